@@ -1,0 +1,1 @@
+//! The tool loop: generate, extract, repair, decode, dispatch, feed results back, repeat.

@@ -1,0 +1,1 @@
+//! The one dispatch path: a `ToolCall`, native or extracted, in; a `ToolResult` out.

@@ -1,0 +1,1 @@
+//! Evaluation on the Berkeley Function Calling Leaderboard data: loading, recording, replay, scoring.
