@@ -60,7 +60,13 @@ pub enum RepairError {
 /// Returns [`RepairError`] when no JSON value can be recovered.
 pub fn repair(input: &str) -> Result<Repaired<'_>, RepairError> {
     match serde_json::from_str::<serde::de::IgnoredAny>(input) {
-        Ok(_) => Ok(Repaired { text: Cow::Borrowed(input), fixes: Vec::new() }),
-        Err(e) => Err(RepairError::Invalid { at: 0, message: e.to_string() }),
+        Ok(_) => Ok(Repaired {
+            text: Cow::Borrowed(input),
+            fixes: Vec::new(),
+        }),
+        Err(e) => Err(RepairError::Invalid {
+            at: 0,
+            message: e.to_string(),
+        }),
     }
 }

@@ -13,7 +13,9 @@ pub fn read_input(path: Option<&Path>) -> anyhow::Result<String> {
         }
         _ => {
             let mut s = String::new();
-            std::io::stdin().read_to_string(&mut s).context("cannot read stdin")?;
+            std::io::stdin()
+                .read_to_string(&mut s)
+                .context("cannot read stdin")?;
             Ok(s)
         }
     }

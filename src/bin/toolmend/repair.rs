@@ -33,7 +33,11 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         }
         Err(e) => {
             if args.json {
-                writeln!(out, "{}", serde_json::json!({"ok": false, "message": e.to_string()}))?;
+                writeln!(
+                    out,
+                    "{}",
+                    serde_json::json!({"ok": false, "message": e.to_string()})
+                )?;
             } else {
                 eprintln!("error: {e}");
             }
