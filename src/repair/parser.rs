@@ -112,18 +112,21 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// Runs the whole cascade after the strict fast path failed.
-    pub(crate) fn run(mut self) -> R<(String, Vec<Fix>, u64)> {
-        self.root()?;
-        self.fixes.sort_by_key(|f| f.at);
+    /// Runs the tolerant pass; returns the output and fixes (or the error) and the step count.
+    pub(crate) fn run(mut self) -> (R<(String, Vec<Fix>)>, u64) {
+        let res = self.root();
         let steps = self.steps;
-        // The parser only ever writes whole UTF-8 sequences copied from a `&str` or ASCII, so this
-        // cannot fail; map the impossible case to an error instead of panicking anyway.
+        if let Err(e) = res {
+            return (Err(e), steps);
+        }
+        self.fixes.sort_by_key(|f| f.at);
+        // The parser only ever writes ASCII or whole UTF-8 sequences copied from a `&str`, so
+        // this cannot fail; map the impossible case to an error rather than panic.
         let text = String::from_utf8(self.out).map_err(|e| RepairError::Invalid {
             at: e.utf8_error().valid_up_to(),
             message: "internal error: repair produced invalid UTF-8".into(),
-        })?;
-        Ok((text, self.fixes, steps))
+        });
+        (text.map(|t| (t, self.fixes)), steps)
     }
 
     // ----- small helpers -------------------------------------------------------------------
@@ -356,6 +359,7 @@ impl<'a> Parser<'a> {
             return Ok(false);
         }
         let rest = &self.b[self.i..];
+        self.steps += rest.len() as u64 / 16;
         let brace = memchr::memchr2(b'{', b'[', rest);
         let fence = memchr::memmem::find(rest, b"```");
         let start = self.i;
@@ -725,7 +729,12 @@ impl<'a> Parser<'a> {
                 self.set_state(State::CallArg);
                 Ok(Next::Child)
             }
-            (Kind::Call, State::CallArg, _) => {
+            (Kind::Call, State::CallArg, Some(processed)) => {
+                if !processed {
+                    // `callback()`: no argument.
+                    self.out.extend_from_slice(b"null");
+                    self.fix(FixKind::InsertedNull, self.i);
+                }
                 self.ws_comments(true);
                 if self.skip_char(b')') {
                     self.skip_char(b';');
@@ -1099,7 +1108,14 @@ impl<'a> Parser<'a> {
                 if !stop_delim && prev.is_some_and(|p| p >= content_start && is_delimiter(b[p])) {
                     return Ok(Attempt::RetryDelimiter);
                 }
-                self.close_string(self.i);
+                // Cut off by the end of input: everything that arrived is kept, spaces included
+                // (but a key loses trailing spaces: `{"s ` is the key `s`).
+                if self.ctx == Ctx::Key {
+                    self.close_string(self.i);
+                } else {
+                    self.out.push(b'"');
+                    self.fix(FixKind::ClosedString, self.i);
+                }
                 return Ok(Attempt::Done { concat: false });
             }
             if stop_at == Some(self.i) {
