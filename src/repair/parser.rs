@@ -91,6 +91,9 @@ pub(crate) struct Parser<'a> {
     open_brackets: u32,
     /// Context of the string or value being parsed.
     ctx: Ctx,
+    /// Plain completion mode (the fallback): every matching quote ends its string and no string
+    /// is re-scanned; enough to complete any prefix of valid JSON.
+    plain: bool,
     /// Work counter: one step per loop iteration or byte examined (for the linearity tests).
     pub(crate) steps: u64,
 }
@@ -108,6 +111,7 @@ impl<'a> Parser<'a> {
             open_braces: 0,
             open_brackets: 0,
             ctx: Ctx::Root,
+            plain: false,
             steps: 0,
         }
     }
@@ -117,8 +121,31 @@ impl<'a> Parser<'a> {
         let res = self.root();
         let steps = self.steps;
         if let Err(e) = res {
-            return (Err(e), steps);
+            if !matches!(e, RepairError::Invalid { .. }) {
+                return (Err(e), steps);
+            }
+            // The heuristics can misjudge text that is merely cut off; plain completion of
+            // the same input gets every prefix of valid JSON right. Keep the first error if
+            // that fails too.
+            let input = std::str::from_utf8(self.b).unwrap_or_default();
+            let mut plain = Parser::new(input);
+            plain.plain = true;
+            let (res, more) = plain.finish();
+            return (res.map_err(|_| e), steps + more);
         }
+        self.finish_ok(steps)
+    }
+
+    fn finish(mut self) -> (R<(String, Vec<Fix>)>, u64) {
+        let res = self.root();
+        let steps = self.steps;
+        match res {
+            Err(e) => (Err(e), steps),
+            Ok(()) => self.finish_ok(steps),
+        }
+    }
+
+    fn finish_ok(mut self, steps: u64) -> (R<(String, Vec<Fix>)>, u64) {
         self.fixes.sort_by_key(|f| f.at);
         // The parser only ever writes ASCII or whole UTF-8 sequences copied from a `&str`, so
         // this cannot fail; map the impossible case to an error rather than panic.
@@ -499,20 +526,28 @@ impl<'a> Parser<'a> {
         let mut initial = true;
         loop {
             let comma_at = self.i;
-            if !initial && !self.parse_char(b',') && is_value_start(self.b, self.i) {
-                self.insert_before_ws(b",");
-                self.fix(FixKind::InsertedComma, comma_at);
-            }
+            let comma = initial || self.parse_char(b',');
+            let before = self.out.len();
             initial = false;
             self.close_fence();
             self.ws_comments(true);
             if self.peek() == Some(b'`') {
                 self.open_fence();
             }
-            let start = self.out.len();
+            let mut start = self.out.len();
             if !self.value()? {
                 self.strip_trailing_comma();
                 break;
+            }
+            if !comma {
+                // No comma between the two values: insert one before the whitespace.
+                let mut k = before;
+                while k > 0 && is_ws(self.out[k - 1]) {
+                    k -= 1;
+                }
+                self.out.insert(k, b',');
+                self.fix(FixKind::InsertedComma, comma_at);
+                start += 1;
             }
             spans.push((start, self.trimmed_end()));
         }
@@ -1091,6 +1126,11 @@ impl<'a> Parser<'a> {
         self.i += qlen;
         loop {
             self.steps += 1;
+            if self.i >= len && self.plain {
+                self.out.push(b'"');
+                self.fix(FixKind::ClosedString, self.i);
+                return Ok(Attempt::Done { concat: false });
+            }
             if self.i >= len {
                 if !stop_delim && stop_at.is_none() && self.ctx == Ctx::ObjValue {
                     // `{"a": "text}` or `{"a": "text}```: the string ends before the closers.
@@ -1105,7 +1145,18 @@ impl<'a> Parser<'a> {
                     }
                 }
                 let prev = prev_non_ws(b, self.i);
-                if !stop_delim && prev.is_some_and(|p| p >= content_start && is_delimiter(b[p])) {
+                // A key cut off by the end retries only to split `"key:value` at its colon or
+                // `"a" true}` at its quote; a value only when it holds no bracket (`"{:`).
+                let rest = &b[content_start..];
+                let retry = if self.ctx == Ctx::Key {
+                    memchr::memchr2(b':', b'"', rest).is_some()
+                } else {
+                    memchr::memchr2(b'{', b'[', rest).is_none()
+                };
+                if !stop_delim
+                    && retry
+                    && prev.is_some_and(|p| p >= content_start && is_delimiter(b[p]))
+                {
                     return Ok(Attempt::RetryDelimiter);
                 }
                 // Cut off by the end of input: everything that arrived is kept, spaces included
@@ -1137,6 +1188,9 @@ impl<'a> Parser<'a> {
                 self.ws_comments(false);
                 let next = self.peek();
                 let ctx = self.ctx;
+                if self.plain {
+                    return Ok(Attempt::Done { concat: false });
+                }
                 let inner =
                     !stop_delim && self.quote_is_inner(ctx, content_start, i_quote + n2, &mut bal);
                 if !inner {
@@ -1562,7 +1616,10 @@ impl<'a> Parser<'a> {
         let raw = &self.b[start..end];
         self.i = end;
         self.steps += (end - start) as u64 / 8;
-        let unsigned = raw.strip_prefix(b"-").unwrap_or(raw);
+        let unsigned = raw
+            .strip_prefix(b"-")
+            .or_else(|| raw.strip_prefix(b"+"))
+            .unwrap_or(raw);
         if unsigned.len() >= 2 && unsigned[0] == b'0' && unsigned[1].is_ascii_digit() {
             // Leading zeros (`0789`, a zip code, an id): keep every digit as a string.
             self.fix(FixKind::QuotedNumber, start);
