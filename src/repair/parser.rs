@@ -59,6 +59,8 @@ enum Next {
     Child,
     /// The frame closed: it was a complete value.
     Closed,
+    /// A new frame was pushed: resume it from its start.
+    Pushed,
 }
 
 /// Where a string being parsed sits: the end-quote heuristics differ for keys, object values,
@@ -612,6 +614,7 @@ impl<'a> Parser<'a> {
             };
             res = match next {
                 Next::Child => self.begin_value()?,
+                Next::Pushed => None,
                 Next::Closed => {
                     self.ws_comments(true);
                     Some(true)
@@ -928,6 +931,53 @@ impl<'a> Parser<'a> {
                 key = quoted;
             }
         }
+        if !key && self.peek() == Some(b':') {
+            let mut k = self.i + 1;
+            while self.at(k).is_some_and(is_ws) {
+                k += 1;
+            }
+            if self.at(k) == Some(b'}') {
+                // `{:}`: a colon with neither key nor value.
+                self.fix(FixKind::DroppedGarbage, self.i);
+                self.strip_trailing_comma();
+                self.i = k;
+                return self.close();
+            }
+        }
+        if !key && self.peek() == Some(b'[') && self.stack.len() < MAX_DEPTH {
+            self.strip_trailing_comma();
+            let mut k = self.out.len();
+            while k > 0 && is_ws(self.out[k - 1]) {
+                k -= 1;
+            }
+            if k > 0 && self.out[k - 1] == b']' {
+                // `{"a": [1], [2]}`: the array value continues with the next array's items.
+                self.fix(FixKind::MergedArray, self.i);
+                self.out.truncate(k - 1);
+                let mut e = self.out.len();
+                while e > 0 && is_ws(self.out[e - 1]) {
+                    e -= 1;
+                }
+                if e > 0 && self.out[e - 1] != b'[' {
+                    self.out.push(b',');
+                }
+                self.i += 1;
+                self.open_brackets += 1;
+                self.set_state(State::ObjValue {
+                    colon: true,
+                    truncated: false,
+                });
+                self.stack.push(Frame {
+                    kind: Kind::Array,
+                    elem_out: 0,
+                    state: State::Open,
+                    open_out: k - 1,
+                    count: 1,
+                });
+                return Ok(Next::Pushed);
+            }
+            self.out.push(b',');
+        }
         if !key {
             match self.peek() {
                 None | Some(b'}' | b'{' | b']' | b'[' | b')') => {
@@ -1039,6 +1089,9 @@ impl<'a> Parser<'a> {
             return Ok(Next::Closed);
         }
         let closer = if top.kind == Kind::Object { b"}" } else { b"]" };
+        if self.strip_trailing_comma() {
+            self.fix(FixKind::RemovedComma, self.i);
+        }
         if consumed {
             self.out.extend_from_slice(closer);
         } else {
@@ -1141,6 +1194,12 @@ impl<'a> Parser<'a> {
                         k -= 1;
                     }
                     if k < len && k > content_start && b[k..].iter().any(|&c| !is_ws(c)) {
+                        if b[k..].contains(&b'}')
+                            && let Some(c) = self.find_unquoted_key(content_start, k)
+                        {
+                            // `{"a": "first, b: 1}`: the string ended before `, b:`.
+                            return Ok(Attempt::RetryAt(c));
+                        }
                         return Ok(Attempt::RetryAt(k));
                     }
                 }
@@ -1209,11 +1268,23 @@ impl<'a> Parser<'a> {
                         if b[p] == b',' && (ctx != Ctx::ObjValue || self.key_at(i_quote)) {
                             return Ok(Attempt::RetryAt(p));
                         }
+                        if ctx == Ctx::ObjValue
+                            && b[p] == b':'
+                            && let Some(c) = self.unquoted_key_before(p, content_start)
+                        {
+                            // `{"a": "first, b: "second"}`: the string ended before `, b:`.
+                            return Ok(Attempt::RetryAt(c));
+                        }
                         if is_delimiter(b[p])
-                            && !(ctx == Ctx::ObjValue && matches!(b[p], b'{' | b'[' | b'(' | b':'))
+                            && !(ctx == Ctx::ObjValue
+                                && matches!(b[p], b'{' | b'[' | b'(' | b':' | b','))
                         {
                             return Ok(Attempt::RetryDelimiter);
                         }
+                    }
+                    if ctx == Ctx::ObjValue && self.word_then_close(i_quote + n2) {
+                        // `{"b": "xxxxx" true}`: a stray word after the value.
+                        return Ok(Attempt::Done { concat: false });
                     }
                     if ctx == Ctx::Element
                         && escaped_quotes == 0
@@ -1417,7 +1488,131 @@ impl<'a> Parser<'a> {
                 return true;
             }
         }
+        if ctx == Ctx::ObjValue && next == b',' {
+            // In an object value, a quote then a comma ends the string only when a key (or the
+            // end) follows: `"a, "b", c"` keeps going.
+            let mut k = j + 1;
+            while k < b.len() && is_ws(b[k]) {
+                k += 1;
+            }
+            return match b.get(k) {
+                None | Some(b'}') => false,
+                Some(_) if quote_at(b, k).is_some() => !self.quoted_then_colon_or_cut(k),
+                Some(&c) if is_ident_start(c) => {
+                    let mut m = k;
+                    while m < b.len() && is_ident(b[m]) {
+                        m += 1;
+                    }
+                    if let Some((_, n)) = quote_at(b, m) {
+                        // `,b":` is a key missing its opening quote.
+                        m += n;
+                    }
+                    while m < b.len() && is_ws(b[m]) {
+                        m += 1;
+                    }
+                    !matches!(b.get(m), None | Some(b':'))
+                }
+                _ => false,
+            };
+        }
         ctx == Ctx::ObjValue && next == b':' && j == self.i
+    }
+
+    /// A quoted string at `k` that is followed by a colon, or cut off before its end quote.
+    fn quoted_then_colon_or_cut(&self, k: usize) -> bool {
+        let b = self.b;
+        let Some((q, n)) = quote_at(b, k) else {
+            return false;
+        };
+        let limit = (k + 256).min(b.len());
+        let mut m = k + n;
+        while m < limit {
+            if b[m] == b'\\' {
+                m += 2;
+                continue;
+            }
+            if let Some((q2, n2)) = quote_at(b, m)
+                && q.is_end(q2)
+            {
+                m += n2;
+                while m < b.len() && is_ws(b[m]) {
+                    m += 1;
+                }
+                return matches!(b.get(m), None | Some(b':'));
+            }
+            m += 1;
+        }
+        true
+    }
+
+    /// After a quote in an object value: ` word }` (a stray word, then the end of the object).
+    fn word_then_close(&self, j: usize) -> bool {
+        let b = self.b;
+        let mut k = j;
+        if !b.get(k).is_some_and(|&c| is_ws(c)) {
+            return false;
+        }
+        while k < b.len() && is_ws(b[k]) {
+            k += 1;
+        }
+        let w = k;
+        while k < b.len() && !is_ws(b[k]) && !is_delimiter(b[k]) && quote_at(b, k).is_none() {
+            k += 1;
+        }
+        if k == w {
+            return false;
+        }
+        while k < b.len() && is_ws(b[k]) {
+            k += 1;
+        }
+        b.get(k) == Some(&b'}')
+    }
+
+    /// `, ident:` ending at the colon `p`: the offset of that comma.
+    fn unquoted_key_before(&self, p: usize, content_start: usize) -> Option<usize> {
+        let b = self.b;
+        let mut k = p;
+        while k > content_start && is_ws(b[k - 1]) {
+            k -= 1;
+        }
+        let end = k;
+        while k > content_start && is_ident(b[k - 1]) {
+            k -= 1;
+        }
+        if k == end {
+            return None;
+        }
+        while k > content_start && is_ws(b[k - 1]) {
+            k -= 1;
+        }
+        (k > content_start && b[k - 1] == b',').then(|| k - 1)
+    }
+
+    /// The first `, ident:` in `b[from..to]`: the offset of its comma.
+    fn find_unquoted_key(&self, from: usize, to: usize) -> Option<usize> {
+        let b = self.b;
+        let mut c = from;
+        while let Some(off) = memchr::memchr(b',', &b[c..to]) {
+            let comma = c + off;
+            let mut k = comma + 1;
+            while k < to && is_ws(b[k]) {
+                k += 1;
+            }
+            let w = k;
+            while k < to && is_ident(b[k]) {
+                k += 1;
+            }
+            if k > w && b[w].is_ascii_alphabetic() {
+                while k < to && is_ws(b[k]) {
+                    k += 1;
+                }
+                if k < to && b[k] == b':' {
+                    return Some(comma);
+                }
+            }
+            c = comma + 1;
+        }
+        None
     }
 
     /// `"key":` (a quoted key followed by a colon) starts at `j`.
@@ -1754,20 +1949,52 @@ impl<'a> Parser<'a> {
                 return Ok(Unquoted::Call);
             }
         }
-        while i < len
-            && !is_unquoted_delimiter(b[i])
-            && quote_at(b, i).is_none()
-            && !(is_key && b[i] == b':')
-            && !(b[i] == b'/'
-                && matches!(b.get(i + 1), Some(b'/' | b'*'))
-                && !(i > start && b[i - 1] == b':'))
-            && !(self
-                .stack
-                .last()
-                .is_some_and(|f| matches!(f.kind, Kind::Tuple | Kind::Call))
-                && b[i] == b')')
-        {
-            i += 1;
+        let groups = !is_key && self.ctx == Ctx::ObjValue;
+        loop {
+            while i < len
+                && !is_unquoted_delimiter(b[i])
+                && quote_at(b, i).is_none()
+                && !(is_key && b[i] == b':')
+                && !(b[i] == b'/'
+                    && matches!(b.get(i + 1), Some(b'/' | b'*'))
+                    && !(i > start && b[i - 1] == b':'))
+                && !(self
+                    .stack
+                    .last()
+                    .is_some_and(|f| matches!(f.kind, Kind::Tuple | Kind::Call))
+                    && b[i] == b')')
+            {
+                i += 1;
+            }
+            // `{text: words{in brackets}}`: a bracket group glued to a word belongs to the value.
+            if groups && i > start && i < len && matches!(b[i], b'{' | b'[') && !is_ws(b[i - 1]) {
+                let (open, close) = if b[i] == b'{' {
+                    (b'{', b'}')
+                } else {
+                    (b'[', b']')
+                };
+                let mut depth = 0usize;
+                let mut m = i;
+                let limit = (i + 256).min(len);
+                while m < limit {
+                    if b[m] == open {
+                        depth += 1;
+                    } else if b[m] == close {
+                        depth -= 1;
+                        if depth == 0 {
+                            break;
+                        }
+                    } else if b[m] == b'\n' || b[m] == b'"' {
+                        break;
+                    }
+                    m += 1;
+                }
+                if m < limit && b[m] == close && depth == 0 {
+                    i = m + 1;
+                    continue;
+                }
+            }
+            break;
         }
         self.steps += (i - start) as u64 / 8;
         if i > start && b[i - 1] == b':' && is_url_start(&b[start..(i + 2).min(len)]) {
@@ -1788,6 +2015,16 @@ impl<'a> Parser<'a> {
             return Err(self.no_json());
         }
         self.i = end;
+        if !is_key
+            && self.peek() == Some(b'"')
+            && serde_json::from_slice::<serde_json::Number>(sym).is_ok()
+        {
+            // `12345"`: a number with a stray closing quote.
+            self.fix(FixKind::OpenedString, end);
+            self.out.extend_from_slice(sym);
+            self.i += 1;
+            return Ok(Unquoted::Yes);
+        }
         self.fix(
             if is_key {
                 FixKind::QuotedKey
