@@ -906,11 +906,27 @@ impl<'a> Parser<'a> {
         if let Some(next) = self.handle_closer(Kind::Object) {
             return next;
         }
+        let mut inserted_comma = false;
         if !initial {
             let comma_at = self.i;
+            if let Some((_, n)) = quote_at(self.b, self.i) {
+                // A stray quote before the comma (`"hello\n"\n",`): drop it.
+                let mut k = self.i + n;
+                while self.at(k).is_some_and(is_ws) {
+                    k += 1;
+                }
+                if matches!(self.at(k), None | Some(b',' | b'}')) {
+                    self.fix(FixKind::DroppedGarbage, self.i);
+                    self.i = k;
+                    if self.i >= self.b.len() || self.peek() == Some(b'}') {
+                        return self.close();
+                    }
+                }
+            }
             if !self.parse_char(b',') {
                 self.insert_before_ws(b",");
                 self.fix(FixKind::InsertedComma, comma_at);
+                inserted_comma = true;
             }
             self.ws_comments(true);
         }
@@ -1004,6 +1020,13 @@ impl<'a> Parser<'a> {
         }
         if self.peek() == Some(b'}') {
             // A dangling key or word right before the end of the object: `{"b": "x" true}`.
+            self.out.truncate(key_out);
+            self.strip_trailing_comma();
+            self.fix(FixKind::DroppedGarbage, key_in);
+            return self.close();
+        }
+        if !quoted && inserted_comma && self.i >= self.b.len() {
+            // `{"a": "x" tail`: a trailing word with neither comma nor colon.
             self.out.truncate(key_out);
             self.strip_trailing_comma();
             self.fix(FixKind::DroppedGarbage, key_in);
@@ -1478,13 +1501,18 @@ impl<'a> Parser<'a> {
         if ctx == Ctx::Key {
             return false;
         }
-        // A second quote right after, itself followed by the end of a value: `"72""`.
+        // A second quote right after, itself followed by the end of a value: `"72""`. Across a
+        // line break only inside text holding a code fence (json_repair's rule).
         if let Some((_, n)) = quote_at(b, j) {
             let mut k = j + n;
             while k < b.len() && is_ws(b[k]) {
                 k += 1;
             }
-            if matches!(b.get(k), None | Some(b',' | b'}' | b']')) {
+            let same_line = !b[self.i..j].contains(&b'\n');
+            if matches!(b.get(k), None | Some(b',' | b'}' | b']'))
+                && (same_line
+                    || memchr::memmem::find(&b[content_start..after_quote], b"```").is_some())
+            {
                 return true;
             }
         }
@@ -1509,6 +1537,10 @@ impl<'a> Parser<'a> {
                     }
                     while m < b.len() && is_ws(b[m]) {
                         m += 1;
+                    }
+                    if quote_at(b, m).is_some() && self.quoted_then_colon_or_cut(m) {
+                        // `, COMMENT "key":` — a stray word, then a key.
+                        return false;
                     }
                     !matches!(b.get(m), None | Some(b':'))
                 }
@@ -1565,7 +1597,7 @@ impl<'a> Parser<'a> {
         while k < b.len() && is_ws(b[k]) {
             k += 1;
         }
-        b.get(k) == Some(&b'}')
+        matches!(b.get(k), None | Some(b'}'))
     }
 
     /// `, ident:` ending at the colon `p`: the offset of that comma.
