@@ -448,7 +448,10 @@ impl<'a> Parser<'a> {
         if comma {
             self.ws_comments(true);
         }
-        if comma && self.at(root_start) == Some(b'{') && self.key_at(self.i) {
+        if comma
+            && self.at(root_start) == Some(b'{')
+            && (self.key_at(self.i) || self.key_then_value_at(self.i))
+        {
             // `{"a": 1}, "b": 2}`: the object was closed too early; take the pairs in.
             let mut k = self.out.len();
             while k > 0 && self.out[k - 1] != b'}' {
@@ -1645,6 +1648,30 @@ impl<'a> Parser<'a> {
             c = comma + 1;
         }
         None
+    }
+
+    /// `"key" "value"` (a quoted key, whitespace, then a quoted value) starts at `j`.
+    fn key_then_value_at(&self, j: usize) -> bool {
+        let b = self.b;
+        let Some((q, n)) = quote_at(b, j) else {
+            return false;
+        };
+        let limit = (j + 256).min(b.len());
+        let mut k = j + n;
+        while k < limit {
+            if let Some((q2, n2)) = quote_at(b, k)
+                && q.is_end(q2)
+            {
+                let after = k + n2;
+                k = after;
+                while k < b.len() && is_ws(b[k]) {
+                    k += 1;
+                }
+                return k > after && quote_at(b, k).is_some();
+            }
+            k += 1;
+        }
+        false
     }
 
     /// `"key":` (a quoted key followed by a colon) starts at `j`.
