@@ -1281,7 +1281,9 @@ impl<'a> Parser<'a> {
                 if !inner {
                     if stop_delim
                         || next.is_none()
-                        || next.is_some_and(|c| is_delimiter(c) || c.is_ascii_digit())
+                        || next.is_some_and(|c| {
+                            is_delimiter(c) || (c.is_ascii_digit() && ctx != Ctx::ObjValue)
+                        })
                         || quote_at(b, self.i).is_some()
                     {
                         if let Some(t) = ws_tail {
@@ -1303,12 +1305,18 @@ impl<'a> Parser<'a> {
                         }
                         if is_delimiter(b[p])
                             && !(ctx == Ctx::ObjValue
-                                && matches!(b[p], b'{' | b'[' | b'(' | b':' | b','))
+                                && matches!(
+                                    b[p],
+                                    b'{' | b'[' | b'(' | b':' | b',' | b'}' | b']' | b')'
+                                ))
                         {
                             return Ok(Attempt::RetryDelimiter);
                         }
                     }
-                    if ctx == Ctx::ObjValue && self.word_then_close(i_quote + n2) {
+                    if ctx == Ctx::ObjValue
+                        && escaped_quotes % 2 == 0
+                        && self.word_then_close(i_quote + n2)
+                    {
                         // `{"b": "xxxxx" true}`: a stray word after the value.
                         return Ok(Attempt::Done { concat: false });
                     }
@@ -1584,9 +1592,6 @@ impl<'a> Parser<'a> {
     fn word_then_close(&self, j: usize) -> bool {
         let b = self.b;
         let mut k = j;
-        if !b.get(k).is_some_and(|&c| is_ws(c)) {
-            return false;
-        }
         while k < b.len() && is_ws(b[k]) {
             k += 1;
         }
@@ -1597,10 +1602,16 @@ impl<'a> Parser<'a> {
         if k == w {
             return false;
         }
+        let glued = w == j;
         while k < b.len() && is_ws(b[k]) {
             k += 1;
         }
-        matches!(b.get(k), None | Some(b'}'))
+        // ` word }` or ` word` at the end; glued (`"tail}`) only right before the closer.
+        match b.get(k) {
+            None => !glued,
+            Some(b'}') => true,
+            _ => false,
+        }
     }
 
     /// `, ident:` ending at the colon `p`: the offset of that comma.
@@ -1627,7 +1638,7 @@ impl<'a> Parser<'a> {
     fn find_unquoted_key(&self, from: usize, to: usize) -> Option<usize> {
         let b = self.b;
         let mut c = from;
-        while let Some(off) = memchr::memchr(b',', &b[c..to]) {
+        while let Some(off) = memchr::memchr2(b',', b'}', &b[c..to]) {
             let comma = c + off;
             let mut k = comma + 1;
             while k < to && is_ws(b[k]) {
@@ -2059,6 +2070,26 @@ impl<'a> Parser<'a> {
         if i > start && b[i - 1] == b':' && is_url_start(&b[start..(i + 2).min(len)]) {
             while i < len && is_url_char(b[i]) {
                 i += 1;
+            }
+        }
+        if groups && i < len && b[i] == b',' && i > start {
+            // `{"a": ipsum, sic, datum.",}`: a value missing its opening quote runs to the stray
+            // closing quote, when nothing key-like comes first.
+            let limit = (i + 256).min(len);
+            if let Some(off) = memchr::memchr(b'"', &b[i..limit]) {
+                let q = i + off;
+                let between = &b[i..q];
+                let mut k = q + 1;
+                while k < len && is_ws(b[k]) {
+                    k += 1;
+                }
+                if !between
+                    .iter()
+                    .any(|c| matches!(c, b':' | b'{' | b'[' | b'}' | b']' | b'\n'))
+                    && matches!(b.get(k), None | Some(b',' | b'}'))
+                {
+                    i = q;
+                }
             }
         }
         let mut end = i;
