@@ -1314,7 +1314,7 @@ impl<'a> Parser<'a> {
                         }
                     }
                     if ctx == Ctx::ObjValue
-                        && escaped_quotes % 2 == 0
+                        && escaped_quotes.is_multiple_of(2)
                         && self.word_then_close(i_quote + n2)
                     {
                         // `{"b": "xxxxx" true}`: a stray word after the value.
