@@ -1202,6 +1202,7 @@ impl<'a> Parser<'a> {
             self.fix(FixKind::NormalizedQuote, self.i);
         }
         self.out.push(b'"');
+        let o_content = self.out.len();
         self.i += qlen;
         loop {
             self.steps += 1;
@@ -1233,14 +1234,24 @@ impl<'a> Parser<'a> {
                 // A key cut off by the end retries only to split `"key:value` at its colon or
                 // `"a" true}` at its quote; a value only when it holds no bracket (`"{:`).
                 let rest = &b[content_start..];
+                if !stop_delim
+                    && stop_at.is_none()
+                    && self.ctx == Ctx::ObjValue
+                    && let Some(c) = self.find_quoted_unquoted_key(content_start, len)
+                {
+                    // `{"a": "x, `b:…` cut off: a quoted key started after the comma.
+                    return Ok(Attempt::RetryAt(c));
+                }
                 let retry = if self.ctx == Ctx::Key {
                     memchr::memchr2(b':', b'"', rest).is_some()
                 } else {
                     memchr::memchr2(b'{', b'[', rest).is_none()
                 };
+                let key_colon = self.ctx == Ctx::Key && memchr::memchr(b':', rest).is_some();
                 if !stop_delim
-                    && retry
-                    && prev.is_some_and(|p| p >= content_start && is_delimiter(b[p]))
+                    && (key_colon
+                        || (retry
+                            && prev.is_some_and(|p| p >= content_start && is_delimiter(b[p]))))
                 {
                     return Ok(Attempt::RetryDelimiter);
                 }
@@ -1249,6 +1260,14 @@ impl<'a> Parser<'a> {
                 if self.ctx == Ctx::Key {
                     self.close_string(self.i);
                 } else {
+                    if self.out.ends_with(b"\\n")
+                        && !self.out.ends_with(b"\\\\n")
+                        && self.out.len() >= o_content + 2
+                    {
+                        // A `\n` escape right at the cut: the line it starts never arrived.
+                        self.out.truncate(self.out.len() - 2);
+                        self.fix(FixKind::TrimmedString, self.i);
+                    }
                     self.out.push(b'"');
                     self.fix(FixKind::ClosedString, self.i);
                 }
@@ -1632,6 +1651,31 @@ impl<'a> Parser<'a> {
             k -= 1;
         }
         (k > content_start && b[k - 1] == b',').then(|| k - 1)
+    }
+
+    /// The first `, <quote>ident` followed by `:` (a key with an opening quote) in `b[from..to]`.
+    fn find_quoted_unquoted_key(&self, from: usize, to: usize) -> Option<usize> {
+        let b = self.b;
+        let mut c = from;
+        while let Some(off) = memchr::memchr(b',', &b[c..to]) {
+            let comma = c + off;
+            let mut k = comma + 1;
+            while k < to && is_ws(b[k]) {
+                k += 1;
+            }
+            if let Some((_, n)) = quote_at(b, k).filter(|&(q, _)| q != Quote::Double) {
+                k += n;
+                let w = k;
+                while k < to && is_ident(b[k]) {
+                    k += 1;
+                }
+                if k > w && b[k..to].first() == Some(&b':') {
+                    return Some(comma);
+                }
+            }
+            c = comma + 1;
+        }
+        None
     }
 
     /// The first `, ident:` in `b[from..to]`: the offset of its comma.
