@@ -44,6 +44,8 @@ enum State {
 #[derive(Debug, Clone, Copy)]
 struct Frame {
     kind: Kind,
+    /// The current value was written as a fenced block inside a string: `"```json {…}```"`.
+    fenced: bool,
     /// Output offset where the current element started (arrays).
     elem_out: usize,
     state: State,
@@ -464,6 +466,7 @@ impl<'a> Parser<'a> {
                 self.open_braces += 1;
                 self.stack.push(Frame {
                     kind: Kind::Object,
+                    fenced: false,
                     elem_out: 0,
                     state: State::Open,
                     open_out: 0,
@@ -473,7 +476,9 @@ impl<'a> Parser<'a> {
                 return self.root_tail(root_container, fenced, wrapped);
             }
         }
-        let next_ok = if root_container {
+        let next_ok = if fenced && self.next_fenced_value().is_some() {
+            true
+        } else if root_container {
             matches!(self.peek(), Some(b'{' | b'['))
         } else {
             is_value_start(self.b, self.i) && (comma || self.ends_with_comma_or_newline())
@@ -483,7 +488,7 @@ impl<'a> Parser<'a> {
             if !comma {
                 self.insert_before_ws(b",");
             }
-            self.ndjson(root_out)?;
+            self.ndjson(root_out, fenced)?;
         } else if comma {
             self.strip_trailing_comma();
             self.fix(FixKind::RemovedComma, comma_at);
@@ -524,9 +529,39 @@ impl<'a> Parser<'a> {
         )
     }
 
+    /// `"```json {` or `"```[`: a fenced JSON block written inside a string.
+    fn fenced_json_in_string(&self) -> bool {
+        let b = self.b;
+        if self.peek() != Some(b'"') || !b[self.i + 1..].starts_with(b"```") {
+            return false;
+        }
+        let mut k = self.i + 4;
+        while b.get(k).is_some_and(|&c| is_ident(c)) {
+            k += 1;
+        }
+        while b.get(k).is_some_and(|&c| is_ws(c)) {
+            k += 1;
+        }
+        matches!(b.get(k), Some(b'{' | b'['))
+    }
+
+    /// Where the next code fence whose content starts with `{` or `[` begins, if any.
+    fn next_fenced_value(&self) -> Option<usize> {
+        let b = self.b;
+        let f = self.i + memchr::memmem::find(&b[self.i..], b"```")?;
+        let mut k = f + 3;
+        while b.get(k).is_some_and(|&c| is_ident(c)) {
+            k += 1;
+        }
+        while b.get(k).is_some_and(|&c| is_ws(c)) {
+            k += 1;
+        }
+        matches!(b.get(k), Some(b'{' | b'[')).then_some(f)
+    }
+
     /// Newline-delimited or concatenated root values become one array. Empty containers among
     /// non-empty ones are dropped (a model's placeholder before the real value).
-    fn ndjson(&mut self, first_out: usize) -> R<()> {
+    fn ndjson(&mut self, first_out: usize, fenced: bool) -> R<()> {
         let mut spans = vec![(first_out, self.trimmed_end())];
         let mut initial = true;
         loop {
@@ -536,6 +571,14 @@ impl<'a> Parser<'a> {
             initial = false;
             self.close_fence();
             self.ws_comments(true);
+            if fenced && self.peek() != Some(b'`') {
+                // Prose between two fenced values: skip to the next fence, or stop.
+                let Some(f) = self.next_fenced_value() else {
+                    break;
+                };
+                self.fix(FixKind::StrippedWrapper, self.i);
+                self.i = f;
+            }
             if self.peek() == Some(b'`') {
                 self.open_fence();
             }
@@ -635,6 +678,14 @@ impl<'a> Parser<'a> {
             Some(Kind::Array | Kind::Tuple) => Ctx::Element,
             _ => Ctx::Root,
         };
+        if self.ctx == Ctx::ObjValue && self.fenced_json_in_string() {
+            if let Some(f) = self.stack.last_mut() {
+                f.fenced = true;
+            }
+            self.fix(FixKind::StrippedCodeFence, self.i);
+            self.i += 1;
+            self.open_fence();
+        }
         let Some(c) = self.peek() else {
             return Ok(Some(false));
         };
@@ -668,6 +719,7 @@ impl<'a> Parser<'a> {
                 self.i += 1;
                 self.stack.push(Frame {
                     kind,
+                    fenced: false,
                     elem_out: 0,
                     state: State::Open,
                     open_out,
@@ -708,6 +760,21 @@ impl<'a> Parser<'a> {
                 self.object_next(true)
             }
             (Kind::Object, State::ObjValue { colon, truncated }, Some(processed)) => {
+                if top.fenced {
+                    // Close `"```json {…}```"`: the fence, then the string's quote.
+                    if let Some(f) = self.stack.last_mut() {
+                        f.fenced = false;
+                    }
+                    self.ws(true);
+                    if self.b[self.i..].starts_with(b"```") {
+                        self.i += 3;
+                    }
+                    self.ws(true);
+                    if self.peek() == Some(b'"') {
+                        self.i += 1;
+                    }
+                    self.ws_comments(true);
+                }
                 if !processed {
                     if colon || truncated {
                         self.insert_before_ws(b"null");
@@ -754,6 +821,7 @@ impl<'a> Parser<'a> {
                     let truncated = self.i >= self.b.len();
                     self.stack.push(Frame {
                         kind: Kind::Object,
+                        fenced: false,
                         elem_out: 0,
                         state: State::ObjValue {
                             colon: true,
@@ -988,6 +1056,7 @@ impl<'a> Parser<'a> {
                 });
                 self.stack.push(Frame {
                     kind: Kind::Array,
+                    fenced: false,
                     elem_out: 0,
                     state: State::Open,
                     open_out: k - 1,
@@ -1345,15 +1414,17 @@ impl<'a> Parser<'a> {
                     {
                         return Ok(Attempt::Done { concat: false });
                     }
-                    if ctx == Ctx::ObjValue
-                        && i_quote == content_start
-                        && next.is_some_and(is_ident)
-                        && self.i == i_quote + n2
+                    if i_quote == content_start
+                        && ((ctx == Ctx::ObjValue
+                            && next.is_some_and(is_ident)
+                            && self.i == i_quote + n2)
+                            || (ctx == Ctx::Key && self.key_at(i_quote)))
                     {
                         // `""value"`: a doubled opening quote.
                         self.out.truncate(o_quote);
                         self.fixes.truncate(f_quote);
                         self.fix(FixKind::EscapedQuote, i_quote);
+                        self.i = i_quote + n2;
                         continue;
                     }
                 }
@@ -2055,6 +2126,7 @@ impl<'a> Parser<'a> {
                 self.i = j + 1;
                 self.stack.push(Frame {
                     kind: Kind::Call,
+                    fenced: false,
                     elem_out: 0,
                     state: State::Open,
                     open_out: self.out.len(),
