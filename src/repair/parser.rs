@@ -488,7 +488,8 @@ impl<'a> Parser<'a> {
             if !comma {
                 self.insert_before_ws(b",");
             }
-            self.ndjson(root_out, fenced)?;
+            let fenced_values = fenced && self.next_fenced_value().is_some();
+            self.ndjson(root_out, fenced_values)?;
         } else if comma {
             self.strip_trailing_comma();
             self.fix(FixKind::RemovedComma, comma_at);
@@ -574,6 +575,7 @@ impl<'a> Parser<'a> {
             if fenced && self.peek() != Some(b'`') {
                 // Prose between two fenced values: skip to the next fence, or stop.
                 let Some(f) = self.next_fenced_value() else {
+                    self.strip_trailing_comma();
                     break;
                 };
                 self.fix(FixKind::StrippedWrapper, self.i);
