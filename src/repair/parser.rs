@@ -543,7 +543,9 @@ impl<'a> Parser<'a> {
         while b.get(k).is_some_and(|&c| is_ws(c)) {
             k += 1;
         }
+        // Only a closed block: `"```json{}"` is just a string (bounded look-ahead).
         matches!(b.get(k), Some(b'{' | b'['))
+            && memchr::memmem::find(&b[k..(k + 4096).min(b.len())], b"```").is_some()
     }
 
     /// Where the next code fence whose content starts with `{` or `[` begins, if any.
