@@ -2007,7 +2007,9 @@ impl<'a> Parser<'a> {
             .strip_prefix(b"-")
             .or_else(|| raw.strip_prefix(b"+"))
             .unwrap_or(raw);
-        if unsigned.len() >= 2 && unsigned[0] == b'0' && unsigned[1].is_ascii_digit() {
+        // Checked after dropping digit separators: `0_234` has a leading zero too.
+        let second = unsigned.iter().skip(1).find(|&&c| c != b'_');
+        if unsigned.len() >= 2 && unsigned[0] == b'0' && second.is_some_and(u8::is_ascii_digit) {
             // Leading zeros (`0789`, a zip code, an id): keep every digit as a string.
             self.fix(FixKind::QuotedNumber, start);
             self.out.push(b'"');
