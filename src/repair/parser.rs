@@ -465,7 +465,13 @@ impl<'a> Parser<'a> {
             if k > 0 {
                 self.fix(FixKind::MergedObject, comma_at);
                 self.out.truncate(k - 1);
-                self.out.extend_from_slice(b", ");
+                let mut e = self.out.len();
+                while e > 0 && is_ws(self.out[e - 1]) {
+                    e -= 1;
+                }
+                if e > 0 && self.out[e - 1] != b'{' {
+                    self.out.extend_from_slice(b", ");
+                }
                 self.open_braces += 1;
                 self.stack.push(Frame {
                     kind: Kind::Object,
