@@ -1477,8 +1477,25 @@ impl<'a> Parser<'a> {
                             j += 1;
                         }
                         if j == 6 {
-                            self.out.extend_from_slice(&b[self.i..self.i + 6]);
-                            self.i += 6;
+                            let unit = hex4(&b[self.i + 2..self.i + 6]);
+                            let next_low = (self.at(self.i + 6) == Some(b'\\')
+                                && self.at(self.i + 7) == Some(b'u'))
+                            .then(|| b.get(self.i + 8..self.i + 12).map(hex4))
+                            .flatten()
+                            .is_some_and(|u| (0xDC00..0xE000).contains(&u));
+                            if (0xD800..0xDC00).contains(&unit) && next_low {
+                                // A whole surrogate pair.
+                                self.out.extend_from_slice(&b[self.i..self.i + 12]);
+                                self.i += 12;
+                            } else if (0xD800..0xE000).contains(&unit) {
+                                // An unpaired surrogate is no character: U+FFFD.
+                                self.out.extend_from_slice(b"\\ufffd");
+                                self.fix(FixKind::FixedEscape, at);
+                                self.i += 6;
+                            } else {
+                                self.out.extend_from_slice(&b[self.i..self.i + 6]);
+                                self.i += 6;
+                            }
                         } else if self.i + j >= len {
                             self.fix(FixKind::DroppedEscape, at);
                             self.i = len;
@@ -2333,6 +2350,13 @@ fn literal(word: &[u8]) -> Option<Lit> {
         b"None" | b"Null" | b"NULL" | b"undefined" => Lit::Null,
         b"NaN" | b"Infinity" => Lit::NonFinite,
         _ => return None,
+    })
+}
+
+/// The value of four ASCII hex digits (0 for anything else; callers check the digits first).
+fn hex4(h: &[u8]) -> u32 {
+    h.iter().take(4).fold(0, |acc, &c| {
+        acc * 16 + char::from(c).to_digit(16).unwrap_or(0)
     })
 }
 
