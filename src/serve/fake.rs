@@ -86,6 +86,7 @@ struct Shared {
     script: Script,
     requests: AtomicUsize,
     abandoned: AtomicUsize,
+    authorization: std::sync::Mutex<Option<String>>,
     stop: watch::Receiver<bool>,
 }
 
@@ -109,6 +110,7 @@ impl FakeUpstream {
             script,
             requests: AtomicUsize::new(0),
             abandoned: AtomicUsize::new(0),
+            authorization: std::sync::Mutex::new(None),
             stop: stop_rx.clone(),
         });
         let app = Router::new()
@@ -150,6 +152,15 @@ impl FakeUpstream {
         self.shared.requests.load(Ordering::SeqCst)
     }
 
+    /// The `Authorization` header of the last chat request (`None` when it had none).
+    pub fn last_authorization(&self) -> Option<String> {
+        self.shared
+            .authorization
+            .lock()
+            .map(|a| a.clone())
+            .unwrap_or_default()
+    }
+
     /// Streams (and stalled answers) the client abandoned before their end.
     pub fn abandoned(&self) -> usize {
         self.shared.abandoned.load(Ordering::SeqCst)
@@ -184,7 +195,17 @@ impl Drop for Abandon {
     }
 }
 
-async fn chat(State(shared): State<Arc<Shared>>, body: Bytes) -> Response {
+async fn chat(
+    State(shared): State<Arc<Shared>>,
+    headers: axum::http::HeaderMap,
+    body: Bytes,
+) -> Response {
+    if let Ok(mut a) = shared.authorization.lock() {
+        *a = headers
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
+    }
     shared.requests.fetch_add(1, Ordering::SeqCst);
     let req: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
     let stream = req["stream"].as_bool().unwrap_or(false);

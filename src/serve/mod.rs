@@ -18,6 +18,7 @@
 pub mod error;
 pub mod fake;
 pub mod log;
+pub mod pipeline;
 pub mod recover;
 pub mod rewrite;
 pub mod sse;

@@ -16,6 +16,9 @@ struct Cli {
 enum Command {
     /// Repair broken JSON (a file or stdin) into valid JSON.
     Repair(crate::repair::Args),
+    /// Serve an OpenAI-compatible endpoint in front of an upstream runtime, returning repaired
+    /// tool calls.
+    Serve(crate::serve::Args),
 }
 
 /// Parses the command line and runs the chosen subcommand.
@@ -23,5 +26,6 @@ pub fn run() -> anyhow::Result<ExitCode> {
     let cli = Cli::parse();
     match cli.command {
         Command::Repair(args) => crate::repair::run(&args),
+        Command::Serve(args) => crate::serve::run(&args),
     }
 }

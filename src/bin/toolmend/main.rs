@@ -3,6 +3,7 @@
 mod cli;
 mod io;
 mod repair;
+mod serve;
 
 use std::process::ExitCode;
 
