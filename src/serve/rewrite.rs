@@ -39,6 +39,7 @@ pub fn rewrite_json(
     let mut changed = false;
     for (pos, choice) in choices.iter_mut().enumerate() {
         let index = choice.get("index").cloned().unwrap_or_else(|| pos.into());
+        let finish = choice.get("finish_reason").cloned();
         let Some(Value::Object(message)) = choice.get_mut("message") else {
             continue;
         };
@@ -56,7 +57,11 @@ pub fn rewrite_json(
         r.finish(natives, &mut pieces);
         let a = Assembled::from_pieces(pieces);
         let calls_changed = a.calls.iter().filter(|c| c.report.changed).count();
-        let same = calls_changed == 0
+        // Runtimes that report calls with `finish_reason: "stop"` (Ollama does) are corrected too:
+        // clients look at the finish reason to decide whether to run tools.
+        let finish_ok = a.calls.is_empty() || finish.as_ref().and_then(Value::as_str) == Some("tool_calls");
+        let same = finish_ok
+            && calls_changed == 0
             && a.reasoning.is_none()
             && a.calls.len() == n_natives
             && a.content == original.as_deref().unwrap_or("");
