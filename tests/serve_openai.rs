@@ -60,7 +60,15 @@ impl Drop for Child {
 impl Child {
     fn start(upstream: &str) -> (Self, String) {
         let mut child = Command::new(env!("CARGO_BIN_EXE_toolmend"))
-            .args(["serve", "--upstream", upstream, "--listen", "127.0.0.1:0", "--json", "--report"])
+            .args([
+                "serve",
+                "--upstream",
+                upstream,
+                "--listen",
+                "127.0.0.1:0",
+                "--json",
+                "--report",
+            ])
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -112,11 +120,18 @@ async fn the_openai_python_client_gets_tool_calls_from_toolmend_serve() {
         return;
     }
     let cases = corpus_cases();
-    let by_name: std::collections::HashMap<String, Output> =
-        cases.iter().map(|c| (c.name.clone(), c.output.clone())).collect();
+    let by_name: std::collections::HashMap<String, Output> = cases
+        .iter()
+        .map(|c| (c.name.clone(), c.output.clone()))
+        .collect();
     let fake = FakeUpstream::start(Arc::new(move |req| {
         let name = req["messages"][0]["content"].as_str().unwrap_or("");
-        Reply::Output(by_name.get(name).cloned().unwrap_or_else(|| Output::text("?")))
+        Reply::Output(
+            by_name
+                .get(name)
+                .cloned()
+                .unwrap_or_else(|| Output::text("?")),
+        )
     }))
     .await
     .unwrap();
@@ -137,12 +152,20 @@ async fn the_openai_python_client_gets_tool_calls_from_toolmend_serve() {
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/serve/client.py");
     let path = requests.path().to_owned();
     let out = tokio::task::spawn_blocking(move || {
-        Command::new("python3").arg(script).arg(&url).arg(&path).output()
+        Command::new("python3")
+            .arg(script)
+            .arg(&url)
+            .arg(&path)
+            .output()
     })
     .await
     .unwrap()
     .expect("run client.py");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let results: Vec<serde_json::Value> = String::from_utf8(out.stdout)
         .unwrap()
         .lines()
@@ -178,14 +201,18 @@ async fn the_openai_python_client_gets_tool_calls_from_toolmend_serve() {
                             .tool_calls
                             .iter()
                             .map(|(n, a)| {
-                                let v = serde_json::from_str(a).unwrap_or(serde_json::Value::String(a.clone()));
+                                let v = serde_json::from_str(a)
+                                    .unwrap_or(serde_json::Value::String(a.clone()));
                                 (n.clone(), v)
                             })
                             .collect(),
                         finish_reason: Some(c.output.finish_reason.clone()),
                     };
                     if got != want {
-                        failures.push(format!("{} ({mode}, no tools): got {got:?}, upstream said {want:?}", c.name));
+                        failures.push(format!(
+                            "{} ({mode}, no tools): got {got:?}, upstream said {want:?}",
+                            c.name
+                        ));
                     }
                 }
             }

@@ -7,7 +7,10 @@ mod common;
 
 use std::sync::Arc;
 
-use common::{Serve, chat_body, check, client, corpus_cases, final_of_json, final_of_sse, sse_payloads, weather_tools};
+use common::{
+    Serve, chat_body, check, client, corpus_cases, final_of_json, final_of_sse, sse_payloads,
+    weather_tools,
+};
 use toolmend::serve::fake::{FakeUpstream, Output, Reply};
 
 /// A fake that answers each request with the case named by its user message.
@@ -91,9 +94,13 @@ async fn fifty_concurrent_requests_get_their_own_answers() {
     // Each request asks for its own city; the fake answers with a call for exactly that city,
     // half as JSON and half as streams, the envelopes rotating.
     let fake = FakeUpstream::start(Arc::new(|req| {
-        let city = req["messages"][0]["content"].as_str().unwrap_or("").to_owned();
+        let city = req["messages"][0]["content"]
+            .as_str()
+            .unwrap_or("")
+            .to_owned();
         let n: usize = city.trim_start_matches("city").parse().unwrap_or(0);
-        let call = format!("{{\"name\": \"get_weather\", \"arguments\": {{\"city\": \"{city}\"}}}}");
+        let call =
+            format!("{{\"name\": \"get_weather\", \"arguments\": {{\"city\": \"{city}\"}}}}");
         let mut o = Output::text(match n % 3 {
             0 => format!("<tool_call>\n{call}\n</tool_call>"),
             1 => format!("```json\n{call}\n```"),
@@ -118,7 +125,12 @@ async fn fifty_concurrent_requests_get_their_own_answers() {
             tokio::spawn(async move {
                 let city = format!("city{i}");
                 let stream = i % 2 == 0;
-                let resp = c.post(url).json(&body_for(&city, stream)).send().await.unwrap();
+                let resp = c
+                    .post(url)
+                    .json(&body_for(&city, stream))
+                    .send()
+                    .await
+                    .unwrap();
                 assert_eq!(resp.status(), 200);
                 let got = if stream {
                     final_of_sse(&sse_payloads(&resp.text().await.unwrap()))
@@ -133,7 +145,10 @@ async fn fifty_concurrent_requests_get_their_own_answers() {
         let (city, got) = t.await.unwrap();
         assert_eq!(
             got.calls,
-            vec![("get_weather".to_owned(), serde_json::json!({ "city": city }))],
+            vec![(
+                "get_weather".to_owned(),
+                serde_json::json!({ "city": city })
+            )],
             "{city}"
         );
         assert_eq!(got.finish_reason.as_deref(), Some("tool_calls"));

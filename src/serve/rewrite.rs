@@ -59,7 +59,8 @@ pub fn rewrite_json(
         let calls_changed = a.calls.iter().filter(|c| c.report.changed).count();
         // Runtimes that report calls with `finish_reason: "stop"` (Ollama does) are corrected too:
         // clients look at the finish reason to decide whether to run tools.
-        let finish_ok = a.calls.is_empty() || finish.as_ref().and_then(Value::as_str) == Some("tool_calls");
+        let finish_ok =
+            a.calls.is_empty() || finish.as_ref().and_then(Value::as_str) == Some("tool_calls");
         let same = finish_ok
             && calls_changed == 0
             && a.reasoning.is_none()

@@ -170,7 +170,8 @@ fn calls_of(v: &serde_json::Value) -> Vec<(String, serde_json::Value)> {
                     let args = f["arguments"].as_str().unwrap_or("null");
                     (
                         f["name"].as_str().unwrap_or("").to_owned(),
-                        serde_json::from_str(args).unwrap_or(serde_json::Value::String(args.into())),
+                        serde_json::from_str(args)
+                            .unwrap_or(serde_json::Value::String(args.into())),
                     )
                 })
                 .collect()
@@ -182,7 +183,11 @@ fn calls_of(v: &serde_json::Value) -> Vec<(String, serde_json::Value)> {
 /// and reasoning deltas concatenated, call fragments merged by index; also checks that every call
 /// has an id and `type: "function"`, and that the stream ends with `[DONE]`.
 pub fn final_of_sse(payloads: &[String]) -> Final {
-    assert_eq!(payloads.last().map(String::as_str), Some("[DONE]"), "{payloads:?}");
+    assert_eq!(
+        payloads.last().map(String::as_str),
+        Some("[DONE]"),
+        "{payloads:?}"
+    );
     let mut content: Option<String> = None;
     let mut reasoning: Option<String> = None;
     let mut calls: Vec<(Option<String>, String, String)> = Vec::new();
@@ -190,7 +195,9 @@ pub fn final_of_sse(payloads: &[String]) -> Final {
     for p in &payloads[..payloads.len() - 1] {
         let v: serde_json::Value = serde_json::from_str(p).expect("SSE data is JSON");
         assert!(v.get("error").is_none(), "error event: {p}");
-        let Some(c) = v["choices"].get(0) else { continue };
+        let Some(c) = v["choices"].get(0) else {
+            continue;
+        };
         let d = &c["delta"];
         if let Some(s) = d["content"].as_str() {
             content.get_or_insert_with(String::new).push_str(s);
@@ -222,7 +229,10 @@ pub fn final_of_sse(payloads: &[String]) -> Final {
         .into_iter()
         .map(|(id, n, a)| {
             assert!(id.is_some(), "call {n} has no id");
-            (n, serde_json::from_str(&a).unwrap_or(serde_json::Value::String(a)))
+            (
+                n,
+                serde_json::from_str(&a).unwrap_or(serde_json::Value::String(a)),
+            )
         })
         .collect();
     // An empty content delta (the role chunk) is how runtimes start; it is not content.
@@ -242,14 +252,26 @@ pub fn check(expect: &serde_json::Value, got: &Final) -> Vec<String> {
         .as_array()
         .unwrap()
         .iter()
-        .map(|c| (c["name"].as_str().unwrap().to_owned(), c["arguments"].clone()))
+        .map(|c| {
+            (
+                c["name"].as_str().unwrap().to_owned(),
+                c["arguments"].clone(),
+            )
+        })
         .collect();
     if got.calls != want {
         bad.push(format!("calls: want {want:?}, got {:?}", got.calls));
     }
-    let want_finish = if want.is_empty() { "stop" } else { "tool_calls" };
+    let want_finish = if want.is_empty() {
+        "stop"
+    } else {
+        "tool_calls"
+    };
     if got.finish_reason.as_deref() != Some(want_finish) {
-        bad.push(format!("finish_reason: want {want_finish}, got {:?}", got.finish_reason));
+        bad.push(format!(
+            "finish_reason: want {want_finish}, got {:?}",
+            got.finish_reason
+        ));
     }
     if let Some(c) = expect.get("content") {
         let want = c.as_str().map(str::to_owned);
@@ -258,15 +280,21 @@ pub fn check(expect: &serde_json::Value, got: &Final) -> Vec<String> {
             bad.push(format!("content: want {want:?}, got {:?}", got.content));
         }
     }
-    if let Some(s) = expect["content_contains"].as_str() {
-        if !got.content.as_deref().unwrap_or("").contains(s) {
-            bad.push(format!("content should contain {s:?}, got {:?}", got.content));
-        }
+    if let Some(s) = expect["content_contains"].as_str()
+        && !got.content.as_deref().unwrap_or("").contains(s)
+    {
+        bad.push(format!(
+            "content should contain {s:?}, got {:?}",
+            got.content
+        ));
     }
-    if let Some(s) = expect["reasoning_contains"].as_str() {
-        if !got.reasoning.as_deref().unwrap_or("").contains(s) {
-            bad.push(format!("reasoning should contain {s:?}, got {:?}", got.reasoning));
-        }
+    if let Some(s) = expect["reasoning_contains"].as_str()
+        && !got.reasoning.as_deref().unwrap_or("").contains(s)
+    {
+        bad.push(format!(
+            "reasoning should contain {s:?}, got {:?}",
+            got.reasoning
+        ));
     }
     bad
 }
