@@ -48,7 +48,7 @@ fn bench(c: &mut Criterion) {
         }))
         .await
         .unwrap();
-        let mut config = Config::new(fake.url(), Arc::new(Pipeline));
+        let mut config = Config::new(fake.url(), Arc::new(Pipeline::default()));
         config.log = LogFormat::Off;
         let server = Server::bind(config, "127.0.0.1:0").await.unwrap();
         let url = format!("http://{}/v1", server.local_addr().unwrap());

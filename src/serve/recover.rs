@@ -86,6 +86,10 @@ pub struct CallReport {
     pub coercions: Vec<serde_json::Value>,
     /// True when the call differs from what the upstream sent (always true for a recovered call).
     pub changed: bool,
+    /// Why the arguments do not validate against the tool's schema (the corrective message), when
+    /// they do not; the call is still sent, with the repaired arguments.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
 }
 
 /// A candidate call toolmend did not turn into a `tool_calls` entry, and why.

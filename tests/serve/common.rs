@@ -19,7 +19,7 @@ pub struct Serve {
 impl Serve {
     /// Starts a server in front of `upstream`, after letting `tweak` adjust the configuration.
     pub async fn start(upstream: &str, tweak: impl FnOnce(&mut Config)) -> Self {
-        let mut config = Config::new(upstream, Arc::new(Pipeline));
+        let mut config = Config::new(upstream, Arc::new(Pipeline::default()));
         config.log = LogFormat::Off;
         tweak(&mut config);
         let server = Server::bind(config, "127.0.0.1:0")

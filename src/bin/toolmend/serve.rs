@@ -48,7 +48,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         eprintln!("error: --timeout must be a positive number of seconds");
         return Ok(ExitCode::from(2));
     }
-    let mut config = Config::new(args.upstream.clone(), Arc::new(Pipeline));
+    let mut config = Config::new(args.upstream.clone(), Arc::new(Pipeline::default()));
     config.api_key.clone_from(&args.api_key);
     config.upstream_api_key.clone_from(&args.upstream_api_key);
     config.timeout = Duration::from_secs_f64(args.timeout);
