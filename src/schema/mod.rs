@@ -12,8 +12,14 @@
 //! assert_eq!(s["properties"]["limit"]["maximum"], 4294967295u64);
 //! ```
 
+mod dialect;
+mod gbnf;
+
 use schemars::JsonSchema;
 use serde_json::Value;
+
+pub use dialect::{Action, Converted, Dialect, Dropped, convert};
+pub use gbnf::{Envelope, Grammar, gbnf};
 
 /// The JSON Schema of `T`, normalised for tool use: no `$schema`, integer `format` hints
 /// (`uint32`, `int8`, …) turned into `minimum`/`maximum` bounds, `$defs` kept at the root.
