@@ -16,6 +16,8 @@ struct Cli {
 enum Command {
     /// Repair broken JSON (a file or stdin) into valid JSON.
     Repair(crate::repair::Args),
+    /// Find the tool calls in model output (any envelope family).
+    Extract(crate::extract::Args),
 }
 
 /// Parses the command line and runs the chosen subcommand.
@@ -23,5 +25,6 @@ pub fn run() -> anyhow::Result<ExitCode> {
     let cli = Cli::parse();
     match cli.command {
         Command::Repair(args) => crate::repair::run(&args),
+        Command::Extract(args) => crate::extract::run(&args),
     }
 }
