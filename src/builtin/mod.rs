@@ -34,11 +34,12 @@ use crate::tools::{Failure, Registry, SchemaError, Tool, typed};
 #[derive(Debug, thiserror::Error)]
 pub enum BuiltinError {
     /// The root directory is missing or unreadable.
-    #[error("cannot use {root} as the tools' root directory: {source}. Pass an existing directory")]
+    #[error("cannot use {root} as the tools' root directory; pass an existing directory")]
     Root {
         /// The root as given.
         root: String,
         /// The I/O error.
+        #[source]
         source: io::Error,
     },
     /// A tool's schema did not compile (a bug in toolmend).

@@ -22,6 +22,17 @@ pub enum Fault {
     Policy,
 }
 
+impl Fault {
+    /// The snake_case name used on the wire (`model`, `world`, `policy`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Model => "model",
+            Self::World => "world",
+            Self::Policy => "policy",
+        }
+    }
+}
+
 /// The kind of a [`Failure`], as a plain tag (for `--json` output, metrics and matching).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -16,6 +16,10 @@ struct Cli {
 enum Command {
     /// Repair broken JSON (a file or stdin) into valid JSON.
     Repair(crate::repair::Args),
+    /// Run one tool call through the dispatch path, against the built-in tools.
+    Call(crate::call::Args),
+    /// List the built-in tools and their argument schemas.
+    Tools(crate::tools::Args),
 }
 
 /// Parses the command line and runs the chosen subcommand.
@@ -23,5 +27,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
     let cli = Cli::parse();
     match cli.command {
         Command::Repair(args) => crate::repair::run(&args),
+        Command::Call(args) => crate::call::run(&args),
+        Command::Tools(args) => crate::tools::run(&args),
     }
 }
