@@ -66,6 +66,9 @@ impl ArgDecoder {
                 ),
             ));
         }
+        if self.validator.is_valid(&value) {
+            return Ok(value);
+        }
         if let Some(err) = self.validator.iter_errors(&value).next() {
             let pointer = err.instance_path().to_string();
             return Err(Failure::invalid_args(tool, pointer, err.to_string()));
