@@ -143,7 +143,11 @@ pub(crate) fn action(inp: &Input<'_>, s: usize, mend: usize) -> Step {
                 Some(x) => (x, x),
                 None if inp.fin => (t.len(), t.len()),
                 None => {
-                    return Step::NeedMore(Wait::Markers(&["\nObservation:", "\nThought:", "\n\n"]));
+                    return Step::NeedMore(Wait::Markers(&[
+                        "\nObservation:",
+                        "\nThought:",
+                        "\n\n",
+                    ]));
                 }
             }
         }
