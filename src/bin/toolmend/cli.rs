@@ -19,6 +19,12 @@ enum Command {
     /// Serve an OpenAI-compatible endpoint in front of an upstream runtime, returning repaired
     /// tool calls.
     Serve(crate::serve::Args),
+    /// Find the tool calls in model output (any envelope family).
+    Extract(crate::extract::Args),
+    /// Run one tool call through the dispatch path, against the built-in tools.
+    Call(crate::call::Args),
+    /// List the built-in tools and their argument schemas.
+    Tools(crate::tools::Args),
 }
 
 /// Parses the command line and runs the chosen subcommand.
@@ -27,5 +33,8 @@ pub fn run() -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Repair(args) => crate::repair::run(&args),
         Command::Serve(args) => crate::serve::run(&args),
+        Command::Extract(args) => crate::extract::run(&args),
+        Command::Call(args) => crate::call::run(&args),
+        Command::Tools(args) => crate::tools::run(&args),
     }
 }
