@@ -270,10 +270,7 @@ fn tail<'a>(full: &'a str, seen: &str) -> &'a str {
     if seen.is_empty() {
         return full;
     }
-    match full.strip_prefix(seen) {
-        Some(rest) => rest,
-        None => "",
-    }
+    full.strip_prefix(seen).unwrap_or_default()
 }
 
 impl ChoiceRecoverer for PipelineChoice {
