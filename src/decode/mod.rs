@@ -353,7 +353,13 @@ impl Decoder {
             &mut problems,
         );
         if !problems.is_empty() || !inner.validator.is_valid(&value) {
-            return Err(self.invalid(value, problems));
+            return Err(error::invalid(
+                &inner.compiled,
+                &inner.validator,
+                &value,
+                problems,
+                &coercions,
+            ));
         }
         Ok(Decoded {
             value,
@@ -385,17 +391,6 @@ impl Decoder {
                 coercions,
             }),
             Err(e) => Err(DecodeError::from_serde(&e)),
-        }
-    }
-
-    #[cold]
-    fn invalid(&self, value: Value, mut problems: Vec<Problem>) -> DecodeError {
-        let inner = &*self.inner;
-        error::collect_validation(&inner.compiled, &inner.validator, &value, &mut problems);
-        let example = example::corrected(&inner.compiled, &inner.validator, &value);
-        DecodeError::Invalid {
-            problems,
-            example: example.map(Box::new),
         }
     }
 }
