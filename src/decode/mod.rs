@@ -208,6 +208,33 @@ pub enum CoercionKind {
 }
 
 impl CoercionKind {
+    /// Every kind, for iteration (tests check each has a firing and a non-firing case).
+    pub const ALL: [CoercionKind; 23] = [
+        CoercionKind::StringToInteger,
+        CoercionKind::StringToNumber,
+        CoercionKind::StringToBool,
+        CoercionKind::IntegralFloat,
+        CoercionKind::FloatRounded,
+        CoercionKind::NumberToString,
+        CoercionKind::BoolToString,
+        CoercionKind::WrappedInArray,
+        CoercionKind::UnwrappedArray,
+        CoercionKind::ParsedJsonString,
+        CoercionKind::EnumCase,
+        CoercionKind::EnumWhitespace,
+        CoercionKind::EnumFolded,
+        CoercionKind::EnumPrefix,
+        CoercionKind::EnumSubstring,
+        CoercionKind::KeyCase,
+        CoercionKind::KeyFolded,
+        CoercionKind::KeyMisspelled,
+        CoercionKind::NullToDefault,
+        CoercionKind::NullDropped,
+        CoercionKind::MissingToDefault,
+        CoercionKind::UnknownKeyDropped,
+        CoercionKind::DuplicateKey,
+    ];
+
     /// The cost of this kind: 0 = no change in meaning, higher = more of a guess.
     #[must_use]
     pub fn cost(self) -> u32 {
