@@ -82,10 +82,7 @@ fn parse_text(tool: &str, text: &str) -> Result<Value, Failure> {
         return Ok(Value::Object(Default::default()));
     }
     let repaired = crate::repair::repair(text).map_err(|e| {
-        let at = match &e {
-            crate::repair::RepairError::Truncated { at, .. }
-            | crate::repair::RepairError::Invalid { at, .. } => *at,
-        };
+        let at = e.at();
         Failure::Malformed {
             tool: tool.to_string(),
             at,

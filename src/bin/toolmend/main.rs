@@ -2,6 +2,7 @@
 
 mod call;
 mod cli;
+mod extract;
 mod io;
 mod repair;
 mod tools;
