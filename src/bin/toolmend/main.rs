@@ -6,6 +6,7 @@ mod decode;
 mod extract;
 mod io;
 mod repair;
+mod serve;
 mod tools;
 
 use std::process::ExitCode;
