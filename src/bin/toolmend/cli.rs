@@ -16,6 +16,8 @@ struct Cli {
 enum Command {
     /// Repair broken JSON (a file or stdin) into valid JSON.
     Repair(crate::repair::Args),
+    /// Measure tool calling on a benchmark (BFCL): record a model's outputs or replay and score them.
+    Eval(crate::eval::Args),
 }
 
 /// Parses the command line and runs the chosen subcommand.
@@ -23,5 +25,6 @@ pub fn run() -> anyhow::Result<ExitCode> {
     let cli = Cli::parse();
     match cli.command {
         Command::Repair(args) => crate::repair::run(&args),
+        Command::Eval(args) => crate::eval::run(&args),
     }
 }

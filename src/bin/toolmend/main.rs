@@ -1,6 +1,7 @@
 //! The `toolmend` command-line interface. All logic lives in [`cli`]; this file only reports errors.
 
 mod cli;
+mod eval;
 mod io;
 mod repair;
 
