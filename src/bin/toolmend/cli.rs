@@ -18,6 +18,12 @@ enum Command {
     Repair(crate::repair::Args),
     /// Measure tool calling on a benchmark (BFCL): record a model's outputs or replay and score them.
     Eval(crate::eval::Args),
+    /// Find the tool calls in model output (any envelope family).
+    Extract(crate::extract::Args),
+    /// Run one tool call through the dispatch path, against the built-in tools.
+    Call(crate::call::Args),
+    /// List the built-in tools and their argument schemas.
+    Tools(crate::tools::Args),
 }
 
 /// Parses the command line and runs the chosen subcommand.
@@ -26,5 +32,8 @@ pub fn run() -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Repair(args) => crate::repair::run(&args),
         Command::Eval(args) => crate::eval::run(&args),
+        Command::Extract(args) => crate::extract::run(&args),
+        Command::Call(args) => crate::call::run(&args),
+        Command::Tools(args) => crate::tools::run(&args),
     }
 }

@@ -1,9 +1,12 @@
 //! The `toolmend` command-line interface. All logic lives in [`cli`]; this file only reports errors.
 
+mod call;
 mod cli;
 mod eval;
+mod extract;
 mod io;
 mod repair;
+mod tools;
 
 use std::process::ExitCode;
 
