@@ -550,3 +550,36 @@ fn no_parser_invents_a_call_from_prose() {
         &f
     ));
 }
+
+#[test]
+fn extract_does_not_repair_and_full_does() {
+    let f = [triangle()];
+    let broken = "```json\n{\"name\": \"calculate_triangle_area\", \"arguments\": {\"base\": 10, \"height\": 5,}}\n```";
+    let e = parse::parse(
+        ParserKind::Extract,
+        broken,
+        StrictFormat::ToolCallTags,
+        &f,
+        FullPolicy::default(),
+    );
+    assert!(e.calls.is_empty());
+    assert_eq!(e.unparsed, 1);
+    let p = parse::parse(
+        ParserKind::Full,
+        broken,
+        StrictFormat::ToolCallTags,
+        &f,
+        FullPolicy::default(),
+    );
+    assert_eq!(names(&p), ["calculate_triangle_area"]);
+    assert_eq!(p.rescue.repaired, 1);
+    // The decoder fills the optional `unit` from its default; full takes it out again.
+    assert_eq!(
+        Value::Object(p.calls[0].args.clone()),
+        json!({"base": 10, "height": 5})
+    );
+    assert_eq!(
+        kind(check("simple_python", &f, &p.calls, &triangle_truth())),
+        None
+    );
+}

@@ -5,9 +5,10 @@
 //!   tool support the whole output must be exactly a JSON call object or array.
 //! - `naive` is the baseline the issue quotes: `<tool_call>` tags, code fences or bare JSON anywhere
 //!   in the text, each parsed with strict JSON, no repair or coercion.
-//! - `extract` is toolmend's envelope extraction, without repair or coercion.
-//! - `full` is extraction + repair + known-name resolution + schema defaults + coercion against the
-//!   functions' schemas.
+//! - `extract` is toolmend's envelope extraction ([`crate::extract::extract`] with the offered
+//!   tools), without repair or coercion: a call whose arguments needed repair does not count.
+//! - `full` is extraction + repair + known-name resolution + schema defaults + decoding against the
+//!   functions' schemas ([`crate::decode::Decoder`], its default policy: safe coercions only).
 //!
 //! Every parser returns the calls it found plus what it had to do to get them ([`Rescue`]), so the
 //! report can say how many calls each stage rescued.
@@ -102,6 +103,10 @@ pub struct Rescue {
     pub renamed_by_arguments: u32,
     /// Calls completed with a schema default for a missing required parameter.
     pub defaulted: u32,
+    /// Calls from which the decoder dropped a parameter the schema does not have.
+    pub dropped_unknown: u32,
+    /// Calls whose arguments the decoder rejected (kept as written; the scorer says why).
+    pub decode_rejected: u32,
 }
 
 impl Rescue {
@@ -113,6 +118,8 @@ impl Rescue {
         self.renamed += other.renamed;
         self.renamed_by_arguments += other.renamed_by_arguments;
         self.defaulted += other.defaulted;
+        self.dropped_unknown += other.dropped_unknown;
+        self.decode_rejected += other.decode_rejected;
     }
 }
 
@@ -170,7 +177,8 @@ pub fn parse(
 ) -> Parsed {
     match kind {
         ParserKind::Strict => strict(output, strict_format),
-        ParserKind::Naive | ParserKind::Extract => naive(output, strict_format),
+        ParserKind::Naive => naive(output, strict_format),
+        ParserKind::Extract => extract(output, strict_format, functions),
         ParserKind::Full => full(output, strict_format, functions, policy),
     }
 }
@@ -252,8 +260,8 @@ fn regions(output: &str) -> Vec<(Envelope, &str)> {
 }
 
 /// JSON values in `region`, in order: each `{` or `[` not inside an earlier value starts a
-/// candidate parsed with serde_json; `repair` lets the `full` parser repair what does not parse.
-fn json_values(region: &str, repair: bool) -> Vec<(Value, bool)> {
+/// candidate parsed strictly with serde_json.
+fn json_values(region: &str) -> Vec<Value> {
     let mut out = Vec::new();
     let mut pos = 0;
     while let Some(off) = region[pos..].find(['{', '[']) {
@@ -262,20 +270,9 @@ fn json_values(region: &str, repair: bool) -> Vec<(Value, bool)> {
         match stream.next() {
             Some(Ok(v)) => {
                 pos = start + stream.byte_offset();
-                out.push((v, false));
+                out.push(v);
             }
-            _ => {
-                if repair && region.as_bytes()[start] == b'{' {
-                    // Repair from here to the end of the region: the value may be cut off.
-                    if let Ok(r) = crate::repair::repair(region[start..].trim_end())
-                        && let Ok(v) = serde_json::from_str::<Value>(&r.text)
-                    {
-                        out.push((v, !r.fixes.is_empty()));
-                        break;
-                    }
-                }
-                pos = start + 1;
-            }
+            _ => pos = start + 1,
         }
     }
     out
@@ -317,25 +314,18 @@ fn calls_from_value(v: &Value, strict: bool) -> Option<Vec<Call>> {
     }
 }
 
-/// The `naive` parser (and, until toolmend's extractor lands, `extract`): tags, fences or bare
-/// JSON, strict JSON, no repair.
+/// The `naive` parser: tags, fences or bare JSON, strict JSON, no repair.
 pub fn naive(output: &str, format: StrictFormat) -> Parsed {
-    collect(output, format, false)
-}
-
-fn collect(output: &str, format: StrictFormat, repair: bool) -> Parsed {
     let mut parsed = Parsed::default();
     for (envelope, region) in regions(output) {
         let foreign = !(envelope == Envelope::ToolCallTag && format == StrictFormat::ToolCallTags
             || envelope == Envelope::Bare && format == StrictFormat::BareJson);
-        let values = json_values(region, repair);
         let mut found = false;
-        for (v, repaired) in values {
+        for v in json_values(region) {
             if let Some(calls) = calls_from_value(&v, false) {
                 found = true;
                 for c in calls {
                     parsed.rescue.foreign_envelope += u32::from(foreign);
-                    parsed.rescue.repaired += u32::from(repaired);
                     parsed.calls.push(c);
                 }
             }
@@ -347,17 +337,125 @@ fn collect(output: &str, format: StrictFormat, repair: bool) -> Parsed {
     parsed
 }
 
-/// The `full` parser: extraction with repair, then per call name resolution, schema defaults for
-/// missing required parameters and coercion to the schema's types.
+/// One call toolmend's extractor found (accepted or refused for its name), in output order.
+struct Found {
+    name: String,
+    /// The arguments after repair, or `None` when they could not be made into a JSON object.
+    args: Option<Map<String, Value>>,
+    repaired: bool,
+    format: crate::extract::Format,
+    start: usize,
+}
+
+fn is_native(format: crate::extract::Format, strict: StrictFormat) -> bool {
+    use crate::extract::Format;
+    match strict {
+        StrictFormat::ToolCallTags => format == Format::Hermes,
+        StrictFormat::BareJson => matches!(format, Format::BareJson | Format::JsonArray),
+    }
+}
+
+/// The arguments object of a refused call from its raw text: the object itself, or for JSON
+/// envelopes that hold name and arguments together, its `arguments` / `parameters`.
+fn args_from_raw(raw: &str, repair: bool) -> Option<(Map<String, Value>, bool)> {
+    let (v, repaired) = match serde_json::from_str::<Value>(raw.trim()) {
+        Ok(v) => (v, false),
+        Err(_) if repair => {
+            let r = crate::repair::repair(raw.trim()).ok()?;
+            (
+                serde_json::from_str::<Value>(&r.text).ok()?,
+                !r.fixes.is_empty(),
+            )
+        }
+        Err(_) => return None,
+    };
+    let Value::Object(mut m) = v else { return None };
+    if m.contains_key("name") {
+        match m.remove("arguments").or_else(|| m.remove("parameters")) {
+            Some(Value::Object(inner)) => return Some((inner, repaired)),
+            Some(_) => return None,
+            None => {}
+        }
+    }
+    Some((m, repaired))
+}
+
+/// Runs toolmend's extractor with the offered tools; calls refused for an unknown name are kept
+/// (the model did write them) so that they can be scored or resolved.
+fn extracted(output: &str, functions: &[FunctionDoc], repair: bool) -> Vec<Found> {
+    use crate::extract::{Options, ToolInfo};
+    let tools = functions
+        .iter()
+        .map(|f| ToolInfo::new(f.name.clone(), super::types::to_json_schema(&f.parameters)))
+        .collect();
+    let x = crate::extract::extract(output, &Options::default().with_tools(tools));
+    let mut found: Vec<Found> = x
+        .calls
+        .into_iter()
+        .map(|c| {
+            let args = match c.arguments {
+                Ok(Value::Object(m)) => Some(m),
+                _ => None,
+            };
+            Found {
+                name: c.name,
+                args,
+                repaired: !c.fixes.is_empty(),
+                format: c.format,
+                start: c.span.start,
+            }
+        })
+        .collect();
+    for r in x.rejected {
+        let parsed = args_from_raw(&r.raw_arguments, repair);
+        found.push(Found {
+            name: r.name,
+            repaired: parsed.as_ref().is_some_and(|p| p.1),
+            args: parsed.map(|p| p.0),
+            format: r.format,
+            start: r.span.start,
+        });
+    }
+    found.sort_by_key(|f| f.start);
+    found
+}
+
+/// The `extract` parser: toolmend's extraction, no repair (a call whose arguments needed repair
+/// is counted as unparsed), no coercion, no name resolution.
+pub fn extract(output: &str, format: StrictFormat, functions: &[FunctionDoc]) -> Parsed {
+    let mut parsed = Parsed::default();
+    for f in extracted(output, functions, false) {
+        match f.args {
+            Some(args) if !f.repaired => {
+                parsed.rescue.foreign_envelope += u32::from(!is_native(f.format, format));
+                parsed.calls.push(Call { name: f.name, args });
+            }
+            _ => parsed.unparsed += 1,
+        }
+    }
+    parsed
+}
+
+/// The `full` parser: toolmend's extraction with repair, then per call name resolution, a schema
+/// default for each missing required parameter, and decoding against the function's schema with
+/// [`crate::decode::Decoder`] (default policy). A call that does not decode keeps its arguments as
+/// written, so the scorer reports the model's own mistake.
 pub fn full(
     output: &str,
     format: StrictFormat,
     functions: &[FunctionDoc],
     policy: FullPolicy,
 ) -> Parsed {
-    let mut parsed = collect(output, format, true);
-    for call in &mut parsed.calls {
-        if functions.iter().all(|f| f.name != call.name) {
+    let mut parsed = Parsed::default();
+    for f in extracted(output, functions, true) {
+        let Some(args) = f.args else {
+            parsed.unparsed += 1;
+            continue;
+        };
+        let mut call = Call { name: f.name, args };
+        parsed.rescue.foreign_envelope += u32::from(!is_native(f.format, format));
+        parsed.rescue.repaired += u32::from(f.repaired);
+        if functions.iter().all(|d| d.name != call.name) {
             if let Some(name) = resolve_name(&call.name, functions) {
                 call.name = name.to_owned();
                 parsed.rescue.renamed += 1;
@@ -368,18 +466,89 @@ pub fn full(
                 parsed.rescue.renamed_by_arguments += 1;
             }
         }
-        let Some(doc) = functions.iter().find(|f| f.name == call.name) else {
-            continue;
-        };
-        let schema = super::types::to_json_schema(&doc.parameters);
-        if apply_defaults(&mut call.args, &schema) {
-            parsed.rescue.defaulted += 1;
+        if let Some(doc) = functions.iter().find(|d| d.name == call.name) {
+            let schema = super::types::to_json_schema(&doc.parameters);
+            if apply_defaults(&mut call.args, &schema) {
+                parsed.rescue.defaulted += 1;
+            }
+            match decode_args(&call.args, &schema) {
+                Some(d) => {
+                    call.args = d.args;
+                    parsed.rescue.coerced += u32::from(d.coerced);
+                    parsed.rescue.dropped_unknown += u32::from(d.dropped_unknown);
+                }
+                None => parsed.rescue.decode_rejected += 1,
+            }
         }
-        if coerce_args(&mut call.args, &schema) {
-            parsed.rescue.coerced += 1;
-        }
+        parsed.calls.push(call);
     }
     parsed
+}
+
+/// What decoding did to one call's arguments.
+struct DecodedArgs {
+    args: Map<String, Value>,
+    /// A value was changed to fit the schema.
+    coerced: bool,
+    /// A key the schema does not have was dropped.
+    dropped_unknown: bool,
+}
+
+/// Decodes `args` against `schema` with toolmend's decoder (default policy), or `None` when the
+/// arguments do not fit. Optional parameters the decoder filled from their schema defaults are
+/// taken out again: the call means the same with or without them, and BFCL scores what the model
+/// chose, not what the schema supplies.
+fn decode_args(args: &Map<String, Value>, schema: &Value) -> Option<DecodedArgs> {
+    use crate::decode::CoercionKind;
+    let decoder = crate::decode::Decoder::new(schema).ok()?;
+    let value = Value::Object(args.clone());
+    let d = decoder
+        .decode_value(&value, &crate::decode::Policy::default())
+        .ok()?;
+    let Value::Object(mut out) = d.value else {
+        return None;
+    };
+    let mut coerced = false;
+    let mut dropped_unknown = false;
+    for c in d.coercions.iter().rev() {
+        match c.kind {
+            CoercionKind::MissingToDefault => remove_pointer(&mut out, &c.path),
+            CoercionKind::UnknownKeyDropped => dropped_unknown = true,
+            _ => coerced = true,
+        }
+    }
+    Some(DecodedArgs {
+        args: out,
+        coerced,
+        dropped_unknown,
+    })
+}
+
+/// Removes the member a JSON Pointer (`/a/0/b`) names, when it is an object member.
+fn remove_pointer(root: &mut Map<String, Value>, pointer: &str) {
+    let unescape = |t: &str| t.replace("~1", "/").replace("~0", "~");
+    let tokens: Vec<String> = pointer.split('/').skip(1).map(unescape).collect();
+    let Some((last, parents)) = tokens.split_last() else {
+        return;
+    };
+    let mut parent: Option<&mut Value> = None;
+    for (i, t) in parents.iter().enumerate() {
+        parent = if i == 0 {
+            root.get_mut(t.as_str())
+        } else {
+            match parent {
+                Some(Value::Object(m)) => m.get_mut(t.as_str()),
+                Some(Value::Array(a)) => t.parse::<usize>().ok().and_then(|i| a.get_mut(i)),
+                _ => None,
+            }
+        };
+    }
+    let node = match parent {
+        None if parents.is_empty() => root,
+        Some(Value::Object(m)) => m,
+        _ => return,
+    };
+    node.remove(last.as_str());
 }
 
 fn squash(name: &str) -> String {
@@ -486,92 +655,4 @@ fn apply_defaults(args: &mut Map<String, Value>, schema: &Value) -> bool {
         }
     }
     added
-}
-
-/// Coerces each argument to its property's JSON Schema type where the change is lossless
-/// (`"5"` → `5`, `"true"` → `true`, `5` → `"5"`, `2.0` → `2`, a JSON string → its array/object, a
-/// lone value → a one-element array). Returns whether anything changed.
-fn coerce_args(args: &mut Map<String, Value>, schema: &Value) -> bool {
-    let Some(props) = schema.get("properties").and_then(Value::as_object) else {
-        return false;
-    };
-    let mut changed = false;
-    for (name, value) in args.iter_mut() {
-        if let Some(prop) = props.get(name) {
-            changed |= coerce_value(value, prop, 0);
-        }
-    }
-    changed
-}
-
-fn coerce_value(value: &mut Value, schema: &Value, depth: usize) -> bool {
-    if depth > 32 {
-        return false;
-    }
-    let Some(ty) = schema.get("type").and_then(Value::as_str) else {
-        return false;
-    };
-    let new = match (ty, &*value) {
-        ("integer", Value::String(s)) => s.trim().parse::<i64>().ok().map(Value::from),
-        ("integer", Value::Number(n)) if n.is_f64() => n
-            .as_f64()
-            .filter(|f| f.fract() == 0.0 && f.abs() < 9.0e15)
-            .map(|f| Value::from(f as i64)),
-        ("number", Value::String(s)) => {
-            let t = s.trim();
-            t.parse::<i64>().map(Value::from).ok().or_else(|| {
-                t.parse::<f64>()
-                    .ok()
-                    .and_then(serde_json::Number::from_f64)
-                    .map(Value::Number)
-            })
-        }
-        ("boolean", Value::String(s)) => match s.trim().to_ascii_lowercase().as_str() {
-            "true" => Some(Value::Bool(true)),
-            "false" => Some(Value::Bool(false)),
-            _ => None,
-        },
-        ("string", Value::Number(n)) => Some(Value::String(n.to_string())),
-        ("string", Value::Bool(b)) => Some(Value::String(b.to_string())),
-        ("array", Value::String(s)) => match serde_json::from_str::<Value>(s) {
-            Ok(v @ Value::Array(_)) => Some(v),
-            _ => None,
-        },
-        ("object", Value::String(s)) => match serde_json::from_str::<Value>(s) {
-            Ok(v @ Value::Object(_)) => Some(v),
-            _ => None,
-        },
-        _ => None,
-    };
-    if let Some(new) = new {
-        *value = new;
-        // The new value may itself need element coercion (an array parsed from a string).
-        coerce_children(value, schema, depth);
-        return true;
-    }
-    coerce_children(value, schema, depth)
-}
-
-fn coerce_children(value: &mut Value, schema: &Value, depth: usize) -> bool {
-    let mut changed = false;
-    match value {
-        Value::Array(items) => {
-            if let Some(item_schema) = schema.get("items") {
-                for item in items {
-                    changed |= coerce_value(item, item_schema, depth + 1);
-                }
-            }
-        }
-        Value::Object(map) => {
-            if let Some(props) = schema.get("properties").and_then(Value::as_object) {
-                for (k, v) in map.iter_mut() {
-                    if let Some(p) = props.get(k) {
-                        changed |= coerce_value(v, p, depth + 1);
-                    }
-                }
-            }
-        }
-        _ => {}
-    }
-    changed
 }

@@ -388,19 +388,26 @@ pub fn markdown(r: &ModelReport) -> String {
     }
     let _ = writeln!(
         s,
-        "\nCalls rescued by `full` (foreign envelope / repaired / coerced / renamed / renamed by arguments / schema default):\n"
+        "\nWhat `full` did, counted in calls (extract's own foreign-envelope count is the same kind of rescue without repair):\n"
     );
+    let _ = writeln!(
+        s,
+        "| category | foreign envelope | JSON repaired | values coerced | unknown parameter dropped | tool name resolved | renamed by arguments | required parameter from schema default | decoder rejected |"
+    );
+    let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (name, c) in &r.categories {
         let x = c.full_rescued;
         let _ = writeln!(
             s,
-            "- {name}: {} / {} / {} / {} / {} / {}",
+            "| {name} | {} | {} | {} | {} | {} | {} | {} | {} |",
             x.foreign_envelope,
             x.repaired,
             x.coerced,
+            x.dropped_unknown,
             x.renamed,
             x.renamed_by_arguments,
-            x.defaulted
+            x.defaulted,
+            x.decode_rejected
         );
     }
     let _ = writeln!(s, "\nFailures remaining under `full`, by kind:\n");
