@@ -455,34 +455,41 @@ pub fn full(
         let mut call = Call { name: f.name, args };
         parsed.rescue.foreign_envelope += u32::from(!is_native(f.format, format));
         parsed.rescue.repaired += u32::from(f.repaired);
-        if functions.iter().all(|d| d.name != call.name) {
-            if let Some(name) = resolve_name(&call.name, functions) {
-                call.name = name.to_owned();
-                parsed.rescue.renamed += 1;
-            } else if policy.rename_by_arguments
-                && let Some(name) = resolve_by_arguments(&call.args, functions)
-            {
-                call.name = name.to_owned();
-                parsed.rescue.renamed_by_arguments += 1;
-            }
-        }
-        if let Some(doc) = functions.iter().find(|d| d.name == call.name) {
-            let schema = super::types::to_json_schema(&doc.parameters);
-            if apply_defaults(&mut call.args, &schema) {
-                parsed.rescue.defaulted += 1;
-            }
-            match decode_args(&call.args, &schema) {
-                Some(d) => {
-                    call.args = d.args;
-                    parsed.rescue.coerced += u32::from(d.coerced);
-                    parsed.rescue.dropped_unknown += u32::from(d.dropped_unknown);
-                }
-                None => parsed.rescue.decode_rejected += 1,
-            }
-        }
+        mend(&mut call, functions, policy, &mut parsed.rescue);
         parsed.calls.push(call);
     }
     parsed
+}
+
+/// Applies the schema to one call, as `full` does: resolves an unknown name to the offered
+/// function it clearly means, fills missing required parameters from schema defaults, and decodes
+/// the arguments against the function's schema.
+pub fn mend(call: &mut Call, functions: &[FunctionDoc], policy: FullPolicy, rescue: &mut Rescue) {
+    if functions.iter().all(|d| d.name != call.name) {
+        if let Some(name) = resolve_name(&call.name, functions) {
+            call.name = name.to_owned();
+            rescue.renamed += 1;
+        } else if policy.rename_by_arguments
+            && let Some(name) = resolve_by_arguments(&call.args, functions)
+        {
+            call.name = name.to_owned();
+            rescue.renamed_by_arguments += 1;
+        }
+    }
+    if let Some(doc) = functions.iter().find(|d| d.name == call.name) {
+        let schema = super::types::to_json_schema(&doc.parameters);
+        if apply_defaults(&mut call.args, &schema) {
+            rescue.defaulted += 1;
+        }
+        match decode_args(&call.args, &schema) {
+            Some(d) => {
+                call.args = d.args;
+                rescue.coerced += u32::from(d.coerced);
+                rescue.dropped_unknown += u32::from(d.dropped_unknown);
+            }
+            None => rescue.decode_rejected += 1,
+        }
+    }
 }
 
 /// What decoding did to one call's arguments.

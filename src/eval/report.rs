@@ -56,6 +56,9 @@ pub struct CategoryReport {
     pub full_failures: BTreeMap<&'static str, u32>,
     /// Failures under `strict`, by kind.
     pub strict_failures: BTreeMap<&'static str, u32>,
+    /// Outputs `full` scores wrong although a call found by another parser (`naive`, `extract`),
+    /// once the schema is applied to it as `full` does, passes: calls lost to parsing (must be 0).
+    pub lost_to_parsing: u32,
     /// Irrelevance categories only.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub irrelevance: Option<IrrelevanceBreakdown>,
@@ -286,6 +289,28 @@ pub fn score_run(
                             }
                         }
                     }
+                    if verdict.is_err() && !irrelevance {
+                        let rescued_elsewhere = [ParserKind::Naive, ParserKind::Extract]
+                            .into_iter()
+                            .any(|other| {
+                                let mut p = parse::parse(
+                                    other,
+                                    &line.output,
+                                    format,
+                                    &question.functions,
+                                    policy,
+                                );
+                                let mut sink = Rescue::default();
+                                for c in &mut p.calls {
+                                    parse::mend(c, &question.functions, policy, &mut sink);
+                                }
+                                score::check(&line.category, &question.functions, &p.calls, truth)
+                                    .is_ok()
+                            });
+                        if rescued_elsewhere {
+                            cat.lost_to_parsing += 1;
+                        }
+                    }
                     result.full_failure = verdict.err();
                     result.full_calls = parsed.calls;
                 }
@@ -410,6 +435,16 @@ pub fn markdown(r: &ModelReport) -> String {
             x.decode_rejected
         );
     }
+    let lost: Vec<String> = r
+        .categories
+        .iter()
+        .map(|(name, c)| format!("{name} {}", c.lost_to_parsing))
+        .collect();
+    let _ = writeln!(
+        s,
+        "\nCalls lost to parsing (an output `full` scores wrong although the naive or extract parser finds a call that passes once the schema is applied): {}.",
+        lost.join(", ")
+    );
     let _ = writeln!(s, "\nFailures remaining under `full`, by kind:\n");
     let _ = write!(s, "| category |");
     for k in FailureKind::ALL {
