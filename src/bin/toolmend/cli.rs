@@ -18,6 +18,8 @@ enum Command {
     Repair(crate::repair::Args),
     /// Measure tool calling on a benchmark (BFCL): record a model's outputs or replay and score them.
     Eval(crate::eval::Args),
+    /// Decode tool-call arguments against a JSON Schema (coercions reported, corrective errors).
+    Decode(crate::decode::Args),
     /// Find the tool calls in model output (any envelope family).
     Extract(crate::extract::Args),
     /// Run one tool call through the dispatch path, against the built-in tools.
@@ -32,6 +34,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Repair(args) => crate::repair::run(&args),
         Command::Eval(args) => crate::eval::run(&args),
+        Command::Decode(args) => crate::decode::run(&args),
         Command::Extract(args) => crate::extract::run(&args),
         Command::Call(args) => crate::call::run(&args),
         Command::Tools(args) => crate::tools::run(&args),

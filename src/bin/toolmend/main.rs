@@ -3,6 +3,7 @@
 mod call;
 mod cli;
 mod eval;
+mod decode;
 mod extract;
 mod io;
 mod repair;
