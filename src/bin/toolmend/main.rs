@@ -2,6 +2,7 @@
 
 mod call;
 mod cli;
+mod eval;
 mod decode;
 mod extract;
 mod io;
