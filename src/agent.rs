@@ -11,13 +11,14 @@
 //! 3. **Dispatch.** Each call goes to the [`Toolbox`], which repairs, decodes and runs it.
 //!    - A call identical to one already answered in this run is answered from the earlier result
 //!      with a short note, not run again.
-//!    - A model-fault failure (bad arguments, unknown tool) is answered with a corrective message
-//!      that shows one concrete valid call. If the model sends the identical failing call again,
-//!      it gets a firmer message with the exact call shape; a third time ends the run with
-//!      [`EndReason::RepeatedFailure`] instead of spending the whole budget.
+//!    - A model-fault failure (bad arguments, unknown tool) or a policy refusal (a path outside
+//!      the sandbox) is answered with a corrective message that shows one concrete valid call.
+//!      If the model sends the identical failing call again, it gets a firmer message with the
+//!      exact call shape; a third time ends the run with [`EndReason::RepeatedFailure`] instead
+//!      of spending the whole budget.
 //!    - A world-fault failure (I/O, timeout, a crashing tool) is retried
 //!      ([`AgentOptions::world_retries`]) before its message goes back.
-//!    - A policy failure (refused) goes back as is, and the turn's remaining calls are skipped.
+//!    - After a policy refusal the turn's remaining calls are skipped.
 //! 4. **Feed back and repeat.** The raw output becomes the assistant message, each call's result
 //!    or corrective message a tool message. Near the end of the budget a "N turns left" nudge is
 //!    added to the request. A turn without calls ends the run with the model's answer.
@@ -107,6 +108,12 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     #[must_use]
     pub fn history(&self) -> &[Message] {
         &self.history
+    }
+
+    /// Forgets the conversation (keeps the system prompt), as if the agent were new.
+    pub fn reset(&mut self) {
+        self.history
+            .truncate(usize::from(self.options.system_prompt.is_some()));
     }
 
     /// The backend.
@@ -374,7 +381,9 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                         let f = correct::repeat_note(&call.name, &prev.result.output);
                         (r, f)
                     }
-                    Some(prev) if prev.result.fault() == Some(Fault::Model) => {
+                    Some(prev)
+                        if matches!(prev.result.fault(), Some(Fault::Model | Fault::Policy)) =>
+                    {
                         prev.repeats += 1;
                         let failure = prev.result.failure.clone().unwrap_or(CallFailure {
                             kind: "invalid_args".into(),
@@ -445,7 +454,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     /// Runs one call through the toolbox, retrying world faults; returns the result and the
     /// message to feed back. A policy failure sets `skip` for the rest of the turn.
     async fn run_call(
-        &self,
+        &mut self,
         call: &PendingCall,
         on_event: &mut (dyn FnMut(&AgentEvent) + Send),
         skip: &mut Option<String>,
@@ -471,7 +480,14 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         result.attempts = result.attempts.max(attempts);
         let feedback = match result.failure.clone() {
             None => result.output.clone(),
-            Some(f) if f.fault == Fault::Model => {
+            Some(f) if f.fault == Fault::World => result.output.clone(),
+            Some(f) => {
+                if f.fault == Fault::Policy {
+                    *skip = Some(format!(
+                        "an earlier call in this turn was refused ({})",
+                        f.message.trim_end()
+                    ));
+                }
                 on_event(&AgentEvent::Retry {
                     reason: format!(
                         "`{}` failed ({}): sent a corrective message with a valid call",
@@ -480,14 +496,6 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 });
                 correct::corrective(&f, self.example_for(&call.name).as_deref())
             }
-            Some(f) if f.fault == Fault::Policy => {
-                *skip = Some(format!(
-                    "an earlier call in this turn was refused ({})",
-                    f.message.trim_end()
-                ));
-                result.output.clone()
-            }
-            Some(_) => result.output.clone(),
         };
         (result, feedback)
     }

@@ -32,7 +32,7 @@ fn path_schema() -> Value {
     json!({"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]})
 }
 
-impl Toolbox for Files {
+impl Files {
     fn defs(&self) -> Vec<ToolDef> {
         let def = |name: &str, description: &str| ToolDef {
             name: name.into(),
@@ -157,7 +157,7 @@ impl Toolbox for ArcBox {
     fn defs(&self) -> Vec<ToolDef> {
         self.0.defs()
     }
-    fn call<'a>(&'a self, call: &'a PendingCall) -> BoxFuture<'a, CallResult> {
+    fn call<'a>(&'a mut self, call: &'a PendingCall) -> BoxFuture<'a, CallResult> {
         self.0.call(call)
     }
 }

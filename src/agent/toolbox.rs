@@ -134,7 +134,21 @@ pub trait Toolbox: Send + Sync {
 
     /// Runs one call: repair, decode and validate its arguments, execute, and report the result.
     /// Unknown names and bad arguments come back as model-fault failures, never as panics.
-    fn call<'a>(&'a self, call: &'a PendingCall) -> BoxFuture<'a, CallResult>;
+    fn call<'a>(&'a mut self, call: &'a PendingCall) -> BoxFuture<'a, CallResult>;
+}
+
+impl<T: Toolbox + ?Sized> Toolbox for Box<T> {
+    fn defs(&self) -> Vec<ToolDef> {
+        (**self).defs()
+    }
+
+    fn example_call(&self, name: &str) -> Option<String> {
+        (**self).example_call(name)
+    }
+
+    fn call<'a>(&'a mut self, call: &'a PendingCall) -> BoxFuture<'a, CallResult> {
+        (**self).call(call)
+    }
 }
 
 /// Milliseconds of a duration, for reports.
