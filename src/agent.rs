@@ -319,6 +319,8 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 name: f.name.clone(),
                 arguments: Args::Value(f.arguments.clone()),
                 native: false,
+                raw: f.raw.clone(),
+                fixes: Vec::new(),
             });
         }
         for c in native {
@@ -334,6 +336,8 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     v => Args::Value(v.clone()),
                 },
                 native: true,
+                raw: String::new(),
+                fixes: Vec::new(),
             });
         }
         out.truncate(limit);

@@ -21,6 +21,8 @@ pub struct Found {
     pub arguments: Value,
     /// Byte span of the call object in the text.
     pub span: Range<usize>,
+    /// The call as written.
+    pub raw: String,
 }
 
 /// Everything found in one turn's text.
@@ -54,6 +56,7 @@ fn probe(text: &str, start: usize) -> Probe {
                     name,
                     arguments,
                     span: start..end,
+                    raw: text[start..end].to_owned(),
                 }),
                 None => Probe::NotACall(end),
             }

@@ -117,6 +117,10 @@ pub struct PendingCall {
     pub arguments: Args,
     /// True when the backend reported the call natively.
     pub native: bool,
+    /// The call as the model wrote it in its text (empty for a native call).
+    pub raw: String,
+    /// What repair changed to get the arguments.
+    pub fixes: Vec<crate::repair::Fix>,
 }
 
 /// The tools a loop offers the model and runs for it.
