@@ -367,6 +367,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             let started = Instant::now();
             let key = correct::call_key(&call.name, &call.arguments);
             let mut ran = false;
+            let mut retry: Option<String> = None;
             let (result, feedback) = if let Some(reason) = &skip {
                 let mut r = CallResult::failed(
                     "skipped",
@@ -399,12 +400,10 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                         let mut r = CallResult::failed("repeated_failure", Fault::Model, message);
                         r.attempts = 0;
                         if prev.repeats == 1 {
-                            on_event(&AgentEvent::Retry {
-                                reason: format!(
-                                    "`{}` repeated unchanged after a corrective message: sent a firmer message with the exact call shape",
-                                    call.name
-                                ),
-                            });
+                            retry = Some(format!(
+                                "`{}` repeated unchanged after a corrective message: sent a firmer message with the exact call shape",
+                                call.name
+                            ));
                         } else {
                             end_run = true;
                         }
@@ -413,7 +412,9 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     }
                     _ => {
                         ran = true;
-                        self.run_call(&call, on_event, &mut skip).await
+                        let (r, f, why) = self.run_call(&call, on_event, &mut skip).await;
+                        retry = why;
+                        (r, f)
                     }
                 }
             };
@@ -436,6 +437,9 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 result: result.clone(),
                 duration_ms: ms(started.elapsed()),
             });
+            if let Some(reason) = retry {
+                on_event(&AgentEvent::Retry { reason });
+            }
             let mut message = Message::new(Role::Tool, feedback.clone());
             message.name = Some(call.name.clone());
             message.tool_call_id = Some(call.id.clone());
@@ -455,14 +459,15 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         end_run
     }
 
-    /// Runs one call through the toolbox, retrying world faults; returns the result and the
-    /// message to feed back. A policy failure sets `skip` for the rest of the turn.
+    /// Runs one call through the toolbox, retrying world faults; returns the result, the message
+    /// to feed back, and the reason for a corrective retry (reported after the call's `ToolEnd`).
+    /// A policy failure sets `skip` for the rest of the turn.
     async fn run_call(
         &mut self,
         call: &PendingCall,
         on_event: &mut (dyn FnMut(&AgentEvent) + Send),
         skip: &mut Option<String>,
-    ) -> (CallResult, String) {
+    ) -> (CallResult, String, Option<String>) {
         let mut attempts = 0;
         let mut result = loop {
             attempts += 1;
@@ -482,9 +487,15 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             break r;
         };
         result.attempts = result.attempts.max(attempts);
-        let feedback = match result.failure.clone() {
-            None => result.output.clone(),
-            Some(f) if f.fault == Fault::World => result.output.clone(),
+        match result.failure.clone() {
+            None => {
+                let feedback = result.output.clone();
+                (result, feedback, None)
+            }
+            Some(f) if f.fault == Fault::World => {
+                let feedback = result.output.clone();
+                (result, feedback, None)
+            }
             Some(f) => {
                 if f.fault == Fault::Policy {
                     *skip = Some(format!(
@@ -492,16 +503,14 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                         f.message.trim_end()
                     ));
                 }
-                on_event(&AgentEvent::Retry {
-                    reason: format!(
-                        "`{}` failed ({}): sent a corrective message with a valid call",
-                        call.name, f.kind
-                    ),
-                });
-                correct::corrective(&f, self.example_for(&call.name).as_deref())
+                let reason = format!(
+                    "`{}` failed ({}): sent a corrective message with a valid call",
+                    call.name, f.kind
+                );
+                let feedback = correct::corrective(&f, self.example_for(&call.name).as_deref());
+                (result, feedback, Some(reason))
             }
-        };
-        (result, feedback)
+        }
     }
 
     /// One valid call of `name`, or of the known tool closest to it.

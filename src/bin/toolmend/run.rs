@@ -14,7 +14,6 @@
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
 
 use anyhow::Context;
 use toolmend::agent::{Agent, AgentEvent, AgentOptions, EndReason, RunStats, Toolbox, Transcript};
@@ -179,7 +178,7 @@ type CliAgent = Agent<AnyBackend, Box<dyn Toolbox>>;
 
 /// Builds the backend and the tools; `None` after printing a set-up error (exit 2).
 fn setup(c: &Common) -> anyhow::Result<Option<CliAgent>> {
-    let tools = match crate::tools_box::toolbox(&c.tools, &c.root) {
+    let tools = match toolbox(&c.tools, &c.root) {
         Ok(t) => t,
         Err(e) => {
             eprintln!("error: {e:#}");
@@ -207,6 +206,14 @@ fn setup(c: &Common) -> anyhow::Result<Option<CliAgent>> {
         ..AgentOptions::default()
     };
     Ok(Some(Agent::new(backend, tools, options)))
+}
+
+/// The tools for `--tools`: `builtin` (the file tools inside `root`).
+fn toolbox(spec: &str, root: &std::path::Path) -> anyhow::Result<Box<dyn Toolbox>> {
+    match spec {
+        "builtin" => Ok(Box::new(toolmend::agent::DispatchToolbox::builtin(root)?)),
+        other => anyhow::bail!("unknown --tools {other:?}: use `builtin`"),
+    }
 }
 
 fn backend(c: &Common) -> Result<AnyBackend, BackendError> {
@@ -256,7 +263,7 @@ fn llama(c: &Common) -> Result<AnyBackend, BackendError> {
         threads: c.threads,
         ..LlamaOptions::default()
     };
-    let started = Instant::now();
+    let started = std::time::Instant::now();
     let loaded = LlamaBackend::load(&c.model, options, move |p| {
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
         progress_bar.set_position((p.clamp(0.0, 1.0) * 100.0) as u64);
