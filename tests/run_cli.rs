@@ -70,7 +70,12 @@ fn json_events_are_well_formed_with_matching_tool_pairs() {
         ],
         "",
     );
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let stdout = String::from_utf8(out.stdout).unwrap();
     let events: Vec<Value> = stdout
         .lines()
@@ -87,7 +92,11 @@ fn json_events_are_well_formed_with_matching_tool_pairs() {
                 open = Some(e["id"].as_str().unwrap().to_owned());
             }
             "ToolEnd" => {
-                assert_eq!(open.take().as_deref(), e["id"].as_str(), "unmatched ToolEnd at {i}");
+                assert_eq!(
+                    open.take().as_deref(),
+                    e["id"].as_str(),
+                    "unmatched ToolEnd at {i}"
+                );
                 assert!(e["duration_ms"].as_f64().unwrap() >= 0.0);
                 assert!(e["result"]["output"].is_string());
                 pairs += 1;
@@ -109,10 +118,12 @@ fn json_events_are_well_formed_with_matching_tool_pairs() {
         .filter(|e| e["type"] == "ToolEnd" && e["result"]["failure"].is_object())
         .collect();
     assert_eq!(failures.len(), 2);
-    assert!(failures.iter().all(|f| !f["result"]["failure"]["message"]
-        .as_str()
-        .unwrap()
-        .is_empty()));
+    assert!(failures.iter().all(|f| {
+        !f["result"]["failure"]["message"]
+            .as_str()
+            .unwrap()
+            .is_empty()
+    }));
 }
 
 #[test]
@@ -120,7 +131,14 @@ fn the_rendered_transcript_shows_calls_results_and_errors_without_colour_off_a_t
     let dir = tempfile::tempdir().unwrap();
     let s = script(dir.path(), &qwen_like());
     let out = toolmend(
-        &["run", "List the files.", "--script", s.to_str().unwrap(), "--root", workspace()],
+        &[
+            "run",
+            "List the files.",
+            "--script",
+            s.to_str().unwrap(),
+            "--root",
+            workspace(),
+        ],
         "",
     );
     assert_eq!(out.status.code(), Some(0));
@@ -129,7 +147,10 @@ fn the_rendered_transcript_shows_calls_results_and_errors_without_colour_off_a_t
     assert!(stdout.contains("✓ ls ("), "{stdout}");
     assert!(stdout.contains("✗ read"), "{stdout}");
     assert!(stdout.contains("todo.txt lists two open TODOs."));
-    assert!(!stdout.contains('\x1b'), "no colour codes when stdout is not a terminal");
+    assert!(
+        !stdout.contains('\x1b'),
+        "no colour codes when stdout is not a terminal"
+    );
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(stderr.contains("the model answered"), "{stderr}");
     assert!(stderr.contains("4 calls (2 failed)"), "{stderr}");
@@ -140,12 +161,34 @@ fn a_run_without_an_answer_exits_1_and_set_up_errors_exit_2() {
     let dir = tempfile::tempdir().unwrap();
     let s = script(dir.path(), &qwen_like());
     let s = s.to_str().unwrap();
-    let out = toolmend(&["run", "x", "--script", s, "--root", workspace(), "--turns", "2"], "");
+    let out = toolmend(
+        &[
+            "run",
+            "x",
+            "--script",
+            s,
+            "--root",
+            workspace(),
+            "--turns",
+            "2",
+        ],
+        "",
+    );
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("turn budget"));
 
     let missing = dir.path().join("no-such-dir");
-    let out = toolmend(&["run", "x", "--script", s, "--root", missing.to_str().unwrap()], "");
+    let out = toolmend(
+        &[
+            "run",
+            "x",
+            "--script",
+            s,
+            "--root",
+            missing.to_str().unwrap(),
+        ],
+        "",
+    );
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("root"));
 
@@ -169,10 +212,22 @@ fn chat_keeps_the_conversation_between_prompts() {
         ],
     );
     let out = toolmend(
-        &["chat", "--script", s.to_str().unwrap(), "--root", workspace(), "--json"],
+        &[
+            "chat",
+            "--script",
+            s.to_str().unwrap(),
+            "--root",
+            workspace(),
+            "--json",
+        ],
         "What is here?\n/history\nWhich is first?\n/exit\nnever read\n",
     );
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let stdout = String::from_utf8(out.stdout).unwrap();
     let dones: Vec<Value> = stdout
         .lines()

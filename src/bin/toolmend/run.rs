@@ -93,7 +93,9 @@ fn parse_grammar(s: &str) -> Result<GrammarMode, String> {
         "off" => Ok(GrammarMode::Off),
         "lazy" => Ok(GrammarMode::Lazy),
         "strict" => Ok(GrammarMode::Strict),
-        _ => Err(format!("unknown grammar mode {s:?}: use off, lazy or strict")),
+        _ => Err(format!(
+            "unknown grammar mode {s:?}: use off, lazy or strict"
+        )),
     }
 }
 
@@ -118,7 +120,10 @@ pub fn chat(args: &ChatArgs) -> anyhow::Result<ExitCode> {
     };
     let interactive = std::io::stdin().is_terminal();
     if interactive {
-        eprintln!("toolmend chat with {}: /exit to quit, /reset to start over, /history to list your prompts", agent.backend().name());
+        eprintln!(
+            "toolmend chat with {}: /exit to quit, /reset to start over, /history to list your prompts",
+            agent.backend().name()
+        );
     }
     let mut prompts: Vec<String> = Vec::new();
     let mut last = ExitCode::SUCCESS;
@@ -280,7 +285,11 @@ fn llama(c: &Common) -> Result<AnyBackend, BackendError> {
             toolmend::agent::ms(started.elapsed())
         },
         info.template,
-        if info.template_tools { " with tools" } else { "" },
+        if info.template_tools {
+            " with tools"
+        } else {
+            ""
+        },
         info.ctx,
         c.threads,
         if c.threads == 1 { "" } else { "s" },
@@ -391,7 +400,12 @@ impl Render {
             AgentEvent::ToolStart { name, args, .. } => {
                 self.newline(&mut out)?;
                 let args = serde_json::to_string(args).unwrap_or_default();
-                writeln!(out, "🔧 {} {}", self.paint(BOLD, name), self.paint(CYAN, &short(&args, 160)))?;
+                writeln!(
+                    out,
+                    "🔧 {} {}",
+                    self.paint(BOLD, name),
+                    self.paint(CYAN, &short(&args, 160))
+                )?;
             }
             AgentEvent::ToolEnd {
                 name,
@@ -402,7 +416,11 @@ impl Render {
                 self.newline(&mut out)?;
                 match &result.failure {
                     None => {
-                        let note = if result.cached { " (earlier result)" } else { "" };
+                        let note = if result.cached {
+                            " (earlier result)"
+                        } else {
+                            ""
+                        };
                         writeln!(
                             out,
                             "{} {} ({:.0} ms){note} {}",
