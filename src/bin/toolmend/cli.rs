@@ -16,6 +16,12 @@ struct Cli {
 enum Command {
     /// Repair broken JSON (a file or stdin) into valid JSON.
     Repair(crate::repair::Args),
+    /// Find the tool calls in model output (any envelope family).
+    Extract(crate::extract::Args),
+    /// Run one tool call through the dispatch path, against the built-in tools.
+    Call(crate::call::Args),
+    /// List the built-in tools and their argument schemas.
+    Tools(crate::tools::Args),
 }
 
 /// Parses the command line and runs the chosen subcommand.
@@ -23,5 +29,8 @@ pub fn run() -> anyhow::Result<ExitCode> {
     let cli = Cli::parse();
     match cli.command {
         Command::Repair(args) => crate::repair::run(&args),
+        Command::Extract(args) => crate::extract::run(&args),
+        Command::Call(args) => crate::call::run(&args),
+        Command::Tools(args) => crate::tools::run(&args),
     }
 }

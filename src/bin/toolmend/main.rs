@@ -1,8 +1,11 @@
 //! The `toolmend` command-line interface. All logic lives in [`cli`]; this file only reports errors.
 
+mod call;
 mod cli;
+mod extract;
 mod io;
 mod repair;
+mod tools;
 
 use std::process::ExitCode;
 
