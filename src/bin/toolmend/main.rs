@@ -2,6 +2,8 @@
 
 mod call;
 mod cli;
+mod eval;
+mod decode;
 mod extract;
 mod io;
 mod repair;
