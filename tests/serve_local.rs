@@ -98,3 +98,35 @@ async fn an_embedded_backend_serves_repaired_tool_calls() {
     let v: serde_json::Value = bad.json().await.unwrap();
     assert!(v["error"]["message"].as_str().unwrap().contains("role"));
 }
+
+#[test]
+fn usage_errors_exit_2_with_a_message() {
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_toolmend"))
+            .arg("serve")
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, err) = run(&[]);
+    assert_eq!(code, Some(2), "{err}");
+    let (code, err) = run(&[
+        "--upstream",
+        "https://example.com/v1",
+        "--listen",
+        "127.0.0.1:0",
+    ]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("only http://"), "{err}");
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = taken.local_addr().unwrap().to_string();
+    let (code, err) = run(&["--upstream", "http://127.0.0.1:1/v1", "--listen", &addr]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("cannot listen"), "{err}");
+    let (code, err) = run(&["--upstream", "http://127.0.0.1:1/v1", "--timeout", "0"]);
+    assert_eq!(code, Some(2), "{err}");
+}
