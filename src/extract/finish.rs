@@ -37,6 +37,13 @@ impl Finisher {
                 self.out.content.push_str(s);
                 Some(Event::Content(s.to_owned()))
             }
+            Piece::Text(s) => {
+                if s.is_empty() {
+                    return None;
+                }
+                self.out.content.push_str(&s);
+                Some(Event::Content(s))
+            }
             Piece::Reasoning(r) => {
                 let s = &text[r];
                 if s.is_empty() {

@@ -142,6 +142,9 @@ pub struct Options {
     pub tools: Option<Vec<ToolInfo>>,
     /// The prompt already opened a think block: text up to the first close marker is reasoning.
     pub think_prefilled: bool,
+    /// Keep think blocks (markers included) in `content` instead of `reasoning`, as llama.cpp's
+    /// `reasoning_format: none` does. Calls inside them are still never returned.
+    pub reasoning_in_content: bool,
 }
 
 impl Options {
@@ -169,6 +172,13 @@ impl Options {
     #[must_use]
     pub fn with_think_prefilled(mut self, yes: bool) -> Self {
         self.think_prefilled = yes;
+        self
+    }
+
+    /// Keeps think blocks in `content` (llama.cpp's `reasoning_format: none`).
+    #[must_use]
+    pub fn with_reasoning_in_content(mut self, yes: bool) -> Self {
+        self.reasoning_in_content = yes;
         self
     }
 

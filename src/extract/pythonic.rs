@@ -85,8 +85,28 @@ fn body_calls(
     match calls_in(sub, from, bracket) {
         Ok((calls, _)) if !calls.is_empty() => to_pieces(calls, span, py_fmt),
         Ok(_) => Vec::new(),
+        Err(Stop::Eof) if inp.fin => {
+            // Cut off inside the call: keep the name so the model can be asked to finish it.
+            match super::value::py_ident(t, skip_ws(t, from)) {
+                Some(ne) => {
+                    let n = skip_ws(t, from);
+                    vec![Piece::Call(RawCall {
+                        name: t[n..ne].to_owned(),
+                        args: Args::Bad(crate::repair::RepairError::Truncated {
+                            at: t.len(),
+                            message: "the call is cut off".into(),
+                        }),
+                        raw: ne..r.end,
+                        span,
+                        format: py_fmt,
+                        id: None,
+                    })]
+                }
+                None => Vec::new(),
+            }
+        }
         Err(_) => {
-            // Read what can be read; the rest stays visible as content.
+            // Not readable: the text stays visible as content.
             vec![Piece::Content(span)]
         }
     }

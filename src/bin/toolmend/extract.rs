@@ -45,6 +45,8 @@ struct Line {
     format: Option<String>,
     #[serde(default)]
     think_prefilled: bool,
+    #[serde(default)]
+    reasoning_in_content: bool,
 }
 
 /// The wire form of an extraction (see DESIGN.md).
@@ -141,6 +143,9 @@ fn parse_line(line: &str, base: &Options) -> anyhow::Result<(String, Options)> {
     }
     if l.think_prefilled {
         opts = opts.with_think_prefilled(true);
+    }
+    if l.reasoning_in_content {
+        opts = opts.with_reasoning_in_content(true);
     }
     Ok((l.text, opts))
 }
