@@ -59,6 +59,9 @@ fn options(c: &Value, hinted: bool) -> Options {
             o = o.with_tools(tools);
         }
     }
+    if c["partial"] == json!(true) {
+        o = o.with_partial(true);
+    }
     let ctx = &c["context"];
     if ctx["think_prefilled"] == json!(true) {
         o = o.with_think_prefilled(true);

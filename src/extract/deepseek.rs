@@ -136,7 +136,10 @@ fn truncated(t: &str, hs: usize, cs: usize) -> Option<Piece> {
     }
     Some(Piece::Call(RawCall {
         name: name.to_owned(),
-        args: Args::Json(t.len()..t.len()),
+        args: Args::Bad(crate::repair::RepairError::Truncated {
+            at: t.len(),
+            message: "the output ends inside this call".into(),
+        }),
         raw: t.len()..t.len(),
         span: cs..t.len(),
         format: Format::DeepseekV31,

@@ -45,7 +45,13 @@ pub(crate) fn payload_with(
     let mut fixes = Vec::new();
     let mut ok = true;
     let mut at = raw.start;
+    let mut in_list = false;
     while at < raw.end {
+        if in_list && t[at..raw.end].starts_with(']') {
+            at = skip_ws(t, at + 1).min(raw.end);
+            in_list = false;
+            continue;
+        }
         match json_at(&t[..raw.end], at) {
             Ok((v, e)) => {
                 match read(&v, need_args) {
@@ -60,7 +66,31 @@ pub(crate) fn payload_with(
                     at = skip_ws(t, at + 1).min(raw.end);
                 }
             }
-            Err(_) => {
+            Err(Stop::Eof) if !in_list && calls.is_empty() && text.starts_with('[') => {
+                // A list that does not close: read its items one by one.
+                in_list = true;
+                at = skip_ws(t, at + 1).min(raw.end);
+            }
+            Err(stop) => {
+                if stop == Stop::Eof && inp.fin && !inp.opts.partial && raw.end == t.len() {
+                    // Cut off by the end of the output: rejected as such, never half-executed.
+                    let cut = crate::repair::RepairError::Truncated {
+                        at: t.len(),
+                        message: "the output ends inside this call".into(),
+                    };
+                    if let Some(n) = salvage_names(&t[at..raw.end]).into_iter().next() {
+                        let mut out = to_pieces(calls, &fixes, &span, fmt);
+                        out.push(Piece::Call(RawCall {
+                            name: n,
+                            args: Args::Bad(cut),
+                            raw: at..raw.end,
+                            span: span.clone(),
+                            format: fmt,
+                            id: None,
+                        }));
+                        return out;
+                    }
+                }
                 ok = false;
                 break;
             }
@@ -129,6 +159,27 @@ pub(crate) fn payload_with(
             Piece::Call(RawCall {
                 name,
                 args: Args::Value(args, fixes.clone()),
+                raw: r,
+                span: span.clone(),
+                format: fmt,
+                id,
+            })
+        })
+        .collect()
+}
+
+fn to_pieces(
+    calls: Vec<(JsonCall, Range<usize>)>,
+    fixes: &[crate::repair::Fix],
+    span: &Range<usize>,
+    fmt: Format,
+) -> Vec<Piece> {
+    calls
+        .into_iter()
+        .map(|((name, args, id), r)| {
+            Piece::Call(RawCall {
+                name,
+                args: Args::Value(args, fixes.to_vec()),
                 raw: r,
                 span: span.clone(),
                 format: fmt,
@@ -311,7 +362,7 @@ pub(crate) fn granite(inp: &Input<'_>, s: usize, mend: usize) -> Step {
 
 /// `<function_call> {…}` (no close marker).
 pub(crate) fn granite20b(inp: &Input<'_>, s: usize, mend: usize) -> Step {
-    tagged(inp, s, mend, &[], Format::Granite20bFc)
+    tagged(inp, s, mend, &["</function_call>"], Format::Granite20bFc)
 }
 
 /// `<|START_ACTION|>[…]<|END_ACTION|>`.

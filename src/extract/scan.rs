@@ -31,11 +31,6 @@ impl Input<'_> {
         }
     }
 
-    /// True when the hint is `f` or auto.
-    pub fn allows(&self, f: Format) -> bool {
-        self.hint().is_none_or(|h| h == f)
-    }
-
     /// `NeedMore(w)` while streaming; `NotMine` once the text is final.
     pub fn more(&self, w: Wait) -> Step {
         if self.fin {
@@ -105,9 +100,6 @@ pub(crate) struct RawCall {
 pub(crate) enum Args {
     /// JSON text in the input, to be repaired.
     Json(Range<usize>),
-    /// JSON text that is not a slice of the input (e.g. decoded from a JSON string); `at` is where
-    /// it came from.
-    Text(String, usize),
     /// Already a value (from a repaired payload or a Python / Gemma literal).
     Value(Value, Vec<Fix>),
     /// Raw-text key/value pairs (XML families); `Some(true)` when the envelope says "string".

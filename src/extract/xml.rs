@@ -24,11 +24,20 @@ fn strip_nl(s: &str) -> &str {
 /// Qwen3-Coder values sit on their own lines, indented like the XML around them: leading
 /// whitespace goes, and so does the last line break with the close tag's indentation.
 fn trim_value(v: &str) -> &str {
-    let v = v.trim_start();
+    // The close tag's own line: a line break and the XML's indentation.
     let t = v.trim_end_matches([' ', '\t']);
-    t.strip_suffix("\r\n")
-        .or_else(|| t.strip_suffix('\n'))
-        .unwrap_or(v)
+    let indented = t.len() < v.len();
+    let v = match t.strip_suffix("\r\n").or_else(|| t.strip_suffix('\n')) {
+        Some(x) => x,
+        None if indented && t.trim().is_empty() => "",
+        None => v,
+    };
+    let v = v
+        .strip_prefix("\r\n")
+        .or_else(|| v.strip_prefix('\n'))
+        .unwrap_or(v);
+    // Values of indented XML carry that indentation too.
+    if indented { v.trim() } else { v }
 }
 
 /// `<function=NAME>…</function>` blocks inside `text[body]`.
@@ -247,9 +256,15 @@ fn invokes(
             pairs.push((key, v, hint));
             p = pn;
         }
+        let body_json = trim_range(t, fs..fe);
+        let args = if pairs.is_empty() && t[body_json.clone()].starts_with('{') {
+            Args::Json(body_json)
+        } else {
+            Args::Pairs(pairs)
+        };
         out.push(Piece::Call(RawCall {
             name,
-            args: Args::Pairs(pairs),
+            args,
             raw: fs..fe,
             span: span.clone(),
             format: fmt,

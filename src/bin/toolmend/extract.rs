@@ -47,6 +47,8 @@ struct Line {
     think_prefilled: bool,
     #[serde(default)]
     reasoning_in_content: bool,
+    #[serde(default)]
+    partial: bool,
 }
 
 /// The wire form of an extraction (see DESIGN.md).
@@ -143,6 +145,9 @@ fn parse_line(line: &str, base: &Options) -> anyhow::Result<(String, Options)> {
     }
     if l.think_prefilled {
         opts = opts.with_think_prefilled(true);
+    }
+    if l.partial {
+        opts = opts.with_partial(true);
     }
     if l.reasoning_in_content {
         opts = opts.with_reasoning_in_content(true);
