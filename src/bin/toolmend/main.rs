@@ -1,9 +1,14 @@
 //! The `toolmend` command-line interface. All logic lives in [`cli`]; this file only reports errors.
 
+mod call;
 mod cli;
+mod eval;
+mod decode;
 mod extract;
 mod io;
 mod repair;
+mod serve;
+mod tools;
 
 use std::process::ExitCode;
 
