@@ -112,7 +112,12 @@ pub(crate) fn payload_with(
                     .collect();
                 if let Ok(v) = serde_json::from_str::<Value>(&r.text) {
                     if let Some(cs) = read(&v, need_args) {
-                        calls.extend(cs.into_iter().map(|c| (c, rest.clone())));
+                        // A name that repair had to close was cut off: not a call yet.
+                        let whole = |c: &JsonCall| {
+                            text.contains(&format!("\"{}\"", c.0))
+                                || !text.contains(&format!("\"{}", c.0))
+                        };
+                        calls.extend(cs.into_iter().filter(whole).map(|c| (c, rest.clone())));
                     }
                 }
             }
