@@ -21,6 +21,8 @@
 //!    effects invalidate the memo and the duplicate record for the paths they touch.
 //!
 //! Consecutive calls to read-only tools run concurrently; every other call runs alone, in order.
+//! The checks of step 5 see the calls of earlier batches, so two identical read-only calls in one
+//! batch both run.
 //! A policy failure (`Denied`, `BudgetExhausted`) ends the turn: the calls after it are not run
 //! and get a `Skipped` result, so every call still gets exactly one result, in call order.
 //!
