@@ -5,6 +5,7 @@ mod cli;
 mod extract;
 mod io;
 mod repair;
+mod run;
 mod tools;
 
 use std::process::ExitCode;
