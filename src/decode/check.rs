@@ -86,6 +86,14 @@ pub(crate) fn conforms(c: &Compiled, v: &Value, id: NodeId, depth: usize) -> boo
             if !n.required.iter().all(|r| o.contains_key(r)) {
                 return false;
             }
+            // A missing field with a default is filled in by coercion, so it is not "as is".
+            if n.has_defaults
+                && n.props
+                    .iter()
+                    .any(|(k, p)| !o.contains_key(k) && c.get(*p).default.is_some())
+            {
+                return false;
+            }
             let closed = n.closed_keys();
             for (k, x) in o {
                 match n.prop(k) {

@@ -217,6 +217,15 @@ fn fix(c: &Compiled, v: &mut Value, id: NodeId, depth: usize) {
                     }
                 }
             }
+            // Declaration order reads best (inserted fields would otherwise come last).
+            let mut ordered = Map::new();
+            for (k, _) in &n.props {
+                if let Some(x) = o.shift_remove(k) {
+                    ordered.insert(k.clone(), x);
+                }
+            }
+            ordered.append(o);
+            *o = ordered;
         }
         Value::Array(a) => {
             if let Some(items) = n.items {

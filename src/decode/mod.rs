@@ -208,6 +208,33 @@ pub enum CoercionKind {
 }
 
 impl CoercionKind {
+    /// Every kind, for iteration (tests check each has a firing and a non-firing case).
+    pub const ALL: [CoercionKind; 23] = [
+        CoercionKind::StringToInteger,
+        CoercionKind::StringToNumber,
+        CoercionKind::StringToBool,
+        CoercionKind::IntegralFloat,
+        CoercionKind::FloatRounded,
+        CoercionKind::NumberToString,
+        CoercionKind::BoolToString,
+        CoercionKind::WrappedInArray,
+        CoercionKind::UnwrappedArray,
+        CoercionKind::ParsedJsonString,
+        CoercionKind::EnumCase,
+        CoercionKind::EnumWhitespace,
+        CoercionKind::EnumFolded,
+        CoercionKind::EnumPrefix,
+        CoercionKind::EnumSubstring,
+        CoercionKind::KeyCase,
+        CoercionKind::KeyFolded,
+        CoercionKind::KeyMisspelled,
+        CoercionKind::NullToDefault,
+        CoercionKind::NullDropped,
+        CoercionKind::MissingToDefault,
+        CoercionKind::UnknownKeyDropped,
+        CoercionKind::DuplicateKey,
+    ];
+
     /// The cost of this kind: 0 = no change in meaning, higher = more of a guess.
     #[must_use]
     pub fn cost(self) -> u32 {
@@ -353,7 +380,13 @@ impl Decoder {
             &mut problems,
         );
         if !problems.is_empty() || !inner.validator.is_valid(&value) {
-            return Err(self.invalid(value, problems));
+            return Err(error::invalid(
+                &inner.compiled,
+                &inner.validator,
+                &value,
+                problems,
+                &coercions,
+            ));
         }
         Ok(Decoded {
             value,
@@ -385,17 +418,6 @@ impl Decoder {
                 coercions,
             }),
             Err(e) => Err(DecodeError::from_serde(&e)),
-        }
-    }
-
-    #[cold]
-    fn invalid(&self, value: Value, mut problems: Vec<Problem>) -> DecodeError {
-        let inner = &*self.inner;
-        error::collect_validation(&inner.compiled, &inner.validator, &value, &mut problems);
-        let example = example::corrected(&inner.compiled, &inner.validator, &value);
-        DecodeError::Invalid {
-            problems,
-            example: example.map(Box::new),
         }
     }
 }

@@ -91,6 +91,8 @@ pub(crate) struct Node {
     pub description: Option<String>,
     /// A `$ref` with no sibling keywords: this node *is* its target.
     pub alias: Option<NodeId>,
+    /// True when some property has a `default` (a missing one is then filled in).
+    pub has_defaults: bool,
     /// Keywords this module does not check itself (`not`, `if`, `patternProperties`, …): the fast
     /// path must ask the full validator.
     pub opaque: bool,
@@ -124,6 +126,7 @@ impl Default for Node {
             format: None,
             description: None,
             alias: None,
+            has_defaults: false,
             opaque: false,
         }
     }
@@ -164,10 +167,18 @@ impl Compiled {
         };
         c.compile(schema, 0)?;
         let opaque = c.nodes.iter().any(|n| n.opaque);
-        Ok(Self {
+        let mut out = Self {
             nodes: c.nodes,
             opaque,
-        })
+        };
+        for i in 0..out.nodes.len() {
+            let d = out.nodes[i]
+                .props
+                .iter()
+                .any(|&(_, p)| out.get(p).default.is_some());
+            out.nodes[i].has_defaults = d;
+        }
+        Ok(out)
     }
 
     /// The node `id` stands for, following `$ref` aliases (bounded, so a self-reference ends).

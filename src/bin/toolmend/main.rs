@@ -2,10 +2,13 @@
 
 mod call;
 mod cli;
+mod eval;
+mod decode;
 mod extract;
 mod io;
 mod repair;
 mod run;
+mod serve;
 mod tools;
 
 use std::process::ExitCode;
