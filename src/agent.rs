@@ -356,8 +356,12 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         }
         found.sort_by_key(|(at, _)| *at);
         let mut out: Vec<PendingCall> = found.into_iter().map(|(_, c)| c).collect();
+        let written: Vec<String> = out
+            .iter()
+            .map(|c| correct::call_key(&c.name, &c.arguments))
+            .collect();
         for c in native {
-            out.push(PendingCall {
+            let call = PendingCall {
                 id: c.id.clone().unwrap_or_default(),
                 name: c.name.clone(),
                 arguments: match &c.arguments {
@@ -367,7 +371,11 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 native: true,
                 raw: String::new(),
                 fixes: Vec::new(),
-            });
+            };
+            // A backend that parsed a call out of the text it also returns reports it twice.
+            if !written.contains(&correct::call_key(&call.name, &call.arguments)) {
+                out.push(call);
+            }
         }
         out.truncate(limit);
         for c in &mut out {

@@ -548,3 +548,13 @@ fn the_event_stream_serialises_as_tagged_json_lines() {
     assert_eq!(lines.last().unwrap()["reason"], "answered");
     assert_eq!(lines.last().unwrap()["stats"]["calls"], 1);
 }
+
+#[test]
+fn a_native_call_also_written_in_the_text_runs_once() {
+    let (r, files) = run(vec![
+        ScriptedTurn::native(LS, "ls", json!({"path": "."})),
+        "Two files.".into(),
+    ]);
+    assert_eq!(r.transcript.turns[0].calls.len(), 1);
+    assert_eq!(files.runs("ls"), 1);
+}
