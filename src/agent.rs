@@ -11,7 +11,7 @@
 //!    (Ollama's `tool_calls`, whose arguments may be a broken string) join them.
 //! 3. **Dispatch.** Each call goes to the [`Toolbox`], which repairs, decodes and runs it.
 //!    - A call identical to one already answered in this run is answered from the earlier result
-//!      with a short note, not run again.
+//!      with a short note, not run again (unless a call since changed something).
 //!    - A model-fault failure (bad arguments, unknown tool) or a policy refusal (a path outside
 //!      the sandbox) is answered with a corrective message that shows one concrete valid call.
 //!      If the model sends the identical failing call again, it gets a firmer message with the
@@ -461,6 +461,10 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     }
                 }
             };
+            if ran && result.changed {
+                // Something changed: earlier results may be stale, so repeats run again.
+                seen.retain(|_, prev| !prev.result.is_ok());
+            }
             if ran {
                 // A new call, or one whose earlier run failed for the world's fault or a policy.
                 seen.insert(

@@ -44,6 +44,7 @@ impl Files {
             def("read", "Read a file."),
             def("flaky", "Fails for the world's fault the first N times."),
             def("rm", "Delete a file (always refused)."),
+            def("touch", "Change a file."),
         ]
     }
 
@@ -105,6 +106,7 @@ impl Files {
                 "rm" => {
                     CallResult::failed("denied", Fault::Policy, "`rm` was refused: read-only task")
                 }
+                "touch" => CallResult::ok("changed").with_change(),
                 other => CallResult::failed(
                     "unknown_tool",
                     Fault::Model,
@@ -557,4 +559,16 @@ fn a_native_call_also_written_in_the_text_runs_once() {
     ]);
     assert_eq!(r.transcript.turns[0].calls.len(), 1);
     assert_eq!(files.runs("ls"), 1);
+}
+
+#[test]
+fn a_repeat_after_a_change_runs_again() {
+    let touch = r#"{"name": "touch", "arguments": {"path": "notes.txt"}}"#;
+    let (r, files) = run(vec![READ.into(), touch.into(), READ.into(), "ok".into()]);
+    assert_eq!(
+        files.runs("read"),
+        2,
+        "the file may have changed: read again"
+    );
+    assert!(!r.transcript.turns[2].calls[0].result.cached);
 }

@@ -99,6 +99,7 @@ pub fn to_call_result(r: ToolResult) -> CallResult {
             },
             message: r.output.clone(),
         }),
+        changed: !r.effects.is_empty(),
         output: r.output,
         attempts: r.attempts,
         cached: r.cached,
