@@ -2,8 +2,8 @@
 
 mod call;
 mod cli;
-mod eval;
 mod decode;
+mod eval;
 mod extract;
 mod io;
 mod repair;
