@@ -20,6 +20,9 @@ enum Command {
     Eval(crate::eval::Args),
     /// Decode tool-call arguments against a JSON Schema (coercions reported, corrective errors).
     Decode(crate::decode::Args),
+    /// Serve an OpenAI-compatible endpoint in front of an upstream runtime, returning repaired
+    /// tool calls.
+    Serve(crate::serve::Args),
     /// Find the tool calls in model output (any envelope family).
     Extract(crate::extract::Args),
     /// Run one tool call through the dispatch path, against the built-in tools.
@@ -35,6 +38,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Repair(args) => crate::repair::run(&args),
         Command::Eval(args) => crate::eval::run(&args),
         Command::Decode(args) => crate::decode::run(&args),
+        Command::Serve(args) => crate::serve::run(&args),
         Command::Extract(args) => crate::extract::run(&args),
         Command::Call(args) => crate::call::run(&args),
         Command::Tools(args) => crate::tools::run(&args),

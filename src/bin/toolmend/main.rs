@@ -7,6 +7,7 @@ mod eval;
 mod extract;
 mod io;
 mod repair;
+mod serve;
 mod tools;
 
 use std::process::ExitCode;
