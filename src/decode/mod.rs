@@ -33,6 +33,7 @@ mod error;
 mod example;
 mod node;
 mod parse;
+mod scan;
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -405,13 +406,30 @@ impl Decoder {
         raw: impl Into<Raw<'a>>,
         policy: &Policy,
     ) -> Result<Decoded<T>, DecodeError> {
-        let d = self.decode_value(raw, policy)?;
+        let raw = raw.into();
+        // Fast path: text that fits the schema as written goes straight to serde, in one scan
+        // plus serde's own parse (no `Value`, no repair, no coercion walk).
+        let text = match &raw {
+            Raw::Text(t) => Some(*t),
+            Raw::Value(v) => v.as_str(),
+        };
+        if let Some(t) = text
+            && !self.inner.compiled.opaque
+            && scan::fits(&self.inner.compiled, t)
+            && let Ok(value) = serde_json::from_str::<T>(t)
+        {
+            return Ok(Decoded {
+                value,
+                fixes: Vec::new(),
+                coercions: Vec::new(),
+            });
+        }
         let Decoded {
             value,
             fixes,
             coercions,
-        } = d;
-        match serde_path_to_error::deserialize::<_, T>(&value) {
+        } = self.decode_value(raw, policy)?;
+        match serde_path_to_error::deserialize::<_, T>(value) {
             Ok(t) => Ok(Decoded {
                 value: t,
                 fixes,
@@ -431,7 +449,29 @@ fn parse_raw(
         Raw::Text(t) => Cow::Borrowed(t),
         Raw::Value(Cow::Borrowed(Value::String(s))) => Cow::Borrowed(s.as_str()),
         Raw::Value(Cow::Owned(Value::String(s))) => Cow::Owned(s),
-        Raw::Value(v) => return Ok((v.into_owned(), Vec::new(), Vec::new())),
+        Raw::Value(v) => {
+            // A native value can nest deeper than any parse allows: refuse it before anything
+            // recursive (clone, validation) touches it.
+            if depth_exceeds(&v, check::MAX_DEPTH) {
+                if let Cow::Owned(v) = v {
+                    drop_iteratively(v);
+                }
+                return Err(DecodeError::Invalid {
+                    problems: vec![Problem {
+                        path: String::new(),
+                        expected: format!(
+                            "arguments nested at most {} levels deep",
+                            check::MAX_DEPTH
+                        ),
+                        received: "deeper nesting".into(),
+                        valid_values: None,
+                        fix: "flatten the arguments".into(),
+                    }],
+                    example: None,
+                });
+            }
+            return Ok((v.into_owned(), Vec::new(), Vec::new()));
+        }
     };
     // Fast path: valid JSON needs no repair pass.
     let (value, dups, fixes) = match parse::parse(&text, policy.duplicate_keys) {
@@ -457,6 +497,34 @@ fn parse_raw(
         })
         .collect();
     Ok((value, fixes, coercions))
+}
+
+/// True when `v` nests deeper than `limit` (measured with an explicit stack).
+fn depth_exceeds(v: &Value, limit: usize) -> bool {
+    let mut stack = vec![(v, 0usize)];
+    while let Some((x, d)) = stack.pop() {
+        if d > limit {
+            return true;
+        }
+        match x {
+            Value::Array(a) => stack.extend(a.iter().map(|y| (y, d + 1))),
+            Value::Object(o) => stack.extend(o.values().map(|y| (y, d + 1))),
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Drops a value without recursion (serde_json's own drop recurses once per level).
+fn drop_iteratively(v: Value) {
+    let mut stack = vec![v];
+    while let Some(x) = stack.pop() {
+        match x {
+            Value::Array(a) => stack.extend(a),
+            Value::Object(o) => stack.extend(o.into_iter().map(|(_, y)| y)),
+            _ => {}
+        }
+    }
 }
 
 /// Decodes `raw` into `T` against `T`'s own schema ([`schema_for`](crate::schema::schema_for)).

@@ -59,6 +59,8 @@ pub(crate) struct Node {
     pub const_value: Option<Value>,
     /// `anyOf` and `oneOf` branches.
     pub any_of: Vec<NodeId>,
+    /// True when `any_of` came from `oneOf` (exactly one branch must fit).
+    pub one_of: bool,
     /// `allOf` parts (and the `$ref` of a node that also has its own keywords).
     pub all_of: Vec<NodeId>,
     /// `default`.
@@ -110,6 +112,7 @@ impl Default for Node {
             enum_values: None,
             const_value: None,
             any_of: Vec::new(),
+            one_of: false,
             all_of: Vec::new(),
             default: None,
             minimum: None,
@@ -332,8 +335,11 @@ impl<'s> Compiler<'s> {
                     node.any_of.push(bid);
                 }
                 if key == "oneOf" {
-                    // Exactly-one is stricter than any-of; let the validator judge it.
-                    node.opaque = true;
+                    if obj.contains_key("anyOf") {
+                        // Both at once: let the validator judge it.
+                        node.opaque = true;
+                    }
+                    node.one_of = true;
                 }
             }
         }
