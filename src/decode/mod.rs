@@ -359,8 +359,30 @@ impl Decoder {
         raw: impl Into<Raw<'a>>,
         policy: &Policy,
     ) -> Result<Decoded<Value>, DecodeError> {
-        let (mut value, fixes, mut coercions) = parse_raw(raw.into(), policy)?;
+        let raw = raw.into();
         let inner = &*self.inner;
+        // No arguments at all (empty text, `null`) for a tool that takes an object: `{}`.
+        let empty = match &raw {
+            Raw::Text(t) => t.trim().is_empty(),
+            Raw::Value(v) => v.is_null() || v.as_str().is_some_and(|t| t.trim().is_empty()),
+        };
+        let root = inner.compiled.get(node::ROOT);
+        let (mut value, fixes, mut coercions) = if empty && root.types & node::T_OBJ != 0 {
+            let k = CoercionKind::NullToDefault;
+            let original = match &raw {
+                Raw::Text(t) => Value::String((*t).to_owned()),
+                Raw::Value(v) => v.clone().into_owned(),
+            };
+            let c = Coercion {
+                path: String::new(),
+                kind: k,
+                cost: k.cost(),
+                original,
+            };
+            (Value::Object(serde_json::Map::new()), Vec::new(), vec![c])
+        } else {
+            parse_raw(raw, policy)?
+        };
         // Fast path: nothing to coerce and nothing the full validator would object to.
         if coercions.is_empty()
             && check::conforms(&inner.compiled, &value, node::ROOT, 0)
