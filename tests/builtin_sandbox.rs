@@ -189,3 +189,32 @@ async fn the_placeholder_path_a_small_model_wrote_gets_dot_suggested() {
     assert!(r.output.contains(r#"{"path": "."}"#), "{}", r.output);
     assert!(r.ends_turn());
 }
+
+#[tokio::test]
+async fn a_named_pipe_is_refused_instead_of_blocking_forever() {
+    let w = world();
+    let fifo = w.root.join("pipe");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("note: mkfifo unavailable; skipping");
+        return;
+    }
+    for (tool, args) in [
+        ("read", json!({"path": "pipe"})),
+        (
+            "edit",
+            json!({"path": "pipe", "old_text": "a", "new_text": "b"}),
+        ),
+    ] {
+        let r = call(&w, tool, args).await;
+        assert_eq!(
+            r.failure.as_ref().map(|f| f.kind()),
+            Some(FailureKind::InvalidArgs),
+            "{tool}: {r:?}"
+        );
+        assert!(r.output.contains("regular"), "{}", r.output);
+    }
+    // grep walks past it.
+    let r = call(&w, "grep", json!({"pattern": "x"})).await;
+    assert!(r.is_ok(), "{r:?}");
+}

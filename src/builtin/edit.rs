@@ -9,6 +9,9 @@ use serde_json::{Value, json};
 use super::{Sandbox, blocking, io_failure, looks_binary};
 use crate::tools::{Annotations, Effect, Failure, Output, ToolContext, TypedTool};
 
+/// Largest file `edit` changes.
+const MAX_FILE_BYTES: u64 = 32 * 1024 * 1024;
+
 /// Arguments of `edit`.
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct EditArgs {
@@ -92,6 +95,16 @@ fn edit(sb: &Sandbox, args: &EditArgs) -> Result<Output, Failure> {
             "edit",
             "/path",
             format!("`{shown}` is a directory, not a file"),
+        ));
+    }
+    let meta = std::fs::metadata(&abs).map_err(|e| io_failure("edit", sb, &abs, &e))?;
+    if !meta.is_file() || meta.len() > MAX_FILE_BYTES {
+        return Err(Failure::invalid_args(
+            "edit",
+            "/path",
+            format!(
+                "`{shown}` is not a regular text file of at most {MAX_FILE_BYTES} bytes, so it cannot be edited"
+            ),
         ));
     }
     let bytes = std::fs::read(&abs).map_err(|e| io_failure("edit", sb, &abs, &e))?;

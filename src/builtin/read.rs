@@ -11,6 +11,8 @@ use crate::tools::{Annotations, Failure, Output, ToolContext, TypedTool};
 
 /// Most lines returned by one call when no range is given.
 const MAX_LINES: usize = 2000;
+/// Largest file `read` loads.
+const MAX_FILE_BYTES: u64 = 32 * 1024 * 1024;
 
 /// Arguments of `read`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -72,6 +74,26 @@ fn read(sb: &Sandbox, args: &ReadArgs) -> Result<Output, Failure> {
             "/path",
             format!(
                 "`{shown}` is a directory, not a file. List it with {{\"name\": \"ls\", \"arguments\": {{\"path\": \"{shown}\"}}}}"
+            ),
+        ));
+    }
+    let meta = std::fs::metadata(&abs).map_err(|e| io_failure("read", sb, &abs, &e))?;
+    if !meta.is_file() {
+        return Err(Failure::invalid_args(
+            "read",
+            "/path",
+            format!(
+                "`{shown}` is not a regular file (a device, socket or pipe); only text files can be read"
+            ),
+        ));
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(Failure::invalid_args(
+            "read",
+            "/path",
+            format!(
+                "`{shown}` is too large to read ({} bytes); find the lines you need with {{\"name\": \"grep\", \"arguments\": {{\"pattern\": \"...\", \"path\": \"{shown}\"}}}}",
+                meta.len()
             ),
         ));
     }
