@@ -37,7 +37,7 @@ mod scan;
 
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::sync::{Arc, OnceLock, RwLock};
+use std::sync::Arc;
 
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
@@ -562,22 +562,21 @@ pub fn decode<'a, T: DeserializeOwned + JsonSchema>(
     decoder_for::<T>()?.decode(raw, policy)
 }
 
-/// The cached [`Decoder`] for `T`'s schema.
+/// The cached [`Decoder`] for `T`'s schema (compiled once per type and thread, then reused).
 ///
 /// # Errors
 /// [`SchemaError`] when `T`'s derived schema does not compile.
 pub fn decoder_for<T: JsonSchema>() -> Result<Decoder, SchemaError> {
-    static CACHE: OnceLock<RwLock<HashMap<Cow<'static, str>, Decoder>>> = OnceLock::new();
-    let cache = CACHE.get_or_init(|| RwLock::new(HashMap::new()));
+    thread_local! {
+        // Per thread: no lock on the hot path; a Decoder is an `Arc`, so the map is small.
+        static CACHE: std::cell::RefCell<HashMap<Cow<'static, str>, Decoder>> =
+            std::cell::RefCell::new(HashMap::new());
+    }
     let id = T::schema_id();
-    if let Ok(map) = cache.read()
-        && let Some(d) = map.get(&id)
-    {
-        return Ok(d.clone());
+    if let Some(d) = CACHE.with(|c| c.borrow().get(&id).cloned()) {
+        return Ok(d);
     }
     let d = Decoder::new(&crate::schema::schema_for::<T>())?;
-    if let Ok(mut map) = cache.write() {
-        map.insert(id, d.clone());
-    }
+    CACHE.with(|c| c.borrow_mut().insert(id, d.clone()));
     Ok(d)
 }
