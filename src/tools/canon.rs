@@ -58,6 +58,14 @@ pub fn write_canonical(v: &Value, out: &mut String) {
 }
 
 fn write_str(s: &str, out: &mut String) {
+    if !s.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) {
+        // Nothing to escape (the usual case): copy it as is.
+        out.reserve(s.len() + 2);
+        out.push('"');
+        out.push_str(s);
+        out.push('"');
+        return;
+    }
     // serde_json's string escaping, without building a Value.
     match serde_json::to_string(s) {
         Ok(q) => out.push_str(&q),
@@ -107,5 +115,9 @@ mod tests {
     #[test]
     fn strings_are_escaped() {
         assert_eq!(canonical(&json!({"a\"b": "x\ny"})), r#"{"a\"b":"x\ny"}"#);
+        assert_eq!(
+            canonical(&json!(["\\", "\u{1}", "é"])),
+            r#"["\\","\u0001","é"]"#
+        );
     }
 }
