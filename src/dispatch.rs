@@ -332,10 +332,12 @@ impl Dispatcher {
                 return r;
             }
         };
-        let (text, truncated) = cap(
-            output.render(self.policy.format),
-            self.policy.max_output_bytes,
-        );
+        let rendered = if self.policy.format == OutputFormat::Json && output.list {
+            output.data.to_string()
+        } else {
+            std::mem::take(&mut output.text)
+        };
+        let (text, truncated) = cap(rendered, self.policy.max_output_bytes);
 
         // Effects first, so a call never invalidates its own duplicate count.
         for effect in &output.effects {
