@@ -155,8 +155,19 @@ impl Dispatcher {
 
     /// Runs one call as a turn of its own.
     pub async fn dispatch(&mut self, call: ToolCall) -> ToolResult {
-        let mut results = self.dispatch_turn(vec![call]).await;
-        results.pop().unwrap_or_else(unreachable_result)
+        let snap = self.registry.snapshot();
+        self.run_one(&snap, call).await
+    }
+
+    /// One call alone: no batch bookkeeping.
+    async fn run_one(&mut self, snap: &Snapshot, call: ToolCall) -> ToolResult {
+        match self.prepare(snap, call) {
+            Prepared::Done(r) => r,
+            Prepared::Run(job) => {
+                let (outcome, attempts) = execute(&job, &self.policy).await;
+                self.finish(job, outcome, attempts)
+            }
+        }
     }
 
     /// Runs all calls of one model turn and returns one result per call, in call order.
@@ -170,6 +181,17 @@ impl Dispatcher {
                 results.push(self.skipped(first, reason));
                 continue;
             }
+            if calls.peek().is_none_or(|next| {
+                !(is_read_only(&snap, &first.name) && is_read_only(&snap, &next.name))
+            }) {
+                // Alone in its batch (the usual case).
+                let r = self.run_one(&snap, first).await;
+                if r.ends_turn() {
+                    ended = Some(ended_reason(&r));
+                }
+                results.push(r);
+                continue;
+            }
             let mut batch = vec![first];
             if is_read_only(&snap, &batch[0].name) {
                 while let Some(next) = calls.next_if(|c| is_read_only(&snap, &c.name)) {
@@ -179,10 +201,7 @@ impl Dispatcher {
             let batch_results = self.run_batch(&snap, batch).await;
             for r in &batch_results {
                 if ended.is_none() && r.ends_turn() {
-                    ended = Some(format!(
-                        "the earlier call `{}` ({}) ended this turn; read its message, then call again",
-                        r.name, r.call_id
-                    ));
+                    ended = Some(ended_reason(r));
                 }
             }
             results.extend(batch_results);
@@ -456,21 +475,11 @@ impl Dispatcher {
     }
 }
 
-fn unreachable_result() -> ToolResult {
-    // dispatch_turn returns exactly one result per call; this is never built.
-    ToolResult {
-        call_id: String::new(),
-        name: String::new(),
-        output: String::new(),
-        data: Value::Null,
-        failure: None,
-        effects: Vec::new(),
-        duration: Duration::ZERO,
-        attempts: 0,
-        cached: false,
-        truncated: false,
-        coercions: Vec::new(),
-    }
+fn ended_reason(r: &ToolResult) -> String {
+    format!(
+        "the earlier call `{}` ({}) ended this turn; read its message, then call again",
+        r.name, r.call_id
+    )
 }
 
 fn lost_job(job: &Job) -> Failure {
@@ -539,7 +548,8 @@ async fn execute(job: &Job, policy: &Policy) -> (Result<Output, Failure>, u32) {
         match outcome {
             Err(f) if f.fault() == Fault::World && attempt < max_attempts => {
                 let factor = 1u32 << (attempt - 1).min(16);
-                tokio::time::sleep(policy.backoff.saturating_mul(factor)).await;
+                // Boxed: the timer stays out of the future's size until a retry needs it.
+                Box::pin(tokio::time::sleep(policy.backoff.saturating_mul(factor))).await;
                 attempt += 1;
             }
             other => return (other, attempt),
@@ -567,7 +577,7 @@ async fn run_once(
     // A tool that is done at once needs no timer.
     let done = match futures::poll!(&mut fut) {
         Poll::Ready(r) => r,
-        Poll::Pending => match tokio::time::timeout(timeout, fut).await {
+        Poll::Pending => match Box::pin(tokio::time::timeout(timeout, fut)).await {
             Ok(r) => r,
             Err(_) => {
                 return Err(Failure::Timeout {
