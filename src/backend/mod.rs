@@ -224,3 +224,7 @@ pub trait Backend: Send {
         sink: &'a mut Sink<'_>,
     ) -> BoxFuture<'a, Result<Stats, BackendError>>;
 }
+
+#[cfg(feature = "ollama")]
+pub mod ollama;
+pub mod scripted;

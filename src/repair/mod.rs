@@ -1,9 +1,42 @@
 //! JSON repair: turns the broken JSON small models write into valid JSON, reporting every change.
 //!
 //! The cascade is a strict fast path (valid JSON comes back borrowed and byte-identical), then one
-//! tolerant linear pass with an explicit stack, then structural completion for truncated input.
+//! tolerant linear pass with an explicit stack (no recursion, at most [`MAX_DEPTH`] levels) that
+//! fixes lexical problems and completes truncated structure in the same scan. Every change is a
+//! [`Fix`] with the input byte offset where it applies; when nothing usable can be recovered the
+//! [`RepairError`] says what is wrong, where, and carries a corrective message a small model can
+//! act on.
+//!
+//! # Example: repair a truncated tool call
+//!
+//! ```
+//! use toolmend::repair::{repair, FixKind};
+//!
+//! let r = repair(r#"{'city': 'Paris', units: "metric", "days": [1, 2,"#).unwrap();
+//! assert_eq!(r.text, r#"{"city": "Paris", "units": "metric", "days": [1, 2]}"#);
+//! assert!(r.fixes.iter().any(|f| f.kind == FixKind::InsertedCloser));
+//! ```
+//!
+//! # Example: valid JSON is borrowed unchanged
+//!
+//! ```
+//! use std::borrow::Cow;
+//! let r = toolmend::repair::repair(r#"{"a": [1, 2]}"#).unwrap();
+//! assert!(matches!(r.text, Cow::Borrowed(_)) && r.fixes.is_empty());
+//! ```
+//!
+//! Choices made where the peer suites disagree are documented in `corpus/repair/CHOICES.md`.
+
+mod fix;
+mod lexer;
+mod parser;
+mod stream;
 
 use std::borrow::Cow;
+
+pub use fix::{Fix, FixKind};
+pub use parser::MAX_DEPTH;
+pub use stream::StreamRepairer;
 
 /// The result of a successful repair: valid JSON text and the list of changes made to get there.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -14,29 +47,11 @@ pub struct Repaired<'a> {
     pub fixes: Vec<Fix>,
 }
 
-/// One change made by repair.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-pub struct Fix {
-    /// What was changed.
-    pub kind: FixKind,
-    /// Byte offset in the input where the change applies.
-    pub at: usize,
-}
-
-/// The kinds of change repair makes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum FixKind {
-    /// Text around the JSON value (prose, a code fence) was removed.
-    StrippedWrapper,
-}
-
 /// Why repair could not produce JSON.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum RepairError {
-    /// The input ends before a value could be completed.
+    /// The input ends before a value could be completed (for example it is empty).
     #[error("input is cut off at byte {at}: {message}")]
     Truncated {
         /// Byte offset where the input ends.
@@ -52,21 +67,175 @@ pub enum RepairError {
         /// What is wrong and the one fix.
         message: String,
     },
+    /// The input exceeds a limit of the repairer (nesting deeper than [`MAX_DEPTH`]).
+    #[error("limit exceeded at byte {at}: {message}")]
+    LimitExceeded {
+        /// Byte offset where the limit was hit.
+        at: usize,
+        /// Which limit, and how to stay within it.
+        message: String,
+    },
+}
+
+impl RepairError {
+    /// Byte offset in the input where the problem is.
+    #[must_use]
+    pub fn at(&self) -> usize {
+        match self {
+            RepairError::Truncated { at, .. }
+            | RepairError::Invalid { at, .. }
+            | RepairError::LimitExceeded { at, .. } => *at,
+        }
+    }
+
+    /// The error kind as a stable snake_case word: `truncated`, `invalid` or `limit_exceeded`
+    /// (the `error` field of `toolmend repair --jsonl`).
+    #[must_use]
+    pub fn kind(&self) -> &'static str {
+        match self {
+            RepairError::Truncated { .. } => "truncated",
+            RepairError::Invalid { .. } => "invalid",
+            RepairError::LimitExceeded { .. } => "limit_exceeded",
+        }
+    }
+
+    /// A message a small model can act on: what is wrong, where (line, column and the text
+    /// around it in `input`, the text that was repaired), and the one fix.
+    ///
+    /// ```
+    /// let input = "{\"a\": \"\\uZZZZ\"}";
+    /// let err = toolmend::repair::repair(input).unwrap_err();
+    /// let msg = err.corrective_message(input);
+    /// assert!(msg.contains("line 1, column 8"), "{msg}");
+    /// ```
+    #[must_use]
+    pub fn corrective_message(&self, input: &str) -> String {
+        let at = self.at().min(input.len());
+        let at = (0..=at)
+            .rev()
+            .find(|&k| input.is_char_boundary(k))
+            .unwrap_or(0);
+        let before = &input[..at];
+        let line = before.bytes().filter(|&c| c == b'\n').count() + 1;
+        let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        let from = (0..=at.saturating_sub(20))
+            .rev()
+            .find(|&k| input.is_char_boundary(k))
+            .unwrap_or(0);
+        let to = (at + 20).min(input.len());
+        let to = (to..=input.len())
+            .find(|&k| input.is_char_boundary(k))
+            .unwrap_or(input.len());
+        let (what, fix) = match self {
+            RepairError::Truncated { message, .. } => (
+                format!("your JSON is cut off: {message}"),
+                "send the complete JSON again, closing every string, `}` and `]`",
+            ),
+            RepairError::Invalid { message, .. } => (
+                format!("your JSON is invalid: {message}"),
+                "send the corrected JSON again",
+            ),
+            RepairError::LimitExceeded { message, .. } => (
+                format!("your JSON is too large: {message}"),
+                "send a smaller, flatter JSON value",
+            ),
+        };
+        format!(
+            "{what} (line {line}, column {column}, near {:?}); {fix}",
+            &input[from..to]
+        )
+    }
 }
 
 /// Repairs `input` into valid JSON.
 ///
+/// Valid JSON comes back borrowed with no fixes, at any nesting depth (the strict check is
+/// `serde_json`'s iterative validator); broken input nested deeper than [`MAX_DEPTH`] is refused. Otherwise one tolerant pass writes valid JSON and
+/// records every [`Fix`]; its output parses with `serde_json` and repairing it again changes nothing.
+///
 /// # Errors
-/// Returns [`RepairError`] when no JSON value can be recovered.
+/// [`RepairError::Truncated`] when the input is empty, [`RepairError::Invalid`] when it holds no
+/// JSON value that can be recovered (prose, an invalid `\u` escape, a raw NUL in a string, a key
+/// without a value in the middle of an object), [`RepairError::LimitExceeded`] when it nests deeper
+/// than [`MAX_DEPTH`].
 pub fn repair(input: &str) -> Result<Repaired<'_>, RepairError> {
-    match serde_json::from_str::<serde::de::IgnoredAny>(input) {
-        Ok(_) => Ok(Repaired {
-            text: Cow::Borrowed(input),
-            fixes: Vec::new(),
-        }),
-        Err(e) => Err(RepairError::Invalid {
-            at: 0,
-            message: e.to_string(),
-        }),
+    repair_counting_steps(input).0
+}
+
+/// Like [`repair`], also returning the number of steps the tolerant pass took (0 on the fast
+/// path). The step count is what the linearity tests bound: `steps ≤ k · input.len()`.
+pub fn repair_counting_steps(input: &str) -> (Result<Repaired<'_>, RepairError>, u64) {
+    if serde_json::from_str::<serde::de::IgnoredAny>(input).is_ok() {
+        return (
+            Ok(Repaired {
+                text: Cow::Borrowed(input),
+                fixes: Vec::new(),
+            }),
+            0,
+        );
     }
+    let (res, steps) = parser::Parser::new(input).run();
+    let res = res.map(|(text, fixes)| {
+        if text == input {
+            Repaired {
+                text: Cow::Borrowed(input),
+                fixes: Vec::new(),
+            }
+        } else {
+            Repaired {
+                text: Cow::Owned(text),
+                fixes,
+            }
+        }
+    });
+    (res, steps)
+}
+
+/// Where a JSON value that starts at byte 0 of `text` (with `{` or `[`) ends: the byte offset just
+/// after its matching closer, or `None` when `text` ends first (the value is truncated) or does not
+/// start with `{`/`[`.
+///
+/// Cheap and linear: it matches brackets outside `"…"` strings (honouring `\` escapes) and does not
+/// validate anything else, so it also finds the end of broken JSON inside prose. The extractor uses
+/// it to cut a candidate out of a model's text before repairing it.
+///
+/// ```
+/// let text = r#"{"a": "}", b: [1, 2]} and then some prose"#;
+/// assert_eq!(toolmend::repair::value_extent(text), Some(21));
+/// assert_eq!(toolmend::repair::value_extent("{\"a\": [1,"), None);
+/// ```
+#[must_use]
+pub fn value_extent(text: &str) -> Option<usize> {
+    let b = text.as_bytes();
+    if !matches!(b.first(), Some(b'{' | b'[')) {
+        return None;
+    }
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                i += 1;
+                loop {
+                    let k = memchr::memchr2(b'"', b'\\', &b[i..])?;
+                    i += k;
+                    if b[i] == b'\\' {
+                        i += 2;
+                    } else {
+                        break;
+                    }
+                }
+            }
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }

@@ -1,8 +1,15 @@
 //! The `toolmend` command-line interface. All logic lives in [`cli`]; this file only reports errors.
 
+mod call;
 mod cli;
+mod decode;
+mod eval;
+mod extract;
 mod io;
 mod repair;
+mod run;
+mod serve;
+mod tools;
 
 use std::process::ExitCode;
 

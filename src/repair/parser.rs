@@ -1,0 +1,2187 @@
+//! The tolerant pass: one left-to-right scan over the input bytes that writes valid JSON into a
+//! pre-sized buffer, recording a [`Fix`] for every change.
+//!
+//! Containers are tracked on an explicit stack of [`Frame`]s (no recursion, depth limited to
+//! [`MAX_DEPTH`]); strings, numbers, literals and unquoted words are leaves parsed by tight loops.
+//! Heuristics that need to look back (a quote that turns out not to end its string) re-scan only the
+//! current string, at most three times, so the whole pass stays linear in the input length.
+
+use super::RepairError;
+use super::fix::{Fix, FixKind};
+use super::lexer::{
+    Quote, is_delimiter, is_ident, is_ident_start, is_unquoted_delimiter, is_url_char,
+    is_url_start, is_value_start, is_ws, quote_at, short_escape, special_ws_len, utf8_len,
+};
+
+/// Deepest nesting of `{`, `[` and `(` the parser accepts. Matches `serde_json`'s recursion limit,
+/// so every repaired output can be read back by `serde_json::from_str`.
+pub const MAX_DEPTH: usize = 127;
+
+/// What kind of container a frame is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Object,
+    Array,
+    /// A Python tuple `( … )`, written as an array (or as its single element).
+    Tuple,
+    /// The argument of a JSONP callback or MongoDB constructor: `name( value )`.
+    Call,
+}
+
+/// Where a container is in its grammar, i.e. what to do when its child value is done.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    /// Just opened: nothing parsed yet.
+    Open,
+    /// An object value was requested after a key.
+    ObjValue { colon: bool, truncated: bool },
+    /// An array or tuple element was requested.
+    Element,
+    /// The single argument of a call was requested.
+    CallArg,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Frame {
+    kind: Kind,
+    /// Output offset where the current element started (arrays).
+    elem_out: usize,
+    state: State,
+    /// Output offset of the opening bracket (tuples may drop it).
+    open_out: usize,
+    /// Number of elements written (tuples with one element become that element).
+    count: u32,
+}
+
+/// What the top frame wants next.
+enum Next {
+    /// Parse a child value, then resume the frame.
+    Child,
+    /// The frame closed: it was a complete value.
+    Closed,
+    /// A new frame was pushed: resume it from its start.
+    Pushed,
+}
+
+/// Where a string being parsed sits: the end-quote heuristics differ for keys, object values,
+/// array elements and root values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ctx {
+    Key,
+    ObjValue,
+    Element,
+    Root,
+}
+
+/// Outcome of one attempt at a string.
+enum Attempt {
+    NotString,
+    Done { concat: bool },
+    RetryDelimiter,
+    RetryAt(usize),
+}
+
+/// The tolerant parser over one input.
+pub(crate) struct Parser<'a> {
+    b: &'a [u8],
+    i: usize,
+    out: Vec<u8>,
+    fixes: Vec<Fix>,
+    stack: Vec<Frame>,
+    /// Open frames by closer, to tell a mismatched closer from a redundant one.
+    open_braces: u32,
+    open_brackets: u32,
+    /// Context of the string or value being parsed.
+    ctx: Ctx,
+    /// Plain completion mode (the fallback): every matching quote ends its string and no string
+    /// is re-scanned; enough to complete any prefix of valid JSON.
+    plain: bool,
+    /// Work counter: one step per loop iteration or byte examined (for the linearity tests).
+    pub(crate) steps: u64,
+}
+
+type R<T> = Result<T, RepairError>;
+
+impl<'a> Parser<'a> {
+    pub(crate) fn new(input: &'a str) -> Self {
+        Parser {
+            b: input.as_bytes(),
+            i: 0,
+            out: Vec::with_capacity(input.len() + input.len() / 8 + 16),
+            fixes: Vec::new(),
+            stack: Vec::new(),
+            open_braces: 0,
+            open_brackets: 0,
+            ctx: Ctx::Root,
+            plain: false,
+            steps: 0,
+        }
+    }
+
+    /// Runs the tolerant pass; returns the output and fixes (or the error) and the step count.
+    pub(crate) fn run(mut self) -> (R<(String, Vec<Fix>)>, u64) {
+        let res = self.root();
+        let steps = self.steps;
+        if let Err(e) = res {
+            if !matches!(e, RepairError::Invalid { .. }) {
+                return (Err(e), steps);
+            }
+            // The heuristics can misjudge text that is merely cut off; plain completion of
+            // the same input gets every prefix of valid JSON right. Keep the first error if
+            // that fails too.
+            let input = std::str::from_utf8(self.b).unwrap_or_default();
+            let mut plain = Parser::new(input);
+            plain.plain = true;
+            let (res, more) = plain.finish();
+            return (res.map_err(|_| e), steps + more);
+        }
+        self.finish_ok(steps)
+    }
+
+    fn finish(mut self) -> (R<(String, Vec<Fix>)>, u64) {
+        let res = self.root();
+        let steps = self.steps;
+        match res {
+            Err(e) => (Err(e), steps),
+            Ok(()) => self.finish_ok(steps),
+        }
+    }
+
+    fn finish_ok(mut self, steps: u64) -> (R<(String, Vec<Fix>)>, u64) {
+        self.fixes.sort_by_key(|f| f.at);
+        // The parser only ever writes ASCII or whole UTF-8 sequences copied from a `&str`, so
+        // this cannot fail; map the impossible case to an error rather than panic.
+        let text = String::from_utf8(self.out).map_err(|e| RepairError::Invalid {
+            at: e.utf8_error().valid_up_to(),
+            message: "internal error: repair produced invalid UTF-8".into(),
+        });
+        (text.map(|t| (t, self.fixes)), steps)
+    }
+
+    // ----- small helpers -------------------------------------------------------------------
+
+    #[inline]
+    fn peek(&self) -> Option<u8> {
+        self.b.get(self.i).copied()
+    }
+
+    #[inline]
+    fn at(&self, i: usize) -> Option<u8> {
+        self.b.get(i).copied()
+    }
+
+    #[inline]
+    fn fix(&mut self, kind: FixKind, at: usize) {
+        self.fixes.push(Fix { kind, at });
+    }
+
+    fn invalid(&self, at: usize, message: impl Into<String>) -> RepairError {
+        RepairError::Invalid {
+            at,
+            message: message.into(),
+        }
+    }
+
+    /// Inserts `s` before the whitespace at the end of the output.
+    fn insert_before_ws(&mut self, s: &[u8]) {
+        let mut k = self.out.len();
+        while k > 0 && is_ws(self.out[k - 1]) {
+            k -= 1;
+        }
+        if k == self.out.len() {
+            self.out.extend_from_slice(s);
+        } else {
+            self.out.splice(k..k, s.iter().copied());
+        }
+    }
+
+    /// Removes a comma that is the last non-whitespace output byte (a trailing comma).
+    fn strip_trailing_comma(&mut self) -> bool {
+        let mut k = self.out.len();
+        while k > 0 && is_ws(self.out[k - 1]) {
+            k -= 1;
+        }
+        if k > 0 && self.out[k - 1] == b',' {
+            self.out.remove(k - 1);
+            true
+        } else {
+            false
+        }
+    }
+
+    fn ends_with_comma_or_newline(&self) -> bool {
+        let mut k = self.out.len();
+        while k > 0 && matches!(self.out[k - 1], b' ' | b'\t' | b'\r') {
+            k -= 1;
+        }
+        k > 0 && matches!(self.out[k - 1], b',' | b'\n')
+    }
+
+    /// Copies whitespace to the output (Unicode spaces become a plain space).
+    fn ws(&mut self, newline: bool) -> bool {
+        let start = self.i;
+        while let Some(c) = self.peek() {
+            self.steps += 1;
+            if c == b' ' || c == b'\t' || c == b'\r' || (newline && c == b'\n') {
+                self.out.push(c);
+                self.i += 1;
+            } else {
+                let n = special_ws_len(self.b, self.i);
+                if n == 0 {
+                    break;
+                }
+                self.fix(FixKind::NormalizedWhitespace, self.i);
+                self.out.push(b' ');
+                self.i += n;
+            }
+        }
+        self.i > start
+    }
+
+    /// Skips one `/* */`, `//` or `#` comment.
+    fn comment(&mut self) -> bool {
+        let start = self.i;
+        match (self.peek(), self.at(self.i + 1)) {
+            (Some(b'/'), Some(b'*')) => {
+                let rest = &self.b[self.i + 2..];
+                self.i = match memchr::memmem::find(rest, b"*/") {
+                    Some(k) => self.i + 2 + k + 2,
+                    None => self.b.len(),
+                };
+            }
+            (Some(b'/'), Some(b'/')) => {
+                self.i = match memchr::memchr(b'\n', &self.b[self.i..]) {
+                    Some(k) => self.i + k,
+                    None => self.b.len(),
+                };
+            }
+            (Some(b'#'), _) => {
+                // A `#` comment ends at the end of the line, or at a closer on the same line.
+                self.i = match memchr::memchr3(b'\n', b'}', b']', &self.b[self.i..]) {
+                    Some(k) => self.i + k,
+                    None => self.b.len(),
+                };
+            }
+            _ => return false,
+        }
+        self.steps += (self.i - start) as u64 / 16 + 1;
+        self.fix(FixKind::StrippedComment, start);
+        true
+    }
+
+    fn is_comment_start(&self, i: usize) -> bool {
+        matches!(
+            (self.at(i), self.at(i + 1)),
+            (Some(b'/'), Some(b'*' | b'/'))
+        )
+    }
+
+    /// Whitespace and comments; returns whether anything was consumed.
+    fn ws_comments(&mut self, newline: bool) -> bool {
+        let start = self.i;
+        self.ws(newline);
+        while self.comment() {
+            self.ws(newline);
+        }
+        self.i > start
+    }
+
+    fn parse_char(&mut self, c: u8) -> bool {
+        if self.peek() == Some(c) {
+            self.out.push(c);
+            self.i += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn skip_char(&mut self, c: u8) -> bool {
+        if self.peek() == Some(c) {
+            self.i += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn skip_ellipsis(&mut self) {
+        self.ws_comments(true);
+        if self.b[self.i..].starts_with(b"...") {
+            self.fix(FixKind::RemovedEllipsis, self.i);
+            self.i += 3;
+            self.ws_comments(true);
+            self.skip_char(b',');
+        }
+    }
+
+    /// Skips an opening Markdown fence (```` ``` ````, `[````, `{```` plus a language tag).
+    fn open_fence(&mut self) -> bool {
+        let rest = &self.b[self.i..];
+        let len = if rest.starts_with(b"```") {
+            3
+        } else if rest.starts_with(b"[```") || rest.starts_with(b"{```") {
+            4
+        } else {
+            return false;
+        };
+        self.fix(FixKind::StrippedCodeFence, self.i);
+        self.i += len;
+        while self.peek() == Some(b'`') {
+            self.i += 1;
+        }
+        if self.peek().is_some_and(is_ident_start) {
+            while self.peek().is_some_and(is_ident) {
+                self.i += 1;
+            }
+        }
+        self.ws_comments(true);
+        true
+    }
+
+    /// Skips a closing Markdown fence (```` ``` ````, ```` ```] ````, ```` ```} ````).
+    fn close_fence(&mut self) -> bool {
+        self.ws(true);
+        if self.b[self.i..].starts_with(b"```") {
+            self.fix(FixKind::StrippedCodeFence, self.i);
+            self.i += 3;
+            if matches!(self.peek(), Some(b']' | b'}')) {
+                self.i += 1;
+            }
+            true
+        } else {
+            false
+        }
+    }
+
+    // ----- the root ------------------------------------------------------------------------
+
+    /// Finds where the JSON starts when the input opens with prose: the first code fence, `{` or `[`.
+    fn prelude(&mut self) -> R<bool> {
+        self.ws_comments(true);
+        if self.open_fence() {
+            return Ok(true);
+        }
+        let Some(c) = self.peek() else {
+            return Ok(false);
+        };
+        let direct = match c {
+            b'{' | b'[' | b'0'..=b'9' | b'/' => true,
+            b'-' | b'.' | b'+' => matches!(self.at(self.i + 1), Some(b'0'..=b'9' | b'.' | b'I')),
+            b'\\' => true,
+            b'(' => false,
+            c if is_ident_start(c) => {
+                let mut j = self.i;
+                while self.at(j).is_some_and(is_ident) {
+                    j += 1;
+                }
+                let word = &self.b[self.i..j];
+                let mut k = j;
+                while matches!(self.at(k), Some(b' ' | b'\t')) {
+                    k += 1;
+                }
+                self.at(k) == Some(b'(') || literal(word).is_some()
+            }
+            _ => quote_at(self.b, self.i).is_some(),
+        };
+        if direct {
+            return Ok(false);
+        }
+        let rest = &self.b[self.i..];
+        self.steps += rest.len() as u64 / 16;
+        let brace = memchr::memchr2(b'{', b'[', rest);
+        let fence = memchr::memmem::find(rest, b"```");
+        let start = self.i;
+        match (brace, fence) {
+            (_, Some(f)) if brace.is_none_or(|b| f < b) => {
+                self.fix(FixKind::StrippedWrapper, start);
+                self.i = start + f;
+                self.open_fence();
+                Ok(true)
+            }
+            (Some(b), _) => {
+                self.fix(FixKind::StrippedWrapper, start);
+                self.i = start + b;
+                Ok(true)
+            }
+            _ => {
+                if c == b'(' {
+                    Ok(false)
+                } else if !c.is_ascii() && !is_ident_start(c) && quote_at(self.b, self.i).is_none()
+                {
+                    Err(self.no_json())
+                } else {
+                    Ok(false)
+                }
+            }
+        }
+    }
+
+    fn no_json(&self) -> RepairError {
+        self.invalid(
+            self.i,
+            "no JSON value found: the text is prose; answer with only a JSON object such as {\"key\": \"value\"}",
+        )
+    }
+
+    fn root(&mut self) -> R<()> {
+        let wrapped = self.prelude()?;
+        let root_start = self.i;
+        let root_out = self.out.len();
+        let processed = self.value()?;
+        if !processed {
+            return Err(if self.i >= self.b.len() {
+                RepairError::Truncated {
+                    at: self.i,
+                    message:
+                        "the input is empty: expected a JSON value such as {\"key\": \"value\"}"
+                            .into(),
+                }
+            } else {
+                self.unexpected()
+            });
+        }
+        let root_container = matches!(self.at(root_start), Some(b'{' | b'['));
+        let fenced = self.close_fence();
+        let comma_at = self.i;
+        let comma = self.parse_char(b',');
+        if comma {
+            self.ws_comments(true);
+        }
+        if comma
+            && self.at(root_start) == Some(b'{')
+            && (self.key_at(self.i) || self.key_then_value_at(self.i))
+        {
+            // `{"a": 1}, "b": 2}`: the object was closed too early; take the pairs in.
+            let mut k = self.out.len();
+            while k > 0 && self.out[k - 1] != b'}' {
+                k -= 1;
+            }
+            if k > 0 {
+                self.fix(FixKind::MergedObject, comma_at);
+                self.out.truncate(k - 1);
+                self.out.extend_from_slice(b", ");
+                self.open_braces += 1;
+                self.stack.push(Frame {
+                    kind: Kind::Object,
+                    elem_out: 0,
+                    state: State::Open,
+                    open_out: 0,
+                    count: 0,
+                });
+                self.drive(0, None)?;
+                return self.root_tail(root_container, fenced, wrapped);
+            }
+        }
+        let next_ok = if root_container {
+            matches!(self.peek(), Some(b'{' | b'['))
+        } else {
+            is_value_start(self.b, self.i) && (comma || self.ends_with_comma_or_newline())
+        };
+        if next_ok {
+            self.fix(FixKind::WrappedInArray, self.i);
+            if !comma {
+                self.insert_before_ws(b",");
+            }
+            self.ndjson(root_out)?;
+        } else if comma {
+            self.strip_trailing_comma();
+            self.fix(FixKind::RemovedComma, comma_at);
+        }
+        self.root_tail(root_container, fenced, wrapped)
+    }
+
+    /// What may follow the root value: redundant closers, a closing fence, trailing prose.
+    fn root_tail(&mut self, root_container: bool, fenced: bool, wrapped: bool) -> R<()> {
+        // Redundant closers after the root value.
+        while matches!(self.peek(), Some(b'}' | b']')) {
+            self.fix(FixKind::RemovedCloser, self.i);
+            self.i += 1;
+            self.ws_comments(true);
+        }
+        self.close_fence();
+        self.ws_comments(true);
+        if self.i < self.b.len() {
+            if root_container || fenced || wrapped {
+                self.fix(FixKind::StrippedWrapper, self.i);
+                self.i = self.b.len();
+            } else {
+                return Err(self.unexpected());
+            }
+        }
+        Ok(())
+    }
+
+    fn unexpected(&self) -> RepairError {
+        let c = self.b[self.i..]
+            .iter()
+            .take(1)
+            .map(|&c| c as char)
+            .collect::<String>();
+        self.invalid(
+            self.i,
+            format!("unexpected character {c:?}: remove it or put the whole value inside one JSON object"),
+        )
+    }
+
+    /// Newline-delimited or concatenated root values become one array. Empty containers among
+    /// non-empty ones are dropped (a model's placeholder before the real value).
+    fn ndjson(&mut self, first_out: usize) -> R<()> {
+        let mut spans = vec![(first_out, self.trimmed_end())];
+        let mut initial = true;
+        loop {
+            let comma_at = self.i;
+            let comma = initial || self.parse_char(b',');
+            let before = self.out.len();
+            initial = false;
+            self.close_fence();
+            self.ws_comments(true);
+            if self.peek() == Some(b'`') {
+                self.open_fence();
+            }
+            let mut start = self.out.len();
+            if !self.value()? {
+                self.strip_trailing_comma();
+                break;
+            }
+            if !comma {
+                // No comma between the two values: insert one before the whitespace.
+                let mut k = before;
+                while k > 0 && is_ws(self.out[k - 1]) {
+                    k -= 1;
+                }
+                self.out.insert(k, b',');
+                self.fix(FixKind::InsertedComma, comma_at);
+                start += 1;
+            }
+            spans.push((start, self.trimmed_end()));
+        }
+        let is_empty = |s: &[u8]| {
+            let t: Vec<u8> = s.iter().copied().filter(|c| !is_ws(*c)).collect();
+            t == b"[]" || t == b"{}"
+        };
+        let keep: Vec<(usize, usize)> = spans
+            .iter()
+            .copied()
+            .filter(|&(a, b)| !is_empty(&self.out[a..b]))
+            .collect();
+        if !keep.is_empty() && keep.len() < spans.len() {
+            self.fix(FixKind::DroppedEmpty, 0);
+            let mut out = Vec::with_capacity(self.out.len());
+            if keep.len() == 1 {
+                out.extend_from_slice(&self.out[keep[0].0..keep[0].1]);
+            } else {
+                out.extend_from_slice(b"[\n");
+                for (n, &(a, b)) in keep.iter().enumerate() {
+                    if n > 0 {
+                        out.extend_from_slice(b",\n");
+                    }
+                    out.extend_from_slice(&self.out[a..b]);
+                }
+                out.extend_from_slice(b"\n]");
+            }
+            self.out = out;
+            return Ok(());
+        }
+        self.out.splice(0..0, b"[\n".iter().copied());
+        self.out.extend_from_slice(b"\n]");
+        Ok(())
+    }
+
+    /// Output length without trailing whitespace and commas.
+    fn trimmed_end(&self) -> usize {
+        let mut k = self.out.len();
+        while k > 0 && (is_ws(self.out[k - 1]) || self.out[k - 1] == b',') {
+            k -= 1;
+        }
+        k
+    }
+
+    // ----- values: the explicit-stack driver ------------------------------------------------
+
+    /// Parses one value at the current position (containers included) without recursion.
+    fn value(&mut self) -> R<bool> {
+        let base = self.stack.len();
+        let res = self.begin_value()?;
+        self.drive(base, res)
+    }
+
+    /// Runs frames until the stack is back to `base`; `res` is the state of the value just begun.
+    fn drive(&mut self, base: usize, mut res: Option<bool>) -> R<bool> {
+        loop {
+            self.steps += 1;
+            let next = match res {
+                Some(done) if self.stack.len() == base => return Ok(done),
+                Some(done) => self.resume(Some(done))?,
+                None => self.resume(None)?,
+            };
+            res = match next {
+                Next::Child => self.begin_value()?,
+                Next::Pushed => None,
+                Next::Closed => {
+                    self.ws_comments(true);
+                    Some(true)
+                }
+            };
+        }
+    }
+
+    /// Starts a value: opens a container (returns `None`) or parses a leaf (returns whether one
+    /// was found).
+    fn begin_value(&mut self) -> R<Option<bool>> {
+        self.ws_comments(true);
+        self.ctx = match self.stack.last().map(|f| f.kind) {
+            Some(Kind::Object) => Ctx::ObjValue,
+            Some(Kind::Array | Kind::Tuple) => Ctx::Element,
+            _ => Ctx::Root,
+        };
+        let Some(c) = self.peek() else {
+            return Ok(Some(false));
+        };
+        match c {
+            b'{' | b'[' | b'(' => {
+                if self.stack.len() >= MAX_DEPTH {
+                    return Err(RepairError::LimitExceeded {
+                        at: self.i,
+                        message: format!(
+                            "nesting deeper than {MAX_DEPTH} levels: flatten the arguments"
+                        ),
+                    });
+                }
+                let kind = match c {
+                    b'{' => {
+                        self.open_braces += 1;
+                        Kind::Object
+                    }
+                    b'[' => {
+                        self.open_brackets += 1;
+                        Kind::Array
+                    }
+                    _ => {
+                        self.fix(FixKind::ConvertedTuple, self.i);
+                        Kind::Tuple
+                    }
+                };
+                let open_out = self.out.len();
+                self.out
+                    .push(if kind == Kind::Object { b'{' } else { b'[' });
+                self.i += 1;
+                self.stack.push(Frame {
+                    kind,
+                    elem_out: 0,
+                    state: State::Open,
+                    open_out,
+                    count: 0,
+                });
+                return Ok(None);
+            }
+            _ => {}
+        }
+        let done = if self.string()? || self.number() || self.keyword() {
+            true
+        } else {
+            match self.unquoted(false)? {
+                Unquoted::No => self.regex(),
+                Unquoted::Yes => true,
+                Unquoted::Call => return Ok(None),
+            }
+        };
+        if done {
+            self.ws_comments(true);
+        }
+        Ok(Some(done))
+    }
+
+    /// Resumes the top frame, after it was opened (`None`) or after its child value (`Some`).
+    fn resume(&mut self, child: Option<bool>) -> R<Next> {
+        let Some(top) = self.stack.last().copied() else {
+            return Ok(Next::Closed);
+        };
+        match (top.kind, top.state, child) {
+            (Kind::Object, State::Open, _) => {
+                self.ws_comments(true);
+                if self.peek() == Some(b',') {
+                    self.fix(FixKind::RemovedComma, self.i);
+                    self.i += 1;
+                    self.ws_comments(true);
+                }
+                self.object_next(true)
+            }
+            (Kind::Object, State::ObjValue { colon, truncated }, Some(processed)) => {
+                if !processed {
+                    if colon || truncated {
+                        self.insert_before_ws(b"null");
+                        self.fix(FixKind::InsertedNull, self.i);
+                    } else {
+                        return Err(self.invalid(
+                            self.i,
+                            "a colon and a value are expected after the key: write \"key\": value",
+                        ));
+                    }
+                }
+                self.object_next(false)
+            }
+            (Kind::Array | Kind::Tuple, State::Open, _) => {
+                self.ws_comments(true);
+                if self.peek() == Some(b',') {
+                    self.fix(FixKind::RemovedComma, self.i);
+                    self.i += 1;
+                    self.ws_comments(true);
+                }
+                self.array_next(true)
+            }
+            (Kind::Array | Kind::Tuple, State::Element, Some(processed)) => {
+                if !processed {
+                    if self.strip_trailing_comma() {
+                        self.fix(FixKind::RemovedComma, self.i);
+                    }
+                    return self.close();
+                }
+                if let Some(f) = self.stack.last_mut() {
+                    f.count += 1;
+                }
+                if top.kind == Kind::Array
+                    && self.peek() == Some(b':')
+                    && self.out.get(top.elem_out) == Some(&b'"')
+                    && self.stack.len() < MAX_DEPTH
+                {
+                    // `["key": "value"]`: the element is the key of an object.
+                    self.fix(FixKind::WrappedInObject, self.i);
+                    self.out.insert(top.elem_out, b'{');
+                    self.out.push(b':');
+                    self.i += 1;
+                    self.open_braces += 1;
+                    let truncated = self.i >= self.b.len();
+                    self.stack.push(Frame {
+                        kind: Kind::Object,
+                        elem_out: 0,
+                        state: State::ObjValue {
+                            colon: true,
+                            truncated,
+                        },
+                        open_out: top.elem_out,
+                        count: 0,
+                    });
+                    return Ok(Next::Child);
+                }
+                self.array_next(false)
+            }
+            (Kind::Call, State::Open, _) => {
+                self.set_state(State::CallArg);
+                Ok(Next::Child)
+            }
+            (Kind::Call, State::CallArg, Some(processed)) => {
+                if !processed {
+                    // `callback()`: no argument.
+                    self.out.extend_from_slice(b"null");
+                    self.fix(FixKind::InsertedNull, self.i);
+                }
+                self.ws_comments(true);
+                if self.skip_char(b')') {
+                    self.skip_char(b';');
+                }
+                self.stack.pop();
+                Ok(Next::Closed)
+            }
+            // Unreachable combinations: treat as a closed frame rather than panic.
+            _ => {
+                self.stack.pop();
+                Ok(Next::Closed)
+            }
+        }
+    }
+
+    fn set_state(&mut self, state: State) {
+        if let Some(f) = self.stack.last_mut() {
+            f.state = state;
+        }
+    }
+
+    fn my_closer(kind: Kind) -> u8 {
+        match kind {
+            Kind::Object => b'}',
+            Kind::Array => b']',
+            Kind::Tuple | Kind::Call => b')',
+        }
+    }
+
+    /// Looks after a mismatched closer at `i` for `, "key":` (an object continues) or `, value`.
+    fn continues_with_key(&self, i: usize) -> Option<bool> {
+        let mut j = i + 1;
+        while self.at(j).is_some_and(is_ws) {
+            j += 1;
+        }
+        if self.at(j) != Some(b',') {
+            return None;
+        }
+        j += 1;
+        while self.at(j).is_some_and(is_ws) {
+            j += 1;
+        }
+        let limit = (j + 256).min(self.b.len());
+        if let Some((q, n)) = quote_at(self.b, j) {
+            j += n;
+            while j < limit {
+                if let Some((q2, n2)) = quote_at(self.b, j)
+                    && q.is_end(q2)
+                {
+                    j += n2;
+                    break;
+                }
+                j += 1;
+            }
+        } else {
+            while j < limit && self.at(j).is_some_and(is_ident) {
+                j += 1;
+            }
+        }
+        while self.at(j).is_some_and(is_ws) {
+            j += 1;
+        }
+        Some(self.at(j) == Some(b':'))
+    }
+
+    /// Handles closers at the top of a container loop: drops redundant ones, then closes the
+    /// frame when the next byte is a closer (its own, a typo for its own, or an outer one).
+    /// Returns `None` when the next byte is not a closer.
+    fn handle_closer(&mut self, kind: Kind) -> Option<R<Next>> {
+        loop {
+            self.steps += 1;
+            if self.b[self.i..].starts_with(b"```") {
+                // A closing code fence inside an unclosed container: the JSON ended here.
+                self.fix(FixKind::StrippedCodeFence, self.i);
+                self.i += 3;
+                self.ws_comments(true);
+                continue;
+            }
+            let Some(c) = self.peek() else {
+                return Some(self.close());
+            };
+            if !matches!(c, b'}' | b']' | b')') {
+                return None;
+            }
+            if c == Self::my_closer(kind) {
+                return Some(self.close());
+            }
+            let open_elsewhere = match c {
+                b'}' => self.open_braces > u32::from(kind == Kind::Object),
+                b']' => self.open_brackets > u32::from(kind == Kind::Array),
+                _ => self
+                    .stack
+                    .iter()
+                    .any(|f| matches!(f.kind, Kind::Tuple | Kind::Call)),
+            };
+            if !open_elsewhere {
+                if c == b')' && kind == Kind::Array {
+                    // `[1, 2)`: a tuple-style closer for an array.
+                    self.fix(FixKind::ReplacedCloser, self.i);
+                    self.i += 1;
+                    return Some(self.close_with(true));
+                }
+                self.fix(FixKind::RemovedCloser, self.i);
+                self.i += 1;
+                self.ws_comments(true);
+                continue;
+            }
+            // The closer belongs to an outer container. Either it is a typo for ours (the
+            // parent continues after it) or ours is missing (the parent closes here).
+            let parent = self.stack.len().checked_sub(2).map(|k| self.stack[k].kind);
+            let typo = match (self.continues_with_key(self.i), parent) {
+                (Some(true), Some(Kind::Object)) => c == b'}' && kind != Kind::Object,
+                (Some(false), Some(Kind::Array)) => c == b']' && kind != Kind::Array,
+                _ => false,
+            };
+            return Some(if typo {
+                self.fix(FixKind::ReplacedCloser, self.i);
+                self.i += 1;
+                self.close_with(true)
+            } else {
+                self.close_with(false)
+            });
+        }
+    }
+
+    /// The object loop: comma, key, colon, then request the value.
+    fn object_next(&mut self, initial: bool) -> R<Next> {
+        if self.i >= self.b.len() {
+            return self.close();
+        }
+        if let Some(next) = self.handle_closer(Kind::Object) {
+            return next;
+        }
+        let mut inserted_comma = false;
+        if !initial {
+            let comma_at = self.i;
+            if let Some((_, n)) = quote_at(self.b, self.i) {
+                // A stray quote before the comma (`"hello\n"\n",`): drop it.
+                let mut k = self.i + n;
+                while self.at(k).is_some_and(is_ws) {
+                    k += 1;
+                }
+                if matches!(self.at(k), None | Some(b',' | b'}')) {
+                    self.fix(FixKind::DroppedGarbage, self.i);
+                    self.i = k;
+                    if self.i >= self.b.len() || self.peek() == Some(b'}') {
+                        return self.close();
+                    }
+                }
+            }
+            if !self.parse_char(b',') {
+                self.insert_before_ws(b",");
+                self.fix(FixKind::InsertedComma, comma_at);
+                inserted_comma = true;
+            }
+            self.ws_comments(true);
+        }
+        self.skip_ellipsis();
+        let key_in = self.i;
+        let key_out = self.out.len();
+        self.ctx = Ctx::Key;
+        let mut quoted = self.string()?;
+        let mut key = quoted || matches!(self.unquoted(true)?, Unquoted::Yes);
+        if key && !quoted {
+            let word_end = self.i;
+            self.ws(true);
+            if self.i > word_end && self.key_at(self.i) {
+                // `COMMENT "key": …`: a stray word before a quoted key.
+                self.out.truncate(key_out);
+                self.fix(FixKind::DroppedGarbage, key_in);
+                quoted = self.string()?;
+                key = quoted;
+            }
+        }
+        if !key && self.peek() == Some(b':') {
+            let mut k = self.i + 1;
+            while self.at(k).is_some_and(is_ws) {
+                k += 1;
+            }
+            if self.at(k) == Some(b'}') {
+                // `{:}`: a colon with neither key nor value.
+                self.fix(FixKind::DroppedGarbage, self.i);
+                self.strip_trailing_comma();
+                self.i = k;
+                return self.close();
+            }
+        }
+        if !key && self.peek() == Some(b'[') && self.stack.len() < MAX_DEPTH {
+            self.strip_trailing_comma();
+            let mut k = self.out.len();
+            while k > 0 && is_ws(self.out[k - 1]) {
+                k -= 1;
+            }
+            if k > 0 && self.out[k - 1] == b']' {
+                // `{"a": [1], [2]}`: the array value continues with the next array's items.
+                self.fix(FixKind::MergedArray, self.i);
+                self.out.truncate(k - 1);
+                let mut e = self.out.len();
+                while e > 0 && is_ws(self.out[e - 1]) {
+                    e -= 1;
+                }
+                if e > 0 && self.out[e - 1] != b'[' {
+                    self.out.push(b',');
+                }
+                self.i += 1;
+                self.open_brackets += 1;
+                self.set_state(State::ObjValue {
+                    colon: true,
+                    truncated: false,
+                });
+                self.stack.push(Frame {
+                    kind: Kind::Array,
+                    elem_out: 0,
+                    state: State::Open,
+                    open_out: k - 1,
+                    count: 1,
+                });
+                return Ok(Next::Pushed);
+            }
+            self.out.push(b',');
+        }
+        if !key {
+            match self.peek() {
+                None | Some(b'}' | b'{' | b']' | b'[' | b')') => {
+                    if self.strip_trailing_comma() {
+                        self.fix(FixKind::RemovedComma, self.i);
+                    }
+                    return self.close();
+                }
+                Some(_) => {
+                    return Err(self.invalid(
+                        self.i,
+                        "an object key is expected here: write \"key\": value pairs separated by commas",
+                    ));
+                }
+            }
+        }
+        self.ws_comments(true);
+        if self.i >= self.b.len() && &self.out[key_out..] == b"\"\"" && key_in < self.b.len() {
+            // `{"` cut off right after the opening quote of a key: nothing of the key survived.
+            self.out.truncate(key_out);
+            self.strip_trailing_comma();
+            self.fix(FixKind::DroppedKey, key_in);
+            return self.close();
+        }
+        if self.peek() == Some(b'}') {
+            // A dangling key or word right before the end of the object: `{"b": "x" true}`.
+            self.out.truncate(key_out);
+            self.strip_trailing_comma();
+            self.fix(FixKind::DroppedGarbage, key_in);
+            return self.close();
+        }
+        if !quoted && inserted_comma && self.i >= self.b.len() {
+            // `{"a": "x" tail`: a trailing word with neither comma nor colon.
+            self.out.truncate(key_out);
+            self.strip_trailing_comma();
+            self.fix(FixKind::DroppedGarbage, key_in);
+            return self.close();
+        }
+        let colon = self.parse_char(b':');
+        let truncated = self.i >= self.b.len();
+        if !colon {
+            if is_value_start(self.b, self.i) || truncated {
+                self.insert_before_ws(b":");
+                self.fix(FixKind::InsertedColon, self.i);
+            } else {
+                return Err(self.invalid(
+                    self.i,
+                    "a colon is expected after the object key: write \"key\": value",
+                ));
+            }
+        }
+        self.set_state(State::ObjValue { colon, truncated });
+        Ok(Next::Child)
+    }
+
+    /// The array (and tuple) loop: comma, ellipsis, then request the element.
+    fn array_next(&mut self, initial: bool) -> R<Next> {
+        if self.i >= self.b.len() {
+            return self.close();
+        }
+        let kind = self.stack.last().map_or(Kind::Array, |f| f.kind);
+        if let Some(next) = self.handle_closer(kind) {
+            return next;
+        }
+        if !initial {
+            let comma_at = self.i;
+            if !self.parse_char(b',') {
+                self.insert_before_ws(b",");
+                self.fix(FixKind::InsertedComma, comma_at);
+            }
+        }
+        self.skip_ellipsis();
+        if matches!(self.peek(), Some(b']' | b'}' | b')')) || self.i >= self.b.len() {
+            if self.strip_trailing_comma() {
+                self.fix(FixKind::RemovedComma, self.i);
+            }
+            if let Some(next) = self.handle_closer(kind) {
+                return next;
+            }
+            return self.close();
+        }
+        self.ws_comments(true);
+        let elem_out = self.out.len();
+        if let Some(f) = self.stack.last_mut() {
+            f.state = State::Element;
+            f.elem_out = elem_out;
+        }
+        Ok(Next::Child)
+    }
+
+    /// Closes the top frame with its own closer (consuming it when present) or inserts it.
+    fn close(&mut self) -> R<Next> {
+        let Some(top) = self.stack.last().copied() else {
+            return Ok(Next::Closed);
+        };
+        let present = self.peek() == Some(Self::my_closer(top.kind));
+        if present {
+            self.i += 1;
+        }
+        self.close_with(present)
+    }
+
+    /// Pops the top frame and writes its closer; `consumed` says whether the input had one.
+    fn close_with(&mut self, consumed: bool) -> R<Next> {
+        let Some(top) = self.stack.pop() else {
+            return Ok(Next::Closed);
+        };
+        match top.kind {
+            Kind::Object => self.open_braces -= 1,
+            Kind::Array => self.open_brackets -= 1,
+            _ => {}
+        }
+        if top.kind == Kind::Tuple && top.count == 1 {
+            // `(x)` is just `x`: drop the bracket written for it.
+            self.out.remove(top.open_out);
+            return Ok(Next::Closed);
+        }
+        let closer = if top.kind == Kind::Object { b"}" } else { b"]" };
+        if self.strip_trailing_comma() {
+            self.fix(FixKind::RemovedComma, self.i);
+        }
+        if consumed {
+            self.out.extend_from_slice(closer);
+        } else {
+            self.insert_before_ws(closer);
+            self.fix(FixKind::InsertedCloser, self.i);
+        }
+        Ok(Next::Closed)
+    }
+
+    // ----- leaves ---------------------------------------------------------------------------
+
+    /// A string with all its repairs, followed by any `+ "…"` concatenations.
+    fn string(&mut self) -> R<bool> {
+        if !self.string_one()? {
+            return Ok(false);
+        }
+        Ok(true)
+    }
+
+    /// One quoted string (retrying with stricter stop rules when its end quote is doubtful).
+    fn string_one(&mut self) -> R<bool> {
+        let (i0, o0, f0) = (self.i, self.out.len(), self.fixes.len());
+        let mut stop_delim = false;
+        let mut stop_at = None;
+        for _ in 0..4 {
+            self.i = i0;
+            self.out.truncate(o0);
+            self.fixes.truncate(f0);
+            match self.string_attempt(stop_delim, stop_at)? {
+                Attempt::NotString => {
+                    self.i = i0;
+                    return Ok(false);
+                }
+                Attempt::Done { concat } => {
+                    if concat {
+                        self.concat()?;
+                    }
+                    return Ok(true);
+                }
+                Attempt::RetryDelimiter => {
+                    stop_delim = true;
+                    stop_at = None;
+                }
+                Attempt::RetryAt(k) => {
+                    stop_at = Some(k);
+                    stop_delim = false;
+                }
+            }
+        }
+        // Every retry strictly narrows the string; a fourth attempt never happens.
+        self.string_attempt(true, None).map(|_| true)
+    }
+
+    fn close_string(&mut self, at: usize) {
+        self.insert_before_ws(b"\"");
+        self.fix(FixKind::ClosedString, at);
+    }
+
+    #[allow(clippy::too_many_lines)]
+    fn string_attempt(&mut self, stop_delim: bool, stop_at: Option<usize>) -> R<Attempt> {
+        let b = self.b;
+        let len = b.len();
+        let mut skip_escapes = false;
+        if self.peek() == Some(b'\\') && quote_at(b, self.i + 1).is_some() {
+            self.fix(FixKind::FixedEscape, self.i);
+            self.i += 1;
+            skip_escapes = true;
+        }
+        let Some((q, qlen)) = quote_at(b, self.i) else {
+            return Ok(Attempt::NotString);
+        };
+        let content_start = self.i + qlen;
+        // Bracket balance of the content (for quotes followed by a closer), counted lazily.
+        let mut bal = Balance {
+            upto: content_start,
+            counts: [0; 3],
+        };
+        let mut escaped_quotes = 0u32;
+        // Output offset where a run of raw trailing whitespace with a newline started.
+        let mut ws_tail: Option<usize> = None;
+        if q != Quote::Double {
+            self.fix(FixKind::NormalizedQuote, self.i);
+        }
+        self.out.push(b'"');
+        self.i += qlen;
+        loop {
+            self.steps += 1;
+            if self.i >= len && self.plain {
+                self.out.push(b'"');
+                self.fix(FixKind::ClosedString, self.i);
+                return Ok(Attempt::Done { concat: false });
+            }
+            if self.i >= len {
+                if !stop_delim && stop_at.is_none() && self.ctx == Ctx::ObjValue {
+                    // `{"a": "text}` or `{"a": "text}```: the string ends before the closers.
+                    let mut k = len;
+                    while k > content_start
+                        && (is_ws(b[k - 1]) || matches!(b[k - 1], b'}' | b']' | b'`'))
+                    {
+                        k -= 1;
+                    }
+                    if k < len && k > content_start && b[k..].iter().any(|&c| !is_ws(c)) {
+                        if b[k..].contains(&b'}')
+                            && let Some(c) = self.find_unquoted_key(content_start, k)
+                        {
+                            // `{"a": "first, b: 1}`: the string ended before `, b:`.
+                            return Ok(Attempt::RetryAt(c));
+                        }
+                        return Ok(Attempt::RetryAt(k));
+                    }
+                }
+                let prev = prev_non_ws(b, self.i);
+                // A key cut off by the end retries only to split `"key:value` at its colon or
+                // `"a" true}` at its quote; a value only when it holds no bracket (`"{:`).
+                let rest = &b[content_start..];
+                let retry = if self.ctx == Ctx::Key {
+                    memchr::memchr2(b':', b'"', rest).is_some()
+                } else {
+                    memchr::memchr2(b'{', b'[', rest).is_none()
+                };
+                if !stop_delim
+                    && retry
+                    && prev.is_some_and(|p| p >= content_start && is_delimiter(b[p]))
+                {
+                    return Ok(Attempt::RetryDelimiter);
+                }
+                // Cut off by the end of input: everything that arrived is kept, spaces included
+                // (but a key loses trailing spaces: `{"s ` is the key `s`).
+                if self.ctx == Ctx::Key {
+                    self.close_string(self.i);
+                } else {
+                    self.out.push(b'"');
+                    self.fix(FixKind::ClosedString, self.i);
+                }
+                return Ok(Attempt::Done { concat: false });
+            }
+            if stop_at == Some(self.i) {
+                self.close_string(self.i);
+                return Ok(Attempt::Done { concat: false });
+            }
+            let c = b[self.i];
+            if let Some((q2, n2)) = quote_at(b, self.i)
+                && q.is_end(q2)
+            {
+                let i_quote = self.i;
+                let o_quote = self.out.len();
+                let f_quote = self.fixes.len();
+                self.out.push(b'"');
+                if q2 != Quote::Double {
+                    self.fix(FixKind::NormalizedQuote, i_quote);
+                }
+                self.i += n2;
+                self.ws_comments(false);
+                let next = self.peek();
+                let ctx = self.ctx;
+                if self.plain {
+                    return Ok(Attempt::Done { concat: false });
+                }
+                let inner =
+                    !stop_delim && self.quote_is_inner(ctx, content_start, i_quote + n2, &mut bal);
+                if !inner {
+                    if stop_delim
+                        || next.is_none()
+                        || next.is_some_and(|c| is_delimiter(c) || c.is_ascii_digit())
+                        || quote_at(b, self.i).is_some()
+                    {
+                        if let Some(t) = ws_tail {
+                            self.out.drain(t..o_quote);
+                            self.fix(FixKind::TrimmedString, i_quote);
+                        }
+                        return Ok(Attempt::Done { concat: true });
+                    }
+                    if let Some(p) = prev_non_ws(b, i_quote).filter(|&p| p >= content_start) {
+                        if b[p] == b',' && (ctx != Ctx::ObjValue || self.key_at(i_quote)) {
+                            return Ok(Attempt::RetryAt(p));
+                        }
+                        if ctx == Ctx::ObjValue
+                            && b[p] == b':'
+                            && let Some(c) = self.unquoted_key_before(p, content_start)
+                        {
+                            // `{"a": "first, b: "second"}`: the string ended before `, b:`.
+                            return Ok(Attempt::RetryAt(c));
+                        }
+                        if is_delimiter(b[p])
+                            && !(ctx == Ctx::ObjValue
+                                && matches!(b[p], b'{' | b'[' | b'(' | b':' | b','))
+                        {
+                            return Ok(Attempt::RetryDelimiter);
+                        }
+                    }
+                    if ctx == Ctx::ObjValue && self.word_then_close(i_quote + n2) {
+                        // `{"b": "xxxxx" true}`: a stray word after the value.
+                        return Ok(Attempt::Done { concat: false });
+                    }
+                    if ctx == Ctx::Element
+                        && escaped_quotes == 0
+                        && self.word_then_end(i_quote + n2)
+                    {
+                        return Ok(Attempt::Done { concat: false });
+                    }
+                    if ctx == Ctx::ObjValue
+                        && i_quote == content_start
+                        && next.is_some_and(is_ident)
+                        && self.i == i_quote + n2
+                    {
+                        // `""value"`: a doubled opening quote.
+                        self.out.truncate(o_quote);
+                        self.fixes.truncate(f_quote);
+                        self.fix(FixKind::EscapedQuote, i_quote);
+                        continue;
+                    }
+                }
+                // Not the end: an unescaped quote inside the string.
+                self.out.truncate(o_quote);
+                self.fixes.truncate(f_quote);
+                self.i = i_quote + n2;
+                self.out.extend_from_slice(b"\\\"");
+                self.fix(FixKind::EscapedQuote, i_quote);
+                escaped_quotes += 1;
+                ws_tail = None;
+            } else if stop_delim && self.stops_string(self.i) {
+                if self.i > content_start && b[self.i - 1] == b':' {
+                    let end = (self.i + 2).min(len);
+                    if is_url_start(&b[content_start..end])
+                        && b[content_start..end].ends_with(b"//")
+                    {
+                        while self.i < len && is_url_char(b[self.i]) {
+                            self.out.push(b[self.i]);
+                            self.i += 1;
+                        }
+                    }
+                }
+                self.close_string(self.i);
+                return Ok(Attempt::Done { concat: true });
+            } else if c == b'\\' {
+                ws_tail = None;
+                let at = self.i;
+                match self.at(self.i + 1) {
+                    Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => {
+                        self.out.extend_from_slice(&b[self.i..self.i + 2]);
+                        self.i += 2;
+                    }
+                    Some(b'u') => {
+                        let mut j = 2;
+                        while j < 6 && self.at(self.i + j).is_some_and(|h| h.is_ascii_hexdigit()) {
+                            j += 1;
+                        }
+                        if j == 6 {
+                            self.out.extend_from_slice(&b[self.i..self.i + 6]);
+                            self.i += 6;
+                        } else if self.i + j >= len {
+                            self.fix(FixKind::DroppedEscape, at);
+                            self.i = len;
+                        } else {
+                            return Err(self.invalid(
+                                at,
+                                "invalid \\u escape: write exactly four hex digits, like \\u00e9",
+                            ));
+                        }
+                    }
+                    Some(b'\'') => {
+                        self.out.push(b'\'');
+                        self.i += 2;
+                        self.fix(FixKind::FixedEscape, at);
+                    }
+                    Some(c2) if c2 < 0x20 => {
+                        self.push_control(c2);
+                        self.i += 2;
+                        self.fix(FixKind::FixedEscape, at);
+                    }
+                    Some(c2) if c2 >= 0x80 => {
+                        self.i += 1;
+                        self.fix(FixKind::FixedEscape, at);
+                    }
+                    _ => {
+                        // `\d`, `C:\Users`, or a backslash cut off by the end: keep it literally.
+                        self.out.extend_from_slice(b"\\\\");
+                        self.i += 1;
+                        self.fix(FixKind::FixedEscape, at);
+                    }
+                }
+            } else if c == b'"' {
+                ws_tail = None;
+                self.out.extend_from_slice(b"\\\"");
+                self.i += 1;
+                self.fix(FixKind::EscapedQuote, self.i - 1);
+            } else if c < 0x20 {
+                if short_escape(c).is_none() {
+                    return Err(self.invalid(
+                        self.i,
+                        "invalid control character inside a string: remove it or escape it as \\u00XX",
+                    ));
+                }
+                self.fix(FixKind::EscapedControlChar, self.i);
+                if c == b'\n' || c == b'\r' {
+                    ws_tail.get_or_insert(self.out.len());
+                } else if c != b'\t' {
+                    ws_tail = None;
+                }
+                self.push_control(c);
+                self.i += 1;
+            } else {
+                let mut end = self.i;
+                let limit = stop_at.unwrap_or(len).max(self.i);
+                while end < limit {
+                    let d = b[end];
+                    if d == b'"' || d == b'\\' || d < 0x20 || (stop_delim && self.stops_string(end))
+                    {
+                        break;
+                    }
+                    if q != Quote::Double && matches!(d, b'\'' | b'`' | 0xC2 | 0xE2) {
+                        break;
+                    }
+                    end += 1;
+                }
+                self.steps += (end - self.i) as u64 / 8;
+                if end == self.i || b[self.i..end].iter().any(|&c| c != b' ' && c != b'\t') {
+                    ws_tail = None;
+                }
+                if end == self.i {
+                    let n = utf8_len(c).min(len - self.i);
+                    self.out.extend_from_slice(&b[self.i..self.i + n]);
+                    self.i += n;
+                } else {
+                    self.out.extend_from_slice(&b[self.i..end]);
+                    self.i = end;
+                }
+            }
+            if skip_escapes && self.peek() == Some(b'\\') {
+                self.i += 1;
+            }
+        }
+    }
+
+    /// In stop-at-delimiter mode: the bytes that end a string missing its end quote.
+    fn stops_string(&self, k: usize) -> bool {
+        let c = self.b[k];
+        is_unquoted_delimiter(c)
+            || (self.ctx == Ctx::Key && c == b':')
+            || (c == b'/' && matches!(self.at(k + 1), Some(b'*' | b'/')))
+    }
+
+    /// Whether the quote just consumed (ending at `after_quote`) is inside the string rather than
+    /// its end, judging by what follows it.
+    fn quote_is_inner(
+        &self,
+        ctx: Ctx,
+        content_start: usize,
+        after_quote: usize,
+        bal: &mut Balance,
+    ) -> bool {
+        let b = self.b;
+        let mut j = self.i;
+        while j < b.len() && is_ws(b[j]) {
+            j += 1;
+        }
+        let Some(&next) = b.get(j) else { return false };
+        // A closer that matches an opener inside the string belongs to the string: `"(5'3")"`.
+        if let Some(k) = match next {
+            b')' => Some(0),
+            b']' => Some(1),
+            b'}' => Some(2),
+            _ => None,
+        } {
+            let quote_start = prev_quote_start(b, after_quote.min(b.len())).max(content_start);
+            if bal.upto < quote_start {
+                for &c in &b[bal.upto..quote_start] {
+                    match c {
+                        b'(' => bal.counts[0] += 1,
+                        b')' => bal.counts[0] -= 1,
+                        b'[' => bal.counts[1] += 1,
+                        b']' => bal.counts[1] -= 1,
+                        b'{' => bal.counts[2] += 1,
+                        b'}' => bal.counts[2] -= 1,
+                        _ => {}
+                    }
+                }
+                bal.upto = quote_start;
+            }
+            if bal.counts[k] > 0 {
+                return true;
+            }
+        }
+        if ctx == Ctx::Key {
+            return false;
+        }
+        // A second quote right after, itself followed by the end of a value: `"72""`. Across a
+        // line break only inside text holding a code fence (json_repair's rule).
+        if let Some((_, n)) = quote_at(b, j) {
+            let mut k = j + n;
+            while k < b.len() && is_ws(b[k]) {
+                k += 1;
+            }
+            let same_line = !b[self.i..j].contains(&b'\n');
+            if matches!(b.get(k), None | Some(b',' | b'}' | b']'))
+                && (same_line
+                    || memchr::memmem::find(&b[content_start..after_quote], b"```").is_some())
+            {
+                return true;
+            }
+        }
+        if ctx == Ctx::ObjValue && next == b',' {
+            // In an object value, a quote then a comma ends the string only when a key (or the
+            // end) follows: `"a, "b", c"` keeps going.
+            let mut k = j + 1;
+            while k < b.len() && is_ws(b[k]) {
+                k += 1;
+            }
+            return match b.get(k) {
+                None | Some(b'}') => false,
+                Some(_) if quote_at(b, k).is_some() => !self.quoted_then_colon_or_cut(k),
+                Some(&c) if is_ident_start(c) => {
+                    let mut m = k;
+                    while m < b.len() && is_ident(b[m]) {
+                        m += 1;
+                    }
+                    if let Some((_, n)) = quote_at(b, m) {
+                        // `,b":` is a key missing its opening quote.
+                        m += n;
+                    }
+                    while m < b.len() && is_ws(b[m]) {
+                        m += 1;
+                    }
+                    if quote_at(b, m).is_some() && self.quoted_then_colon_or_cut(m) {
+                        // `, COMMENT "key":` — a stray word, then a key.
+                        return false;
+                    }
+                    !matches!(b.get(m), None | Some(b':'))
+                }
+                _ => false,
+            };
+        }
+        ctx == Ctx::ObjValue && next == b':' && j == self.i
+    }
+
+    /// A quoted string at `k` that is followed by a colon, or cut off before its end quote.
+    fn quoted_then_colon_or_cut(&self, k: usize) -> bool {
+        let b = self.b;
+        let Some((q, n)) = quote_at(b, k) else {
+            return false;
+        };
+        let limit = (k + 256).min(b.len());
+        let mut m = k + n;
+        while m < limit {
+            if b[m] == b'\\' {
+                m += 2;
+                continue;
+            }
+            if let Some((q2, n2)) = quote_at(b, m)
+                && q.is_end(q2)
+            {
+                m += n2;
+                while m < b.len() && is_ws(b[m]) {
+                    m += 1;
+                }
+                return matches!(b.get(m), None | Some(b':'));
+            }
+            m += 1;
+        }
+        true
+    }
+
+    /// After a quote in an object value: ` word }` (a stray word, then the end of the object).
+    fn word_then_close(&self, j: usize) -> bool {
+        let b = self.b;
+        let mut k = j;
+        if !b.get(k).is_some_and(|&c| is_ws(c)) {
+            return false;
+        }
+        while k < b.len() && is_ws(b[k]) {
+            k += 1;
+        }
+        let w = k;
+        while k < b.len() && !is_ws(b[k]) && !is_delimiter(b[k]) && quote_at(b, k).is_none() {
+            k += 1;
+        }
+        if k == w {
+            return false;
+        }
+        while k < b.len() && is_ws(b[k]) {
+            k += 1;
+        }
+        matches!(b.get(k), None | Some(b'}'))
+    }
+
+    /// `, ident:` ending at the colon `p`: the offset of that comma.
+    fn unquoted_key_before(&self, p: usize, content_start: usize) -> Option<usize> {
+        let b = self.b;
+        let mut k = p;
+        while k > content_start && is_ws(b[k - 1]) {
+            k -= 1;
+        }
+        let end = k;
+        while k > content_start && is_ident(b[k - 1]) {
+            k -= 1;
+        }
+        if k == end {
+            return None;
+        }
+        while k > content_start && is_ws(b[k - 1]) {
+            k -= 1;
+        }
+        (k > content_start && b[k - 1] == b',').then(|| k - 1)
+    }
+
+    /// The first `, ident:` in `b[from..to]`: the offset of its comma.
+    fn find_unquoted_key(&self, from: usize, to: usize) -> Option<usize> {
+        let b = self.b;
+        let mut c = from;
+        while let Some(off) = memchr::memchr(b',', &b[c..to]) {
+            let comma = c + off;
+            let mut k = comma + 1;
+            while k < to && is_ws(b[k]) {
+                k += 1;
+            }
+            let w = k;
+            while k < to && is_ident(b[k]) {
+                k += 1;
+            }
+            if k > w && b[w].is_ascii_alphabetic() {
+                while k < to && is_ws(b[k]) {
+                    k += 1;
+                }
+                if k < to && b[k] == b':' {
+                    return Some(comma);
+                }
+            }
+            c = comma + 1;
+        }
+        None
+    }
+
+    /// `"key" "value"` (a quoted key, whitespace, then a quoted value) starts at `j`.
+    fn key_then_value_at(&self, j: usize) -> bool {
+        let b = self.b;
+        let Some((q, n)) = quote_at(b, j) else {
+            return false;
+        };
+        let limit = (j + 256).min(b.len());
+        let mut k = j + n;
+        while k < limit {
+            if let Some((q2, n2)) = quote_at(b, k)
+                && q.is_end(q2)
+            {
+                let after = k + n2;
+                k = after;
+                while k < b.len() && is_ws(b[k]) {
+                    k += 1;
+                }
+                return k > after && quote_at(b, k).is_some();
+            }
+            k += 1;
+        }
+        false
+    }
+
+    /// `"key":` (a quoted key followed by a colon) starts at `j`.
+    fn key_at(&self, j: usize) -> bool {
+        let b = self.b;
+        let Some((q, n)) = quote_at(b, j) else {
+            return false;
+        };
+        let limit = (j + 256).min(b.len());
+        let mut k = j + n;
+        while k < limit {
+            if let Some((q2, n2)) = quote_at(b, k)
+                && q.is_end(q2)
+            {
+                k += n2;
+                while k < b.len() && is_ws(b[k]) {
+                    k += 1;
+                }
+                return b.get(k) == Some(&b':');
+            }
+            k += 1;
+        }
+        false
+    }
+
+    /// After a quote in an array: ` word"` or ` word` then `,` / `]` (an element missing its
+    /// opening quote follows, so the quote ended the previous element).
+    fn word_then_end(&self, j: usize) -> bool {
+        let b = self.b;
+        let mut k = j;
+        if !b.get(k).is_some_and(|&c| is_ws(c)) {
+            return false;
+        }
+        while k < b.len() && is_ws(b[k]) {
+            k += 1;
+        }
+        let w = k;
+        while k < b.len() && !is_ws(b[k]) && !is_delimiter(b[k]) && quote_at(b, k).is_none() {
+            k += 1;
+        }
+        if k == w {
+            return false;
+        }
+        if let Some((_, n)) = quote_at(b, k) {
+            k += n;
+        }
+        while k < b.len() && is_ws(b[k]) {
+            k += 1;
+        }
+        matches!(b.get(k), None | Some(b',' | b']'))
+    }
+
+    fn push_control(&mut self, c: u8) {
+        match short_escape(c) {
+            Some(e) => self.out.extend_from_slice(e.as_bytes()),
+            None => {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                self.out.extend_from_slice(b"\\u00");
+                self.out.push(HEX[(c >> 4) as usize]);
+                self.out.push(HEX[(c & 15) as usize]);
+            }
+        }
+    }
+
+    /// `"a" + "b"` → `"ab"`.
+    fn concat(&mut self) -> R<()> {
+        let save = (self.i, self.out.len());
+        self.ws_comments(true);
+        if self.peek() != Some(b'+') {
+            // Only whitespace and comments: keep them (already written).
+            let _ = save;
+            return Ok(());
+        }
+        while self.peek() == Some(b'+') {
+            let at = self.i;
+            self.i += 1;
+            self.ws_comments(true);
+            // Remove the end quote of the string so far (and whitespace after it).
+            let mut k = self.out.len();
+            while k > 0 && is_ws(self.out[k - 1]) {
+                k -= 1;
+            }
+            if k > 0 && self.out[k - 1] == b'"' {
+                self.out.truncate(k - 1);
+            }
+            let start = self.out.len();
+            let (i0, f0) = (self.i, self.fixes.len());
+            let mut parsed = false;
+            let mut stop_delim = false;
+            let mut stop_at = None;
+            for _ in 0..4 {
+                self.i = i0;
+                self.out.truncate(start);
+                self.fixes.truncate(f0);
+                match self.string_attempt(stop_delim, stop_at)? {
+                    Attempt::NotString => break,
+                    Attempt::Done { .. } => {
+                        parsed = true;
+                        break;
+                    }
+                    Attempt::RetryDelimiter => stop_delim = true,
+                    Attempt::RetryAt(p) => stop_at = Some(p),
+                }
+            }
+            self.fix(FixKind::ConcatenatedStrings, at);
+            if parsed {
+                self.out.remove(start);
+                self.ws_comments(true);
+            } else {
+                self.i = i0;
+                self.insert_before_ws(b"\"");
+            }
+        }
+        Ok(())
+    }
+
+    /// A number, with `.5`, `+1`, `1_000`, `2.`, `1e` and leading zeros repaired.
+    fn number(&mut self) -> bool {
+        let b = self.b;
+        let len = b.len();
+        let start = self.i;
+        let mut i = start;
+        let digit = |i: usize| i < len && b[i].is_ascii_digit();
+        let at_end = |i: usize| {
+            i >= len
+                || is_ws(b[i])
+                || (is_delimiter(b[i]) && !(b[i] == b'/' && digit(i + 1)))
+                || special_ws_len(b, i) > 0
+        };
+        let digits = |mut i: usize| {
+            while i < len
+                && (b[i].is_ascii_digit()
+                    || (b[i] == b'_' && i > 0 && b[i - 1].is_ascii_digit() && digit(i + 1)))
+            {
+                i += 1;
+            }
+            i
+        };
+        let plus = b.get(i) == Some(&b'+');
+        if plus {
+            if !(digit(i + 1) || (b.get(i + 1) == Some(&b'.') && digit(i + 2))) {
+                return false;
+            }
+            i += 1;
+        } else if b.get(i) == Some(&b'-') {
+            i += 1;
+            if at_end(i) {
+                self.emit_number(start, i, true, false);
+                return true;
+            }
+            if !(digit(i) || (b[i] == b'.' && digit(i + 1))) {
+                return false;
+            }
+        }
+        let int_start = i;
+        i = digits(i);
+        let mut lead_dot = false;
+        if b.get(i) == Some(&b'.') {
+            lead_dot = i == int_start;
+            i += 1;
+            if at_end(i) {
+                self.emit_number(start, i, true, lead_dot);
+                return true;
+            }
+            if !digit(i) {
+                return false;
+            }
+            i = digits(i);
+        } else if i == int_start {
+            return false;
+        }
+        if matches!(b.get(i), Some(b'e' | b'E')) {
+            i += 1;
+            if matches!(b.get(i), Some(b'-' | b'+')) {
+                i += 1;
+            }
+            if at_end(i) {
+                self.emit_number(start, i, true, lead_dot);
+                return true;
+            }
+            if !digit(i) {
+                return false;
+            }
+            while digit(i) {
+                i += 1;
+            }
+        }
+        if !at_end(i) {
+            return false;
+        }
+        self.emit_number(start, i, false, lead_dot);
+        true
+    }
+
+    fn emit_number(&mut self, start: usize, end: usize, truncated: bool, lead_dot: bool) {
+        let raw = &self.b[start..end];
+        self.i = end;
+        self.steps += (end - start) as u64 / 8;
+        let unsigned = raw
+            .strip_prefix(b"-")
+            .or_else(|| raw.strip_prefix(b"+"))
+            .unwrap_or(raw);
+        if unsigned.len() >= 2 && unsigned[0] == b'0' && unsigned[1].is_ascii_digit() {
+            // Leading zeros (`0789`, a zip code, an id): keep every digit as a string.
+            self.fix(FixKind::QuotedNumber, start);
+            self.out.push(b'"');
+            self.out.extend_from_slice(raw);
+            self.out.push(b'"');
+            return;
+        }
+        let plain = !truncated && !lead_dot && raw[0] != b'+' && !raw.contains(&b'_');
+        if plain {
+            self.out.extend_from_slice(raw);
+            return;
+        }
+        self.fix(
+            if truncated {
+                FixKind::CompletedNumber
+            } else {
+                FixKind::NormalizedNumber
+            },
+            start,
+        );
+        let mut k = 0;
+        if raw[0] == b'+' {
+            k = 1;
+        } else if raw[0] == b'-' {
+            self.out.push(b'-');
+            k = 1;
+        }
+        if lead_dot {
+            self.out.push(b'0');
+        }
+        self.out
+            .extend(raw[k..].iter().copied().filter(|&c| c != b'_'));
+        if truncated {
+            self.out.push(b'0');
+        }
+    }
+
+    /// `true false null`, their Python/upper-case forms, `undefined`, `NaN`, `Infinity`, and
+    /// literals cut off by the end of input.
+    fn keyword(&mut self) -> bool {
+        let b = self.b;
+        let start = self.i;
+        let mut i = start;
+        let neg = b.get(i) == Some(&b'-');
+        if neg {
+            i += 1;
+        }
+        let w0 = i;
+        while i < b.len() && is_ident(b[i]) {
+            i += 1;
+        }
+        if i == w0 {
+            return false;
+        }
+        let word = &b[w0..i];
+        let lit = if neg {
+            (word == b"Infinity").then_some(Lit::NonFinite)
+        } else {
+            literal(word)
+        };
+        let lit = match lit {
+            Some(l) => l,
+            None if i >= b.len() && !neg => {
+                match [&b"true"[..], b"false", b"null"]
+                    .iter()
+                    .find(|w| w.starts_with(word))
+                {
+                    Some(w) => {
+                        self.fix(FixKind::CompletedLiteral, start);
+                        self.out.extend_from_slice(w);
+                        self.i = i;
+                        return true;
+                    }
+                    None => return false,
+                }
+            }
+            None => return false,
+        };
+        let text: &[u8] = match lit {
+            Lit::Json => word,
+            Lit::True => b"true",
+            Lit::False => b"false",
+            Lit::Null => b"null",
+            Lit::NonFinite => b"null",
+        };
+        match lit {
+            Lit::Json => {}
+            Lit::NonFinite => self.fix(FixKind::ConvertedNonFinite, start),
+            _ => self.fix(FixKind::ConvertedLiteral, start),
+        }
+        self.out.extend_from_slice(text);
+        self.i = i;
+        true
+    }
+
+    /// An unquoted word or phrase, a JSONP / MongoDB call, or nothing.
+    fn unquoted(&mut self, is_key: bool) -> R<Unquoted> {
+        let b = self.b;
+        let len = b.len();
+        let start = self.i;
+        let mut i = start;
+        if self.peek() == Some(b'/') {
+            return Ok(Unquoted::No);
+        }
+        if !is_key && self.peek().is_some_and(is_ident_start) {
+            while i < len && is_ident(b[i]) {
+                i += 1;
+            }
+            let mut j = i;
+            while j < len && is_ws(b[j]) {
+                j += 1;
+            }
+            if b.get(j) == Some(&b'(') {
+                if self.stack.len() >= MAX_DEPTH {
+                    return Err(RepairError::LimitExceeded {
+                        at: j,
+                        message: format!(
+                            "nesting deeper than {MAX_DEPTH} levels: flatten the arguments"
+                        ),
+                    });
+                }
+                self.fix(FixKind::UnwrappedCall, start);
+                self.i = j + 1;
+                self.stack.push(Frame {
+                    kind: Kind::Call,
+                    elem_out: 0,
+                    state: State::Open,
+                    open_out: self.out.len(),
+                    count: 0,
+                });
+                return Ok(Unquoted::Call);
+            }
+        }
+        let groups = !is_key && self.ctx == Ctx::ObjValue;
+        loop {
+            while i < len
+                && !is_unquoted_delimiter(b[i])
+                && quote_at(b, i).is_none()
+                && !(is_key && b[i] == b':')
+                && !(b[i] == b'/'
+                    && matches!(b.get(i + 1), Some(b'/' | b'*'))
+                    && !(i > start && b[i - 1] == b':'))
+                && !(self
+                    .stack
+                    .last()
+                    .is_some_and(|f| matches!(f.kind, Kind::Tuple | Kind::Call))
+                    && b[i] == b')')
+            {
+                i += 1;
+            }
+            // `{text: words{in brackets}}`: a bracket group glued to a word belongs to the value.
+            if groups && i > start && i < len && matches!(b[i], b'{' | b'[') && !is_ws(b[i - 1]) {
+                let (open, close) = if b[i] == b'{' {
+                    (b'{', b'}')
+                } else {
+                    (b'[', b']')
+                };
+                let mut depth = 0usize;
+                let mut m = i;
+                let limit = (i + 256).min(len);
+                while m < limit {
+                    if b[m] == open {
+                        depth += 1;
+                    } else if b[m] == close {
+                        depth -= 1;
+                        if depth == 0 {
+                            break;
+                        }
+                    } else if b[m] == b'\n' || b[m] == b'"' {
+                        break;
+                    }
+                    m += 1;
+                }
+                if m < limit && b[m] == close && depth == 0 {
+                    i = m + 1;
+                    continue;
+                }
+            }
+            break;
+        }
+        self.steps += (i - start) as u64 / 8;
+        if i > start && b[i - 1] == b':' && is_url_start(&b[start..(i + 2).min(len)]) {
+            while i < len && is_url_char(b[i]) {
+                i += 1;
+            }
+        }
+        let mut end = i;
+        while end > start && (is_ws(b[end - 1])) {
+            end -= 1;
+        }
+        if end == start {
+            return Ok(Unquoted::No);
+        }
+        let sym = &b[start..end];
+        if !is_key && self.stack.is_empty() && sym.iter().any(|&c| is_ws(c)) {
+            self.i = start;
+            return Err(self.no_json());
+        }
+        self.i = end;
+        if !is_key
+            && self.peek() == Some(b'"')
+            && serde_json::from_slice::<serde_json::Number>(sym).is_ok()
+        {
+            // `12345"`: a number with a stray closing quote.
+            self.fix(FixKind::OpenedString, end);
+            self.out.extend_from_slice(sym);
+            self.i += 1;
+            return Ok(Unquoted::Yes);
+        }
+        self.fix(
+            if is_key {
+                FixKind::QuotedKey
+            } else {
+                FixKind::QuotedString
+            },
+            start,
+        );
+        self.push_json_string(sym);
+        if self.peek() == Some(b'"') {
+            // A missing start quote: the end quote is already here.
+            self.fix(FixKind::OpenedString, start);
+            self.i += 1;
+        }
+        Ok(Unquoted::Yes)
+    }
+
+    fn push_json_string(&mut self, s: &[u8]) {
+        self.out.push(b'"');
+        for &c in s {
+            match c {
+                b'"' => self.out.extend_from_slice(b"\\\""),
+                b'\\' => self.out.extend_from_slice(b"\\\\"),
+                c if c < 0x20 => self.push_control(c),
+                c => self.out.push(c),
+            }
+        }
+        self.out.push(b'"');
+    }
+
+    /// A JavaScript regular expression literal `/…/` becomes a string.
+    fn regex(&mut self) -> bool {
+        if self.peek() != Some(b'/') || self.is_comment_start(self.i) {
+            return false;
+        }
+        let b = self.b;
+        let start = self.i;
+        let mut i = start + 1;
+        while i < b.len() && (b[i] != b'/' || b[i - 1] == b'\\') {
+            i += 1;
+        }
+        i = (i + 1).min(b.len());
+        self.steps += (i - start) as u64 / 8;
+        self.fix(FixKind::ConvertedRegex, start);
+        self.push_json_string(&b[start..i]);
+        self.i = i;
+        true
+    }
+}
+
+/// Bracket balance of a string's content up to `upto`: `(`, `[`, `{` minus their closers.
+struct Balance {
+    upto: usize,
+    counts: [i64; 3],
+}
+
+/// Start of the quote character that ends just before `end` (quotes are 1 to 3 bytes).
+fn prev_quote_start(b: &[u8], end: usize) -> usize {
+    (1..=3)
+        .map(|n| end.saturating_sub(n))
+        .find(|&k| quote_at(b, k).is_some_and(|(_, n)| k + n == end))
+        .unwrap_or(end.saturating_sub(1))
+}
+
+enum Unquoted {
+    No,
+    Yes,
+    Call,
+}
+
+#[derive(Clone, Copy)]
+enum Lit {
+    Json,
+    True,
+    False,
+    Null,
+    NonFinite,
+}
+
+fn literal(word: &[u8]) -> Option<Lit> {
+    Some(match word {
+        b"true" | b"false" | b"null" => Lit::Json,
+        b"True" | b"TRUE" => Lit::True,
+        b"False" | b"FALSE" => Lit::False,
+        b"None" | b"Null" | b"NULL" | b"undefined" => Lit::Null,
+        b"NaN" | b"Infinity" => Lit::NonFinite,
+        _ => return None,
+    })
+}
+
+/// Index of the last non-whitespace byte before `i`.
+fn prev_non_ws(b: &[u8], i: usize) -> Option<usize> {
+    let mut k = i;
+    while k > 0 {
+        k -= 1;
+        if !is_ws(b[k]) {
+            return Some(k);
+        }
+    }
+    None
+}

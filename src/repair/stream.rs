@@ -1,0 +1,88 @@
+//! Streaming repair: [`StreamRepairer`] accepts chunks as tokens arrive and produces the best valid
+//! JSON so far (for live argument previews) and, at the end, exactly what one-shot [`repair`] gives.
+//!
+//! Previews re-run the tolerant pass over the buffer, but only when the buffer has grown by at least
+//! an eighth since the last one was computed (or is still small); otherwise the previous preview is
+//! returned. Geometric growth bounds the total preview work over a stream of `n` bytes by about
+//! `9·n` parser steps plus a constant, so feeding a whole stream token by token and asking for a
+//! preview after every token stays linear.
+//!
+//! [`repair`]: super::repair
+
+use super::{Fix, RepairError, repair_counting_steps};
+
+/// Buffers below this size are always re-repaired for a preview (a constant amount of work).
+const SMALL: usize = 4096;
+
+/// Incremental repair of a JSON value arriving in chunks.
+///
+/// ```
+/// use toolmend::repair::StreamRepairer;
+///
+/// let mut s = StreamRepairer::new();
+/// s.push(r#"{"path": "src/ma"#);
+/// assert_eq!(s.preview().as_deref(), Some(r#"{"path": "src/ma"}"#));
+/// s.push(r#"in.rs", "line": 4}"#);
+/// assert_eq!(s.finish().unwrap().0, r#"{"path": "src/main.rs", "line": 4}"#);
+/// ```
+#[derive(Debug, Default, Clone)]
+pub struct StreamRepairer {
+    buf: String,
+    /// Buffer length when the cached preview was computed.
+    preview_len: usize,
+    preview: Option<String>,
+    steps: u64,
+}
+
+impl StreamRepairer {
+    /// An empty stream.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Appends a chunk (a token or any slice of the text).
+    pub fn push(&mut self, chunk: &str) {
+        self.buf.push_str(chunk);
+    }
+
+    /// Everything received so far.
+    #[must_use]
+    pub fn buffer(&self) -> &str {
+        &self.buf
+    }
+
+    /// The best valid JSON for the text received so far, or `None` when nothing usable has
+    /// arrived yet. May lag the buffer by up to an eighth of its length (see the module docs).
+    pub fn preview(&mut self) -> Option<String> {
+        let len = self.buf.len();
+        let stale = self.preview_len != len
+            && (len <= SMALL
+                || len >= self.preview_len + self.preview_len / 8
+                || self.preview.is_none());
+        if stale {
+            let (res, steps) = repair_counting_steps(&self.buf);
+            self.steps += steps + 1;
+            if let Ok(r) = res {
+                self.preview = Some(r.text.into_owned());
+            }
+            self.preview_len = len;
+        }
+        self.preview.clone()
+    }
+
+    /// Parser steps spent on previews so far (for the linearity tests).
+    #[must_use]
+    pub fn preview_steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// Ends the stream: the same result as [`repair`](super::repair) on the whole text.
+    ///
+    /// # Errors
+    /// Whatever [`repair`](super::repair) returns for the whole text.
+    pub fn finish(self) -> Result<(String, Vec<Fix>), RepairError> {
+        let r = super::repair(&self.buf)?;
+        Ok((r.text.into_owned(), r.fixes))
+    }
+}
