@@ -519,7 +519,18 @@ fn decode_args(args: &Map<String, Value>, schema: &Value) -> Option<DecodedArgs>
     let mut dropped_unknown = false;
     for c in d.coercions.iter().rev() {
         match c.kind {
-            CoercionKind::MissingToDefault => remove_pointer(&mut out, &c.path),
+            CoercionKind::MissingToDefault => {
+                let required = schema
+                    .get("required")
+                    .and_then(Value::as_array)
+                    .zip(c.path.get(1..))
+                    .is_some_and(|(r, key)| r.iter().any(|k| k.as_str() == Some(key)));
+                if required {
+                    coerced = true;
+                } else {
+                    remove_pointer(&mut out, &c.path);
+                }
+            }
             CoercionKind::UnknownKeyDropped => dropped_unknown = true,
             _ => coerced = true,
         }
