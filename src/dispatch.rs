@@ -9,8 +9,8 @@
 //! 1. the retry budget of `(tool, canonical raw args)` is checked (exhausted: `BudgetExhausted`);
 //! 2. the tool is looked up in the turn's registry snapshot (missing: `UnknownTool`, listing the
 //!    known tools and one concrete example call; never executed);
-//! 3. the arguments are repaired, decoded and validated (`Malformed` / `InvalidArgs`, with an
-//!    example of a valid call);
+//! 3. the arguments go through [`crate::decode`]: repaired, coerced where the schema asks,
+//!    validated (`Malformed` / `InvalidArgs`, with decode's corrective message and a valid call);
 //! 4. policy: a non-read-only tool in a read-only task is `Denied`;
 //! 5. the third identical call (same tool, same canonical args, nothing changed since) gets a
 //!    `Duplicate` message with the earlier result instead of a re-run; a repeated pure call is
@@ -21,6 +21,8 @@
 //!    effects invalidate the memo and the duplicate record for the paths they touch.
 //!
 //! Consecutive calls to read-only tools run concurrently; every other call runs alone, in order.
+//! The checks of step 5 see the calls of earlier batches, so two identical read-only calls in one
+//! batch both run.
 //! A policy failure (`Denied`, `BudgetExhausted`) ends the turn: the calls after it are not run
 //! and get a `Skipped` result, so every call still gets exactly one result, in call order.
 //!
@@ -39,6 +41,7 @@ use std::time::{Duration, Instant};
 use futures::FutureExt as _;
 use serde_json::Value;
 
+use crate::decode::Coercion;
 use crate::tools::canon::write_canonical;
 use crate::tools::memo::{MemoEntry, overlaps};
 use crate::tools::{
@@ -65,6 +68,8 @@ pub struct Policy {
     pub backoff: Duration,
     /// Refuse every tool that is not read-only.
     pub read_only: bool,
+    /// How forgiving argument decoding is.
+    pub decode: crate::decode::Policy,
 }
 
 impl Default for Policy {
@@ -78,6 +83,7 @@ impl Default for Policy {
             world_retries: 2,
             backoff: Duration::from_millis(100),
             read_only: false,
+            decode: crate::decode::Policy::default(),
         }
     }
 }
@@ -106,6 +112,7 @@ struct Job {
     id: String,
     entry: Arc<Entry>,
     args: Value,
+    coercions: Vec<Coercion>,
     key: String,
     raw_key: String,
     start: Instant,
@@ -245,14 +252,17 @@ impl Dispatcher {
         };
         let entry = Arc::clone(entry);
 
-        let args = match entry.decoder.decode(&name, &call.arguments) {
-            Ok(a) => a,
-            Err(failure) => {
-                let failure = with_example(failure, &entry.spec.example_call());
-                self.charge(&raw_key);
-                return fail(self, failure);
-            }
-        };
+        let (args, coercions) =
+            match entry
+                .decoder
+                .decode(&entry.spec, &call.arguments, &self.policy.decode)
+            {
+                Ok(d) => (d.value, d.coercions),
+                Err(failure) => {
+                    self.charge(&raw_key);
+                    return fail(self, failure);
+                }
+            };
 
         if self.policy.read_only && !entry.spec.annotations.read_only {
             let failure = Failure::denied(
@@ -296,6 +306,7 @@ impl Dispatcher {
                 attempts: 0,
                 cached: true,
                 truncated: hit.truncated,
+                coercions,
             };
             let reads = hit.reads.clone();
             self.record_seen(key, &result.output, reads);
@@ -307,6 +318,7 @@ impl Dispatcher {
             id,
             entry,
             args,
+            coercions,
             key,
             raw_key,
             start,
@@ -322,7 +334,9 @@ impl Dispatcher {
                     self.charge(&job.raw_key);
                     self.record_seen(job.key, &failure.to_string(), Vec::new());
                 }
-                return self.failed(job.id, name, failure, job.start, attempts);
+                let mut r = self.failed(job.id, name, failure, job.start, attempts);
+                r.coercions = job.coercions;
+                return r;
             }
         };
         let (text, truncated) = cap(
@@ -370,6 +384,7 @@ impl Dispatcher {
             attempts,
             cached: false,
             truncated,
+            coercions: job.coercions,
         }
     }
 
@@ -393,6 +408,7 @@ impl Dispatcher {
             attempts,
             cached: false,
             truncated,
+            coercions: Vec::new(),
         }
     }
 
@@ -442,6 +458,7 @@ fn unreachable_result() -> ToolResult {
         attempts: 0,
         cached: false,
         truncated: false,
+        coercions: Vec::new(),
     }
 }
 
@@ -487,26 +504,6 @@ fn raw_key(name: &str, args: &Arguments) -> String {
             }
         }
         Arguments::Value(v) => value_key(name, v),
-    }
-}
-
-fn with_example(failure: Failure, example: &str) -> Failure {
-    match failure {
-        Failure::InvalidArgs {
-            tool,
-            pointer,
-            message,
-        } => Failure::InvalidArgs {
-            tool,
-            pointer,
-            message: format!("{message}. A valid call looks like: {example}"),
-        },
-        Failure::Malformed { tool, at, message } => Failure::Malformed {
-            tool,
-            at,
-            message: format!("{message}. A valid call looks like: {example}"),
-        },
-        other => other,
     }
 }
 

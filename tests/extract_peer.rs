@@ -59,8 +59,21 @@ fn options(c: &Value, hinted: bool) -> Options {
             o = o.with_tools(tools);
         }
     }
-    if c["context"]["think_prefilled"] == json!(true) {
+    if c["partial"] == json!(true) {
+        o = o.with_partial(true);
+    }
+    let ctx = &c["context"];
+    if ctx["think_prefilled"] == json!(true) {
         o = o.with_think_prefilled(true);
+    }
+    // llama.cpp's `reasoning_format: none` keeps think blocks in the content (its 2025 tests ran
+    // without a reasoning format unless they set one).
+    let rf = ctx["reasoning_format"].as_str();
+    if matches!(rf, Some("none" | "COMMON_REASONING_FORMAT_NONE"))
+        || ctx["reasoning_in_content"] == json!(true)
+        || (ctx.get("format").is_some() && rf.is_none())
+    {
+        o = o.with_reasoning_in_content(true);
     }
     o
 }

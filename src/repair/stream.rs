@@ -12,7 +12,7 @@
 use super::{Fix, RepairError, repair_counting_steps};
 
 /// Buffers below this size are always re-repaired for a preview (a constant amount of work).
-const SMALL: usize = 1024;
+const SMALL: usize = 4096;
 
 /// Incremental repair of a JSON value arriving in chunks.
 ///

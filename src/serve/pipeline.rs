@@ -9,9 +9,10 @@
 //! the model with a corrective message — OpenAI's `arguments` are not guaranteed valid either.
 //! Calls to tools the request did not offer are never made: their text stays in `content`.
 //!
-//! Content and reasoning are trimmed like [`crate::extract::Extraction`] trims them: leading
-//! whitespace and whitespace at the end of what has arrived are held until text follows. Both the
-//! JSON and the SSE path run this same code, the JSON path with the whole text in one push.
+//! When a choice has calls or reasoning, whitespace left at the end of its content is dropped (as
+//! [`crate::extract::Extraction`] trims it), so it is held until text follows; when nothing was
+//! found, the content comes back exactly as the upstream sent it. Both the JSON and the SSE path
+//! run this same code, the JSON path with the whole text in one push.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -60,11 +61,11 @@ impl Recover for Pipeline {
     }
 }
 
-/// Holds leading whitespace, and whitespace at the end of what has arrived, until text follows:
-/// the released text, once finished, is the input trimmed.
+/// Holds whitespace at the end of what has arrived until text follows, so that trailing
+/// whitespace (before a call, or at the end) never reaches the client as a content delta of its
+/// own; [`Gate::flush`] gives it back when the answer turns out unchanged.
 #[derive(Debug, Default)]
 struct Gate {
-    started: bool,
     held: String,
 }
 
@@ -72,20 +73,17 @@ impl Gate {
     fn push(&mut self, s: &str) -> Option<String> {
         let body = s.trim_end();
         if body.is_empty() {
-            if self.started {
-                self.held.push_str(s);
-            }
+            self.held.push_str(s);
             return None;
         }
         let mut out = std::mem::take(&mut self.held);
-        if self.started {
-            out.push_str(body);
-        } else {
-            out.push_str(body.trim_start());
-            self.started = true;
-        }
+        out.push_str(body);
         self.held.push_str(&s[body.len()..]);
         Some(out)
+    }
+
+    fn flush(&mut self) -> String {
+        std::mem::take(&mut self.held)
     }
 }
 
@@ -295,10 +293,24 @@ impl ChoiceRecoverer for PipelineChoice {
         if let Some(ex) = self.ex.take() {
             let text = ex.text().to_owned();
             let x = ex.finish();
-            let rest = tail(&x.content, &self.content_seen).to_owned();
-            self.content(&rest, out);
-            let rest = tail(&x.reasoning, &self.reasoning_seen).to_owned();
-            self.reasoning(&rest, out);
+            let untouched = x.calls.is_empty()
+                && x.rejected.is_empty()
+                && x.reasoning.is_empty()
+                && x.content == text.trim()
+                && text.starts_with(&self.content_seen);
+            if !untouched {
+                let rest = tail(&x.content, &self.content_seen).to_owned();
+                self.content(&rest, out);
+                let rest = tail(&x.reasoning, &self.reasoning_seen).to_owned();
+                self.reasoning(&rest, out);
+            } else {
+                // Nothing found: the content is the text, to the byte.
+                let mut rest = self.content.flush();
+                rest.push_str(text.get(self.content_seen.len()..).unwrap_or_default());
+                if !rest.is_empty() {
+                    out.push(Piece::Content(rest));
+                }
+            }
             for c in x.calls.into_iter().skip(self.calls) {
                 out.push(Piece::Call(self.extracted(c)));
             }
@@ -317,7 +329,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_gate_releases_the_trimmed_text_in_any_chunking() {
+    fn the_gate_holds_only_trailing_whitespace_in_any_chunking() {
         let text = "  \n Sure.\n\n Let me   check. \n ";
         for n in 1..text.len() {
             let mut g = Gate::default();
@@ -327,7 +339,8 @@ mod tests {
                     out.push_str(&s);
                 }
             }
-            assert_eq!(out, text.trim(), "chunks of {n}");
+            assert_eq!(out, text.trim_end(), "chunks of {n}");
+            assert_eq!(out + &g.flush(), text);
         }
     }
 
