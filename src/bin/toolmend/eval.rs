@@ -275,9 +275,38 @@ fn open_ollama(_: &BfclArgs, _: &str) -> anyhow::Result<Opened> {
     )
 }
 
+#[cfg(feature = "llama")]
 fn open_llama(a: &BfclArgs) -> anyhow::Result<Opened> {
-    let _ = (&a.model, &a.strict_format);
+    use toolmend::backend::llama::{LlamaBackend, LlamaOptions};
+    let model = a.model.as_deref().unwrap_or("qwen2.5-coder:0.5b");
+    let backend = LlamaBackend::load(model, LlamaOptions::default(), |_| {})
+        .with_context(|| format!("loading {model}"))?;
+    let info = backend.info().clone();
+    // A template with its own tool support documents `<tool_call>` blocks (Qwen2.5, Hermes);
+    // without it toolmend's own tool prompt asks for a bare JSON call.
+    let strict = if info.template_tools {
+        StrictFormat::ToolCallTags
+    } else {
+        StrictFormat::BareJson
+    };
+    eprintln!(
+        "loaded {} ({}; template: {}, tool support in the template: {}) in {:.0} ms",
+        info.name,
+        info.path.display(),
+        info.template,
+        info.template_tools,
+        info.load_ms
+    );
+    let file = info
+        .path
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned());
+    Ok((Box::new(backend), info.name, file, strict))
+}
+
+#[cfg(not(feature = "llama"))]
+fn open_llama(_: &BfclArgs) -> anyhow::Result<Opened> {
     anyhow::bail!(
-        "recording with --model needs the embedded llama backend, which this build does not have yet: use --ollama MODEL"
+        "recording with --model needs the embedded llama backend: build with the default features (feature `llama`), or use --ollama MODEL"
     )
 }
