@@ -7,6 +7,7 @@ mod eval;
 mod extract;
 mod io;
 mod repair;
+mod run;
 mod serve;
 mod tools;
 
