@@ -32,8 +32,12 @@ pub(crate) fn conforms(c: &Compiled, v: &Value, id: NodeId, depth: usize) -> boo
     {
         return false;
     }
-    if !n.any_of.is_empty() && !n.any_of.iter().any(|&b| conforms(c, v, b, depth + 1)) {
-        return false;
+    if !n.any_of.is_empty() {
+        let mut fitting = n.any_of.iter().filter(|&&b| conforms(c, v, b, depth + 1));
+        let first = fitting.next().is_some();
+        if !first || (n.one_of && fitting.next().is_some()) {
+            return false;
+        }
     }
     if !n.all_of.iter().all(|&p| conforms(c, v, p, depth + 1)) {
         return false;
@@ -84,6 +88,14 @@ pub(crate) fn conforms(c: &Compiled, v: &Value, id: NodeId, depth: usize) -> boo
         }
         Value::Object(o) => {
             if !n.required.iter().all(|r| o.contains_key(r)) {
+                return false;
+            }
+            // A missing field with a default is filled in by coercion, so it is not "as is".
+            if n.has_defaults
+                && n.props
+                    .iter()
+                    .any(|(k, p)| !o.contains_key(k) && c.get(*p).default.is_some())
+            {
                 return false;
             }
             let closed = n.closed_keys();

@@ -148,11 +148,6 @@ fn render(problems: &[Problem], example: Option<&Value>) -> String {
             "\n- {at}: expected {}, received {}. Fix: {}",
             p.expected, p.received, p.fix
         );
-        if let Some(v) = &p.valid_values
-            && !p.expected.contains("one of")
-        {
-            let _ = write!(s, "\n  valid: {}", v.join(", "));
-        }
     }
     if let Some(ex) = example {
         let _ = write!(s, "\nCorrected arguments: {}", compact(ex, 400));
@@ -174,18 +169,20 @@ pub(crate) fn compact(v: &Value, max: usize) -> String {
 }
 
 /// Turns every validation error into a [`Problem`], appended to `problems`.
-pub(crate) fn collect_validation(
+fn collect_validation(
     c: &Compiled,
     validator: &jsonschema::Validator,
     value: &Value,
-    problems: &mut Vec<Problem>,
+    problems: &mut Vec<(Problem, Tag)>,
 ) {
     for err in validator.iter_errors(value) {
+        let mut tag = Tag::Other;
         let path = err.instance_path().as_str().to_owned();
         let received_v = err.instance();
         let p = match err.kind() {
             ValidationErrorKind::Required { property } => {
                 let name = property.as_str().unwrap_or_default();
+                tag = Tag::Required;
                 let obj_node = node_at(c, value, &path);
                 let field_node = obj_node.and_then(|n| c.get(n).prop(name));
                 let ex = field_node.map_or(Value::Null, |n| example::example_for(c, n));
@@ -206,7 +203,7 @@ pub(crate) fn collect_validation(
             ValidationErrorKind::AdditionalProperties { unexpected } => {
                 let node = node_at(c, value, &path).map(|n| c.get(n));
                 for key in unexpected {
-                    problems.push(unknown_key_problem(node, &path, key));
+                    problems.push((unknown_key_problem(node, &path, key), Tag::Unknown));
                 }
                 continue;
             }
@@ -218,7 +215,7 @@ pub(crate) fn collect_validation(
                 let best = closest_enum(received_v, options.as_array().map_or(&[][..], |a| a));
                 Problem {
                     path: path.clone(),
-                    expected: format!("one of {}", valid.join(", ")),
+                    expected: format!("one of {}", list(&valid)),
                     received: compact(received_v, 60),
                     valid_values: Some(valid),
                     fix: set_fix(&path, &best),
@@ -237,9 +234,150 @@ pub(crate) fn collect_validation(
                 }
             }
         };
-        problems.push(p);
+        problems.push((p, tag));
     }
-    problems.dedup_by(|a, b| a.path == b.path && a.expected == b.expected);
+}
+
+/// What kind of problem a [`Problem`] is, for pairing and for fixes from the corrected example.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Tag {
+    /// A required field is missing.
+    Required,
+    /// A key the schema does not list.
+    Unknown,
+    /// A missing field that was paired with an unknown key the model sent instead.
+    Renamed,
+    /// Anything else (wrong type, enum, bounds, …).
+    Other,
+}
+
+/// Builds the [`DecodeError::Invalid`] for a value that failed: every problem, missing fields
+/// paired with the unknown keys sent instead of them (the fix is a rename), and fixes taken from
+/// a corrected copy of the arguments.
+#[cold]
+pub(crate) fn invalid(
+    c: &Compiled,
+    validator: &jsonschema::Validator,
+    value: &Value,
+    pre: Vec<Problem>,
+    coercions: &[super::Coercion],
+) -> DecodeError {
+    let mut tagged: Vec<(Problem, Tag)> = pre
+        .into_iter()
+        .map(|p| {
+            let t = if p.received.starts_with("the unknown field") {
+                Tag::Unknown
+            } else {
+                Tag::Other
+            };
+            (p, t)
+        })
+        .collect();
+    collect_validation(c, validator, value, &mut tagged);
+    let mut seen = std::collections::HashSet::new();
+    tagged.retain(|(p, _)| seen.insert((p.path.clone(), p.expected.clone())));
+
+    // Keys the model sent that are not fields: dropped by coercion, or rejected above.
+    let mut strays: Vec<(String, Value, Option<usize>)> = coercions
+        .iter()
+        .filter(|co| co.kind == super::CoercionKind::UnknownKeyDropped)
+        .map(|co| (co.path.clone(), co.original.clone(), None))
+        .collect();
+    for (i, (p, t)) in tagged.iter().enumerate() {
+        if *t == Tag::Unknown {
+            let v = value.pointer(&p.path).cloned().unwrap_or(Value::Null);
+            strays.push((p.path.clone(), v, Some(i)));
+        }
+    }
+    let mut seed = value.clone();
+    let mut remove = Vec::new();
+    let mut used = vec![false; strays.len()];
+    for i in 0..tagged.len() {
+        if tagged[i].1 != Tag::Required {
+            continue;
+        }
+        let (parent, name) = split_last(&tagged[i].0.path);
+        let missing_here = tagged
+            .iter()
+            .filter(|(p, t)| *t == Tag::Required && split_last(&p.path).0 == parent)
+            .count();
+        let cands: Vec<usize> = (0..strays.len())
+            .filter(|&j| !used[j] && split_last(&strays[j].0).0 == parent)
+            .collect();
+        let pick = if cands.len() == 1 && missing_here == 1 {
+            Some(cands[0])
+        } else {
+            cands
+                .iter()
+                .copied()
+                .map(|j| {
+                    let key = split_last(&strays[j].0).1;
+                    let sim = strsim::normalized_damerau_levenshtein(
+                        &super::coerce::fold(&key),
+                        &super::coerce::fold(&name),
+                    );
+                    (j, sim)
+                })
+                .filter(|&(_, sim)| sim >= 0.5)
+                .max_by(|a, b| a.1.total_cmp(&b.1))
+                .map(|(j, _)| j)
+        };
+        let Some(j) = pick else { continue };
+        used[j] = true;
+        let from = split_last(&strays[j].0).1;
+        let p = &mut tagged[i].0;
+        p.received = format!("nothing (you sent \"{from}\" instead)");
+        p.fix = format!("rename \"{from}\" to \"{name}\"");
+        tagged[i].1 = Tag::Renamed;
+        if let Some(k) = strays[j].2 {
+            remove.push(k);
+        }
+        let target = if parent.is_empty() {
+            Some(&mut seed)
+        } else {
+            seed.pointer_mut(&parent)
+        };
+        if let Some(Value::Object(o)) = target {
+            o.shift_remove(&from);
+            o.insert(name, strays[j].1.clone());
+        }
+    }
+    let mut idx = 0;
+    tagged.retain(|_| {
+        idx += 1;
+        !remove.contains(&(idx - 1))
+    });
+    let example = example::corrected(c, validator, &seed);
+    if let Some(ex) = &example {
+        for (p, t) in &mut tagged {
+            let Some(v) = ex.pointer(&p.path) else {
+                continue;
+            };
+            match t {
+                Tag::Required => {
+                    let (_, name) = split_last(&p.path);
+                    p.fix = format!("add \"{name}\": {}", compact(v, 80));
+                }
+                Tag::Other => p.fix = set_fix(&p.path, v),
+                Tag::Renamed | Tag::Unknown => {}
+            }
+        }
+    }
+    DecodeError::Invalid {
+        problems: tagged.into_iter().map(|(p, _)| p).collect(),
+        example: example.map(Box::new),
+    }
+}
+
+/// Splits a JSON Pointer into its parent pointer and its last segment (unescaped).
+fn split_last(p: &str) -> (String, String) {
+    match p.rsplit_once('/') {
+        Some((parent, last)) => (
+            parent.to_owned(),
+            last.replace("~1", "/").replace("~0", "~"),
+        ),
+        None => (String::new(), p.to_owned()),
+    }
 }
 
 /// The problem for a key the schema does not list (with a did-you-mean when one is close).
@@ -260,11 +398,25 @@ pub(crate) fn unknown_key_problem(node: Option<&Node>, obj_path: &str, key: &str
         expected: if fields.is_empty() {
             "no such field".into()
         } else {
-            format!("only the fields {}", fields.join(", "))
+            format!("only the fields {}", list(&fields))
         },
         received: format!("the unknown field \"{key}\""),
         valid_values: Some(fields),
         fix,
+    }
+}
+
+/// Joins at most 12 items (a long enum must not flood a small model's context).
+fn list(items: &[String]) -> String {
+    const SHOWN: usize = 12;
+    if items.len() <= SHOWN {
+        items.join(", ")
+    } else {
+        format!(
+            "{}, … ({} more)",
+            items[..SHOWN].join(", "),
+            items.len() - SHOWN
+        )
     }
 }
 
@@ -346,7 +498,7 @@ pub(crate) fn describe(c: &Compiled, id: NodeId) -> String {
     let n = c.get(id);
     if let Some(e) = &n.enum_values {
         let vals: Vec<String> = e.iter().map(|v| compact(v, 40)).collect();
-        return format!("one of {}", vals.join(", "));
+        return format!("one of {}", list(&vals));
     }
     if let Some(k) = &n.const_value {
         return format!("exactly {}", compact(k, 60));

@@ -4,34 +4,77 @@
 use super::Format;
 use super::scan::{Args, Input, Piece, RawCall, Step, Wait, find, skip_ws};
 
-const CALLS_BEGIN: &str = "<\u{ff5c}tool\u{2581}calls\u{2581}begin\u{ff5c}>";
-const CALLS_END: &str = "<\u{ff5c}tool\u{2581}calls\u{2581}end\u{ff5c}>";
-const CALL_BEGIN: &str = "<\u{ff5c}tool\u{2581}call\u{2581}begin\u{ff5c}>";
-const CALL_END: &str = "<\u{ff5c}tool\u{2581}call\u{2581}end\u{ff5c}>";
-const SEP: &str = "<\u{ff5c}tool\u{2581}sep\u{ff5c}>";
-const WAIT: &[&str] = &[CALL_END, CALLS_END];
+/// The markers of one spelling (full-width bars, or the ASCII bars some templates print).
+struct Spelling {
+    calls_end: &'static str,
+    call_begin: &'static str,
+    call_end: &'static str,
+    sep: &'static str,
+    wait: &'static [&'static str],
+}
 
-/// Either begin marker.
+const FULL: Spelling = Spelling {
+    calls_end: "<\u{ff5c}tool\u{2581}calls\u{2581}end\u{ff5c}>",
+    call_begin: "<\u{ff5c}tool\u{2581}call\u{2581}begin\u{ff5c}>",
+    call_end: "<\u{ff5c}tool\u{2581}call\u{2581}end\u{ff5c}>",
+    sep: "<\u{ff5c}tool\u{2581}sep\u{ff5c}>",
+    wait: &[
+        "<\u{ff5c}tool\u{2581}call\u{2581}end\u{ff5c}>",
+        "<\u{ff5c}tool\u{2581}calls\u{2581}end\u{ff5c}>",
+    ],
+};
+
+const ASCII: Spelling = Spelling {
+    calls_end: "<|tool\u{2581}calls\u{2581}end|>",
+    call_begin: "<|tool\u{2581}call\u{2581}begin|>",
+    call_end: "<|tool\u{2581}call\u{2581}end|>",
+    sep: "<|tool\u{2581}sep|>",
+    wait: &[
+        "<|tool\u{2581}call\u{2581}end|>",
+        "<|tool\u{2581}calls\u{2581}end|>",
+    ],
+};
+
+/// Any begin marker.
 pub(crate) fn handle(inp: &Input<'_>, s: usize, mend: usize) -> Step {
     let t = inp.text;
-    let mut at = if t[s..mend] == *CALLS_BEGIN { mend } else { s };
+    let marker = &t[s..mend];
+    let sp = if marker.contains('\u{ff5c}') {
+        &FULL
+    } else {
+        &ASCII
+    };
+    let (call_begin, calls_end, call_end, sep) = (sp.call_begin, sp.calls_end, sp.call_end, sp.sep);
+    let wait = sp.wait;
+    // `<｜tool▁calls｜>` (a short spelling of the section start) is followed by the call directly.
+    let short = marker == "<\u{ff5c}tool\u{2581}calls\u{ff5c}>";
+    let mut at = if marker == call_begin || short {
+        s
+    } else {
+        mend
+    };
     let mut pieces = Vec::new();
     loop {
         at = skip_ws(t, at);
         let rest = &t[at..];
-        if rest.starts_with(CALLS_END) {
-            at += CALLS_END.len();
+        if rest.starts_with(calls_end) {
+            at += calls_end.len();
             break;
         }
-        if !rest.starts_with(CALL_BEGIN) {
-            if !inp.fin && (CALL_BEGIN.starts_with(rest) || CALLS_END.starts_with(rest)) {
-                return Step::NeedMore(Wait::Markers(WAIT));
+        let in_short = short && at == s;
+        if !rest.starts_with(call_begin) && !in_short {
+            if !inp.fin && (call_begin.starts_with(rest) || calls_end.starts_with(rest)) {
+                return Step::NeedMore(Wait::Markers(wait));
             }
             break;
         }
         let cs = at;
-        let hs = at + CALL_BEGIN.len();
-        let Some(sep) = find(t, hs, SEP) else {
+        let hs = if in_short {
+            mend
+        } else {
+            at + call_begin.len()
+        };
+        let Some(sep_at) = find(t, hs, sep) else {
             if inp.fin {
                 if let Some(p) = truncated(t, hs, cs) {
                     pieces.push(p);
@@ -39,15 +82,15 @@ pub(crate) fn handle(inp: &Input<'_>, s: usize, mend: usize) -> Step {
                 at = t.len();
                 break;
             }
-            return Step::NeedMore(Wait::Markers(&[SEP]));
+            return Step::NeedMore(Wait::Markers(wait));
         };
-        let (ce, next) = match find(t, sep, CALL_END) {
-            Some(e) => (e, e + CALL_END.len()),
+        let (ce, next) = match find(t, sep_at, call_end) {
+            Some(e) => (e, e + call_end.len()),
             None if inp.fin => (t.len(), t.len()),
-            None => return Step::NeedMore(Wait::Markers(WAIT)),
+            None => return Step::NeedMore(Wait::Markers(wait)),
         };
-        let head = t[hs..sep].trim();
-        let after = sep + SEP.len();
+        let head = t[hs..sep_at].trim();
+        let after = sep_at + sep.len();
         let (name, args, fmt) = if head == "function" {
             // V3: name on the first line, then a ```json fence.
             let nl = find(t, after, "\n").filter(|n| *n < ce).unwrap_or(ce);
@@ -93,7 +136,10 @@ fn truncated(t: &str, hs: usize, cs: usize) -> Option<Piece> {
     }
     Some(Piece::Call(RawCall {
         name: name.to_owned(),
-        args: Args::Json(t.len()..t.len()),
+        args: Args::Bad(crate::repair::RepairError::Truncated {
+            at: t.len(),
+            message: "the output ends inside this call".into(),
+        }),
         raw: t.len()..t.len(),
         span: cs..t.len(),
         format: Format::DeepseekV31,

@@ -28,18 +28,18 @@ pub(crate) fn fence(inp: &Input<'_>, s: usize, mend: usize) -> Step {
     match lang.as_str() {
         "json" | "" | "tool_call" | "tool_calls" | "javascript" | "json5" => {
             let inner = &t[r.clone()];
-            if !(inner.starts_with('{') || inner.starts_with('[')) {
-                return Step::Skip(end);
+            if (inner.starts_with('{') || inner.starts_with('['))
+                && fenced_json_is_call(t, r.clone())
+            {
+                let fmt = inp.hint().unwrap_or(Format::FencedJson);
+                return Step::Done {
+                    end,
+                    pieces: payload(inp, r, s..end, fmt, false),
+                };
             }
-            if !fenced_json_is_call(t, r.clone()) {
-                return Step::Skip(end);
-            }
-            let fmt = inp.hint().unwrap_or(Format::FencedJson);
-            Step::Done {
-                end,
-                pieces: payload(inp, r, s..end, fmt, false),
-            }
+            nested_or_skip(inp, body, end)
         }
+        "xml" | "html" => nested_or_skip(inp, body, end),
         "tool_code" | "tool_call_code" => match super::pythonic::lines(t, body) {
             Some(calls) => Step::Done {
                 end,
@@ -55,6 +55,17 @@ pub(crate) fn fence(inp: &Input<'_>, s: usize, mend: usize) -> Step {
             _ => Step::Skip(end),
         },
         _ => Step::Skip(end),
+    }
+}
+
+/// Scans a fence's body like top-level text (a fence may hold `<tool_call>` or
+/// `<function_call>` envelopes); with no call found the whole fence is content.
+fn nested_or_skip(inp: &Input<'_>, body: std::ops::Range<usize>, end: usize) -> Step {
+    let pieces = super::scan::nested(inp, body);
+    if pieces.iter().any(|p| matches!(p, Piece::Call(_))) {
+        Step::Done { end, pieces }
+    } else {
+        Step::Skip(end)
     }
 }
 

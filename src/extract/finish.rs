@@ -37,6 +37,13 @@ impl Finisher {
                 self.out.content.push_str(s);
                 Some(Event::Content(s.to_owned()))
             }
+            Piece::Text(s) => {
+                if s.is_empty() {
+                    return None;
+                }
+                self.out.content.push_str(&s);
+                Some(Event::Content(s))
+            }
             Piece::Reasoning(r) => {
                 let s = &text[r];
                 if s.is_empty() {
@@ -51,34 +58,47 @@ impl Finisher {
 
     fn call(&mut self, text: &str, rc: RawCall) -> Option<Event> {
         let raw = text.get(rc.raw.clone()).unwrap_or_default().to_owned();
-        if let Some(tools) = &self.opts.tools {
-            if !tools.iter().any(|t| t.name == rc.name) {
-                let known: Vec<String> = tools.iter().map(|t| t.name.clone()).collect();
-                let suggestion = known
-                    .iter()
-                    .map(|k| {
-                        (
-                            strsim::jaro_winkler(&k.to_lowercase(), &rc.name.to_lowercase()),
-                            k,
-                        )
-                    })
-                    .filter(|(s, _)| *s >= 0.8)
-                    .max_by(|a, b| a.0.total_cmp(&b.0))
-                    .map(|(_, k)| k.clone());
-                let r = Rejected {
-                    reason: RejectReason::UnknownTool {
-                        name: rc.name.clone(),
-                        suggestion,
-                        known,
-                    },
-                    name: rc.name,
-                    format: rc.format,
-                    span: rc.span,
-                    raw_arguments: raw,
-                };
-                self.out.rejected.push(r.clone());
-                return Some(Event::Rejected(r));
-            }
+        if let Some(tools) = &self.opts.tools
+            && !tools.iter().any(|t| t.name == rc.name)
+        {
+            let known: Vec<String> = tools.iter().map(|t| t.name.clone()).collect();
+            let suggestion = known
+                .iter()
+                .map(|k| {
+                    (
+                        strsim::jaro_winkler(&k.to_lowercase(), &rc.name.to_lowercase()),
+                        k,
+                    )
+                })
+                .filter(|(s, _)| *s >= 0.8)
+                .max_by(|a, b| a.0.total_cmp(&b.0))
+                .map(|(_, k)| k.clone());
+            let r = Rejected {
+                reason: RejectReason::UnknownTool {
+                    name: rc.name.clone(),
+                    suggestion,
+                    known,
+                },
+                name: rc.name,
+                format: rc.format,
+                span: rc.span,
+                raw_arguments: raw,
+            };
+            self.out.rejected.push(r.clone());
+            return Some(Event::Rejected(r));
+        }
+        if !self.opts.partial && cut_off(text, &rc) {
+            let r = Rejected {
+                reason: RejectReason::CutOff {
+                    name: rc.name.clone(),
+                },
+                name: rc.name,
+                format: rc.format,
+                span: rc.span,
+                raw_arguments: raw,
+            };
+            self.out.rejected.push(r.clone());
+            return Some(Event::Rejected(r));
         }
         let (arguments, fixes) = self.arguments(text, &rc);
         let key = (
@@ -113,9 +133,6 @@ impl Finisher {
             Args::Json(r) => repair_json(&text[r.clone()], r.start)
                 .map_err(|e| err(e, r.start))
                 .map_or_else(|e| (Err(e), Vec::new()), |(v, f)| (Ok(v), f)),
-            Args::Text(s, at) => repair_json(s, *at)
-                .map_err(|e| err(e, *at))
-                .map_or_else(|e| (Err(e), Vec::new()), |(v, f)| (Ok(v), f)),
             Args::Value(v, f) => (Ok(v.clone()), f.clone()),
             Args::Bad(e) => (Err(err(e.clone(), rc.raw.start)), Vec::new()),
             Args::Pairs(pairs) => {
@@ -134,6 +151,19 @@ impl Finisher {
         self.out.content = self.out.content.trim().to_owned();
         self.out.reasoning = self.out.reasoning.trim().to_owned();
         self.out
+    }
+}
+
+/// True when the output ended inside the call's arguments.
+fn cut_off(text: &str, rc: &RawCall) -> bool {
+    match &rc.args {
+        Args::Bad(RepairError::Truncated { .. }) => true,
+        Args::Json(r) if rc.span.end == text.len() => {
+            let s = text[r.clone()].trim();
+            !s.is_empty()
+                && serde_json::from_str::<serde::de::IgnoredAny>(s).is_err_and(|e| e.is_eof())
+        }
+        _ => false,
     }
 }
 

@@ -62,7 +62,14 @@ fn call(
         }
         Err(Stop::Eof) if !inp.fin => Step::NeedMore(Wait::Markers(close)),
         Err(Stop::Eof) => {
-            let v = salvage(t, vs, quote);
+            let v = if inp.opts.partial {
+                salvage(t, vs, quote)
+            } else {
+                Err(crate::repair::RepairError::Truncated {
+                    at: t.len(),
+                    message: "the output ends inside this call".into(),
+                })
+            };
             Step::Done {
                 end: t.len(),
                 pieces: vec![piece(name, v, vs..t.len(), s..t.len(), fmt)],

@@ -45,7 +45,13 @@ pub(crate) fn payload_with(
     let mut fixes = Vec::new();
     let mut ok = true;
     let mut at = raw.start;
+    let mut in_list = false;
     while at < raw.end {
+        if in_list && t[at..raw.end].starts_with(']') {
+            at = skip_ws(t, at + 1).min(raw.end);
+            in_list = false;
+            continue;
+        }
         match json_at(&t[..raw.end], at) {
             Ok((v, e)) => {
                 match read(&v, need_args) {
@@ -56,18 +62,44 @@ pub(crate) fn payload_with(
                     }
                 }
                 at = skip_ws(t, e).min(raw.end);
-                if t[at..raw.end].starts_with(',') {
+                if t[at..raw.end].starts_with(',') || t[at..raw.end].starts_with(';') {
                     at = skip_ws(t, at + 1).min(raw.end);
                 }
             }
-            Err(_) => {
+            Err(Stop::Eof) if !in_list && calls.is_empty() && text.starts_with('[') => {
+                // A list that does not close: read its items one by one.
+                in_list = true;
+                at = skip_ws(t, at + 1).min(raw.end);
+            }
+            Err(stop) => {
+                if stop == Stop::Eof && inp.fin && !inp.opts.partial && raw.end == t.len() {
+                    // Cut off by the end of the output: rejected as such, never half-executed.
+                    let cut = crate::repair::RepairError::Truncated {
+                        at: t.len(),
+                        message: "the output ends inside this call".into(),
+                    };
+                    if let Some(n) = salvage_names(&t[at..raw.end]).into_iter().next() {
+                        let mut out = to_pieces(calls, &fixes, &span, fmt);
+                        out.push(Piece::Call(RawCall {
+                            name: n,
+                            args: Args::Bad(cut),
+                            raw: at..raw.end,
+                            span: span.clone(),
+                            format: fmt,
+                            id: None,
+                        }));
+                        return out;
+                    }
+                }
                 ok = false;
                 break;
             }
         }
     }
-    if !ok || calls.is_empty() {
-        calls.clear();
+    if !ok {
+        // Read the rest (everything when nothing was read) through repair.
+        let rest = at..raw.end;
+        let text = &t[rest.clone()];
         match crate::repair::repair(text) {
             Ok(r) => {
                 fixes = r
@@ -75,38 +107,55 @@ pub(crate) fn payload_with(
                     .iter()
                     .map(|f| crate::repair::Fix {
                         kind: f.kind,
-                        at: f.at + raw.start,
+                        at: f.at + rest.start,
                     })
                     .collect();
-                if let Ok(v) = serde_json::from_str::<Value>(&r.text) {
-                    if let Some(cs) = read(&v, need_args) {
-                        calls.extend(cs.into_iter().map(|c| (c, raw.clone())));
-                    }
+                if let Ok(v) = serde_json::from_str::<Value>(&r.text)
+                    && let Some(cs) = read(&v, need_args)
+                {
+                    // A name that repair had to close was cut off: not a call yet.
+                    let whole = |c: &JsonCall| {
+                        text.contains(&format!("\"{}\"", c.0))
+                            || !text.contains(&format!("\"{}", c.0))
+                    };
+                    calls.extend(cs.into_iter().filter(whole).map(|c| (c, rest.clone())));
                 }
             }
             Err(e) => {
-                // Salvage names from a payload repair could not read.
-                let names = salvage_names(text);
-                if names.is_empty() {
-                    return vec![Piece::Content(span)];
-                }
-                return names
-                    .into_iter()
-                    .map(|n| {
-                        Piece::Call(RawCall {
-                            name: n,
-                            args: Args::Bad(e.clone()),
-                            raw: raw.clone(),
-                            span: span.clone(),
-                            format: fmt,
-                            id: None,
+                // Salvage the name from a payload repair could not read.
+                if let Some(n) = salvage_names(text).into_iter().next() {
+                    let mut out: Vec<Piece> = calls
+                        .into_iter()
+                        .map(|((name, args, id), r)| {
+                            Piece::Call(RawCall {
+                                name,
+                                args: Args::Value(args, Vec::new()),
+                                raw: r,
+                                span: span.clone(),
+                                format: fmt,
+                                id,
+                            })
                         })
-                    })
-                    .collect();
+                        .collect();
+                    out.push(Piece::Call(RawCall {
+                        name: n,
+                        args: Args::Bad(e),
+                        raw: rest,
+                        span: span.clone(),
+                        format: fmt,
+                        id: None,
+                    }));
+                    return out;
+                }
             }
         }
     }
     if calls.is_empty() {
+        // Nothing readable: a cut-off envelope is dropped (the output ended inside it); a
+        // complete one stays visible as content.
+        if inp.fin && span.end == t.len() && !t.ends_with(['>', ']', '}']) {
+            return Vec::new();
+        }
         return vec![Piece::Content(span)];
     }
     calls
@@ -115,6 +164,27 @@ pub(crate) fn payload_with(
             Piece::Call(RawCall {
                 name,
                 args: Args::Value(args, fixes.clone()),
+                raw: r,
+                span: span.clone(),
+                format: fmt,
+                id,
+            })
+        })
+        .collect()
+}
+
+fn to_pieces(
+    calls: Vec<(JsonCall, Range<usize>)>,
+    fixes: &[crate::repair::Fix],
+    span: &Range<usize>,
+    fmt: Format,
+) -> Vec<Piece> {
+    calls
+        .into_iter()
+        .map(|((name, args, id), r)| {
+            Piece::Call(RawCall {
+                name,
+                args: Args::Value(args, fixes.to_vec()),
                 raw: r,
                 span: span.clone(),
                 format: fmt,
@@ -136,12 +206,12 @@ fn salvage_names(text: &str) -> Vec<String> {
                 continue;
             }
             let k = skip_ws(text, j + 1);
-            if let Some(rest) = text[k..].strip_prefix('"') {
-                if let Some(end) = rest.find('"') {
-                    let n = &rest[..end];
-                    if !n.is_empty() && n.chars().all(super::scan::is_name_char) {
-                        out.push(n.to_owned());
-                    }
+            if let Some(rest) = text[k..].strip_prefix('"')
+                && let Some(end) = rest.find('"')
+            {
+                let n = &rest[..end];
+                if !n.is_empty() && n.chars().all(super::scan::is_name_char) {
+                    out.push(n.to_owned());
                 }
             }
         }
@@ -191,7 +261,7 @@ fn tagged(
     close: &'static [&'static str],
     fmt: Format,
 ) -> Step {
-    tagged_with(inp, s, mend, close, fmt, |v, n| calls_from_value(v, n))
+    tagged_with(inp, s, mend, close, fmt, calls_from_value)
 }
 
 fn tagged_with(
@@ -240,7 +310,8 @@ fn tagged_with(
                         pieces: payload_with(inp, at..end, s..end, fmt, false, read),
                     };
                 }
-                return Step::NotMine;
+                // Without a close marker the envelope runs to the end of the output.
+                return Step::NeedMore(Wait::Any);
             }
             match body_until(inp, mend, close) {
                 Ok((body, end)) => Step::Done {
@@ -296,7 +367,7 @@ pub(crate) fn granite(inp: &Input<'_>, s: usize, mend: usize) -> Step {
 
 /// `<function_call> {…}` (no close marker).
 pub(crate) fn granite20b(inp: &Input<'_>, s: usize, mend: usize) -> Step {
-    tagged(inp, s, mend, &[], Format::Granite20bFc)
+    tagged(inp, s, mend, &["</function_call>"], Format::Granite20bFc)
 }
 
 /// `<|START_ACTION|>[…]<|END_ACTION|>`.
@@ -335,6 +406,11 @@ pub(crate) fn gigachat(inp: &Input<'_>, s: usize, mend: usize) -> Step {
         }
     }
     tagged(inp, s, at, &[], Format::Gigachat)
+}
+
+/// `<|function_call|>{…}` (GigaChat 3).
+pub(crate) fn gigachat_token(inp: &Input<'_>, s: usize, mend: usize) -> Step {
+    tagged(inp, s, mend, &[], Format::Gigachat)
 }
 
 /// `<longcat_tool_call>{…}</longcat_tool_call>`.
@@ -395,6 +471,25 @@ fn functionary_at(inp: &Input<'_>, s: usize, at: usize) -> Step {
         return Step::NotMine;
     }
     let j = skip_ws(t, nl + 1);
+    if name == "python" && !matches!(t.as_bytes().get(j), Some(b'{') | None) {
+        // Functionary's code interpreter: the rest is Python source.
+        let end = find(t, j, ">>>").unwrap_or(t.len());
+        if !inp.fin && end == t.len() {
+            return Step::NeedMore(Wait::Markers(&[">>>"]));
+        }
+        let code = t[nl + 1..end].trim_end().to_owned();
+        return Step::Done {
+            end,
+            pieces: vec![Piece::Call(RawCall {
+                name: name.to_owned(),
+                args: Args::Value(serde_json::json!({ "code": code }), Vec::new()),
+                raw: nl + 1..end,
+                span: s..end,
+                format: Format::FunctionaryV32,
+                id: None,
+            })],
+        };
+    }
     match json_at(t, j) {
         Ok((_, e)) => Step::Done {
             end: e,
@@ -446,13 +541,34 @@ pub(crate) fn bare_object(inp: &Input<'_>, s: usize, _mend: usize) -> Step {
     let t = inp.text;
     match json_at(t, s) {
         Ok((v, e)) => {
-            if calls_from_value(&v, true).is_some()
-                || (inp.hint().is_some() && calls_from_value(&v, false).is_some())
-            {
+            if let (Some(Format::LlamacppGenericJson), Some(Value::String(r))) = (
+                inp.hint(),
+                v.as_object()
+                    .filter(|o| o.len() == 1)
+                    .and_then(|o| o.get("response")),
+            ) {
+                return Step::Done {
+                    end: e,
+                    pieces: vec![Piece::Text(r.clone())],
+                };
+            }
+            if calls_from_value(&v, true).is_some() {
                 let fmt = bare_format(inp, &v, Format::BareJson);
                 Step::Done {
                     end: e,
                     pieces: payload(inp, s..e, s..e, fmt, false),
+                }
+            } else if let Some(name) = prose_tool(inp, s, &v) {
+                Step::Done {
+                    end: e,
+                    pieces: vec![Piece::Call(RawCall {
+                        name,
+                        args: Args::Json(s..e),
+                        raw: s..e,
+                        span: s..e,
+                        format: Format::Prose,
+                        id: None,
+                    })],
                 }
             } else {
                 Step::Skip(e)
@@ -462,6 +578,53 @@ pub(crate) fn bare_object(inp: &Input<'_>, s: usize, _mend: usize) -> Step {
         Err(Stop::Eof) => truncated_object(inp, s),
         Err(Stop::Invalid) => Step::NotMine,
     }
+}
+
+/// Prose recovery (as Ollama's generic parser does): a known tool's name shortly before a JSON
+/// object whose keys are all parameters of that tool (`I'll call ls with {"path": "."}`,
+/// `` `ls` {"path": "."} ``) makes the object that tool's arguments. Needs a tool list.
+fn prose_tool(inp: &Input<'_>, s: usize, v: &Value) -> Option<String> {
+    let tools = inp.opts.tools.as_ref()?;
+    let obj = v.as_object()?;
+    let t = inp.text;
+    let mut lo = s.saturating_sub(48);
+    while !t.is_char_boundary(lo) {
+        lo += 1;
+    }
+    let before = &t[lo..s];
+    // The name must be in the same clause: no sentence end between it and the object.
+    let clause_start = before
+        .rfind(['.', '\n', '!', '?', ';'])
+        .map_or(0, |i| i + 1);
+    let clause = &before[clause_start..];
+    let mut best: Option<(usize, &str)> = None;
+    for tool in tools {
+        let n = tool.name.as_str();
+        if n.is_empty() {
+            continue;
+        }
+        for (i, _) in clause.match_indices(n) {
+            let left_ok = clause[..i]
+                .chars()
+                .next_back()
+                .is_none_or(|c| !super::scan::is_name_char(c));
+            let right_ok = clause[i + n.len()..]
+                .chars()
+                .next()
+                .is_none_or(|c| !super::scan::is_name_char(c));
+            if left_ok && right_ok && best.is_none_or(|(b, _)| i > b) {
+                best = Some((i, n));
+            }
+        }
+    }
+    let (_, name) = best?;
+    let tool = inp.opts.tool(name)?;
+    let props = tool.parameters.get("properties").and_then(Value::as_object);
+    let fits = match props {
+        Some(p) => !obj.is_empty() && obj.keys().all(|k| p.contains_key(k)),
+        None => !obj.is_empty(),
+    };
+    fits.then(|| name.to_owned())
 }
 
 /// An object cut off by the end of the output that starts like a call (`{"name": "f", …` or a
@@ -500,9 +663,7 @@ pub(crate) fn bare_array(inp: &Input<'_>, s: usize, _mend: usize) -> Step {
     let t = inp.text;
     match json_at(t, s) {
         Ok((v, e)) => {
-            if calls_from_value(&v, true).is_some()
-                || (inp.hint().is_some() && calls_from_value(&v, false).is_some())
-            {
+            if calls_from_value(&v, true).is_some() {
                 let fmt = inp.hint().unwrap_or(Format::JsonArray);
                 Step::Done {
                     end: e,
@@ -513,6 +674,22 @@ pub(crate) fn bare_array(inp: &Input<'_>, s: usize, _mend: usize) -> Step {
             }
         }
         Err(Stop::Eof) if !inp.fin => Step::NeedMore(Wait::Balanced),
-        Err(_) => super::pythonic::bare_list(inp, s),
+        Err(Stop::Eof) => {
+            // A cut-off array of call objects: the complete ones are calls.
+            let j = skip_ws(t, s + 1);
+            let compact: String = t[j..t.len().min(j + 40)]
+                .chars()
+                .filter(|c| !c.is_whitespace())
+                .collect();
+            if compact.starts_with("{\"name\":\"") {
+                let fmt = inp.hint().unwrap_or(Format::JsonArray);
+                return Step::Done {
+                    end: t.len(),
+                    pieces: payload(inp, j..t.len(), s..t.len(), fmt, false),
+                };
+            }
+            super::pythonic::bare_list(inp, s)
+        }
+        Err(Stop::Invalid) => super::pythonic::bare_list(inp, s),
     }
 }

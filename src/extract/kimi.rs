@@ -41,7 +41,14 @@ pub(crate) fn handle(inp: &Input<'_>, s: usize, mend: usize) -> Step {
         };
         let (ae, next) = match find(t, args_start, CALL_END) {
             Some(e) => (e, e + CALL_END.len()),
-            None if inp.fin => (find(t, args_start, SECTION_END).unwrap_or(t.len()), t.len()),
+            None if inp.fin => {
+                let e = [SECTION_END, CALL_BEGIN]
+                    .iter()
+                    .filter_map(|m| find(t, args_start, m))
+                    .min()
+                    .unwrap_or(t.len());
+                (e, e)
+            }
             None => return Step::NeedMore(Wait::Markers(WAIT)),
         };
         let id = t[hs..head_end].trim().to_owned();

@@ -8,6 +8,22 @@ use super::value::{Stop, json_at};
 
 const TAG: &str = "[TOOL_CALLS]";
 
+/// `[TOOL_CALLS] junk [{…}]`: words before the JSON list are skipped.
+fn junk_then_json(inp: &Input<'_>, s: usize, from: usize) -> Step {
+    let t = inp.text;
+    let Some(j) = t[from..].find(['[', '{']).map(|i| from + i) else {
+        return Step::NotMine;
+    };
+    match json_at(t, j) {
+        Ok((v, e)) if super::value::calls_from_value(&v, false).is_some() => Step::Done {
+            end: e,
+            pieces: payload(inp, j..e, s..e, Format::MistralJsonArray, false),
+        },
+        Err(Stop::Eof) if !inp.fin => Step::NeedMore(Wait::Balanced),
+        _ => Step::NotMine,
+    }
+}
+
 /// `[TOOL_CALLS]`.
 pub(crate) fn handle(inp: &Input<'_>, s: usize, mend: usize) -> Step {
     let t = inp.text;
@@ -52,6 +68,23 @@ pub(crate) fn handle(inp: &Input<'_>, s: usize, mend: usize) -> Step {
             return Step::NeedMore(Wait::Any);
         }
         if name.is_empty() {
+            break;
+        }
+        let after = &t[ne..];
+        let shaped = after.starts_with("[ARGS]")
+            || after.starts_with("[CALL_ID]")
+            || after.trim_start().starts_with('{');
+        if !shaped {
+            if !inp.fin
+                && ("[ARGS]".starts_with(after)
+                    || "[CALL_ID]".starts_with(after)
+                    || after.trim().is_empty())
+            {
+                return Step::NeedMore(Wait::Any);
+            }
+            if pieces.is_empty() {
+                return junk_then_json(inp, s, pos);
+            }
             break;
         }
         let mut a = ne;

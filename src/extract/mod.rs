@@ -142,6 +142,13 @@ pub struct Options {
     pub tools: Option<Vec<ToolInfo>>,
     /// The prompt already opened a think block: text up to the first close marker is reasoning.
     pub think_prefilled: bool,
+    /// Keep think blocks (markers included) in `content` instead of `reasoning`, as llama.cpp's
+    /// `reasoning_format: none` does. Calls inside them are still never returned.
+    pub reasoning_in_content: bool,
+    /// The text is a prefix of a longer output (a mid-stream snapshot): a call cut off by the end
+    /// of the text is returned as a call (its arguments repaired as far as they go) instead of
+    /// being rejected as cut off.
+    pub partial: bool,
 }
 
 impl Options {
@@ -169,6 +176,20 @@ impl Options {
     #[must_use]
     pub fn with_think_prefilled(mut self, yes: bool) -> Self {
         self.think_prefilled = yes;
+        self
+    }
+
+    /// Keeps think blocks in `content` (llama.cpp's `reasoning_format: none`).
+    #[must_use]
+    pub fn with_reasoning_in_content(mut self, yes: bool) -> Self {
+        self.reasoning_in_content = yes;
+        self
+    }
+
+    /// Says whether the text is a prefix of a longer output.
+    #[must_use]
+    pub fn with_partial(mut self, yes: bool) -> Self {
+        self.partial = yes;
         self
     }
 
@@ -254,6 +275,14 @@ pub enum RejectReason {
         suggestion: Option<String>,
         /// Every known name.
         known: Vec<String>,
+    },
+    /// The output ended inside the call's arguments (e.g. the token limit was reached).
+    #[error(
+        "the call to `{name}` was cut off before its arguments were complete; write the whole call again"
+    )]
+    CutOff {
+        /// The name the model wrote.
+        name: String,
     },
 }
 

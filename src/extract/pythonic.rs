@@ -7,15 +7,14 @@ use serde_json::Value;
 use super::Format;
 use super::json_tags::{expect_close, payload, trim_range};
 use super::scan::{Args, Input, Piece, RawCall, Step, Wait, body_until, skip_ws};
-use super::value::{Stop, json_at, py_call};
+use super::value::{Stop, py_call};
+
+/// One Python-style call read from the text: its name, its arguments and its span.
+type PyCall = (String, Value, std::ops::Range<usize>);
 
 /// Reads calls separated by `,`, `;` or newlines from `at` up to `stop` (exclusive).
 /// Returns the calls and where reading ended.
-fn calls_in(
-    t: &str,
-    mut at: usize,
-    bracket: bool,
-) -> Result<(Vec<(String, Value, std::ops::Range<usize>)>, usize), Stop> {
+fn calls_in(t: &str, mut at: usize, bracket: bool) -> Result<(Vec<PyCall>, usize), Stop> {
     let mut out = Vec::new();
     loop {
         at = skip_ws(t, at);
@@ -85,8 +84,28 @@ fn body_calls(
     match calls_in(sub, from, bracket) {
         Ok((calls, _)) if !calls.is_empty() => to_pieces(calls, span, py_fmt),
         Ok(_) => Vec::new(),
+        Err(Stop::Eof) if inp.fin => {
+            // Cut off inside the call: keep the name so the model can be asked to finish it.
+            match super::value::py_ident(t, skip_ws(t, from)) {
+                Some(ne) => {
+                    let n = skip_ws(t, from);
+                    vec![Piece::Call(RawCall {
+                        name: t[n..ne].to_owned(),
+                        args: Args::Bad(crate::repair::RepairError::Truncated {
+                            at: t.len(),
+                            message: "the call is cut off".into(),
+                        }),
+                        raw: ne..r.end,
+                        span,
+                        format: py_fmt,
+                        id: None,
+                    })]
+                }
+                None => Vec::new(),
+            }
+        }
         Err(_) => {
-            // Read what can be read; the rest stays visible as content.
+            // Not readable: the text stays visible as content.
             vec![Piece::Content(span)]
         }
     }
@@ -130,25 +149,13 @@ pub(crate) fn python_tag(inp: &Input<'_>, s: usize, mend: usize) -> Step {
         return inp.more(Wait::Any);
     }
     if t.as_bytes()[at] == b'{' || t.as_bytes()[at] == b'[' {
-        return match json_at(t, at) {
-            Ok((_, e)) => {
-                let end = match expect_close(inp, e, PY_TAG_END) {
-                    Ok(x) => x,
-                    Err(st) => return st,
-                };
-                Step::Done {
-                    end,
-                    pieces: payload(inp, at..e, s..end, Format::Llama3PythonTag, false),
-                }
-            }
-            Err(Stop::Eof) if !inp.fin => Step::NeedMore(Wait::Balanced),
-            _ => match body_until(inp, at, PY_TAG_END) {
-                Ok((body, end)) => Step::Done {
-                    end,
-                    pieces: payload(inp, body, s..end, Format::Llama3PythonTag, false),
-                },
-                Err(st) => st,
+        // One or more JSON calls (`;`-separated) up to the end-of-message token.
+        return match body_until(inp, at, PY_TAG_END) {
+            Ok((body, end)) => Step::Done {
+                end,
+                pieces: payload(inp, body, s..end, Format::Llama3PythonTag, false),
             },
+            Err(st) => st,
         };
     }
     let mut calls = Vec::new();

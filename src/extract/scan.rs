@@ -31,11 +31,6 @@ impl Input<'_> {
         }
     }
 
-    /// True when the hint is `f` or auto.
-    pub fn allows(&self, f: Format) -> bool {
-        self.hint().is_none_or(|h| h == f)
-    }
-
     /// `NeedMore(w)` while streaming; `NotMine` once the text is final.
     pub fn more(&self, w: Wait) -> Step {
         if self.fin {
@@ -79,6 +74,8 @@ pub(crate) enum Wait {
 pub(crate) enum Piece {
     /// Text to show.
     Content(Range<usize>),
+    /// Text to show that is not a slice of the input (e.g. a decoded JSON string).
+    Text(String),
     /// Thinking.
     Reasoning(Range<usize>),
     /// A call.
@@ -103,9 +100,6 @@ pub(crate) struct RawCall {
 pub(crate) enum Args {
     /// JSON text in the input, to be repaired.
     Json(Range<usize>),
-    /// JSON text that is not a slice of the input (e.g. decoded from a JSON string); `at` is where
-    /// it came from.
-    Text(String, usize),
     /// Already a value (from a repaired payload or a Python / Gemma literal).
     Value(Value, Vec<Fix>),
     /// Raw-text key/value pairs (XML families); `Some(true)` when the envelope says "string".
@@ -119,10 +113,8 @@ type Handler = fn(&Input<'_>, usize, usize) -> Step;
 struct Marker {
     pat: &'static str,
     handler: Handler,
-    /// Families this marker can produce; empty = always active (think blocks).
+    /// Families this marker can produce; empty = always active (think blocks, control tokens).
     families: &'static [Format],
-    /// Active in auto mode.
-    auto: bool,
 }
 
 use super::{
@@ -131,232 +123,110 @@ use super::{
 };
 use Format as F;
 
+#[rustfmt::skip]
 const MARKERS: &[Marker] = &[
     // Think blocks (always active).
-    m("<think>", reasoning::think, &[], true),
-    m("</think>", reasoning::orphan_close, &[], true),
-    m("[THINK]", reasoning::think, &[], true),
-    m("<|START_THINKING|>", reasoning::think, &[], true),
-    m("<|inner_prefix|>", reasoning::think, &[], true),
-    m("<seed:think>", reasoning::think, &[], true),
-    m("<|channel>", reasoning::think, &[], true),
-    m("<|START_RESPONSE|>", reasoning::response_wrapper, &[], true),
-    m("<|END_RESPONSE|>", reasoning::response_wrapper, &[], true),
+    m("<think>", reasoning::think, &[]),
+    m("[THINK]", reasoning::think, &[]),
+    m("<|START_THINKING|>", reasoning::think, &[]),
+    m("<|inner_prefix|>", reasoning::think, &[]),
+    m("<seed:think>", reasoning::think, &[]),
+    m("<|channel>", reasoning::think, &[]),
+    // Stray closers and control tokens that carry no text.
+    m("</think>", reasoning::drop_token, &[]),
+    m("[/THINK]", reasoning::drop_token, &[]),
+    m("<|END_THINKING|>", reasoning::drop_token, &[]),
+    m("<channel|>", reasoning::drop_token, &[]),
+    m("</seed:think>", reasoning::drop_token, &[]),
+    m("<|inner_suffix|>", reasoning::drop_token, &[]),
+    m("[BEGIN FINAL RESPONSE]", reasoning::drop_token, &[]),
+    m("[END FINAL RESPONSE]", reasoning::drop_token, &[]),
+    m("<|START_RESPONSE|>", reasoning::drop_token, &[]),
+    m("<|END_RESPONSE|>", reasoning::drop_token, &[]),
+    m("<|START_TEXT|>", reasoning::drop_token, &[]),
+    m("<|END_TEXT|>", reasoning::drop_token, &[]),
+    m("<|CHATBOT_TOKEN|>", reasoning::drop_token, &[]),
+    m("<|END_OF_TURN_TOKEN|>", reasoning::drop_token, &[]),
+    m("<|python_start|>", reasoning::drop_token, &[]),
+    m("<|python_end|>", reasoning::drop_token, &[]),
+    m("</s>", reasoning::drop_token, &[]),
+    m("[/TOOL_CALLS]", reasoning::drop_token, &[]),
+    m("<|eot_id|>", reasoning::drop_token, &[]),
+    m("<|eom_id|>", reasoning::drop_token, &[]),
+    m("<\u{ff5c}end\u{2581}of\u{2581}sentence\u{ff5c}>", reasoning::drop_token, &[]),
+    m("<|end\u{2581}of\u{2581}sentence|>", reasoning::drop_token, &[]),
+    m("<\u{ff5c}tool\u{2581}output\u{2581}begin\u{ff5c}>", reasoning::drop_token, &[]),
+    m("<\u{ff5c}tool\u{2581}output\u{2581}end\u{ff5c}>", reasoning::drop_token, &[]),
+    m("<\u{ff5c}tool\u{2581}outputs\u{2581}begin\u{ff5c}>", reasoning::drop_token, &[]),
+    m("<\u{ff5c}tool\u{2581}outputs\u{2581}end\u{ff5c}>", reasoning::drop_token, &[]),
     // <tool_call> family group.
-    m(
-        "<tool_call>",
-        tool_call_tag::tool_call,
-        &[F::Hermes, F::Qwen3CoderXml, F::Glm45Xml, F::HunyuanV3],
-        true,
-    ),
-    m(
-        "<tool_calls>",
-        tool_call_tag::tool_calls,
-        &[F::ToolCallsArray, F::MinimaxV1, F::HunyuanV3],
-        true,
-    ),
-    m("<seed:tool_call>", xml::seed, &[F::SeedOssXml], true),
-    m(
-        "<function=",
-        xml::function_eq,
-        &[F::Qwen3CoderXml, F::FunctionaryV31, F::SeedOssXml],
-        true,
-    ),
-    m(
-        "<minimax:tool_call>",
-        xml::minimax,
-        &[F::MinimaxM2Xml],
-        true,
-    ),
-    m("<function name=", xml::minicpm, &[F::Minicpm5Xml], true),
-    m(
-        "<\u{ff5c}DSML\u{ff5c}function_calls>",
-        xml::dsml,
-        &[F::DeepseekDsml],
-        true,
-    ),
-    m(
-        "<\u{ff5c}tool_calls_begin\u{ff5c}>",
-        xml::step3,
-        &[F::Step3],
-        true,
-    ),
-    m(
-        "<\u{ff5c}tool_call_begin\u{ff5c}>",
-        xml::step3,
-        &[F::Step3],
-        true,
-    ),
-    // DeepSeek V3 / V3.1.
-    m(
-        "<\u{ff5c}tool\u{2581}calls\u{2581}begin\u{ff5c}>",
-        deepseek::handle,
-        &[F::DeepseekV3, F::DeepseekV31],
-        true,
-    ),
-    m(
-        "<\u{ff5c}tool\u{2581}call\u{2581}begin\u{ff5c}>",
-        deepseek::handle,
-        &[F::DeepseekV3, F::DeepseekV31],
-        true,
-    ),
+    m("<tool_call>", tool_call_tag::tool_call, &[F::Hermes, F::Qwen3CoderXml, F::Glm45Xml, F::HunyuanV3, F::GraniteToolCallToken, F::JsonArray]),
+    m("<tool_calls>", tool_call_tag::tool_calls, &[F::ToolCallsArray, F::MinimaxV1, F::HunyuanV3]),
+    // Generic wrappers some models put around a call (only a call-shaped body counts).
+    m("<tool>", tool_call_tag::generic, &[F::Hermes]),
+    m("<tools>", tool_call_tag::generic, &[F::Hermes]),
+    m("<response>", tool_call_tag::generic, &[F::Hermes, F::GraniteToolCallToken]),
+    m("<json>", tool_call_tag::generic, &[F::Hermes]),
+    m("<JSON>", tool_call_tag::generic, &[F::Hermes]),
+    m("<xml>", tool_call_tag::generic, &[F::Hermes]),
+    m("<user>", tool_call_tag::generic, &[F::Glm45Xml]),
+    // XML families.
+    m("<seed:tool_call>", xml::seed, &[F::SeedOssXml]),
+    m("<function=", xml::function_eq, &[F::Qwen3CoderXml, F::FunctionaryV31, F::SeedOssXml, F::Hermes]),
+    m("<minimax:tool_call>", xml::minimax, &[F::MinimaxM2Xml]),
+    m("<function name=", xml::minicpm, &[F::Minicpm5Xml, F::Hermes]),
+    m("<\u{ff5c}DSML\u{ff5c}function_calls>", xml::dsml, &[F::DeepseekDsml]),
+    m("<\u{ff5c}DSML\u{ff5c}tool_calls>", xml::dsml, &[F::DeepseekDsml]),
+    m("<\u{ff5c}tool_calls_begin\u{ff5c}>", xml::step3, &[F::Step3]),
+    m("<\u{ff5c}tool_call_begin\u{ff5c}>", xml::step3, &[F::Step3]),
+    // DeepSeek V3 / V3.1 (full-width bars, and the ASCII-bar spelling some templates print).
+    m("<\u{ff5c}tool\u{2581}calls\u{2581}begin\u{ff5c}>", deepseek::handle, &[F::DeepseekV3, F::DeepseekV31]),
+    m("<\u{ff5c}tool\u{2581}call\u{2581}begin\u{ff5c}>", deepseek::handle, &[F::DeepseekV3, F::DeepseekV31]),
+    m("<\u{ff5c}tool\u{2581}calls\u{ff5c}>", deepseek::handle, &[F::DeepseekV3, F::DeepseekV31]),
+    m("<|tool\u{2581}calls\u{2581}begin|>", deepseek::handle, &[F::DeepseekV3, F::DeepseekV31]),
+    m("<|tool\u{2581}call\u{2581}begin|>", deepseek::handle, &[F::DeepseekV3, F::DeepseekV31]),
     // Kimi K2.
-    m(
-        "<|tool_calls_section_begin|>",
-        kimi::handle,
-        &[F::KimiK2],
-        true,
-    ),
-    m("<|tool_call_begin|>", kimi::handle, &[F::KimiK2], true),
+    m("<|tool_calls_section_begin|>", kimi::handle, &[F::KimiK2]),
+    m("<|tool_call_begin|>", kimi::handle, &[F::KimiK2]),
     // Gemma.
-    m("<|tool_call>", gemma::gemma4, &[F::Gemma4], true),
-    m(
-        "<start_function_call>",
-        gemma::functiongemma,
-        &[F::Functiongemma],
-        true,
-    ),
+    m("<|tool_call>", gemma::gemma4, &[F::Gemma4]),
+    m("<start_function_call>", gemma::functiongemma, &[F::Functiongemma]),
     // Pythonic.
-    m(
-        "<|tool_call_start|>",
-        pythonic::lfm2,
-        &[F::Lfm2Pythonic, F::Lfm2Json],
-        true,
-    ),
-    m(
-        "<function_calls>",
-        pythonic::olmo3,
-        &[F::Olmo3Pythonic],
-        true,
-    ),
-    m(
-        "<|python_tag|>",
-        pythonic::python_tag,
-        &[F::Llama3PythonTag, F::Llama3Json],
-        true,
-    ),
+    m("<|tool_call_start|>", pythonic::lfm2, &[F::Lfm2Pythonic, F::Lfm2Json]),
+    m("<function_calls>", pythonic::olmo3, &[F::Olmo3Pythonic]),
+    m("<|python_tag|>", pythonic::python_tag, &[F::Llama3PythonTag, F::Llama3Json]),
     // Mistral.
-    m(
-        "[TOOL_CALLS]",
-        mistral::handle,
-        &[F::MistralJsonArray, F::MistralV11],
-        true,
-    ),
+    m("[TOOL_CALLS]", mistral::handle, &[F::MistralJsonArray, F::MistralV11, F::JsonArray]),
     // JSON between tags.
-    m("<|tools_prefix|>", json_tags::apertus, &[F::Apertus], true),
-    m(
-        "<TOOLCALL>",
-        json_tags::nemotron,
-        &[F::NemotronToolcallJson],
-        true,
-    ),
-    m(
-        "<|tool_call|>",
-        json_tags::granite,
-        &[F::GraniteToolCallToken],
-        true,
-    ),
-    m(
-        "<function_call>",
-        json_tags::granite20b,
-        &[F::Granite20bFc],
-        true,
-    ),
-    m(
-        "<|START_ACTION|>",
-        json_tags::command_r,
-        &[F::CommandRAction],
-        true,
-    ),
-    m("functools", json_tags::functools, &[F::Functools], true),
-    m("<|message_sep|>", json_tags::gigachat, &[F::Gigachat], true),
-    m(
-        "function call<|role_sep|>",
-        json_tags::gigachat,
-        &[F::Gigachat],
-        true,
-    ),
-    m(
-        "<longcat_tool_call>",
-        json_tags::longcat,
-        &[F::Longcat],
-        true,
-    ),
-    m(
-        "<|action_start|>",
-        json_tags::internlm2,
-        &[F::Internlm2],
-        true,
-    ),
-    m(
-        ">>>",
-        json_tags::functionary_v32,
-        &[F::FunctionaryV32],
-        true,
-    ),
+    m("<|tools_prefix|>", json_tags::apertus, &[F::Apertus]),
+    m("<TOOLCALL>", json_tags::nemotron, &[F::NemotronToolcallJson]),
+    m("<|tool_call|>", json_tags::granite, &[F::GraniteToolCallToken]),
+    m("<function_call>", json_tags::granite20b, &[F::Granite20bFc, F::Hermes]),
+    m("<|START_ACTION|>", json_tags::command_r, &[F::CommandRAction]),
+    m("functools", json_tags::functools, &[F::Functools]),
+    m("<|message_sep|>", json_tags::gigachat, &[F::Gigachat]),
+    m("function call<|role_sep|>", json_tags::gigachat, &[F::Gigachat]),
+    m("<|function_call|>", json_tags::gigachat_token, &[F::Gigachat]),
+    m("<longcat_tool_call>", json_tags::longcat, &[F::Longcat]),
+    m("<|action_start|>", json_tags::internlm2, &[F::Internlm2]),
+    m(">>>", json_tags::functionary_v32, &[F::FunctionaryV32]),
     // Harmony / Glimmer.
-    m(
-        "<|channel|>",
-        harmony::handle,
-        &[F::Harmony, F::Glimmer],
-        true,
-    ),
-    m(
-        "<|start|>",
-        harmony::handle,
-        &[F::Harmony, F::Glimmer],
-        true,
-    ),
-    m(" to=", harmony::handle, &[F::Harmony, F::Glimmer], true),
+    m("<|channel|>", harmony::handle, &[F::Harmony, F::Glimmer]),
+    m("<|start|>", harmony::handle, &[F::Harmony, F::Glimmer]),
+    m(" to=", harmony::handle, &[F::Harmony, F::Glimmer]),
     // Fences and ReAct.
-    m(
-        "```",
-        fenced::fence,
-        &[
-            F::FencedJson,
-            F::ToolCode,
-            F::FencedPython,
-            F::CommandRPlusFenced,
-            F::BareJson,
-            F::Llama3Json,
-            F::LlamacppGenericJson,
-        ],
-        true,
-    ),
-    m(
-        "Action:",
-        fenced::action,
-        &[F::React, F::CommandRPlusFenced],
-        true,
-    ),
+    m("```", fenced::fence, &[F::FencedJson, F::ToolCode, F::FencedPython, F::CommandRPlusFenced, F::BareJson, F::Llama3Json, F::LlamacppGenericJson, F::Hermes, F::JsonArray]),
+    m("Action:", fenced::action, &[F::React, F::CommandRPlusFenced]),
     // Bare JSON and pythonic lists (tried last at their position: shortest markers).
-    m(
-        "{",
-        json_tags::bare_object,
-        &[
-            F::BareJson,
-            F::Llama3Json,
-            F::LlamacppGenericJson,
-            F::FunctionaryV32,
-            F::FencedJson,
-        ],
-        true,
-    ),
-    m(
-        "[",
-        json_tags::bare_array,
-        &[F::JsonArray, F::Pythonic, F::BareJson],
-        true,
-    ),
+    m("{", json_tags::bare_object, &[F::BareJson, F::Llama3Json, F::LlamacppGenericJson, F::FencedJson, F::Hermes, F::Glm45Xml, F::JsonArray]),
+    m("[", json_tags::bare_array, &[F::JsonArray, F::Pythonic, F::BareJson, F::Lfm2Pythonic]),
 ];
 
-#[allow(clippy::too_many_arguments)]
-const fn m(pat: &'static str, handler: Handler, families: &'static [Format], auto: bool) -> Marker {
+const fn m(pat: &'static str, handler: Handler, families: &'static [Format]) -> Marker {
     Marker {
         pat,
         handler,
         families,
-        auto,
     }
 }
 
@@ -373,7 +243,7 @@ fn build(hint: FormatHint) -> Matcher {
         .iter()
         .filter(|mk| match hint {
             _ if mk.families.is_empty() => true,
-            FormatHint::Auto => mk.auto,
+            FormatHint::Auto => true,
             FormatHint::Family(f) => mk.families.contains(&f),
         })
         .collect();
@@ -408,6 +278,36 @@ fn matcher(hint: FormatHint) -> &'static Matcher {
         FormatHint::Family(f) => 1 + super::format::ALL.iter().position(|x| *x == f).unwrap_or(0),
     };
     cache[idx].get_or_init(|| build(hint))
+}
+
+/// Markers that never start a call on their own: think blocks, dropped tokens, and the weak
+/// short ones.
+fn strong(mk: &Marker) -> bool {
+    !mk.families.is_empty()
+        && !matches!(
+            mk.pat,
+            "{" | "[" | "```" | "Action:" | " to=" | "functools" | ">>>"
+        )
+}
+
+/// The first strong call marker at or after `from` (for think blocks that were never closed).
+pub(crate) fn first_call_marker(opts: &Options, text: &str, from: usize) -> Option<usize> {
+    type Strong = (AhoCorasick, Vec<&'static [Format]>);
+    static STRONG: OnceLock<Strong> = OnceLock::new();
+    let (ac, fams) = STRONG.get_or_init(|| {
+        let ms: Vec<&Marker> = MARKERS.iter().filter(|mk| strong(mk)).collect();
+        let ac = AhoCorasick::builder()
+            .match_kind(MatchKind::LeftmostLongest)
+            .build(ms.iter().map(|mk| mk.pat))
+            .expect("static marker set compiles");
+        (ac, ms.iter().map(|mk| mk.families).collect())
+    });
+    ac.find_iter(&text[from..])
+        .find(|m| match opts.format {
+            FormatHint::Auto => true,
+            FormatHint::Family(f) => fams[m.pattern().as_usize()].contains(&f),
+        })
+        .map(|m| from + m.start())
 }
 
 struct Pending {
@@ -518,7 +418,7 @@ impl Scanner {
                     let e = self.pos + found.end();
                     if !fin
                         && text.len() - s < mt.max_len
-                        && mt.prefixes.contains(text[s..].as_bytes())
+                        && mt.prefixes.contains(&text.as_bytes()[s..])
                     {
                         // A longer marker may still be arriving at `s`.
                         if s > self.pos {
@@ -534,15 +434,17 @@ impl Scanner {
                     self.pending = Some(new_pending(s, e, mt.handlers[found.pattern().as_usize()]));
                 }
                 None => {
-                    let safe = if fin {
-                        text.len()
-                    } else {
-                        safe_point(mt, text, self.pos)
-                    };
+                    // A final text that ends in part of a marker was cut off inside a control
+                    // token: that fragment is not content.
+                    let mut safe = safe_point(mt, text, self.pos);
+                    if fin && !matches!(text.as_bytes().get(safe), Some(b'<' | b'[')) {
+                        safe = text.len();
+                    }
                     if safe > self.pos {
                         sink(Piece::Content(self.pos..safe));
-                        self.pos = safe;
                     }
+                    self.pos = if fin { text.len() } else { safe.max(self.pos) };
+
                     return;
                 }
             }
@@ -644,6 +546,34 @@ fn safe_point(mt: &Matcher, text: &str, pos: usize) -> usize {
     b.len()
 }
 
+/// True when the envelope whose marker starts at `at` holds a call (one handler run, in a final
+/// text).
+pub(crate) fn call_at(inp: &Input<'_>, at: usize) -> bool {
+    let mt = matcher(inp.opts.format);
+    let Some(m) = mt.ac.find(&inp.text[at..]).filter(|m| m.start() == 0) else {
+        return false;
+    };
+    let fin = Input {
+        text: inp.text,
+        fin: true,
+        opts: inp.opts,
+    };
+    match (mt.handlers[m.pattern().as_usize()])(&fin, at, at + m.end()) {
+        Step::Done { pieces, .. } => pieces.iter().any(|p| matches!(p, Piece::Call(_))),
+        _ => false,
+    }
+}
+
+/// Scans `inp.text[body]` as a text of its own (a final one): for envelopes inside fences.
+pub(crate) fn nested(inp: &Input<'_>, body: Range<usize>) -> Vec<Piece> {
+    let mut sc = Scanner::new(inp.opts);
+    sc.started = true;
+    sc.pos = body.start;
+    let mut out = Vec::new();
+    sc.advance(&inp.text[..body.end], true, &mut |p| out.push(p));
+    out
+}
+
 // ---------------------------------------------------------------------------------------------
 // Small helpers shared by the family parsers.
 
@@ -672,10 +602,10 @@ pub(crate) fn body_until(
 ) -> Result<(Range<usize>, usize), Step> {
     let mut best: Option<(usize, usize)> = None;
     for c in close {
-        if let Some(i) = find(inp.text, from, c) {
-            if best.is_none_or(|(b, _)| i < b) {
-                best = Some((i, i + c.len()));
-            }
+        if let Some(i) = find(inp.text, from, c)
+            && best.is_none_or(|(b, _)| i < b)
+        {
+            best = Some((i, i + c.len()));
         }
     }
     match best {

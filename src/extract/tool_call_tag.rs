@@ -12,6 +12,50 @@ const CLOSE_ALL: &[&str] = &["</tool_calls>"];
 
 /// `<tool_call>`.
 pub(crate) fn tool_call(inp: &Input<'_>, s: usize, mend: usize) -> Step {
+    tag_call(inp, s, mend, CLOSE, false)
+}
+
+/// `<tool>`, `<tools>`, `<response>`, `<json>`, `<xml>`, `<user>`: a call only when the body is
+/// one; a `<response>` without a call is content with its tags dropped; others stay as written.
+pub(crate) fn generic(inp: &Input<'_>, s: usize, mend: usize) -> Step {
+    let close: &'static [&'static str] = match &inp.text[s..mend] {
+        "<tool>" => &["</tool>"],
+        "<tools>" => &["</tools>"],
+        "<response>" => &["</response>"],
+        "<json>" => &["</json>"],
+        "<JSON>" => &["</JSON>"],
+        "<xml>" => &["</xml>"],
+        _ => &["</user>"],
+    };
+    let step = tag_call(inp, s, mend, close, true);
+    let has_call = matches!(&step, Step::Done { pieces, .. } if pieces.iter().any(|p| matches!(p, Piece::Call(_))));
+    match step {
+        Step::Done { end, .. } if !has_call => {
+            if close[0] == "</response>" {
+                let body_end = if inp.text[..end].ends_with(close[0]) {
+                    end - close[0].len()
+                } else {
+                    end
+                };
+                Step::Done {
+                    end,
+                    pieces: vec![Piece::Content(mend..body_end)],
+                }
+            } else {
+                Step::NotMine
+            }
+        }
+        other => other,
+    }
+}
+
+fn tag_call(
+    inp: &Input<'_>,
+    s: usize,
+    mend: usize,
+    close: &'static [&'static str],
+    generic: bool,
+) -> Step {
     let t = inp.text;
     let at = skip_ws(t, mend);
     if at >= t.len() {
@@ -27,7 +71,7 @@ pub(crate) fn tool_call(inp: &Input<'_>, s: usize, mend: usize) -> Step {
     if c == b'{' || c == b'[' {
         return match json_at(t, at) {
             Ok((_, e)) => {
-                let end = match expect_close(inp, e, CLOSE) {
+                let end = match expect_close(inp, e, close) {
                     Ok(x) => x,
                     Err(st) => return st,
                 };
@@ -36,8 +80,8 @@ pub(crate) fn tool_call(inp: &Input<'_>, s: usize, mend: usize) -> Step {
                     pieces: payload(inp, at..e, s..end, Format::Hermes, false),
                 }
             }
-            Err(Stop::Eof) if !inp.fin => Step::NeedMore(Wait::Markers(CLOSE)),
-            _ => match body_until(inp, mend, CLOSE) {
+            Err(Stop::Eof) if !inp.fin => Step::NeedMore(Wait::Markers(close)),
+            _ => match body_until(inp, mend, close) {
                 Ok((body, end)) => Step::Done {
                     end,
                     pieces: payload(inp, body, s..end, Format::Hermes, false),
@@ -46,7 +90,7 @@ pub(crate) fn tool_call(inp: &Input<'_>, s: usize, mend: usize) -> Step {
             },
         };
     }
-    let (body, end) = match body_until(inp, mend, CLOSE) {
+    let (body, end) = match body_until(inp, mend, close) {
         Ok(x) => x,
         Err(st) => return st,
     };
@@ -54,6 +98,30 @@ pub(crate) fn tool_call(inp: &Input<'_>, s: usize, mend: usize) -> Step {
         return Step::Done {
             end,
             pieces: super::xml::qwen_functions(inp, body, s..end, Format::Qwen3CoderXml),
+        };
+    }
+    // `name\n{json}`: a GLM-style name with JSON arguments.
+    let ne = super::scan::name_end(t, at).min(body.end);
+    let j = skip_ws(t, ne);
+    if ne > at && j < body.end && t.as_bytes()[j] == b'{' {
+        let name = t[at..ne].to_owned();
+        let r = trim_range(t, j..body.end);
+        return Step::Done {
+            end,
+            pieces: vec![Piece::Call(RawCall {
+                name,
+                args: Args::Json(r.clone()),
+                raw: r,
+                span: s..end,
+                format: Format::Glm45Xml,
+                id: None,
+            })],
+        };
+    }
+    if generic {
+        return Step::Done {
+            end,
+            pieces: Vec::new(),
         };
     }
     Step::Done {

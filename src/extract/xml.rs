@@ -21,6 +21,25 @@ fn strip_nl(s: &str) -> &str {
         .unwrap_or(s)
 }
 
+/// Qwen3-Coder values sit on their own lines, indented like the XML around them: leading
+/// whitespace goes, and so does the last line break with the close tag's indentation.
+fn trim_value(v: &str) -> &str {
+    // The close tag's own line: a line break and the XML's indentation.
+    let t = v.trim_end_matches([' ', '\t']);
+    let indented = t.len() < v.len();
+    let v = match t.strip_suffix("\r\n").or_else(|| t.strip_suffix('\n')) {
+        Some(x) => x,
+        None if indented && t.trim().is_empty() => "",
+        None => v,
+    };
+    let v = v
+        .strip_prefix("\r\n")
+        .or_else(|| v.strip_prefix('\n'))
+        .unwrap_or(v);
+    // Values of indented XML carry that indentation too.
+    if indented { v.trim() } else { v }
+}
+
 /// `<function=NAME>…</function>` blocks inside `text[body]`.
 pub(crate) fn qwen_functions(
     inp: &Input<'_>,
@@ -42,10 +61,16 @@ pub(crate) fn qwen_functions(
             Some(e) => (e, e + "</function>".len()),
             None => (body.end, body.end),
         };
-        let pairs = params_eq(t, fs..fe);
+        let pairs = params_eq(t, fs..fe, fmt != Format::SeedOssXml);
+        let body_json = trim_range(t, fs..fe);
+        let args = if pairs.is_empty() && t[body_json.clone()].starts_with('{') {
+            Args::Json(body_json)
+        } else {
+            Args::Pairs(pairs)
+        };
         out.push(Piece::Call(RawCall {
             name,
-            args: Args::Pairs(pairs),
+            args,
             raw: fs..fe,
             span: span.clone(),
             format: fmt,
@@ -60,7 +85,7 @@ pub(crate) fn qwen_functions(
 }
 
 /// `<parameter=KEY>VALUE</parameter>` pairs (a missing close runs to the next parameter).
-fn params_eq(t: &str, r: Range<usize>) -> Vec<(String, String, Option<bool>)> {
+fn params_eq(t: &str, r: Range<usize>, trim: bool) -> Vec<(String, String, Option<bool>)> {
     let mut pairs = Vec::new();
     let mut at = r.start;
     while let Some(p) = find(t, at, "<parameter=").filter(|p| *p < r.end) {
@@ -78,7 +103,8 @@ fn params_eq(t: &str, r: Range<usize>) -> Vec<(String, String, Option<bool>)> {
             (None, Some(n)) => (n, n),
             (None, None) => (r.end, r.end),
         };
-        pairs.push((key, strip_nl(&t[vs..ve]).to_owned(), None));
+        let v = &t[vs..ve];
+        pairs.push((key, if trim { trim_value(v) } else { v }.to_owned(), None));
         at = next;
     }
     pairs
@@ -132,7 +158,7 @@ pub(crate) fn function_eq(inp: &Input<'_>, s: usize, mend: usize) -> Step {
                 end,
                 pieces: vec![Piece::Call(RawCall {
                     name: name.to_owned(),
-                    args: Args::Pairs(params_eq(t, body.clone())),
+                    args: Args::Pairs(params_eq(t, body.clone(), true)),
                     raw: body,
                     span: s..end,
                     format: Format::Qwen3CoderXml,
@@ -210,16 +236,35 @@ fn invokes(
             } else {
                 None
             };
-            let (ve, pn) = match find(t, vs, tags.param_close).filter(|e| *e <= fe) {
+            // `<![CDATA[…]]>` protects a value that contains the close tag.
+            let (cdata, search_from) = if t[vs..fe].starts_with("<![CDATA[") {
+                match find(t, vs, "]]>").filter(|e| *e < fe) {
+                    Some(ce) => (Some(vs + 9..ce), ce + 3),
+                    None => (None, vs),
+                }
+            } else {
+                (None, vs)
+            };
+            let (ve, pn) = match find(t, search_from, tags.param_close).filter(|e| *e <= fe) {
                 Some(e) => (e, e + tags.param_close.len()),
                 None => (fe, fe),
             };
-            pairs.push((key, strip_nl(&t[vs..ve]).to_owned(), hint));
+            let v = match cdata {
+                Some(c) => t[c].to_owned(),
+                None => strip_nl(&t[vs..ve]).to_owned(),
+            };
+            pairs.push((key, v, hint));
             p = pn;
         }
+        let body_json = trim_range(t, fs..fe);
+        let args = if pairs.is_empty() && t[body_json.clone()].starts_with('{') {
+            Args::Json(body_json)
+        } else {
+            Args::Pairs(pairs)
+        };
         out.push(Piece::Call(RawCall {
             name,
-            args: Args::Pairs(pairs),
+            args,
             raw: fs..fe,
             span: span.clone(),
             format: fmt,

@@ -78,6 +78,18 @@ pub enum FixKind {
     ConvertedRegex,
     /// A Python tuple `(…)` became an array (or its single element).
     ConvertedTuple,
+    /// Raw whitespace with a newline just before a string's closing quote was dropped.
+    TrimmedString,
+    /// A stray word or dangling key inside an object (no colon, no value) was dropped.
+    DroppedGarbage,
+    /// An array element written as `"key": value` was wrapped in an object.
+    WrappedInObject,
+    /// An object key position holding an array (`{"a": [1], [2]}`) continued the previous array.
+    MergedArray,
+    /// A root value followed by more `"key": value` pairs was reopened to take them in.
+    MergedObject,
+    /// An empty container next to non-empty ones among concatenated root values was dropped.
+    DroppedEmpty,
     /// An empty key cut off by the end of input was dropped.
     DroppedKey,
 }

@@ -149,7 +149,8 @@ impl RepairError {
 
 /// Repairs `input` into valid JSON.
 ///
-/// Valid JSON comes back borrowed with no fixes. Otherwise one tolerant pass writes valid JSON and
+/// Valid JSON comes back borrowed with no fixes, at any nesting depth (the strict check is
+/// `serde_json`'s iterative validator); broken input nested deeper than [`MAX_DEPTH`] is refused. Otherwise one tolerant pass writes valid JSON and
 /// records every [`Fix`]; its output parses with `serde_json` and repairing it again changes nothing.
 ///
 /// # Errors
@@ -173,28 +174,21 @@ pub fn repair_counting_steps(input: &str) -> (Result<Repaired<'_>, RepairError>,
             0,
         );
     }
-    match parser::Parser::new(input).run() {
-        Ok((text, fixes, steps)) => {
-            if text == input {
-                (
-                    Ok(Repaired {
-                        text: Cow::Borrowed(input),
-                        fixes: Vec::new(),
-                    }),
-                    steps,
-                )
-            } else {
-                (
-                    Ok(Repaired {
-                        text: Cow::Owned(text),
-                        fixes,
-                    }),
-                    steps,
-                )
+    let (res, steps) = parser::Parser::new(input).run();
+    let res = res.map(|(text, fixes)| {
+        if text == input {
+            Repaired {
+                text: Cow::Borrowed(input),
+                fixes: Vec::new(),
+            }
+        } else {
+            Repaired {
+                text: Cow::Owned(text),
+                fixes,
             }
         }
-        Err(e) => (Err(e), 0),
-    }
+    });
+    (res, steps)
 }
 
 /// Where a JSON value that starts at byte 0 of `text` (with `{` or `[`) ends: the byte offset just

@@ -44,6 +44,10 @@ enum State {
 #[derive(Debug, Clone, Copy)]
 struct Frame {
     kind: Kind,
+    /// The current value was written as a fenced block inside a string: `"```json {…}```"`.
+    fenced: bool,
+    /// Output offset where the current element started (arrays).
+    elem_out: usize,
     state: State,
     /// Output offset of the opening bracket (tuples may drop it).
     open_out: usize,
@@ -57,6 +61,18 @@ enum Next {
     Child,
     /// The frame closed: it was a complete value.
     Closed,
+    /// A new frame was pushed: resume it from its start.
+    Pushed,
+}
+
+/// Where a string being parsed sits: the end-quote heuristics differ for keys, object values,
+/// array elements and root values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ctx {
+    Key,
+    ObjValue,
+    Element,
+    Root,
 }
 
 /// Outcome of one attempt at a string.
@@ -77,6 +93,11 @@ pub(crate) struct Parser<'a> {
     /// Open frames by closer, to tell a mismatched closer from a redundant one.
     open_braces: u32,
     open_brackets: u32,
+    /// Context of the string or value being parsed.
+    ctx: Ctx,
+    /// Plain completion mode (the fallback): every matching quote ends its string and no string
+    /// is re-scanned; enough to complete any prefix of valid JSON.
+    plain: bool,
     /// Work counter: one step per loop iteration or byte examined (for the linearity tests).
     pub(crate) steps: u64,
 }
@@ -93,22 +114,50 @@ impl<'a> Parser<'a> {
             stack: Vec::new(),
             open_braces: 0,
             open_brackets: 0,
+            ctx: Ctx::Root,
+            plain: false,
             steps: 0,
         }
     }
 
-    /// Runs the whole cascade after the strict fast path failed.
-    pub(crate) fn run(mut self) -> R<(String, Vec<Fix>, u64)> {
-        self.root()?;
-        self.fixes.sort_by_key(|f| f.at);
+    /// Runs the tolerant pass; returns the output and fixes (or the error) and the step count.
+    pub(crate) fn run(mut self) -> (R<(String, Vec<Fix>)>, u64) {
+        let res = self.root();
         let steps = self.steps;
-        // The parser only ever writes whole UTF-8 sequences copied from a `&str` or ASCII, so this
-        // cannot fail; map the impossible case to an error instead of panicking anyway.
+        if let Err(e) = res {
+            if !matches!(e, RepairError::Invalid { .. }) {
+                return (Err(e), steps);
+            }
+            // The heuristics can misjudge text that is merely cut off; plain completion of
+            // the same input gets every prefix of valid JSON right. Keep the first error if
+            // that fails too.
+            let input = std::str::from_utf8(self.b).unwrap_or_default();
+            let mut plain = Parser::new(input);
+            plain.plain = true;
+            let (res, more) = plain.finish();
+            return (res.map_err(|_| e), steps + more);
+        }
+        self.finish_ok(steps)
+    }
+
+    fn finish(mut self) -> (R<(String, Vec<Fix>)>, u64) {
+        let res = self.root();
+        let steps = self.steps;
+        match res {
+            Err(e) => (Err(e), steps),
+            Ok(()) => self.finish_ok(steps),
+        }
+    }
+
+    fn finish_ok(mut self, steps: u64) -> (R<(String, Vec<Fix>)>, u64) {
+        self.fixes.sort_by_key(|f| f.at);
+        // The parser only ever writes ASCII or whole UTF-8 sequences copied from a `&str`, so
+        // this cannot fail; map the impossible case to an error rather than panic.
         let text = String::from_utf8(self.out).map_err(|e| RepairError::Invalid {
             at: e.utf8_error().valid_up_to(),
             message: "internal error: repair produced invalid UTF-8".into(),
-        })?;
-        Ok((text, self.fixes, steps))
+        });
+        (text.map(|t| (t, self.fixes)), steps)
     }
 
     // ----- small helpers -------------------------------------------------------------------
@@ -202,8 +251,15 @@ impl<'a> Parser<'a> {
                     None => self.b.len(),
                 };
             }
-            (Some(b'/'), Some(b'/')) | (Some(b'#'), _) => {
+            (Some(b'/'), Some(b'/')) => {
                 self.i = match memchr::memchr(b'\n', &self.b[self.i..]) {
+                    Some(k) => self.i + k,
+                    None => self.b.len(),
+                };
+            }
+            (Some(b'#'), _) => {
+                // A `#` comment ends at the end of the line, or at a closer on the same line.
+                self.i = match memchr::memchr3(b'\n', b'}', b']', &self.b[self.i..]) {
                     Some(k) => self.i + k,
                     None => self.b.len(),
                 };
@@ -334,6 +390,7 @@ impl<'a> Parser<'a> {
             return Ok(false);
         }
         let rest = &self.b[self.i..];
+        self.steps += rest.len() as u64 / 16;
         let brace = memchr::memchr2(b'{', b'[', rest);
         let fence = memchr::memmem::find(rest, b"```");
         let start = self.i;
@@ -372,6 +429,7 @@ impl<'a> Parser<'a> {
     fn root(&mut self) -> R<()> {
         let wrapped = self.prelude()?;
         let root_start = self.i;
+        let root_out = self.out.len();
         let processed = self.value()?;
         if !processed {
             return Err(if self.i >= self.b.len() {
@@ -392,7 +450,35 @@ impl<'a> Parser<'a> {
         if comma {
             self.ws_comments(true);
         }
-        let next_ok = if root_container {
+        if comma
+            && self.at(root_start) == Some(b'{')
+            && (self.key_at(self.i) || self.key_then_value_at(self.i))
+        {
+            // `{"a": 1}, "b": 2}`: the object was closed too early; take the pairs in.
+            let mut k = self.out.len();
+            while k > 0 && self.out[k - 1] != b'}' {
+                k -= 1;
+            }
+            if k > 0 {
+                self.fix(FixKind::MergedObject, comma_at);
+                self.out.truncate(k - 1);
+                self.out.extend_from_slice(b", ");
+                self.open_braces += 1;
+                self.stack.push(Frame {
+                    kind: Kind::Object,
+                    fenced: false,
+                    elem_out: 0,
+                    state: State::Open,
+                    open_out: 0,
+                    count: 0,
+                });
+                self.drive(0, None)?;
+                return self.root_tail(root_container, fenced, wrapped);
+            }
+        }
+        let next_ok = if fenced && self.next_fenced_value().is_some() {
+            true
+        } else if root_container {
             matches!(self.peek(), Some(b'{' | b'['))
         } else {
             is_value_start(self.b, self.i) && (comma || self.ends_with_comma_or_newline())
@@ -402,11 +488,17 @@ impl<'a> Parser<'a> {
             if !comma {
                 self.insert_before_ws(b",");
             }
-            self.ndjson()?;
+            let fenced_values = fenced && self.next_fenced_value().is_some();
+            self.ndjson(root_out, fenced_values)?;
         } else if comma {
             self.strip_trailing_comma();
             self.fix(FixKind::RemovedComma, comma_at);
         }
+        self.root_tail(root_container, fenced, wrapped)
+    }
+
+    /// What may follow the root value: redundant closers, a closing fence, trailing prose.
+    fn root_tail(&mut self, root_container: bool, fenced: bool, wrapped: bool) -> R<()> {
         // Redundant closers after the root value.
         while matches!(self.peek(), Some(b'}' | b']')) {
             self.fix(FixKind::RemovedCloser, self.i);
@@ -438,31 +530,118 @@ impl<'a> Parser<'a> {
         )
     }
 
-    /// Newline-delimited or concatenated root values become one array.
-    fn ndjson(&mut self) -> R<()> {
+    /// `"```json {` or `"```[`: a fenced JSON block written inside a string.
+    fn fenced_json_in_string(&self) -> bool {
+        let b = self.b;
+        if self.peek() != Some(b'"') || !b[self.i + 1..].starts_with(b"```") {
+            return false;
+        }
+        let mut k = self.i + 4;
+        while b.get(k).is_some_and(|&c| is_ident(c)) {
+            k += 1;
+        }
+        while b.get(k).is_some_and(|&c| is_ws(c)) {
+            k += 1;
+        }
+        // Only a closed block: `"```json{}"` is just a string (bounded look-ahead).
+        matches!(b.get(k), Some(b'{' | b'['))
+            && memchr::memmem::find(&b[k..(k + 4096).min(b.len())], b"```").is_some()
+    }
+
+    /// Where the next code fence whose content starts with `{` or `[` begins, if any.
+    fn next_fenced_value(&self) -> Option<usize> {
+        let b = self.b;
+        let f = self.i + memchr::memmem::find(&b[self.i..], b"```")?;
+        let mut k = f + 3;
+        while b.get(k).is_some_and(|&c| is_ident(c)) {
+            k += 1;
+        }
+        while b.get(k).is_some_and(|&c| is_ws(c)) {
+            k += 1;
+        }
+        matches!(b.get(k), Some(b'{' | b'[')).then_some(f)
+    }
+
+    /// Newline-delimited or concatenated root values become one array. Empty containers among
+    /// non-empty ones are dropped (a model's placeholder before the real value).
+    fn ndjson(&mut self, first_out: usize, fenced: bool) -> R<()> {
+        let mut spans = vec![(first_out, self.trimmed_end())];
         let mut initial = true;
         loop {
-            if !initial {
-                let comma_at = self.i;
-                if !self.parse_char(b',') && is_value_start(self.b, self.i) {
-                    self.insert_before_ws(b",");
-                    self.fix(FixKind::InsertedComma, comma_at);
-                }
-            }
+            let comma_at = self.i;
+            let comma = initial || self.parse_char(b',');
+            let before = self.out.len();
             initial = false;
             self.close_fence();
             self.ws_comments(true);
+            if fenced && self.peek() != Some(b'`') {
+                // Prose between two fenced values: skip to the next fence, or stop.
+                let Some(f) = self.next_fenced_value() else {
+                    self.strip_trailing_comma();
+                    break;
+                };
+                self.fix(FixKind::StrippedWrapper, self.i);
+                self.i = f;
+            }
             if self.peek() == Some(b'`') {
                 self.open_fence();
             }
+            let mut start = self.out.len();
             if !self.value()? {
                 self.strip_trailing_comma();
                 break;
             }
+            if !comma {
+                // No comma between the two values: insert one before the whitespace.
+                let mut k = before;
+                while k > 0 && is_ws(self.out[k - 1]) {
+                    k -= 1;
+                }
+                self.out.insert(k, b',');
+                self.fix(FixKind::InsertedComma, comma_at);
+                start += 1;
+            }
+            spans.push((start, self.trimmed_end()));
+        }
+        let is_empty = |s: &[u8]| {
+            let t: Vec<u8> = s.iter().copied().filter(|c| !is_ws(*c)).collect();
+            t == b"[]" || t == b"{}"
+        };
+        let keep: Vec<(usize, usize)> = spans
+            .iter()
+            .copied()
+            .filter(|&(a, b)| !is_empty(&self.out[a..b]))
+            .collect();
+        if !keep.is_empty() && keep.len() < spans.len() {
+            self.fix(FixKind::DroppedEmpty, 0);
+            let mut out = Vec::with_capacity(self.out.len());
+            if keep.len() == 1 {
+                out.extend_from_slice(&self.out[keep[0].0..keep[0].1]);
+            } else {
+                out.extend_from_slice(b"[\n");
+                for (n, &(a, b)) in keep.iter().enumerate() {
+                    if n > 0 {
+                        out.extend_from_slice(b",\n");
+                    }
+                    out.extend_from_slice(&self.out[a..b]);
+                }
+                out.extend_from_slice(b"\n]");
+            }
+            self.out = out;
+            return Ok(());
         }
         self.out.splice(0..0, b"[\n".iter().copied());
         self.out.extend_from_slice(b"\n]");
         Ok(())
+    }
+
+    /// Output length without trailing whitespace and commas.
+    fn trimmed_end(&self) -> usize {
+        let mut k = self.out.len();
+        while k > 0 && (is_ws(self.out[k - 1]) || self.out[k - 1] == b',') {
+            k -= 1;
+        }
+        k
     }
 
     // ----- values: the explicit-stack driver ------------------------------------------------
@@ -470,7 +649,12 @@ impl<'a> Parser<'a> {
     /// Parses one value at the current position (containers included) without recursion.
     fn value(&mut self) -> R<bool> {
         let base = self.stack.len();
-        let mut res = self.begin_value()?;
+        let res = self.begin_value()?;
+        self.drive(base, res)
+    }
+
+    /// Runs frames until the stack is back to `base`; `res` is the state of the value just begun.
+    fn drive(&mut self, base: usize, mut res: Option<bool>) -> R<bool> {
         loop {
             self.steps += 1;
             let next = match res {
@@ -480,6 +664,7 @@ impl<'a> Parser<'a> {
             };
             res = match next {
                 Next::Child => self.begin_value()?,
+                Next::Pushed => None,
                 Next::Closed => {
                     self.ws_comments(true);
                     Some(true)
@@ -492,6 +677,19 @@ impl<'a> Parser<'a> {
     /// was found).
     fn begin_value(&mut self) -> R<Option<bool>> {
         self.ws_comments(true);
+        self.ctx = match self.stack.last().map(|f| f.kind) {
+            Some(Kind::Object) => Ctx::ObjValue,
+            Some(Kind::Array | Kind::Tuple) => Ctx::Element,
+            _ => Ctx::Root,
+        };
+        if self.ctx == Ctx::ObjValue && self.fenced_json_in_string() {
+            if let Some(f) = self.stack.last_mut() {
+                f.fenced = true;
+            }
+            self.fix(FixKind::StrippedCodeFence, self.i);
+            self.i += 1;
+            self.open_fence();
+        }
         let Some(c) = self.peek() else {
             return Ok(Some(false));
         };
@@ -525,6 +723,8 @@ impl<'a> Parser<'a> {
                 self.i += 1;
                 self.stack.push(Frame {
                     kind,
+                    fenced: false,
+                    elem_out: 0,
                     state: State::Open,
                     open_out,
                     count: 0,
@@ -564,6 +764,21 @@ impl<'a> Parser<'a> {
                 self.object_next(true)
             }
             (Kind::Object, State::ObjValue { colon, truncated }, Some(processed)) => {
+                if top.fenced {
+                    // Close `"```json {…}```"`: the fence, then the string's quote.
+                    if let Some(f) = self.stack.last_mut() {
+                        f.fenced = false;
+                    }
+                    self.ws(true);
+                    if self.b[self.i..].starts_with(b"```") {
+                        self.i += 3;
+                    }
+                    self.ws(true);
+                    if self.peek() == Some(b'"') {
+                        self.i += 1;
+                    }
+                    self.ws_comments(true);
+                }
                 if !processed {
                     if colon || truncated {
                         self.insert_before_ws(b"null");
@@ -596,13 +811,43 @@ impl<'a> Parser<'a> {
                 if let Some(f) = self.stack.last_mut() {
                     f.count += 1;
                 }
+                if top.kind == Kind::Array
+                    && self.peek() == Some(b':')
+                    && self.out.get(top.elem_out) == Some(&b'"')
+                    && self.stack.len() < MAX_DEPTH
+                {
+                    // `["key": "value"]`: the element is the key of an object.
+                    self.fix(FixKind::WrappedInObject, self.i);
+                    self.out.insert(top.elem_out, b'{');
+                    self.out.push(b':');
+                    self.i += 1;
+                    self.open_braces += 1;
+                    let truncated = self.i >= self.b.len();
+                    self.stack.push(Frame {
+                        kind: Kind::Object,
+                        fenced: false,
+                        elem_out: 0,
+                        state: State::ObjValue {
+                            colon: true,
+                            truncated,
+                        },
+                        open_out: top.elem_out,
+                        count: 0,
+                    });
+                    return Ok(Next::Child);
+                }
                 self.array_next(false)
             }
             (Kind::Call, State::Open, _) => {
                 self.set_state(State::CallArg);
                 Ok(Next::Child)
             }
-            (Kind::Call, State::CallArg, _) => {
+            (Kind::Call, State::CallArg, Some(processed)) => {
+                if !processed {
+                    // `callback()`: no argument.
+                    self.out.extend_from_slice(b"null");
+                    self.fix(FixKind::InsertedNull, self.i);
+                }
                 self.ws_comments(true);
                 if self.skip_char(b')') {
                     self.skip_char(b';');
@@ -674,6 +919,13 @@ impl<'a> Parser<'a> {
     fn handle_closer(&mut self, kind: Kind) -> Option<R<Next>> {
         loop {
             self.steps += 1;
+            if self.b[self.i..].starts_with(b"```") {
+                // A closing code fence inside an unclosed container: the JSON ended here.
+                self.fix(FixKind::StrippedCodeFence, self.i);
+                self.i += 3;
+                self.ws_comments(true);
+                continue;
+            }
             let Some(c) = self.peek() else {
                 return Some(self.close());
             };
@@ -729,18 +981,95 @@ impl<'a> Parser<'a> {
         if let Some(next) = self.handle_closer(Kind::Object) {
             return next;
         }
+        let mut inserted_comma = false;
         if !initial {
             let comma_at = self.i;
+            if let Some((_, n)) = quote_at(self.b, self.i) {
+                // A stray quote before the comma (`"hello\n"\n",`): drop it.
+                let mut k = self.i + n;
+                while self.at(k).is_some_and(is_ws) {
+                    k += 1;
+                }
+                if matches!(self.at(k), None | Some(b',' | b'}')) {
+                    self.fix(FixKind::DroppedGarbage, self.i);
+                    self.i = k;
+                    if self.i >= self.b.len() || self.peek() == Some(b'}') {
+                        return self.close();
+                    }
+                }
+            }
             if !self.parse_char(b',') {
                 self.insert_before_ws(b",");
                 self.fix(FixKind::InsertedComma, comma_at);
+                inserted_comma = true;
             }
             self.ws_comments(true);
         }
         self.skip_ellipsis();
         let key_in = self.i;
         let key_out = self.out.len();
-        let key = self.string()? || matches!(self.unquoted(true)?, Unquoted::Yes);
+        self.ctx = Ctx::Key;
+        let mut quoted = self.string()?;
+        let mut key = quoted || matches!(self.unquoted(true)?, Unquoted::Yes);
+        if key && !quoted {
+            let word_end = self.i;
+            self.ws(true);
+            if self.i > word_end && self.key_at(self.i) {
+                // `COMMENT "key": …`: a stray word before a quoted key.
+                self.out.truncate(key_out);
+                self.fix(FixKind::DroppedGarbage, key_in);
+                quoted = self.string()?;
+                key = quoted;
+            }
+        }
+        if !key && self.peek() == Some(b':') {
+            let mut k = self.i + 1;
+            while self.at(k).is_some_and(is_ws) {
+                k += 1;
+            }
+            if self.at(k) == Some(b'}') {
+                // `{:}`: a colon with neither key nor value.
+                self.fix(FixKind::DroppedGarbage, self.i);
+                self.strip_trailing_comma();
+                self.i = k;
+                return self.close();
+            }
+        }
+        if !key && self.peek() == Some(b'[') && self.stack.len() < MAX_DEPTH {
+            self.strip_trailing_comma();
+            let mut k = self.out.len();
+            while k > 0 && is_ws(self.out[k - 1]) {
+                k -= 1;
+            }
+            if k > 0 && self.out[k - 1] == b']' {
+                // `{"a": [1], [2]}`: the array value continues with the next array's items.
+                self.fix(FixKind::MergedArray, self.i);
+                self.out.truncate(k - 1);
+                let mut e = self.out.len();
+                while e > 0 && is_ws(self.out[e - 1]) {
+                    e -= 1;
+                }
+                if e > 0 && self.out[e - 1] != b'[' {
+                    self.out.push(b',');
+                }
+                self.i += 1;
+                self.open_brackets += 1;
+                self.set_state(State::ObjValue {
+                    colon: true,
+                    truncated: false,
+                });
+                self.stack.push(Frame {
+                    kind: Kind::Array,
+                    fenced: false,
+                    elem_out: 0,
+                    state: State::Open,
+                    open_out: k - 1,
+                    count: 1,
+                });
+                return Ok(Next::Pushed);
+            }
+            self.out.push(b',');
+        }
         if !key {
             match self.peek() {
                 None | Some(b'}' | b'{' | b']' | b'[' | b')') => {
@@ -763,6 +1092,20 @@ impl<'a> Parser<'a> {
             self.out.truncate(key_out);
             self.strip_trailing_comma();
             self.fix(FixKind::DroppedKey, key_in);
+            return self.close();
+        }
+        if self.peek() == Some(b'}') {
+            // A dangling key or word right before the end of the object: `{"b": "x" true}`.
+            self.out.truncate(key_out);
+            self.strip_trailing_comma();
+            self.fix(FixKind::DroppedGarbage, key_in);
+            return self.close();
+        }
+        if !quoted && inserted_comma && self.i >= self.b.len() {
+            // `{"a": "x" tail`: a trailing word with neither comma nor colon.
+            self.out.truncate(key_out);
+            self.strip_trailing_comma();
+            self.fix(FixKind::DroppedGarbage, key_in);
             return self.close();
         }
         let colon = self.parse_char(b':');
@@ -808,7 +1151,12 @@ impl<'a> Parser<'a> {
             }
             return self.close();
         }
-        self.set_state(State::Element);
+        self.ws_comments(true);
+        let elem_out = self.out.len();
+        if let Some(f) = self.stack.last_mut() {
+            f.state = State::Element;
+            f.elem_out = elem_out;
+        }
         Ok(Next::Child)
     }
 
@@ -840,6 +1188,9 @@ impl<'a> Parser<'a> {
             return Ok(Next::Closed);
         }
         let closer = if top.kind == Kind::Object { b"}" } else { b"]" };
+        if self.strip_trailing_comma() {
+            self.fix(FixKind::RemovedComma, self.i);
+        }
         if consumed {
             self.out.extend_from_slice(closer);
         } else {
@@ -912,19 +1263,87 @@ impl<'a> Parser<'a> {
             return Ok(Attempt::NotString);
         };
         let content_start = self.i + qlen;
+        // Bracket balance of the content (for quotes followed by a closer), counted lazily.
+        let mut bal = Balance {
+            upto: content_start,
+            counts: [0; 3],
+        };
+        let mut escaped_quotes = 0u32;
+        // Output offset where a run of raw trailing whitespace with a newline started.
+        let mut ws_tail: Option<usize> = None;
         if q != Quote::Double {
             self.fix(FixKind::NormalizedQuote, self.i);
         }
         self.out.push(b'"');
+        let o_content = self.out.len();
         self.i += qlen;
         loop {
             self.steps += 1;
+            if self.i >= len && self.plain {
+                self.out.push(b'"');
+                self.fix(FixKind::ClosedString, self.i);
+                return Ok(Attempt::Done { concat: false });
+            }
             if self.i >= len {
+                if !stop_delim && stop_at.is_none() && self.ctx == Ctx::ObjValue {
+                    // `{"a": "text}` or `{"a": "text}```: the string ends before the closers.
+                    let mut k = len;
+                    while k > content_start
+                        && (is_ws(b[k - 1]) || matches!(b[k - 1], b'}' | b']' | b'`'))
+                    {
+                        k -= 1;
+                    }
+                    if k < len && k > content_start && b[k..].iter().any(|&c| !is_ws(c)) {
+                        if b[k..].contains(&b'}')
+                            && let Some(c) = self.find_unquoted_key(content_start, k)
+                        {
+                            // `{"a": "first, b: 1}`: the string ended before `, b:`.
+                            return Ok(Attempt::RetryAt(c));
+                        }
+                        return Ok(Attempt::RetryAt(k));
+                    }
+                }
                 let prev = prev_non_ws(b, self.i);
-                if !stop_delim && prev.is_some_and(|p| p >= content_start && is_delimiter(b[p])) {
+                // A key cut off by the end retries only to split `"key:value` at its colon or
+                // `"a" true}` at its quote; a value only when it holds no bracket (`"{:`).
+                let rest = &b[content_start..];
+                if !stop_delim
+                    && stop_at.is_none()
+                    && self.ctx == Ctx::ObjValue
+                    && let Some(c) = self.find_quoted_unquoted_key(content_start, len)
+                {
+                    // `{"a": "x, `b:…` cut off: a quoted key started after the comma.
+                    return Ok(Attempt::RetryAt(c));
+                }
+                let retry = if self.ctx == Ctx::Key {
+                    memchr::memchr2(b':', b'"', rest).is_some()
+                } else {
+                    memchr::memchr2(b'{', b'[', rest).is_none()
+                };
+                let key_colon = self.ctx == Ctx::Key && memchr::memchr(b':', rest).is_some();
+                if !stop_delim
+                    && (key_colon
+                        || (retry
+                            && prev.is_some_and(|p| p >= content_start && is_delimiter(b[p]))))
+                {
                     return Ok(Attempt::RetryDelimiter);
                 }
-                self.close_string(self.i);
+                // Cut off by the end of input: everything that arrived is kept, spaces included
+                // (but a key loses trailing spaces: `{"s ` is the key `s`).
+                if self.ctx == Ctx::Key {
+                    self.close_string(self.i);
+                } else {
+                    if self.out.ends_with(b"\\n")
+                        && !self.out.ends_with(b"\\\\n")
+                        && self.out.len() >= o_content + 2
+                    {
+                        // A `\n` escape right at the cut: the line it starts never arrived.
+                        self.out.truncate(self.out.len() - 2);
+                        self.fix(FixKind::TrimmedString, self.i);
+                    }
+                    self.out.push(b'"');
+                    self.fix(FixKind::ClosedString, self.i);
+                }
                 return Ok(Attempt::Done { concat: false });
             }
             if stop_at == Some(self.i) {
@@ -945,19 +1364,72 @@ impl<'a> Parser<'a> {
                 self.i += n2;
                 self.ws_comments(false);
                 let next = self.peek();
-                if stop_delim
-                    || next.is_none()
-                    || next.is_some_and(|c| is_delimiter(c) || c.is_ascii_digit())
-                    || quote_at(b, self.i).is_some()
-                {
-                    return Ok(Attempt::Done { concat: true });
+                let ctx = self.ctx;
+                if self.plain {
+                    return Ok(Attempt::Done { concat: false });
                 }
-                if let Some(p) = prev_non_ws(b, i_quote).filter(|&p| p >= content_start) {
-                    if b[p] == b',' {
-                        return Ok(Attempt::RetryAt(p));
+                let inner =
+                    !stop_delim && self.quote_is_inner(ctx, content_start, i_quote + n2, &mut bal);
+                if !inner {
+                    if stop_delim
+                        || next.is_none()
+                        || next.is_some_and(|c| {
+                            is_delimiter(c) || (c.is_ascii_digit() && ctx != Ctx::ObjValue)
+                        })
+                        || quote_at(b, self.i).is_some()
+                    {
+                        if let Some(t) = ws_tail {
+                            self.out.drain(t..o_quote);
+                            self.fix(FixKind::TrimmedString, i_quote);
+                        }
+                        return Ok(Attempt::Done { concat: true });
                     }
-                    if is_delimiter(b[p]) {
-                        return Ok(Attempt::RetryDelimiter);
+                    if let Some(p) = prev_non_ws(b, i_quote).filter(|&p| p >= content_start) {
+                        if b[p] == b',' && (ctx != Ctx::ObjValue || self.key_at(i_quote)) {
+                            return Ok(Attempt::RetryAt(p));
+                        }
+                        if ctx == Ctx::ObjValue
+                            && b[p] == b':'
+                            && let Some(c) = self.unquoted_key_before(p, content_start)
+                        {
+                            // `{"a": "first, b: "second"}`: the string ended before `, b:`.
+                            return Ok(Attempt::RetryAt(c));
+                        }
+                        if is_delimiter(b[p])
+                            && !(ctx == Ctx::ObjValue
+                                && matches!(
+                                    b[p],
+                                    b'{' | b'[' | b'(' | b':' | b',' | b'}' | b']' | b')'
+                                ))
+                        {
+                            return Ok(Attempt::RetryDelimiter);
+                        }
+                    }
+                    if ctx == Ctx::ObjValue
+                        && escaped_quotes.is_multiple_of(2)
+                        && self.word_then_close(i_quote + n2)
+                    {
+                        // `{"b": "xxxxx" true}`: a stray word after the value.
+                        return Ok(Attempt::Done { concat: false });
+                    }
+                    if ctx == Ctx::Element
+                        && escaped_quotes == 0
+                        && self.word_then_end(i_quote + n2)
+                    {
+                        return Ok(Attempt::Done { concat: false });
+                    }
+                    if i_quote == content_start
+                        && ((ctx == Ctx::ObjValue
+                            && next.is_some_and(is_ident)
+                            && self.i == i_quote + n2)
+                            || (ctx == Ctx::Key && self.key_at(i_quote)))
+                    {
+                        // `""value"`: a doubled opening quote.
+                        self.out.truncate(o_quote);
+                        self.fixes.truncate(f_quote);
+                        self.fix(FixKind::EscapedQuote, i_quote);
+                        self.i = i_quote + n2;
+                        continue;
                     }
                 }
                 // Not the end: an unescaped quote inside the string.
@@ -966,7 +1438,9 @@ impl<'a> Parser<'a> {
                 self.i = i_quote + n2;
                 self.out.extend_from_slice(b"\\\"");
                 self.fix(FixKind::EscapedQuote, i_quote);
-            } else if stop_delim && is_unquoted_delimiter(c) {
+                escaped_quotes += 1;
+                ws_tail = None;
+            } else if stop_delim && self.stops_string(self.i) {
                 if self.i > content_start && b[self.i - 1] == b':' {
                     let end = (self.i + 2).min(len);
                     if is_url_start(&b[content_start..end])
@@ -981,6 +1455,7 @@ impl<'a> Parser<'a> {
                 self.close_string(self.i);
                 return Ok(Attempt::Done { concat: true });
             } else if c == b'\\' {
+                ws_tail = None;
                 let at = self.i;
                 match self.at(self.i + 1) {
                     Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => {
@@ -1027,6 +1502,7 @@ impl<'a> Parser<'a> {
                     }
                 }
             } else if c == b'"' {
+                ws_tail = None;
                 self.out.extend_from_slice(b"\\\"");
                 self.i += 1;
                 self.fix(FixKind::EscapedQuote, self.i - 1);
@@ -1038,6 +1514,11 @@ impl<'a> Parser<'a> {
                     ));
                 }
                 self.fix(FixKind::EscapedControlChar, self.i);
+                if c == b'\n' || c == b'\r' {
+                    ws_tail.get_or_insert(self.out.len());
+                } else if c != b'\t' {
+                    ws_tail = None;
+                }
                 self.push_control(c);
                 self.i += 1;
             } else {
@@ -1045,10 +1526,7 @@ impl<'a> Parser<'a> {
                 let limit = stop_at.unwrap_or(len).max(self.i);
                 while end < limit {
                     let d = b[end];
-                    if d == b'"'
-                        || d == b'\\'
-                        || d < 0x20
-                        || (stop_delim && is_unquoted_delimiter(d))
+                    if d == b'"' || d == b'\\' || d < 0x20 || (stop_delim && self.stops_string(end))
                     {
                         break;
                     }
@@ -1058,6 +1536,9 @@ impl<'a> Parser<'a> {
                     end += 1;
                 }
                 self.steps += (end - self.i) as u64 / 8;
+                if end == self.i || b[self.i..end].iter().any(|&c| c != b' ' && c != b'\t') {
+                    ws_tail = None;
+                }
                 if end == self.i {
                     let n = utf8_len(c).min(len - self.i);
                     self.out.extend_from_slice(&b[self.i..self.i + n]);
@@ -1071,6 +1552,306 @@ impl<'a> Parser<'a> {
                 self.i += 1;
             }
         }
+    }
+
+    /// In stop-at-delimiter mode: the bytes that end a string missing its end quote.
+    fn stops_string(&self, k: usize) -> bool {
+        let c = self.b[k];
+        is_unquoted_delimiter(c)
+            || (self.ctx == Ctx::Key && c == b':')
+            || (c == b'/' && matches!(self.at(k + 1), Some(b'*' | b'/')))
+    }
+
+    /// Whether the quote just consumed (ending at `after_quote`) is inside the string rather than
+    /// its end, judging by what follows it.
+    fn quote_is_inner(
+        &self,
+        ctx: Ctx,
+        content_start: usize,
+        after_quote: usize,
+        bal: &mut Balance,
+    ) -> bool {
+        let b = self.b;
+        let mut j = self.i;
+        while j < b.len() && is_ws(b[j]) {
+            j += 1;
+        }
+        let Some(&next) = b.get(j) else { return false };
+        // A closer that matches an opener inside the string belongs to the string: `"(5'3")"`.
+        if let Some(k) = match next {
+            b')' => Some(0),
+            b']' => Some(1),
+            b'}' => Some(2),
+            _ => None,
+        } {
+            let quote_start = prev_quote_start(b, after_quote.min(b.len())).max(content_start);
+            if bal.upto < quote_start {
+                for &c in &b[bal.upto..quote_start] {
+                    match c {
+                        b'(' => bal.counts[0] += 1,
+                        b')' => bal.counts[0] -= 1,
+                        b'[' => bal.counts[1] += 1,
+                        b']' => bal.counts[1] -= 1,
+                        b'{' => bal.counts[2] += 1,
+                        b'}' => bal.counts[2] -= 1,
+                        _ => {}
+                    }
+                }
+                bal.upto = quote_start;
+            }
+            if bal.counts[k] > 0 {
+                return true;
+            }
+        }
+        if ctx == Ctx::Key {
+            return false;
+        }
+        // A second quote right after, itself followed by the end of a value: `"72""`. Across a
+        // line break only inside text holding a code fence (json_repair's rule).
+        if let Some((_, n)) = quote_at(b, j) {
+            let mut k = j + n;
+            while k < b.len() && is_ws(b[k]) {
+                k += 1;
+            }
+            let same_line = !b[self.i..j].contains(&b'\n');
+            if matches!(b.get(k), None | Some(b',' | b'}' | b']'))
+                && (same_line
+                    || memchr::memmem::find(&b[content_start..after_quote], b"```").is_some())
+            {
+                return true;
+            }
+        }
+        if ctx == Ctx::ObjValue && next == b',' {
+            // In an object value, a quote then a comma ends the string only when a key (or the
+            // end) follows: `"a, "b", c"` keeps going.
+            let mut k = j + 1;
+            while k < b.len() && is_ws(b[k]) {
+                k += 1;
+            }
+            return match b.get(k) {
+                None | Some(b'}') => false,
+                Some(_) if quote_at(b, k).is_some() => !self.quoted_then_colon_or_cut(k),
+                Some(&c) if is_ident_start(c) => {
+                    let mut m = k;
+                    while m < b.len() && is_ident(b[m]) {
+                        m += 1;
+                    }
+                    if let Some((_, n)) = quote_at(b, m) {
+                        // `,b":` is a key missing its opening quote.
+                        m += n;
+                    }
+                    while m < b.len() && is_ws(b[m]) {
+                        m += 1;
+                    }
+                    if quote_at(b, m).is_some() && self.quoted_then_colon_or_cut(m) {
+                        // `, COMMENT "key":` — a stray word, then a key.
+                        return false;
+                    }
+                    !matches!(b.get(m), None | Some(b':'))
+                }
+                _ => false,
+            };
+        }
+        ctx == Ctx::ObjValue && next == b':' && j == self.i
+    }
+
+    /// A quoted string at `k` that is followed by a colon, or cut off before its end quote.
+    fn quoted_then_colon_or_cut(&self, k: usize) -> bool {
+        let b = self.b;
+        let Some((q, n)) = quote_at(b, k) else {
+            return false;
+        };
+        let limit = (k + 256).min(b.len());
+        let mut m = k + n;
+        while m < limit {
+            if b[m] == b'\\' {
+                m += 2;
+                continue;
+            }
+            if let Some((q2, n2)) = quote_at(b, m)
+                && q.is_end(q2)
+            {
+                m += n2;
+                while m < b.len() && is_ws(b[m]) {
+                    m += 1;
+                }
+                return matches!(b.get(m), None | Some(b':'));
+            }
+            m += 1;
+        }
+        true
+    }
+
+    /// After a quote in an object value: ` word }` (a stray word, then the end of the object).
+    fn word_then_close(&self, j: usize) -> bool {
+        let b = self.b;
+        let mut k = j;
+        while k < b.len() && is_ws(b[k]) {
+            k += 1;
+        }
+        let w = k;
+        while k < b.len() && !is_ws(b[k]) && !is_delimiter(b[k]) && quote_at(b, k).is_none() {
+            k += 1;
+        }
+        if k == w {
+            return false;
+        }
+        let glued = w == j;
+        while k < b.len() && is_ws(b[k]) {
+            k += 1;
+        }
+        // ` word }` or ` word` at the end; glued (`"tail}`) only right before the closer.
+        match b.get(k) {
+            None => !glued,
+            Some(b'}') => true,
+            _ => false,
+        }
+    }
+
+    /// `, ident:` ending at the colon `p`: the offset of that comma.
+    fn unquoted_key_before(&self, p: usize, content_start: usize) -> Option<usize> {
+        let b = self.b;
+        let mut k = p;
+        while k > content_start && is_ws(b[k - 1]) {
+            k -= 1;
+        }
+        let end = k;
+        while k > content_start && is_ident(b[k - 1]) {
+            k -= 1;
+        }
+        if k == end {
+            return None;
+        }
+        while k > content_start && is_ws(b[k - 1]) {
+            k -= 1;
+        }
+        (k > content_start && b[k - 1] == b',').then(|| k - 1)
+    }
+
+    /// The first `, <quote>ident` followed by `:` (a key with an opening quote) in `b[from..to]`.
+    fn find_quoted_unquoted_key(&self, from: usize, to: usize) -> Option<usize> {
+        let b = self.b;
+        let mut c = from;
+        while let Some(off) = memchr::memchr(b',', &b[c..to]) {
+            let comma = c + off;
+            let mut k = comma + 1;
+            while k < to && is_ws(b[k]) {
+                k += 1;
+            }
+            if let Some((_, n)) = quote_at(b, k).filter(|&(q, _)| q != Quote::Double) {
+                k += n;
+                let w = k;
+                while k < to && is_ident(b[k]) {
+                    k += 1;
+                }
+                if k > w && b[k..to].first() == Some(&b':') {
+                    return Some(comma);
+                }
+            }
+            c = comma + 1;
+        }
+        None
+    }
+
+    /// The first `, ident:` in `b[from..to]`: the offset of its comma.
+    fn find_unquoted_key(&self, from: usize, to: usize) -> Option<usize> {
+        let b = self.b;
+        let mut c = from;
+        while let Some(off) = memchr::memchr2(b',', b'}', &b[c..to]) {
+            let comma = c + off;
+            let mut k = comma + 1;
+            while k < to && is_ws(b[k]) {
+                k += 1;
+            }
+            let w = k;
+            while k < to && is_ident(b[k]) {
+                k += 1;
+            }
+            if k > w && b[w].is_ascii_alphabetic() {
+                while k < to && is_ws(b[k]) {
+                    k += 1;
+                }
+                if k < to && b[k] == b':' {
+                    return Some(comma);
+                }
+            }
+            c = comma + 1;
+        }
+        None
+    }
+
+    /// `"key" "value"` (a quoted key, whitespace, then a quoted value) starts at `j`.
+    fn key_then_value_at(&self, j: usize) -> bool {
+        let b = self.b;
+        let Some((q, n)) = quote_at(b, j) else {
+            return false;
+        };
+        let limit = (j + 256).min(b.len());
+        let mut k = j + n;
+        while k < limit {
+            if let Some((q2, n2)) = quote_at(b, k)
+                && q.is_end(q2)
+            {
+                let after = k + n2;
+                k = after;
+                while k < b.len() && is_ws(b[k]) {
+                    k += 1;
+                }
+                return k > after && quote_at(b, k).is_some();
+            }
+            k += 1;
+        }
+        false
+    }
+
+    /// `"key":` (a quoted key followed by a colon) starts at `j`.
+    fn key_at(&self, j: usize) -> bool {
+        let b = self.b;
+        let Some((q, n)) = quote_at(b, j) else {
+            return false;
+        };
+        let limit = (j + 256).min(b.len());
+        let mut k = j + n;
+        while k < limit {
+            if let Some((q2, n2)) = quote_at(b, k)
+                && q.is_end(q2)
+            {
+                k += n2;
+                while k < b.len() && is_ws(b[k]) {
+                    k += 1;
+                }
+                return b.get(k) == Some(&b':');
+            }
+            k += 1;
+        }
+        false
+    }
+
+    /// After a quote in an array: ` word"` or ` word` then `,` / `]` (an element missing its
+    /// opening quote follows, so the quote ended the previous element).
+    fn word_then_end(&self, j: usize) -> bool {
+        let b = self.b;
+        let mut k = j;
+        if !b.get(k).is_some_and(|&c| is_ws(c)) {
+            return false;
+        }
+        while k < b.len() && is_ws(b[k]) {
+            k += 1;
+        }
+        let w = k;
+        while k < b.len() && !is_ws(b[k]) && !is_delimiter(b[k]) && quote_at(b, k).is_none() {
+            k += 1;
+        }
+        if k == w {
+            return false;
+        }
+        if let Some((_, n)) = quote_at(b, k) {
+            k += n;
+        }
+        while k < b.len() && is_ws(b[k]) {
+            k += 1;
+        }
+        matches!(b.get(k), None | Some(b',' | b']'))
     }
 
     fn push_control(&mut self, c: u8) {
@@ -1219,7 +2000,10 @@ impl<'a> Parser<'a> {
         let raw = &self.b[start..end];
         self.i = end;
         self.steps += (end - start) as u64 / 8;
-        let unsigned = raw.strip_prefix(b"-").unwrap_or(raw);
+        let unsigned = raw
+            .strip_prefix(b"-")
+            .or_else(|| raw.strip_prefix(b"+"))
+            .unwrap_or(raw);
         if unsigned.len() >= 2 && unsigned[0] == b'0' && unsigned[1].is_ascii_digit() {
             // Leading zeros (`0789`, a zip code, an id): keep every digit as a string.
             self.fix(FixKind::QuotedNumber, start);
@@ -1322,6 +2106,9 @@ impl<'a> Parser<'a> {
         let len = b.len();
         let start = self.i;
         let mut i = start;
+        if self.peek() == Some(b'/') {
+            return Ok(Unquoted::No);
+        }
         if !is_key && self.peek().is_some_and(is_ident_start) {
             while i < len && is_ident(b[i]) {
                 i += 1;
@@ -1343,6 +2130,8 @@ impl<'a> Parser<'a> {
                 self.i = j + 1;
                 self.stack.push(Frame {
                     kind: Kind::Call,
+                    fenced: false,
+                    elem_out: 0,
                     state: State::Open,
                     open_out: self.out.len(),
                     count: 0,
@@ -1350,25 +2139,77 @@ impl<'a> Parser<'a> {
                 return Ok(Unquoted::Call);
             }
         }
-        while i < len
-            && !is_unquoted_delimiter(b[i])
-            && quote_at(b, i).is_none()
-            && !(is_key && b[i] == b':')
-            && !(b[i] == b'/'
-                && matches!(b.get(i + 1), Some(b'/' | b'*'))
-                && !(i > start && b[i - 1] == b':'))
-            && !(self
-                .stack
-                .last()
-                .is_some_and(|f| matches!(f.kind, Kind::Tuple | Kind::Call))
-                && b[i] == b')')
-        {
-            i += 1;
+        let groups = !is_key && self.ctx == Ctx::ObjValue;
+        loop {
+            while i < len
+                && !is_unquoted_delimiter(b[i])
+                && quote_at(b, i).is_none()
+                && !(is_key && b[i] == b':')
+                && !(b[i] == b'/'
+                    && matches!(b.get(i + 1), Some(b'/' | b'*'))
+                    && !(i > start && b[i - 1] == b':'))
+                && !(self
+                    .stack
+                    .last()
+                    .is_some_and(|f| matches!(f.kind, Kind::Tuple | Kind::Call))
+                    && b[i] == b')')
+            {
+                i += 1;
+            }
+            // `{text: words{in brackets}}`: a bracket group glued to a word belongs to the value.
+            if groups && i > start && i < len && matches!(b[i], b'{' | b'[') && !is_ws(b[i - 1]) {
+                let (open, close) = if b[i] == b'{' {
+                    (b'{', b'}')
+                } else {
+                    (b'[', b']')
+                };
+                let mut depth = 0usize;
+                let mut m = i;
+                let limit = (i + 256).min(len);
+                while m < limit {
+                    if b[m] == open {
+                        depth += 1;
+                    } else if b[m] == close {
+                        depth -= 1;
+                        if depth == 0 {
+                            break;
+                        }
+                    } else if b[m] == b'\n' || b[m] == b'"' {
+                        break;
+                    }
+                    m += 1;
+                }
+                if m < limit && b[m] == close && depth == 0 {
+                    i = m + 1;
+                    continue;
+                }
+            }
+            break;
         }
         self.steps += (i - start) as u64 / 8;
         if i > start && b[i - 1] == b':' && is_url_start(&b[start..(i + 2).min(len)]) {
             while i < len && is_url_char(b[i]) {
                 i += 1;
+            }
+        }
+        if groups && i < len && b[i] == b',' && i > start {
+            // `{"a": ipsum, sic, datum.",}`: a value missing its opening quote runs to the stray
+            // closing quote, when nothing key-like comes first.
+            let limit = (i + 256).min(len);
+            if let Some(off) = memchr::memchr(b'"', &b[i..limit]) {
+                let q = i + off;
+                let between = &b[i..q];
+                let mut k = q + 1;
+                while k < len && is_ws(b[k]) {
+                    k += 1;
+                }
+                if !between
+                    .iter()
+                    .any(|c| matches!(c, b':' | b'{' | b'[' | b'}' | b']' | b'\n'))
+                    && matches!(b.get(k), None | Some(b',' | b'}'))
+                {
+                    i = q;
+                }
             }
         }
         let mut end = i;
@@ -1384,6 +2225,16 @@ impl<'a> Parser<'a> {
             return Err(self.no_json());
         }
         self.i = end;
+        if !is_key
+            && self.peek() == Some(b'"')
+            && serde_json::from_slice::<serde_json::Number>(sym).is_ok()
+        {
+            // `12345"`: a number with a stray closing quote.
+            self.fix(FixKind::OpenedString, end);
+            self.out.extend_from_slice(sym);
+            self.i += 1;
+            return Ok(Unquoted::Yes);
+        }
         self.fix(
             if is_key {
                 FixKind::QuotedKey
@@ -1432,6 +2283,20 @@ impl<'a> Parser<'a> {
         self.i = i;
         true
     }
+}
+
+/// Bracket balance of a string's content up to `upto`: `(`, `[`, `{` minus their closers.
+struct Balance {
+    upto: usize,
+    counts: [i64; 3],
+}
+
+/// Start of the quote character that ends just before `end` (quotes are 1 to 3 bytes).
+fn prev_quote_start(b: &[u8], end: usize) -> usize {
+    (1..=3)
+        .map(|n| end.saturating_sub(n))
+        .find(|&k| quote_at(b, k).is_some_and(|(_, n)| k + n == end))
+        .unwrap_or(end.saturating_sub(1))
 }
 
 enum Unquoted {

@@ -45,6 +45,10 @@ struct Line {
     format: Option<String>,
     #[serde(default)]
     think_prefilled: bool,
+    #[serde(default)]
+    reasoning_in_content: bool,
+    #[serde(default)]
+    partial: bool,
 }
 
 /// The wire form of an extraction (see DESIGN.md).
@@ -141,6 +145,12 @@ fn parse_line(line: &str, base: &Options) -> anyhow::Result<(String, Options)> {
     }
     if l.think_prefilled {
         opts = opts.with_think_prefilled(true);
+    }
+    if l.partial {
+        opts = opts.with_partial(true);
+    }
+    if l.reasoning_in_content {
+        opts = opts.with_reasoning_in_content(true);
     }
     Ok((l.text, opts))
 }

@@ -2,9 +2,13 @@
 
 mod call;
 mod cli;
+mod decode;
+mod eval;
 mod extract;
 mod io;
 mod repair;
+mod run;
+mod serve;
 mod tools;
 
 use std::process::ExitCode;

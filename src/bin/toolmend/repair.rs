@@ -1,8 +1,14 @@
 //! `toolmend repair`: broken JSON in, valid JSON out, fixes on stderr.
+//!
+//! Machine mode `--jsonl` reads one `{"text": "..."}` object per stdin line and writes one line per
+//! input: `{"ok": true, "output": "<repaired JSON text>", "fixes": [{"kind": "...", "at": N}]}` or
+//! `{"ok": false, "error": "<kind>", "message": "<corrective message>"}` (DESIGN.md).
 
-use std::io::Write;
+use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+
+use anyhow::Context;
 
 /// Arguments of `toolmend repair`.
 #[derive(Debug, clap::Args)]
@@ -10,38 +16,98 @@ pub struct Args {
     /// The file to repair (`-` or absent: stdin).
     file: Option<PathBuf>,
     /// Print one JSON object with the output and the fixes instead of the bare JSON.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "jsonl")]
     json: bool,
+    /// Machine mode: each stdin line `{"text": "..."}` gives one JSON result line on stdout.
+    #[arg(long)]
+    jsonl: bool,
+}
+
+/// One `--jsonl` input line.
+#[derive(serde::Deserialize)]
+struct Line {
+    text: String,
+}
+
+/// The JSON form of one result (`--json` and `--jsonl`).
+fn result_json(
+    input: &str,
+    res: &Result<toolmend::repair::Repaired<'_>, toolmend::repair::RepairError>,
+) -> serde_json::Value {
+    match res {
+        Ok(r) => serde_json::json!({"ok": true, "output": r.text, "fixes": r.fixes}),
+        Err(e) => serde_json::json!({
+            "ok": false,
+            "error": e.kind(),
+            "message": e.corrective_message(input),
+        }),
+    }
 }
 
 /// Runs `toolmend repair`.
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
+    if args.jsonl {
+        return run_jsonl(args);
+    }
     let input = crate::io::read_input(args.file.as_deref())?;
     let mut out = std::io::stdout().lock();
-    match toolmend::repair::repair(&input) {
+    let res = toolmend::repair::repair(&input);
+    if args.json {
+        writeln!(out, "{}", result_json(&input, &res))?;
+    }
+    match res {
         Ok(r) => {
-            if args.json {
-                let v = serde_json::json!({"ok": true, "output": r.text, "fixes": r.fixes});
-                writeln!(out, "{v}")?;
-            } else {
+            if !args.json {
                 writeln!(out, "{}", r.text)?;
-                for f in &r.fixes {
-                    eprintln!("fix: {:?} at byte {}", f.kind, f.at);
-                }
+            }
+            let mut err = std::io::stderr().lock();
+            for f in &r.fixes {
+                let kind = serde_json::to_value(f.kind)?;
+                writeln!(
+                    err,
+                    "fix: {} at byte {}",
+                    kind.as_str().unwrap_or("?"),
+                    f.at
+                )?;
+            }
+            if r.fixes.is_empty() {
+                writeln!(err, "valid JSON: nothing to repair")?;
             }
             Ok(ExitCode::SUCCESS)
         }
         Err(e) => {
-            if args.json {
-                writeln!(
-                    out,
-                    "{}",
-                    serde_json::json!({"ok": false, "message": e.to_string()})
-                )?;
-            } else {
-                eprintln!("error: {e}");
-            }
+            eprintln!("error: {e}");
             Ok(ExitCode::from(1))
         }
     }
+}
+
+/// `--jsonl`: one result line per input line. Exit 0 when every line was repaired, 1 when some
+/// line had nothing usable, 2 on a malformed input line or I/O error.
+fn run_jsonl(args: &Args) -> anyhow::Result<ExitCode> {
+    let reader: Box<dyn BufRead> = match args.file.as_deref() {
+        Some(p) if p.as_os_str() != "-" => Box::new(std::io::BufReader::new(
+            std::fs::File::open(p).with_context(|| format!("cannot read {}", p.display()))?,
+        )),
+        _ => Box::new(std::io::stdin().lock()),
+    };
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut all_ok = true;
+    for (n, line) in reader.lines().enumerate() {
+        let line = line.context("cannot read input")?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let parsed: Line = serde_json::from_str(&line)
+            .with_context(|| format!("line {}: expected {{\"text\": \"...\"}}", n + 1))?;
+        let res = toolmend::repair::repair(&parsed.text);
+        all_ok &= res.is_ok();
+        writeln!(out, "{}", result_json(&parsed.text, &res))?;
+    }
+    out.flush()?;
+    Ok(if all_ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }

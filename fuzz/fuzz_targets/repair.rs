@@ -1,0 +1,28 @@
+//! `repair` never panics; every `Ok` parses with serde_json; repairing it again changes nothing.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    if let Ok(r) = toolmend::repair::repair(text) {
+        serde_json::from_str::<serde::de::IgnoredAny>(&r.text)
+            .unwrap_or_else(|e| panic!("Ok output is not JSON ({e}): {:?}", r.text));
+        if let Err(e) = serde_json::from_str::<serde_json::Value>(&r.text) {
+            // Into a Value, serde_json (without arbitrary_precision / unbounded_depth) also rejects
+            // numbers beyond f64 (1e400) and valid input nested deeper than 128, which repair
+            // returns unchanged; nothing else.
+            let msg = e.to_string();
+            assert!(
+                msg.contains("number out of range") || msg.contains("recursion limit"),
+                "{e}: {:?}",
+                r.text
+            );
+        }
+        let again = toolmend::repair::repair(&r.text).expect("repaired output repairs");
+        assert_eq!(again.text, r.text, "not idempotent");
+        assert!(again.fixes.is_empty(), "fixes on repaired output: {:?}", again.fixes);
+    }
+});

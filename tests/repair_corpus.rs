@@ -1,0 +1,143 @@
+//! Runs every repair corpus case (`corpus/repair/<category>/<case>.txt`) and checks the exact
+//! output text, the set of fix kinds (or the error kind), and the invariants: every `Ok` parses with
+//! serde_json and repairing it again changes nothing.
+//!
+//! A case file is a one-line JSON header, then the input and the expected output:
+//!
+//! ```text
+//! {"note": "why this case exists", "fixes": ["quoted_key"]}      (or "error": "invalid")
+//! --- input
+//! {a: 1}
+//! --- expected
+//! {"a": 1}
+//! ```
+//!
+//! The input is everything between `--- input\n` and `\n--- expected\n`; the expected text runs to
+//! the final newline. Choices where the peer suites disagree are explained in `CHOICES.md`.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+struct Case {
+    path: PathBuf,
+    header: Value,
+    input: String,
+    expected: String,
+}
+
+fn load(path: &Path) -> Case {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let (header, rest) = text
+        .split_once('\n')
+        .unwrap_or_else(|| panic!("{}: no header line", path.display()));
+    let header: Value = serde_json::from_str(header)
+        .unwrap_or_else(|e| panic!("{}: header is not JSON: {e}", path.display()));
+    let rest = rest
+        .strip_prefix("--- input\n")
+        .unwrap_or_else(|| panic!("{}: missing `--- input`", path.display()));
+    let (input, expected) = rest
+        .split_once("\n--- expected\n")
+        .unwrap_or_else(|| panic!("{}: missing `--- expected`", path.display()));
+    let expected = expected.strip_suffix('\n').unwrap_or(expected);
+    Case {
+        path: path.to_owned(),
+        header,
+        input: input.to_owned(),
+        expected: expected.to_owned(),
+    }
+}
+
+fn cases() -> Vec<Case> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/repair");
+    let mut out = Vec::new();
+    for dir in std::fs::read_dir(&root).expect("corpus/repair exists") {
+        let dir = dir.expect("readable").path();
+        if !dir.is_dir() {
+            continue;
+        }
+        for f in std::fs::read_dir(&dir).expect("readable category") {
+            let f = f.expect("readable").path();
+            if f.extension().is_some_and(|e| e == "txt") {
+                out.push(load(&f));
+            }
+        }
+    }
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    out
+}
+
+fn check(case: &Case) -> Result<(), String> {
+    let res = toolmend::repair::repair(&case.input);
+    match (case.header.get("error").and_then(Value::as_str), res) {
+        (Some(kind), Err(e)) => {
+            if e.kind() != kind {
+                return Err(format!("expected error {kind}, got {e}"));
+            }
+            if e.at() > case.input.len() {
+                return Err(format!("error offset {} beyond input", e.at()));
+            }
+            Ok(())
+        }
+        (Some(kind), Ok(r)) => Err(format!("expected error {kind}, got Ok {:?}", r.text)),
+        (None, Err(e)) => Err(format!("expected {:?}, got error {e}", case.expected)),
+        (None, Ok(r)) => {
+            if r.text != case.expected {
+                return Err(format!(
+                    "expected {:?}\n     got {:?}",
+                    case.expected, r.text
+                ));
+            }
+            let want: BTreeSet<String> = case.header["fixes"]
+                .as_array()
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|v| v.as_str().map(str::to_owned))
+                        .collect()
+                })
+                .unwrap_or_default();
+            let got: BTreeSet<String> = r
+                .fixes
+                .iter()
+                .map(|f| {
+                    serde_json::to_value(f.kind)
+                        .expect("FixKind serialises")
+                        .as_str()
+                        .unwrap_or("")
+                        .to_owned()
+                })
+                .collect();
+            if want != got {
+                return Err(format!("fix kinds: expected {want:?}, got {got:?}"));
+            }
+            if let Some(f) = r.fixes.iter().find(|f| f.at > case.input.len()) {
+                return Err(format!("fix offset beyond input: {f:?}"));
+            }
+            serde_json::from_str::<Value>(&r.text)
+                .map_err(|e| format!("output is not JSON: {e}"))?;
+            let again = toolmend::repair::repair(&r.text)
+                .map_err(|e| format!("repair of output failed: {e}"))?;
+            if again.text != r.text || !again.fixes.is_empty() {
+                return Err("repairing the output changed it".into());
+            }
+            Ok(())
+        }
+    }
+}
+
+#[test]
+fn repair_corpus() {
+    let cases = cases();
+    assert!(cases.len() >= 50, "corpus has only {} cases", cases.len());
+    let failures: Vec<String> = cases
+        .iter()
+        .filter_map(|c| check(c).err().map(|e| format!("{}: {e}", c.path.display())))
+        .collect();
+    println!("{} corpus cases, {} failing", cases.len(), failures.len());
+    assert!(
+        failures.is_empty(),
+        "corpus failures:\n{}",
+        failures.join("\n")
+    );
+}
