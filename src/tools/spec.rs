@@ -134,7 +134,11 @@ fn placeholder_arguments(schema: &Value) -> Value {
 }
 
 fn placeholder(prop: &Value) -> Value {
-    if let Some(first) = prop.get("enum").and_then(Value::as_array).and_then(|e| e.first()) {
+    if let Some(first) = prop
+        .get("enum")
+        .and_then(Value::as_array)
+        .and_then(|e| e.first())
+    {
         return first.clone();
     }
     if let Some(c) = prop.get("const") {
