@@ -110,15 +110,15 @@ pub(crate) fn payload_with(
                         at: f.at + rest.start,
                     })
                     .collect();
-                if let Ok(v) = serde_json::from_str::<Value>(&r.text) {
-                    if let Some(cs) = read(&v, need_args) {
-                        // A name that repair had to close was cut off: not a call yet.
-                        let whole = |c: &JsonCall| {
-                            text.contains(&format!("\"{}\"", c.0))
-                                || !text.contains(&format!("\"{}", c.0))
-                        };
-                        calls.extend(cs.into_iter().filter(whole).map(|c| (c, rest.clone())));
-                    }
+                if let Ok(v) = serde_json::from_str::<Value>(&r.text)
+                    && let Some(cs) = read(&v, need_args)
+                {
+                    // A name that repair had to close was cut off: not a call yet.
+                    let whole = |c: &JsonCall| {
+                        text.contains(&format!("\"{}\"", c.0))
+                            || !text.contains(&format!("\"{}", c.0))
+                    };
+                    calls.extend(cs.into_iter().filter(whole).map(|c| (c, rest.clone())));
                 }
             }
             Err(e) => {
@@ -206,12 +206,12 @@ fn salvage_names(text: &str) -> Vec<String> {
                 continue;
             }
             let k = skip_ws(text, j + 1);
-            if let Some(rest) = text[k..].strip_prefix('"') {
-                if let Some(end) = rest.find('"') {
-                    let n = &rest[..end];
-                    if !n.is_empty() && n.chars().all(super::scan::is_name_char) {
-                        out.push(n.to_owned());
-                    }
+            if let Some(rest) = text[k..].strip_prefix('"')
+                && let Some(end) = rest.find('"')
+            {
+                let n = &rest[..end];
+                if !n.is_empty() && n.chars().all(super::scan::is_name_char) {
+                    out.push(n.to_owned());
                 }
             }
         }
@@ -261,7 +261,7 @@ fn tagged(
     close: &'static [&'static str],
     fmt: Format,
 ) -> Step {
-    tagged_with(inp, s, mend, close, fmt, |v, n| calls_from_value(v, n))
+    tagged_with(inp, s, mend, close, fmt, calls_from_value)
 }
 
 fn tagged_with(
