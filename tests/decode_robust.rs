@@ -102,3 +102,22 @@ fn deep_nesting_is_a_problem_not_a_crash() {
     // Owned: refused and dropped without recursion (serde_json's drop would recurse 5000 levels).
     assert!(dec.decode_value(v, &Policy::default()).is_err());
 }
+
+#[test]
+fn self_referential_unions_are_refused_at_compile_time() {
+    let s = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}},
+        "$defs": {"A": {"anyOf": [{"$ref": "#/$defs/A"}, {"allOf": [{"$ref": "#/$defs/A"}]}]}}});
+    let e = Decoder::new(&s).unwrap_err();
+    assert!(e.to_string().contains("refers to itself"), "{e}");
+    let loop_ref = json!({"$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"$ref": "#/$defs/A"}},
+        "type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}});
+    assert!(Decoder::new(&loop_ref).is_err());
+    // Recursion through a property is fine (a linked list).
+    let list = json!({"$defs": {"N": {"type": "object", "properties": {"next": {"anyOf": [{"$ref": "#/$defs/N"}, {"type": "null"}]}}}},
+        "type": "object", "properties": {"head": {"$ref": "#/$defs/N"}}});
+    let dec = Decoder::new(&list).unwrap();
+    let d = dec
+        .decode_value(r#"{"head": {"next": {"next": null}}}"#, &Policy::default())
+        .unwrap();
+    assert!(d.coercions.is_empty());
+}
