@@ -43,11 +43,17 @@ fn check(text: &str, which: usize, reject: bool) {
     if reject {
         policy = policy.with_unknown_keys(UnknownKeys::Reject);
     }
-    match dec.decode_value(text, &policy) {
+    let by_value = dec.decode_value(text, &policy);
+    match &by_value {
         Ok(d) => assert!(validator.is_valid(&d.value), "{text:?} → {}", d.value),
         Err(e) => assert!(!e.corrective_message().is_empty()),
     }
-    let _ = dec.decode::<Value>(text, &policy);
+    // The typed fast path agrees with the full path.
+    match (&by_value, &dec.decode::<Value>(text, &policy)) {
+        (Ok(a), Ok(b)) => assert!(a.value == b.value && a.coercions == b.coercions, "{text:?}"),
+        (Err(_), Err(_)) => {}
+        _ => panic!("typed and value paths disagree on {text:?}"),
+    }
 }
 
 proptest! {
