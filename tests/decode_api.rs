@@ -87,8 +87,10 @@ fn raw_schemars_integer_formats_are_bounds() {
     let s = serde_json::to_value(schemars::schema_for!(Small)).unwrap();
     assert_eq!(s["properties"]["n"]["format"], "uint8");
     let dec = Decoder::new(&s).unwrap();
-    let ok = dec.decode::<Small>(r#"{"n": 7}"#, &Policy::default());
-    assert_eq!(ok.unwrap().value.n, 7);
+    let ok = dec
+        .decode::<Small>(r#"{"n": 7}"#, &Policy::default())
+        .unwrap();
+    assert_eq!(ok.value.n, 7);
     let e = dec
         .decode::<Small>(r#"{"n": 300}"#, &Policy::default())
         .unwrap_err();

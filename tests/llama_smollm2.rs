@@ -1,0 +1,198 @@
+//! Real-model tests of the embedded llama.cpp backend with SmolLM2-135M (fast). Skipped with a
+//! note when the model is not in the model folder. One model, one thread, tests run one after
+//! another on the same loaded backend (llama.cpp is initialised once per process).
+//!
+//! They assert on structure — events, stop reasons, token counts, the prompt cache — never on
+//! the model's wording.
+#![cfg(feature = "llama")]
+
+use std::sync::Mutex;
+
+use serde_json::json;
+use toolmend::backend::llama::{LlamaBackend, LlamaOptions};
+use toolmend::backend::models;
+use toolmend::backend::{
+    Backend, Control, Event, GenerateOptions, Message, Request, Role, StopReason, ToolDef,
+};
+
+/// The tests share one loaded model and run one at a time.
+static MODEL: Mutex<Option<LlamaBackend>> = Mutex::new(None);
+
+fn with_model(f: impl FnOnce(&mut LlamaBackend)) {
+    let m = models::find("smollm2:135m").unwrap();
+    if m.presence() != models::Presence::Present {
+        eprintln!(
+            "note: smollm2:135m not present; skipping (get it with `{}`)",
+            m.fetch_command()
+        );
+        return;
+    }
+    let mut guard = MODEL
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if guard.is_none() {
+        let mut last = 0.0f32;
+        let backend = LlamaBackend::load(
+            "smollm2:135m",
+            LlamaOptions {
+                ctx: 2048,
+                ..LlamaOptions::default()
+            },
+            move |p| {
+                assert!(p >= last, "progress goes forward");
+                last = p;
+            },
+        )
+        .expect("smollm2 loads");
+        *guard = Some(backend);
+    }
+    f(guard.as_mut().unwrap());
+}
+
+fn tools() -> Vec<ToolDef> {
+    vec![ToolDef {
+        name: "ls".into(),
+        description: "List the files in a directory".into(),
+        parameters: json!({"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}),
+    }]
+}
+
+fn request(prompt: &str, max_tokens: u32) -> Request {
+    Request {
+        messages: vec![Message::new(Role::User, prompt)],
+        tools: tools(),
+        options: GenerateOptions {
+            max_tokens,
+            ..GenerateOptions::default()
+        },
+    }
+}
+
+fn run(
+    backend: &mut LlamaBackend,
+    req: &Request,
+    mut sink: impl FnMut(&str) -> Control + Send,
+) -> (String, toolmend::backend::Stats) {
+    let mut text = String::new();
+    let mut on_event = |e: Event| match e {
+        Event::Chunk(c) => {
+            text.push_str(&c);
+            sink(&c)
+        }
+        Event::ToolCall(_) => panic!("llama reports no native calls"),
+    };
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    let stats = rt
+        .block_on(backend.generate(req, &mut on_event))
+        .expect("generation works");
+    (text, stats)
+}
+
+#[test]
+fn loads_with_its_own_template_and_reports_info() {
+    with_model(|b| {
+        let info = b.info();
+        assert_eq!(info.name, "smollm2:135m");
+        assert_eq!(info.template, "gguf");
+        assert!(!info.template_tools);
+        assert_eq!(info.ctx, 2048);
+        assert!(info.load_ms > 0.0);
+        assert_eq!(b.name(), "smollm2:135m");
+    });
+}
+
+#[test]
+fn generates_with_tools_until_the_end_or_the_limit() {
+    with_model(|b| {
+        let req = request("List the files in the current folder.", 48);
+        let mut chunks = 0;
+        let (text, stats) = run(b, &req, |c| {
+            assert!(!c.is_empty());
+            chunks += 1;
+            Control::Continue
+        });
+        assert!(
+            stats.prompt_tokens > 100,
+            "the tool prompt and examples are in the prompt"
+        );
+        assert!(stats.generated_tokens >= 1 && stats.generated_tokens <= 48);
+        assert!(matches!(
+            stats.stop,
+            StopReason::EndOfGeneration | StopReason::MaxTokens
+        ));
+        if stats.stop == StopReason::MaxTokens {
+            assert_eq!(stats.generated_tokens, 48);
+        }
+        assert!(chunks >= 1 && !text.is_empty());
+        assert!(stats.prompt_ms > 0.0 && stats.generation_ms > 0.0);
+        // End-of-generation tokens are not part of the text.
+        assert!(!text.contains("<|im_end|>"));
+    });
+}
+
+#[test]
+fn the_sink_stops_generation_at_once() {
+    with_model(|b| {
+        let req = request("Write a long story about a cat.", 200);
+        let mut seen = 0;
+        let (text, stats) = run(b, &req, |_| {
+            seen += 1;
+            if seen == 3 {
+                Control::Stop
+            } else {
+                Control::Continue
+            }
+        });
+        assert_eq!(stats.stop, StopReason::Stopped);
+        assert_eq!(seen, 3, "no chunk after Stop");
+        // Each chunk is at least one token; a token may produce no text on its own (a split
+        // character), so there can be a few more tokens than chunks, never fewer.
+        assert!(
+            stats.generated_tokens >= 3 && stats.generated_tokens < 10,
+            "{stats:?}"
+        );
+        assert!(!text.is_empty());
+    });
+}
+
+#[test]
+fn greedy_generation_is_deterministic_and_the_prompt_cache_is_reused() {
+    with_model(|b| {
+        let req = request("Say hello.", 16);
+        let (a, sa) = run(b, &req, |_| Control::Continue);
+        let (c, sc) = run(b, &req, |_| Control::Continue);
+        assert_eq!(a, c, "greedy output repeats");
+        assert_eq!(sa.generated_tokens, sc.generated_tokens);
+        // The second time the whole prompt but its last token came from the cache.
+        let cache = b.last_cache_use();
+        assert_eq!(cache.evaluated, 1, "{cache:?}");
+        assert_eq!(cache.cached + 1, sc.prompt_tokens);
+
+        // A follow-up turn reuses the shared prefix and evaluates only what is new.
+        let mut next = req.clone();
+        next.messages.push(Message::new(Role::Assistant, a.clone()));
+        next.messages.push(Message::new(Role::User, "Again."));
+        let (_, sn) = run(b, &next, |_| Control::Continue);
+        let cache = b.last_cache_use();
+        assert!(cache.cached >= sa.prompt_tokens - 1, "{cache:?} {sa:?}");
+        assert!(cache.evaluated < sn.prompt_tokens / 2, "{cache:?} {sn:?}");
+    });
+}
+
+#[test]
+fn a_prompt_larger_than_the_context_is_refused() {
+    with_model(|b| {
+        let req = request(&"word ".repeat(3000), 8);
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let mut sink = |_e: Event| Control::Continue;
+        let err = rt.block_on(b.generate(&req, &mut sink)).unwrap_err();
+        assert!(err.to_string().contains("--ctx"), "{err}");
+        // The backend still works afterwards.
+        let (_, s) = run(b, &request("Hi", 4), |_| Control::Continue);
+        assert!(s.generated_tokens >= 1);
+    });
+}
