@@ -148,6 +148,17 @@ fn generates_with_tools_until_the_end_or_the_limit() {
         assert!(stats.prompt_ms > 0.0 && stats.generation_ms > 0.0);
         // End-of-generation tokens are not part of the text.
         assert!(!text.contains("<|im_end|>"));
+        eprintln!(
+            "smollm2:135m, 1 thread: load {:.0} ms; prompt {} tokens in {:.0} ms ({:.1} tok/s, cache {:?}); generated {} tokens in {:.0} ms ({:.1} tok/s)",
+            b.info().load_ms,
+            stats.prompt_tokens,
+            stats.prompt_ms,
+            f64::from(b.last_cache_use().evaluated) / (stats.prompt_ms / 1000.0),
+            b.last_cache_use(),
+            stats.generated_tokens,
+            stats.generation_ms,
+            f64::from(stats.generated_tokens) / (stats.generation_ms / 1000.0),
+        );
     });
 }
 
