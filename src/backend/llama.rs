@@ -27,6 +27,8 @@ use llama_cpp_2::sampling::LlamaSampler;
 use llama_cpp_2::token::LlamaToken;
 use serde::{Deserialize, Serialize};
 
+mod grammar;
+
 use super::models;
 use super::template::{ChatTemplate, PromptOptions, Rendered};
 use super::{
@@ -525,7 +527,7 @@ impl Worker<'_> {
         let prompt_ms = ms(prompt_start);
 
         let gen_start = Instant::now();
-        let mut sampler = self.sampler(&job.options, &job.tools)?;
+        let mut sampling = self.sampling(&job.options, &job.tools)?;
         let max_new = (job.options.max_tokens as usize).min(n_ctx - tokens.len());
         let mut utf8 = Utf8Stream::new();
         let mut piece = Vec::with_capacity(32);
@@ -536,7 +538,7 @@ impl Worker<'_> {
             if generated as usize >= max_new {
                 break StopReason::MaxTokens;
             }
-            let token = sampler.sample(&self.ctx, logits_at);
+            let token = sampling.next(&self.ctx, logits_at, &vocab);
             if vocab.is_eog(token) {
                 break StopReason::EndOfGeneration;
             }
@@ -590,18 +592,12 @@ impl Worker<'_> {
         })
     }
 
-    fn sampler(
+    fn sampling(
         &self,
         options: &GenerateOptions,
         tools: &[ToolDef],
-    ) -> Result<LlamaSampler, BackendError> {
+    ) -> Result<Sampling, BackendError> {
         let mut chain = Vec::with_capacity(6);
-        if options.grammar != GrammarMode::Off && !tools.is_empty() {
-            return Err(BackendError::Generation(format!(
-                "grammar mode {:?} is not available in this build yet: use grammar off",
-                options.grammar
-            )));
-        }
         if options.temperature <= 0.0 {
             chain.push(LlamaSampler::greedy());
         } else {
@@ -611,7 +607,53 @@ impl Worker<'_> {
             chain.push(LlamaSampler::temp(options.temperature));
             chain.push(LlamaSampler::dist(options.seed));
         }
-        Ok(LlamaSampler::chain_simple(chain))
+        let grammar = match options.grammar {
+            GrammarMode::Off => None,
+            _ if tools.is_empty() => None,
+            mode => Some(grammar::sampler(self.model, tools, mode)?),
+        };
+        Ok(Sampling {
+            chain: LlamaSampler::chain_simple(chain),
+            grammar,
+        })
+    }
+}
+
+/// The samplers of one generation: the grammar (when a mode is on) kept apart from the chain so
+/// that a grammar that rejects the text it is fed (a lazy trigger in the middle of a token the
+/// grammar cannot continue) is dropped instead of aborting llama.cpp.
+struct Sampling {
+    chain: LlamaSampler,
+    grammar: Option<LlamaSampler>,
+}
+
+impl Sampling {
+    fn next(
+        &mut self,
+        ctx: &LlamaContext<'_>,
+        idx: i32,
+        vocab: &llama_cpp_2::vocab::LlamaVocab<'_>,
+    ) -> LlamaToken {
+        let Some(grammar) = self.grammar.as_mut() else {
+            // Fast path: llama.cpp samples and accepts in one call.
+            return self.chain.sample(ctx, idx);
+        };
+        let mut data = ctx.token_data_array_ith(idx);
+        data.apply_sampler(grammar);
+        data.apply_sampler(&mut self.chain);
+        let token = data.selected_token().unwrap_or_else(|| {
+            // Greedy and dist always select; fall back to the most likely token regardless.
+            ctx.candidates_ith(idx)
+                .max_by(|a, b| a.logit().total_cmp(&b.logit()))
+                .map_or(vocab.eos(), |d| d.id())
+        });
+        self.chain.accept(token);
+        // Generation stops at an end-of-generation token: the grammar need not see it (and
+        // llama.cpp aborts when an incomplete grammar is handed one).
+        if !vocab.is_eog(token) && grammar.try_accept(token).is_err() {
+            self.grammar = None;
+        }
+        token
     }
 }
 
