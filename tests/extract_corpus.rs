@@ -89,15 +89,15 @@ fn check(input: &str, exp: &Value, x: &Extraction) -> Result<(), String> {
             ));
         }
     }
-    if let Some(c) = exp["content"].as_str() {
-        if c != x.content {
-            return Err(format!("content {:?}, expected {c:?}", x.content));
-        }
+    if let Some(c) = exp["content"].as_str()
+        && c != x.content
+    {
+        return Err(format!("content {:?}, expected {c:?}", x.content));
     }
-    if let Some(r) = exp["reasoning"].as_str() {
-        if r != x.reasoning {
-            return Err(format!("reasoning {:?}, expected {r:?}", x.reasoning));
-        }
+    if let Some(r) = exp["reasoning"].as_str()
+        && r != x.reasoning
+    {
+        return Err(format!("reasoning {:?}, expected {r:?}", x.reasoning));
     }
     if let Some(r) = exp["rejected"].as_array() {
         let got: Vec<&str> = x.rejected.iter().map(|r| r.name.as_str()).collect();

@@ -45,10 +45,8 @@ fn load() -> Option<Vec<Case>> {
 
 fn options(c: &Value, hinted: bool) -> Options {
     let mut o = Options::new();
-    if hinted {
-        if let Ok(h) = c["family"].as_str().unwrap_or("auto").parse::<FormatHint>() {
-            o = o.with_format(h);
-        }
+    if hinted && let Ok(h) = c["family"].as_str().unwrap_or("auto").parse::<FormatHint>() {
+        o = o.with_format(h);
     }
     if let Some(ts) = c.get("tools").and_then(Value::as_array) {
         let tools: Vec<ToolInfo> = ts
@@ -126,10 +124,10 @@ fn score(c: &Value, x: &Extraction) -> Result<(), String> {
             }
             Some("partial") => {
                 for e in &exp {
-                    if let Some(n) = e["name"].as_str() {
-                        if !got.iter().any(|g| g.0 == n) {
-                            return Err(format!("missing {n}; got {got:?}"));
-                        }
+                    if let Some(n) = e["name"].as_str()
+                        && !got.iter().any(|g| g.0 == n)
+                    {
+                        return Err(format!("missing {n}; got {got:?}"));
                     }
                 }
             }
@@ -163,12 +161,11 @@ fn score(c: &Value, x: &Extraction) -> Result<(), String> {
             }
         }
     }
-    if mode.is_none() {
-        if let Some(ec) = c["expected_content"].as_str() {
-            if squash(ec) != squash(&x.content) {
-                return Err(format!("content {:?} != {:?}", x.content, ec));
-            }
-        }
+    if mode.is_none()
+        && let Some(ec) = c["expected_content"].as_str()
+        && squash(ec) != squash(&x.content)
+    {
+        return Err(format!("content {:?} != {:?}", x.content, ec));
     }
     Ok(())
 }

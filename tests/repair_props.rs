@@ -134,7 +134,7 @@ proptest! {
             while !text.is_char_boundary(j) { j += 1; }
             s.push(&text[i..j]);
             if let Some(p) = s.preview() {
-                prop_assert!(serde_json::from_str::<Value>(&p).is_ok(), "preview {:?}", p);
+                prop_assert!(serde_json::from_str::<Value>(p).is_ok(), "preview {:?}", p);
             }
             i = j;
         }

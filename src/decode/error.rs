@@ -148,11 +148,6 @@ fn render(problems: &[Problem], example: Option<&Value>) -> String {
             "\n- {at}: expected {}, received {}. Fix: {}",
             p.expected, p.received, p.fix
         );
-        if let Some(v) = &p.valid_values
-            && !p.expected.contains("one of")
-        {
-            let _ = write!(s, "\n  valid: {}", v.join(", "));
-        }
     }
     if let Some(ex) = example {
         let _ = write!(s, "\nCorrected arguments: {}", compact(ex, 400));
@@ -220,7 +215,7 @@ fn collect_validation(
                 let best = closest_enum(received_v, options.as_array().map_or(&[][..], |a| a));
                 Problem {
                     path: path.clone(),
-                    expected: format!("one of {}", valid.join(", ")),
+                    expected: format!("one of {}", list(&valid)),
                     received: compact(received_v, 60),
                     valid_values: Some(valid),
                     fix: set_fix(&path, &best),
@@ -403,11 +398,25 @@ pub(crate) fn unknown_key_problem(node: Option<&Node>, obj_path: &str, key: &str
         expected: if fields.is_empty() {
             "no such field".into()
         } else {
-            format!("only the fields {}", fields.join(", "))
+            format!("only the fields {}", list(&fields))
         },
         received: format!("the unknown field \"{key}\""),
         valid_values: Some(fields),
         fix,
+    }
+}
+
+/// Joins at most 12 items (a long enum must not flood a small model's context).
+fn list(items: &[String]) -> String {
+    const SHOWN: usize = 12;
+    if items.len() <= SHOWN {
+        items.join(", ")
+    } else {
+        format!(
+            "{}, … ({} more)",
+            items[..SHOWN].join(", "),
+            items.len() - SHOWN
+        )
     }
 }
 
@@ -489,7 +498,7 @@ pub(crate) fn describe(c: &Compiled, id: NodeId) -> String {
     let n = c.get(id);
     if let Some(e) = &n.enum_values {
         let vals: Vec<String> = e.iter().map(|v| compact(v, 40)).collect();
-        return format!("one of {}", vals.join(", "));
+        return format!("one of {}", list(&vals));
     }
     if let Some(k) = &n.const_value {
         return format!("exactly {}", compact(k, 60));

@@ -58,34 +58,34 @@ impl Finisher {
 
     fn call(&mut self, text: &str, rc: RawCall) -> Option<Event> {
         let raw = text.get(rc.raw.clone()).unwrap_or_default().to_owned();
-        if let Some(tools) = &self.opts.tools {
-            if !tools.iter().any(|t| t.name == rc.name) {
-                let known: Vec<String> = tools.iter().map(|t| t.name.clone()).collect();
-                let suggestion = known
-                    .iter()
-                    .map(|k| {
-                        (
-                            strsim::jaro_winkler(&k.to_lowercase(), &rc.name.to_lowercase()),
-                            k,
-                        )
-                    })
-                    .filter(|(s, _)| *s >= 0.8)
-                    .max_by(|a, b| a.0.total_cmp(&b.0))
-                    .map(|(_, k)| k.clone());
-                let r = Rejected {
-                    reason: RejectReason::UnknownTool {
-                        name: rc.name.clone(),
-                        suggestion,
-                        known,
-                    },
-                    name: rc.name,
-                    format: rc.format,
-                    span: rc.span,
-                    raw_arguments: raw,
-                };
-                self.out.rejected.push(r.clone());
-                return Some(Event::Rejected(r));
-            }
+        if let Some(tools) = &self.opts.tools
+            && !tools.iter().any(|t| t.name == rc.name)
+        {
+            let known: Vec<String> = tools.iter().map(|t| t.name.clone()).collect();
+            let suggestion = known
+                .iter()
+                .map(|k| {
+                    (
+                        strsim::jaro_winkler(&k.to_lowercase(), &rc.name.to_lowercase()),
+                        k,
+                    )
+                })
+                .filter(|(s, _)| *s >= 0.8)
+                .max_by(|a, b| a.0.total_cmp(&b.0))
+                .map(|(_, k)| k.clone());
+            let r = Rejected {
+                reason: RejectReason::UnknownTool {
+                    name: rc.name.clone(),
+                    suggestion,
+                    known,
+                },
+                name: rc.name,
+                format: rc.format,
+                span: rc.span,
+                raw_arguments: raw,
+            };
+            self.out.rejected.push(r.clone());
+            return Some(Event::Rejected(r));
         }
         if !self.opts.partial && cut_off(text, &rc) {
             let r = Rejected {

@@ -59,17 +59,17 @@ pub(crate) fn handle(inp: &Input<'_>, s: usize, _mend: usize) -> Step {
     // The body ends at an end marker (consumed) or at the next header (not consumed).
     let mut best: Option<(usize, usize)> = None;
     for e in ENDS {
-        if let Some(i) = find(t, bs, e) {
-            if best.is_none_or(|(b, _)| i < b) {
-                best = Some((i, i + e.len()));
-            }
+        if let Some(i) = find(t, bs, e)
+            && best.is_none_or(|(b, _)| i < b)
+        {
+            best = Some((i, i + e.len()));
         }
     }
     for n in NEXT {
-        if let Some(i) = find(t, bs, n) {
-            if best.is_none_or(|(b, _)| i < b) {
-                best = Some((i, i));
-            }
+        if let Some(i) = find(t, bs, n)
+            && best.is_none_or(|(b, _)| i < b)
+        {
+            best = Some((i, i));
         }
     }
     let (be, end) = match best {

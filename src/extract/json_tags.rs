@@ -110,15 +110,15 @@ pub(crate) fn payload_with(
                         at: f.at + rest.start,
                     })
                     .collect();
-                if let Ok(v) = serde_json::from_str::<Value>(&r.text) {
-                    if let Some(cs) = read(&v, need_args) {
-                        // A name that repair had to close was cut off: not a call yet.
-                        let whole = |c: &JsonCall| {
-                            text.contains(&format!("\"{}\"", c.0))
-                                || !text.contains(&format!("\"{}", c.0))
-                        };
-                        calls.extend(cs.into_iter().filter(whole).map(|c| (c, rest.clone())));
-                    }
+                if let Ok(v) = serde_json::from_str::<Value>(&r.text)
+                    && let Some(cs) = read(&v, need_args)
+                {
+                    // A name that repair had to close was cut off: not a call yet.
+                    let whole = |c: &JsonCall| {
+                        text.contains(&format!("\"{}\"", c.0))
+                            || !text.contains(&format!("\"{}", c.0))
+                    };
+                    calls.extend(cs.into_iter().filter(whole).map(|c| (c, rest.clone())));
                 }
             }
             Err(e) => {
@@ -206,12 +206,12 @@ fn salvage_names(text: &str) -> Vec<String> {
                 continue;
             }
             let k = skip_ws(text, j + 1);
-            if let Some(rest) = text[k..].strip_prefix('"') {
-                if let Some(end) = rest.find('"') {
-                    let n = &rest[..end];
-                    if !n.is_empty() && n.chars().all(super::scan::is_name_char) {
-                        out.push(n.to_owned());
-                    }
+            if let Some(rest) = text[k..].strip_prefix('"')
+                && let Some(end) = rest.find('"')
+            {
+                let n = &rest[..end];
+                if !n.is_empty() && n.chars().all(super::scan::is_name_char) {
+                    out.push(n.to_owned());
                 }
             }
         }
@@ -261,7 +261,7 @@ fn tagged(
     close: &'static [&'static str],
     fmt: Format,
 ) -> Step {
-    tagged_with(inp, s, mend, close, fmt, |v, n| calls_from_value(v, n))
+    tagged_with(inp, s, mend, close, fmt, calls_from_value)
 }
 
 fn tagged_with(
@@ -558,6 +558,18 @@ pub(crate) fn bare_object(inp: &Input<'_>, s: usize, _mend: usize) -> Step {
                     end: e,
                     pieces: payload(inp, s..e, s..e, fmt, false),
                 }
+            } else if let Some(name) = prose_tool(inp, s, &v) {
+                Step::Done {
+                    end: e,
+                    pieces: vec![Piece::Call(RawCall {
+                        name,
+                        args: Args::Json(s..e),
+                        raw: s..e,
+                        span: s..e,
+                        format: Format::Prose,
+                        id: None,
+                    })],
+                }
             } else {
                 Step::Skip(e)
             }
@@ -566,6 +578,53 @@ pub(crate) fn bare_object(inp: &Input<'_>, s: usize, _mend: usize) -> Step {
         Err(Stop::Eof) => truncated_object(inp, s),
         Err(Stop::Invalid) => Step::NotMine,
     }
+}
+
+/// Prose recovery (as Ollama's generic parser does): a known tool's name shortly before a JSON
+/// object whose keys are all parameters of that tool (`I'll call ls with {"path": "."}`,
+/// `` `ls` {"path": "."} ``) makes the object that tool's arguments. Needs a tool list.
+fn prose_tool(inp: &Input<'_>, s: usize, v: &Value) -> Option<String> {
+    let tools = inp.opts.tools.as_ref()?;
+    let obj = v.as_object()?;
+    let t = inp.text;
+    let mut lo = s.saturating_sub(48);
+    while !t.is_char_boundary(lo) {
+        lo += 1;
+    }
+    let before = &t[lo..s];
+    // The name must be in the same clause: no sentence end between it and the object.
+    let clause_start = before
+        .rfind(['.', '\n', '!', '?', ';'])
+        .map_or(0, |i| i + 1);
+    let clause = &before[clause_start..];
+    let mut best: Option<(usize, &str)> = None;
+    for tool in tools {
+        let n = tool.name.as_str();
+        if n.is_empty() {
+            continue;
+        }
+        for (i, _) in clause.match_indices(n) {
+            let left_ok = clause[..i]
+                .chars()
+                .next_back()
+                .is_none_or(|c| !super::scan::is_name_char(c));
+            let right_ok = clause[i + n.len()..]
+                .chars()
+                .next()
+                .is_none_or(|c| !super::scan::is_name_char(c));
+            if left_ok && right_ok && best.is_none_or(|(b, _)| i > b) {
+                best = Some((i, n));
+            }
+        }
+    }
+    let (_, name) = best?;
+    let tool = inp.opts.tool(name)?;
+    let props = tool.parameters.get("properties").and_then(Value::as_object);
+    let fits = match props {
+        Some(p) => !obj.is_empty() && obj.keys().all(|k| p.contains_key(k)),
+        None => !obj.is_empty(),
+    };
+    fits.then(|| name.to_owned())
 }
 
 /// An object cut off by the end of the output that starts like a call (`{"name": "f", …` or a

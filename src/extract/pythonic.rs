@@ -9,13 +9,12 @@ use super::json_tags::{expect_close, payload, trim_range};
 use super::scan::{Args, Input, Piece, RawCall, Step, Wait, body_until, skip_ws};
 use super::value::{Stop, py_call};
 
+/// One Python-style call read from the text: its name, its arguments and its span.
+type PyCall = (String, Value, std::ops::Range<usize>);
+
 /// Reads calls separated by `,`, `;` or newlines from `at` up to `stop` (exclusive).
 /// Returns the calls and where reading ended.
-fn calls_in(
-    t: &str,
-    mut at: usize,
-    bracket: bool,
-) -> Result<(Vec<(String, Value, std::ops::Range<usize>)>, usize), Stop> {
+fn calls_in(t: &str, mut at: usize, bracket: bool) -> Result<(Vec<PyCall>, usize), Stop> {
     let mut out = Vec::new();
     loop {
         at = skip_ws(t, at);

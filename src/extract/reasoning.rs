@@ -136,10 +136,10 @@ fn prefilled(inp: &Input<'_>, _s: usize, _mend: usize) -> Step {
     }
     let mut best: Option<(usize, usize)> = None;
     for c in CLOSERS {
-        if let Some(i) = find(t, 0, c) {
-            if best.is_none_or(|(b, _)| i < b) {
-                best = Some((i, i + c.len()));
-            }
+        if let Some(i) = find(t, 0, c)
+            && best.is_none_or(|(b, _)| i < b)
+        {
+            best = Some((i, i + c.len()));
         }
     }
     let (body, end) = match best {

@@ -418,7 +418,7 @@ impl Scanner {
                     let e = self.pos + found.end();
                     if !fin
                         && text.len() - s < mt.max_len
-                        && mt.prefixes.contains(text[s..].as_bytes())
+                        && mt.prefixes.contains(&text.as_bytes()[s..])
                     {
                         // A longer marker may still be arriving at `s`.
                         if s > self.pos {
@@ -444,7 +444,7 @@ impl Scanner {
                         sink(Piece::Content(self.pos..safe));
                     }
                     self.pos = if fin { text.len() } else { safe.max(self.pos) };
-                    if safe > self.pos {}
+
                     return;
                 }
             }
@@ -602,10 +602,10 @@ pub(crate) fn body_until(
 ) -> Result<(Range<usize>, usize), Step> {
     let mut best: Option<(usize, usize)> = None;
     for c in close {
-        if let Some(i) = find(inp.text, from, c) {
-            if best.is_none_or(|(b, _)| i < b) {
-                best = Some((i, i + c.len()));
-            }
+        if let Some(i) = find(inp.text, from, c)
+            && best.is_none_or(|(b, _)| i < b)
+        {
+            best = Some((i, i + c.len()));
         }
     }
     match best {

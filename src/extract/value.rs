@@ -64,10 +64,10 @@ pub(crate) fn call_from_object(v: &Value, need_args: bool) -> Option<JsonCall> {
         let id = id.or_else(|| o.get("id").and_then(Value::as_str).map(str::to_owned));
         return Some((n, a, id));
     }
-    if o.len() == 1 {
-        if let Some(inner) = o.get("tool_call").or_else(|| o.get("function_call")) {
-            return call_from_object(inner, false);
-        }
+    if o.len() == 1
+        && let Some(inner) = o.get("tool_call").or_else(|| o.get("function_call"))
+    {
+        return call_from_object(inner, false);
     }
     let name = NAME_KEYS
         .iter()
@@ -153,15 +153,15 @@ pub(crate) fn type_raw(raw: &str, ty: Option<&str>, string_hint: Option<bool>) -
                 _ => {}
             }
             if matches!(t.bytes().next(), Some(b'{' | b'[')) {
-                if let Ok((v, e)) = py_value(t, 0, 0) {
-                    if skip_ws(t, e) == t.len() {
-                        return v;
-                    }
+                if let Ok((v, e)) = py_value(t, 0, 0)
+                    && skip_ws(t, e) == t.len()
+                {
+                    return v;
                 }
-                if let Ok(r) = crate::repair::repair(t) {
-                    if let Ok(v) = serde_json::from_str(&r.text) {
-                        return v;
-                    }
+                if let Ok(r) = crate::repair::repair(t)
+                    && let Ok(v) = serde_json::from_str(&r.text)
+                {
+                    return v;
                 }
             }
         }
@@ -461,9 +461,7 @@ pub(crate) fn gemma_value(
                         _ => return Err(Stop::Invalid),
                     }
                 } else {
-                    let e = t[i..]
-                        .find(|ch: char| ch == ':' || ch == '}' || ch == ',')
-                        .map_or(t.len(), |x| i + x);
+                    let e = t[i..].find([':', '}', ',']).map_or(t.len(), |x| i + x);
                     if e == t.len() {
                         return Err(Stop::Eof);
                     }

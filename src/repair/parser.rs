@@ -44,6 +44,8 @@ enum State {
 #[derive(Debug, Clone, Copy)]
 struct Frame {
     kind: Kind,
+    /// The current value was written as a fenced block inside a string: `"```json {…}```"`.
+    fenced: bool,
     /// Output offset where the current element started (arrays).
     elem_out: usize,
     state: State,
@@ -464,6 +466,7 @@ impl<'a> Parser<'a> {
                 self.open_braces += 1;
                 self.stack.push(Frame {
                     kind: Kind::Object,
+                    fenced: false,
                     elem_out: 0,
                     state: State::Open,
                     open_out: 0,
@@ -473,7 +476,9 @@ impl<'a> Parser<'a> {
                 return self.root_tail(root_container, fenced, wrapped);
             }
         }
-        let next_ok = if root_container {
+        let next_ok = if fenced && self.next_fenced_value().is_some() {
+            true
+        } else if root_container {
             matches!(self.peek(), Some(b'{' | b'['))
         } else {
             is_value_start(self.b, self.i) && (comma || self.ends_with_comma_or_newline())
@@ -483,7 +488,8 @@ impl<'a> Parser<'a> {
             if !comma {
                 self.insert_before_ws(b",");
             }
-            self.ndjson(root_out)?;
+            let fenced_values = fenced && self.next_fenced_value().is_some();
+            self.ndjson(root_out, fenced_values)?;
         } else if comma {
             self.strip_trailing_comma();
             self.fix(FixKind::RemovedComma, comma_at);
@@ -524,9 +530,41 @@ impl<'a> Parser<'a> {
         )
     }
 
+    /// `"```json {` or `"```[`: a fenced JSON block written inside a string.
+    fn fenced_json_in_string(&self) -> bool {
+        let b = self.b;
+        if self.peek() != Some(b'"') || !b[self.i + 1..].starts_with(b"```") {
+            return false;
+        }
+        let mut k = self.i + 4;
+        while b.get(k).is_some_and(|&c| is_ident(c)) {
+            k += 1;
+        }
+        while b.get(k).is_some_and(|&c| is_ws(c)) {
+            k += 1;
+        }
+        // Only a closed block: `"```json{}"` is just a string (bounded look-ahead).
+        matches!(b.get(k), Some(b'{' | b'['))
+            && memchr::memmem::find(&b[k..(k + 4096).min(b.len())], b"```").is_some()
+    }
+
+    /// Where the next code fence whose content starts with `{` or `[` begins, if any.
+    fn next_fenced_value(&self) -> Option<usize> {
+        let b = self.b;
+        let f = self.i + memchr::memmem::find(&b[self.i..], b"```")?;
+        let mut k = f + 3;
+        while b.get(k).is_some_and(|&c| is_ident(c)) {
+            k += 1;
+        }
+        while b.get(k).is_some_and(|&c| is_ws(c)) {
+            k += 1;
+        }
+        matches!(b.get(k), Some(b'{' | b'[')).then_some(f)
+    }
+
     /// Newline-delimited or concatenated root values become one array. Empty containers among
     /// non-empty ones are dropped (a model's placeholder before the real value).
-    fn ndjson(&mut self, first_out: usize) -> R<()> {
+    fn ndjson(&mut self, first_out: usize, fenced: bool) -> R<()> {
         let mut spans = vec![(first_out, self.trimmed_end())];
         let mut initial = true;
         loop {
@@ -536,6 +574,15 @@ impl<'a> Parser<'a> {
             initial = false;
             self.close_fence();
             self.ws_comments(true);
+            if fenced && self.peek() != Some(b'`') {
+                // Prose between two fenced values: skip to the next fence, or stop.
+                let Some(f) = self.next_fenced_value() else {
+                    self.strip_trailing_comma();
+                    break;
+                };
+                self.fix(FixKind::StrippedWrapper, self.i);
+                self.i = f;
+            }
             if self.peek() == Some(b'`') {
                 self.open_fence();
             }
@@ -635,6 +682,14 @@ impl<'a> Parser<'a> {
             Some(Kind::Array | Kind::Tuple) => Ctx::Element,
             _ => Ctx::Root,
         };
+        if self.ctx == Ctx::ObjValue && self.fenced_json_in_string() {
+            if let Some(f) = self.stack.last_mut() {
+                f.fenced = true;
+            }
+            self.fix(FixKind::StrippedCodeFence, self.i);
+            self.i += 1;
+            self.open_fence();
+        }
         let Some(c) = self.peek() else {
             return Ok(Some(false));
         };
@@ -668,6 +723,7 @@ impl<'a> Parser<'a> {
                 self.i += 1;
                 self.stack.push(Frame {
                     kind,
+                    fenced: false,
                     elem_out: 0,
                     state: State::Open,
                     open_out,
@@ -708,6 +764,21 @@ impl<'a> Parser<'a> {
                 self.object_next(true)
             }
             (Kind::Object, State::ObjValue { colon, truncated }, Some(processed)) => {
+                if top.fenced {
+                    // Close `"```json {…}```"`: the fence, then the string's quote.
+                    if let Some(f) = self.stack.last_mut() {
+                        f.fenced = false;
+                    }
+                    self.ws(true);
+                    if self.b[self.i..].starts_with(b"```") {
+                        self.i += 3;
+                    }
+                    self.ws(true);
+                    if self.peek() == Some(b'"') {
+                        self.i += 1;
+                    }
+                    self.ws_comments(true);
+                }
                 if !processed {
                     if colon || truncated {
                         self.insert_before_ws(b"null");
@@ -754,6 +825,7 @@ impl<'a> Parser<'a> {
                     let truncated = self.i >= self.b.len();
                     self.stack.push(Frame {
                         kind: Kind::Object,
+                        fenced: false,
                         elem_out: 0,
                         state: State::ObjValue {
                             colon: true,
@@ -988,6 +1060,7 @@ impl<'a> Parser<'a> {
                 });
                 self.stack.push(Frame {
                     kind: Kind::Array,
+                    fenced: false,
                     elem_out: 0,
                     state: State::Open,
                     open_out: k - 1,
@@ -1202,6 +1275,7 @@ impl<'a> Parser<'a> {
             self.fix(FixKind::NormalizedQuote, self.i);
         }
         self.out.push(b'"');
+        let o_content = self.out.len();
         self.i += qlen;
         loop {
             self.steps += 1;
@@ -1233,14 +1307,24 @@ impl<'a> Parser<'a> {
                 // A key cut off by the end retries only to split `"key:value` at its colon or
                 // `"a" true}` at its quote; a value only when it holds no bracket (`"{:`).
                 let rest = &b[content_start..];
+                if !stop_delim
+                    && stop_at.is_none()
+                    && self.ctx == Ctx::ObjValue
+                    && let Some(c) = self.find_quoted_unquoted_key(content_start, len)
+                {
+                    // `{"a": "x, `b:…` cut off: a quoted key started after the comma.
+                    return Ok(Attempt::RetryAt(c));
+                }
                 let retry = if self.ctx == Ctx::Key {
                     memchr::memchr2(b':', b'"', rest).is_some()
                 } else {
                     memchr::memchr2(b'{', b'[', rest).is_none()
                 };
+                let key_colon = self.ctx == Ctx::Key && memchr::memchr(b':', rest).is_some();
                 if !stop_delim
-                    && retry
-                    && prev.is_some_and(|p| p >= content_start && is_delimiter(b[p]))
+                    && (key_colon
+                        || (retry
+                            && prev.is_some_and(|p| p >= content_start && is_delimiter(b[p]))))
                 {
                     return Ok(Attempt::RetryDelimiter);
                 }
@@ -1249,6 +1333,14 @@ impl<'a> Parser<'a> {
                 if self.ctx == Ctx::Key {
                     self.close_string(self.i);
                 } else {
+                    if self.out.ends_with(b"\\n")
+                        && !self.out.ends_with(b"\\\\n")
+                        && self.out.len() >= o_content + 2
+                    {
+                        // A `\n` escape right at the cut: the line it starts never arrived.
+                        self.out.truncate(self.out.len() - 2);
+                        self.fix(FixKind::TrimmedString, self.i);
+                    }
                     self.out.push(b'"');
                     self.fix(FixKind::ClosedString, self.i);
                 }
@@ -1281,7 +1373,9 @@ impl<'a> Parser<'a> {
                 if !inner {
                     if stop_delim
                         || next.is_none()
-                        || next.is_some_and(|c| is_delimiter(c) || c.is_ascii_digit())
+                        || next.is_some_and(|c| {
+                            is_delimiter(c) || (c.is_ascii_digit() && ctx != Ctx::ObjValue)
+                        })
                         || quote_at(b, self.i).is_some()
                     {
                         if let Some(t) = ws_tail {
@@ -1303,12 +1397,18 @@ impl<'a> Parser<'a> {
                         }
                         if is_delimiter(b[p])
                             && !(ctx == Ctx::ObjValue
-                                && matches!(b[p], b'{' | b'[' | b'(' | b':' | b','))
+                                && matches!(
+                                    b[p],
+                                    b'{' | b'[' | b'(' | b':' | b',' | b'}' | b']' | b')'
+                                ))
                         {
                             return Ok(Attempt::RetryDelimiter);
                         }
                     }
-                    if ctx == Ctx::ObjValue && self.word_then_close(i_quote + n2) {
+                    if ctx == Ctx::ObjValue
+                        && escaped_quotes.is_multiple_of(2)
+                        && self.word_then_close(i_quote + n2)
+                    {
                         // `{"b": "xxxxx" true}`: a stray word after the value.
                         return Ok(Attempt::Done { concat: false });
                     }
@@ -1318,15 +1418,17 @@ impl<'a> Parser<'a> {
                     {
                         return Ok(Attempt::Done { concat: false });
                     }
-                    if ctx == Ctx::ObjValue
-                        && i_quote == content_start
-                        && next.is_some_and(is_ident)
-                        && self.i == i_quote + n2
+                    if i_quote == content_start
+                        && ((ctx == Ctx::ObjValue
+                            && next.is_some_and(is_ident)
+                            && self.i == i_quote + n2)
+                            || (ctx == Ctx::Key && self.key_at(i_quote)))
                     {
                         // `""value"`: a doubled opening quote.
                         self.out.truncate(o_quote);
                         self.fixes.truncate(f_quote);
                         self.fix(FixKind::EscapedQuote, i_quote);
+                        self.i = i_quote + n2;
                         continue;
                     }
                 }
@@ -1584,9 +1686,6 @@ impl<'a> Parser<'a> {
     fn word_then_close(&self, j: usize) -> bool {
         let b = self.b;
         let mut k = j;
-        if !b.get(k).is_some_and(|&c| is_ws(c)) {
-            return false;
-        }
         while k < b.len() && is_ws(b[k]) {
             k += 1;
         }
@@ -1597,10 +1696,16 @@ impl<'a> Parser<'a> {
         if k == w {
             return false;
         }
+        let glued = w == j;
         while k < b.len() && is_ws(b[k]) {
             k += 1;
         }
-        matches!(b.get(k), None | Some(b'}'))
+        // ` word }` or ` word` at the end; glued (`"tail}`) only right before the closer.
+        match b.get(k) {
+            None => !glued,
+            Some(b'}') => true,
+            _ => false,
+        }
     }
 
     /// `, ident:` ending at the colon `p`: the offset of that comma.
@@ -1623,11 +1728,36 @@ impl<'a> Parser<'a> {
         (k > content_start && b[k - 1] == b',').then(|| k - 1)
     }
 
+    /// The first `, <quote>ident` followed by `:` (a key with an opening quote) in `b[from..to]`.
+    fn find_quoted_unquoted_key(&self, from: usize, to: usize) -> Option<usize> {
+        let b = self.b;
+        let mut c = from;
+        while let Some(off) = memchr::memchr(b',', &b[c..to]) {
+            let comma = c + off;
+            let mut k = comma + 1;
+            while k < to && is_ws(b[k]) {
+                k += 1;
+            }
+            if let Some((_, n)) = quote_at(b, k).filter(|&(q, _)| q != Quote::Double) {
+                k += n;
+                let w = k;
+                while k < to && is_ident(b[k]) {
+                    k += 1;
+                }
+                if k > w && b[k..to].first() == Some(&b':') {
+                    return Some(comma);
+                }
+            }
+            c = comma + 1;
+        }
+        None
+    }
+
     /// The first `, ident:` in `b[from..to]`: the offset of its comma.
     fn find_unquoted_key(&self, from: usize, to: usize) -> Option<usize> {
         let b = self.b;
         let mut c = from;
-        while let Some(off) = memchr::memchr(b',', &b[c..to]) {
+        while let Some(off) = memchr::memchr2(b',', b'}', &b[c..to]) {
             let comma = c + off;
             let mut k = comma + 1;
             while k < to && is_ws(b[k]) {
@@ -2000,6 +2130,7 @@ impl<'a> Parser<'a> {
                 self.i = j + 1;
                 self.stack.push(Frame {
                     kind: Kind::Call,
+                    fenced: false,
                     elem_out: 0,
                     state: State::Open,
                     open_out: self.out.len(),
@@ -2059,6 +2190,26 @@ impl<'a> Parser<'a> {
         if i > start && b[i - 1] == b':' && is_url_start(&b[start..(i + 2).min(len)]) {
             while i < len && is_url_char(b[i]) {
                 i += 1;
+            }
+        }
+        if groups && i < len && b[i] == b',' && i > start {
+            // `{"a": ipsum, sic, datum.",}`: a value missing its opening quote runs to the stray
+            // closing quote, when nothing key-like comes first.
+            let limit = (i + 256).min(len);
+            if let Some(off) = memchr::memchr(b'"', &b[i..limit]) {
+                let q = i + off;
+                let between = &b[i..q];
+                let mut k = q + 1;
+                while k < len && is_ws(b[k]) {
+                    k += 1;
+                }
+                if !between
+                    .iter()
+                    .any(|c| matches!(c, b':' | b'{' | b'[' | b'}' | b']' | b'\n'))
+                    && matches!(b.get(k), None | Some(b',' | b'}'))
+                {
+                    i = q;
+                }
             }
         }
         let mut end = i;

@@ -261,6 +261,82 @@ fn decoder_for(schema: &Value) -> Result<Decoder, String> {
     Ok(d)
 }
 
+impl PipelineChoice {
+    /// Emits the content `finish` still held (`rest`) with the text of calls to unknown tools put
+    /// back where they were: `finish` reports no order, so the content after each leftover call
+    /// is read from the text by the calls' spans, and whatever of `rest` precedes it comes first.
+    /// When the text does not line up (a think block in the tail), each rejected text goes before
+    /// or after the held content by where that content is found in the text.
+    fn tail_in_order(
+        &mut self,
+        text: &str,
+        rest: &str,
+        calls: &[&Call],
+        rejected: &[&crate::extract::Rejected],
+        out: &mut Vec<Piece>,
+    ) {
+        let mut items: Vec<(std::ops::Range<usize>, Option<usize>)> = calls
+            .iter()
+            .map(|c| (c.span.clone(), None))
+            .chain(
+                rejected
+                    .iter()
+                    .enumerate()
+                    .map(|(i, r)| (r.span.clone(), Some(i))),
+            )
+            .collect();
+        items.sort_by_key(|(span, _)| span.start);
+        let segments: Vec<&str> = items
+            .iter()
+            .enumerate()
+            .map(|(k, (span, _))| {
+                let end = items.get(k + 1).map_or(text.len(), |n| n.0.start);
+                text.get(span.end..end).unwrap_or_default()
+            })
+            .collect();
+        let after = segments.concat();
+        let after = after.trim_end();
+        // `rest` is trimmed at the start when nothing came before it: then it may be all of `after`.
+        let lined_up = rest
+            .strip_suffix(after)
+            .or_else(|| (rest == after.trim_start()).then_some(""));
+        match lined_up.filter(|_| !items.is_empty()) {
+            Some(before) => {
+                self.content(before, out);
+                for ((_, rej), seg) in items.iter().zip(&segments) {
+                    if let Some(i) = rej {
+                        self.unknown(text, rejected[*i], out);
+                    }
+                    self.content(seg, out);
+                }
+            }
+            None => {
+                // Place each rejected call before or after the held content by where that content
+                // last occurs in the text.
+                let at = match rest.trim() {
+                    "" => text.len(),
+                    t => text.rfind(t).unwrap_or(text.len()),
+                };
+                let (before, after): (Vec<_>, Vec<_>) =
+                    rejected.iter().partition(|r| r.span.end <= at);
+                let gap = before
+                    .last()
+                    .and_then(|r: &&&crate::extract::Rejected| text.get(r.span.end..at))
+                    .filter(|g| g.trim().is_empty())
+                    .unwrap_or_default();
+                for r in before {
+                    self.unknown(text, r, out);
+                }
+                self.content(gap, out);
+                self.content(rest, out);
+                for r in after {
+                    self.unknown(text, r, out);
+                }
+            }
+        }
+    }
+}
+
 /// What `finish` has that the events did not report: `full` is the final trimmed text, `seen` the
 /// untrimmed text reported so far.
 fn tail<'a>(full: &'a str, seen: &str) -> &'a str {
@@ -300,9 +376,11 @@ impl ChoiceRecoverer for PipelineChoice {
                 && text.starts_with(&self.content_seen);
             if !untouched {
                 let rest = tail(&x.content, &self.content_seen).to_owned();
-                self.content(&rest, out);
-                let rest = tail(&x.reasoning, &self.reasoning_seen).to_owned();
-                self.reasoning(&rest, out);
+                let rest_reasoning = tail(&x.reasoning, &self.reasoning_seen).to_owned();
+                self.reasoning(&rest_reasoning, out);
+                let left_rejected: Vec<_> = x.rejected.iter().skip(self.rejected).collect();
+                let left_calls: Vec<_> = x.calls.iter().skip(self.calls).collect();
+                self.tail_in_order(&text, &rest, &left_calls, &left_rejected, out);
             } else {
                 // Nothing found: the content is the text, to the byte.
                 let mut rest = self.content.flush();
@@ -313,9 +391,6 @@ impl ChoiceRecoverer for PipelineChoice {
             }
             for c in x.calls.into_iter().skip(self.calls) {
                 out.push(Piece::Call(self.extracted(c)));
-            }
-            for r in x.rejected.iter().skip(self.rejected) {
-                self.unknown(&text, r, out);
             }
         }
         for n in natives {

@@ -344,16 +344,15 @@ impl Drop for Child {
 
 impl Child {
     pub fn start(upstream: &str) -> (Self, String) {
+        Self::spawn(&["--upstream", upstream])
+    }
+
+    /// `toolmend serve ARGS --listen 127.0.0.1:0 --json --report`; returns it and its base URL.
+    pub fn spawn(args: &[&str]) -> (Self, String) {
         let mut child = Command::new(env!("CARGO_BIN_EXE_toolmend"))
-            .args([
-                "serve",
-                "--upstream",
-                upstream,
-                "--listen",
-                "127.0.0.1:0",
-                "--json",
-                "--report",
-            ])
+            .arg("serve")
+            .args(args)
+            .args(["--listen", "127.0.0.1:0", "--json", "--report"])
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
