@@ -1,1 +1,611 @@
 //! The tool loop: generate, extract, repair, decode, dispatch, feed results back, repeat.
+//!
+//! [`Agent::run`] takes one user prompt through as many model turns as it needs (at most
+//! [`AgentOptions::max_turns`], default 8):
+//!
+//! 1. **Generate.** The backend streams the model's output; each chunk goes to a [`calls::Watcher`]
+//!    (a [`crate::extract::StreamExtractor`]) that stops generation as soon as a call is complete and nothing after it can be another call
+//!    (or the per-turn call limit is reached), instead of waiting for an end-of-generation token.
+//! 2. **Extract.** The turn's raw text goes through [`crate::extract`] (every envelope family,
+//!    bare JSON lines, fenced blocks; arguments repaired); native calls reported by the backend
+//!    (Ollama's `tool_calls`, whose arguments may be a broken string) join them.
+//! 3. **Dispatch.** Each call goes to the [`Toolbox`], which repairs, decodes and runs it.
+//!    - A call identical to one already answered in this run is answered from the earlier result
+//!      with a short note, not run again (unless a call since changed something).
+//!    - A model-fault failure (bad arguments, unknown tool) or a policy refusal (a path outside
+//!      the sandbox) is answered with a corrective message that shows one concrete valid call.
+//!      If the model sends the identical failing call again, it gets a firmer message with the
+//!      exact call shape; a third time ends the run with [`EndReason::RepeatedFailure`] instead
+//!      of spending the whole budget.
+//!    - A world-fault failure (I/O, timeout, a crashing tool) is retried
+//!      ([`AgentOptions::world_retries`]) before its message goes back.
+//!    - After a policy refusal the turn's remaining calls are skipped.
+//! 4. **Feed back and repeat.** The raw output becomes the assistant message, each call's result
+//!    or corrective message a tool message. Near the end of the budget a "N turns left" nudge is
+//!    added to the request. A turn without calls ends the run with the model's answer.
+//!
+//! Every step is reported as an [`AgentEvent`]; the [`Transcript`] keeps every turn's raw output,
+//! every call and what was fed back, and per-turn timings of generation versus toolmend's own work.
+
+pub mod calls;
+pub mod correct;
+mod dispatcher;
+mod event;
+mod toolbox;
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+pub use dispatcher::{DispatchToolbox, to_call_result};
+pub use event::{AgentEvent, CallRecord, EndReason, RunStats, Transcript, TurnRecord, TurnTiming};
+pub use toolbox::{Args, CallFailure, CallResult, Fault, PendingCall, Toolbox, ms};
+
+use crate::backend::{
+    Backend, Control, Event, GenerateOptions, Message, NativeToolCall, Request, Role, StopReason,
+};
+use crate::extract::Extraction;
+
+/// Settings of the loop.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AgentOptions {
+    /// Most model turns per prompt.
+    pub max_turns: u32,
+    /// The nudge is added once this many turns (or fewer) are left.
+    pub nudge_turns: u32,
+    /// Most calls taken from one turn; generation stops once this many are complete.
+    pub max_calls_per_turn: usize,
+    /// How many times a call that failed for the world's fault is run again.
+    pub world_retries: u32,
+    /// Sampling and length settings for each generation.
+    pub generate: GenerateOptions,
+    /// A system message placed first in the conversation.
+    pub system_prompt: Option<String>,
+}
+
+impl Default for AgentOptions {
+    fn default() -> Self {
+        Self {
+            max_turns: 8,
+            nudge_turns: 2,
+            max_calls_per_turn: 4,
+            world_retries: 1,
+            generate: GenerateOptions::default(),
+            system_prompt: None,
+        }
+    }
+}
+
+/// What the run remembers about a call it already handled.
+struct Seen {
+    result: CallResult,
+    /// Identical repeats after a model-fault failure.
+    repeats: u32,
+}
+
+/// A model, its tools, and the conversation so far.
+pub struct Agent<B: Backend, T: Toolbox> {
+    backend: B,
+    tools: T,
+    options: AgentOptions,
+    history: Vec<Message>,
+    calls_made: u64,
+}
+
+impl<B: Backend, T: Toolbox> Agent<B, T> {
+    /// An agent with an empty conversation (plus the system prompt, if any).
+    pub fn new(backend: B, tools: T, options: AgentOptions) -> Self {
+        let history = options
+            .system_prompt
+            .iter()
+            .map(|s| Message::new(Role::System, s.clone()))
+            .collect();
+        Self {
+            backend,
+            tools,
+            options,
+            history,
+            calls_made: 0,
+        }
+    }
+
+    /// The conversation so far (kept across runs: `toolmend chat` continues it).
+    #[must_use]
+    pub fn history(&self) -> &[Message] {
+        &self.history
+    }
+
+    /// Forgets the conversation (keeps the system prompt), as if the agent were new.
+    pub fn reset(&mut self) {
+        self.history
+            .truncate(usize::from(self.options.system_prompt.is_some()));
+    }
+
+    /// The backend.
+    pub fn backend(&self) -> &B {
+        &self.backend
+    }
+
+    /// The toolbox.
+    pub fn tools(&self) -> &T {
+        &self.tools
+    }
+
+    /// The loop's settings.
+    #[must_use]
+    pub fn options(&self) -> &AgentOptions {
+        &self.options
+    }
+
+    /// Runs `prompt` to an answer or another end, reporting each step to `on_event`.
+    pub async fn run(
+        &mut self,
+        prompt: &str,
+        on_event: &mut (dyn FnMut(&AgentEvent) + Send),
+    ) -> Transcript {
+        self.history.push(Message::new(Role::User, prompt));
+        let defs = self.tools.defs();
+        let extract_options = calls::options(&defs);
+        let mut seen: HashMap<String, Seen> = HashMap::new();
+        let mut stats = RunStats::default();
+        let mut turns = Vec::new();
+        let mut end = EndReason::TurnBudget;
+        let mut answer = None;
+        let mut error = None;
+        let max_turns = self.options.max_turns.max(1);
+
+        for t in 1..=max_turns {
+            let left = max_turns - t + 1;
+            let nudge = (t > 1 && left <= self.options.nudge_turns).then(|| correct::nudge(left));
+            let mut messages = self.history.clone();
+            if let Some(n) = &nudge {
+                messages.push(Message::new(Role::User, n.clone()));
+            }
+            let request = Request {
+                messages,
+                tools: defs.clone(),
+                options: self.options.generate.clone(),
+            };
+
+            let generated = self.generate(&request, &extract_options, on_event).await;
+            stats.turns += 1;
+            let mut record = TurnRecord {
+                turn: t,
+                nudge,
+                raw: generated.raw,
+                native_calls: generated.native.len(),
+                calls: Vec::new(),
+                stop: None,
+                stats: None,
+                timing: TurnTiming {
+                    extract_ms: ms(generated.watch),
+                    ..TurnTiming::default()
+                },
+            };
+            let backend_stats = match generated.result {
+                Ok(s) => s,
+                Err(e) => {
+                    let message = e.to_string();
+                    on_event(&AgentEvent::Error {
+                        message: message.clone(),
+                    });
+                    record.timing.generation_ms =
+                        ms(generated.wall.saturating_sub(generated.watch));
+                    add_timing(&mut stats, &record.timing);
+                    turns.push(record);
+                    error = Some(message);
+                    end = EndReason::BackendError;
+                    break;
+                }
+            };
+            record.stop = Some(backend_stats.stop);
+            record.stats = Some(backend_stats);
+            record.timing.prompt_ms = backend_stats.prompt_ms;
+            record.timing.generation_ms = if backend_stats.generation_ms > 0.0 {
+                backend_stats.generation_ms
+            } else {
+                ms(generated.wall.saturating_sub(generated.watch))
+            };
+            stats.prompt_tokens += u64::from(backend_stats.prompt_tokens);
+            stats.generated_tokens += u64::from(backend_stats.generated_tokens);
+
+            let started = Instant::now();
+            let pending = self.pending(&record.raw, &generated.extraction, &generated.native);
+            record.timing.extract_ms += ms(started.elapsed());
+
+            if pending.is_empty() {
+                self.history
+                    .push(Message::new(Role::Assistant, record.raw.clone()));
+                end = if record.raw.trim().is_empty() {
+                    EndReason::EmptyOutput
+                } else if backend_stats.stop == StopReason::MaxTokens {
+                    EndReason::AnswerCutOff
+                } else {
+                    EndReason::Answered
+                };
+                if end != EndReason::EmptyOutput {
+                    answer = Some(generated.extraction.content.clone());
+                }
+                add_timing(&mut stats, &record.timing);
+                turns.push(record);
+                break;
+            }
+
+            let mut assistant = Message::new(Role::Assistant, record.raw.clone());
+            assistant.tool_calls = generated.native;
+            self.history.push(assistant);
+
+            let started = Instant::now();
+            let repeated_failure = self
+                .dispatch_all(pending, &mut seen, &mut record, &mut stats, on_event)
+                .await;
+            record.timing.dispatch_ms = ms(started.elapsed());
+            add_timing(&mut stats, &record.timing);
+            turns.push(record);
+            if repeated_failure {
+                end = EndReason::RepeatedFailure;
+                break;
+            }
+        }
+
+        on_event(&AgentEvent::Done { reason: end, stats });
+        Transcript {
+            model: self.backend.name().to_owned(),
+            prompt: prompt.to_owned(),
+            turns,
+            answer,
+            end,
+            error,
+            stats,
+            messages: self.history.clone(),
+        }
+    }
+
+    /// One generation: streams chunks to `on_event` and the watcher, collects native calls.
+    async fn generate(
+        &mut self,
+        request: &Request,
+        extract_options: &crate::extract::Options,
+        on_event: &mut (dyn FnMut(&AgentEvent) + Send),
+    ) -> Generated {
+        let mut raw = String::new();
+        let mut native = Vec::new();
+        let mut watcher = calls::Watcher::new(extract_options, self.options.max_calls_per_turn);
+        let mut watch = Duration::ZERO;
+        let max_calls = self.options.max_calls_per_turn.max(1);
+        let started = Instant::now();
+        let result = {
+            let mut sink = |ev: Event| -> Control {
+                match ev {
+                    Event::Chunk(text) => {
+                        let t0 = Instant::now();
+                        let stop = watcher.push(&text);
+                        watch += t0.elapsed();
+                        raw.push_str(&text);
+                        on_event(&AgentEvent::Chunk { text });
+                        if stop {
+                            Control::Stop
+                        } else {
+                            Control::Continue
+                        }
+                    }
+                    Event::ToolCall(call) => {
+                        native.push(call);
+                        if native.len() >= max_calls {
+                            Control::Stop
+                        } else {
+                            Control::Continue
+                        }
+                    }
+                }
+            };
+            self.backend.generate(request, &mut sink).await
+        };
+        let wall = started.elapsed();
+        let t0 = Instant::now();
+        let extraction = watcher.finish();
+        watch += t0.elapsed();
+        Generated {
+            raw,
+            native,
+            extraction,
+            result,
+            watch,
+            wall,
+        }
+    }
+
+    /// The calls of one turn, in order: those found in the text (refused names included, so the
+    /// dispatcher answers them with the real tools), then the native ones.
+    fn pending(
+        &mut self,
+        text: &str,
+        extraction: &Extraction,
+        native: &[NativeToolCall],
+    ) -> Vec<PendingCall> {
+        let limit = self.options.max_calls_per_turn.max(1);
+        let mut found: Vec<(usize, PendingCall)> = Vec::new();
+        for c in &extraction.calls {
+            let arguments = match &c.arguments {
+                Ok(v) => Args::Value(v.clone()),
+                Err(_) => Args::Text(c.raw_arguments.clone()),
+            };
+            found.push((
+                c.span.start,
+                PendingCall {
+                    id: c.id.clone().unwrap_or_default(),
+                    name: c.name.clone(),
+                    arguments,
+                    native: false,
+                    raw: text.get(c.span.clone()).unwrap_or_default().to_owned(),
+                    fixes: c.fixes.clone(),
+                },
+            ));
+        }
+        for r in &extraction.rejected {
+            found.push((
+                r.span.start,
+                PendingCall {
+                    id: String::new(),
+                    name: r.name.clone(),
+                    arguments: refused_arguments(&r.name, &r.raw_arguments),
+                    native: false,
+                    raw: text.get(r.span.clone()).unwrap_or_default().to_owned(),
+                    fixes: Vec::new(),
+                },
+            ));
+        }
+        found.sort_by_key(|(at, _)| *at);
+        let mut out: Vec<PendingCall> = found.into_iter().map(|(_, c)| c).collect();
+        let written: Vec<String> = out
+            .iter()
+            .map(|c| correct::call_key(&c.name, &c.arguments))
+            .collect();
+        for c in native {
+            let call = PendingCall {
+                id: c.id.clone().unwrap_or_default(),
+                name: c.name.clone(),
+                arguments: match &c.arguments {
+                    serde_json::Value::String(s) => Args::Text(s.clone()),
+                    v => Args::Value(v.clone()),
+                },
+                native: true,
+                raw: String::new(),
+                fixes: Vec::new(),
+            };
+            // A backend that parsed a call out of the text it also returns reports it twice.
+            if !written.contains(&correct::call_key(&call.name, &call.arguments)) {
+                out.push(call);
+            }
+        }
+        out.truncate(limit);
+        for c in &mut out {
+            self.calls_made += 1;
+            if c.id.is_empty() {
+                c.id = format!("call_{}", self.calls_made);
+            }
+        }
+        out
+    }
+
+    /// Handles every call of one turn; returns true when the run must end (a failing call was
+    /// repeated unchanged after the firmer message).
+    async fn dispatch_all(
+        &mut self,
+        pending: Vec<PendingCall>,
+        seen: &mut HashMap<String, Seen>,
+        record: &mut TurnRecord,
+        stats: &mut RunStats,
+        on_event: &mut (dyn FnMut(&AgentEvent) + Send),
+    ) -> bool {
+        let mut skip: Option<String> = None;
+        let mut end_run = false;
+        for call in pending {
+            stats.calls += 1;
+            let args = call.arguments.to_value();
+            on_event(&AgentEvent::ToolStart {
+                id: call.id.clone(),
+                name: call.name.clone(),
+                args: args.clone(),
+            });
+            let started = Instant::now();
+            let key = correct::call_key(&call.name, &call.arguments);
+            let mut ran = false;
+            let mut retry: Option<String> = None;
+            let (result, feedback) = if let Some(reason) = &skip {
+                let mut r = CallResult::failed(
+                    "skipped",
+                    Fault::Policy,
+                    format!("`{}` was not run: {reason}", call.name),
+                );
+                r.attempts = 0;
+                let f = r.output.clone();
+                (r, f)
+            } else {
+                match seen.get_mut(&key) {
+                    Some(prev) if prev.result.is_ok() => {
+                        let mut r = prev.result.clone();
+                        r.cached = true;
+                        r.attempts = 0;
+                        let f = correct::repeat_note(&call.name, &prev.result.output);
+                        (r, f)
+                    }
+                    Some(prev)
+                        if matches!(prev.result.fault(), Some(Fault::Model | Fault::Policy)) =>
+                    {
+                        prev.repeats += 1;
+                        let failure = prev.result.failure.clone().unwrap_or(CallFailure {
+                            kind: "invalid_args".into(),
+                            fault: Fault::Model,
+                            message: prev.result.output.clone(),
+                        });
+                        let example = self.example_for(&call.name);
+                        let message = correct::escalation(&call.name, &failure, example.as_deref());
+                        let mut r = CallResult::failed("repeated_failure", Fault::Model, message);
+                        r.attempts = 0;
+                        if prev.repeats == 1 {
+                            retry = Some(format!(
+                                "`{}` repeated unchanged after a corrective message: sent a firmer message with the exact call shape",
+                                call.name
+                            ));
+                        } else {
+                            end_run = true;
+                        }
+                        let f = r.output.clone();
+                        (r, f)
+                    }
+                    _ => {
+                        ran = true;
+                        let (r, f, why) = self.run_call(&call, on_event, &mut skip).await;
+                        retry = why;
+                        (r, f)
+                    }
+                }
+            };
+            if ran && result.changed {
+                // Something changed: earlier results may be stale, so repeats run again.
+                seen.retain(|_, prev| !prev.result.is_ok());
+            }
+            if ran {
+                // A new call, or one whose earlier run failed for the world's fault or a policy.
+                seen.insert(
+                    key,
+                    Seen {
+                        result: result.clone(),
+                        repeats: 0,
+                    },
+                );
+            }
+            if !result.is_ok() {
+                stats.failed_calls += 1;
+            }
+            on_event(&AgentEvent::ToolEnd {
+                id: call.id.clone(),
+                name: call.name.clone(),
+                result: result.clone(),
+                duration_ms: ms(started.elapsed()),
+            });
+            if let Some(reason) = retry {
+                on_event(&AgentEvent::Retry { reason });
+            }
+            let mut message = Message::new(Role::Tool, feedback.clone());
+            message.name = Some(call.name.clone());
+            message.tool_call_id = Some(call.id.clone());
+            self.history.push(message);
+            record.calls.push(CallRecord {
+                id: call.id,
+                name: call.name,
+                args,
+                native: call.native,
+                result,
+                feedback,
+            });
+            if end_run {
+                break;
+            }
+        }
+        end_run
+    }
+
+    /// Runs one call through the toolbox, retrying world faults; returns the result, the message
+    /// to feed back, and the reason for a corrective retry (reported after the call's `ToolEnd`).
+    /// A policy failure sets `skip` for the rest of the turn.
+    async fn run_call(
+        &mut self,
+        call: &PendingCall,
+        on_event: &mut (dyn FnMut(&AgentEvent) + Send),
+        skip: &mut Option<String>,
+    ) -> (CallResult, String, Option<String>) {
+        let mut attempts = 0;
+        let mut result = loop {
+            attempts += 1;
+            let r = self.tools.call(call).await;
+            if r.fault() == Some(Fault::World) && attempts <= self.options.world_retries {
+                let kind = r.failure.as_ref().map_or("failure", |f| f.kind.as_str());
+                on_event(&AgentEvent::Retry {
+                    reason: format!(
+                        "`{}` failed for the world's fault ({kind}): running it again (attempt {} of {})",
+                        call.name,
+                        attempts + 1,
+                        self.options.world_retries + 1
+                    ),
+                });
+                continue;
+            }
+            break r;
+        };
+        result.attempts = result.attempts.max(attempts);
+        match result.failure.clone() {
+            None => {
+                let feedback = result.output.clone();
+                (result, feedback, None)
+            }
+            Some(f) if f.fault == Fault::World => {
+                let feedback = result.output.clone();
+                (result, feedback, None)
+            }
+            Some(f) => {
+                if f.fault == Fault::Policy {
+                    *skip = Some(format!(
+                        "an earlier call in this turn was refused ({})",
+                        f.message.trim_end()
+                    ));
+                }
+                let reason = format!(
+                    "`{}` failed ({}): sent a corrective message with a valid call",
+                    call.name, f.kind
+                );
+                let feedback = correct::corrective(&f, self.example_for(&call.name).as_deref());
+                (result, feedback, Some(reason))
+            }
+        }
+    }
+
+    /// One valid call of `name`, or of the known tool closest to it.
+    fn example_for(&self, name: &str) -> Option<String> {
+        if let Some(ex) = self.tools.example_call(name) {
+            return Some(ex);
+        }
+        let defs = self.tools.defs();
+        let closest = defs.iter().max_by(|a, b| {
+            strsim::jaro_winkler(name, &a.name).total_cmp(&strsim::jaro_winkler(name, &b.name))
+        })?;
+        self.tools.example_call(&closest.name)
+    }
+}
+
+/// One generation's raw output and timings.
+struct Generated {
+    raw: String,
+    native: Vec<NativeToolCall>,
+    /// The calls and content found in `raw`.
+    extraction: Extraction,
+    result: Result<crate::backend::Stats, crate::backend::BackendError>,
+    /// Time spent in the watcher (toolmend's share during generation).
+    watch: Duration,
+    /// Wall time of the whole generation.
+    wall: Duration,
+}
+
+/// The arguments of a call refused for its name. For JSON envelopes the extractor's raw text is
+/// the whole call object; its `arguments` (or `parameters`) member is what the model meant.
+fn refused_arguments(name: &str, raw: &str) -> Args {
+    let inner = crate::repair::repair(raw)
+        .ok()
+        .and_then(|r| serde_json::from_str::<serde_json::Value>(&r.text).ok())
+        .and_then(|v| match v {
+            serde_json::Value::Object(mut o)
+                if o.get("name").and_then(serde_json::Value::as_str) == Some(name) =>
+            {
+                o.remove("arguments").or_else(|| o.remove("parameters"))
+            }
+            _ => None,
+        });
+    inner.map_or_else(|| Args::Text(raw.to_owned()), Args::Value)
+}
+
+fn add_timing(stats: &mut RunStats, t: &TurnTiming) {
+    stats.timing.prompt_ms += t.prompt_ms;
+    stats.timing.generation_ms += t.generation_ms;
+    stats.timing.extract_ms += t.extract_ms;
+    stats.timing.dispatch_ms += t.dispatch_ms;
+}

@@ -1,1 +1,683 @@
-//! The one dispatch path: a `ToolCall`, native or extracted, in; a `ToolResult` out.
+//! The one dispatch path: [`ToolCall`]s in — native or extracted, it makes no difference — and
+//! [`ToolResult`]s out.
+//!
+//! A [`Dispatcher`] holds what one task needs across turns: the [`Registry`], the [`Policy`], the
+//! [`Memo`] of pure results, the retry budgets and the record of calls already made. The agent
+//! loop calls [`Dispatcher::dispatch_turn`] once per model turn with all the calls of that turn.
+//!
+//! For each call, in order:
+//! 1. the tool is looked up in the turn's registry snapshot (missing: `UnknownTool`, listing the
+//!    known tools and one concrete example call; never executed);
+//! 2. the arguments go through [`crate::decode`]: repaired, coerced where the schema asks,
+//!    validated (`Malformed` / `InvalidArgs`, with decode's corrective message and a valid call);
+//! 3. the retry budget of `(tool, canonical args)` is checked (spent: `BudgetExhausted`); the
+//!    arguments are the decoded ones, or the raw ones when they could not be decoded;
+//! 4. policy: a non-read-only tool in a read-only task is `Denied`;
+//! 5. the third identical call (same tool, same canonical args, nothing changed since) gets a
+//!    `Duplicate` message with the earlier result instead of a re-run; a repeated pure call is
+//!    answered from the memo;
+//! 6. the tool runs under its timeout with panics caught; world failures (`Transient`, `Timeout`,
+//!    `Panicked`) of read-only or idempotent tools are retried with exponential backoff;
+//! 7. the output is rendered (`labeled` or `json` for lists) and capped with a truncation note;
+//!    effects invalidate the memo and the duplicate record for the paths they touch.
+//!
+//! Consecutive calls to read-only tools run concurrently; every other call runs alone, in order.
+//! The checks of step 5 see the calls of earlier batches, so two identical read-only calls in one
+//! batch both run. A policy failure (`Denied`, `BudgetExhausted`) ends the turn: the calls after it are not run
+//! and get a `Skipped` result, so every call still gets exactly one result, in call order.
+//!
+//! World failures are never counted against the model; model failures count against the budget
+//! of their `(tool, canonical args)`, and a success of a tool resets all of that tool's budgets.
+//!
+//! Timeouts use tokio's timer: run the dispatcher on a runtime with time enabled.
+
+use std::collections::HashMap;
+use std::panic::AssertUnwindSafe;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::task::Poll;
+use std::time::{Duration, Instant};
+
+use futures::FutureExt as _;
+use serde_json::Value;
+
+use crate::decode::Coercion;
+use crate::tools::canon::write_canonical;
+use crate::tools::memo::{MemoEntry, overlaps};
+use crate::tools::{
+    Arguments, Entry, Failure, Fault, Memo, Output, OutputFormat, Registry, Snapshot, ToolCall,
+    ToolContext, ToolResult,
+};
+
+/// The rules of one task's dispatch.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Policy {
+    /// How list results are rendered for the model.
+    pub format: OutputFormat,
+    /// Most bytes of model-facing output per call; longer output is cut with a note.
+    pub max_output_bytes: usize,
+    /// Time limit of a call when its tool sets none.
+    pub default_timeout: Duration,
+    /// Model's-fault failures allowed per `(tool, canonical args)` before the call is refused.
+    pub retry_budget: u32,
+    /// Identical calls allowed per task; the next identical one gets a `Duplicate` message.
+    pub duplicate_limit: u32,
+    /// Extra attempts after a world failure (only for read-only or idempotent tools).
+    pub world_retries: u32,
+    /// Wait before the first retry; doubled for each further retry.
+    pub backoff: Duration,
+    /// Refuse every tool that is not read-only.
+    pub read_only: bool,
+    /// How forgiving argument decoding is.
+    pub decode: crate::decode::Policy,
+}
+
+impl Default for Policy {
+    fn default() -> Self {
+        Self {
+            format: OutputFormat::Labeled,
+            max_output_bytes: 16 * 1024,
+            default_timeout: Duration::from_secs(30),
+            retry_budget: 3,
+            duplicate_limit: 2,
+            world_retries: 2,
+            backoff: Duration::from_millis(100),
+            read_only: false,
+            decode: crate::decode::Policy::default(),
+        }
+    }
+}
+
+/// What is remembered about calls already made, keyed by `tool \0 canonical args`.
+#[derive(Debug)]
+struct Seen {
+    count: u32,
+    last_output: String,
+    reads: Vec<PathBuf>,
+}
+
+/// Runs the tool calls of one task. See the [module documentation](self) for the path a call takes.
+#[derive(Debug)]
+pub struct Dispatcher {
+    registry: Registry,
+    policy: Policy,
+    memo: Memo,
+    budgets: HashMap<String, u32>,
+    seen: HashMap<String, Seen>,
+    calls: u64,
+}
+
+/// A call that passed every check and will run.
+struct Job {
+    id: String,
+    entry: Arc<Entry>,
+    args: Value,
+    coercions: Vec<Coercion>,
+    key: String,
+    start: Instant,
+}
+
+enum Prepared {
+    Done(ToolResult),
+    Run(Job),
+}
+
+const TRUNCATION_NOTE: &str = "[output truncated:";
+const PREVIOUS_MAX: usize = 2000;
+
+impl Dispatcher {
+    /// A dispatcher for one task over `registry`.
+    pub fn new(registry: Registry, policy: Policy) -> Self {
+        Self {
+            registry,
+            policy,
+            memo: Memo::default(),
+            budgets: HashMap::new(),
+            seen: HashMap::new(),
+            calls: 0,
+        }
+    }
+
+    /// The registry (register tools here; they are callable from the next turn).
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    /// The policy.
+    pub fn policy(&self) -> &Policy {
+        &self.policy
+    }
+
+    /// The memo of pure results.
+    pub fn memo(&self) -> &Memo {
+        &self.memo
+    }
+
+    /// Runs one call as a turn of its own.
+    pub async fn dispatch(&mut self, call: ToolCall) -> ToolResult {
+        let snap = self.registry.snapshot();
+        self.run_one(&snap, call).await
+    }
+
+    /// One call alone: no batch bookkeeping.
+    async fn run_one(&mut self, snap: &Snapshot, call: ToolCall) -> ToolResult {
+        match self.prepare(snap, call) {
+            Prepared::Done(r) => r,
+            Prepared::Run(job) => {
+                let (outcome, attempts) = execute(&job, &self.policy).await;
+                self.finish(job, outcome, attempts)
+            }
+        }
+    }
+
+    /// Runs all calls of one model turn and returns one result per call, in call order.
+    pub async fn dispatch_turn(&mut self, calls: Vec<ToolCall>) -> Vec<ToolResult> {
+        let snap = self.registry.snapshot();
+        let mut results = Vec::with_capacity(calls.len());
+        let mut calls = calls.into_iter().peekable();
+        let mut ended: Option<String> = None;
+        while let Some(first) = calls.next() {
+            if let Some(reason) = &ended {
+                results.push(self.skipped(first, reason));
+                continue;
+            }
+            if calls.peek().is_none_or(|next| {
+                !(is_read_only(&snap, &first.name) && is_read_only(&snap, &next.name))
+            }) {
+                // Alone in its batch (the usual case).
+                let r = self.run_one(&snap, first).await;
+                if r.ends_turn() {
+                    ended = Some(ended_reason(&r));
+                }
+                results.push(r);
+                continue;
+            }
+            let mut batch = vec![first];
+            if is_read_only(&snap, &batch[0].name) {
+                while let Some(next) = calls.next_if(|c| is_read_only(&snap, &c.name)) {
+                    batch.push(next);
+                }
+            }
+            let batch_results = self.run_batch(&snap, batch).await;
+            for r in &batch_results {
+                if ended.is_none() && r.ends_turn() {
+                    ended = Some(ended_reason(r));
+                }
+            }
+            results.extend(batch_results);
+        }
+        results
+    }
+
+    async fn run_batch(&mut self, snap: &Snapshot, batch: Vec<ToolCall>) -> Vec<ToolResult> {
+        let prepared: Vec<Prepared> = batch.into_iter().map(|c| self.prepare(snap, c)).collect();
+        let jobs: Vec<&Job> = prepared
+            .iter()
+            .filter_map(|p| match p {
+                Prepared::Run(j) => Some(j),
+                Prepared::Done(_) => None,
+            })
+            .collect();
+        let mut outcomes = if jobs.len() == 1 {
+            vec![execute(jobs[0], &self.policy).await]
+        } else {
+            futures::future::join_all(jobs.iter().map(|j| execute(j, &self.policy))).await
+        }
+        .into_iter();
+        let mut results = Vec::with_capacity(prepared.len());
+        for p in prepared {
+            match p {
+                Prepared::Done(r) => results.push(r),
+                Prepared::Run(job) => {
+                    let (outcome, attempts) =
+                        outcomes.next().unwrap_or_else(|| (Err(lost_job(&job)), 0));
+                    results.push(self.finish(job, outcome, attempts));
+                }
+            }
+        }
+        results
+    }
+
+    fn prepare(&mut self, snap: &Snapshot, call: ToolCall) -> Prepared {
+        let start = Instant::now();
+        self.calls += 1;
+        let id = call.id.unwrap_or_else(|| format!("call_{}", self.calls));
+        let name = call.name;
+        let fail = |this: &mut Self, failure: Failure| {
+            Prepared::Done(this.failed(id.clone(), name.clone(), failure, start, 0))
+        };
+        // A call that fails before running: refused if its budget is spent, else charged.
+        let fail_charged = |this: &mut Self, failure: Failure, key: &str| {
+            let failure = this.exhausted(&name, key).unwrap_or(failure);
+            if failure.fault() == Fault::Model {
+                this.charge(key);
+            }
+            Prepared::Done(this.failed(id.clone(), name.clone(), failure, start, 0))
+        };
+
+        let Some(entry) = snap.get(&name) else {
+            let failure = Failure::UnknownTool {
+                name: name.clone(),
+                known: snap.names(),
+                example: snap.closest(&name).map(|e| e.spec.example_call()),
+            };
+            let key = raw_key(&name, &call.arguments);
+            return fail_charged(self, failure, &key);
+        };
+        let entry = Arc::clone(entry);
+
+        let (args, coercions) =
+            match entry
+                .decoder
+                .decode(&entry.spec, &call.arguments, &self.policy.decode)
+            {
+                Ok(d) => (d.value, d.coercions),
+                Err(failure) => {
+                    let key = raw_key(&name, &call.arguments);
+                    return fail_charged(self, failure, &key);
+                }
+            };
+        let key = value_key(&name, &args);
+        if let Some(failure) = self.exhausted(&name, &key) {
+            return fail(self, failure);
+        }
+
+        if self.policy.read_only && !entry.spec.annotations.read_only {
+            let failure = Failure::denied(
+                &name,
+                format!(
+                    "this task is read-only and `{name}` changes things. Use only read-only tools ({})",
+                    read_only_names(snap)
+                ),
+            );
+            return fail(self, failure);
+        }
+
+        if let Some(seen) = self.seen.get(&key)
+            && seen.count >= self.policy.duplicate_limit
+        {
+            let failure = Failure::Duplicate {
+                tool: name.clone(),
+                count: seen.count,
+                previous: cut(&seen.last_output, PREVIOUS_MAX).0,
+            };
+            self.charge(&key);
+            return fail(self, failure);
+        }
+
+        if entry.spec.annotations.is_pure()
+            && let Some(hit) = self.memo.get(&key)
+        {
+            let result = ToolResult {
+                call_id: id,
+                name: name.clone(),
+                output: hit.output.clone(),
+                data: hit.data.clone(),
+                failure: None,
+                effects: Vec::new(),
+                duration: start.elapsed(),
+                attempts: 0,
+                cached: true,
+                truncated: hit.truncated,
+                coercions,
+            };
+            let reads = hit.reads.clone();
+            self.record_seen(key, &result.output, reads);
+            self.reset_budgets(&name);
+            return Prepared::Done(result);
+        }
+
+        Prepared::Run(Job {
+            id,
+            entry,
+            args,
+            coercions,
+            key,
+            start,
+        })
+    }
+
+    fn finish(&mut self, job: Job, outcome: Result<Output, Failure>, attempts: u32) -> ToolResult {
+        let name = job.entry.spec.name.clone();
+        let mut output = match outcome {
+            Ok(o) => o,
+            Err(failure) => {
+                if failure.fault() == Fault::Model {
+                    self.charge(&job.key);
+                    self.record_seen(job.key, &failure.to_string(), Vec::new());
+                }
+                let mut r = self.failed(job.id, name, failure, job.start, attempts);
+                r.coercions = job.coercions;
+                return r;
+            }
+        };
+        let rendered = if self.policy.format == OutputFormat::Json && output.list {
+            output.data.to_string()
+        } else {
+            std::mem::take(&mut output.text)
+        };
+        let (text, truncated) = cap(rendered, self.policy.max_output_bytes);
+
+        // Effects first, so a call never invalidates its own duplicate count.
+        for effect in &output.effects {
+            if let Some(path) = effect.path() {
+                self.memo.invalidate(path);
+                self.seen.retain(|k, s| {
+                    *k == job.key
+                        || (!s.reads.is_empty() && !s.reads.iter().any(|r| overlaps(r, path)))
+                });
+            }
+        }
+        let annotations = job.entry.spec.annotations;
+        if !annotations.read_only && output.effects.is_empty() {
+            // It changed the world without saying where: nothing remembered can be trusted.
+            self.memo.clear();
+            self.seen.retain(|k, _| *k == job.key);
+        }
+        if annotations.is_pure() {
+            self.memo.insert(
+                job.key.clone(),
+                MemoEntry {
+                    output: text.clone(),
+                    data: output.data.clone(),
+                    truncated,
+                    reads: output.reads.clone(),
+                },
+            );
+        }
+        self.record_seen(job.key, &text, output.reads);
+        self.reset_budgets(&name);
+        ToolResult {
+            call_id: job.id,
+            name,
+            output: text,
+            data: output.data,
+            failure: None,
+            effects: output.effects,
+            duration: job.start.elapsed(),
+            attempts,
+            cached: false,
+            truncated,
+            coercions: job.coercions,
+        }
+    }
+
+    fn failed(
+        &self,
+        call_id: String,
+        name: String,
+        failure: Failure,
+        start: Instant,
+        attempts: u32,
+    ) -> ToolResult {
+        let (output, truncated) = cap(failure.to_string(), self.policy.max_output_bytes);
+        ToolResult {
+            call_id,
+            name,
+            output,
+            data: Value::Null,
+            failure: Some(failure),
+            effects: Vec::new(),
+            duration: start.elapsed(),
+            attempts,
+            cached: false,
+            truncated,
+            coercions: Vec::new(),
+        }
+    }
+
+    fn skipped(&mut self, call: ToolCall, reason: &str) -> ToolResult {
+        self.calls += 1;
+        let id = call.id.unwrap_or_else(|| format!("call_{}", self.calls));
+        let failure = Failure::Skipped {
+            tool: call.name.clone(),
+            reason: reason.to_string(),
+        };
+        self.failed(id, call.name, failure, Instant::now(), 0)
+    }
+
+    fn charge(&mut self, key: &str) {
+        *self.budgets.entry(key.to_string()).or_insert(0) += 1;
+    }
+
+    /// `BudgetExhausted` when the model's-fault budget of `key` is spent.
+    fn exhausted(&self, tool: &str, key: &str) -> Option<Failure> {
+        if self.budgets.is_empty()
+            || self.budgets.get(key).copied().unwrap_or(0) < self.policy.retry_budget
+        {
+            return None;
+        }
+        Some(Failure::BudgetExhausted {
+            tool: tool.to_string(),
+            reason: format!(
+                "this exact call already failed {} times in this task. Do not repeat it; try a different approach or answer with what you have",
+                self.policy.retry_budget
+            ),
+        })
+    }
+
+    fn reset_budgets(&mut self, tool: &str) {
+        if !self.budgets.is_empty() {
+            self.budgets
+                .retain(|k, _| !(k.starts_with(tool) && k.as_bytes().get(tool.len()) == Some(&0)));
+        }
+    }
+
+    fn record_seen(&mut self, key: String, output: &str, reads: Vec<PathBuf>) {
+        let s = self.seen.entry(key).or_insert(Seen {
+            count: 0,
+            last_output: String::new(),
+            reads: Vec::new(),
+        });
+        s.count += 1;
+        output.clone_into(&mut s.last_output);
+        s.reads = reads;
+    }
+}
+
+fn ended_reason(r: &ToolResult) -> String {
+    format!(
+        "the earlier call `{}` ({}) ended this turn; read its message, then call again",
+        r.name, r.call_id
+    )
+}
+
+fn lost_job(job: &Job) -> Failure {
+    Failure::Panicked {
+        tool: job.entry.spec.name.clone(),
+        message: "the call's result was lost".into(),
+    }
+}
+
+fn is_read_only(snap: &Snapshot, name: &str) -> bool {
+    snap.get(name).is_some_and(|e| e.spec.annotations.read_only)
+}
+
+fn read_only_names(snap: &Snapshot) -> String {
+    let names: Vec<&str> = snap
+        .entries()
+        .filter(|e| e.spec.annotations.read_only)
+        .map(|e| e.spec.name.as_str())
+        .collect();
+    if names.is_empty() {
+        "none are available".into()
+    } else {
+        names.join(", ")
+    }
+}
+
+fn value_key(name: &str, args: &Value) -> String {
+    let mut k = String::with_capacity(name.len() + 32);
+    k.push_str(name);
+    k.push('\0');
+    write_canonical(args, &mut k);
+    k
+}
+
+/// The key of what the model wrote: canonical JSON when it parses, else the trimmed text.
+fn raw_key(name: &str, args: &Arguments) -> String {
+    match args {
+        Arguments::Value(Value::String(t)) | Arguments::Text(t) => {
+            match serde_json::from_str::<Value>(t) {
+                Ok(v) => value_key(name, &v),
+                Err(_) => format!("{name}\0{}", t.trim()),
+            }
+        }
+        Arguments::Value(v) => value_key(name, v),
+    }
+}
+
+/// Runs a job: timeout, panic catching, and retries of world failures.
+async fn execute(job: &Job, policy: &Policy) -> (Result<Output, Failure>, u32) {
+    let spec = &job.entry.spec;
+    let timeout = spec.timeout.unwrap_or(policy.default_timeout);
+    let retryable = spec.annotations.read_only || spec.annotations.idempotent;
+    let max_attempts = if retryable {
+        policy.world_retries.saturating_add(1)
+    } else {
+        1
+    };
+    let mut attempt = 1;
+    loop {
+        let ctx = ToolContext {
+            call_id: job.id.clone(),
+            format: policy.format,
+            attempt,
+        };
+        let outcome = run_once(&job.entry, &ctx, job.args.clone(), timeout).await;
+        match outcome {
+            Err(f) if f.fault() == Fault::World && attempt < max_attempts => {
+                let factor = 1u32 << (attempt - 1).min(16);
+                // Boxed: the timer stays out of the future's size until a retry needs it.
+                Box::pin(tokio::time::sleep(policy.backoff.saturating_mul(factor))).await;
+                attempt += 1;
+            }
+            other => return (other, attempt),
+        }
+    }
+}
+
+async fn run_once(
+    entry: &Entry,
+    ctx: &ToolContext,
+    args: Value,
+    timeout: Duration,
+) -> Result<Output, Failure> {
+    let name = &entry.spec.name;
+    let fut = match std::panic::catch_unwind(AssertUnwindSafe(|| entry.tool.call(ctx, args))) {
+        Ok(f) => f,
+        Err(payload) => {
+            return Err(Failure::Panicked {
+                tool: name.clone(),
+                message: panic_message(payload.as_ref()),
+            });
+        }
+    };
+    let mut fut = AssertUnwindSafe(fut).catch_unwind();
+    // A tool that is done at once needs no timer.
+    let done = match futures::poll!(&mut fut) {
+        Poll::Ready(r) => r,
+        Poll::Pending => match Box::pin(tokio::time::timeout(timeout, fut)).await {
+            Ok(r) => r,
+            Err(_) => {
+                return Err(Failure::Timeout {
+                    tool: name.clone(),
+                    after: timeout,
+                });
+            }
+        },
+    };
+    match done {
+        Err(payload) => Err(Failure::Panicked {
+            tool: name.clone(),
+            message: panic_message(payload.as_ref()),
+        }),
+        Ok(outcome) => outcome,
+    }
+}
+
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "panic with a non-text payload".into()
+    }
+}
+
+/// Cuts `text` to at most `max` bytes at a char boundary, preferring the last line break.
+fn cut(text: &str, max: usize) -> (String, bool) {
+    if text.len() <= max {
+        return (text.to_string(), false);
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    if let Some(nl) = text[..end].rfind('\n')
+        && nl >= end / 2
+    {
+        end = nl + 1;
+    }
+    (text[..end].to_string(), true)
+}
+
+/// Caps model-facing output, appending a note that says what was cut and what to do.
+fn cap(text: String, max: usize) -> (String, bool) {
+    if text.len() <= max {
+        return (text, false);
+    }
+    let (mut head, _) = cut(&text, max);
+    if !head.ends_with('\n') {
+        head.push('\n');
+    }
+    head.push_str(&format!(
+        "{TRUNCATION_NOTE} showing the first {} of {} bytes. Ask for less: a line range, a narrower path or pattern.]",
+        head.len(),
+        text.len()
+    ));
+    (head, true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cap_cuts_at_a_line_and_says_so() {
+        let text = "line one\nline two\nline three\n".repeat(10);
+        let (out, truncated) = cap(text.clone(), 40);
+        assert!(truncated);
+        assert!(out.starts_with("line one\nline two\n"));
+        assert!(out.contains("[output truncated: showing the first"));
+        assert!(out.contains(&format!("of {} bytes", text.len())));
+        let (same, t) = cap("short".into(), 40);
+        assert_eq!((same.as_str(), t), ("short", false));
+    }
+
+    #[test]
+    fn cut_respects_char_boundaries() {
+        let (out, t) = cut("ééééé", 3);
+        assert!(t);
+        assert_eq!(out, "é");
+    }
+
+    #[test]
+    fn the_dispatcher_and_its_futures_can_move_between_threads() {
+        fn assert_send<T: Send>(_: &T) {}
+        let mut d = Dispatcher::new(Registry::new(), Policy::default());
+        assert_send(&d.dispatch_turn(Vec::new()));
+        assert_send(&d);
+    }
+
+    #[test]
+    fn budget_reset_only_touches_one_tool() {
+        let mut d = Dispatcher::new(Registry::new(), Policy::default());
+        d.charge("read\0{}");
+        d.charge("reader\0{}");
+        d.reset_budgets("read");
+        assert_eq!(d.budgets.len(), 1);
+        assert!(d.budgets.contains_key("reader\0{}"));
+    }
+}

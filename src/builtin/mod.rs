@@ -1,2 +1,126 @@
-//! Built-in file tools for the CLI (`ls`, `read`, `grep`, `glob`, `write`, `edit`), confined to a
-//! root directory.
+//! Built-in file tools for the CLI — `ls`, `read`, `grep`, `glob`, `write`, `edit` — confined to a
+//! root directory by a [`Sandbox`]: `..` above the root, absolute paths and symbolic links leading
+//! out are refused, and nothing outside the root is read or written. There is no shell tool.
+//!
+//! ```
+//! let dir = tempfile::tempdir().unwrap();
+//! let registry = toolmend::builtin::registry(dir.path()).unwrap();
+//! assert_eq!(registry.snapshot().names(), ["edit", "glob", "grep", "ls", "read", "write"]);
+//! ```
+
+mod edit;
+mod glob;
+mod grep;
+mod ls;
+mod read;
+pub mod sandbox;
+mod write;
+
+use std::io;
+use std::path::Path;
+use std::sync::Arc;
+
+pub use edit::{Edit, EditArgs};
+pub use glob::{Glob, GlobArgs};
+pub use grep::{Grep, GrepArgs};
+pub use ls::{Ls, LsArgs};
+pub use read::{Read, ReadArgs};
+pub use sandbox::Sandbox;
+pub use write::{Write, WriteArgs};
+
+use crate::tools::{Failure, Registry, SchemaError, Tool, typed};
+
+/// Why the built-in tools could not be set up.
+#[derive(Debug, thiserror::Error)]
+pub enum BuiltinError {
+    /// The root directory is missing or unreadable.
+    #[error("cannot use {root} as the tools' root directory; pass an existing directory")]
+    Root {
+        /// The root as given.
+        root: String,
+        /// The I/O error.
+        #[source]
+        source: io::Error,
+    },
+    /// A tool's schema did not compile (a bug in toolmend).
+    #[error(transparent)]
+    Schema(#[from] SchemaError),
+}
+
+/// All built-in tools, confined to `sandbox`, in name order.
+pub fn all(sandbox: &Arc<Sandbox>) -> Vec<Arc<dyn Tool>> {
+    vec![
+        Arc::new(typed(Edit::new(Arc::clone(sandbox)))),
+        Arc::new(typed(Glob::new(Arc::clone(sandbox)))),
+        Arc::new(typed(Grep::new(Arc::clone(sandbox)))),
+        Arc::new(typed(Ls::new(Arc::clone(sandbox)))),
+        Arc::new(typed(Read::new(Arc::clone(sandbox)))),
+        Arc::new(typed(Write::new(Arc::clone(sandbox)))),
+    ]
+}
+
+/// Registers all built-in tools rooted at `root` into `registry`, under the provider `builtin`.
+///
+/// # Errors
+/// [`BuiltinError::Root`] when `root` is not an existing directory.
+pub fn register(registry: &Registry, root: &Path) -> Result<(), BuiltinError> {
+    let sandbox = Sandbox::new(root).map_err(|source| BuiltinError::Root {
+        root: root.display().to_string(),
+        source,
+    })?;
+    for tool in all(&Arc::new(sandbox)) {
+        registry.insert(tool, Some("builtin".into()))?;
+    }
+    Ok(())
+}
+
+/// A new registry holding the built-in tools rooted at `root`.
+///
+/// # Errors
+/// [`BuiltinError::Root`] when `root` is not an existing directory.
+pub fn registry(root: &Path) -> Result<Registry, BuiltinError> {
+    let r = Registry::new();
+    register(&r, root)?;
+    Ok(r)
+}
+
+/// Runs blocking file-system work off the async threads; a panic inside becomes `Panicked`.
+async fn blocking<T: Send + 'static>(
+    tool: &'static str,
+    f: impl FnOnce() -> Result<T, Failure> + Send + 'static,
+) -> Result<T, Failure> {
+    match tokio::task::spawn_blocking(f).await {
+        Ok(r) => r,
+        Err(e) => Err(Failure::Panicked {
+            tool: tool.into(),
+            message: e.to_string(),
+        }),
+    }
+}
+
+/// Maps an I/O error on `abs` to the failure the model should see.
+fn io_failure(tool: &str, sb: &Sandbox, abs: &Path, err: &io::Error) -> Failure {
+    let shown = sb.display(abs);
+    match err.kind() {
+        io::ErrorKind::NotFound => sb.not_found(tool, abs),
+        io::ErrorKind::PermissionDenied => Failure::denied(
+            tool,
+            format!("the file system does not allow access to `{shown}`"),
+        ),
+        io::ErrorKind::IsADirectory => Failure::invalid_args(
+            tool,
+            "/path",
+            format!("`{shown}` is a directory; use `ls` to list it"),
+        ),
+        _ => Failure::transient(tool, format!("I/O error on `{shown}`: {err}")),
+    }
+}
+
+/// True when the first bytes look binary (contain a NUL).
+fn looks_binary(bytes: &[u8]) -> bool {
+    memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some()
+}
+
+fn default_path() -> String {
+    ".".into()
+}

@@ -1,1 +1,14 @@
-//! Evaluation on the Berkeley Function Calling Leaderboard data: loading, recording, replay, scoring.
+//! Evaluation on the Berkeley Function Calling Leaderboard (BFCL v4) data: loading, recording,
+//! replay, scoring and reports.
+//!
+//! [`data`] loads questions and ground truth, [`types`] maps BFCL's Python-ish types to JSON
+//! Schema, [`score`] is BFCL's AST checker, [`parse`] turns a raw model output into calls under the
+//! `strict`, `extract` and `full` parsers, [`record`] writes and reads the raw outputs (one JSON line
+//! per question) and [`report`] aggregates scores into the Markdown and JSON reports.
+
+pub mod data;
+pub mod parse;
+pub mod record;
+pub mod report;
+pub mod score;
+pub mod types;

@@ -1,2 +1,96 @@
-//! The tool contract: `Tool`, `ToolSpec`, `ToolCall`, `ToolResult`, the `Failure` taxonomy and the
-//! `Registry` of tools offered to a model.
+//! The tool contract: [`Tool`], [`ToolSpec`], [`ToolCall`], [`ToolResult`], the [`Failure`]
+//! taxonomy, the [`Registry`] of tools offered to a model, the [`Memo`] for pure tools and the
+//! [`Effect`]s a call has.
+//!
+//! A tool is a name, a description, a JSON Schema and an async `call` — nothing tied to an LLM
+//! framework. Tools with typed arguments implement [`TypedTool`] instead and are wrapped with
+//! [`typed`]: their schema is derived from the argument type and their arguments arrive decoded and
+//! validated, so a typed tool never sees broken JSON. Calls are run by [`crate::dispatch`].
+//!
+//! # Example
+//!
+//! ```
+//! use toolmend::tools::{typed, Output, Failure, Registry, ToolContext, TypedTool};
+//!
+//! #[derive(serde::Deserialize, schemars::JsonSchema)]
+//! struct AddArgs { a: i64, b: i64 }
+//!
+//! struct Add;
+//! impl TypedTool for Add {
+//!     type Args = AddArgs;
+//!     fn name(&self) -> &str { "add" }
+//!     fn description(&self) -> &str { "Adds two integers." }
+//!     async fn run(&self, _ctx: &ToolContext, args: AddArgs) -> Result<Output, Failure> {
+//!         Ok(Output::text((args.a + args.b).to_string()))
+//!     }
+//! }
+//!
+//! let registry = Registry::new();
+//! registry.register(typed(Add)).unwrap();
+//! assert_eq!(registry.snapshot().names(), ["add"]);
+//! ```
+
+mod args;
+mod call;
+pub mod canon;
+mod effect;
+mod failure;
+pub mod memo;
+mod registry;
+mod result;
+mod spec;
+mod typed;
+
+pub use args::{ArgDecoder, SchemaError};
+pub use call::{Arguments, CallSource, ToolCall};
+pub use effect::Effect;
+pub use failure::{Failure, FailureKind, Fault};
+pub use memo::Memo;
+pub use registry::{Entry, Exported, Registry, Snapshot};
+pub use result::{Output, OutputFormat, ToolResult};
+pub use spec::{Annotations, ToolSpec};
+pub use typed::{Typed, TypedTool, typed};
+
+use serde_json::Value;
+
+pub use crate::backend::BoxFuture;
+
+/// What a running call knows about its context.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolContext {
+    /// The id of the call being run.
+    pub call_id: String,
+    /// How list results will be rendered (tools may ignore it: dispatch renders lists).
+    pub format: OutputFormat,
+    /// Which attempt this is (1 for the first run; world failures are retried).
+    pub attempt: u32,
+}
+
+impl ToolContext {
+    /// A context for a first attempt with labeled output.
+    pub fn new(call_id: impl Into<String>) -> Self {
+        Self {
+            call_id: call_id.into(),
+            format: OutputFormat::Labeled,
+            attempt: 1,
+        }
+    }
+}
+
+/// A tool the model can call.
+///
+/// `call` receives arguments that dispatch already decoded and validated against
+/// [`ToolSpec::parameters`]. Return [`Failure::InvalidArgs`] for arguments that are well-formed
+/// but wrong (a missing file), [`Failure::Transient`] for failures that may pass, and
+/// [`Failure::Denied`] for refusals.
+pub trait Tool: Send + Sync + 'static {
+    /// The tool's spec. Read once, when the tool is registered.
+    fn spec(&self) -> ToolSpec;
+
+    /// Runs one call.
+    fn call<'a>(
+        &'a self,
+        ctx: &'a ToolContext,
+        args: Value,
+    ) -> BoxFuture<'a, Result<Output, Failure>>;
+}

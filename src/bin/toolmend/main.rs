@@ -1,8 +1,16 @@
 //! The `toolmend` command-line interface. All logic lives in [`cli`]; this file only reports errors.
 
+mod call;
 mod cli;
+mod decode;
+mod eval;
+mod extract;
 mod io;
+mod models;
 mod repair;
+mod run;
+mod serve;
+mod tools;
 
 use std::process::ExitCode;
 

@@ -1,0 +1,234 @@
+//! The messages the loop writes to the model: corrective messages that always show one concrete
+//! valid call (small models copy the example they are given), the firmer message for a failing
+//! call repeated unchanged, the note on a repeated call answered from its earlier result, and the
+//! "N turns left" nudge. Also the canonical form used to recognise identical calls.
+
+use serde_json::{Map, Value};
+
+use super::toolbox::{Args, CallFailure};
+
+/// Example arguments built from an object schema: every required property (or, when none is
+/// required, the first one) gets its `default`, first `examples` entry, first `enum` value, or a
+/// plain value of its type. Paths get `"."`, the one path every sandbox accepts.
+#[must_use]
+pub fn example_arguments(schema: &Value) -> Value {
+    let mut out = Map::new();
+    let Some(props) = schema.get("properties").and_then(Value::as_object) else {
+        return Value::Object(out);
+    };
+    let required: Vec<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let chosen: Vec<&String> = if required.is_empty() {
+        props.keys().take(1).collect()
+    } else {
+        props
+            .keys()
+            .filter(|k| required.contains(&k.as_str()))
+            .collect()
+    };
+    for key in chosen {
+        out.insert(key.clone(), example_value(key, &props[key]));
+    }
+    Value::Object(out)
+}
+
+fn example_value(key: &str, schema: &Value) -> Value {
+    if let Some(v) = schema.get("default") {
+        return v.clone();
+    }
+    if let Some(v) = schema
+        .get("examples")
+        .and_then(Value::as_array)
+        .and_then(|a| a.first())
+    {
+        return v.clone();
+    }
+    if let Some(v) = schema
+        .get("enum")
+        .and_then(Value::as_array)
+        .and_then(|a| a.first())
+    {
+        return v.clone();
+    }
+    let ty = match schema.get("type") {
+        Some(Value::String(t)) => t.as_str(),
+        Some(Value::Array(ts)) => ts
+            .iter()
+            .filter_map(Value::as_str)
+            .find(|t| *t != "null")
+            .unwrap_or("string"),
+        _ => "string",
+    };
+    match ty {
+        "integer" => Value::from(1),
+        "number" => Value::from(1.0),
+        "boolean" => Value::Bool(true),
+        "array" => Value::Array(Vec::new()),
+        "object" => Value::Object(Map::new()),
+        _ => {
+            let k = key.to_ascii_lowercase();
+            if k.contains("path") || k.contains("dir") || k == "root" || k == "folder" {
+                Value::from(".")
+            } else if k.contains("pattern") || k.contains("query") {
+                Value::from("TODO")
+            } else {
+                Value::from("text")
+            }
+        }
+    }
+}
+
+/// The identity of a call for recognising repeats: the name and the arguments with object keys
+/// sorted (so `{"a":1,"b":2}` and `{"b":2,"a":1}` are the same call). Text arguments that parse
+/// as JSON count as that JSON.
+#[must_use]
+pub fn call_key(name: &str, args: &Args) -> String {
+    let value = match args {
+        Args::Value(v) => v.clone(),
+        Args::Text(t) => serde_json::from_str(t).unwrap_or_else(|_| Value::String(t.clone())),
+    };
+    let mut out = String::with_capacity(name.len() + 32);
+    out.push_str(name);
+    out.push('\u{0}');
+    write_canonical(&value, &mut out);
+    out
+}
+
+/// Writes `v` with sorted object keys, iteratively (no recursion on model-controlled depth).
+fn write_canonical(v: &Value, out: &mut String) {
+    enum Item<'a> {
+        Value(&'a Value),
+        Raw(&'static str),
+        Key(&'a str),
+    }
+    let mut stack = vec![Item::Value(v)];
+    while let Some(item) = stack.pop() {
+        match item {
+            Item::Raw(s) => out.push_str(s),
+            Item::Key(k) => {
+                out.push_str(&Value::String(k.to_owned()).to_string());
+                out.push(':');
+            }
+            Item::Value(Value::Array(a)) => {
+                out.push('[');
+                stack.push(Item::Raw("]"));
+                for (i, x) in a.iter().enumerate().rev() {
+                    stack.push(Item::Value(x));
+                    if i > 0 {
+                        stack.push(Item::Raw(","));
+                    }
+                }
+            }
+            Item::Value(Value::Object(o)) => {
+                out.push('{');
+                stack.push(Item::Raw("}"));
+                let mut keys: Vec<(&String, &Value)> = o.iter().collect();
+                keys.sort_by(|a, b| a.0.cmp(b.0));
+                for (i, (k, x)) in keys.into_iter().enumerate().rev() {
+                    stack.push(Item::Value(x));
+                    stack.push(Item::Key(k));
+                    if i > 0 {
+                        stack.push(Item::Raw(","));
+                    }
+                }
+            }
+            Item::Value(scalar) => out.push_str(&scalar.to_string()),
+        }
+    }
+}
+
+/// The corrective message for a model-fault failure: the failure's own message, plus one
+/// concrete valid call when the message does not already show one.
+#[must_use]
+pub fn corrective(failure: &CallFailure, example: Option<&str>) -> String {
+    let mut m = failure.message.clone();
+    if let Some(ex) = example.filter(|ex| !m.contains(ex)) {
+        m.push_str("\nA valid call looks like this:\n");
+        m.push_str(ex);
+    }
+    m
+}
+
+/// The firmer message for a failing call sent again unchanged after a corrective message.
+#[must_use]
+pub fn escalation(name: &str, failure: &CallFailure, example: Option<&str>) -> String {
+    let mut m = format!(
+        "You sent exactly the same `{name}` call again and it fails again, for the same reason: {} \
+         Do not send this call again.",
+        failure.message.trim_end()
+    );
+    match example {
+        Some(ex) => {
+            m.push_str(" Write the call in exactly this shape, changing only the values:\n");
+            m.push_str(ex);
+            m.push_str(
+                "\nOr, if you cannot, answer the user in plain text without calling a tool.",
+            );
+        }
+        None => m.push_str(" Answer the user in plain text instead."),
+    }
+    m
+}
+
+/// The note prepended to an earlier result when the model repeats an identical call.
+#[must_use]
+pub fn repeat_note(name: &str, earlier_output: &str) -> String {
+    format!(
+        "(You already called `{name}` with exactly these arguments; this is its earlier result, \
+         not a new run. Use it, and do not repeat the call.)\n{earlier_output}"
+    )
+}
+
+/// The nudge added before a turn when `left` turns remain.
+#[must_use]
+pub fn nudge(left: u32) -> String {
+    if left <= 1 {
+        "This is your last turn. Answer the user now in plain text, using the tool results you \
+         already have; do not call any more tools."
+            .to_owned()
+    } else {
+        format!(
+            "{left} turns left. If you already have what you need, answer the user now in plain \
+             text instead of calling more tools."
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn example_arguments_fill_required_properties() {
+        let schema = json!({"type": "object", "properties": {
+            "path": {"type": "string"}, "pattern": {"type": "string"},
+            "limit": {"type": "integer"}, "unit": {"enum": ["celsius", "fahrenheit"]},
+            "opt": {"type": "boolean"}},
+            "required": ["pattern", "path", "limit", "unit"]});
+        assert_eq!(
+            example_arguments(&schema),
+            json!({"path": ".", "pattern": "TODO", "limit": 1, "unit": "celsius"})
+        );
+        assert_eq!(example_arguments(&json!({"type": "object"})), json!({}));
+    }
+
+    #[test]
+    fn call_keys_ignore_key_order_and_parse_text() {
+        let a = call_key(
+            "ls",
+            &Args::Value(json!({"a": 1, "b": [1, {"y": 2, "x": 1}]})),
+        );
+        let b = call_key(
+            "ls",
+            &Args::Text(r#"{"b": [1, {"x": 1, "y": 2}], "a": 1}"#.into()),
+        );
+        assert_eq!(a, b);
+        assert_ne!(a, call_key("read", &Args::Value(json!({"a": 1}))));
+        let deep = "[".repeat(100_000);
+        let _ = call_key("x", &Args::Text(deep)); // not JSON: kept as a string, no recursion
+    }
+}

@@ -1,0 +1,219 @@
+//! What the loop reports: the live [`AgentEvent`] stream (serialised as JSON Lines by
+//! `toolmend run --json`), the distinct [`EndReason`]s, per-turn timings, and the [`Transcript`]
+//! that keeps the raw output of every turn.
+//!
+//! # Wire format
+//! Each event is one JSON object with a `type` tag: `Chunk {text}`, `ToolStart {id, name, args}`,
+//! `ToolEnd {id, name, result, duration_ms}`, `Retry {reason}`, `Done {reason, stats}`,
+//! `Error {message}`. Every `ToolStart` is followed by exactly one `ToolEnd` with the same `id`
+//! before the next `ToolStart`, and `Done` is always the last event of a run.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::toolbox::CallResult;
+use crate::backend::{Message, Stats, StopReason};
+
+/// One thing that happened during a run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type")]
+pub enum AgentEvent {
+    /// Generated text, as it streams.
+    Chunk {
+        /// The text piece.
+        text: String,
+    },
+    /// A call is about to run (or be answered without running).
+    ToolStart {
+        /// The call id; the matching `ToolEnd` carries the same one.
+        id: String,
+        /// The tool name as the model wrote it.
+        name: String,
+        /// The arguments as given (a string when they were text to repair).
+        args: Value,
+    },
+    /// A call finished.
+    ToolEnd {
+        /// The call id of the matching `ToolStart`.
+        id: String,
+        /// The tool name.
+        name: String,
+        /// The outcome.
+        result: CallResult,
+        /// Wall time of the call, in milliseconds.
+        duration_ms: f64,
+    },
+    /// The loop is retrying: a world fault re-run, a corrective message sent, or an escalation.
+    Retry {
+        /// Why.
+        reason: String,
+    },
+    /// The run ended.
+    Done {
+        /// How it ended.
+        reason: EndReason,
+        /// Totals over the run.
+        stats: RunStats,
+    },
+    /// Something failed outside the model's control (the backend broke).
+    Error {
+        /// What happened.
+        message: String,
+    },
+}
+
+/// How a run ended. Each way out has its own reason.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EndReason {
+    /// The model answered in text without calling a tool.
+    Answered,
+    /// The model answered in text but hit the token limit mid-answer.
+    AnswerCutOff,
+    /// The model produced no text and no call.
+    EmptyOutput,
+    /// The turn budget ran out while the model was still calling tools.
+    TurnBudget,
+    /// The model repeated an identical failing call after a corrective and a firmer message.
+    RepeatedFailure,
+    /// The backend failed (unreachable, template error, broken stream).
+    BackendError,
+}
+
+impl EndReason {
+    /// A one-line explanation for people.
+    #[must_use]
+    pub fn describe(self) -> &'static str {
+        match self {
+            Self::Answered => "the model answered",
+            Self::AnswerCutOff => "the answer was cut off at the token limit (raise --max-tokens)",
+            Self::EmptyOutput => "the model produced nothing",
+            Self::TurnBudget => "the turn budget ran out (raise --turns)",
+            Self::RepeatedFailure => {
+                "the model kept sending the same failing call after being shown a valid one"
+            }
+            Self::BackendError => "the backend failed",
+        }
+    }
+}
+
+/// Timings of one turn: generation versus toolmend's own work.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct TurnTiming {
+    /// Prompt evaluation, milliseconds.
+    pub prompt_ms: f64,
+    /// Token generation, milliseconds.
+    pub generation_ms: f64,
+    /// Watching the stream and extracting calls, milliseconds.
+    pub extract_ms: f64,
+    /// Repair, decode and dispatch (including the tools' own run time), milliseconds.
+    pub dispatch_ms: f64,
+}
+
+impl TurnTiming {
+    /// toolmend's own time (extract + repair + decode + dispatch) as a fraction of generation
+    /// time; `None` when nothing was generated.
+    #[must_use]
+    pub fn overhead_share(&self) -> Option<f64> {
+        (self.generation_ms > 0.0)
+            .then(|| (self.extract_ms + self.dispatch_ms) / self.generation_ms)
+    }
+}
+
+/// Totals over a run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct RunStats {
+    /// Model turns generated.
+    pub turns: u32,
+    /// Calls handled (run, answered from an earlier result, or refused).
+    pub calls: u32,
+    /// Calls that failed.
+    pub failed_calls: u32,
+    /// Prompt tokens over all turns.
+    pub prompt_tokens: u64,
+    /// Generated tokens over all turns.
+    pub generated_tokens: u64,
+    /// Summed timings.
+    pub timing: TurnTiming,
+}
+
+impl RunStats {
+    /// Prompt tokens per second over the run, when measurable.
+    #[must_use]
+    pub fn prompt_tps(&self) -> Option<f64> {
+        #[allow(clippy::cast_precision_loss)]
+        (self.timing.prompt_ms > 0.0)
+            .then(|| self.prompt_tokens as f64 / (self.timing.prompt_ms / 1e3))
+    }
+
+    /// Generated tokens per second over the run, when measurable.
+    #[must_use]
+    pub fn generation_tps(&self) -> Option<f64> {
+        #[allow(clippy::cast_precision_loss)]
+        (self.timing.generation_ms > 0.0)
+            .then(|| self.generated_tokens as f64 / (self.timing.generation_ms / 1e3))
+    }
+}
+
+/// How one call of a turn was handled.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CallRecord {
+    /// The call id.
+    pub id: String,
+    /// The tool name as written.
+    pub name: String,
+    /// The arguments as given.
+    pub args: Value,
+    /// True when the backend reported the call natively.
+    pub native: bool,
+    /// What happened to it.
+    pub result: CallResult,
+    /// The message fed back to the model for it.
+    pub feedback: String,
+}
+
+/// One model turn, kept whole.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TurnRecord {
+    /// 1-based turn number.
+    pub turn: u32,
+    /// The nudge added to this turn's request, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nudge: Option<String>,
+    /// The model's raw output, verbatim.
+    pub raw: String,
+    /// Calls the backend reported natively.
+    pub native_calls: usize,
+    /// Every call found, in order, with its outcome.
+    pub calls: Vec<CallRecord>,
+    /// Why generation stopped (`None` when the backend failed).
+    pub stop: Option<StopReason>,
+    /// The backend's counts and timings.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stats: Option<Stats>,
+    /// Generation versus toolmend's own time.
+    pub timing: TurnTiming,
+}
+
+/// Everything about one run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Transcript {
+    /// The backend's name for the model.
+    pub model: String,
+    /// The user's prompt.
+    pub prompt: String,
+    /// Every turn, in order.
+    pub turns: Vec<TurnRecord>,
+    /// The final answer's text (content outside calls), when the model answered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub answer: Option<String>,
+    /// How the run ended.
+    pub end: EndReason,
+    /// The backend error, when there was one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// Totals.
+    pub stats: RunStats,
+    /// The conversation as it was fed to the model (history after the run).
+    pub messages: Vec<Message>,
+}

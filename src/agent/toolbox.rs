@@ -1,0 +1,175 @@
+//! What the loop needs from the tools it offers: their definitions, an example call for each, and
+//! a way to run one call and get a [`CallResult`] back, with failures split by whose fault they
+//! are.
+
+use std::time::Duration;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::backend::{BoxFuture, ToolDef};
+
+/// Whose fault a failed call is; decides what the loop does next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Fault {
+    /// The model wrote a bad call: it gets a corrective message with one valid call.
+    Model,
+    /// The environment failed (I/O, timeout, a crashing tool): the loop retries the call.
+    World,
+    /// A rule refused the call: the message goes back and the turn's remaining calls are skipped.
+    Policy,
+}
+
+/// Why a call failed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CallFailure {
+    /// A snake_case tag (`invalid_args`, `unknown_tool`, `timeout`, `denied`, …).
+    pub kind: String,
+    /// Whose fault it is.
+    pub fault: Fault,
+    /// The model-facing message: what was wrong and what to send instead.
+    pub message: String,
+}
+
+/// The outcome of one call.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CallResult {
+    /// The model-facing text: the tool's output, or the failure message.
+    pub output: String,
+    /// Why the call failed, if it did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub failure: Option<CallFailure>,
+    /// How many times the tool ran for this result (0: answered without running it).
+    pub attempts: u32,
+    /// True when the result was reused from an identical earlier call instead of a run.
+    pub cached: bool,
+    /// True when the call changed something (wrote a file, started a process): earlier results
+    /// may be stale, so identical calls run again instead of being answered from them.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub changed: bool,
+}
+
+impl CallResult {
+    /// A successful result.
+    pub fn ok(output: impl Into<String>) -> Self {
+        Self {
+            output: output.into(),
+            failure: None,
+            attempts: 1,
+            cached: false,
+            changed: false,
+        }
+    }
+
+    /// A failed result; `output` is the failure message.
+    pub fn failed(kind: &str, fault: Fault, message: impl Into<String>) -> Self {
+        let message = message.into();
+        Self {
+            output: message.clone(),
+            failure: Some(CallFailure {
+                kind: kind.to_owned(),
+                fault,
+                message,
+            }),
+            attempts: 1,
+            cached: false,
+            changed: false,
+        }
+    }
+
+    /// The same result, marked as having changed something.
+    #[must_use]
+    pub fn with_change(mut self) -> Self {
+        self.changed = true;
+        self
+    }
+
+    /// True when the call succeeded.
+    #[must_use]
+    pub fn is_ok(&self) -> bool {
+        self.failure.is_none()
+    }
+
+    /// Whose fault the failure is, if the call failed.
+    #[must_use]
+    pub fn fault(&self) -> Option<Fault> {
+        self.failure.as_ref().map(|f| f.fault)
+    }
+}
+
+/// The arguments of a call as the model gave them.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Args {
+    /// A JSON value (a native call's object, or arguments the extractor repaired).
+    Value(Value),
+    /// JSON text still to be repaired (a native call whose `arguments` is a string).
+    Text(String),
+}
+
+impl Args {
+    /// The arguments as a JSON value for display (`Text` stays a string).
+    #[must_use]
+    pub fn to_value(&self) -> Value {
+        match self {
+            Self::Value(v) => v.clone(),
+            Self::Text(t) => Value::String(t.clone()),
+        }
+    }
+}
+
+/// One call to run, found in the model's text or reported natively by the backend.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PendingCall {
+    /// The call id (the backend's, or `call_<n>` counted over the run).
+    pub id: String,
+    /// The tool name as the model wrote it.
+    pub name: String,
+    /// The arguments as the model gave them.
+    pub arguments: Args,
+    /// True when the backend reported the call natively.
+    pub native: bool,
+    /// The call as the model wrote it in its text (empty for a native call).
+    pub raw: String,
+    /// What repair changed to get the arguments.
+    pub fixes: Vec<crate::repair::Fix>,
+}
+
+/// The tools a loop offers the model and runs for it.
+pub trait Toolbox: Send + Sync {
+    /// The tools to offer (names, descriptions, parameter schemas).
+    fn defs(&self) -> Vec<ToolDef>;
+
+    /// One concrete valid call of tool `name` as JSON text (`{"name": …, "arguments": …}`), for
+    /// corrective messages; `None` when there is no such tool.
+    fn example_call(&self, name: &str) -> Option<String> {
+        let def = self.defs().into_iter().find(|d| d.name == name)?;
+        let args = super::correct::example_arguments(&def.parameters);
+        Some(serde_json::json!({"name": def.name, "arguments": args}).to_string())
+    }
+
+    /// Runs one call: repair, decode and validate its arguments, execute, and report the result.
+    /// Unknown names and bad arguments come back as model-fault failures, never as panics.
+    fn call<'a>(&'a mut self, call: &'a PendingCall) -> BoxFuture<'a, CallResult>;
+}
+
+impl<T: Toolbox + ?Sized> Toolbox for Box<T> {
+    fn defs(&self) -> Vec<ToolDef> {
+        (**self).defs()
+    }
+
+    fn example_call(&self, name: &str) -> Option<String> {
+        (**self).example_call(name)
+    }
+
+    fn call<'a>(&'a mut self, call: &'a PendingCall) -> BoxFuture<'a, CallResult> {
+        (**self).call(call)
+    }
+}
+
+/// Milliseconds of a duration, for reports.
+#[must_use]
+pub fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}

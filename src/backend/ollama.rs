@@ -1,0 +1,385 @@
+//! The Ollama backend: a conversation with tools sent to an Ollama server's `/api/chat`, its NDJSON
+//! stream read back as [`Event`]s.
+//!
+//! The request is built with `ollama-rs`'s own types (`ChatMessageRequest`, `ChatMessage`,
+//! `ToolInfo`, `ModelOptions`), and each stream line is parsed as its `ChatMessageResponse`. The
+//! stream itself is read here rather than through `ollama-rs`'s `send_chat_messages_stream`,
+//! because that one loses output: it prints and skips any line that fails to parse (5 lines sent,
+//! 4 items received) and drops a whole network chunk when a UTF-8 character is split across two.
+//! Here lines are split on raw bytes, and a line that is not a valid response, an `{"error": …}`
+//! line, an error status, or a stream that ends before `"done": true` each end generation with a
+//! [`BackendError`] saying what happened; the text already reported stays with the caller.
+//!
+//! Native `tool_calls` are reported as [`Event::ToolCall`] with their arguments untouched (an
+//! object, or a string of possibly broken JSON): they enter toolmend's path at repair and decode.
+
+use std::time::{Duration, Instant};
+
+use futures::StreamExt;
+use ollama_rs::generation::chat::request::ChatMessageRequest;
+use ollama_rs::generation::chat::{ChatMessage, ChatMessageResponse, MessageRole};
+use ollama_rs::generation::tools::{
+    ToolCall, ToolCallFunction, ToolFunctionInfo, ToolInfo, ToolType,
+};
+use ollama_rs::models::ModelOptions;
+
+use super::{
+    Backend, BackendError, BoxFuture, Control, Event, Message, NativeToolCall, Request, Role, Sink,
+    Stats, StopReason,
+};
+
+/// Where an Ollama server listens unless told otherwise: loopback only.
+pub const DEFAULT_HOST: &str = "http://127.0.0.1:11434";
+
+/// Longest wait to connect to the server.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Longest silence between two pieces of the response (Ollama may load the model first).
+const READ_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// A model served by Ollama.
+#[derive(Debug, Clone)]
+pub struct OllamaBackend {
+    host: String,
+    model: String,
+    http: reqwest::Client,
+}
+
+impl OllamaBackend {
+    /// A backend for `model` on the server at `host` (e.g. [`DEFAULT_HOST`]).
+    ///
+    /// # Errors
+    /// [`BackendError::Unavailable`] when `host` is not an `http`/`https` URL.
+    pub fn new(host: &str, model: impl Into<String>) -> Result<Self, BackendError> {
+        // ollama-rs's own URL handling: the same host string it would accept.
+        let client = ollama_rs::Ollama::try_new(host).map_err(|e| {
+            BackendError::Unavailable(format!(
+                "--host {host:?} is not a URL ({e}): give one like {DEFAULT_HOST}"
+            ))
+        })?;
+        let host = client.url_str().trim_end_matches('/').to_owned();
+        if !(host.starts_with("http://") || host.starts_with("https://")) {
+            return Err(BackendError::Unavailable(format!(
+                "--host {host:?} must be an http:// or https:// URL, like {DEFAULT_HOST}"
+            )));
+        }
+        // A server that stops sending mid-stream must not hang the loop forever; the read limit
+        // is generous because Ollama loads the model before its first byte.
+        let http = reqwest::Client::builder()
+            .connect_timeout(CONNECT_TIMEOUT)
+            .read_timeout(READ_TIMEOUT)
+            .build()
+            .map_err(|e| BackendError::Unavailable(format!("cannot build the HTTP client: {e}")))?;
+        Ok(Self {
+            host,
+            model: model.into(),
+            http,
+        })
+    }
+
+    /// The server URL, without a trailing slash.
+    #[must_use]
+    pub fn host(&self) -> &str {
+        &self.host
+    }
+
+    /// The JSON body sent to `/api/chat` for `request` (streaming on).
+    ///
+    /// # Errors
+    /// [`BackendError::Template`] when a tool's parameter schema is not a JSON object.
+    pub fn body(&self, request: &Request) -> Result<serde_json::Value, BackendError> {
+        let messages = request.messages.iter().map(to_ollama_message).collect();
+        let mut tools = Vec::with_capacity(request.tools.len());
+        for t in &request.tools {
+            let parameters = schemars::Schema::try_from(t.parameters.clone()).map_err(|e| {
+                BackendError::Template(format!(
+                    "tool {:?}: its parameter schema must be a JSON object: {e}",
+                    t.name
+                ))
+            })?;
+            tools.push(ToolInfo {
+                tool_type: ToolType::Function,
+                function: ToolFunctionInfo {
+                    name: t.name.clone(),
+                    description: t.description.clone(),
+                    parameters,
+                },
+            });
+        }
+        let o = &request.options;
+        let options = ModelOptions::default()
+            .temperature(o.temperature)
+            .seed(i32::try_from(o.seed).unwrap_or(i32::MAX))
+            .num_predict(i32::try_from(o.max_tokens).unwrap_or(i32::MAX));
+        let chat = ChatMessageRequest::new(self.model.clone(), messages)
+            .tools(tools)
+            .options(options);
+        let mut body = serde_json::to_value(&chat)
+            .map_err(|e| BackendError::Template(format!("cannot serialise the request: {e}")))?;
+        // `ChatMessageRequest::stream` is private to ollama-rs; we read the stream ourselves.
+        body["stream"] = serde_json::Value::Bool(true);
+        // Ollama matches a tool result to its tool by `tool_name`, which ollama-rs's type lacks.
+        if let Some(list) = body["messages"].as_array_mut() {
+            for (json, m) in list.iter_mut().zip(&request.messages) {
+                if let (Role::Tool, Some(name)) = (m.role, &m.name) {
+                    json["tool_name"] = serde_json::Value::String(name.clone());
+                }
+            }
+        }
+        Ok(body)
+    }
+
+    async fn chat(&self, request: &Request, sink: &mut Sink<'_>) -> Result<Stats, BackendError> {
+        let body = self.body(request)?;
+        let url = format!("{}/api/chat", self.host);
+        let started = Instant::now();
+        let response = self.http.post(&url).json(&body).send().await.map_err(|e| {
+            BackendError::Unavailable(format!(
+                "cannot reach Ollama at {url}: {e} (is `ollama serve` running? use --host to point elsewhere)"
+            ))
+        })?;
+        let status = response.status();
+        if !status.is_success() {
+            let text = response.text().await.unwrap_or_default();
+            let message = error_message(&text).unwrap_or(text);
+            return Err(BackendError::Unavailable(format!(
+                "Ollama answered {status} for model {:?}: {} (pull it with `ollama pull {}`, or check the model name)",
+                self.model,
+                message.trim(),
+                self.model
+            )));
+        }
+        let mut reader = NdjsonReader::default();
+        let mut stream = response.bytes_stream();
+        let mut first_token: Option<Instant> = None;
+        let mut stats = Stats {
+            prompt_tokens: 0,
+            generated_tokens: 0,
+            prompt_ms: 0.0,
+            generation_ms: 0.0,
+            stop: StopReason::EndOfGeneration,
+        };
+        while let Some(bytes) = stream.next().await {
+            let bytes = bytes.map_err(|e| {
+                BackendError::Generation(format!(
+                    "the stream from Ollama broke after line {}: {e}",
+                    reader.line
+                ))
+            })?;
+            for line in reader.push(&bytes) {
+                let item = line?;
+                first_token.get_or_insert_with(Instant::now);
+                match handle(item, sink, &mut stats) {
+                    Flow::Continue => {}
+                    Flow::Done => return Ok(stats),
+                    Flow::Stop => {
+                        stats.stop = StopReason::Stopped;
+                        finish_timing(&mut stats, started, first_token);
+                        return Ok(stats);
+                    }
+                }
+            }
+        }
+        if let Some(item) = reader.finish() {
+            match handle(item?, sink, &mut stats) {
+                Flow::Continue => {}
+                Flow::Done => return Ok(stats),
+                Flow::Stop => {
+                    stats.stop = StopReason::Stopped;
+                    finish_timing(&mut stats, started, first_token);
+                    return Ok(stats);
+                }
+            }
+        }
+        Err(BackendError::Generation(format!(
+            "the stream from Ollama ended after {} lines without a final \"done\": true line: the output is cut off",
+            reader.line
+        )))
+    }
+}
+
+enum Flow {
+    Continue,
+    Done,
+    Stop,
+}
+
+fn finish_timing(stats: &mut Stats, started: Instant, first: Option<Instant>) {
+    let now = Instant::now();
+    let first = first.unwrap_or(now);
+    stats.prompt_ms = first.duration_since(started).as_secs_f64() * 1e3;
+    stats.generation_ms = now.duration_since(first).as_secs_f64() * 1e3;
+}
+
+/// Reports one stream item to the sink and updates the stats.
+fn handle(item: ChatMessageResponse, sink: &mut Sink<'_>, stats: &mut Stats) -> Flow {
+    let message = item.message;
+    if !message.content.is_empty() {
+        stats.generated_tokens += 1;
+        if sink(Event::Chunk(message.content)) == Control::Stop {
+            return Flow::Stop;
+        }
+    }
+    for call in message.tool_calls {
+        let call = NativeToolCall {
+            id: None,
+            name: call.function.name,
+            arguments: call.function.arguments,
+        };
+        if sink(Event::ToolCall(call)) == Control::Stop {
+            return Flow::Stop;
+        }
+    }
+    if item.done {
+        if let Some(f) = item.final_data {
+            stats.prompt_tokens = u32::try_from(f.prompt_eval_count).unwrap_or(u32::MAX);
+            stats.generated_tokens = u32::try_from(f.eval_count).unwrap_or(u32::MAX);
+            stats.prompt_ms = ns_to_ms(f.prompt_eval_duration);
+            stats.generation_ms = ns_to_ms(f.eval_duration);
+        }
+        return Flow::Done;
+    }
+    Flow::Continue
+}
+
+#[allow(clippy::cast_precision_loss)]
+fn ns_to_ms(ns: u64) -> f64 {
+    ns as f64 / 1e6
+}
+
+/// The `error` field of an Ollama error body (`{"error": "model 'x' not found"}`), if it is one.
+fn error_message(text: &str) -> Option<String> {
+    let v: serde_json::Value = serde_json::from_str(text.trim()).ok()?;
+    v.get("error")?.as_str().map(str::to_owned)
+}
+
+/// Splits an NDJSON byte stream into parsed lines without losing any: every line either becomes a
+/// response or an error naming the line.
+#[derive(Debug, Default)]
+struct NdjsonReader {
+    buf: Vec<u8>,
+    /// Lines parsed so far (1-based number of the last one).
+    line: usize,
+}
+
+impl NdjsonReader {
+    fn push(&mut self, bytes: &[u8]) -> Vec<Result<ChatMessageResponse, BackendError>> {
+        self.buf.extend_from_slice(bytes);
+        let mut out = Vec::new();
+        let mut start = 0;
+        while let Some(pos) = memchr::memchr(b'\n', &self.buf[start..]) {
+            let end = start + pos;
+            if let Some(r) = self.parse(start, end) {
+                out.push(r);
+            }
+            start = end + 1;
+        }
+        self.buf.drain(..start);
+        out
+    }
+
+    /// The last line when the stream ended without a newline after it.
+    fn finish(&mut self) -> Option<Result<ChatMessageResponse, BackendError>> {
+        let end = self.buf.len();
+        let r = self.parse(0, end);
+        self.buf.clear();
+        r
+    }
+
+    fn parse(
+        &mut self,
+        start: usize,
+        end: usize,
+    ) -> Option<Result<ChatMessageResponse, BackendError>> {
+        let raw = &self.buf[start..end];
+        if raw.iter().all(u8::is_ascii_whitespace) {
+            return None;
+        }
+        self.line += 1;
+        let line = self.line;
+        let text = String::from_utf8_lossy(raw);
+        if let Some(message) = error_message(&text) {
+            return Some(Err(BackendError::Generation(format!(
+                "Ollama reported an error on stream line {line}: {message}"
+            ))));
+        }
+        Some(
+            serde_json::from_slice::<ChatMessageResponse>(raw).map_err(|e| {
+                let preview: String = text.chars().take(120).collect();
+                BackendError::Generation(format!(
+                    "stream line {line} from Ollama is not a valid chat response ({e}): {preview:?}; \
+                     generation stopped there so no output is silently lost"
+                ))
+            }),
+        )
+    }
+}
+
+fn to_ollama_message(m: &Message) -> ChatMessage {
+    let role = match m.role {
+        Role::System => MessageRole::System,
+        Role::User => MessageRole::User,
+        Role::Assistant => MessageRole::Assistant,
+        Role::Tool => MessageRole::Tool,
+    };
+    let mut out = ChatMessage::new(role, m.content.clone());
+    out.tool_calls = m
+        .tool_calls
+        .iter()
+        .map(|c| ToolCall {
+            function: ToolCallFunction {
+                name: c.name.clone(),
+                arguments: c.arguments.clone(),
+            },
+        })
+        .collect();
+    out
+}
+
+impl Backend for OllamaBackend {
+    fn name(&self) -> &str {
+        &self.model
+    }
+
+    fn generate<'a>(
+        &'a mut self,
+        request: &'a Request,
+        sink: &'a mut Sink<'_>,
+    ) -> BoxFuture<'a, Result<Stats, BackendError>> {
+        Box::pin(self.chat(request, sink))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_split_across_chunks_and_inside_utf8_characters_are_kept() {
+        let line = "{\"model\":\"m\",\"created_at\":\"t\",\"message\":{\"role\":\"assistant\",\"content\":\"é\"},\"done\":false}\n";
+        let bytes = line.as_bytes();
+        let cut = line.find('é').unwrap() + 1; // inside the two-byte character
+        let mut r = NdjsonReader::default();
+        assert!(r.push(&bytes[..cut]).is_empty());
+        let out = r.push(&bytes[cut..]);
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].as_ref().unwrap().message.content, "é");
+        assert!(r.finish().is_none());
+    }
+
+    #[test]
+    fn a_corrupt_line_is_an_error_naming_it() {
+        let mut r = NdjsonReader::default();
+        let out = r.push(b"{\"model\":\"m\",\"created_at\":\"t\",\"message\":{\"role\":\"assistant\",\"content\":\"a\"},\"done\":false}\n{\"model\":\n");
+        assert!(out[0].is_ok());
+        let err = out[1].as_ref().unwrap_err().to_string();
+        assert!(err.contains("line 2"), "{err}");
+    }
+
+    #[test]
+    fn host_must_be_a_url() {
+        assert!(OllamaBackend::new("not a url", "m").is_err());
+        let b = OllamaBackend::new(DEFAULT_HOST, "m").unwrap();
+        assert_eq!(b.host(), "http://127.0.0.1:11434");
+    }
+}

@@ -1,0 +1,177 @@
+//! `toolmend decode`: raw tool-call arguments + a JSON Schema in, the decoded value (with its
+//! receipts) or the corrective message a model would get out.
+//!
+//! `--jsonl` is the machine interface: each input line `{"text": "<raw args>", "schema": {…}}`
+//! (the schema may be left out when `--schema` is given; `text` may also be a JSON value, as a
+//! native `tool_calls` entry carries it) gives one output line
+//! `{"ok": true, "value": …, "fixes": […], "coercions": [{"path", "kind", "cost", "original"}]}` or
+//! `{"ok": false, "message": "<corrective message>", "errors": [{"path", "expected", "received"}]}`.
+
+use std::collections::HashMap;
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use serde_json::{Value, json};
+use toolmend::decode::{DecodeError, Decoder, Policy, Raw};
+
+/// Arguments of `toolmend decode`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The JSON Schema of the arguments (required unless every `--jsonl` line has its own).
+    #[arg(long, value_name = "FILE")]
+    schema: Option<PathBuf>,
+    /// The raw arguments (`-` or absent: stdin).
+    file: Option<PathBuf>,
+    /// Print one JSON object (`ok`, `value`, `fixes`, `coercions` / `message`, `errors`).
+    #[arg(long, conflicts_with = "jsonl")]
+    json: bool,
+    /// Machine mode: one JSON request per input line, one JSON result per output line.
+    #[arg(long)]
+    jsonl: bool,
+    /// Reject keys the schema does not list instead of dropping them.
+    #[arg(long)]
+    reject_unknown: bool,
+}
+
+/// Runs `toolmend decode`.
+pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
+    let default_schema = match &args.schema {
+        Some(p) => {
+            let text = std::fs::read_to_string(p)
+                .with_context(|| format!("cannot read schema {}", p.display()))?;
+            let v: Value = serde_json::from_str(&text)
+                .with_context(|| format!("schema {} is not JSON", p.display()))?;
+            Some(Decoder::new(&v).with_context(|| format!("schema {}", p.display()))?)
+        }
+        None => None,
+    };
+    let mut policy = Policy::default();
+    if args.reject_unknown {
+        policy = policy.with_unknown_keys(toolmend::decode::UnknownKeys::Reject);
+    }
+    if args.jsonl {
+        return run_jsonl(args, default_schema.as_ref(), &policy);
+    }
+    let Some(decoder) = default_schema else {
+        anyhow::bail!("--schema FILE is required (except with --jsonl lines that carry a schema)");
+    };
+    let input = crate::io::read_input(args.file.as_deref())?;
+    let result = decoder.decode_value(input.as_str(), &policy);
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        writeln!(out, "{}", result_json(&result))?;
+    } else {
+        match &result {
+            Ok(d) => {
+                writeln!(out, "{}", d.value)?;
+                for f in &d.fixes {
+                    eprintln!("fix: {:?} at byte {}", f.kind, f.at);
+                }
+                for c in &d.coercions {
+                    eprintln!(
+                        "coercion: {} {} (cost {}, was {})",
+                        if c.path.is_empty() {
+                            "(arguments)"
+                        } else {
+                            &c.path
+                        },
+                        serde_json::to_value(c.kind)
+                            .unwrap_or_default()
+                            .as_str()
+                            .unwrap_or(""),
+                        c.cost,
+                        c.original
+                    );
+                }
+            }
+            Err(e) => writeln!(out, "{}", e.corrective_message())?,
+        }
+    }
+    Ok(if result.is_ok() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+fn run_jsonl(args: &Args, default: Option<&Decoder>, policy: &Policy) -> anyhow::Result<ExitCode> {
+    let reader: Box<dyn BufRead> = match args.file.as_deref() {
+        Some(p) if p.as_os_str() != "-" => Box::new(std::io::BufReader::new(
+            std::fs::File::open(p).with_context(|| format!("cannot read {}", p.display()))?,
+        )),
+        _ => Box::new(std::io::stdin().lock()),
+    };
+    let mut out = std::io::stdout().lock();
+    let mut cache: HashMap<String, Result<Decoder, String>> = HashMap::new();
+    let (mut lines, mut oks) = (0usize, 0usize);
+    for line in reader.lines() {
+        let line = line.context("cannot read input")?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        lines += 1;
+        let v = match one_line(&line, default, policy, &mut cache) {
+            Ok(r) => {
+                oks += usize::from(r.is_ok());
+                result_json(&r)
+            }
+            Err(msg) => json!({"ok": false, "message": msg, "errors": []}),
+        };
+        writeln!(out, "{v}")?;
+    }
+    Ok(if lines > 0 && oks == 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Decodes one `--jsonl` request; `Err` is a problem with the request line itself.
+fn one_line(
+    line: &str,
+    default: Option<&Decoder>,
+    policy: &Policy,
+    cache: &mut HashMap<String, Result<Decoder, String>>,
+) -> Result<Result<toolmend::decode::Decoded<Value>, DecodeError>, String> {
+    let req: Value = serde_json::from_str(line).map_err(|e| {
+        format!("input line is not JSON ({e}); send {{\"text\": …, \"schema\": {{…}}}}")
+    })?;
+    let decoder = match req.get("schema") {
+        Some(s) => {
+            let key = s.to_string();
+            cache
+                .entry(key)
+                .or_insert_with(|| Decoder::new(s).map_err(|e| e.to_string()))
+                .clone()?
+        }
+        None => default
+            .cloned()
+            .ok_or("the line has no \"schema\" and no --schema was given")?,
+    };
+    let text = req
+        .get("text")
+        .ok_or("the line has no \"text\" (the raw arguments)")?;
+    let raw: Raw<'_> = match text {
+        Value::String(s) => Raw::Text(s),
+        v => Raw::from(v),
+    };
+    Ok(decoder.decode_value(raw, policy))
+}
+
+fn result_json(r: &Result<toolmend::decode::Decoded<Value>, DecodeError>) -> Value {
+    match r {
+        Ok(d) => json!({"ok": true, "value": d.value, "fixes": d.fixes, "coercions": d.coercions}),
+        Err(e) => {
+            let errors: Vec<Value> = match e {
+                DecodeError::Invalid { problems, .. } => problems
+                    .iter()
+                    .map(|p| json!({"path": p.path, "expected": p.expected, "received": p.received, "fix": p.fix}))
+                    .collect(),
+                other => vec![json!({"path": "", "expected": "valid JSON arguments", "received": other.to_string()})],
+            };
+            json!({"ok": false, "message": e.corrective_message(), "errors": errors})
+        }
+    }
+}

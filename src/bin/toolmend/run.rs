@@ -1,0 +1,663 @@
+//! `toolmend run` and `toolmend chat`: a model, the built-in file tools (or tools from a file), and
+//! the tool loop, with every call rendered as it happens.
+//!
+//! Rendering (stdout): the model's text as it streams, then per call `🔧 name {args}`, and
+//! `✓ name (12 ms) short output` or `✗ name: error`. Colours only when stdout is a terminal and
+//! `NO_COLOR` is unset. Diagnostics (model loading with a progress bar, the end-of-run summary with
+//! tokens per second and toolmend's own share of the time) go to stderr. With `--json`, stdout is
+//! the event stream as JSON Lines (see [`toolmend::agent::AgentEvent`]).
+//!
+//! Exit status: 0 when the model answered, 1 when the run ended without an answer (turn budget,
+//! repeated failing call, empty output, a backend failure mid-run), 2 for usage or set-up errors
+//! (no such model, unreachable server, bad root).
+
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use toolmend::agent::{Agent, AgentEvent, AgentOptions, EndReason, RunStats, Toolbox, Transcript};
+use toolmend::backend::{
+    Backend, BackendError, BoxFuture, GenerateOptions, GrammarMode, Request, Sink, Stats,
+};
+
+/// Options shared by `run` and `chat`.
+#[derive(Debug, clap::Args)]
+pub struct Common {
+    /// GGUF file or known short name (`qwen2.5-coder:0.5b`, `smollm2:135m`, `gemma3:270m`),
+    /// run embedded through llama.cpp.
+    #[arg(long, default_value = "qwen2.5-coder:0.5b", conflicts_with = "ollama")]
+    model: String,
+    /// Use a model served by Ollama instead of an embedded one.
+    #[arg(long, value_name = "MODEL")]
+    ollama: Option<String>,
+    /// Ollama server URL (loopback unless told otherwise).
+    #[arg(long, default_value = "http://127.0.0.1:11434", requires = "ollama")]
+    host: String,
+    /// Replay recorded model outputs (JSON Lines) instead of running a model: for tests and demos.
+    #[arg(long, value_name = "FILE", hide = true, conflicts_with = "ollama")]
+    script: Option<PathBuf>,
+    /// `builtin` (ls, read, grep, glob, write, edit inside --root), a JSON file of command tools,
+    /// or both separated by a comma.
+    #[arg(long, default_value = "builtin")]
+    tools: String,
+    /// Directory the built-in tools work in (nothing outside it is read or written) and command
+    /// tools run in.
+    #[arg(long, default_value = ".")]
+    root: PathBuf,
+    /// Print the events as JSON Lines instead of the rendered transcript.
+    #[arg(long)]
+    json: bool,
+    /// Most model turns per prompt.
+    #[arg(long, default_value_t = 8)]
+    turns: u32,
+    /// Most tokens per model turn.
+    #[arg(long, default_value_t = 512)]
+    max_tokens: u32,
+    /// Sampling temperature (0 = greedy).
+    #[arg(long, default_value_t = 0.0)]
+    temperature: f32,
+    /// Sampling seed.
+    #[arg(long, default_value_t = 42)]
+    seed: u32,
+    /// Grammar-constrained generation from the tool schemas (embedded models): off, lazy, strict.
+    #[arg(long, default_value = "off", value_parser = parse_grammar)]
+    grammar: GrammarMode,
+    /// Generation threads for embedded models (1 holds its speed on a busy machine).
+    #[arg(long, default_value_t = 1)]
+    threads: u32,
+    /// Context size in tokens for embedded models.
+    #[arg(long, default_value_t = 4096)]
+    ctx: u32,
+    /// A system prompt placed first in the conversation.
+    #[arg(long)]
+    system: Option<String>,
+}
+
+/// Arguments of `toolmend run`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// What to ask the model.
+    prompt: String,
+    #[command(flatten)]
+    common: Common,
+}
+
+/// Arguments of `toolmend chat`.
+#[derive(Debug, clap::Args)]
+pub struct ChatArgs {
+    #[command(flatten)]
+    common: Common,
+}
+
+fn parse_grammar(s: &str) -> Result<GrammarMode, String> {
+    match s {
+        "off" => Ok(GrammarMode::Off),
+        "lazy" => Ok(GrammarMode::Lazy),
+        "strict" => Ok(GrammarMode::Strict),
+        _ => Err(format!(
+            "unknown grammar mode {s:?}: use off, lazy or strict"
+        )),
+    }
+}
+
+/// Runs `toolmend run`.
+pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
+    let rt = runtime()?;
+    let Some(mut agent) = setup(&args.common)? else {
+        return Ok(ExitCode::from(2));
+    };
+    let mut render = Render::new(args.common.json);
+    let transcript = rt.block_on(agent.run(&args.prompt, &mut |e| render.event(e)));
+    render.finish()?;
+    Ok(exit_code(&transcript))
+}
+
+/// Runs `toolmend chat`: one prompt per line, the conversation kept between prompts.
+/// `/reset` starts over, `/history` lists the prompts so far, `/exit` (or end of input) quits.
+pub fn chat(args: &ChatArgs) -> anyhow::Result<ExitCode> {
+    let rt = runtime()?;
+    let Some(mut agent) = setup(&args.common)? else {
+        return Ok(ExitCode::from(2));
+    };
+    let interactive = std::io::stdin().is_terminal();
+    if interactive {
+        eprintln!(
+            "toolmend chat with {}: /exit to quit, /reset to start over, /history to list your prompts",
+            agent.backend().name()
+        );
+    }
+    let mut prompts: Vec<String> = Vec::new();
+    let mut last = ExitCode::SUCCESS;
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    loop {
+        if interactive {
+            eprint!("› ");
+            std::io::stderr().flush().ok();
+        }
+        let Some(line) = lines.next() else { break };
+        let line = line.context("cannot read stdin")?;
+        let prompt = line.trim();
+        match prompt {
+            "" => continue,
+            "/exit" | "/quit" => break,
+            "/reset" => {
+                agent.reset();
+                prompts.clear();
+                eprintln!("(conversation cleared)");
+                continue;
+            }
+            "/history" => {
+                for (i, p) in prompts.iter().enumerate() {
+                    eprintln!("{:>3}  {p}", i + 1);
+                }
+                continue;
+            }
+            _ => {}
+        }
+        prompts.push(prompt.to_owned());
+        let mut render = Render::new(args.common.json);
+        let transcript = rt.block_on(agent.run(prompt, &mut |e| render.event(e)));
+        render.finish()?;
+        last = exit_code(&transcript);
+    }
+    Ok(last)
+}
+
+fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")
+}
+
+fn exit_code(t: &Transcript) -> ExitCode {
+    match t.end {
+        EndReason::Answered | EndReason::AnswerCutOff => ExitCode::SUCCESS,
+        _ => ExitCode::from(1),
+    }
+}
+
+/// The agent the CLI runs: any backend, any toolbox.
+type CliAgent = Agent<AnyBackend, Box<dyn Toolbox>>;
+
+/// Builds the backend and the tools; `None` after printing a set-up error (exit 2).
+fn setup(c: &Common) -> anyhow::Result<Option<CliAgent>> {
+    let tools = match toolbox(&c.tools, &c.root) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            return Ok(None);
+        }
+    };
+    let backend = match backend(c) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(None);
+        }
+    };
+    let options = AgentOptions {
+        max_turns: c.turns,
+        generate: GenerateOptions {
+            max_tokens: c.max_tokens,
+            temperature: c.temperature,
+            seed: c.seed,
+            grammar: c.grammar,
+        },
+        system_prompt: c.system.clone(),
+        // The dispatcher already retries world faults with backoff.
+        world_retries: 0,
+        ..AgentOptions::default()
+    };
+    Ok(Some(Agent::new(backend, tools, options)))
+}
+
+/// The tools for `--tools`: a comma-separated list of `builtin` (the file tools inside `root`)
+/// and JSON files of command tools (see [`CommandTool`]).
+fn toolbox(spec: &str, root: &std::path::Path) -> anyhow::Result<Box<dyn Toolbox>> {
+    use toolmend::dispatch::{Dispatcher, Policy};
+    let registry = toolmend::tools::Registry::new();
+    for part in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        if part == "builtin" {
+            toolmend::builtin::register(&registry, root)?;
+            continue;
+        }
+        let path = std::path::Path::new(part);
+        if !path.is_file() {
+            anyhow::bail!(
+                "--tools {part:?} is neither `builtin` nor a file: pass `builtin`, a JSON file of command tools, or both separated by a comma"
+            );
+        }
+        for tool in CommandTool::load(path, root)? {
+            registry
+                .insert(std::sync::Arc::new(tool), Some(part.to_owned()))
+                .with_context(|| format!("a tool in {part} has an unusable parameter schema"))?;
+        }
+    }
+    if registry.snapshot().is_empty() {
+        anyhow::bail!(
+            "--tools {spec:?} names no tools: pass `builtin` or a JSON file of command tools"
+        );
+    }
+    Ok(Box::new(toolmend::agent::DispatchToolbox::new(
+        Dispatcher::new(registry, Policy::default()),
+    )))
+}
+
+/// A tool run as a program, declared in a JSON file given to `--tools`:
+///
+/// ```json
+/// [{"name": "weather", "description": "Current weather for a city.",
+///   "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+///   "command": ["python3", "weather.py"]}]
+/// ```
+///
+/// The decoded, validated arguments arrive as one JSON object on the program's stdin; it runs in
+/// `--root`. Exit 0: its stdout is the result. Exit 2: the arguments were wrong (the model's
+/// fault; stderr is the message the model sees). Any other exit, or no exit within the time limit
+/// (30 s): the world's fault.
+#[derive(Debug, Clone, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CommandTool {
+    name: String,
+    description: String,
+    parameters: serde_json::Value,
+    command: Vec<String>,
+    #[serde(default)]
+    example: Option<serde_json::Value>,
+    #[serde(skip)]
+    root: PathBuf,
+}
+
+impl CommandTool {
+    fn load(path: &std::path::Path, root: &std::path::Path) -> anyhow::Result<Vec<Self>> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read tools file {}", path.display()))?;
+        let mut tools: Vec<Self> = serde_json::from_str(&text).with_context(|| {
+            format!(
+                "{} is not a JSON array of tools ({{\"name\", \"description\", \"parameters\", \"command\": [program, args...]}})",
+                path.display()
+            )
+        })?;
+        for t in &mut tools {
+            if t.command.is_empty() {
+                anyhow::bail!(
+                    "tool {:?} in {} has an empty command",
+                    t.name,
+                    path.display()
+                );
+            }
+            t.root = root.to_path_buf();
+        }
+        Ok(tools)
+    }
+
+    fn run_blocking(&self, args: &serde_json::Value) -> Result<String, toolmend::tools::Failure> {
+        use std::process::Stdio;
+        use toolmend::tools::Failure;
+        const LIMIT: std::time::Duration = std::time::Duration::from_secs(30);
+        let world = |m: String| Failure::transient(self.name.clone(), m);
+        let mut child = std::process::Command::new(&self.command[0])
+            .args(&self.command[1..])
+            .current_dir(&self.root)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| world(format!("cannot start {:?}: {e}", self.command[0])))?;
+        if let Some(mut stdin) = child.stdin.take() {
+            let _ = stdin.write_all(args.to_string().as_bytes());
+        }
+        let started = std::time::Instant::now();
+        loop {
+            match child.try_wait() {
+                Ok(Some(_)) => break,
+                Ok(None) if started.elapsed() > LIMIT => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    return Err(Failure::Timeout {
+                        tool: self.name.clone(),
+                        after: LIMIT,
+                    });
+                }
+                Ok(None) => std::thread::sleep(std::time::Duration::from_millis(5)),
+                Err(e) => return Err(world(format!("cannot wait for the program: {e}"))),
+            }
+        }
+        let out = child
+            .wait_with_output()
+            .map_err(|e| world(format!("cannot read the program's output: {e}")))?;
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        let stderr = String::from_utf8_lossy(&out.stderr).trim().to_owned();
+        match out.status.code() {
+            Some(0) => Ok(stdout),
+            Some(2) => Err(Failure::invalid_args(self.name.clone(), "", stderr)),
+            code => Err(world(format!(
+                "the program exited with {}: {stderr}",
+                code.map_or_else(|| "a signal".to_owned(), |c| format!("status {c}"))
+            ))),
+        }
+    }
+}
+
+impl toolmend::tools::Tool for CommandTool {
+    fn spec(&self) -> toolmend::tools::ToolSpec {
+        let spec = toolmend::tools::ToolSpec::new(
+            self.name.clone(),
+            self.description.clone(),
+            self.parameters.clone(),
+        );
+        match &self.example {
+            Some(e) => spec.with_example(e.clone()),
+            None => spec,
+        }
+    }
+
+    fn call<'a>(
+        &'a self,
+        _ctx: &'a toolmend::tools::ToolContext,
+        args: serde_json::Value,
+    ) -> BoxFuture<'a, Result<toolmend::tools::Output, toolmend::tools::Failure>> {
+        let tool = self.clone();
+        Box::pin(async move {
+            let name = tool.name.clone();
+            match tokio::task::spawn_blocking(move || tool.run_blocking(&args)).await {
+                Ok(r) => r.map(toolmend::tools::Output::text),
+                Err(e) => Err(toolmend::tools::Failure::Panicked {
+                    tool: name,
+                    message: e.to_string(),
+                }),
+            }
+        })
+    }
+}
+
+fn backend(c: &Common) -> Result<AnyBackend, BackendError> {
+    if let Some(path) = &c.script {
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            BackendError::Unavailable(format!("cannot read script {}: {e}", path.display()))
+        })?;
+        let b = toolmend::backend::scripted::ScriptedBackend::from_jsonl(&text)
+            .map_err(|e| BackendError::Unavailable(e.to_string()))?;
+        return Ok(AnyBackend(Box::new(b)));
+    }
+    if let Some(model) = &c.ollama {
+        return ollama(&c.host, model);
+    }
+    llama(c)
+}
+
+#[cfg(feature = "ollama")]
+fn ollama(host: &str, model: &str) -> Result<AnyBackend, BackendError> {
+    let b = toolmend::backend::ollama::OllamaBackend::new(host, model)?;
+    Ok(AnyBackend(Box::new(b)))
+}
+
+#[cfg(not(feature = "ollama"))]
+fn ollama(_host: &str, _model: &str) -> Result<AnyBackend, BackendError> {
+    Err(BackendError::Unavailable(
+        "this toolmend was built without the `ollama` feature: rebuild with `--features ollama`"
+            .into(),
+    ))
+}
+
+#[cfg(feature = "llama")]
+fn llama(c: &Common) -> Result<AnyBackend, BackendError> {
+    use toolmend::backend::llama::{LlamaBackend, LlamaOptions};
+    let bar = indicatif::ProgressBar::with_draw_target(
+        Some(100),
+        indicatif::ProgressDrawTarget::stderr(),
+    );
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("loading {msg} {bar:30} {percent}%")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    bar.set_message(c.model.clone());
+    let progress_bar = bar.clone();
+    let options = LlamaOptions {
+        ctx: c.ctx,
+        threads: c.threads,
+        ..LlamaOptions::default()
+    };
+    let started = std::time::Instant::now();
+    let loaded = LlamaBackend::load(&c.model, options, move |p| {
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        progress_bar.set_position((p.clamp(0.0, 1.0) * 100.0) as u64);
+    });
+    bar.finish_and_clear();
+    let b = loaded?;
+    let info = b.info();
+    eprintln!(
+        "loaded {} in {:.0} ms ({} template{}, ctx {}, {} thread{})",
+        info.name,
+        if info.load_ms > 0.0 {
+            info.load_ms
+        } else {
+            toolmend::agent::ms(started.elapsed())
+        },
+        info.template,
+        if info.template_tools {
+            " with tools"
+        } else {
+            ""
+        },
+        info.ctx,
+        c.threads,
+        if c.threads == 1 { "" } else { "s" },
+    );
+    Ok(AnyBackend(Box::new(b)))
+}
+
+#[cfg(not(feature = "llama"))]
+fn llama(c: &Common) -> Result<AnyBackend, BackendError> {
+    Err(BackendError::Unavailable(format!(
+        "this toolmend was built without the `llama` feature, so --model {} cannot run: rebuild with default features, or use --ollama MODEL",
+        c.model
+    )))
+}
+
+/// Any backend behind one type.
+struct AnyBackend(Box<dyn Backend>);
+
+impl Backend for AnyBackend {
+    fn name(&self) -> &str {
+        self.0.name()
+    }
+
+    fn generate<'a>(
+        &'a mut self,
+        request: &'a Request,
+        sink: &'a mut Sink<'_>,
+    ) -> BoxFuture<'a, Result<Stats, BackendError>> {
+        self.0.generate(request, sink)
+    }
+}
+
+/// Renders events as they happen.
+struct Render {
+    json: bool,
+    color: bool,
+    at_line_start: bool,
+    error: Option<std::io::Error>,
+}
+
+const RESET: &str = "\x1b[0m";
+const BOLD: &str = "\x1b[1m";
+const DIM: &str = "\x1b[2m";
+const RED: &str = "\x1b[31m";
+const GREEN: &str = "\x1b[32m";
+const YELLOW: &str = "\x1b[33m";
+const CYAN: &str = "\x1b[36m";
+
+impl Render {
+    fn new(json: bool) -> Self {
+        let color = !json
+            && std::io::stdout().is_terminal()
+            && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+        Self {
+            json,
+            color,
+            at_line_start: true,
+            error: None,
+        }
+    }
+
+    fn paint(&self, code: &str, text: &str) -> String {
+        if self.color {
+            format!("{code}{text}{RESET}")
+        } else {
+            text.to_owned()
+        }
+    }
+
+    fn event(&mut self, e: &AgentEvent) {
+        if self.error.is_some() {
+            return;
+        }
+        let r = if self.json {
+            self.json_line(e)
+        } else {
+            self.human(e)
+        };
+        if let Err(err) = r {
+            self.error = Some(err);
+        }
+    }
+
+    fn json_line(&mut self, e: &AgentEvent) -> std::io::Result<()> {
+        let mut out = std::io::stdout().lock();
+        serde_json::to_writer(&mut out, e)?;
+        out.write_all(b"\n")?;
+        out.flush()
+    }
+
+    fn newline(&mut self, out: &mut impl Write) -> std::io::Result<()> {
+        if !self.at_line_start {
+            out.write_all(b"\n")?;
+            self.at_line_start = true;
+        }
+        Ok(())
+    }
+
+    fn human(&mut self, e: &AgentEvent) -> std::io::Result<()> {
+        let mut out = std::io::stdout().lock();
+        match e {
+            AgentEvent::Chunk { text } => {
+                out.write_all(text.as_bytes())?;
+                if !text.is_empty() {
+                    self.at_line_start = text.ends_with('\n');
+                }
+            }
+            AgentEvent::ToolStart { name, args, .. } => {
+                self.newline(&mut out)?;
+                let args = serde_json::to_string(args).unwrap_or_default();
+                writeln!(
+                    out,
+                    "🔧 {} {}",
+                    self.paint(BOLD, name),
+                    self.paint(CYAN, &short(&args, 160))
+                )?;
+            }
+            AgentEvent::ToolEnd {
+                name,
+                result,
+                duration_ms,
+                ..
+            } => {
+                self.newline(&mut out)?;
+                match &result.failure {
+                    None => {
+                        let note = if result.cached {
+                            " (earlier result)"
+                        } else {
+                            ""
+                        };
+                        writeln!(
+                            out,
+                            "{} {} ({:.0} ms){note} {}",
+                            self.paint(GREEN, "✓"),
+                            name,
+                            duration_ms,
+                            self.paint(DIM, &short(&result.output, 100))
+                        )?;
+                    }
+                    Some(f) => writeln!(
+                        out,
+                        "{} {} {}",
+                        self.paint(RED, "✗"),
+                        name,
+                        self.paint(RED, &short(&f.message, 200))
+                    )?,
+                }
+            }
+            AgentEvent::Retry { reason } => {
+                self.newline(&mut out)?;
+                writeln!(out, "{}", self.paint(YELLOW, &format!("↻ {reason}")))?;
+            }
+            AgentEvent::Error { message } => {
+                self.newline(&mut out)?;
+                out.flush()?;
+                eprintln!("error: {message}");
+            }
+            AgentEvent::Done { reason, stats } => {
+                self.newline(&mut out)?;
+                out.flush()?;
+                eprintln!("{}", summary(*reason, stats));
+            }
+        }
+        out.flush()
+    }
+
+    /// Reports a write error that happened while rendering (a closed pipe ends quietly upstream).
+    fn finish(self) -> anyhow::Result<()> {
+        match self.error {
+            Some(e) => Err(anyhow::Error::new(e).context("cannot write to stdout")),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The end-of-run line: how it ended, counts, speeds and toolmend's own share of the time.
+fn summary(reason: EndReason, s: &RunStats) -> String {
+    let mut line = format!(
+        "— {} · {} turn{} · {} call{} ({} failed)",
+        reason.describe(),
+        s.turns,
+        if s.turns == 1 { "" } else { "s" },
+        s.calls,
+        if s.calls == 1 { "" } else { "s" },
+        s.failed_calls
+    );
+    if let Some(tps) = s.prompt_tps() {
+        line.push_str(&format!(" · prompt {tps:.0} tok/s"));
+    }
+    if let Some(tps) = s.generation_tps() {
+        line.push_str(&format!(" · generation {tps:.1} tok/s"));
+    }
+    if let Some(share) = s.timing.overhead_share() {
+        line.push_str(&format!(
+            " · toolmend {:.2} ms = {:.3}% of generation",
+            s.timing.extract_ms + s.timing.dispatch_ms,
+            share * 100.0
+        ));
+    }
+    line
+}
+
+/// The first line of `text`, cut to `max` characters, with a note of what was left out.
+fn short(text: &str, max: usize) -> String {
+    let text = text.trim();
+    let lines = text.lines().count();
+    let first = text.lines().next().unwrap_or("");
+    let mut out: String = first.chars().take(max).collect();
+    if first.chars().count() > max {
+        out.push('…');
+    }
+    if lines > 1 {
+        out.push_str(&format!(" (+{} lines)", lines - 1));
+    }
+    out
+}

@@ -1,0 +1,183 @@
+//! `edit`: replace an exact piece of text in a file inside the root.
+
+use std::sync::Arc;
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::{Sandbox, blocking, io_failure, looks_binary};
+use crate::tools::{Annotations, Effect, Failure, Output, ToolContext, TypedTool};
+
+/// Largest file `edit` changes.
+const MAX_FILE_BYTES: u64 = 32 * 1024 * 1024;
+
+/// Arguments of `edit`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct EditArgs {
+    /// File to change, relative to the workspace root.
+    pub path: String,
+    /// The exact text to replace, copied from the file (including indentation).
+    pub old_text: String,
+    /// The text to put in its place.
+    pub new_text: String,
+    /// Replace every occurrence instead of requiring exactly one. Default: false.
+    #[serde(default)]
+    pub replace_all: bool,
+}
+
+/// Replaces an exact piece of text in a file; fails clearly when it is absent or not unique.
+#[derive(Debug)]
+pub struct Edit {
+    sandbox: Arc<Sandbox>,
+}
+
+impl Edit {
+    /// `edit` confined to `sandbox`.
+    pub fn new(sandbox: Arc<Sandbox>) -> Self {
+        Self { sandbox }
+    }
+}
+
+impl TypedTool for Edit {
+    type Args = EditArgs;
+
+    fn name(&self) -> &str {
+        "edit"
+    }
+
+    fn description(&self) -> &str {
+        "Replace an exact piece of text in a file. old_text must appear exactly once (or set replace_all)."
+    }
+
+    fn annotations(&self) -> Annotations {
+        Annotations {
+            read_only: false,
+            destructive: true,
+            idempotent: false,
+            open_world: false,
+        }
+    }
+
+    fn example(&self) -> Option<Value> {
+        Some(json!({"path": "notes.txt", "old_text": "hello", "new_text": "goodbye"}))
+    }
+
+    async fn run(&self, _ctx: &ToolContext, args: EditArgs) -> Result<Output, Failure> {
+        let sb = Arc::clone(&self.sandbox);
+        blocking("edit", move || edit(&sb, &args)).await
+    }
+}
+
+fn line_of(text: &str, at: usize) -> usize {
+    memchr::memchr_iter(b'\n', &text.as_bytes()[..at]).count() + 1
+}
+
+fn edit(sb: &Sandbox, args: &EditArgs) -> Result<Output, Failure> {
+    let abs = sb.resolve("edit", &args.path)?;
+    let shown = sb.display(&abs);
+    if args.old_text.is_empty() {
+        return Err(Failure::invalid_args(
+            "edit",
+            "/old_text",
+            "old_text is empty; copy the exact text to replace from the file (use read first), or use write to create a file",
+        ));
+    }
+    if args.old_text == args.new_text {
+        return Err(Failure::invalid_args(
+            "edit",
+            "/new_text",
+            "new_text is the same as old_text, so nothing would change",
+        ));
+    }
+    if abs.is_dir() {
+        return Err(Failure::invalid_args(
+            "edit",
+            "/path",
+            format!("`{shown}` is a directory, not a file"),
+        ));
+    }
+    let meta = std::fs::metadata(&abs).map_err(|e| io_failure("edit", sb, &abs, &e))?;
+    if !meta.is_file() || meta.len() > MAX_FILE_BYTES {
+        return Err(Failure::invalid_args(
+            "edit",
+            "/path",
+            format!(
+                "`{shown}` is not a regular text file of at most {MAX_FILE_BYTES} bytes, so it cannot be edited"
+            ),
+        ));
+    }
+    let bytes = std::fs::read(&abs).map_err(|e| io_failure("edit", sb, &abs, &e))?;
+    if looks_binary(&bytes) {
+        return Err(Failure::invalid_args(
+            "edit",
+            "/path",
+            format!("`{shown}` is a binary file; only text files can be edited"),
+        ));
+    }
+    let text = String::from_utf8(bytes).map_err(|_| {
+        Failure::invalid_args(
+            "edit",
+            "/path",
+            format!("`{shown}` is not valid UTF-8 text, so it cannot be edited safely"),
+        )
+    })?;
+    let positions: Vec<usize> = text.match_indices(&args.old_text).map(|(i, _)| i).collect();
+    if positions.is_empty() {
+        let mut msg = format!("old_text was not found in `{shown}`.");
+        let trimmed = args.old_text.trim();
+        if !trimmed.is_empty() && trimmed != args.old_text && text.contains(trimmed) {
+            msg.push_str(
+                " It appears with different leading or trailing whitespace; copy it exactly.",
+            );
+        } else if let Some(first) = trimmed
+            .lines()
+            .next()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            && let Some(at) = text.find(first)
+        {
+            msg.push_str(&format!(
+                " Its first line appears at line {}, but the rest differs; copy the exact text.",
+                line_of(&text, at)
+            ));
+        }
+        msg.push_str(&format!(
+            " Read the file first: {{\"name\": \"read\", \"arguments\": {{\"path\": \"{shown}\"}}}}"
+        ));
+        return Err(Failure::invalid_args("edit", "/old_text", msg));
+    }
+    if positions.len() > 1 && !args.replace_all {
+        let lines: Vec<String> = positions
+            .iter()
+            .take(10)
+            .map(|&p| line_of(&text, p).to_string())
+            .collect();
+        return Err(Failure::invalid_args(
+            "edit",
+            "/old_text",
+            format!(
+                "old_text appears {} times in `{shown}` (lines {}); it must be unique. Include more surrounding lines in old_text, or set \"replace_all\": true to change all of them",
+                positions.len(),
+                lines.join(", ")
+            ),
+        ));
+    }
+    let new = text.replace(&args.old_text, &args.new_text);
+    std::fs::write(&abs, &new).map_err(|e| io_failure("edit", sb, &abs, &e))?;
+    let first_line = line_of(&text, positions[0]);
+    let summary = if positions.len() == 1 {
+        format!("replaced 1 occurrence in `{shown}` at line {first_line}")
+    } else {
+        format!("replaced {} occurrences in `{shown}`", positions.len())
+    };
+    Ok(Output::text(summary)
+        .with_data(
+            json!({"path": shown, "replacements": positions.len(), "first_line": first_line}),
+        )
+        .with_effect(Effect::FileWritten {
+            path: abs.clone(),
+            bytes: new.len() as u64,
+        })
+        .reading(abs))
+}

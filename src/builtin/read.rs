@@ -1,0 +1,159 @@
+//! `read`: read a text file inside the root, with numbered lines and an optional line range.
+
+use std::sync::Arc;
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::{Sandbox, blocking, io_failure, looks_binary};
+use crate::tools::{Annotations, Failure, Output, ToolContext, TypedTool};
+
+/// Most lines returned by one call when no range is given.
+const MAX_LINES: usize = 2000;
+/// Largest file `read` loads.
+const MAX_FILE_BYTES: u64 = 32 * 1024 * 1024;
+
+/// Arguments of `read`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct ReadArgs {
+    /// File to read, relative to the workspace root.
+    pub path: String,
+    /// First line to show (1-based). Default: 1.
+    #[serde(default)]
+    pub start_line: Option<u64>,
+    /// Last line to show (inclusive). Default: the end of the file (at most 2000 lines).
+    #[serde(default)]
+    pub end_line: Option<u64>,
+}
+
+/// Reads a text file and shows it with line numbers.
+#[derive(Debug)]
+pub struct Read {
+    sandbox: Arc<Sandbox>,
+}
+
+impl Read {
+    /// `read` confined to `sandbox`.
+    pub fn new(sandbox: Arc<Sandbox>) -> Self {
+        Self { sandbox }
+    }
+}
+
+impl TypedTool for Read {
+    type Args = ReadArgs;
+
+    fn name(&self) -> &str {
+        "read"
+    }
+
+    fn description(&self) -> &str {
+        "Read a text file of the workspace. Lines are numbered; use start_line and end_line to read part of a long file."
+    }
+
+    fn annotations(&self) -> Annotations {
+        Annotations::READ_ONLY
+    }
+
+    fn example(&self) -> Option<Value> {
+        Some(json!({"path": "README.md"}))
+    }
+
+    async fn run(&self, _ctx: &ToolContext, args: ReadArgs) -> Result<Output, Failure> {
+        let sb = Arc::clone(&self.sandbox);
+        blocking("read", move || read(&sb, &args)).await
+    }
+}
+
+fn read(sb: &Sandbox, args: &ReadArgs) -> Result<Output, Failure> {
+    let abs = sb.resolve("read", &args.path)?;
+    let shown = sb.display(&abs);
+    if abs.is_dir() {
+        return Err(Failure::invalid_args(
+            "read",
+            "/path",
+            format!(
+                "`{shown}` is a directory, not a file. List it with {{\"name\": \"ls\", \"arguments\": {{\"path\": \"{shown}\"}}}}"
+            ),
+        ));
+    }
+    let meta = std::fs::metadata(&abs).map_err(|e| io_failure("read", sb, &abs, &e))?;
+    if !meta.is_file() {
+        return Err(Failure::invalid_args(
+            "read",
+            "/path",
+            format!(
+                "`{shown}` is not a regular file (a device, socket or pipe); only text files can be read"
+            ),
+        ));
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(Failure::invalid_args(
+            "read",
+            "/path",
+            format!(
+                "`{shown}` is too large to read ({} bytes); find the lines you need with {{\"name\": \"grep\", \"arguments\": {{\"pattern\": \"...\", \"path\": \"{shown}\"}}}}",
+                meta.len()
+            ),
+        ));
+    }
+    let bytes = std::fs::read(&abs).map_err(|e| io_failure("read", sb, &abs, &e))?;
+    if looks_binary(&bytes) {
+        return Err(Failure::invalid_args(
+            "read",
+            "/path",
+            format!(
+                "`{shown}` is a binary file ({} bytes); only text files can be read",
+                bytes.len()
+            ),
+        ));
+    }
+    let text = String::from_utf8_lossy(&bytes);
+    let lines: Vec<&str> = text.lines().collect();
+    let total = lines.len();
+    let start = args.start_line.unwrap_or(1).max(1);
+    if total == 0 {
+        return Ok(Output::text(format!("`{shown}` is empty."))
+            .with_data(json!({"path": shown, "total_lines": 0}))
+            .reading(abs));
+    }
+    if start > total as u64 {
+        return Err(Failure::invalid_args(
+            "read",
+            "/start_line",
+            format!(
+                "`{shown}` has only {total} lines, so start_line {start} is past the end. For example: {{\"name\": \"read\", \"arguments\": {{\"path\": \"{shown}\", \"start_line\": 1}}}}"
+            ),
+        ));
+    }
+    let start = start as usize;
+    let requested_end = args.end_line.map(|e| e.min(total as u64) as usize);
+    if let Some(end) = requested_end
+        && end < start
+    {
+        return Err(Failure::invalid_args(
+            "read",
+            "/end_line",
+            format!(
+                "end_line {end} is before start_line {start}; end_line must be at least start_line"
+            ),
+        ));
+    }
+    let end = requested_end.unwrap_or(total).min(start + MAX_LINES - 1);
+    let width = end.to_string().len();
+    let mut out = String::new();
+    for (i, line) in lines[start - 1..end].iter().enumerate() {
+        out.push_str(&format!("{:>width$}\t{line}\n", start + i));
+    }
+    if end < requested_end.unwrap_or(total) || (requested_end.is_none() && end < total) {
+        out.push_str(&format!(
+            "[lines {start}-{end} of {total}; read more with {{\"path\": \"{shown}\", \"start_line\": {}}}]",
+            end + 1
+        ));
+    }
+    Ok(Output::text(out.trim_end().to_string())
+        .with_data(
+            json!({"path": shown, "start_line": start, "end_line": end, "total_lines": total}),
+        )
+        .reading(abs))
+}

@@ -1,0 +1,268 @@
+//! The root directory the built-in tools are confined to.
+//!
+//! Every path a model gives is resolved here before anything touches the file system:
+//! absolute paths are refused (with a suggestion of `"."` or the relative form), `..` may not
+//! climb above the root, and every existing component is checked for symbolic links — a link
+//! (or a linked parent directory) whose target lies outside the root is refused. Paths that do
+//! not exist yet (a file about to be written) are resolved through their deepest existing
+//! ancestor, which gets the same checks. The sandbox guards against a model's mistakes, not a
+//! concurrent adversary on the same machine: a link swapped in between the check and the use is
+//! not caught.
+
+use std::io;
+use std::path::{Component, Path, PathBuf};
+
+use crate::tools::Failure;
+
+/// A root directory and the rules for resolving model-given paths inside it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sandbox {
+    root: PathBuf,
+}
+
+impl Sandbox {
+    /// A sandbox rooted at `root` (canonicalised; must be an existing directory).
+    ///
+    /// # Errors
+    /// The I/O error when `root` does not exist or is not a directory.
+    pub fn new(root: impl AsRef<Path>) -> io::Result<Self> {
+        let root = std::fs::canonicalize(root.as_ref())?;
+        if !root.is_dir() {
+            return Err(io::Error::new(
+                io::ErrorKind::NotADirectory,
+                format!("{} is not a directory", root.display()),
+            ));
+        }
+        Ok(Self { root })
+    }
+
+    /// The canonical root directory.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Resolves a model-given `path` to an absolute path inside the root. The path need not exist.
+    ///
+    /// # Errors
+    /// [`Failure::Denied`] for absolute paths, `..` above the root and symbolic links leading
+    /// out; [`Failure::Transient`] for I/O errors other than "not found".
+    pub fn resolve(&self, tool: &str, path: &str) -> Result<PathBuf, Failure> {
+        let given = path.trim();
+        let given = if given.is_empty() { "." } else { given };
+        let p = Path::new(given);
+        if p.has_root() || given.starts_with('~') || p.is_absolute() {
+            return Err(Failure::denied(tool, self.absolute_message(given)));
+        }
+        let mut parts: Vec<&std::ffi::OsStr> = Vec::new();
+        for c in p.components() {
+            match c {
+                Component::CurDir => {}
+                Component::ParentDir => {
+                    if parts.pop().is_none() {
+                        return Err(Failure::denied(
+                            tool,
+                            format!(
+                                "`{given}` leads outside the workspace root through `..`; only paths inside the root are allowed. Use a path relative to the root, e.g. {{\"path\": \".\"}}"
+                            ),
+                        ));
+                    }
+                }
+                Component::Normal(s) => parts.push(s),
+                Component::RootDir | Component::Prefix(_) => {
+                    return Err(Failure::denied(tool, self.absolute_message(given)));
+                }
+            }
+        }
+        let mut cur = self.root.clone();
+        for (i, part) in parts.iter().enumerate() {
+            cur.push(part);
+            match std::fs::symlink_metadata(&cur) {
+                Ok(m) if m.file_type().is_symlink() => {
+                    let shown = self.display(&cur);
+                    let target = std::fs::canonicalize(&cur).map_err(|_| {
+                        Failure::denied(
+                            tool,
+                            format!(
+                                "`{shown}` is a symbolic link whose target does not exist or cannot be checked; it is not followed"
+                            ),
+                        )
+                    })?;
+                    if !target.starts_with(&self.root) {
+                        return Err(Failure::denied(
+                            tool,
+                            format!(
+                                "`{shown}` is a symbolic link to a place outside the workspace root; it is not followed. Use paths inside the root"
+                            ),
+                        ));
+                    }
+                    cur = target;
+                }
+                Ok(_) => {}
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                    for rest in &parts[i + 1..] {
+                        cur.push(rest);
+                    }
+                    break;
+                }
+                Err(e) if e.kind() == io::ErrorKind::NotADirectory => {
+                    return Err(Failure::invalid_args(
+                        tool,
+                        "/path",
+                        format!(
+                            "`{given}` goes through `{}`, which is a file, not a directory",
+                            self.display(cur.parent().unwrap_or(&self.root))
+                        ),
+                    ));
+                }
+                Err(e) => {
+                    return Err(Failure::transient(
+                        tool,
+                        format!("cannot inspect `{}`: {e}", self.display(&cur)),
+                    ));
+                }
+            }
+        }
+        Ok(cur)
+    }
+
+    fn absolute_message(&self, given: &str) -> String {
+        let suggestion = Path::new(given)
+            .strip_prefix(&self.root)
+            .ok()
+            .map(|rel| self.display(&self.root.join(rel)));
+        match suggestion {
+            Some(rel) => format!(
+                "`{given}` is an absolute path; paths are relative to the workspace root. Use {{\"path\": \"{rel}\"}}"
+            ),
+            None => format!(
+                "`{given}` is an absolute path outside the workspace; paths are relative to the workspace root. Use \".\" for the root itself, e.g. {{\"path\": \".\"}}"
+            ),
+        }
+    }
+
+    /// `abs` relative to the root, with `/` separators; `.` for the root itself.
+    pub fn display(&self, abs: &Path) -> String {
+        match abs.strip_prefix(&self.root) {
+            Ok(rel) if rel.as_os_str().is_empty() => ".".into(),
+            Ok(rel) => rel
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy())
+                .collect::<Vec<_>>()
+                .join("/"),
+            Err(_) => abs.display().to_string(),
+        }
+    }
+
+    /// A model's-fault failure for a path that does not exist, naming what does exist nearby:
+    /// the entries of the deepest existing parent and the closest name.
+    pub fn not_found(&self, tool: &str, abs: &Path) -> Failure {
+        let shown = self.display(abs);
+        let mut dir = abs.parent().unwrap_or(&self.root).to_path_buf();
+        while !dir.is_dir() && dir.starts_with(&self.root) && dir != self.root {
+            dir = dir.parent().unwrap_or(&self.root).to_path_buf();
+        }
+        if !dir.starts_with(&self.root) {
+            dir = self.root.clone();
+        }
+        let wanted = abs
+            .file_name()
+            .map(|n| n.to_string_lossy().to_lowercase())
+            .unwrap_or_default();
+        let mut names: Vec<String> = std::fs::read_dir(&dir)
+            .map(|rd| {
+                rd.filter_map(Result::ok)
+                    .map(|e| {
+                        let mut n = e.file_name().to_string_lossy().into_owned();
+                        if e.file_type().is_ok_and(|t| t.is_dir()) {
+                            n.push('/');
+                        }
+                        n
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        names.sort();
+        let dir_shown = self.display(&dir);
+        let prefix = if dir_shown == "." {
+            String::new()
+        } else {
+            format!("{dir_shown}/")
+        };
+        let mut msg = format!("`{shown}` does not exist.");
+        if names.is_empty() {
+            msg.push_str(&format!(" `{dir_shown}` is empty."));
+        } else {
+            let best = names
+                .iter()
+                .map(|n| {
+                    let score =
+                        strsim::jaro_winkler(&wanted, &n.trim_end_matches('/').to_lowercase());
+                    (score, n)
+                })
+                .max_by(|a, b| a.0.total_cmp(&b.0));
+            if let Some((score, n)) = best
+                && score > 0.7
+            {
+                msg.push_str(&format!(" Did you mean `{prefix}{n}`?"));
+            }
+            let shown_names: Vec<&str> = names.iter().take(40).map(String::as_str).collect();
+            msg.push_str(&format!(
+                " `{dir_shown}` contains: {}{}",
+                shown_names.join(", "),
+                if names.len() > 40 { ", …" } else { "" }
+            ));
+            if let Some(first_file) = names.iter().find(|n| !n.ends_with('/')) {
+                msg.push_str(&format!(
+                    ". For example: {{\"name\": \"{tool}\", \"arguments\": {{\"path\": \"{prefix}{first_file}\"}}}}"
+                ));
+            }
+        }
+        Failure::invalid_args(tool, "/path", msg)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tools::FailureKind;
+
+    #[test]
+    fn plain_paths_resolve_inside_the_root() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("src")).unwrap();
+        let sb = Sandbox::new(dir.path()).unwrap();
+        assert_eq!(sb.resolve("t", "src").unwrap(), sb.root().join("src"));
+        assert_eq!(
+            sb.resolve("t", "./src/../src/x.rs").unwrap(),
+            sb.root().join("src/x.rs")
+        );
+        assert_eq!(sb.resolve("t", "").unwrap(), sb.root());
+        assert_eq!(sb.display(&sb.root().join("src/x.rs")), "src/x.rs");
+        assert_eq!(sb.display(sb.root()), ".");
+    }
+
+    #[test]
+    fn absolute_placeholder_is_refused_with_dot_suggested() {
+        let dir = tempfile::tempdir().unwrap();
+        let sb = Sandbox::new(dir.path()).unwrap();
+        let f = sb.resolve("ls", "/path/to/folder").unwrap_err();
+        assert_eq!(f.kind(), FailureKind::Denied);
+        assert!(f.to_string().contains(r#"{"path": "."}"#), "{f}");
+        let inside = sb.root().join("a/b").display().to_string();
+        let f = sb.resolve("ls", &inside).unwrap_err();
+        assert!(f.to_string().contains(r#"{"path": "a/b"}"#), "{f}");
+    }
+
+    #[test]
+    fn not_found_lists_neighbours_and_the_closest_name() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("main.rs"), "").unwrap();
+        std::fs::write(dir.path().join("lib.rs"), "").unwrap();
+        let sb = Sandbox::new(dir.path()).unwrap();
+        let f = sb.not_found("read", &sb.root().join("mian.rs"));
+        let m = f.to_string();
+        assert!(m.contains("Did you mean `main.rs`?"), "{m}");
+        assert!(m.contains("lib.rs, main.rs"), "{m}");
+        assert_eq!(f.kind(), FailureKind::InvalidArgs);
+    }
+}

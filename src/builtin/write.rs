@@ -1,0 +1,88 @@
+//! `write`: create or overwrite a file inside the root.
+
+use std::sync::Arc;
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::{Sandbox, blocking, io_failure};
+use crate::tools::{Annotations, Effect, Failure, Output, ToolContext, TypedTool};
+
+/// Arguments of `write`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct WriteArgs {
+    /// File to write, relative to the workspace root. Missing parent directories are created.
+    pub path: String,
+    /// The complete new content of the file.
+    pub content: String,
+}
+
+/// Writes a whole file (creating or replacing it).
+#[derive(Debug)]
+pub struct Write {
+    sandbox: Arc<Sandbox>,
+}
+
+impl Write {
+    /// `write` confined to `sandbox`.
+    pub fn new(sandbox: Arc<Sandbox>) -> Self {
+        Self { sandbox }
+    }
+}
+
+impl TypedTool for Write {
+    type Args = WriteArgs;
+
+    fn name(&self) -> &str {
+        "write"
+    }
+
+    fn description(&self) -> &str {
+        "Create a file or replace its whole content. Use edit to change part of an existing file."
+    }
+
+    fn annotations(&self) -> Annotations {
+        Annotations {
+            read_only: false,
+            destructive: true,
+            idempotent: true,
+            open_world: false,
+        }
+    }
+
+    fn example(&self) -> Option<Value> {
+        Some(json!({"path": "notes.txt", "content": "hello\n"}))
+    }
+
+    async fn run(&self, _ctx: &ToolContext, args: WriteArgs) -> Result<Output, Failure> {
+        let sb = Arc::clone(&self.sandbox);
+        blocking("write", move || write(&sb, &args)).await
+    }
+}
+
+fn write(sb: &Sandbox, args: &WriteArgs) -> Result<Output, Failure> {
+    let abs = sb.resolve("write", &args.path)?;
+    let shown = sb.display(&abs);
+    if abs == sb.root() || abs.is_dir() {
+        return Err(Failure::invalid_args(
+            "write",
+            "/path",
+            format!("`{shown}` is a directory; give a file path such as `{shown}/notes.txt`"),
+        ));
+    }
+    let existed = abs.exists();
+    if let Some(parent) = abs.parent() {
+        std::fs::create_dir_all(parent).map_err(|e| io_failure("write", sb, parent, &e))?;
+    }
+    std::fs::write(&abs, &args.content).map_err(|e| io_failure("write", sb, &abs, &e))?;
+    let bytes = args.content.len() as u64;
+    let verb = if existed { "replaced" } else { "created" };
+    Ok(Output::text(format!("{verb} `{shown}` ({bytes} bytes)"))
+        .with_data(json!({"path": shown, "bytes": bytes, "created": !existed}))
+        .with_effect(Effect::FileWritten {
+            path: abs.clone(),
+            bytes,
+        })
+        .reading(abs))
+}

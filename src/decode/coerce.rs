@@ -1,0 +1,632 @@
+//! Schema-guided coercion: walks the value beside the compiled schema and changes a value only
+//! where the schema asks for something else, recording each change as a [`Coercion`].
+
+use serde_json::{Map, Number, Value};
+
+use super::check::{MAX_DEPTH, conforms};
+use super::error::unknown_key_problem;
+use super::node::{
+    Additional, Compiled, Node, NodeId, ROOT, T_ANY, T_ARR, T_BOOL, T_INT, T_NULL, T_NUM, T_OBJ,
+    T_STR, type_of,
+};
+use super::parse::push_escaped;
+use super::{Coercion, CoercionKind, Policy, Problem, UnknownKeys};
+
+/// Work budget for trying `anyOf` branches (each trial walks a copy of the value).
+const FUEL: u32 = 100_000;
+
+/// Coerces `value` in place against `c`; changes go to `coercions`, policy rejections to `problems`.
+pub(crate) fn coerce(
+    c: &Compiled,
+    policy: &Policy,
+    value: &mut Value,
+    coercions: &mut Vec<Coercion>,
+    problems: &mut Vec<Problem>,
+) {
+    let mut w = Walker {
+        c,
+        policy,
+        out: std::mem::take(coercions),
+        problems: std::mem::take(problems),
+        fuel: FUEL,
+    };
+    let mut path = String::new();
+    w.walk(value, ROOT, &mut path, 0);
+    *coercions = w.out;
+    *problems = w.problems;
+}
+
+/// One `anyOf` branch tried on a copy: (problems, cost, value, coercions, problems).
+type Trial = (usize, u32, Value, Vec<Coercion>, Vec<Problem>);
+
+struct Walker<'c> {
+    c: &'c Compiled,
+    policy: &'c Policy,
+    out: Vec<Coercion>,
+    problems: Vec<Problem>,
+    fuel: u32,
+}
+
+impl Walker<'_> {
+    fn record(&mut self, path: &str, kind: CoercionKind, cost: u32, original: Value) {
+        self.out.push(Coercion {
+            path: path.to_owned(),
+            kind,
+            cost,
+            original,
+        });
+    }
+
+    fn walk(&mut self, v: &mut Value, id: NodeId, path: &mut String, depth: usize) {
+        self.fuel = self.fuel.saturating_sub(1);
+        if depth > MAX_DEPTH {
+            self.problems.push(Problem {
+                path: path.clone(),
+                expected: format!("at most {MAX_DEPTH} levels of nesting"),
+                received: "deeper nesting".into(),
+                valid_values: None,
+                fix: "flatten the arguments".into(),
+            });
+            return;
+        }
+        let c = self.c;
+        let n = c.get(id);
+        if n.never {
+            return;
+        }
+        if !n.any_of.is_empty() {
+            self.union(v, n, path, depth);
+        }
+        for &part in &n.all_of {
+            self.walk(v, part, path, depth + 1);
+        }
+        self.fix_type(v, n, path);
+        if n.enum_values.is_some() || n.const_value.is_some() {
+            self.fix_enum(v, n, path);
+        }
+        match v {
+            Value::Object(obj) => self.object(obj, n, path, depth),
+            Value::Array(a) => {
+                if let Some(items) = n.items {
+                    for (i, x) in a.iter_mut().enumerate() {
+                        let len = path.len();
+                        path.push('/');
+                        path.push_str(&i.to_string());
+                        self.walk(x, items, path, depth + 1);
+                        path.truncate(len);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// `anyOf`/`oneOf`: keep a branch the value already fits, else coerce a copy against each
+    /// branch and keep the one with the fewest problems, then the lowest cost.
+    fn union(&mut self, v: &mut Value, n: &Node, path: &mut String, depth: usize) {
+        let c = self.c;
+        if let Some(&b) = n.any_of.iter().find(|&&b| conforms(c, v, b, depth + 1)) {
+            // Fits as is; walking it records nothing but keeps nested defaults consistent.
+            self.walk(v, b, path, depth + 1);
+            return;
+        }
+        if v.is_null() && n.any_of.iter().any(|&b| allows_null(c, b)) {
+            return;
+        }
+        let mut best: Option<Trial> = None;
+        for &b in &n.any_of {
+            if self.fuel == 0 {
+                break;
+            }
+            let mut trial = v.clone();
+            let mut sub = Walker {
+                c,
+                policy: self.policy,
+                out: Vec::new(),
+                problems: Vec::new(),
+                fuel: self.fuel,
+            };
+            sub.walk(&mut trial, b, path, depth + 1);
+            self.fuel = sub.fuel;
+            let bad = sub.problems.len() + usize::from(!conforms(c, &trial, b, depth + 1)) * 1000;
+            let cost: u32 = sub.out.iter().map(|x| x.cost).sum();
+            if best
+                .as_ref()
+                .is_none_or(|(bb, bc, ..)| (bad, cost) < (*bb, *bc))
+            {
+                best = Some((bad, cost, trial, sub.out, sub.problems));
+            }
+        }
+        if let Some((bad, _, trial, out, problems)) = best
+            && bad < 1000
+        {
+            *v = trial;
+            self.out.extend(out);
+            self.problems.extend(problems);
+        }
+    }
+
+    /// Changes the value's type when the schema wants another one and a rule applies.
+    fn fix_type(&mut self, v: &mut Value, n: &Node, path: &str) {
+        // An unwrapped one-element array may need a second rule ("[\"5\"]" → "5" → 5).
+        for _ in 0..3 {
+            let want = n.types;
+            if want == T_ANY || want & type_of(v) != 0 {
+                return;
+            }
+            if !self.fix_type_once(v, want, path) {
+                return;
+            }
+        }
+    }
+
+    fn fix_type_once(&mut self, v: &mut Value, want: u8, path: &str) -> bool {
+        use CoercionKind as K;
+        match v {
+            Value::String(s) => {
+                let t = s.trim();
+                if want & (T_OBJ | T_ARR) != 0
+                    && (t.starts_with('{') || t.starts_with('['))
+                    && let Some(parsed) = parse_embedded(t, self.policy)
+                    && want & type_of(&parsed) != 0
+                {
+                    let orig = std::mem::replace(v, parsed);
+                    self.record(path, K::ParsedJsonString, K::ParsedJsonString.cost(), orig);
+                    return true;
+                }
+                if want & T_INT != 0
+                    && let Some((num, cost)) = parse_integer(t)
+                {
+                    let orig = std::mem::replace(v, Value::Number(num));
+                    self.record(path, K::StringToInteger, cost, orig);
+                    return true;
+                }
+                if want & T_NUM != 0
+                    && let Some((num, cost)) = parse_number(t)
+                {
+                    let orig = std::mem::replace(v, Value::Number(num));
+                    self.record(path, K::StringToNumber, cost, orig);
+                    return true;
+                }
+                if want & T_INT != 0
+                    && self.policy.round_floats
+                    && let Some((num, _)) = parse_number(t)
+                    && let Some(r) = round(&num)
+                {
+                    let orig = std::mem::replace(v, Value::Number(r));
+                    self.record(path, K::FloatRounded, K::FloatRounded.cost(), orig);
+                    return true;
+                }
+                if want & T_BOOL != 0
+                    && let Some(b) = parse_bool(t)
+                {
+                    let orig = std::mem::replace(v, Value::Bool(b));
+                    self.record(path, K::StringToBool, K::StringToBool.cost(), orig);
+                    return true;
+                }
+                if want & T_ARR != 0 {
+                    return self.wrap(v, path);
+                }
+                false
+            }
+            Value::Number(num) => {
+                if want & T_INT != 0
+                    && let Some(f) = num.as_f64()
+                    && f.fract() == 0.0
+                    && let Some(i) = integral(f)
+                {
+                    let orig = std::mem::replace(v, Value::Number(i));
+                    self.record(path, K::IntegralFloat, K::IntegralFloat.cost(), orig);
+                    return true;
+                }
+                if want & T_INT != 0
+                    && self.policy.round_floats
+                    && let Some(r) = round(num)
+                {
+                    let orig = std::mem::replace(v, Value::Number(r));
+                    self.record(path, K::FloatRounded, K::FloatRounded.cost(), orig);
+                    return true;
+                }
+                if want & T_STR != 0 {
+                    let s = num.to_string();
+                    let orig = std::mem::replace(v, Value::String(s));
+                    self.record(path, K::NumberToString, K::NumberToString.cost(), orig);
+                    return true;
+                }
+                if want & T_ARR != 0 {
+                    return self.wrap(v, path);
+                }
+                false
+            }
+            Value::Bool(b) => {
+                if want & T_STR != 0 {
+                    let s = b.to_string();
+                    let orig = std::mem::replace(v, Value::String(s));
+                    self.record(path, K::BoolToString, K::BoolToString.cost(), orig);
+                    return true;
+                }
+                if want & T_ARR != 0 {
+                    return self.wrap(v, path);
+                }
+                false
+            }
+            Value::Array(a) => {
+                if a.len() == 1 && want & T_ARR == 0 {
+                    let inner = a.pop().unwrap_or(Value::Null);
+                    let orig = std::mem::replace(v, inner);
+                    self.record(path, K::UnwrappedArray, K::UnwrappedArray.cost(), orig);
+                    return true;
+                }
+                false
+            }
+            Value::Object(_) => want & T_ARR != 0 && self.wrap(v, path),
+            Value::Null => false,
+        }
+    }
+
+    fn wrap(&mut self, v: &mut Value, path: &str) -> bool {
+        let inner = std::mem::take(v);
+        *v = Value::Array(vec![inner.clone()]);
+        let k = CoercionKind::WrappedInArray;
+        self.record(path, k, k.cost(), inner);
+        true
+    }
+
+    /// Matches a string against `enum`/`const` by case, whitespace, folding and unique prefix
+    /// (and by substring when the policy allows it).
+    fn fix_enum(&mut self, v: &mut Value, n: &Node, path: &str) {
+        let single;
+        let values: &[Value] = match (&n.enum_values, &n.const_value) {
+            (Some(e), _) => e,
+            (None, Some(k)) => {
+                single = [k.clone()];
+                &single
+            }
+            (None, None) => return,
+        };
+        if values.contains(v) {
+            return;
+        }
+        let Value::String(s) = v else { return };
+        let Some((m, kind)) = match_enum(s, values, self.policy.enum_substring) else {
+            return;
+        };
+        let orig = std::mem::replace(v, m);
+        self.record(path, kind, kind.cost(), orig);
+    }
+
+    fn object(&mut self, obj: &mut Map<String, Value>, n: &Node, path: &mut String, depth: usize) {
+        let c = self.c;
+        let closed = n.closed_keys();
+        // Keys the schema does not list: fold or correct their names, else drop or reject.
+        if closed || matches!(n.additional, Additional::Schema(_)) {
+            let unknown: Vec<String> = obj
+                .keys()
+                .filter(|k| n.prop(k).is_none())
+                .cloned()
+                .collect();
+            for key in unknown {
+                if let Additional::Schema(s) = n.additional {
+                    let len = path.len();
+                    path.push('/');
+                    push_escaped(path, &key);
+                    if let Some(x) = obj.get_mut(&key) {
+                        self.walk(x, s, path, depth + 1);
+                    }
+                    path.truncate(len);
+                    continue;
+                }
+                if let Some((target, kind)) = match_key(&key, n, obj) {
+                    let target = target.to_owned();
+                    if let Some(x) = obj.shift_remove(&key) {
+                        obj.insert(target.clone(), x);
+                    }
+                    let mut p = path.clone();
+                    p.push('/');
+                    push_escaped(&mut p, &target);
+                    self.record(&p, kind, kind.cost(), Value::String(key));
+                    continue;
+                }
+                match self.policy.unknown_keys {
+                    UnknownKeys::Drop => {
+                        let orig = obj.shift_remove(&key).unwrap_or(Value::Null);
+                        let mut p = path.clone();
+                        p.push('/');
+                        push_escaped(&mut p, &key);
+                        let k = CoercionKind::UnknownKeyDropped;
+                        self.record(&p, k, k.cost(), orig);
+                    }
+                    UnknownKeys::Reject => {
+                        self.problems.push(unknown_key_problem(Some(n), path, &key));
+                    }
+                }
+            }
+        }
+        for (name, pid) in &n.props {
+            let len = path.len();
+            path.push('/');
+            push_escaped(path, name);
+            let required = n.required.iter().any(|r| r == name);
+            let prop = c.get(*pid);
+            match obj.get_mut(name) {
+                Some(x) if x.is_null() && !allows_null(c, *pid) => {
+                    if let Some(d) = &prop.default {
+                        *x = d.clone();
+                        let k = CoercionKind::NullToDefault;
+                        self.record(path, k, k.cost(), Value::Null);
+                    } else if !required {
+                        obj.shift_remove(name);
+                        let k = CoercionKind::NullDropped;
+                        self.record(path, k, k.cost(), Value::Null);
+                    }
+                }
+                Some(x) => self.walk(x, *pid, path, depth + 1),
+                None => {
+                    if !required && let Some(d) = &prop.default {
+                        obj.insert(name.clone(), d.clone());
+                        let k = CoercionKind::MissingToDefault;
+                        self.record(path, k, k.cost(), Value::Null);
+                    }
+                }
+            }
+            path.truncate(len);
+        }
+    }
+}
+
+/// True when node `id` accepts `null`.
+pub(crate) fn allows_null(c: &Compiled, id: NodeId) -> bool {
+    let n = c.get(id);
+    if n.never {
+        return false;
+    }
+    let by_type = n.types & T_NULL != 0;
+    let by_enum = n
+        .enum_values
+        .as_ref()
+        .is_none_or(|e| e.contains(&Value::Null));
+    let by_branch = n.any_of.is_empty() || n.any_of.iter().any(|&b| allows_null(c, b));
+    by_type && by_enum && by_branch && n.all_of.iter().all(|&p| allows_null(c, p))
+}
+
+/// Parses a string that holds a JSON object or array (repairing it if needed).
+fn parse_embedded(t: &str, policy: &Policy) -> Option<Value> {
+    if let Ok((v, _)) = super::parse::parse(t, policy.duplicate_keys) {
+        return Some(v);
+    }
+    let r = crate::repair::repair(t).ok()?;
+    super::parse::parse(&r.text, policy.duplicate_keys)
+        .ok()
+        .map(|(v, _)| v)
+}
+
+/// `"5"` (cost 1), `"1,234"`, `"5.0"`, `"1e3"` (cost 2) → an integer.
+pub(crate) fn parse_integer(t: &str) -> Option<(Number, u32)> {
+    let digits = t.strip_prefix(['-', '+']).unwrap_or(t);
+    if digits.is_empty() {
+        return None;
+    }
+    if digits.bytes().all(|b| b.is_ascii_digit()) {
+        let clean = t.strip_prefix('+').unwrap_or(t);
+        if let Ok(i) = clean.parse::<i64>() {
+            return Some((i.into(), 1));
+        }
+        if let Ok(u) = clean.parse::<u64>() {
+            return Some((u.into(), 1));
+        }
+        return None;
+    }
+    if is_grouped(digits) {
+        let clean: String = t.chars().filter(|&ch| ch != ',' && ch != '+').collect();
+        return clean.parse::<i64>().ok().map(|i| (i.into(), 2));
+    }
+    let (num, _) = parse_number(t)?;
+    let f = num.as_f64()?;
+    if f.fract() == 0.0 {
+        return integral(f).map(|n| (n, 2));
+    }
+    None
+}
+
+/// `"2.5"`, `"-3"`, `"1e-3"` (cost 1), `"1,234.5"` (cost 2) → a number. No `inf`, `nan` or hex.
+pub(crate) fn parse_number(t: &str) -> Option<(Number, u32)> {
+    let body = t.strip_prefix(['-', '+']).unwrap_or(t);
+    if body.is_empty()
+        || !body.starts_with(|ch: char| ch.is_ascii_digit() || ch == '.')
+        || !body
+            .bytes()
+            .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'-' | b'+' | b','))
+    {
+        return None;
+    }
+    let (clean, cost) = if body.contains(',') {
+        let int_part = body.split('.').next().unwrap_or("");
+        if !is_grouped(int_part) {
+            return None;
+        }
+        (t.replace([',', '+'], ""), 2)
+    } else {
+        (t.strip_prefix('+').unwrap_or(t).to_owned(), 1)
+    };
+    if !clean.contains(['.', 'e', 'E'])
+        && let Ok(i) = clean.parse::<i64>()
+    {
+        return Some((i.into(), cost));
+    }
+    let f = clean.parse::<f64>().ok()?;
+    Number::from_f64(f).map(|n| (n, cost))
+}
+
+/// `1,234,567`: groups of three digits after a 1–3 digit head.
+fn is_grouped(d: &str) -> bool {
+    let mut parts = d.split(',');
+    let Some(head) = parts.next() else {
+        return false;
+    };
+    let mut n = 0;
+    if head.is_empty() || head.len() > 3 || !head.bytes().all(|b| b.is_ascii_digit()) {
+        return false;
+    }
+    for p in parts {
+        n += 1;
+        if p.len() != 3 || !p.bytes().all(|b| b.is_ascii_digit()) {
+            return false;
+        }
+    }
+    n > 0
+}
+
+/// An integral `f64` as an integer `Number`, if it is exactly representable.
+fn integral(f: f64) -> Option<Number> {
+    const LIMIT: f64 = 9_007_199_254_740_992.0; // 2^53: beyond it f64 is not exact
+    if f.fract() != 0.0 || f.abs() > LIMIT {
+        return None;
+    }
+    #[allow(clippy::cast_possible_truncation)]
+    let i = f as i64;
+    Some(i.into())
+}
+
+fn round(num: &Number) -> Option<Number> {
+    integral(num.as_f64()?.round())
+}
+
+/// `true`/`yes`/`y`/`on`/`1` and `false`/`no`/`n`/`off`/`0`, any case.
+pub(crate) fn parse_bool(t: &str) -> Option<bool> {
+    match t.to_ascii_lowercase().as_str() {
+        "true" | "yes" | "y" | "on" | "1" => Some(true),
+        "false" | "no" | "n" | "off" | "0" => Some(false),
+        _ => None,
+    }
+}
+
+/// Lowercase with `_`, `-`, `.` and whitespace removed: `In-Progress` and `in_progress` agree.
+pub(crate) fn fold(s: &str) -> String {
+    s.chars()
+        .filter(|c| !matches!(c, '_' | '-' | '.') && !c.is_whitespace())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// The enum value `s` most safely stands for, and how it was matched.
+pub(crate) fn match_enum(
+    s: &str,
+    values: &[Value],
+    substring: bool,
+) -> Option<(Value, CoercionKind)> {
+    let strs = || values.iter().filter_map(|v| v.as_str().map(|x| (x, v)));
+    let unique = |mut it: Box<dyn Iterator<Item = &Value> + '_>| -> Option<Value> {
+        let first = it.next()?;
+        if it.next().is_some() {
+            return None;
+        }
+        Some(first.clone())
+    };
+    let collapsed: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    if collapsed != s
+        && let Some(v) = unique(Box::new(
+            strs().filter(|(x, _)| *x == collapsed).map(|p| p.1),
+        ))
+    {
+        return Some((v, CoercionKind::EnumWhitespace));
+    }
+    let lower = collapsed.to_lowercase();
+    if let Some(v) = unique(Box::new(
+        strs()
+            .filter(|(x, _)| x.to_lowercase() == lower)
+            .map(|p| p.1),
+    )) {
+        return Some((v, CoercionKind::EnumCase));
+    }
+    let f = fold(s);
+    if f.is_empty() {
+        return None;
+    }
+    if let Some(v) = unique(Box::new(strs().filter(|(x, _)| fold(x) == f).map(|p| p.1))) {
+        return Some((v, CoercionKind::EnumFolded));
+    }
+    if let Some(v) = unique(Box::new(
+        strs().filter(|(x, _)| fold(x).starts_with(&f)).map(|p| p.1),
+    )) {
+        return Some((v, CoercionKind::EnumPrefix));
+    }
+    if substring
+        && let Some(v) = unique(Box::new(
+            strs()
+                .filter(|(x, _)| {
+                    let fx = fold(x);
+                    !fx.is_empty() && (fx.contains(&f) || f.contains(&fx))
+                })
+                .map(|p| p.1),
+        ))
+    {
+        return Some((v, CoercionKind::EnumSubstring));
+    }
+    None
+}
+
+/// The declared property a key most likely meant, by case, folding, or a close misspelling
+/// (ignores properties already present in `obj`).
+fn match_key<'n>(
+    key: &str,
+    n: &'n Node,
+    obj: &Map<String, Value>,
+) -> Option<(&'n str, CoercionKind)> {
+    let free = || {
+        n.props
+            .iter()
+            .map(|(k, _)| k.as_str())
+            .filter(|k| !obj.contains_key(*k))
+    };
+    let one = |mut it: Box<dyn Iterator<Item = &'n str> + '_>| -> Option<&'n str> {
+        let first = it.next()?;
+        it.next().is_none().then_some(first)
+    };
+    let lower = key.to_lowercase();
+    if let Some(k) = one(Box::new(free().filter(|k| k.to_lowercase() == lower))) {
+        return Some((k, CoercionKind::KeyCase));
+    }
+    let f = fold(key);
+    if let Some(k) = one(Box::new(free().filter(|k| fold(k) == f))) {
+        return Some((k, CoercionKind::KeyFolded));
+    }
+    let k = misspelling(key, free())?;
+    Some((k, CoercionKind::KeyMisspelled))
+}
+
+/// The unique candidate within a small edit distance of `key` (1 for short names, 2 for long).
+fn misspelling<'n>(key: &str, candidates: impl Iterator<Item = &'n str>) -> Option<&'n str> {
+    let f = fold(key);
+    let mut best: Option<(usize, &'n str)> = None;
+    let mut tie = false;
+    for cand in candidates {
+        let fc = fold(cand);
+        let limit = match fc.chars().count() {
+            0..=3 => 0,
+            4..=7 => 1,
+            _ => 2,
+        };
+        let d = strsim::damerau_levenshtein(&f, &fc);
+        if d == 0 || d > limit {
+            continue;
+        }
+        match best {
+            Some((bd, _)) if d > bd => {}
+            Some((bd, _)) if d == bd => tie = true,
+            _ => {
+                best = Some((d, cand));
+                tie = false;
+            }
+        }
+    }
+    if tie { None } else { best.map(|(_, k)| k) }
+}
+
+/// The field name `key` probably meant (for did-you-mean in messages).
+pub(crate) fn did_you_mean<'n>(key: &str, n: &'n Node) -> Option<&'n str> {
+    let names = || n.props.iter().map(|(k, _)| k.as_str());
+    let f = fold(key);
+    names()
+        .find(|k| fold(k) == f)
+        .or_else(|| misspelling(key, names()))
+}

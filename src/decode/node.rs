@@ -1,0 +1,576 @@
+//! The compiled form of a JSON Schema that coercion and the fast-path check walk: one flat node
+//! table with `$ref`s resolved to indices, so decoding never looks keywords up by name.
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use super::SchemaError;
+
+/// Index of a node in [`Compiled::nodes`].
+pub(crate) type NodeId = usize;
+
+/// JSON type bits (a node's allowed types are a set of these).
+pub(crate) const T_NULL: u8 = 1;
+pub(crate) const T_BOOL: u8 = 2;
+pub(crate) const T_INT: u8 = 4;
+pub(crate) const T_NUM: u8 = 8;
+pub(crate) const T_STR: u8 = 16;
+pub(crate) const T_ARR: u8 = 32;
+pub(crate) const T_OBJ: u8 = 64;
+pub(crate) const T_ANY: u8 = 127;
+
+/// How deep a schema may nest before compilation gives up (schemas are input too).
+const MAX_SCHEMA_DEPTH: usize = 64;
+/// How many `$ref` hops may be chained before a node is considered circular.
+pub(crate) const MAX_ALIAS_HOPS: usize = 32;
+
+/// What an object node says about keys it does not list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Additional {
+    /// `additionalProperties` absent: extra keys are legal JSON Schema but unknown to the tool.
+    Unspecified,
+    /// `additionalProperties: true`: extra keys are explicitly welcome.
+    Allowed,
+    /// `additionalProperties: false`.
+    Denied,
+    /// `additionalProperties: {schema}`.
+    Schema(NodeId),
+}
+
+/// One schema, compiled.
+#[derive(Debug, Clone)]
+pub(crate) struct Node {
+    /// Allowed JSON types ([`T_ANY`] when the schema does not say).
+    pub types: u8,
+    /// True for the schema `false` (nothing is valid).
+    pub never: bool,
+    /// `properties`, in declaration order.
+    pub props: Vec<(String, NodeId)>,
+    /// `required`.
+    pub required: Vec<String>,
+    /// `additionalProperties` (and whether `patternProperties` exists, which we treat as allowed).
+    pub additional: Additional,
+    /// `items` (a single schema for every element).
+    pub items: Option<NodeId>,
+    /// `enum`.
+    pub enum_values: Option<Vec<Value>>,
+    /// `const`.
+    pub const_value: Option<Value>,
+    /// `anyOf` and `oneOf` branches.
+    pub any_of: Vec<NodeId>,
+    /// True when `any_of` came from `oneOf` (exactly one branch must fit).
+    pub one_of: bool,
+    /// `allOf` parts (and the `$ref` of a node that also has its own keywords).
+    pub all_of: Vec<NodeId>,
+    /// `default`.
+    pub default: Option<Value>,
+    /// `minimum`.
+    pub minimum: Option<f64>,
+    /// `maximum`.
+    pub maximum: Option<f64>,
+    /// `exclusiveMinimum` (the 2019+ numeric form).
+    pub exclusive_minimum: Option<f64>,
+    /// `exclusiveMaximum` (the 2019+ numeric form).
+    pub exclusive_maximum: Option<f64>,
+    /// `multipleOf`.
+    pub multiple_of: Option<f64>,
+    /// `minLength` in characters.
+    pub min_length: Option<u64>,
+    /// `maxLength` in characters.
+    pub max_length: Option<u64>,
+    /// `pattern`.
+    pub pattern: Option<regex::Regex>,
+    /// `minItems`.
+    pub min_items: Option<u64>,
+    /// `maxItems`.
+    pub max_items: Option<u64>,
+    /// `uniqueItems: true`.
+    pub unique_items: bool,
+    /// `format`.
+    pub format: Option<String>,
+    /// `description` (used in corrective messages).
+    pub description: Option<String>,
+    /// A `$ref` with no sibling keywords: this node *is* its target.
+    pub alias: Option<NodeId>,
+    /// True when some property has a `default` (a missing one is then filled in).
+    pub has_defaults: bool,
+    /// Keywords this module does not check itself (`not`, `if`, `patternProperties`, …): the fast
+    /// path must ask the full validator.
+    pub opaque: bool,
+}
+
+impl Default for Node {
+    fn default() -> Self {
+        Self {
+            types: T_ANY,
+            never: false,
+            props: Vec::new(),
+            required: Vec::new(),
+            additional: Additional::Unspecified,
+            items: None,
+            enum_values: None,
+            const_value: None,
+            any_of: Vec::new(),
+            one_of: false,
+            all_of: Vec::new(),
+            default: None,
+            minimum: None,
+            maximum: None,
+            exclusive_minimum: None,
+            exclusive_maximum: None,
+            multiple_of: None,
+            min_length: None,
+            max_length: None,
+            pattern: None,
+            min_items: None,
+            max_items: None,
+            unique_items: false,
+            format: None,
+            description: None,
+            alias: None,
+            has_defaults: false,
+            opaque: false,
+        }
+    }
+}
+
+impl Node {
+    /// The property named `key`.
+    pub fn prop(&self, key: &str) -> Option<NodeId> {
+        self.props.iter().find(|(k, _)| k == key).map(|&(_, id)| id)
+    }
+
+    /// True when this node declares the object's shape (so keys outside it are unknown).
+    pub fn closed_keys(&self) -> bool {
+        matches!(self.additional, Additional::Denied)
+            || (matches!(self.additional, Additional::Unspecified) && !self.props.is_empty())
+    }
+}
+
+/// A whole schema, compiled.
+#[derive(Debug, Clone)]
+pub(crate) struct Compiled {
+    /// The node table; `$ref`s point into it.
+    pub nodes: Vec<Node>,
+    /// True if any node is opaque.
+    pub opaque: bool,
+}
+
+/// The root node is always index 0.
+pub(crate) const ROOT: NodeId = 0;
+
+impl Compiled {
+    /// Compiles `schema`.
+    pub fn new(schema: &Value) -> Result<Self, SchemaError> {
+        let mut c = Compiler {
+            root: schema,
+            nodes: Vec::new(),
+            refs: HashMap::new(),
+        };
+        c.compile(schema, 0)?;
+        if let Some(at) = unguarded_cycle(&c.nodes) {
+            return Err(SchemaError::Invalid {
+                message: format!(
+                    "schema node {at} refers to itself through $ref/anyOf/oneOf/allOf without \
+                     going into a property or an item, so no value can ever be checked against it"
+                ),
+            });
+        }
+        let opaque = c.nodes.iter().any(|n| n.opaque);
+        let mut out = Self {
+            nodes: c.nodes,
+            opaque,
+        };
+        for i in 0..out.nodes.len() {
+            let d = out.nodes[i]
+                .props
+                .iter()
+                .any(|&(_, p)| out.get(p).default.is_some());
+            out.nodes[i].has_defaults = d;
+        }
+        Ok(out)
+    }
+
+    /// The node `id` stands for, following `$ref` aliases (bounded, so a self-reference ends).
+    pub fn get(&self, mut id: NodeId) -> &Node {
+        for _ in 0..MAX_ALIAS_HOPS {
+            match self.nodes[id].alias {
+                Some(next) => id = next,
+                None => break,
+            }
+        }
+        &self.nodes[id]
+    }
+
+    /// The id `id` resolves to.
+    pub fn resolve(&self, mut id: NodeId) -> NodeId {
+        for _ in 0..MAX_ALIAS_HOPS {
+            match self.nodes[id].alias {
+                Some(next) => id = next,
+                None => break,
+            }
+        }
+        id
+    }
+}
+
+/// A node reachable from itself through `$ref`, `anyOf`/`oneOf` and `allOf` alone (edges that
+/// do not descend into the value): checking a value against it would never end.
+fn unguarded_cycle(nodes: &[Node]) -> Option<NodeId> {
+    // 0 = unvisited, 1 = on the current path, 2 = done. Iterative DFS: schemas are input too.
+    let mut state = vec![0u8; nodes.len()];
+    for start in 0..nodes.len() {
+        if state[start] != 0 {
+            continue;
+        }
+        let mut stack: Vec<(NodeId, usize)> = vec![(start, 0)];
+        state[start] = 1;
+        while let Some(&mut (id, ref mut next)) = stack.last_mut() {
+            let n = &nodes[id];
+            let edges = n.alias.iter().chain(n.any_of.iter()).chain(n.all_of.iter());
+            if let Some(&to) = edges.clone().nth(*next) {
+                *next += 1;
+                match state[to] {
+                    1 => return Some(to),
+                    0 => {
+                        state[to] = 1;
+                        stack.push((to, 0));
+                    }
+                    _ => {}
+                }
+            } else {
+                state[id] = 2;
+                stack.pop();
+            }
+        }
+    }
+    None
+}
+
+struct Compiler<'s> {
+    root: &'s Value,
+    nodes: Vec<Node>,
+    refs: HashMap<String, NodeId>,
+}
+
+impl<'s> Compiler<'s> {
+    fn compile(&mut self, schema: &'s Value, depth: usize) -> Result<NodeId, SchemaError> {
+        if depth > MAX_SCHEMA_DEPTH {
+            return Err(SchemaError::TooDeep {
+                limit: MAX_SCHEMA_DEPTH,
+            });
+        }
+        let id = self.nodes.len();
+        self.nodes.push(Node::default());
+        let obj = match schema {
+            Value::Bool(true) => return Ok(id),
+            Value::Bool(false) => {
+                self.nodes[id].never = true;
+                self.nodes[id].types = 0;
+                return Ok(id);
+            }
+            Value::Object(o) => o,
+            other => {
+                return Err(SchemaError::Invalid {
+                    message: format!(
+                        "a schema must be an object or a boolean, found {}",
+                        kind_name(other)
+                    ),
+                });
+            }
+        };
+        let mut node = Node::default();
+        if let Some(r) = obj.get("$ref") {
+            let r = r.as_str().ok_or_else(|| SchemaError::Invalid {
+                message: "`$ref` must be a string".into(),
+            })?;
+            let target = self.compile_ref(r, depth)?;
+            if obj.keys().all(|k| is_annotation(k) || k == "$ref") {
+                node.alias = Some(target);
+                // Annotations next to a $ref (default, description) still matter to messages.
+                node.default = obj.get("default").cloned();
+                node.description = obj
+                    .get("description")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned);
+                if node.default.is_none() && node.description.is_none() {
+                    self.nodes[id] = node;
+                    return Ok(id);
+                }
+                // Keep the annotations by making this an allOf of the target instead of an alias.
+                node.alias = None;
+            }
+            node.all_of.push(target);
+        }
+        match obj.get("type") {
+            None => {}
+            Some(Value::String(s)) => node.types = type_bits(s)?,
+            Some(Value::Array(a)) => {
+                node.types = 0;
+                for t in a {
+                    let s = t.as_str().ok_or_else(|| SchemaError::Invalid {
+                        message: "`type` entries must be strings".into(),
+                    })?;
+                    node.types |= type_bits(s)?;
+                }
+            }
+            Some(_) => {
+                return Err(SchemaError::Invalid {
+                    message: "`type` must be a string or an array of strings".into(),
+                });
+            }
+        }
+        // OpenAPI-style `nullable: true`.
+        if obj.get("nullable") == Some(&Value::Bool(true)) && node.types != T_ANY {
+            node.types |= T_NULL;
+        }
+        if let Some(Value::Object(props)) = obj.get("properties") {
+            for (k, sub) in props {
+                let sid = self.compile(sub, depth + 1)?;
+                node.props.push((k.clone(), sid));
+            }
+        }
+        if let Some(Value::Array(req)) = obj.get("required") {
+            node.required = req
+                .iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect();
+        }
+        match obj.get("additionalProperties") {
+            None => {}
+            Some(Value::Bool(true)) => node.additional = Additional::Allowed,
+            Some(Value::Bool(false)) => node.additional = Additional::Denied,
+            Some(sub) => node.additional = Additional::Schema(self.compile(sub, depth + 1)?),
+        }
+        if obj.contains_key("patternProperties") {
+            node.additional = Additional::Allowed;
+            node.opaque = true;
+        }
+        match obj.get("items") {
+            None | Some(Value::Bool(true)) => {}
+            Some(Value::Array(_)) => node.opaque = true,
+            Some(sub) => node.items = Some(self.compile(sub, depth + 1)?),
+        }
+        if let Some(Value::Array(e)) = obj.get("enum") {
+            node.enum_values = Some(e.clone());
+        }
+        node.const_value = obj.get("const").cloned();
+        // An untyped enum or const still says which types it accepts (coercion needs to know).
+        if !obj.contains_key("type") {
+            let vals = node
+                .enum_values
+                .iter()
+                .flatten()
+                .chain(node.const_value.iter());
+            let bits = vals.fold(0, |acc, v| acc | type_of(v));
+            if bits != 0 {
+                node.types = bits;
+            }
+        }
+        for key in ["anyOf", "oneOf"] {
+            if let Some(Value::Array(branches)) = obj.get(key) {
+                for b in branches {
+                    let bid = self.compile(b, depth + 1)?;
+                    node.any_of.push(bid);
+                }
+                if key == "oneOf" {
+                    if obj.contains_key("anyOf") {
+                        // Both at once: let the validator judge it.
+                        node.opaque = true;
+                    }
+                    node.one_of = true;
+                }
+            }
+        }
+        if let Some(Value::Array(parts)) = obj.get("allOf") {
+            for p in parts {
+                let pid = self.compile(p, depth + 1)?;
+                node.all_of.push(pid);
+            }
+        }
+        node.default = obj.get("default").cloned();
+        node.description = obj
+            .get("description")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        node.minimum = obj.get("minimum").and_then(Value::as_f64);
+        node.maximum = obj.get("maximum").and_then(Value::as_f64);
+        node.exclusive_minimum = obj.get("exclusiveMinimum").and_then(Value::as_f64);
+        node.exclusive_maximum = obj.get("exclusiveMaximum").and_then(Value::as_f64);
+        node.multiple_of = obj.get("multipleOf").and_then(Value::as_f64);
+        node.min_length = obj.get("minLength").and_then(Value::as_u64);
+        node.max_length = obj.get("maxLength").and_then(Value::as_u64);
+        node.min_items = obj.get("minItems").and_then(Value::as_u64);
+        node.max_items = obj.get("maxItems").and_then(Value::as_u64);
+        node.unique_items = obj.get("uniqueItems") == Some(&Value::Bool(true));
+        if let Some(p) = obj.get("pattern").and_then(Value::as_str) {
+            match regex::Regex::new(p) {
+                Ok(re) => node.pattern = Some(re),
+                // ECMA-262 features the regex crate lacks (lookaround): the validator handles them.
+                Err(_) => node.opaque = true,
+            }
+        }
+        node.format = obj.get("format").and_then(Value::as_str).map(str::to_owned);
+        match node.format.as_deref() {
+            None => {}
+            // schemars' numeric hints: not formats the validator checks, but the bounds serde
+            // will enforce (so coercion and messages know them).
+            Some(f) if int_format_range(f).is_some() => {
+                if let Some((lo, hi)) = int_format_range(f) {
+                    node.minimum = Some(node.minimum.map_or(lo, |m| m.max(lo)));
+                    node.maximum = Some(node.maximum.map_or(hi, |m| m.min(hi)));
+                }
+            }
+            Some("double" | "float") => {}
+            Some(_) => node.opaque = true,
+        }
+        if obj.keys().any(|k| is_opaque_keyword(k)) {
+            node.opaque = true;
+        }
+        self.nodes[id] = node;
+        Ok(id)
+    }
+
+    fn compile_ref(&mut self, r: &str, depth: usize) -> Result<NodeId, SchemaError> {
+        if let Some(&id) = self.refs.get(r) {
+            return Ok(id);
+        }
+        let Some(pointer) = r.strip_prefix('#') else {
+            return Err(SchemaError::UnresolvedRef {
+                reference: r.to_owned(),
+            });
+        };
+        let target = if pointer.is_empty() {
+            Some(self.root)
+        } else {
+            self.root.pointer(pointer)
+        };
+        let Some(target) = target else {
+            return Err(SchemaError::UnresolvedRef {
+                reference: r.to_owned(),
+            });
+        };
+        if pointer.is_empty() {
+            // The root is node 0 and is being compiled right now.
+            self.refs.insert(r.to_owned(), 0);
+            return Ok(0);
+        }
+        // Reserve the id before compiling so a recursive reference finds it.
+        let id = self.nodes.len();
+        self.refs.insert(r.to_owned(), id);
+        let compiled = self.compile(target, depth + 1)?;
+        debug_assert_eq!(compiled, id);
+        Ok(id)
+    }
+}
+
+/// The range of a schemars integer `format` hint, as `f64` bounds.
+#[allow(clippy::cast_precision_loss)]
+fn int_format_range(f: &str) -> Option<(f64, f64)> {
+    Some(match f {
+        "int8" => (f64::from(i8::MIN), f64::from(i8::MAX)),
+        "int16" => (f64::from(i16::MIN), f64::from(i16::MAX)),
+        "int32" => (f64::from(i32::MIN), f64::from(i32::MAX)),
+        "int64" | "int" => (i64::MIN as f64, i64::MAX as f64),
+        "uint8" => (0.0, f64::from(u8::MAX)),
+        "uint16" => (0.0, f64::from(u16::MAX)),
+        "uint32" => (0.0, f64::from(u32::MAX)),
+        "uint64" | "uint" => (0.0, u64::MAX as f64),
+        _ => return None,
+    })
+}
+
+fn type_bits(s: &str) -> Result<u8, SchemaError> {
+    Ok(match s {
+        "null" => T_NULL,
+        "boolean" => T_BOOL,
+        "integer" => T_INT,
+        "number" => T_NUM | T_INT,
+        "string" => T_STR,
+        "array" => T_ARR,
+        "object" => T_OBJ,
+        other => {
+            return Err(SchemaError::Invalid {
+                message: format!("unknown type `{other}`"),
+            });
+        }
+    })
+}
+
+/// Keywords that only annotate.
+fn is_annotation(k: &str) -> bool {
+    matches!(
+        k,
+        "description"
+            | "title"
+            | "default"
+            | "examples"
+            | "$comment"
+            | "deprecated"
+            | "readOnly"
+            | "writeOnly"
+            | "$schema"
+            | "$id"
+            | "$defs"
+            | "definitions"
+    )
+}
+
+fn is_opaque_keyword(k: &str) -> bool {
+    matches!(
+        k,
+        "not"
+            | "if"
+            | "then"
+            | "else"
+            | "dependentRequired"
+            | "dependentSchemas"
+            | "dependencies"
+            | "propertyNames"
+            | "minProperties"
+            | "maxProperties"
+            | "contains"
+            | "minContains"
+            | "maxContains"
+            | "prefixItems"
+            | "unevaluatedProperties"
+            | "unevaluatedItems"
+            | "$dynamicRef"
+            | "$recursiveRef"
+            | "contentEncoding"
+            | "contentMediaType"
+    )
+}
+
+/// A short name for a value's JSON type, for messages.
+pub(crate) fn kind_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(n) if n.is_f64() => "a number",
+        Value::Number(_) => "an integer",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// The type bit of a value (integers and integral floats count as integers).
+pub(crate) fn type_of(v: &Value) -> u8 {
+    match v {
+        Value::Null => T_NULL,
+        Value::Bool(_) => T_BOOL,
+        Value::Number(n) => {
+            if n.is_i64() || n.is_u64() {
+                T_INT
+            } else {
+                T_NUM
+            }
+        }
+        Value::String(_) => T_STR,
+        Value::Array(_) => T_ARR,
+        Value::Object(_) => T_OBJ,
+    }
+}

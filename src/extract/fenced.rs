@@ -1,0 +1,183 @@
+//! Fenced blocks (```` ```json ````, ```` ```tool_code ````, ```` ```python ````, Command R+'s
+//! `Action:` + ```` ```json ````) and ReAct's `Action: f` / `Action Input: {…}`.
+
+use super::Format;
+use super::json_tags::{payload, trim_range};
+use super::scan::{Args, Input, Piece, RawCall, Step, Wait, find, skip_ws};
+use super::value::{Stop, calls_from_value, json_at};
+
+const FENCE: &[&str] = &["```"];
+
+/// A fence: its info string picks the reader. A fence with no call in it stays content whole.
+pub(crate) fn fence(inp: &Input<'_>, s: usize, mend: usize) -> Step {
+    let t = inp.text;
+    let Some(nl) = find(t, mend, "\n") else {
+        return if inp.fin {
+            Step::NotMine
+        } else {
+            Step::NeedMore(Wait::Markers(&["\n"]))
+        };
+    };
+    let lang = t[mend..nl].trim().to_ascii_lowercase();
+    let (body, end) = match super::scan::find(t, nl + 1, "```") {
+        Some(e) => (nl + 1..e, e + 3),
+        None if inp.fin => (nl + 1..t.len(), t.len()),
+        None => return Step::NeedMore(Wait::Markers(FENCE)),
+    };
+    let r = trim_range(t, body.clone());
+    match lang.as_str() {
+        "json" | "" | "tool_call" | "tool_calls" | "javascript" | "json5" => {
+            let inner = &t[r.clone()];
+            if (inner.starts_with('{') || inner.starts_with('['))
+                && fenced_json_is_call(t, r.clone())
+            {
+                let fmt = inp.hint().unwrap_or(Format::FencedJson);
+                return Step::Done {
+                    end,
+                    pieces: payload(inp, r, s..end, fmt, false),
+                };
+            }
+            nested_or_skip(inp, body, end)
+        }
+        "xml" | "html" => nested_or_skip(inp, body, end),
+        "tool_code" | "tool_call_code" => match super::pythonic::lines(t, body) {
+            Some(calls) => Step::Done {
+                end,
+                pieces: super::pythonic::pieces(calls, s..end, Format::ToolCode),
+            },
+            None => Step::Skip(end),
+        },
+        "python" | "py" => match super::pythonic::lines(t, body) {
+            Some(calls) if calls.iter().all(|c| inp.opts.knows(&c.0)) => Step::Done {
+                end,
+                pieces: super::pythonic::pieces(calls, s..end, Format::FencedPython),
+            },
+            _ => Step::Skip(end),
+        },
+        _ => Step::Skip(end),
+    }
+}
+
+/// Scans a fence's body like top-level text (a fence may hold `<tool_call>` or
+/// `<function_call>` envelopes); with no call found the whole fence is content.
+fn nested_or_skip(inp: &Input<'_>, body: std::ops::Range<usize>, end: usize) -> Step {
+    let pieces = super::scan::nested(inp, body);
+    if pieces.iter().any(|p| matches!(p, Piece::Call(_))) {
+        Step::Done { end, pieces }
+    } else {
+        Step::Skip(end)
+    }
+}
+
+/// True when the fenced JSON holds calls (strictly valid values, or a repairable call shape).
+fn fenced_json_is_call(t: &str, r: std::ops::Range<usize>) -> bool {
+    let mut at = r.start;
+    let mut any = false;
+    while at < r.end {
+        match json_at(&t[..r.end], at) {
+            Ok((v, e)) => {
+                if calls_from_value(&v, true).is_none() {
+                    return false;
+                }
+                any = true;
+                at = skip_ws(t, e);
+            }
+            Err(_) => {
+                // Broken JSON: call-shaped if it names a tool and its arguments.
+                let head = &t[at..r.end];
+                return head.contains("\"name\"")
+                    && (head.contains("\"arguments\"") || head.contains("\"parameters\""));
+            }
+        }
+    }
+    any
+}
+
+/// `Action:` — Command R+'s fenced JSON list, or ReAct's `Action: f` + `Action Input: {…}`.
+pub(crate) fn action(inp: &Input<'_>, s: usize, mend: usize) -> Step {
+    let t = inp.text;
+    let at = skip_ws(t, mend);
+    let rest = &t[at..];
+    if rest.starts_with("```") {
+        return match fence(inp, at, at + 3) {
+            Step::Done { end, pieces } => {
+                let pieces = pieces
+                    .into_iter()
+                    .map(|p| match p {
+                        Piece::Call(mut c) => {
+                            if c.format == Format::FencedJson {
+                                c.format = Format::CommandRPlusFenced;
+                            }
+                            c.span = s..c.span.end;
+                            Piece::Call(c)
+                        }
+                        other => other,
+                    })
+                    .collect();
+                Step::Done { end, pieces }
+            }
+            Step::Skip(_) => Step::NotMine,
+            other => other,
+        };
+    }
+    if !inp.fin && (rest.is_empty() || "```".starts_with(rest)) {
+        return Step::NeedMore(Wait::Any);
+    }
+    // ReAct.
+    let Some(nl) = find(t, at, "\n") else {
+        return inp.more(Wait::Markers(&["\n"]));
+    };
+    let name = t[at..nl].trim();
+    if name.is_empty() || !name.chars().all(super::scan::is_name_char) {
+        return Step::NotMine;
+    }
+    let j = skip_ws(t, nl);
+    const INPUT: &str = "Action Input:";
+    let rest = &t[j..];
+    if !rest.starts_with(INPUT) {
+        if !inp.fin && INPUT.starts_with(rest) {
+            return Step::NeedMore(Wait::Any);
+        }
+        return Step::NotMine;
+    }
+    let a = skip_ws(t, j + INPUT.len());
+    let (ae, end) = match json_at(t, a) {
+        Ok((_, e)) => (e, e),
+        Err(Stop::Eof) if !inp.fin => return Step::NeedMore(Wait::Balanced),
+        _ => {
+            // Not JSON: the input runs to the end of its line (or to `Observation:`).
+            let stop = ["\nObservation:", "\nThought:", "\n\n"]
+                .iter()
+                .filter_map(|m| find(t, a, m))
+                .min();
+            match stop {
+                Some(x) => (x, x),
+                None if inp.fin => (t.len(), t.len()),
+                None => {
+                    return Step::NeedMore(Wait::Markers(&[
+                        "\nObservation:",
+                        "\nThought:",
+                        "\n\n",
+                    ]));
+                }
+            }
+        }
+    };
+    let raw = &t[a..ae];
+    let args = if raw.trim_start().starts_with('{') || raw.trim_start().starts_with('[') {
+        Args::Json(a..ae)
+    } else {
+        Args::Value(serde_json::json!({ "input": raw.trim() }), Vec::new())
+    };
+    Step::Done {
+        end,
+        pieces: vec![Piece::Call(RawCall {
+            name: name.to_owned(),
+            args,
+            raw: a..ae,
+            span: s..end,
+            format: Format::React,
+            id: None,
+        })],
+    }
+}

@@ -1,0 +1,193 @@
+//! Turns scanner pieces into the public result: repairs arguments, types raw-text values from the
+//! tool schemas, rejects unknown names with a did-you-mean, and drops exact repeats.
+
+use std::collections::HashSet;
+
+use serde_json::{Map, Value};
+
+use super::scan::{Args, Piece, RawCall};
+use super::stream::Event;
+use super::{ArgumentsError, Call, Extraction, Options, RejectReason, Rejected};
+use crate::repair::{Fix, RepairError};
+
+/// Accumulates pieces into an [`Extraction`].
+pub(crate) struct Finisher {
+    opts: Options,
+    out: Extraction,
+    seen: HashSet<(String, String)>,
+}
+
+impl Finisher {
+    pub fn new(opts: &Options) -> Self {
+        Self {
+            opts: opts.clone(),
+            out: Extraction::default(),
+            seen: HashSet::new(),
+        }
+    }
+
+    /// Takes one piece; returns the event a stream reports for it.
+    pub fn piece(&mut self, text: &str, p: Piece) -> Option<Event> {
+        match p {
+            Piece::Content(r) => {
+                let s = &text[r];
+                if s.is_empty() {
+                    return None;
+                }
+                self.out.content.push_str(s);
+                Some(Event::Content(s.to_owned()))
+            }
+            Piece::Text(s) => {
+                if s.is_empty() {
+                    return None;
+                }
+                self.out.content.push_str(&s);
+                Some(Event::Content(s))
+            }
+            Piece::Reasoning(r) => {
+                let s = &text[r];
+                if s.is_empty() {
+                    return None;
+                }
+                self.out.reasoning.push_str(s);
+                Some(Event::Reasoning(s.to_owned()))
+            }
+            Piece::Call(rc) => self.call(text, rc),
+        }
+    }
+
+    fn call(&mut self, text: &str, rc: RawCall) -> Option<Event> {
+        let raw = text.get(rc.raw.clone()).unwrap_or_default().to_owned();
+        if let Some(tools) = &self.opts.tools
+            && !tools.iter().any(|t| t.name == rc.name)
+        {
+            let known: Vec<String> = tools.iter().map(|t| t.name.clone()).collect();
+            let suggestion = known
+                .iter()
+                .map(|k| {
+                    (
+                        strsim::jaro_winkler(&k.to_lowercase(), &rc.name.to_lowercase()),
+                        k,
+                    )
+                })
+                .filter(|(s, _)| *s >= 0.8)
+                .max_by(|a, b| a.0.total_cmp(&b.0))
+                .map(|(_, k)| k.clone());
+            let r = Rejected {
+                reason: RejectReason::UnknownTool {
+                    name: rc.name.clone(),
+                    suggestion,
+                    known,
+                },
+                name: rc.name,
+                format: rc.format,
+                span: rc.span,
+                raw_arguments: raw,
+            };
+            self.out.rejected.push(r.clone());
+            return Some(Event::Rejected(r));
+        }
+        if !self.opts.partial && cut_off(text, &rc) {
+            let r = Rejected {
+                reason: RejectReason::CutOff {
+                    name: rc.name.clone(),
+                },
+                name: rc.name,
+                format: rc.format,
+                span: rc.span,
+                raw_arguments: raw,
+            };
+            self.out.rejected.push(r.clone());
+            return Some(Event::Rejected(r));
+        }
+        let (arguments, fixes) = self.arguments(text, &rc);
+        let key = (
+            rc.name.clone(),
+            arguments
+                .as_ref()
+                .map_or_else(|_| format!("\u{0}{raw}"), Value::to_string),
+        );
+        if !self.seen.insert(key) {
+            return None;
+        }
+        let call = Call {
+            name: rc.name,
+            arguments,
+            raw_arguments: raw,
+            format: rc.format,
+            span: rc.span,
+            fixes,
+            id: rc.id,
+        };
+        self.out.calls.push(call.clone());
+        Some(Event::Call(call))
+    }
+
+    fn arguments(&self, text: &str, rc: &RawCall) -> (Result<Value, ArgumentsError>, Vec<Fix>) {
+        let err = |source: RepairError, at: usize| ArgumentsError {
+            name: rc.name.clone(),
+            at,
+            source,
+        };
+        match &rc.args {
+            Args::Json(r) => repair_json(&text[r.clone()], r.start)
+                .map_err(|e| err(e, r.start))
+                .map_or_else(|e| (Err(e), Vec::new()), |(v, f)| (Ok(v), f)),
+            Args::Value(v, f) => (Ok(v.clone()), f.clone()),
+            Args::Bad(e) => (Err(err(e.clone(), rc.raw.start)), Vec::new()),
+            Args::Pairs(pairs) => {
+                let tool = self.opts.tool(&rc.name);
+                let mut m = Map::new();
+                for (k, v, hint) in pairs {
+                    let ty = tool.and_then(|t| t.param_type(k));
+                    m.insert(k.clone(), super::value::type_raw(v, ty, *hint));
+                }
+                (Ok(Value::Object(m)), Vec::new())
+            }
+        }
+    }
+
+    pub fn into_extraction(mut self) -> Extraction {
+        self.out.content = self.out.content.trim().to_owned();
+        self.out.reasoning = self.out.reasoning.trim().to_owned();
+        self.out
+    }
+}
+
+/// True when the output ended inside the call's arguments.
+fn cut_off(text: &str, rc: &RawCall) -> bool {
+    match &rc.args {
+        Args::Bad(RepairError::Truncated { .. }) => true,
+        Args::Json(r) if rc.span.end == text.len() => {
+            let s = text[r.clone()].trim();
+            !s.is_empty()
+                && serde_json::from_str::<serde::de::IgnoredAny>(s).is_err_and(|e| e.is_eof())
+        }
+        _ => false,
+    }
+}
+
+/// Repairs JSON argument text; empty text is an empty object.
+fn repair_json(s: &str, at: usize) -> Result<(Value, Vec<Fix>), RepairError> {
+    if s.trim().is_empty() {
+        return Ok((Value::Object(Map::new()), Vec::new()));
+    }
+    let r = crate::repair::repair(s)?;
+    let v: Value = serde_json::from_str(&r.text).map_err(|e| RepairError::Invalid {
+        at,
+        message: e.to_string(),
+    })?;
+    let v = match v {
+        Value::String(inner) => super::value::decode_string_args(&inner),
+        v => v,
+    };
+    let fixes = r
+        .fixes
+        .iter()
+        .map(|f| Fix {
+            kind: f.kind,
+            at: f.at + at,
+        })
+        .collect();
+    Ok((v, fixes))
+}

@@ -1,0 +1,103 @@
+//! gpt-oss Harmony and Glimmer messages: a header (`<|start|>assistant`, ` to=RECIPIENT`,
+//! `<|channel|>CHANNEL`, `<|constrain|>json`) up to `<|message|>`, then a body up to `<|end|>`,
+//! `<|call|>`, `<|return|>` or the next header. `to=functions.f` makes a call; the `analysis`
+//! channel (and Glimmer's `to=self`) is reasoning; other channels are content.
+
+use super::Format;
+use super::scan::{Args, Input, Piece, RawCall, Step, Wait, find};
+
+const MESSAGE: &str = "<|message|>";
+const ENDS: &[&str] = &["<|end|>", "<|call|>", "<|return|>", "<|eom|>", "<|eot|>"];
+const NEXT: &[&str] = &["<|start|>", "<|channel|>"];
+const WAIT: &[&str] = &[
+    "<|end|>",
+    "<|call|>",
+    "<|return|>",
+    "<|eom|>",
+    "<|eot|>",
+    "<|start|>",
+    "<|channel|>",
+];
+const MAX_HEADER: usize = 256;
+
+/// `<|channel|>`, `<|start|>` or ` to=`.
+pub(crate) fn handle(inp: &Input<'_>, s: usize, _mend: usize) -> Step {
+    let t = inp.text;
+    let Some(m) = find(t, s, MESSAGE).filter(|m| *m - s <= MAX_HEADER) else {
+        if !inp.fin && t.len() - s <= MAX_HEADER {
+            return Step::NeedMore(Wait::Markers(&[MESSAGE]));
+        }
+        if &t[s..s + 9.min(t.len() - s)] == "<|start|>" {
+            return Step::Done {
+                end: s + 9,
+                pieces: Vec::new(),
+            };
+        }
+        return Step::NotMine;
+    };
+    let header = &t[s..m];
+    if header.contains('\n') && !header.starts_with("<|") {
+        return Step::NotMine;
+    }
+    let mut recipient: Option<&str> = None;
+    let mut channel: Option<&str> = None;
+    for (i, _) in header.match_indices("to=") {
+        let r = &header[i + 3..];
+        let e = r
+            .find(|c: char| c.is_whitespace() || c == '<')
+            .unwrap_or(r.len());
+        recipient = Some(&r[..e]);
+    }
+    for (i, _) in header.match_indices("<|channel|>") {
+        let r = &header[i + 11..];
+        let e = r
+            .find(|c: char| c.is_whitespace() || c == '<')
+            .unwrap_or(r.len());
+        channel = Some(&r[..e]);
+    }
+    let bs = m + MESSAGE.len();
+    // The body ends at an end marker (consumed) or at the next header (not consumed).
+    let mut best: Option<(usize, usize)> = None;
+    for e in ENDS {
+        if let Some(i) = find(t, bs, e)
+            && best.is_none_or(|(b, _)| i < b)
+        {
+            best = Some((i, i + e.len()));
+        }
+    }
+    for n in NEXT {
+        if let Some(i) = find(t, bs, n)
+            && best.is_none_or(|(b, _)| i < b)
+        {
+            best = Some((i, i));
+        }
+    }
+    let (be, end) = match best {
+        Some(x) => x,
+        None if inp.fin => (t.len(), t.len()),
+        None => return Step::NeedMore(Wait::Markers(WAIT)),
+    };
+    let body = bs..be;
+    let piece = match recipient {
+        Some(r) if r.starts_with("functions.") => Piece::Call(RawCall {
+            name: r["functions.".len()..].to_owned(),
+            args: Args::Json(body.clone()),
+            raw: body,
+            span: s..end,
+            format: Format::Harmony,
+            id: None,
+        }),
+        Some("user") => Piece::Content(body),
+        Some("self") => Piece::Reasoning(body),
+        Some(r) if r != "assistant" => Piece::Reasoning(body),
+        _ => match channel {
+            Some("analysis") => Piece::Reasoning(body),
+            None if inp.opts.think_prefilled => Piece::Reasoning(body),
+            _ => Piece::Content(body),
+        },
+    };
+    Step::Done {
+        end,
+        pieces: vec![piece],
+    }
+}

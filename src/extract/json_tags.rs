@@ -1,0 +1,728 @@
+//! Families whose calls are JSON between (or after) marker tokens: Apertus, Nemotron, Granite,
+//! Granite-20B-FC, Command R actions, Phi-4 `functools`, GigaChat, LongCat, InternLM 2,
+//! Functionary v3.2, and bare JSON call objects and arrays in prose.
+
+use std::ops::Range;
+
+use serde_json::Value;
+
+use super::Format;
+use super::scan::{Args, Input, Piece, RawCall, Step, Wait, body_until, find, skip_ws};
+use super::value::{JsonCall, Stop, calls_from_value, json_at};
+
+/// Turns a JSON payload (`text[body]`) into call pieces. The payload is parsed strictly, then
+/// through repair; a payload that still cannot be read yields a call with its name salvaged and
+/// its arguments marked bad, or, with no name either, stays content.
+pub(crate) fn payload(
+    inp: &Input<'_>,
+    body: Range<usize>,
+    span: Range<usize>,
+    fmt: Format,
+    need_args: bool,
+) -> Vec<Piece> {
+    payload_with(inp, body, span, fmt, need_args, |v, n| {
+        calls_from_value(v, n)
+    })
+}
+
+/// [`payload`] with a custom reader for the JSON value's calls.
+pub(crate) fn payload_with(
+    inp: &Input<'_>,
+    body: Range<usize>,
+    span: Range<usize>,
+    fmt: Format,
+    need_args: bool,
+    read: impl Fn(&Value, bool) -> Option<Vec<JsonCall>>,
+) -> Vec<Piece> {
+    let t = inp.text;
+    let raw = trim_range(t, body.clone());
+    let text = &t[raw.clone()];
+    if text.is_empty() {
+        return vec![Piece::Content(span)];
+    }
+    // Several values in a row (one object per line) are several calls.
+    let mut calls = Vec::new();
+    let mut fixes = Vec::new();
+    let mut ok = true;
+    let mut at = raw.start;
+    let mut in_list = false;
+    while at < raw.end {
+        if in_list && t[at..raw.end].starts_with(']') {
+            at = skip_ws(t, at + 1).min(raw.end);
+            in_list = false;
+            continue;
+        }
+        match json_at(&t[..raw.end], at) {
+            Ok((v, e)) => {
+                match read(&v, need_args) {
+                    Some(cs) => calls.extend(cs.into_iter().map(|c| (c, at..e))),
+                    None => {
+                        ok = false;
+                        break;
+                    }
+                }
+                at = skip_ws(t, e).min(raw.end);
+                if t[at..raw.end].starts_with(',') || t[at..raw.end].starts_with(';') {
+                    at = skip_ws(t, at + 1).min(raw.end);
+                }
+            }
+            Err(Stop::Eof) if !in_list && calls.is_empty() && text.starts_with('[') => {
+                // A list that does not close: read its items one by one.
+                in_list = true;
+                at = skip_ws(t, at + 1).min(raw.end);
+            }
+            Err(stop) => {
+                if stop == Stop::Eof && inp.fin && !inp.opts.partial && raw.end == t.len() {
+                    // Cut off by the end of the output: rejected as such, never half-executed.
+                    let cut = crate::repair::RepairError::Truncated {
+                        at: t.len(),
+                        message: "the output ends inside this call".into(),
+                    };
+                    if let Some(n) = salvage_names(&t[at..raw.end]).into_iter().next() {
+                        let mut out = to_pieces(calls, &fixes, &span, fmt);
+                        out.push(Piece::Call(RawCall {
+                            name: n,
+                            args: Args::Bad(cut),
+                            raw: at..raw.end,
+                            span: span.clone(),
+                            format: fmt,
+                            id: None,
+                        }));
+                        return out;
+                    }
+                }
+                ok = false;
+                break;
+            }
+        }
+    }
+    if !ok {
+        // Read the rest (everything when nothing was read) through repair.
+        let rest = at..raw.end;
+        let text = &t[rest.clone()];
+        match crate::repair::repair(text) {
+            Ok(r) => {
+                fixes = r
+                    .fixes
+                    .iter()
+                    .map(|f| crate::repair::Fix {
+                        kind: f.kind,
+                        at: f.at + rest.start,
+                    })
+                    .collect();
+                if let Ok(v) = serde_json::from_str::<Value>(&r.text)
+                    && let Some(cs) = read(&v, need_args)
+                {
+                    // A name that repair had to close was cut off: not a call yet.
+                    let whole = |c: &JsonCall| {
+                        text.contains(&format!("\"{}\"", c.0))
+                            || !text.contains(&format!("\"{}", c.0))
+                    };
+                    calls.extend(cs.into_iter().filter(whole).map(|c| (c, rest.clone())));
+                }
+            }
+            Err(e) => {
+                // Salvage the name from a payload repair could not read.
+                if let Some(n) = salvage_names(text).into_iter().next() {
+                    let mut out: Vec<Piece> = calls
+                        .into_iter()
+                        .map(|((name, args, id), r)| {
+                            Piece::Call(RawCall {
+                                name,
+                                args: Args::Value(args, Vec::new()),
+                                raw: r,
+                                span: span.clone(),
+                                format: fmt,
+                                id,
+                            })
+                        })
+                        .collect();
+                    out.push(Piece::Call(RawCall {
+                        name: n,
+                        args: Args::Bad(e),
+                        raw: rest,
+                        span: span.clone(),
+                        format: fmt,
+                        id: None,
+                    }));
+                    return out;
+                }
+            }
+        }
+    }
+    if calls.is_empty() {
+        // Nothing readable: a cut-off envelope is dropped (the output ended inside it); a
+        // complete one stays visible as content.
+        if inp.fin && span.end == t.len() && !t.ends_with(['>', ']', '}']) {
+            return Vec::new();
+        }
+        return vec![Piece::Content(span)];
+    }
+    calls
+        .into_iter()
+        .map(|((name, args, id), r)| {
+            Piece::Call(RawCall {
+                name,
+                args: Args::Value(args, fixes.clone()),
+                raw: r,
+                span: span.clone(),
+                format: fmt,
+                id,
+            })
+        })
+        .collect()
+}
+
+fn to_pieces(
+    calls: Vec<(JsonCall, Range<usize>)>,
+    fixes: &[crate::repair::Fix],
+    span: &Range<usize>,
+    fmt: Format,
+) -> Vec<Piece> {
+    calls
+        .into_iter()
+        .map(|((name, args, id), r)| {
+            Piece::Call(RawCall {
+                name,
+                args: Args::Value(args, fixes.to_vec()),
+                raw: r,
+                span: span.clone(),
+                format: fmt,
+                id,
+            })
+        })
+        .collect()
+}
+
+/// Names written as `"name": "…"` (or `tool_name`, `function`) in a payload that is not JSON.
+fn salvage_names(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for key in ["\"name\"", "\"tool_name\"", "\"function\""] {
+        let mut from = 0;
+        while let Some(i) = find(text, from, key) {
+            from = i + key.len();
+            let j = skip_ws(text, from);
+            if !text[j..].starts_with(':') {
+                continue;
+            }
+            let k = skip_ws(text, j + 1);
+            if let Some(rest) = text[k..].strip_prefix('"')
+                && let Some(end) = rest.find('"')
+            {
+                let n = &rest[..end];
+                if !n.is_empty() && n.chars().all(super::scan::is_name_char) {
+                    out.push(n.to_owned());
+                }
+            }
+        }
+        if !out.is_empty() {
+            break;
+        }
+    }
+    out
+}
+
+/// `r` without surrounding whitespace.
+pub(crate) fn trim_range(t: &str, r: Range<usize>) -> Range<usize> {
+    let s = &t[r.clone()];
+    let lead = s.len() - s.trim_start().len();
+    let trail = s.len() - s.trim_end().len();
+    if lead == s.len() {
+        return r.start..r.start;
+    }
+    r.start + lead..r.end - trail
+}
+
+/// After a value: skips whitespace and consumes `close` if present. While streaming, waits when
+/// what follows could still become `close`.
+pub(crate) fn expect_close(
+    inp: &Input<'_>,
+    at: usize,
+    close: &'static [&'static str],
+) -> Result<usize, Step> {
+    let j = skip_ws(inp.text, at);
+    let rest = &inp.text[j..];
+    for c in close {
+        if rest.starts_with(c) {
+            return Ok(j + c.len());
+        }
+    }
+    if !inp.fin && close.iter().any(|c| c.starts_with(rest)) {
+        return Err(Step::NeedMore(Wait::Markers(close)));
+    }
+    Ok(at)
+}
+
+/// Marker, optional whitespace, a JSON value (object or array of calls), optional close marker.
+fn tagged(
+    inp: &Input<'_>,
+    s: usize,
+    mend: usize,
+    close: &'static [&'static str],
+    fmt: Format,
+) -> Step {
+    tagged_with(inp, s, mend, close, fmt, calls_from_value)
+}
+
+fn tagged_with(
+    inp: &Input<'_>,
+    s: usize,
+    mend: usize,
+    close: &'static [&'static str],
+    fmt: Format,
+    read: impl Fn(&Value, bool) -> Option<Vec<JsonCall>> + Copy,
+) -> Step {
+    let t = inp.text;
+    let at = skip_ws(t, mend);
+    if at >= t.len() {
+        return if inp.fin {
+            Step::Done {
+                end: t.len(),
+                pieces: vec![Piece::Content(s..t.len())],
+            }
+        } else {
+            Step::NeedMore(Wait::Any)
+        };
+    }
+    match json_at(t, at) {
+        Ok((v, e)) if read(&v, false).is_some() => {
+            let end = match expect_close(inp, e, close) {
+                Ok(end) => end,
+                Err(step) => return step,
+            };
+            Step::Done {
+                end,
+                pieces: payload_with(inp, at..e, s..end, fmt, false, read),
+            }
+        }
+        Err(Stop::Eof) if !inp.fin => Step::NeedMore(if close.is_empty() {
+            Wait::Balanced
+        } else {
+            Wait::Markers(close)
+        }),
+        _ => {
+            if close.is_empty() {
+                // No close marker: a truncated value runs to the end of a final text.
+                if inp.fin {
+                    let end = t.len();
+                    return Step::Done {
+                        end,
+                        pieces: payload_with(inp, at..end, s..end, fmt, false, read),
+                    };
+                }
+                // Without a close marker the envelope runs to the end of the output.
+                return Step::NeedMore(Wait::Any);
+            }
+            match body_until(inp, mend, close) {
+                Ok((body, end)) => Step::Done {
+                    end,
+                    pieces: payload_with(inp, body, s..end, fmt, false, read),
+                },
+                Err(step) => step,
+            }
+        }
+    }
+}
+
+/// `<|tools_prefix|>[{"f": {…}}]<|tools_suffix|>`.
+pub(crate) fn apertus(inp: &Input<'_>, s: usize, mend: usize) -> Step {
+    tagged_with(
+        inp,
+        s,
+        mend,
+        &["<|tools_suffix|>"],
+        Format::Apertus,
+        |v, n| {
+            calls_from_value(v, n).or_else(|| {
+                let items: Vec<&Value> = match v {
+                    Value::Array(a) => a.iter().collect(),
+                    o @ Value::Object(_) => vec![o],
+                    _ => return None,
+                };
+                items
+                    .into_iter()
+                    .map(|it| {
+                        let o = it.as_object()?;
+                        if o.len() != 1 {
+                            return None;
+                        }
+                        let (k, a) = o.iter().next()?;
+                        Some((k.clone(), a.clone(), None))
+                    })
+                    .collect()
+            })
+        },
+    )
+}
+
+/// `<TOOLCALL>[…]</TOOLCALL>`.
+pub(crate) fn nemotron(inp: &Input<'_>, s: usize, mend: usize) -> Step {
+    tagged(inp, s, mend, &["</TOOLCALL>"], Format::NemotronToolcallJson)
+}
+
+/// `<|tool_call|>[…]` (no close marker).
+pub(crate) fn granite(inp: &Input<'_>, s: usize, mend: usize) -> Step {
+    tagged(inp, s, mend, &[], Format::GraniteToolCallToken)
+}
+
+/// `<function_call> {…}` (no close marker).
+pub(crate) fn granite20b(inp: &Input<'_>, s: usize, mend: usize) -> Step {
+    tagged(inp, s, mend, &["</function_call>"], Format::Granite20bFc)
+}
+
+/// `<|START_ACTION|>[…]<|END_ACTION|>`.
+pub(crate) fn command_r(inp: &Input<'_>, s: usize, mend: usize) -> Step {
+    tagged(inp, s, mend, &["<|END_ACTION|>"], Format::CommandRAction)
+}
+
+/// `functools[…]`.
+pub(crate) fn functools(inp: &Input<'_>, s: usize, mend: usize) -> Step {
+    let at = skip_ws(inp.text, mend);
+    match inp.text.as_bytes().get(at) {
+        Some(b'[') => tagged(inp, s, mend, &[], Format::Functools),
+        None => inp.more(Wait::Any),
+        Some(_) => Step::NotMine,
+    }
+}
+
+/// `<|message_sep|>\n\nfunction call<|role_sep|>\n{…}`.
+pub(crate) fn gigachat(inp: &Input<'_>, s: usize, mend: usize) -> Step {
+    let t = inp.text;
+    const HEAD: &str = "function call<|role_sep|>";
+    let mut at = mend;
+    if !t[s..mend].contains("role_sep") {
+        at = skip_ws(t, mend);
+        let rest = &t[at..];
+        if rest.starts_with(HEAD) {
+            at += HEAD.len();
+        } else if !inp.fin && HEAD.starts_with(rest) {
+            return Step::NeedMore(Wait::Any);
+        } else {
+            // A plain message separator: dropped.
+            return Step::Done {
+                end: mend,
+                pieces: Vec::new(),
+            };
+        }
+    }
+    tagged(inp, s, at, &[], Format::Gigachat)
+}
+
+/// `<|function_call|>{…}` (GigaChat 3).
+pub(crate) fn gigachat_token(inp: &Input<'_>, s: usize, mend: usize) -> Step {
+    tagged(inp, s, mend, &[], Format::Gigachat)
+}
+
+/// `<longcat_tool_call>{…}</longcat_tool_call>`.
+pub(crate) fn longcat(inp: &Input<'_>, s: usize, mend: usize) -> Step {
+    tagged(inp, s, mend, &["</longcat_tool_call>"], Format::Longcat)
+}
+
+/// `<|action_start|><|plugin|>{…}<|action_end|>`.
+pub(crate) fn internlm2(inp: &Input<'_>, s: usize, mend: usize) -> Step {
+    let t = inp.text;
+    let at = skip_ws(t, mend);
+    let rest = &t[at..];
+    if let Some(r) = rest.strip_prefix("<|plugin|>") {
+        let _ = r;
+        return tagged(
+            inp,
+            s,
+            at + "<|plugin|>".len(),
+            &["<|action_end|>"],
+            Format::Internlm2,
+        );
+    }
+    if !inp.fin && "<|plugin|>".starts_with(rest) {
+        return Step::NeedMore(Wait::Any);
+    }
+    Step::NotMine
+}
+
+/// `>>>name\n{…}` (Functionary v3.2); `>>>all\n` introduces plain text.
+pub(crate) fn functionary_v32(inp: &Input<'_>, s: usize, mend: usize) -> Step {
+    functionary_at(inp, s, mend)
+}
+
+/// Functionary v3.2 at the very start of the output: `name\n{…}` or `all\ntext`.
+pub(crate) fn functionary_start(inp: &Input<'_>, _s: usize, _mend: usize) -> Step {
+    match functionary_at(inp, 0, 0) {
+        Step::NotMine => Step::Done {
+            end: 0,
+            pieces: Vec::new(),
+        },
+        other => other,
+    }
+}
+
+/// Auto mode with a tool list: an output whose first line is exactly a known tool's name,
+/// followed by JSON arguments, is Functionary v3.2's first call.
+pub(crate) fn functionary_known(inp: &Input<'_>, _s: usize, _mend: usize) -> Step {
+    let t = inp.text;
+    let line = t.split('\n').next().unwrap_or_default().trim_end();
+    let known = |n: &str| inp.opts.tools.iter().flatten().any(|tool| tool.name == n);
+    let maybe = |n: &str| {
+        inp.opts
+            .tools
+            .iter()
+            .flatten()
+            .any(|tool| tool.name.starts_with(n))
+    };
+    let none = Step::Done {
+        end: 0,
+        pieces: Vec::new(),
+    };
+    if !t.contains('\n') {
+        return if !inp.fin && maybe(line) {
+            Step::NeedMore(Wait::Markers(&["\n"]))
+        } else {
+            none
+        };
+    }
+    if !known(line) {
+        return none;
+    }
+    match functionary_at(inp, 0, 0) {
+        Step::NotMine => none,
+        other => other,
+    }
+}
+
+fn functionary_at(inp: &Input<'_>, s: usize, at: usize) -> Step {
+    let t = inp.text;
+    let Some(nl) = find(t, at, "\n") else {
+        return inp.more(Wait::Markers(&["\n"]));
+    };
+    let name = t[at..nl].trim();
+    if name == "all" {
+        return Step::Done {
+            end: nl + 1,
+            pieces: Vec::new(),
+        };
+    }
+    if name.is_empty() || !name.chars().all(super::scan::is_name_char) {
+        return Step::NotMine;
+    }
+    let j = skip_ws(t, nl + 1);
+    if name == "python" && !matches!(t.as_bytes().get(j), Some(b'{') | None) {
+        // Functionary's code interpreter: the rest is Python source.
+        let end = find(t, j, ">>>").unwrap_or(t.len());
+        if !inp.fin && end == t.len() {
+            return Step::NeedMore(Wait::Markers(&[">>>"]));
+        }
+        let code = t[nl + 1..end].trim_end().to_owned();
+        return Step::Done {
+            end,
+            pieces: vec![Piece::Call(RawCall {
+                name: name.to_owned(),
+                args: Args::Value(serde_json::json!({ "code": code }), Vec::new()),
+                raw: nl + 1..end,
+                span: s..end,
+                format: Format::FunctionaryV32,
+                id: None,
+            })],
+        };
+    }
+    match json_at(t, j) {
+        Ok((_, e)) => Step::Done {
+            end: e,
+            pieces: vec![Piece::Call(RawCall {
+                name: name.to_owned(),
+                args: Args::Json(j..e),
+                raw: j..e,
+                span: s..e,
+                format: Format::FunctionaryV32,
+                id: None,
+            })],
+        },
+        Err(Stop::Eof) if !inp.fin => Step::NeedMore(Wait::Balanced),
+        Err(Stop::Eof) => {
+            let end = t.len();
+            let next = find(t, j, ">>>").unwrap_or(end);
+            Step::Done {
+                end: next,
+                pieces: vec![Piece::Call(RawCall {
+                    name: name.to_owned(),
+                    args: Args::Json(j..next),
+                    raw: j..next,
+                    span: s..next,
+                    format: Format::FunctionaryV32,
+                    id: None,
+                })],
+            }
+        }
+        Err(Stop::Invalid) => Step::NotMine,
+    }
+}
+
+fn bare_format(inp: &Input<'_>, v: &Value, default: Format) -> Format {
+    if let Some(h) = inp.hint() {
+        return h;
+    }
+    match v {
+        Value::Object(o) if o.contains_key("tool_call") || o.contains_key("tool_calls") => {
+            Format::LlamacppGenericJson
+        }
+        Value::Object(o) if o.contains_key("parameters") => Format::Llama3Json,
+        _ => default,
+    }
+}
+
+/// A bare `{` in the text: a JSON object with the shape of a call is a call; other JSON is
+/// content (skipped whole); anything else is content.
+pub(crate) fn bare_object(inp: &Input<'_>, s: usize, _mend: usize) -> Step {
+    let t = inp.text;
+    match json_at(t, s) {
+        Ok((v, e)) => {
+            if let (Some(Format::LlamacppGenericJson), Some(Value::String(r))) = (
+                inp.hint(),
+                v.as_object()
+                    .filter(|o| o.len() == 1)
+                    .and_then(|o| o.get("response")),
+            ) {
+                return Step::Done {
+                    end: e,
+                    pieces: vec![Piece::Text(r.clone())],
+                };
+            }
+            if calls_from_value(&v, true).is_some() {
+                let fmt = bare_format(inp, &v, Format::BareJson);
+                Step::Done {
+                    end: e,
+                    pieces: payload(inp, s..e, s..e, fmt, false),
+                }
+            } else if let Some(name) = prose_tool(inp, s, &v) {
+                Step::Done {
+                    end: e,
+                    pieces: vec![Piece::Call(RawCall {
+                        name,
+                        args: Args::Json(s..e),
+                        raw: s..e,
+                        span: s..e,
+                        format: Format::Prose,
+                        id: None,
+                    })],
+                }
+            } else {
+                Step::Skip(e)
+            }
+        }
+        Err(Stop::Eof) if !inp.fin => Step::NeedMore(Wait::Balanced),
+        Err(Stop::Eof) => truncated_object(inp, s),
+        Err(Stop::Invalid) => Step::NotMine,
+    }
+}
+
+/// Prose recovery (as Ollama's generic parser does): a known tool's name shortly before a JSON
+/// object whose keys are all parameters of that tool (`I'll call ls with {"path": "."}`,
+/// `` `ls` {"path": "."} ``) makes the object that tool's arguments. Needs a tool list.
+fn prose_tool(inp: &Input<'_>, s: usize, v: &Value) -> Option<String> {
+    let tools = inp.opts.tools.as_ref()?;
+    let obj = v.as_object()?;
+    let t = inp.text;
+    let mut lo = s.saturating_sub(48);
+    while !t.is_char_boundary(lo) {
+        lo += 1;
+    }
+    let before = &t[lo..s];
+    // The name must be in the same clause: no sentence end between it and the object.
+    let clause_start = before
+        .rfind(['.', '\n', '!', '?', ';'])
+        .map_or(0, |i| i + 1);
+    let clause = &before[clause_start..];
+    let mut best: Option<(usize, &str)> = None;
+    for tool in tools {
+        let n = tool.name.as_str();
+        if n.is_empty() {
+            continue;
+        }
+        for (i, _) in clause.match_indices(n) {
+            let left_ok = clause[..i]
+                .chars()
+                .next_back()
+                .is_none_or(|c| !super::scan::is_name_char(c));
+            let right_ok = clause[i + n.len()..]
+                .chars()
+                .next()
+                .is_none_or(|c| !super::scan::is_name_char(c));
+            if left_ok && right_ok && best.is_none_or(|(b, _)| i > b) {
+                best = Some((i, n));
+            }
+        }
+    }
+    let (_, name) = best?;
+    let tool = inp.opts.tool(name)?;
+    let props = tool.parameters.get("properties").and_then(Value::as_object);
+    let fits = match props {
+        Some(p) => !obj.is_empty() && obj.keys().all(|k| p.contains_key(k)),
+        None => !obj.is_empty(),
+    };
+    fits.then(|| name.to_owned())
+}
+
+/// An object cut off by the end of the output that starts like a call (`{"name": "f", …` or a
+/// `{"tool_call": …` wrapper) is a truncated call.
+fn truncated_object(inp: &Input<'_>, s: usize) -> Step {
+    let t = inp.text;
+    let head = &t[s..t.len().min(s + 200)];
+    let compact: String = head.chars().filter(|c| !c.is_whitespace()).collect();
+    let looks = [
+        "{\"name\":\"",
+        "{\"tool_call\":{",
+        "{\"tool_calls\":[",
+        "{\"function\":",
+        "{\"type\":\"function\"",
+    ]
+    .iter()
+    .any(|p| compact.starts_with(p));
+    if !looks {
+        return Step::NotMine;
+    }
+    let fmt = inp
+        .hint()
+        .unwrap_or(if compact.starts_with("{\"tool_call") {
+            Format::LlamacppGenericJson
+        } else {
+            Format::BareJson
+        });
+    Step::Done {
+        end: t.len(),
+        pieces: payload(inp, s..t.len(), s..t.len(), fmt, false),
+    }
+}
+
+/// A bare `[`: a JSON array of call objects, or a Python list of calls `[f(a=1), g()]`.
+pub(crate) fn bare_array(inp: &Input<'_>, s: usize, _mend: usize) -> Step {
+    let t = inp.text;
+    match json_at(t, s) {
+        Ok((v, e)) => {
+            if calls_from_value(&v, true).is_some() {
+                let fmt = inp.hint().unwrap_or(Format::JsonArray);
+                Step::Done {
+                    end: e,
+                    pieces: payload(inp, s..e, s..e, fmt, false),
+                }
+            } else {
+                Step::Skip(e)
+            }
+        }
+        Err(Stop::Eof) if !inp.fin => Step::NeedMore(Wait::Balanced),
+        Err(Stop::Eof) => {
+            // A cut-off array of call objects: the complete ones are calls.
+            let j = skip_ws(t, s + 1);
+            let compact: String = t[j..t.len().min(j + 40)]
+                .chars()
+                .filter(|c| !c.is_whitespace())
+                .collect();
+            if compact.starts_with("{\"name\":\"") {
+                let fmt = inp.hint().unwrap_or(Format::JsonArray);
+                return Step::Done {
+                    end: t.len(),
+                    pieces: payload(inp, j..t.len(), s..t.len(), fmt, false),
+                };
+            }
+            super::pythonic::bare_list(inp, s)
+        }
+        Err(Stop::Invalid) => super::pythonic::bare_list(inp, s),
+    }
+}

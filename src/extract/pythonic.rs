@@ -1,0 +1,222 @@
+//! Python-call families: LFM2 (`<|tool_call_start|>[f(a=1)]<|tool_call_end|>`, and its JSON
+//! mode), OLMo 3 (`<function_calls>f(a=1)</function_calls>`), Llama 3.1's `<|python_tag|>`, and
+//! bare lists `[f(a=1), g(b='x')]`.
+
+use serde_json::Value;
+
+use super::Format;
+
+/// Python calls read from a text: name, arguments, and the call's span.
+type PyCalls = Vec<(String, Value, std::ops::Range<usize>)>;
+use super::json_tags::{expect_close, payload, trim_range};
+use super::scan::{Args, Input, Piece, RawCall, Step, Wait, body_until, skip_ws};
+use super::value::{Stop, py_call};
+
+/// Reads calls separated by `,`, `;` or newlines from `at` up to `stop` (exclusive).
+/// Returns the calls and where reading ended.
+fn calls_in(t: &str, mut at: usize, bracket: bool) -> Result<(PyCalls, usize), Stop> {
+    let mut out = Vec::new();
+    loop {
+        at = skip_ws(t, at);
+        if bracket {
+            match t.as_bytes().get(at) {
+                Some(b']') => return Ok((out, at + 1)),
+                None => return Err(Stop::Eof),
+                _ => {}
+            }
+        } else if at >= t.len() {
+            return Ok((out, at));
+        }
+        let (name, args, e) = py_call(t, at)?;
+        out.push((name, args, at..e));
+        at = skip_ws(t, e);
+        match t.as_bytes().get(at) {
+            Some(b',' | b';') => at += 1,
+            Some(b']') if bracket => {}
+            None if bracket => return Err(Stop::Eof),
+            None => return Ok((out, at)),
+            Some(_) if !bracket => {}
+            Some(_) => return Err(Stop::Invalid),
+        }
+    }
+}
+
+fn to_pieces(calls: PyCalls, span: std::ops::Range<usize>, fmt: Format) -> Vec<Piece> {
+    calls
+        .into_iter()
+        .map(|(name, args, r)| {
+            Piece::Call(RawCall {
+                name,
+                args: Args::Value(args, Vec::new()),
+                raw: r,
+                span: span.clone(),
+                format: fmt,
+                id: None,
+            })
+        })
+        .collect()
+}
+
+/// The calls in an envelope body: a JSON payload if it is one, else Python calls (with or
+/// without list brackets).
+fn body_calls(
+    inp: &Input<'_>,
+    body: std::ops::Range<usize>,
+    span: std::ops::Range<usize>,
+    json_fmt: Format,
+    py_fmt: Format,
+) -> Vec<Piece> {
+    let t = inp.text;
+    let r = trim_range(t, body);
+    let sub = &t[..r.end];
+    let first = t.as_bytes().get(r.start).copied();
+    if first == Some(b'{')
+        || (first == Some(b'[') && t[r.start + 1..r.end].trim_start().starts_with('{'))
+    {
+        return payload(inp, r, span, json_fmt, false);
+    }
+    let bracket = first == Some(b'[');
+    let from = if bracket { r.start + 1 } else { r.start };
+    match calls_in(sub, from, bracket) {
+        Ok((calls, _)) if !calls.is_empty() => to_pieces(calls, span, py_fmt),
+        Ok(_) => Vec::new(),
+        Err(Stop::Eof) if inp.fin => {
+            // Cut off inside the call: keep the name so the model can be asked to finish it.
+            match super::value::py_ident(t, skip_ws(t, from)) {
+                Some(ne) => {
+                    let n = skip_ws(t, from);
+                    vec![Piece::Call(RawCall {
+                        name: t[n..ne].to_owned(),
+                        args: Args::Bad(crate::repair::RepairError::Truncated {
+                            at: t.len(),
+                            message: "the call is cut off".into(),
+                        }),
+                        raw: ne..r.end,
+                        span,
+                        format: py_fmt,
+                        id: None,
+                    })]
+                }
+                None => Vec::new(),
+            }
+        }
+        Err(_) => {
+            // Not readable: the text stays visible as content.
+            vec![Piece::Content(span)]
+        }
+    }
+}
+
+/// `<|tool_call_start|>…<|tool_call_end|>`.
+pub(crate) fn lfm2(inp: &Input<'_>, s: usize, mend: usize) -> Step {
+    match body_until(inp, mend, &["<|tool_call_end|>"]) {
+        Ok((body, end)) => Step::Done {
+            end,
+            pieces: body_calls(inp, body, s..end, Format::Lfm2Json, Format::Lfm2Pythonic),
+        },
+        Err(st) => st,
+    }
+}
+
+/// `<function_calls>…</function_calls>`.
+pub(crate) fn olmo3(inp: &Input<'_>, s: usize, mend: usize) -> Step {
+    match body_until(inp, mend, &["</function_calls>"]) {
+        Ok((body, end)) => Step::Done {
+            end,
+            pieces: body_calls(
+                inp,
+                body,
+                s..end,
+                Format::Olmo3Pythonic,
+                Format::Olmo3Pythonic,
+            ),
+        },
+        Err(st) => st,
+    }
+}
+
+const PY_TAG_END: &[&str] = &["<|eom_id|>", "<|eot_id|>"];
+
+/// `<|python_tag|>f.call(a=1)` or `<|python_tag|>{"name": …}`.
+pub(crate) fn python_tag(inp: &Input<'_>, s: usize, mend: usize) -> Step {
+    let t = inp.text;
+    let at = skip_ws(t, mend);
+    if at >= t.len() {
+        return inp.more(Wait::Any);
+    }
+    if t.as_bytes()[at] == b'{' || t.as_bytes()[at] == b'[' {
+        // One or more JSON calls (`;`-separated) up to the end-of-message token.
+        return match body_until(inp, at, PY_TAG_END) {
+            Ok((body, end)) => Step::Done {
+                end,
+                pieces: payload(inp, body, s..end, Format::Llama3PythonTag, false),
+            },
+            Err(st) => st,
+        };
+    }
+    let mut calls = Vec::new();
+    let mut pos = at;
+    loop {
+        match py_call(t, pos) {
+            Ok((name, args, e)) => {
+                calls.push((name, args, pos..e));
+                pos = e;
+                let j = skip_ws(t, pos);
+                if t[j..].starts_with(';') {
+                    pos = skip_ws(t, j + 1);
+                    continue;
+                }
+                break;
+            }
+            Err(Stop::Eof) if !inp.fin => return Step::NeedMore(Wait::Balanced),
+            Err(_) => {
+                if calls.is_empty() {
+                    return Step::NotMine;
+                }
+                break;
+            }
+        }
+    }
+    let end = match expect_close(inp, pos, PY_TAG_END) {
+        Ok(x) => x,
+        Err(st) => return st,
+    };
+    Step::Done {
+        end,
+        pieces: to_pieces(calls, s..end, Format::Llama3PythonTag),
+    }
+}
+
+/// A bare Python list of calls: `[f(a=1), g()]`. Only a complete, well-formed list counts.
+pub(crate) fn bare_list(inp: &Input<'_>, s: usize) -> Step {
+    let t = inp.text;
+    match calls_in(t, s + 1, true) {
+        Ok((calls, e)) if !calls.is_empty() => Step::Done {
+            end: e,
+            pieces: to_pieces(calls, s..e, Format::Pythonic),
+        },
+        Ok(_) => Step::NotMine,
+        Err(Stop::Eof) if !inp.fin => Step::NeedMore(Wait::Balanced),
+        Err(_) => Step::NotMine,
+    }
+}
+
+/// Python calls, one per line or separated by `;`, in a fenced block body.
+pub(crate) fn lines(t: &str, body: std::ops::Range<usize>) -> Option<PyCalls> {
+    let sub = &t[..body.end];
+    let r = trim_range(t, body);
+    let mut at = r.start;
+    let bracket = sub.as_bytes().get(at) == Some(&b'[');
+    if bracket {
+        at += 1;
+    }
+    match calls_in(sub, at, bracket) {
+        Ok((calls, e)) if !calls.is_empty() && skip_ws(sub, e) >= r.end => Some(calls),
+        _ => None,
+    }
+}
+
+/// Converts Python calls into pieces.
+pub(crate) fn pieces(calls: PyCalls, span: std::ops::Range<usize>, fmt: Format) -> Vec<Piece> {
+    to_pieces(calls, span, fmt)
+}

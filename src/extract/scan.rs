@@ -1,0 +1,629 @@
+//! The marker scanner shared by one-shot and streaming extraction: one Aho-Corasick pass over the
+//! text, a handler per marker, and the rules that let a partial buffer be scanned without ever
+//! deciding something that more text could change.
+
+use std::collections::HashSet;
+use std::ops::Range;
+use std::sync::OnceLock;
+
+use aho_corasick::{AhoCorasick, MatchKind};
+use serde_json::Value;
+
+use super::{Format, FormatHint, Options};
+use crate::repair::{Fix, RepairError};
+
+/// What a handler sees: the text so far, whether it is all of it, and the options.
+pub(crate) struct Input<'a> {
+    /// The text (a prefix of the final text while streaming).
+    pub text: &'a str,
+    /// True when no more text will come.
+    pub fin: bool,
+    /// The caller's options.
+    pub opts: &'a Options,
+}
+
+impl Input<'_> {
+    /// The explicit family hint, if any.
+    pub fn hint(&self) -> Option<Format> {
+        match self.opts.format {
+            FormatHint::Auto => None,
+            FormatHint::Family(f) => Some(f),
+        }
+    }
+
+    /// `NeedMore(w)` while streaming; `NotMine` once the text is final.
+    pub fn more(&self, w: Wait) -> Step {
+        if self.fin {
+            Step::NotMine
+        } else {
+            Step::NeedMore(w)
+        }
+    }
+}
+
+/// What a handler decided about the marker it was given.
+pub(crate) enum Step {
+    /// The buffer ends before a decision can be made.
+    NeedMore(Wait),
+    /// Not an envelope: the marker's first character is content and scanning goes on after it.
+    NotMine,
+    /// Not a call, but everything up to this offset is content (e.g. a JSON object that is data).
+    Skip(usize),
+    /// An envelope ending at `end`.
+    Done {
+        /// Offset just past the envelope.
+        end: usize,
+        /// What it holds, in order.
+        pieces: Vec<Piece>,
+    },
+}
+
+/// When a handler that asked for more text is worth running again.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Wait {
+    /// When one of these strings appears in the new text.
+    Markers(&'static [&'static str]),
+    /// When brackets opened since the marker are balanced again.
+    Balanced,
+    /// After enough new text (geometric back-off keeps the total work linear).
+    Any,
+}
+
+/// One piece of the output, in text order.
+#[derive(Debug)]
+pub(crate) enum Piece {
+    /// Text to show.
+    Content(Range<usize>),
+    /// Text to show that is not a slice of the input (e.g. a decoded JSON string).
+    Text(String),
+    /// Thinking.
+    Reasoning(Range<usize>),
+    /// A call.
+    Call(RawCall),
+}
+
+/// A call as a family parser found it, before repair and name checks.
+#[derive(Debug)]
+pub(crate) struct RawCall {
+    pub name: String,
+    pub args: Args,
+    /// The model's raw argument text.
+    pub raw: Range<usize>,
+    /// The whole call in the input.
+    pub span: Range<usize>,
+    pub format: Format,
+    pub id: Option<String>,
+}
+
+/// Arguments as a family parser found them.
+#[derive(Debug)]
+pub(crate) enum Args {
+    /// JSON text in the input, to be repaired.
+    Json(Range<usize>),
+    /// Already a value (from a repaired payload or a Python / Gemma literal).
+    Value(Value, Vec<Fix>),
+    /// Raw-text key/value pairs (XML families); `Some(true)` when the envelope says "string".
+    Pairs(Vec<(String, String, Option<bool>)>),
+    /// Could not be read at all.
+    Bad(RepairError),
+}
+
+type Handler = fn(&Input<'_>, usize, usize) -> Step;
+
+struct Marker {
+    pat: &'static str,
+    handler: Handler,
+    /// Families this marker can produce; empty = always active (think blocks, control tokens).
+    families: &'static [Format],
+}
+
+use super::{
+    deepseek, fenced, gemma, harmony, json_tags, kimi, mistral, pythonic, reasoning, tool_call_tag,
+    xml,
+};
+use Format as F;
+
+#[rustfmt::skip]
+const MARKERS: &[Marker] = &[
+    // Think blocks (always active).
+    m("<think>", reasoning::think, &[]),
+    m("[THINK]", reasoning::think, &[]),
+    m("<|START_THINKING|>", reasoning::think, &[]),
+    m("<|inner_prefix|>", reasoning::think, &[]),
+    m("<seed:think>", reasoning::think, &[]),
+    m("<|channel>", reasoning::think, &[]),
+    // Stray closers and control tokens that carry no text.
+    m("</think>", reasoning::drop_token, &[]),
+    m("[/THINK]", reasoning::drop_token, &[]),
+    m("<|END_THINKING|>", reasoning::drop_token, &[]),
+    m("<channel|>", reasoning::drop_token, &[]),
+    m("</seed:think>", reasoning::drop_token, &[]),
+    m("<|inner_suffix|>", reasoning::drop_token, &[]),
+    m("[BEGIN FINAL RESPONSE]", reasoning::drop_token, &[]),
+    m("[END FINAL RESPONSE]", reasoning::drop_token, &[]),
+    m("<|START_RESPONSE|>", reasoning::drop_token, &[]),
+    m("<|END_RESPONSE|>", reasoning::drop_token, &[]),
+    m("<|START_TEXT|>", reasoning::drop_token, &[]),
+    m("<|END_TEXT|>", reasoning::drop_token, &[]),
+    m("<|CHATBOT_TOKEN|>", reasoning::drop_token, &[]),
+    m("<|END_OF_TURN_TOKEN|>", reasoning::drop_token, &[]),
+    m("<|python_start|>", reasoning::drop_token, &[]),
+    m("<|python_end|>", reasoning::drop_token, &[]),
+    m("</s>", reasoning::drop_token, &[]),
+    m("[/TOOL_CALLS]", reasoning::drop_token, &[]),
+    m("<|eot_id|>", reasoning::drop_token, &[]),
+    m("<|eom_id|>", reasoning::drop_token, &[]),
+    m("<\u{ff5c}end\u{2581}of\u{2581}sentence\u{ff5c}>", reasoning::drop_token, &[]),
+    m("<|end\u{2581}of\u{2581}sentence|>", reasoning::drop_token, &[]),
+    m("<\u{ff5c}tool\u{2581}output\u{2581}begin\u{ff5c}>", reasoning::drop_token, &[]),
+    m("<\u{ff5c}tool\u{2581}output\u{2581}end\u{ff5c}>", reasoning::drop_token, &[]),
+    m("<\u{ff5c}tool\u{2581}outputs\u{2581}begin\u{ff5c}>", reasoning::drop_token, &[]),
+    m("<\u{ff5c}tool\u{2581}outputs\u{2581}end\u{ff5c}>", reasoning::drop_token, &[]),
+    // <tool_call> family group.
+    m("<tool_call>", tool_call_tag::tool_call, &[F::Hermes, F::Qwen3CoderXml, F::Glm45Xml, F::HunyuanV3, F::GraniteToolCallToken, F::JsonArray]),
+    m("<tool_calls>", tool_call_tag::tool_calls, &[F::ToolCallsArray, F::MinimaxV1, F::HunyuanV3]),
+    // Generic wrappers some models put around a call (only a call-shaped body counts).
+    m("<tool>", tool_call_tag::generic, &[F::Hermes]),
+    m("<tools>", tool_call_tag::generic, &[F::Hermes]),
+    m("<response>", tool_call_tag::generic, &[F::Hermes, F::GraniteToolCallToken]),
+    m("<json>", tool_call_tag::generic, &[F::Hermes]),
+    m("<JSON>", tool_call_tag::generic, &[F::Hermes]),
+    m("<xml>", tool_call_tag::generic, &[F::Hermes]),
+    m("<user>", tool_call_tag::generic, &[F::Glm45Xml]),
+    // XML families.
+    m("<seed:tool_call>", xml::seed, &[F::SeedOssXml]),
+    m("<function=", xml::function_eq, &[F::Qwen3CoderXml, F::FunctionaryV31, F::SeedOssXml, F::Hermes]),
+    m("<minimax:tool_call>", xml::minimax, &[F::MinimaxM2Xml]),
+    m("<function name=", xml::minicpm, &[F::Minicpm5Xml, F::Hermes]),
+    m("<\u{ff5c}DSML\u{ff5c}function_calls>", xml::dsml, &[F::DeepseekDsml]),
+    m("<\u{ff5c}DSML\u{ff5c}tool_calls>", xml::dsml, &[F::DeepseekDsml]),
+    m("<\u{ff5c}tool_calls_begin\u{ff5c}>", xml::step3, &[F::Step3]),
+    m("<\u{ff5c}tool_call_begin\u{ff5c}>", xml::step3, &[F::Step3]),
+    // DeepSeek V3 / V3.1 (full-width bars, and the ASCII-bar spelling some templates print).
+    m("<\u{ff5c}tool\u{2581}calls\u{2581}begin\u{ff5c}>", deepseek::handle, &[F::DeepseekV3, F::DeepseekV31]),
+    m("<\u{ff5c}tool\u{2581}call\u{2581}begin\u{ff5c}>", deepseek::handle, &[F::DeepseekV3, F::DeepseekV31]),
+    m("<\u{ff5c}tool\u{2581}calls\u{ff5c}>", deepseek::handle, &[F::DeepseekV3, F::DeepseekV31]),
+    m("<|tool\u{2581}calls\u{2581}begin|>", deepseek::handle, &[F::DeepseekV3, F::DeepseekV31]),
+    m("<|tool\u{2581}call\u{2581}begin|>", deepseek::handle, &[F::DeepseekV3, F::DeepseekV31]),
+    // Kimi K2.
+    m("<|tool_calls_section_begin|>", kimi::handle, &[F::KimiK2]),
+    m("<|tool_call_begin|>", kimi::handle, &[F::KimiK2]),
+    // Gemma.
+    m("<|tool_call>", gemma::gemma4, &[F::Gemma4]),
+    m("<start_function_call>", gemma::functiongemma, &[F::Functiongemma]),
+    // Pythonic.
+    m("<|tool_call_start|>", pythonic::lfm2, &[F::Lfm2Pythonic, F::Lfm2Json]),
+    m("<function_calls>", pythonic::olmo3, &[F::Olmo3Pythonic]),
+    m("<|python_tag|>", pythonic::python_tag, &[F::Llama3PythonTag, F::Llama3Json]),
+    // Mistral.
+    m("[TOOL_CALLS]", mistral::handle, &[F::MistralJsonArray, F::MistralV11, F::JsonArray]),
+    // JSON between tags.
+    m("<|tools_prefix|>", json_tags::apertus, &[F::Apertus]),
+    m("<TOOLCALL>", json_tags::nemotron, &[F::NemotronToolcallJson]),
+    m("<|tool_call|>", json_tags::granite, &[F::GraniteToolCallToken]),
+    m("<function_call>", json_tags::granite20b, &[F::Granite20bFc, F::Hermes]),
+    m("<|START_ACTION|>", json_tags::command_r, &[F::CommandRAction]),
+    m("functools", json_tags::functools, &[F::Functools]),
+    m("<|message_sep|>", json_tags::gigachat, &[F::Gigachat]),
+    m("function call<|role_sep|>", json_tags::gigachat, &[F::Gigachat]),
+    m("<|function_call|>", json_tags::gigachat_token, &[F::Gigachat]),
+    m("<longcat_tool_call>", json_tags::longcat, &[F::Longcat]),
+    m("<|action_start|>", json_tags::internlm2, &[F::Internlm2]),
+    m(">>>", json_tags::functionary_v32, &[F::FunctionaryV32]),
+    // Harmony / Glimmer.
+    m("<|channel|>", harmony::handle, &[F::Harmony, F::Glimmer]),
+    m("<|start|>", harmony::handle, &[F::Harmony, F::Glimmer]),
+    m(" to=", harmony::handle, &[F::Harmony, F::Glimmer]),
+    // Fences and ReAct.
+    m("```", fenced::fence, &[F::FencedJson, F::ToolCode, F::FencedPython, F::CommandRPlusFenced, F::BareJson, F::Llama3Json, F::LlamacppGenericJson, F::Hermes, F::JsonArray]),
+    m("Action:", fenced::action, &[F::React, F::CommandRPlusFenced]),
+    // Bare JSON and pythonic lists (tried last at their position: shortest markers).
+    m("{", json_tags::bare_object, &[F::BareJson, F::Llama3Json, F::LlamacppGenericJson, F::FencedJson, F::Hermes, F::Glm45Xml, F::JsonArray]),
+    m("[", json_tags::bare_array, &[F::JsonArray, F::Pythonic, F::BareJson, F::Lfm2Pythonic]),
+];
+
+const fn m(pat: &'static str, handler: Handler, families: &'static [Format]) -> Marker {
+    Marker {
+        pat,
+        handler,
+        families,
+    }
+}
+
+/// The markers active for one hint, compiled.
+struct Matcher {
+    ac: AhoCorasick,
+    handlers: Vec<Handler>,
+    prefixes: HashSet<Box<[u8]>>,
+    max_len: usize,
+}
+
+fn build(hint: FormatHint) -> Matcher {
+    let active: Vec<&Marker> = MARKERS
+        .iter()
+        .filter(|mk| match hint {
+            _ if mk.families.is_empty() => true,
+            FormatHint::Auto => true,
+            FormatHint::Family(f) => mk.families.contains(&f),
+        })
+        .collect();
+    let ac = AhoCorasick::builder()
+        .match_kind(MatchKind::LeftmostLongest)
+        .build(active.iter().map(|mk| mk.pat))
+        .expect("static marker set compiles");
+    let mut prefixes = HashSet::new();
+    for mk in &active {
+        let b = mk.pat.as_bytes();
+        for i in 1..b.len() {
+            prefixes.insert(b[..i].to_vec().into_boxed_slice());
+        }
+    }
+    Matcher {
+        ac,
+        handlers: active.iter().map(|mk| mk.handler).collect(),
+        max_len: active.iter().map(|mk| mk.pat.len()).max().unwrap_or(1),
+        prefixes,
+    }
+}
+
+fn matcher(hint: FormatHint) -> &'static Matcher {
+    static CACHE: OnceLock<Vec<OnceLock<Matcher>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| {
+        (0..=super::format::ALL.len())
+            .map(|_| OnceLock::new())
+            .collect()
+    });
+    let idx = match hint {
+        FormatHint::Auto => 0,
+        FormatHint::Family(f) => 1 + super::format::ALL.iter().position(|x| *x == f).unwrap_or(0),
+    };
+    cache[idx].get_or_init(|| build(hint))
+}
+
+/// Markers that never start a call on their own: think blocks, dropped tokens, and the weak
+/// short ones.
+fn strong(mk: &Marker) -> bool {
+    !mk.families.is_empty()
+        && !matches!(
+            mk.pat,
+            "{" | "[" | "```" | "Action:" | " to=" | "functools" | ">>>"
+        )
+}
+
+/// The first strong call marker at or after `from` (for think blocks that were never closed).
+pub(crate) fn first_call_marker(opts: &Options, text: &str, from: usize) -> Option<usize> {
+    type Strong = (AhoCorasick, Vec<&'static [Format]>);
+    static STRONG: OnceLock<Strong> = OnceLock::new();
+    let (ac, fams) = STRONG.get_or_init(|| {
+        let ms: Vec<&Marker> = MARKERS.iter().filter(|mk| strong(mk)).collect();
+        let ac = AhoCorasick::builder()
+            .match_kind(MatchKind::LeftmostLongest)
+            .build(ms.iter().map(|mk| mk.pat))
+            .expect("static marker set compiles");
+        (ac, ms.iter().map(|mk| mk.families).collect())
+    });
+    ac.find_iter(&text[from..])
+        .find(|m| match opts.format {
+            FormatHint::Auto => true,
+            FormatHint::Family(f) => fams[m.pattern().as_usize()].contains(&f),
+        })
+        .map(|m| from + m.start())
+}
+
+struct Pending {
+    start: usize,
+    mend: usize,
+    handler: Handler,
+    wait: Wait,
+    tried_len: usize,
+    tries: u32,
+    check_from: usize,
+    depth: i64,
+    seen_open: bool,
+    in_str: bool,
+    esc: bool,
+    bal_at: usize,
+}
+
+/// Scans a text that may still be growing; see the module docs.
+pub(crate) struct Scanner {
+    pos: usize,
+    started: bool,
+    pending: Option<Pending>,
+    hint: FormatHint,
+    opts: Options,
+}
+
+impl Scanner {
+    pub fn new(opts: &Options) -> Self {
+        Self {
+            pos: 0,
+            started: false,
+            pending: None,
+            hint: opts.format,
+            opts: opts.clone(),
+        }
+    }
+
+    /// Scans `text` (which extends the text of earlier calls) as far as it can be decided,
+    /// passing each piece to `sink`. With `fin` everything is decided.
+    pub fn advance(&mut self, text: &str, fin: bool, sink: &mut dyn FnMut(Piece)) {
+        let mt = matcher(self.hint);
+        let inp = Input {
+            text,
+            fin,
+            opts: &self.opts,
+        };
+        if !self.started {
+            self.started = true;
+            if let Some(h) = reasoning::start_handler(&self.opts) {
+                self.pending = Some(new_pending(0, 0, h));
+            }
+        }
+        loop {
+            if let Some(p) = self.pending.as_mut() {
+                if !fin && !p.ready(text) {
+                    return;
+                }
+                let step = (p.handler)(&inp, p.start, p.mend);
+                let start = p.start;
+                let is_start_hook = p.mend == 0;
+                match step {
+                    Step::NeedMore(w) if !fin => {
+                        p.wait = w;
+                        p.tries += 1;
+                        p.tried_len = text.len();
+                        p.check_from = text.len();
+                        return;
+                    }
+                    Step::NeedMore(_) | Step::NotMine => {
+                        let next = if is_start_hook {
+                            start
+                        } else {
+                            start + text[start..].chars().next().map_or(1, char::len_utf8)
+                        };
+                        if next > start {
+                            sink(Piece::Content(start..next));
+                        }
+                        self.pos = next;
+                    }
+                    Step::Skip(e) => {
+                        let e = e.max(start + 1).min(text.len());
+                        sink(Piece::Content(start..e));
+                        self.pos = e;
+                    }
+                    Step::Done { end, pieces } => {
+                        for pc in pieces {
+                            sink(pc);
+                        }
+                        self.pos = end.max(start).min(text.len());
+                        if end == start && !is_start_hook {
+                            // A handler that consumed nothing: never loop.
+                            let next =
+                                start + text[start..].chars().next().map_or(1, char::len_utf8);
+                            sink(Piece::Content(start..next));
+                            self.pos = next;
+                        }
+                    }
+                }
+                self.pending = None;
+                continue;
+            }
+            if self.pos >= text.len() {
+                return;
+            }
+            match mt.ac.find(&text[self.pos..]) {
+                Some(found) => {
+                    let s = self.pos + found.start();
+                    let e = self.pos + found.end();
+                    if !fin
+                        && text.len() - s < mt.max_len
+                        && mt.prefixes.contains(&text.as_bytes()[s..])
+                    {
+                        // A longer marker may still be arriving at `s`.
+                        if s > self.pos {
+                            sink(Piece::Content(self.pos..s));
+                            self.pos = s;
+                        }
+                        return;
+                    }
+                    if s > self.pos {
+                        sink(Piece::Content(self.pos..s));
+                    }
+                    self.pos = s;
+                    self.pending = Some(new_pending(s, e, mt.handlers[found.pattern().as_usize()]));
+                }
+                None => {
+                    // A final text that ends in part of a marker was cut off inside a control
+                    // token: that fragment is not content.
+                    let mut safe = safe_point(mt, text, self.pos);
+                    if fin && !matches!(text.as_bytes().get(safe), Some(b'<' | b'[')) {
+                        safe = text.len();
+                    }
+                    if safe > self.pos {
+                        sink(Piece::Content(self.pos..safe));
+                    }
+                    self.pos = if fin { text.len() } else { safe.max(self.pos) };
+
+                    return;
+                }
+            }
+        }
+    }
+}
+
+fn new_pending(start: usize, mend: usize, handler: Handler) -> Pending {
+    Pending {
+        start,
+        mend,
+        handler,
+        wait: Wait::Any,
+        tried_len: 0,
+        tries: 0,
+        check_from: mend,
+        depth: 0,
+        seen_open: false,
+        in_str: false,
+        esc: false,
+        bal_at: start,
+    }
+}
+
+impl Pending {
+    fn ready(&mut self, text: &str) -> bool {
+        if self.tries == 0 {
+            return true;
+        }
+        if text.len() == self.tried_len {
+            return false;
+        }
+        let new = text.len() - self.tried_len;
+        let cand = text.len() - self.start;
+        let throttled = self.tries >= 2 && new * 8 < cand;
+        let hit = match self.wait {
+            Wait::Markers(ms) => {
+                let b = text.as_bytes();
+                let longest = ms.iter().map(|s| s.len()).max().unwrap_or(1);
+                let from = self.check_from.saturating_sub(longest - 1).max(self.start);
+                let hay = &b[from..];
+                let found = ms
+                    .iter()
+                    .any(|s| memchr::memmem::find(hay, s.as_bytes()).is_some());
+                if found || !throttled {
+                    self.check_from = text.len();
+                }
+                found
+            }
+            Wait::Balanced => {
+                let b = text.as_bytes();
+                let mut hit = false;
+                for &c in &b[self.bal_at..] {
+                    if self.in_str {
+                        if self.esc {
+                            self.esc = false;
+                        } else if c == b'\\' {
+                            self.esc = true;
+                        } else if c == b'"' {
+                            self.in_str = false;
+                        }
+                        continue;
+                    }
+                    match c {
+                        b'"' => self.in_str = true,
+                        b'{' | b'[' | b'(' => {
+                            self.depth += 1;
+                            self.seen_open = true;
+                        }
+                        b'}' | b']' | b')' => {
+                            self.depth -= 1;
+                            if self.seen_open && self.depth <= 0 {
+                                hit = true;
+                                self.depth = 0;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                self.bal_at = b.len();
+                hit
+            }
+            Wait::Any => new * 8 >= cand,
+        };
+        hit && !throttled
+    }
+}
+
+/// The offset up to which `text[pos..]` can be released as content: everything before the
+/// earliest suffix that is a proper prefix of a marker.
+fn safe_point(mt: &Matcher, text: &str, pos: usize) -> usize {
+    let b = text.as_bytes();
+    let lo = b.len().saturating_sub(mt.max_len - 1).max(pos);
+    for i in lo..b.len() {
+        if text.is_char_boundary(i) && mt.prefixes.contains(&b[i..]) {
+            return i;
+        }
+    }
+    b.len()
+}
+
+/// True when the envelope whose marker starts at `at` holds a call (one handler run, in a final
+/// text).
+pub(crate) fn call_at(inp: &Input<'_>, at: usize) -> bool {
+    let mt = matcher(inp.opts.format);
+    let Some(m) = mt.ac.find(&inp.text[at..]).filter(|m| m.start() == 0) else {
+        return false;
+    };
+    let fin = Input {
+        text: inp.text,
+        fin: true,
+        opts: inp.opts,
+    };
+    match (mt.handlers[m.pattern().as_usize()])(&fin, at, at + m.end()) {
+        Step::Done { pieces, .. } => pieces.iter().any(|p| matches!(p, Piece::Call(_))),
+        _ => false,
+    }
+}
+
+/// Scans `inp.text[body]` as a text of its own (a final one): for envelopes inside fences.
+pub(crate) fn nested(inp: &Input<'_>, body: Range<usize>) -> Vec<Piece> {
+    let mut sc = Scanner::new(inp.opts);
+    sc.started = true;
+    sc.pos = body.start;
+    let mut out = Vec::new();
+    sc.advance(&inp.text[..body.end], true, &mut |p| out.push(p));
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Small helpers shared by the family parsers.
+
+/// Finds `needle` in `text[from..]`, returning its absolute offset.
+pub(crate) fn find(text: &str, from: usize, needle: &str) -> Option<usize> {
+    memchr::memmem::find(&text.as_bytes()[from.min(text.len())..], needle.as_bytes())
+        .map(|i| i + from)
+}
+
+/// Skips ASCII whitespace from `at`.
+pub(crate) fn skip_ws(text: &str, mut at: usize) -> usize {
+    let b = text.as_bytes();
+    while at < b.len() && b[at].is_ascii_whitespace() {
+        at += 1;
+    }
+    at
+}
+
+/// The body of an envelope from `from` to the first `close`: `Ok((body, end_after_close))`.
+/// Without a close marker: at the end of a final text the body runs to the end (a truncated
+/// call); while streaming, the caller must wait.
+pub(crate) fn body_until(
+    inp: &Input<'_>,
+    from: usize,
+    close: &'static [&'static str],
+) -> Result<(Range<usize>, usize), Step> {
+    let mut best: Option<(usize, usize)> = None;
+    for c in close {
+        if let Some(i) = find(inp.text, from, c)
+            && best.is_none_or(|(b, _)| i < b)
+        {
+            best = Some((i, i + c.len()));
+        }
+    }
+    match best {
+        Some((i, e)) => Ok((from..i, e)),
+        None if inp.fin => Ok((from..inp.text.len(), inp.text.len())),
+        None => Err(Step::NeedMore(Wait::Markers(close))),
+    }
+}
+
+/// A tool name: letters, digits, `_`, `-`, `.`, `:`, `/` (no spaces).
+pub(crate) fn is_name_char(c: char) -> bool {
+    c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | ':' | '/')
+}
+
+/// Reads a name starting at `at`; returns its end.
+pub(crate) fn name_end(text: &str, at: usize) -> usize {
+    text[at..]
+        .char_indices()
+        .find(|&(_, c)| !is_name_char(c))
+        .map_or(text.len(), |(i, _)| at + i)
+}

@@ -1,0 +1,222 @@
+//! The `<tool_call>` and `<tool_calls>` markers, shared by Hermes (JSON inside), Qwen3-Coder
+//! (`<function=…>` inside), GLM 4.5 (`name<arg_key>…`), Hunyuan v3 (`name<tool_sep>…`),
+//! MiniMax v1 (JSON objects one per line) and the `<tool_calls>[…]` array family.
+
+use super::Format;
+use super::json_tags::{expect_close, payload, trim_range};
+use super::scan::{Args, Input, Piece, RawCall, Step, Wait, body_until, find, skip_ws};
+use super::value::{Stop, json_at};
+
+const CLOSE: &[&str] = &["</tool_call>"];
+const CLOSE_ALL: &[&str] = &["</tool_calls>"];
+
+/// `<tool_call>`.
+pub(crate) fn tool_call(inp: &Input<'_>, s: usize, mend: usize) -> Step {
+    tag_call(inp, s, mend, CLOSE, false)
+}
+
+/// `<tool>`, `<tools>`, `<response>`, `<json>`, `<xml>`, `<user>`: a call only when the body is
+/// one; a `<response>` without a call is content with its tags dropped; others stay as written.
+pub(crate) fn generic(inp: &Input<'_>, s: usize, mend: usize) -> Step {
+    let close: &'static [&'static str] = match &inp.text[s..mend] {
+        "<tool>" => &["</tool>"],
+        "<tools>" => &["</tools>"],
+        "<response>" => &["</response>"],
+        "<json>" => &["</json>"],
+        "<JSON>" => &["</JSON>"],
+        "<xml>" => &["</xml>"],
+        _ => &["</user>"],
+    };
+    let step = tag_call(inp, s, mend, close, true);
+    let has_call = matches!(&step, Step::Done { pieces, .. } if pieces.iter().any(|p| matches!(p, Piece::Call(_))));
+    match step {
+        Step::Done { end, .. } if !has_call => {
+            if close[0] == "</response>" {
+                let body_end = if inp.text[..end].ends_with(close[0]) {
+                    end - close[0].len()
+                } else {
+                    end
+                };
+                Step::Done {
+                    end,
+                    pieces: vec![Piece::Content(mend..body_end)],
+                }
+            } else {
+                Step::NotMine
+            }
+        }
+        other => other,
+    }
+}
+
+fn tag_call(
+    inp: &Input<'_>,
+    s: usize,
+    mend: usize,
+    close: &'static [&'static str],
+    generic: bool,
+) -> Step {
+    let t = inp.text;
+    let at = skip_ws(t, mend);
+    if at >= t.len() {
+        return match inp.fin {
+            true => Step::Done {
+                end: t.len(),
+                pieces: vec![Piece::Content(s..t.len())],
+            },
+            false => Step::NeedMore(Wait::Any),
+        };
+    }
+    let c = t.as_bytes()[at];
+    if c == b'{' || c == b'[' {
+        return match json_at(t, at) {
+            Ok((_, e)) => {
+                let end = match expect_close(inp, e, close) {
+                    Ok(x) => x,
+                    Err(st) => return st,
+                };
+                Step::Done {
+                    end,
+                    pieces: payload(inp, at..e, s..end, Format::Hermes, false),
+                }
+            }
+            Err(Stop::Eof) if !inp.fin => Step::NeedMore(Wait::Markers(close)),
+            _ => match body_until(inp, mend, close) {
+                Ok((body, end)) => Step::Done {
+                    end,
+                    pieces: payload(inp, body, s..end, Format::Hermes, false),
+                },
+                Err(st) => st,
+            },
+        };
+    }
+    let (body, end) = match body_until(inp, mend, close) {
+        Ok(x) => x,
+        Err(st) => return st,
+    };
+    if t[at..].starts_with("<function=") {
+        return Step::Done {
+            end,
+            pieces: super::xml::qwen_functions(inp, body, s..end, Format::Qwen3CoderXml),
+        };
+    }
+    // `name\n{json}`: a GLM-style name with JSON arguments.
+    let ne = super::scan::name_end(t, at).min(body.end);
+    let j = skip_ws(t, ne);
+    if ne > at && j < body.end && t.as_bytes()[j] == b'{' {
+        let name = t[at..ne].to_owned();
+        let r = trim_range(t, j..body.end);
+        return Step::Done {
+            end,
+            pieces: vec![Piece::Call(RawCall {
+                name,
+                args: Args::Json(r.clone()),
+                raw: r,
+                span: s..end,
+                format: Format::Glm45Xml,
+                id: None,
+            })],
+        };
+    }
+    if generic {
+        return Step::Done {
+            end,
+            pieces: Vec::new(),
+        };
+    }
+    Step::Done {
+        end,
+        pieces: key_value_call(t, body, s..end),
+    }
+}
+
+/// GLM 4.5 / Hunyuan: `name` then `<arg_key>k</arg_key><arg_value>v</arg_value>` pairs.
+fn key_value_call(
+    t: &str,
+    body: std::ops::Range<usize>,
+    span: std::ops::Range<usize>,
+) -> Vec<Piece> {
+    let b = &t[body.clone()];
+    let (name_end, fmt) = match (b.find("<tool_sep>"), b.find("<arg_key>")) {
+        (Some(i), _) => (i, Format::HunyuanV3),
+        (None, Some(i)) => (i, Format::Glm45Xml),
+        (None, None) => (b.len(), Format::Glm45Xml),
+    };
+    let name = b[..name_end].trim();
+    if name.is_empty() || !name.chars().all(super::scan::is_name_char) {
+        return vec![Piece::Content(span)];
+    }
+    let mut pairs = Vec::new();
+    let mut at = body.start + name_end;
+    while let Some(k) = find(t, at, "<arg_key>").filter(|k| *k < body.end) {
+        let ks = k + "<arg_key>".len();
+        let Some(ke) = find(t, ks, "</arg_key>").filter(|e| *e <= body.end) else {
+            break;
+        };
+        let key = t[ks..ke].trim().to_owned();
+        let vs0 = skip_ws(t, ke + "</arg_key>".len());
+        let (val, next) = if t[vs0..].starts_with("<arg_value>") {
+            let vs = vs0 + "<arg_value>".len();
+            match find(t, vs, "</arg_value>").filter(|e| *e <= body.end) {
+                Some(ve) => (t[vs..ve].to_owned(), ve + "</arg_value>".len()),
+                None => (t[vs..body.end].to_owned(), body.end),
+            }
+        } else {
+            (String::new(), vs0)
+        };
+        pairs.push((key, val, None));
+        at = next;
+    }
+    vec![Piece::Call(RawCall {
+        name: name.to_owned(),
+        args: Args::Pairs(pairs),
+        raw: body.start + name_end..body.end,
+        span,
+        format: fmt,
+        id: None,
+    })]
+}
+
+/// `<tool_calls>`: a JSON array, JSON objects one per line, or Hunyuan's `<tool_call>` items.
+pub(crate) fn tool_calls(inp: &Input<'_>, s: usize, mend: usize) -> Step {
+    let t = inp.text;
+    let (body, end) = match body_until(inp, mend, CLOSE_ALL) {
+        Ok(x) => x,
+        Err(st) => return st,
+    };
+    let r = trim_range(t, body.clone());
+    let inner = &t[r.clone()];
+    if inner.starts_with('[') {
+        return Step::Done {
+            end,
+            pieces: payload(inp, r, s..end, Format::ToolCallsArray, false),
+        };
+    }
+    if inner.starts_with("<tool_call>") {
+        let mut pieces = Vec::new();
+        let mut at = r.start;
+        while let Some(o) = find(t, at, "<tool_call>").filter(|o| *o < r.end) {
+            let bs = o + "<tool_call>".len();
+            let (be, next) = match find(t, bs, "</tool_call>").filter(|e| *e <= r.end) {
+                Some(e) => (e, e + "</tool_call>".len()),
+                None => (r.end, r.end),
+            };
+            pieces.extend(key_value_call(t, bs..be, o..next));
+            at = next;
+        }
+        return Step::Done { end, pieces };
+    }
+    if inner.starts_with('{') {
+        return Step::Done {
+            end,
+            pieces: payload(inp, r, s..end, Format::MinimaxV1, false),
+        };
+    }
+    if inner.is_empty() {
+        return Step::Done {
+            end,
+            pieces: Vec::new(),
+        };
+    }
+    Step::NotMine
+}

@@ -1,0 +1,526 @@
+//! Value readers shared by the families: JSON values inside prose, the shapes of JSON call
+//! objects, Python literals and calls, Gemma's object syntax, and schema-typed raw-text values.
+//! Every reader has a depth limit of [`MAX_DEPTH`] and reports "ran out of text" apart from
+//! "not this syntax", which the streaming scanner needs.
+
+use serde_json::{Map, Number, Value};
+
+/// Deepest nesting any reader accepts (serde_json's own limit).
+pub(crate) const MAX_DEPTH: usize = 128;
+
+/// Why a reader stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Stop {
+    /// The text ended inside the value.
+    Eof,
+    /// The text is not this syntax.
+    Invalid,
+}
+
+/// Reads one valid JSON value starting at `at`; returns it and the offset just past it.
+pub(crate) fn json_at(text: &str, at: usize) -> Result<(Value, usize), Stop> {
+    let mut it = serde_json::Deserializer::from_str(&text[at..]).into_iter::<Value>();
+    match it.next() {
+        Some(Ok(v)) => Ok((v, at + it.byte_offset())),
+        Some(Err(e)) if e.is_eof() => Err(Stop::Eof),
+        None => Err(Stop::Eof),
+        Some(Err(_)) => Err(Stop::Invalid),
+    }
+}
+
+/// A call read from a JSON value: name, arguments, id.
+pub(crate) type JsonCall = (String, Value, Option<String>);
+
+const NAME_KEYS: &[&str] = &[
+    "name",
+    "tool_name",
+    "function",
+    "tool",
+    "action",
+    "function_name",
+    "recipient_name",
+];
+const ARG_KEYS: &[&str] = &[
+    "arguments",
+    "parameters",
+    "args",
+    "action_input",
+    "input",
+    "params",
+    "tool_input",
+];
+
+fn good_name(s: &str) -> bool {
+    !s.is_empty() && s.len() <= 128 && s.chars().all(super::scan::is_name_char)
+}
+
+/// The call in one JSON object, if it has the shape of one. With `need_args`, an object with a
+/// name but no arguments key is not a call (bare JSON in prose); inside an envelope it is.
+pub(crate) fn call_from_object(v: &Value, need_args: bool) -> Option<JsonCall> {
+    let o = v.as_object()?;
+    // OpenAI nesting: {"type": "function", "function": {"name", "arguments"}, "id"}.
+    if let Some(inner @ Value::Object(_)) = o.get("function") {
+        let (n, a, id) = call_from_object(inner, false)?;
+        let id = id.or_else(|| o.get("id").and_then(Value::as_str).map(str::to_owned));
+        return Some((n, a, id));
+    }
+    if o.len() == 1
+        && let Some(inner) = o.get("tool_call").or_else(|| o.get("function_call"))
+    {
+        return call_from_object(inner, false);
+    }
+    let name = NAME_KEYS
+        .iter()
+        .find_map(|k| o.get(*k).and_then(Value::as_str))
+        .filter(|n| good_name(n))?;
+    let args = ARG_KEYS.iter().find_map(|k| o.get(*k));
+    if need_args && args.is_none() {
+        return None;
+    }
+    let args = match args {
+        None | Some(Value::Null) => Value::Object(Map::new()),
+        Some(Value::String(s)) => decode_string_args(s),
+        Some(a) => a.clone(),
+    };
+    let id = o
+        .get("id")
+        .or_else(|| o.get("tool_call_id"))
+        .and_then(|v| match v {
+            Value::String(s) => Some(s.clone()),
+            Value::Number(n) => Some(n.to_string()),
+            _ => None,
+        });
+    Some((name.to_owned(), args, id))
+}
+
+/// Arguments given as a JSON-encoded string: the decoded object when it is one.
+pub(crate) fn decode_string_args(s: &str) -> Value {
+    if s.trim().is_empty() {
+        return Value::Object(Map::new());
+    }
+    match crate::repair::repair(s) {
+        Ok(r) => match serde_json::from_str::<Value>(&r.text) {
+            Ok(v @ (Value::Object(_) | Value::Array(_))) => v,
+            _ => Value::String(s.to_owned()),
+        },
+        Err(_) => Value::String(s.to_owned()),
+    }
+}
+
+/// Calls in a JSON value: one call object, an array of them, or a `{"tool_calls": […]}` wrapper.
+/// Every element must be a call, or the value is data and `None` comes back.
+pub(crate) fn calls_from_value(v: &Value, need_args: bool) -> Option<Vec<JsonCall>> {
+    match v {
+        Value::Object(o) => {
+            if let Some(Value::Array(a)) = o.get("tool_calls").filter(|_| o.len() <= 2) {
+                return calls_from_array(a, false);
+            }
+            call_from_object(v, need_args).map(|c| vec![c])
+        }
+        Value::Array(a) => calls_from_array(a, need_args),
+        _ => None,
+    }
+}
+
+fn calls_from_array(a: &[Value], need_args: bool) -> Option<Vec<JsonCall>> {
+    if a.is_empty() {
+        return None;
+    }
+    a.iter().map(|x| call_from_object(x, need_args)).collect()
+}
+
+/// Types a raw-text value (XML families) from the tool's schema type, or by its look without one.
+pub(crate) fn type_raw(raw: &str, ty: Option<&str>, string_hint: Option<bool>) -> Value {
+    if string_hint == Some(true) || ty == Some("string") {
+        return Value::String(raw.to_owned());
+    }
+    let t = raw.trim();
+    let looks_json = t.bytes().next().is_some_and(|c| {
+        matches!(
+            c,
+            b'{' | b'[' | b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n'
+        )
+    });
+    if looks_json || ty.is_some() || string_hint == Some(false) {
+        if let Ok(v) = serde_json::from_str::<Value>(t) {
+            return v;
+        }
+        if ty.is_some() || string_hint == Some(false) {
+            match t {
+                "True" => return Value::Bool(true),
+                "False" => return Value::Bool(false),
+                "None" => return Value::Null,
+                _ => {}
+            }
+            if matches!(t.bytes().next(), Some(b'{' | b'[')) {
+                if let Ok((v, e)) = py_value(t, 0, 0)
+                    && skip_ws(t, e) == t.len()
+                {
+                    return v;
+                }
+                if let Ok(r) = crate::repair::repair(t)
+                    && let Ok(v) = serde_json::from_str(&r.text)
+                {
+                    return v;
+                }
+            }
+        }
+    }
+    Value::String(raw.to_owned())
+}
+
+fn skip_ws(t: &str, at: usize) -> usize {
+    super::scan::skip_ws(t, at)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Python literals and calls.
+
+/// Reads a Python identifier (dots allowed: `a.b`) at `at`; returns its end or `None`.
+pub(crate) fn py_ident(t: &str, at: usize) -> Option<usize> {
+    let b = t.as_bytes();
+    let mut i = at;
+    if i >= b.len() || !(b[i].is_ascii_alphabetic() || b[i] == b'_') {
+        return None;
+    }
+    while i < b.len()
+        && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'.' || b[i] == b'-')
+    {
+        i += 1;
+    }
+    Some(i)
+}
+
+/// Reads `name(k=v, …)` at `at` (no leading whitespace); returns name, arguments and end.
+pub(crate) fn py_call(t: &str, at: usize) -> Result<(String, Value, usize), Stop> {
+    let Some(ne) = py_ident(t, at) else {
+        return Err(if at >= t.len() {
+            Stop::Eof
+        } else {
+            Stop::Invalid
+        });
+    };
+    let mut name = &t[at..ne];
+    if let Some(n) = name.strip_suffix(".call") {
+        name = n;
+    }
+    let mut i = skip_ws(t, ne);
+    if i >= t.len() {
+        return Err(Stop::Eof);
+    }
+    if t.as_bytes()[i] != b'(' {
+        return Err(Stop::Invalid);
+    }
+    i += 1;
+    let mut args = Map::new();
+    loop {
+        i = skip_ws(t, i);
+        let Some(&c) = t.as_bytes().get(i) else {
+            return Err(Stop::Eof);
+        };
+        if c == b')' {
+            return Ok((name.to_owned(), Value::Object(args), i + 1));
+        }
+        let ke = py_ident(t, i).ok_or(Stop::Invalid)?;
+        let key = t[i..ke].to_owned();
+        i = skip_ws(t, ke);
+        match t.as_bytes().get(i) {
+            None => return Err(Stop::Eof),
+            Some(b'=') => i += 1,
+            Some(_) => return Err(Stop::Invalid),
+        }
+        i = skip_ws(t, i);
+        let (v, e) = py_value(t, i, 0)?;
+        args.insert(key, v);
+        i = skip_ws(t, e);
+        match t.as_bytes().get(i) {
+            None => return Err(Stop::Eof),
+            Some(b',') => i += 1,
+            Some(b')') => {}
+            Some(_) => return Err(Stop::Invalid),
+        }
+    }
+}
+
+/// Reads one Python (or JSON) literal at `at`.
+pub(crate) fn py_value(t: &str, at: usize, depth: usize) -> Result<(Value, usize), Stop> {
+    if depth > MAX_DEPTH {
+        return Err(Stop::Invalid);
+    }
+    let b = t.as_bytes();
+    let Some(&c) = b.get(at) else {
+        return Err(Stop::Eof);
+    };
+    match c {
+        b'\'' | b'"' => py_string(t, at).map(|(s, e)| (Value::String(s), e)),
+        b'[' | b'(' => {
+            let close = if c == b'[' { b']' } else { b')' };
+            let mut out = Vec::new();
+            let mut i = at + 1;
+            loop {
+                i = skip_ws(t, i);
+                match b.get(i) {
+                    None => return Err(Stop::Eof),
+                    Some(&x) if x == close => return Ok((Value::Array(out), i + 1)),
+                    _ => {}
+                }
+                let (v, e) = py_value(t, i, depth + 1)?;
+                out.push(v);
+                i = skip_ws(t, e);
+                match b.get(i) {
+                    None => return Err(Stop::Eof),
+                    Some(b',') => i += 1,
+                    Some(&x) if x == close => {}
+                    Some(_) => return Err(Stop::Invalid),
+                }
+            }
+        }
+        b'{' => {
+            let mut out = Map::new();
+            let mut i = at + 1;
+            loop {
+                i = skip_ws(t, i);
+                match b.get(i) {
+                    None => return Err(Stop::Eof),
+                    Some(b'}') => return Ok((Value::Object(out), i + 1)),
+                    _ => {}
+                }
+                let (k, e) = py_value(t, i, depth + 1)?;
+                let key = match k {
+                    Value::String(s) => s,
+                    other => other.to_string(),
+                };
+                i = skip_ws(t, e);
+                match b.get(i) {
+                    None => return Err(Stop::Eof),
+                    Some(b':') => i += 1,
+                    Some(_) => return Err(Stop::Invalid),
+                }
+                i = skip_ws(t, i);
+                let (v, e) = py_value(t, i, depth + 1)?;
+                out.insert(key, v);
+                i = skip_ws(t, e);
+                match b.get(i) {
+                    None => return Err(Stop::Eof),
+                    Some(b',') => i += 1,
+                    Some(b'}') => {}
+                    Some(_) => return Err(Stop::Invalid),
+                }
+            }
+        }
+        b'-' | b'+' | b'0'..=b'9' | b'.' => py_number(t, at),
+        _ => {
+            let e = py_ident(t, at).ok_or(Stop::Invalid)?;
+            let v = match &t[at..e] {
+                "True" | "true" => Value::Bool(true),
+                "False" | "false" => Value::Bool(false),
+                "None" | "null" => Value::Null,
+                _ => {
+                    return Err(if e == t.len() {
+                        Stop::Eof
+                    } else {
+                        Stop::Invalid
+                    });
+                }
+            };
+            if e == t.len() {
+                // `Tru` could still grow into `True…`; a final text ends here anyway.
+                return Ok((v, e));
+            }
+            Ok((v, e))
+        }
+    }
+}
+
+fn py_number(t: &str, at: usize) -> Result<(Value, usize), Stop> {
+    let b = t.as_bytes();
+    let mut i = at;
+    while i < b.len() && matches!(b[i], b'-' | b'+' | b'.' | b'e' | b'E' | b'_' | b'0'..=b'9') {
+        i += 1;
+    }
+    if i == b.len() {
+        return Err(Stop::Eof);
+    }
+    let s: String = t[at..i].chars().filter(|c| *c != '_').collect();
+    let s = s.strip_prefix('+').unwrap_or(&s);
+    if let Ok(n) = s.parse::<i64>() {
+        return Ok((Value::Number(n.into()), i));
+    }
+    match s.parse::<f64>().ok().and_then(Number::from_f64) {
+        Some(n) => Ok((Value::Number(n), i)),
+        None => Err(Stop::Invalid),
+    }
+}
+
+/// Reads a Python string literal ('…', "…", '''…''', """…""") with its escapes.
+pub(crate) fn py_string(t: &str, at: usize) -> Result<(String, usize), Stop> {
+    let q = t.as_bytes()[at];
+    let triple = t.as_bytes().get(at..at + 3) == Some(&[q, q, q][..]);
+    let qlen = if triple { 3 } else { 1 };
+    let mut out = String::new();
+    let mut it = t[at + qlen..].char_indices().peekable();
+    let base = at + qlen;
+    while let Some((i, ch)) = it.next() {
+        if ch == '\\' {
+            let Some((_, e)) = it.next() else {
+                return Err(Stop::Eof);
+            };
+            match e {
+                'n' => out.push('\n'),
+                't' => out.push('\t'),
+                'r' => out.push('\r'),
+                '0' => out.push('\0'),
+                'u' => {
+                    let hex: String = (0..4).filter_map(|_| it.next().map(|x| x.1)).collect();
+                    if hex.len() < 4 {
+                        return Err(Stop::Eof);
+                    }
+                    match u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32) {
+                        Some(c) => out.push(c),
+                        None => return Err(Stop::Invalid),
+                    }
+                }
+                '\n' => {}
+                '\\' | '\'' | '"' => out.push(e),
+                other => {
+                    out.push('\\');
+                    out.push(other);
+                }
+            }
+            continue;
+        }
+        if ch as u32 == u32::from(q) {
+            if !triple {
+                return Ok((out, base + i + 1));
+            }
+            let rest = &t.as_bytes()[base + i..];
+            if rest.len() >= 3 && rest[..3] == [q, q, q] {
+                return Ok((out, base + i + 3));
+            }
+            if rest.len() < 3 && rest.iter().all(|&x| x == q) {
+                return Err(Stop::Eof);
+            }
+        }
+        if ch == '\n' && !triple {
+            return Err(Stop::Invalid);
+        }
+        out.push(ch);
+    }
+    Err(Stop::Eof)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Gemma's object syntax: `{key:<|"|>text<|"|>,n:1,o:{…},l:[…]}`.
+
+/// Reads a Gemma value at `at`; `quote` is the string delimiter (`<|"|>` or `<escape>`).
+pub(crate) fn gemma_value(
+    t: &str,
+    at: usize,
+    quote: &str,
+    depth: usize,
+) -> Result<(Value, usize), Stop> {
+    if depth > MAX_DEPTH {
+        return Err(Stop::Invalid);
+    }
+    let b = t.as_bytes();
+    let Some(&c) = b.get(at) else {
+        return Err(Stop::Eof);
+    };
+    if t[at..].starts_with(quote) {
+        let s = at + quote.len();
+        return match super::scan::find(t, s, quote) {
+            Some(e) => Ok((Value::String(t[s..e].to_owned()), e + quote.len())),
+            None => Err(Stop::Eof),
+        };
+    }
+    if quote.starts_with(&t[at..]) {
+        return Err(Stop::Eof);
+    }
+    match c {
+        b'"' => {
+            // A JSON string; unescaped inner quotes are tolerated up to the next `,` `}` `]`.
+            match json_at(t, at) {
+                Ok((Value::String(s), e)) => Ok((Value::String(s), e)),
+                Err(Stop::Eof) => Err(Stop::Eof),
+                _ => Err(Stop::Invalid),
+            }
+        }
+        b'{' => {
+            let mut out = Map::new();
+            let mut i = at + 1;
+            loop {
+                i = skip_ws(t, i);
+                match b.get(i) {
+                    None => return Err(Stop::Eof),
+                    Some(b'}') => return Ok((Value::Object(out), i + 1)),
+                    _ => {}
+                }
+                let (key, ke) = if t[i..].starts_with(quote) || b[i] == b'"' {
+                    match gemma_value(t, i, quote, depth + 1)? {
+                        (Value::String(s), e) => (s, e),
+                        _ => return Err(Stop::Invalid),
+                    }
+                } else {
+                    let e = t[i..].find([':', '}', ',']).map_or(t.len(), |x| i + x);
+                    if e == t.len() {
+                        return Err(Stop::Eof);
+                    }
+                    (t[i..e].trim().to_owned(), e)
+                };
+                i = skip_ws(t, ke);
+                match b.get(i) {
+                    None => return Err(Stop::Eof),
+                    Some(b':') => i += 1,
+                    Some(_) => return Err(Stop::Invalid),
+                }
+                i = skip_ws(t, i);
+                let (v, e) = gemma_value(t, i, quote, depth + 1)?;
+                out.insert(key, v);
+                i = skip_ws(t, e);
+                match b.get(i) {
+                    None => return Err(Stop::Eof),
+                    Some(b',') => i += 1,
+                    Some(b'}') => {}
+                    Some(_) => return Err(Stop::Invalid),
+                }
+            }
+        }
+        b'[' => {
+            let mut out = Vec::new();
+            let mut i = at + 1;
+            loop {
+                i = skip_ws(t, i);
+                match b.get(i) {
+                    None => return Err(Stop::Eof),
+                    Some(b']') => return Ok((Value::Array(out), i + 1)),
+                    _ => {}
+                }
+                let (v, e) = gemma_value(t, i, quote, depth + 1)?;
+                out.push(v);
+                i = skip_ws(t, e);
+                match b.get(i) {
+                    None => return Err(Stop::Eof),
+                    Some(b',') => i += 1,
+                    Some(b']') => {}
+                    Some(_) => return Err(Stop::Invalid),
+                }
+            }
+        }
+        _ => {
+            // Bare scalar up to a delimiter.
+            let e = t[at..].find([',', '}', ']']).map_or(t.len(), |x| at + x);
+            if e == t.len() {
+                return Err(Stop::Eof);
+            }
+            let raw = t[at..e].trim();
+            let v = match raw {
+                "true" | "True" => Value::Bool(true),
+                "false" | "False" => Value::Bool(false),
+                "null" | "None" => Value::Null,
+                _ => serde_json::from_str::<Value>(raw)
+                    .unwrap_or_else(|_| Value::String(raw.to_owned())),
+            };
+            Ok((v, e))
+        }
+    }
+}

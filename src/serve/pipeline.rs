@@ -1,0 +1,428 @@
+//! The recoverer `toolmend serve` uses: toolmend's one path (extract → repair → decode) applied to
+//! one choice of an answer.
+//!
+//! Content goes through a [`StreamExtractor`] built with the request's tools, so text is released
+//! as soon as it cannot be the start of a call marker and each call as soon as its envelope is
+//! complete. Arguments are decoded against the tool's schema (coerced where the schema asks); when
+//! they do not validate, the call still goes out with the repaired arguments (or the model's raw
+//! text when even repair fails) and the problem in the report, so the client's agent can answer
+//! the model with a corrective message — OpenAI's `arguments` are not guaranteed valid either.
+//! Calls to tools the request did not offer are never made: their text stays in `content`.
+//!
+//! When a choice has calls or reasoning, whitespace left at the end of its content is dropped (as
+//! [`crate::extract::Extraction`] trims it), so it is held until text follows; when nothing was
+//! found, the content comes back exactly as the upstream sent it. Both the JSON and the SSE path
+//! run this same code, the JSON path with the whole text in one push.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use serde_json::Value;
+
+use super::recover::{
+    CallReport, ChoiceRecoverer, NativeCall, OutCall, Piece, Recover, Rejected, Tools, call_id,
+};
+use crate::decode::{Decoder, Policy, Raw};
+use crate::extract::{Call, Event, Options, StreamExtractor, ToolInfo};
+
+/// The recovery pipeline of `toolmend serve`.
+#[derive(Debug, Clone, Default)]
+pub struct Pipeline {
+    policy: Policy,
+}
+
+impl Pipeline {
+    /// A pipeline decoding with `policy`.
+    pub fn with_policy(policy: Policy) -> Self {
+        Self { policy }
+    }
+}
+
+impl Recover for Pipeline {
+    fn start(&self, tools: Arc<Tools>) -> Box<dyn ChoiceRecoverer> {
+        let infos = tools
+            .0
+            .iter()
+            .map(|t| ToolInfo::new(t.name.clone(), t.parameters.clone()))
+            .collect();
+        let opts = Options::new().with_tools(infos);
+        Box::new(PipelineChoice {
+            ex: Some(StreamExtractor::new(&opts)),
+            tools,
+            policy: self.policy.clone(),
+            content_seen: String::new(),
+            reasoning_seen: String::new(),
+            content: Gate::default(),
+            reasoning: Gate::default(),
+            calls: 0,
+            rejected: 0,
+        })
+    }
+}
+
+/// Holds whitespace at the end of what has arrived until text follows, so that trailing
+/// whitespace (before a call, or at the end) never reaches the client as a content delta of its
+/// own; [`Gate::flush`] gives it back when the answer turns out unchanged.
+#[derive(Debug, Default)]
+struct Gate {
+    held: String,
+}
+
+impl Gate {
+    fn push(&mut self, s: &str) -> Option<String> {
+        let body = s.trim_end();
+        if body.is_empty() {
+            self.held.push_str(s);
+            return None;
+        }
+        let mut out = std::mem::take(&mut self.held);
+        out.push_str(body);
+        self.held.push_str(&s[body.len()..]);
+        Some(out)
+    }
+
+    fn flush(&mut self) -> String {
+        std::mem::take(&mut self.held)
+    }
+}
+
+struct PipelineChoice {
+    ex: Option<StreamExtractor>,
+    tools: Arc<Tools>,
+    policy: Policy,
+    /// Every content text the extractor reported, untrimmed (to find what `finish` still holds).
+    content_seen: String,
+    reasoning_seen: String,
+    content: Gate,
+    reasoning: Gate,
+    /// Calls and rejections reported so far (the extraction lists them in the same order).
+    calls: usize,
+    rejected: usize,
+}
+
+impl PipelineChoice {
+    fn content(&mut self, s: &str, out: &mut Vec<Piece>) {
+        if let Some(t) = self.content.push(s) {
+            out.push(Piece::Content(t));
+        }
+    }
+
+    fn reasoning(&mut self, s: &str, out: &mut Vec<Piece>) {
+        if let Some(t) = self.reasoning.push(s) {
+            out.push(Piece::Reasoning(t));
+        }
+    }
+
+    fn event(&mut self, text: &str, e: Event, out: &mut Vec<Piece>) {
+        match e {
+            Event::Content(s) => {
+                self.content_seen.push_str(&s);
+                self.content(&s, out);
+            }
+            Event::Reasoning(s) => {
+                self.reasoning_seen.push_str(&s);
+                self.reasoning(&s, out);
+            }
+            Event::Call(c) => {
+                self.calls += 1;
+                out.push(Piece::Call(self.extracted(c)));
+            }
+            Event::Rejected(r) => {
+                self.rejected += 1;
+                self.unknown(text, &r, out);
+            }
+        }
+    }
+
+    /// A call to a tool the request did not offer: its text goes back to `content`.
+    fn unknown(&mut self, text: &str, r: &crate::extract::Rejected, out: &mut Vec<Piece>) {
+        if let Some(s) = text.get(r.span.clone()) {
+            self.content(s, out);
+        }
+        out.push(Piece::Rejected(Rejected {
+            name: r.name.clone(),
+            reason: r.reason.to_string(),
+        }));
+    }
+
+    fn extracted(&self, c: Call) -> OutCall {
+        let mut report = CallReport {
+            name: c.name.clone(),
+            envelope: c.format.to_string(),
+            fixes: c
+                .fixes
+                .iter()
+                .filter_map(|f| serde_json::to_value(f).ok())
+                .collect(),
+            changed: true,
+            ..CallReport::default()
+        };
+        let arguments = match c.arguments {
+            Ok(v) => match self.decode(&c.name, Raw::Value(Cow::Owned(v.clone()))) {
+                Ok(d) => {
+                    report.coercions = coercions(&d);
+                    d.value.to_string()
+                }
+                Err(message) => {
+                    report.error = Some(message);
+                    v.to_string()
+                }
+            },
+            Err(e) => {
+                report.error = Some(e.to_string());
+                c.raw_arguments.clone()
+            }
+        };
+        OutCall {
+            id: c.id.unwrap_or_else(call_id),
+            name: c.name,
+            arguments,
+            report,
+        }
+    }
+
+    /// One native call: arguments repaired and decoded when the tool is known, else untouched.
+    fn native(&self, n: NativeCall) -> OutCall {
+        let mut report = CallReport {
+            name: n.name.clone(),
+            envelope: "native".into(),
+            ..CallReport::default()
+        };
+        let mut arguments = n.arguments;
+        if self.tools.get(&n.name).is_some() {
+            let text = if arguments.trim().is_empty() {
+                "{}"
+            } else {
+                arguments.as_str()
+            };
+            match self.decode(&n.name, Raw::Text(text)) {
+                Ok(d) if d.fixes.is_empty() && d.coercions.is_empty() && text == arguments => {}
+                Ok(d) => {
+                    report.fixes = d
+                        .fixes
+                        .iter()
+                        .filter_map(|f| serde_json::to_value(f).ok())
+                        .collect();
+                    report.coercions = coercions(&d);
+                    report.changed = true;
+                    arguments = d.value.to_string();
+                }
+                Err(message) => report.error = Some(message),
+            }
+        }
+        OutCall {
+            id: n.id.unwrap_or_else(call_id),
+            name: n.name,
+            arguments,
+            report,
+        }
+    }
+
+    /// Decodes arguments against the schema of tool `name`; the error is the corrective message.
+    fn decode(&self, name: &str, raw: Raw<'_>) -> Result<crate::decode::Decoded<Value>, String> {
+        let schema = self.tools.get(name).map(|t| &t.parameters);
+        let decoder = decoder_for(schema.unwrap_or(&Value::Null))?;
+        decoder
+            .decode_value(raw, &self.policy)
+            .map_err(|e| e.to_string())
+    }
+}
+
+fn coercions(d: &crate::decode::Decoded<Value>) -> Vec<Value> {
+    d.coercions
+        .iter()
+        .map(|c| serde_json::json!({"path": c.path, "kind": c.kind, "cost": c.cost}))
+        .collect()
+}
+
+/// A decoder for `schema`, compiled once per distinct schema (clients send the same tools with
+/// every request). A missing schema accepts any object.
+fn decoder_for(schema: &Value) -> Result<Decoder, String> {
+    static CACHE: OnceLock<Mutex<HashMap<String, Decoder>>> = OnceLock::new();
+    const MAX: usize = 512;
+    let schema = if schema.is_object() {
+        Cow::Borrowed(schema)
+    } else {
+        Cow::Owned(serde_json::json!({"type": "object"}))
+    };
+    let key = schema.to_string();
+    let cache = CACHE.get_or_init(Default::default);
+    if let Some(d) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
+        return Ok(d);
+    }
+    let d = Decoder::new(&schema).map_err(|e| e.to_string())?;
+    if let Ok(mut c) = cache.lock() {
+        if c.len() >= MAX {
+            c.clear();
+        }
+        c.insert(key, d.clone());
+    }
+    Ok(d)
+}
+
+impl PipelineChoice {
+    /// Emits the content `finish` still held (`rest`) with the text of calls to unknown tools put
+    /// back where they were: `finish` reports no order, so the content after each leftover call
+    /// is read from the text by the calls' spans, and whatever of `rest` precedes it comes first.
+    /// When the text does not line up (a think block in the tail), each rejected text goes before
+    /// or after the held content by where that content is found in the text.
+    fn tail_in_order(
+        &mut self,
+        text: &str,
+        rest: &str,
+        calls: &[&Call],
+        rejected: &[&crate::extract::Rejected],
+        out: &mut Vec<Piece>,
+    ) {
+        let mut items: Vec<(std::ops::Range<usize>, Option<usize>)> = calls
+            .iter()
+            .map(|c| (c.span.clone(), None))
+            .chain(
+                rejected
+                    .iter()
+                    .enumerate()
+                    .map(|(i, r)| (r.span.clone(), Some(i))),
+            )
+            .collect();
+        items.sort_by_key(|(span, _)| span.start);
+        let segments: Vec<&str> = items
+            .iter()
+            .enumerate()
+            .map(|(k, (span, _))| {
+                let end = items.get(k + 1).map_or(text.len(), |n| n.0.start);
+                text.get(span.end..end).unwrap_or_default()
+            })
+            .collect();
+        let after = segments.concat();
+        let after = after.trim_end();
+        // `rest` is trimmed at the start when nothing came before it: then it may be all of `after`.
+        let lined_up = rest
+            .strip_suffix(after)
+            .or_else(|| (rest == after.trim_start()).then_some(""));
+        match lined_up.filter(|_| !items.is_empty()) {
+            Some(before) => {
+                self.content(before, out);
+                for ((_, rej), seg) in items.iter().zip(&segments) {
+                    if let Some(i) = rej {
+                        self.unknown(text, rejected[*i], out);
+                    }
+                    self.content(seg, out);
+                }
+            }
+            None => {
+                // Place each rejected call before or after the held content by where that content
+                // last occurs in the text.
+                let at = match rest.trim() {
+                    "" => text.len(),
+                    t => text.rfind(t).unwrap_or(text.len()),
+                };
+                let (before, after): (Vec<_>, Vec<_>) =
+                    rejected.iter().partition(|r| r.span.end <= at);
+                let gap = before
+                    .last()
+                    .and_then(|r: &&&crate::extract::Rejected| text.get(r.span.end..at))
+                    .filter(|g| g.trim().is_empty())
+                    .unwrap_or_default();
+                for r in before {
+                    self.unknown(text, r, out);
+                }
+                self.content(gap, out);
+                self.content(rest, out);
+                for r in after {
+                    self.unknown(text, r, out);
+                }
+            }
+        }
+    }
+}
+
+/// What `finish` has that the events did not report: `full` is the final trimmed text, `seen` the
+/// untrimmed text reported so far.
+fn tail<'a>(full: &'a str, seen: &str) -> &'a str {
+    let seen = seen.trim_start();
+    if seen.is_empty() {
+        return full;
+    }
+    full.strip_prefix(seen).unwrap_or_default()
+}
+
+impl ChoiceRecoverer for PipelineChoice {
+    fn push(&mut self, text: &str, out: &mut Vec<Piece>) {
+        let Some(ex) = self.ex.as_mut() else { return };
+        let events = ex.push(text);
+        if events.is_empty() {
+            return;
+        }
+        // Rejected spans index the text pushed so far; the extractor keeps it.
+        let all = self
+            .ex
+            .as_ref()
+            .map(|e| e.text().to_owned())
+            .unwrap_or_default();
+        for e in events {
+            self.event(&all, e, out);
+        }
+    }
+
+    fn finish(&mut self, natives: Vec<NativeCall>, out: &mut Vec<Piece>) {
+        if let Some(ex) = self.ex.take() {
+            let text = ex.text().to_owned();
+            let x = ex.finish();
+            let untouched = x.calls.is_empty()
+                && x.rejected.is_empty()
+                && x.reasoning.is_empty()
+                && x.content == text.trim()
+                && text.starts_with(&self.content_seen);
+            if !untouched {
+                let rest = tail(&x.content, &self.content_seen).to_owned();
+                let rest_reasoning = tail(&x.reasoning, &self.reasoning_seen).to_owned();
+                self.reasoning(&rest_reasoning, out);
+                let left_rejected: Vec<_> = x.rejected.iter().skip(self.rejected).collect();
+                let left_calls: Vec<_> = x.calls.iter().skip(self.calls).collect();
+                self.tail_in_order(&text, &rest, &left_calls, &left_rejected, out);
+            } else {
+                // Nothing found: the content is the text, to the byte.
+                let mut rest = self.content.flush();
+                rest.push_str(text.get(self.content_seen.len()..).unwrap_or_default());
+                if !rest.is_empty() {
+                    out.push(Piece::Content(rest));
+                }
+            }
+            for c in x.calls.into_iter().skip(self.calls) {
+                out.push(Piece::Call(self.extracted(c)));
+            }
+        }
+        for n in natives {
+            out.push(Piece::Call(self.native(n)));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_gate_holds_only_trailing_whitespace_in_any_chunking() {
+        let text = "  \n Sure.\n\n Let me   check. \n ";
+        for n in 1..text.len() {
+            let mut g = Gate::default();
+            let mut out = String::new();
+            for c in text.as_bytes().chunks(n) {
+                if let Some(s) = g.push(std::str::from_utf8(c).unwrap()) {
+                    out.push_str(&s);
+                }
+            }
+            assert_eq!(out, text.trim_end(), "chunks of {n}");
+            assert_eq!(out + &g.flush(), text);
+        }
+    }
+
+    #[test]
+    fn the_tail_is_what_finish_adds() {
+        assert_eq!(tail("Hi <to", "  Hi "), "<to");
+        assert_eq!(tail("Hi", "Hi  "), "");
+        assert_eq!(tail("abc", " \n"), "abc");
+    }
+}

@@ -1,0 +1,254 @@
+//! The `Registry` of tools offered to a model: keyed by name, last registration wins, tools
+//! grouped by provider, and an immutable [`Snapshot`] taken per turn.
+//!
+//! A `Registry` is a cheap handle (clones share the same tools), so a provider can register tools
+//! while a task runs; the dispatcher takes a snapshot at the start of each turn, so a tool
+//! registered mid-turn becomes callable on the next turn. Tools are kept sorted by name: the order
+//! never depends on registration order, so the rendered prompt stays byte-stable (cache-friendly).
+//! [`Snapshot::export`] converts every spec into each provider dialect of [`crate::schema`].
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, RwLock};
+
+use serde_json::{Value, json};
+
+use super::args::{ArgDecoder, SchemaError};
+use super::{Tool, ToolSpec};
+use crate::schema::{Dialect, Dropped};
+
+/// One registered tool: the tool, its spec (read once at registration), its compiled argument
+/// decoder and its provider tag.
+pub struct Entry {
+    /// The tool.
+    pub tool: Arc<dyn Tool>,
+    /// Its spec, as returned by [`Tool::spec`] at registration.
+    pub spec: ToolSpec,
+    /// Its compiled argument decoder.
+    pub decoder: ArgDecoder,
+    /// The provider that registered it (`None`: registered directly).
+    pub provider: Option<String>,
+}
+
+impl std::fmt::Debug for Entry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Entry")
+            .field("name", &self.spec.name)
+            .field("provider", &self.provider)
+            .finish_non_exhaustive()
+    }
+}
+
+type Tools = BTreeMap<String, Arc<Entry>>;
+
+/// One tool's spec in a provider dialect.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Exported {
+    /// The dialect it was converted to.
+    pub dialect: Dialect,
+    /// The tool's name.
+    pub name: String,
+    /// What it does.
+    pub description: String,
+    /// The parameter schema in the dialect.
+    pub parameters: Value,
+    /// What the conversion dropped or changed.
+    pub dropped: Vec<Dropped>,
+}
+
+impl Exported {
+    /// The tool in the shape the provider's API takes: OpenAI and Ollama
+    /// `{"type": "function", "function": {name, description, parameters}}` (OpenAI strict adds
+    /// `"strict": true`), Anthropic `{name, description, input_schema}`, Gemini's function
+    /// declaration `{name, description, parameters}`.
+    pub fn to_provider_json(&self) -> Value {
+        match self.dialect {
+            Dialect::Anthropic => json!({
+                "name": self.name,
+                "description": self.description,
+                "input_schema": self.parameters,
+            }),
+            Dialect::Gemini => json!({
+                "name": self.name,
+                "description": self.description,
+                "parameters": self.parameters,
+            }),
+            Dialect::OpenAiStrict => json!({
+                "type": "function",
+                "function": {
+                    "name": self.name,
+                    "description": self.description,
+                    "parameters": self.parameters,
+                    "strict": true,
+                },
+            }),
+            _ => json!({
+                "type": "function",
+                "function": {
+                    "name": self.name,
+                    "description": self.description,
+                    "parameters": self.parameters,
+                },
+            }),
+        }
+    }
+}
+
+/// The tools of a task. Cloning gives another handle to the same tools.
+#[derive(Debug, Clone, Default)]
+pub struct Registry {
+    inner: Arc<RwLock<Arc<Tools>>>,
+}
+
+/// An immutable view of the registry at one moment (one per turn).
+#[derive(Debug, Clone, Default)]
+pub struct Snapshot {
+    tools: Arc<Tools>,
+}
+
+impl Registry {
+    /// An empty registry.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Registers `tool` (no provider). A tool with the same name is replaced.
+    ///
+    /// # Errors
+    /// [`SchemaError`] when the tool's parameter schema does not compile.
+    pub fn register(&self, tool: impl Tool) -> Result<(), SchemaError> {
+        self.insert(Arc::new(tool), None)
+    }
+
+    /// Registers `tool` under `provider` (e.g. an MCP server), so
+    /// [`clear_provider`](Self::clear_provider) can remove the provider's tools together.
+    ///
+    /// # Errors
+    /// [`SchemaError`] when the tool's parameter schema does not compile.
+    pub fn register_from(&self, provider: &str, tool: impl Tool) -> Result<(), SchemaError> {
+        self.insert(Arc::new(tool), Some(provider.to_string()))
+    }
+
+    /// Registers a shared tool, optionally under a provider.
+    ///
+    /// # Errors
+    /// [`SchemaError`] when the tool's parameter schema does not compile.
+    pub fn insert(&self, tool: Arc<dyn Tool>, provider: Option<String>) -> Result<(), SchemaError> {
+        let spec = tool.spec();
+        let decoder = ArgDecoder::new(&spec.name, &spec.parameters)?;
+        let entry = Arc::new(Entry {
+            tool,
+            spec,
+            decoder,
+            provider,
+        });
+        let mut guard = self.inner.write().unwrap_or_else(|p| p.into_inner());
+        Arc::make_mut(&mut guard).insert(entry.spec.name.clone(), entry);
+        Ok(())
+    }
+
+    /// Removes the tool called `name`; true when there was one.
+    pub fn remove(&self, name: &str) -> bool {
+        let mut guard = self.inner.write().unwrap_or_else(|p| p.into_inner());
+        if !guard.contains_key(name) {
+            return false;
+        }
+        Arc::make_mut(&mut guard).remove(name).is_some()
+    }
+
+    /// Removes every tool registered under `provider`, leaving the others; returns how many.
+    pub fn clear_provider(&self, provider: &str) -> usize {
+        let mut guard = self.inner.write().unwrap_or_else(|p| p.into_inner());
+        let before = guard.len();
+        if guard
+            .values()
+            .any(|e| e.provider.as_deref() == Some(provider))
+        {
+            Arc::make_mut(&mut guard).retain(|_, e| e.provider.as_deref() != Some(provider));
+        }
+        before - guard.len()
+    }
+
+    /// The tools as they are now. Later registrations do not change a snapshot.
+    pub fn snapshot(&self) -> Snapshot {
+        let guard = self.inner.read().unwrap_or_else(|p| p.into_inner());
+        Snapshot {
+            tools: Arc::clone(&guard),
+        }
+    }
+}
+
+impl Snapshot {
+    /// The entry for `name`.
+    pub fn get(&self, name: &str) -> Option<&Arc<Entry>> {
+        self.tools.get(name)
+    }
+
+    /// The tool names, in the stable (sorted) order.
+    pub fn names(&self) -> Vec<String> {
+        self.tools.keys().cloned().collect()
+    }
+
+    /// The specs, in the stable order.
+    pub fn specs(&self) -> Vec<&ToolSpec> {
+        self.tools.values().map(|e| &e.spec).collect()
+    }
+
+    /// The entries, in the stable order.
+    pub fn entries(&self) -> impl Iterator<Item = &Arc<Entry>> {
+        self.tools.values()
+    }
+
+    /// The specs as backend tool definitions, in the stable order.
+    pub fn defs(&self) -> Vec<crate::backend::ToolDef> {
+        self.tools.values().map(|e| e.spec.to_def()).collect()
+    }
+
+    /// The tools as the extractor needs them (names and parameter schemas), in the stable order.
+    pub fn tool_infos(&self) -> Vec<crate::extract::ToolInfo> {
+        self.tools
+            .values()
+            .map(|e| crate::extract::ToolInfo {
+                name: e.spec.name.clone(),
+                parameters: e.spec.parameters.clone(),
+            })
+            .collect()
+    }
+
+    /// Every tool's spec converted into `dialect`, in the stable order, each with the report of
+    /// what the conversion dropped or changed.
+    pub fn export(&self, dialect: Dialect) -> Vec<Exported> {
+        self.tools
+            .values()
+            .map(|e| {
+                let converted = crate::schema::convert(&e.spec.parameters, dialect);
+                Exported {
+                    dialect,
+                    name: e.spec.name.clone(),
+                    description: e.spec.description.clone(),
+                    parameters: converted.schema,
+                    dropped: converted.dropped,
+                }
+            })
+            .collect()
+    }
+
+    /// Number of tools.
+    pub fn len(&self) -> usize {
+        self.tools.len()
+    }
+
+    /// True when there are no tools.
+    pub fn is_empty(&self) -> bool {
+        self.tools.is_empty()
+    }
+
+    /// The known name closest to `name` (for "did you mean" and the example call).
+    pub fn closest(&self, name: &str) -> Option<&Arc<Entry>> {
+        let lower = name.to_lowercase();
+        self.tools
+            .values()
+            .map(|e| (strsim::jaro_winkler(&lower, &e.spec.name.to_lowercase()), e))
+            .max_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|(_, e)| e)
+    }
+}

@@ -1,0 +1,574 @@
+//! The tool loop, driven deterministically by the scripted backend: answers, several calls per
+//! turn, repeated calls answered from the earlier result, corrective messages, escalation of an
+//! identical failing call, world-fault retries, policy refusals, the turn budget and its nudge,
+//! and every end reason. Assertions are on the event stream and the transcript's structure.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
+
+use serde_json::{Value, json};
+use toolmend::agent::{
+    Agent, AgentEvent, AgentOptions, Args, CallResult, EndReason, Fault, PendingCall, Toolbox,
+    Transcript,
+};
+use toolmend::backend::scripted::{ScriptedBackend, ScriptedTurn};
+use toolmend::backend::{BoxFuture, Role, StopReason, ToolDef};
+
+/// A small file-tool box over an in-memory folder, with a flaky tool and a refusing tool.
+#[derive(Default)]
+struct Files {
+    runs: Mutex<BTreeMap<String, u32>>,
+    flaky_failures: AtomicU32,
+}
+
+impl Files {
+    fn runs(&self, name: &str) -> u32 {
+        self.runs.lock().unwrap().get(name).copied().unwrap_or(0)
+    }
+}
+
+fn path_schema() -> Value {
+    json!({"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]})
+}
+
+impl Files {
+    fn defs(&self) -> Vec<ToolDef> {
+        let def = |name: &str, description: &str| ToolDef {
+            name: name.into(),
+            description: description.into(),
+            parameters: path_schema(),
+        };
+        vec![
+            def("ls", "List a folder."),
+            def("read", "Read a file."),
+            def("flaky", "Fails for the world's fault the first N times."),
+            def("rm", "Delete a file (always refused)."),
+            def("touch", "Change a file."),
+        ]
+    }
+
+    fn call<'a>(&'a self, call: &'a PendingCall) -> BoxFuture<'a, CallResult> {
+        Box::pin(async move {
+            *self
+                .runs
+                .lock()
+                .unwrap()
+                .entry(call.name.clone())
+                .or_default() += 1;
+            let args = match &call.arguments {
+                Args::Value(v) => v.clone(),
+                Args::Text(t) => match serde_json::from_str::<Value>(t) {
+                    Ok(v) => v,
+                    Err(e) => {
+                        return CallResult::failed(
+                            "malformed",
+                            Fault::Model,
+                            format!("the arguments of `{}` are not JSON: {e}", call.name),
+                        );
+                    }
+                },
+            };
+            let Some(path) = args.get("path").and_then(Value::as_str) else {
+                return CallResult::failed(
+                    "invalid_args",
+                    Fault::Model,
+                    format!("invalid arguments for `{}` at `/path`: missing", call.name),
+                );
+            };
+            match call.name.as_str() {
+                "ls" if path == "." => CallResult::ok("notes.txt\ntodo.md"),
+                "ls" => CallResult::failed(
+                    "invalid_args",
+                    Fault::Model,
+                    format!(
+                        "invalid arguments for `ls` at `/path`: {path:?} is outside the root; use \".\""
+                    ),
+                ),
+                "read" if path == "notes.txt" => CallResult::ok("buy milk"),
+                "read" => CallResult::failed(
+                    "invalid_args",
+                    Fault::Model,
+                    format!("invalid arguments for `read` at `/path`: no file {path:?}"),
+                ),
+                "flaky" => {
+                    if self.flaky_failures.load(Ordering::SeqCst) > 0 {
+                        self.flaky_failures.fetch_sub(1, Ordering::SeqCst);
+                        CallResult::failed(
+                            "transient",
+                            Fault::World,
+                            "`flaky` failed for a reason outside your control: disk busy",
+                        )
+                    } else {
+                        CallResult::ok("flaky ok")
+                    }
+                }
+                "rm" => {
+                    CallResult::failed("denied", Fault::Policy, "`rm` was refused: read-only task")
+                }
+                "touch" => CallResult::ok("changed").with_change(),
+                other => CallResult::failed(
+                    "unknown_tool",
+                    Fault::Model,
+                    format!("unknown tool `{other}`: the known tools are: ls, read, flaky, rm."),
+                ),
+            }
+        })
+    }
+}
+
+struct Run {
+    transcript: Transcript,
+    events: Vec<AgentEvent>,
+    requests: Vec<toolmend::backend::Request>,
+}
+
+fn run_with(turns: Vec<ScriptedTurn>, files: Arc<Files>, options: AgentOptions) -> Run {
+    let backend = ScriptedBackend::new(turns);
+    let log = backend.log();
+    let mut agent = Agent::new(backend, ArcBox(files), options);
+    let mut events = Vec::new();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    let transcript = rt.block_on(
+        agent.run("List the files, then read the first one.", &mut |e| {
+            events.push(e.clone());
+        }),
+    );
+    check_event_stream(&events, &transcript);
+    Run {
+        transcript,
+        events,
+        requests: log.requests(),
+    }
+}
+
+fn run(turns: Vec<ScriptedTurn>) -> (Run, Arc<Files>) {
+    let files = Arc::new(Files::default());
+    (
+        run_with(turns, files.clone(), AgentOptions::default()),
+        files,
+    )
+}
+
+/// Shares one `Files` between the agent and the test.
+struct ArcBox(Arc<Files>);
+
+impl Toolbox for ArcBox {
+    fn defs(&self) -> Vec<ToolDef> {
+        self.0.defs()
+    }
+    fn call<'a>(&'a mut self, call: &'a PendingCall) -> BoxFuture<'a, CallResult> {
+        self.0.call(call)
+    }
+}
+
+/// The structural contract of every run: chunks add up to the raw output of each turn, each
+/// `ToolStart` is followed by its `ToolEnd`, every call in the transcript was dispatched or refused
+/// with a reason, and `Done` comes last, once, with the transcript's end reason.
+fn check_event_stream(events: &[AgentEvent], t: &Transcript) {
+    let mut open: Option<&str> = None;
+    let mut starts = 0;
+    for (i, e) in events.iter().enumerate() {
+        match e {
+            AgentEvent::ToolStart { id, .. } => {
+                assert!(open.is_none(), "ToolStart inside another call at event {i}");
+                open = Some(id);
+                starts += 1;
+            }
+            AgentEvent::ToolEnd { id, .. } => {
+                assert_eq!(
+                    open.take(),
+                    Some(id.as_str()),
+                    "unmatched ToolEnd at event {i}"
+                );
+            }
+            AgentEvent::Done { reason, .. } => {
+                assert_eq!(i, events.len() - 1, "Done is not last");
+                assert_eq!(*reason, t.end);
+            }
+            AgentEvent::Chunk { .. } | AgentEvent::Retry { .. } | AgentEvent::Error { .. } => {}
+        }
+    }
+    assert!(open.is_none());
+    let chunks: String = events
+        .iter()
+        .filter_map(|e| match e {
+            AgentEvent::Chunk { text } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    let raws: String = t.turns.iter().map(|t| t.raw.as_str()).collect();
+    assert_eq!(chunks, raws, "the transcript keeps every turn's raw output");
+    let calls: usize = t.turns.iter().map(|t| t.calls.len()).sum();
+    assert_eq!(starts, calls);
+    assert_eq!(t.stats.calls as usize, calls);
+    for c in t.turns.iter().flat_map(|t| &t.calls) {
+        assert!(!c.feedback.is_empty(), "call {} got no feedback", c.id);
+        if let Some(f) = &c.result.failure {
+            assert!(
+                !f.message.is_empty(),
+                "call {} failed without a reason",
+                c.id
+            );
+        }
+    }
+}
+
+fn retries(events: &[AgentEvent]) -> Vec<&str> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            AgentEvent::Retry { reason } => Some(reason.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+const LS: &str = r#"{"name": "ls", "arguments": {"path": "."}}"#;
+const READ: &str = r#"{"name": "read", "arguments": {"path": "notes.txt"}}"#;
+
+#[test]
+fn a_plain_answer_ends_the_run_in_one_turn() {
+    let (r, files) = run(vec!["Paris is the capital of France.".into()]);
+    let t = &r.transcript;
+    assert_eq!(t.end, EndReason::Answered);
+    assert_eq!(t.answer.as_deref(), Some("Paris is the capital of France."));
+    assert_eq!(t.turns.len(), 1);
+    assert_eq!(files.runs("ls"), 0);
+    assert_eq!(t.messages.last().unwrap().role, Role::Assistant);
+}
+
+#[test]
+fn prose_and_code_blocks_are_not_calls() {
+    let (r, _) = run(vec![
+        "Here is some Python:\n```python\nprint({'name': 'ls'})\n```\nand a dict {\"a\": 1}."
+            .into(),
+    ]);
+    assert_eq!(r.transcript.end, EndReason::Answered);
+    assert_eq!(r.transcript.stats.calls, 0);
+}
+
+#[test]
+fn results_are_fed_back_and_the_loop_continues_until_an_answer() {
+    let (r, files) = run(vec![
+        format!("```json\n{LS}\n```").into(),
+        READ.into(),
+        "The first file says: buy milk.".into(),
+    ]);
+    let t = &r.transcript;
+    assert_eq!(t.end, EndReason::Answered);
+    assert_eq!(t.turns.len(), 3);
+    assert_eq!((files.runs("ls"), files.runs("read")), (1, 1));
+    // The second request carries the listing as a tool message answering call_1.
+    let second = &r.requests[1].messages;
+    let tool = second.last().unwrap();
+    assert_eq!(tool.role, Role::Tool);
+    assert_eq!(tool.name.as_deref(), Some("ls"));
+    assert_eq!(tool.content, "notes.txt\ntodo.md");
+    assert_eq!(
+        second[second.len() - 2].content,
+        format!("```json\n{LS}\n```")
+    );
+    assert!(r.requests[0].tools.iter().any(|d| d.name == "read"));
+}
+
+#[test]
+fn several_bare_json_lines_are_several_calls() {
+    let (r, files) = run(vec![format!("{LS}\n{READ}").into(), "Done.".into()]);
+    let t = &r.transcript;
+    assert_eq!(t.turns[0].calls.len(), 2);
+    assert_eq!(t.turns[0].calls[1].name, "read");
+    assert_eq!((files.runs("ls"), files.runs("read")), (1, 1));
+    assert_eq!(t.end, EndReason::Answered);
+}
+
+#[test]
+fn an_identical_call_is_answered_from_the_earlier_result_without_running_again() {
+    let (r, files) = run(vec![LS.into(), LS.into(), "Two files.".into()]);
+    assert_eq!(files.runs("ls"), 1);
+    let second = &r.transcript.turns[1].calls[0];
+    assert!(second.result.cached);
+    assert_eq!(second.result.attempts, 0);
+    assert!(
+        second.feedback.contains("earlier result"),
+        "{}",
+        second.feedback
+    );
+    assert!(second.feedback.contains("notes.txt"));
+    // Keys ignore the order of argument keys.
+    let (r2, files2) = run(vec![
+        r#"{"name": "read", "arguments": {"path": "notes.txt"}}"#.into(),
+        r#"{"arguments": {"path": "notes.txt"}, "name": "read"}"#.into(),
+        "ok".into(),
+    ]);
+    assert_eq!(files2.runs("read"), 1);
+    assert!(r2.transcript.turns[1].calls[0].result.cached);
+}
+
+#[test]
+fn a_model_fault_gets_a_corrective_message_with_one_valid_call() {
+    let (r, _) = run(vec![
+        r#"{"name": "ls", "arguments": {"path": "/path/to/folder"}}"#.into(),
+        LS.into(),
+        "Two files.".into(),
+    ]);
+    let t = &r.transcript;
+    assert_eq!(t.end, EndReason::Answered);
+    let first = &t.turns[0].calls[0];
+    assert_eq!(first.result.fault(), Some(Fault::Model));
+    assert!(
+        first.feedback.contains("outside the root"),
+        "{}",
+        first.feedback
+    );
+    assert!(
+        first
+            .feedback
+            .contains(r#"{"name":"ls","arguments":{"path":"."}}"#),
+        "{}",
+        first.feedback
+    );
+    assert_eq!(retries(&r.events).len(), 1);
+    assert!(t.turns[1].calls[0].result.is_ok());
+}
+
+#[test]
+fn an_unknown_tool_is_answered_with_the_real_tools_and_an_example() {
+    let (r, files) = run(vec![
+        r#"{"name": "reed", "arguments": {"path": "notes.txt"}}"#.into(),
+        READ.into(),
+        "buy milk".into(),
+    ]);
+    let fb = &r.transcript.turns[0].calls[0].feedback;
+    assert!(
+        fb.contains("unknown tool `reed`") && fb.contains("ls, read"),
+        "{fb}"
+    );
+    assert!(
+        fb.contains(r#"{"name":"read","arguments":{"path":"."}}"#),
+        "closest tool's example: {fb}"
+    );
+    assert_eq!((files.runs("reed"), files.runs("read")), (1, 1));
+}
+
+#[test]
+fn an_identical_failing_call_is_escalated_then_ends_the_run() {
+    let bad = r#"{"name": "ls", "arguments": {"path": "/path/to/folder"}}"#;
+    let (r, files) = run(vec![
+        format!("```json\n{bad}\n```").into(),
+        bad.into(),
+        bad.into(),
+        "never reached".into(),
+    ]);
+    let t = &r.transcript;
+    assert_eq!(t.end, EndReason::RepeatedFailure);
+    assert_eq!(t.turns.len(), 3);
+    assert_eq!(
+        files.runs("ls"),
+        1,
+        "the identical failing call is not run again"
+    );
+    let firm = &t.turns[1].calls[0];
+    assert_eq!(
+        firm.result.failure.as_ref().unwrap().kind,
+        "repeated_failure"
+    );
+    assert!(
+        firm.feedback.contains("exactly this shape"),
+        "{}",
+        firm.feedback
+    );
+    assert!(
+        firm.feedback
+            .contains(r#"{"name":"ls","arguments":{"path":"."}}"#)
+    );
+    assert_eq!(
+        retries(&r.events).len(),
+        2,
+        "one corrective, one escalation"
+    );
+    assert_eq!(r.requests.len(), 3, "the budget of 8 was not spent");
+}
+
+#[test]
+fn world_faults_are_retried_before_the_model_hears_of_them() {
+    let files = Arc::new(Files::default());
+    files.flaky_failures.store(1, Ordering::SeqCst);
+    let flaky = r#"{"name": "flaky", "arguments": {"path": "x"}}"#;
+    let r = run_with(
+        vec![flaky.into(), "ok".into()],
+        files.clone(),
+        AgentOptions::default(),
+    );
+    let call = &r.transcript.turns[0].calls[0];
+    assert!(call.result.is_ok());
+    assert_eq!(call.result.attempts, 2);
+    assert_eq!(files.runs("flaky"), 2);
+    assert!(retries(&r.events)[0].contains("world's fault"));
+
+    // Still failing after the retries: the world-fault message goes back, not a correction.
+    let files = Arc::new(Files::default());
+    files.flaky_failures.store(5, Ordering::SeqCst);
+    let r = run_with(
+        vec![flaky.into(), "ok".into()],
+        files.clone(),
+        AgentOptions::default(),
+    );
+    let call = &r.transcript.turns[0].calls[0];
+    assert_eq!(call.result.fault(), Some(Fault::World));
+    assert!(call.feedback.contains("outside your control"));
+    assert!(!call.feedback.contains("valid call"));
+    assert_eq!(files.runs("flaky"), 2);
+}
+
+#[test]
+fn a_refused_call_skips_the_rest_of_the_turn() {
+    let rm = r#"{"name": "rm", "arguments": {"path": "notes.txt"}}"#;
+    let (r, files) = run(vec![
+        format!("{rm}\n{LS}").into(),
+        "I may not delete.".into(),
+    ]);
+    let calls = &r.transcript.turns[0].calls;
+    assert_eq!(calls[0].result.fault(), Some(Fault::Policy));
+    assert_eq!(calls[1].result.failure.as_ref().unwrap().kind, "skipped");
+    assert!(calls[1].feedback.contains("refused"));
+    assert_eq!(files.runs("ls"), 0);
+    assert_eq!(r.transcript.end, EndReason::Answered);
+}
+
+#[test]
+fn the_turn_budget_ends_the_run_with_a_nudge_before_the_end() {
+    let turns: Vec<ScriptedTurn> = (0..5)
+        .map(|i| format!(r#"{{"name": "read", "arguments": {{"path": "f{i}"}}}}"#).into())
+        .collect();
+    let files = Arc::new(Files::default());
+    let options = AgentOptions {
+        max_turns: 4,
+        ..AgentOptions::default()
+    };
+    let r = run_with(turns, files, options);
+    let t = &r.transcript;
+    assert_eq!(t.end, EndReason::TurnBudget);
+    assert_eq!(t.turns.len(), 4);
+    let nudges: Vec<Option<&str>> = t.turns.iter().map(|t| t.nudge.as_deref()).collect();
+    assert_eq!(nudges[0], None);
+    assert_eq!(nudges[1], None);
+    assert!(nudges[2].unwrap().starts_with("2 turns left"));
+    assert!(nudges[3].unwrap().contains("last turn"));
+    // The nudge is the last message of the request, not part of the kept history.
+    let last = r.requests[3].messages.last().unwrap();
+    assert_eq!(
+        (last.role, last.content.as_str()),
+        (Role::User, nudges[3].unwrap())
+    );
+    assert!(!t.messages.iter().any(|m| m.content.contains("turns left")));
+}
+
+#[test]
+fn generation_stops_as_soon_as_a_call_is_complete() {
+    let junk = " and then I keep talking about nothing in particular".repeat(20);
+    let (r, _) = run(vec![
+        format!("<tool_call>{LS}</tool_call>{junk}").into(),
+        "Two files.".into(),
+    ]);
+    let turn = &r.transcript.turns[0];
+    assert_eq!(turn.stop, Some(StopReason::Stopped));
+    assert!(turn.raw.len() < LS.len() + 40, "kept {:?}", turn.raw);
+    assert_eq!(turn.calls.len(), 1);
+}
+
+#[test]
+fn a_backend_failure_ends_the_run_and_keeps_the_partial_output() {
+    let (r, _) = run(vec![ScriptedTurn::failing(
+        "I will list",
+        "the stream broke",
+    )]);
+    let t = &r.transcript;
+    assert_eq!(t.end, EndReason::BackendError);
+    assert_eq!(t.turns[0].raw, "I will list");
+    assert!(t.error.as_deref().unwrap().contains("the stream broke"));
+    assert!(
+        r.events
+            .iter()
+            .any(|e| matches!(e, AgentEvent::Error { .. }))
+    );
+}
+
+#[test]
+fn an_exhausted_script_is_a_backend_error() {
+    let (r, _) = run(vec![LS.into()]);
+    assert_eq!(r.transcript.end, EndReason::BackendError);
+    assert_eq!(r.transcript.turns.len(), 2);
+}
+
+#[test]
+fn empty_output_and_cut_off_answers_have_their_own_reasons() {
+    let (r, _) = run(vec!["   ".into()]);
+    assert_eq!(r.transcript.end, EndReason::EmptyOutput);
+    assert_eq!(r.transcript.answer, None);
+    let (r, _) = run(vec![ScriptedTurn {
+        text: "The files are notes.txt and".into(),
+        max_chunks: Some(3),
+        ..ScriptedTurn::default()
+    }]);
+    assert_eq!(r.transcript.end, EndReason::AnswerCutOff);
+}
+
+#[test]
+fn native_calls_reach_the_toolbox_with_text_arguments_untouched() {
+    let (r, files) = run(vec![
+        ScriptedTurn::native("", "read", Value::String(r#"{"path": "notes.txt"}"#.into())),
+        "buy milk".into(),
+    ]);
+    let call = &r.transcript.turns[0].calls[0];
+    assert!(call.native);
+    assert_eq!(call.args, Value::String(r#"{"path": "notes.txt"}"#.into()));
+    assert!(call.result.is_ok());
+    assert_eq!(files.runs("read"), 1);
+    // The assistant message keeps the native call for the next request.
+    let assistant = &r.requests[1].messages[1];
+    assert_eq!(assistant.role, Role::Assistant);
+    assert_eq!(assistant.tool_calls.len(), 1);
+}
+
+#[test]
+fn the_event_stream_serialises_as_tagged_json_lines() {
+    let (r, _) = run(vec![LS.into(), "Two files.".into()]);
+    let lines: Vec<Value> = r
+        .events
+        .iter()
+        .map(|e| serde_json::to_value(e).unwrap())
+        .collect();
+    let types: Vec<&str> = lines.iter().map(|v| v["type"].as_str().unwrap()).collect();
+    assert!(types.contains(&"ToolStart") && types.contains(&"ToolEnd"));
+    assert_eq!(*types.last().unwrap(), "Done");
+    let end = lines.iter().find(|v| v["type"] == "ToolEnd").unwrap();
+    assert_eq!(end["result"]["output"], "notes.txt\ntodo.md");
+    assert!(end["duration_ms"].as_f64().is_some());
+    assert_eq!(lines.last().unwrap()["reason"], "answered");
+    assert_eq!(lines.last().unwrap()["stats"]["calls"], 1);
+}
+
+#[test]
+fn a_native_call_also_written_in_the_text_runs_once() {
+    let (r, files) = run(vec![
+        ScriptedTurn::native(LS, "ls", json!({"path": "."})),
+        "Two files.".into(),
+    ]);
+    assert_eq!(r.transcript.turns[0].calls.len(), 1);
+    assert_eq!(files.runs("ls"), 1);
+}
+
+#[test]
+fn a_repeat_after_a_change_runs_again() {
+    let touch = r#"{"name": "touch", "arguments": {"path": "notes.txt"}}"#;
+    let (r, files) = run(vec![READ.into(), touch.into(), READ.into(), "ok".into()]);
+    assert_eq!(
+        files.runs("read"),
+        2,
+        "the file may have changed: read again"
+    );
+    assert!(!r.transcript.turns[2].calls[0].result.cached);
+}

@@ -1,0 +1,364 @@
+//! What each built-in tool does inside its root: numbered line ranges, not-found messages naming
+//! nearby files, grep's file:line results, glob, write's effects, and edit's clear failures when the
+//! old text is absent or ambiguous.
+
+use serde_json::{Value, json};
+use toolmend::dispatch::{Dispatcher, Policy};
+use toolmend::tools::{Effect, FailureKind, OutputFormat, ToolCall, ToolResult};
+
+fn root() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("src")).unwrap();
+    let lines: String = (1..=12).map(|i| format!("line {i}\n")).collect();
+    std::fs::write(dir.path().join("notes.txt"), lines).unwrap();
+    std::fs::write(
+        dir.path().join("src/main.rs"),
+        "fn main() {\n    run();\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("src/lib.rs"),
+        "pub fn run() {}\npub fn run_twice() {}\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("blob.bin"), [0u8, 1, 2, 3]).unwrap();
+    dir
+}
+
+fn dispatcher(dir: &tempfile::TempDir) -> Dispatcher {
+    Dispatcher::new(
+        toolmend::builtin::registry(dir.path()).unwrap(),
+        Policy::default(),
+    )
+}
+
+async fn call(d: &mut Dispatcher, name: &str, args: Value) -> ToolResult {
+    d.dispatch(ToolCall::new(name, args)).await
+}
+
+fn kind(r: &ToolResult) -> Option<FailureKind> {
+    r.failure.as_ref().map(|f| f.kind())
+}
+
+#[tokio::test]
+async fn ls_lists_sorted_entries_labeled_or_as_json() {
+    let dir = root();
+    let mut d = dispatcher(&dir);
+    let r = call(&mut d, "ls", json!({})).await;
+    assert_eq!(r.output, "blob.bin (4 bytes)\nnotes.txt (87 bytes)\nsrc/");
+    assert_eq!(r.data[2], json!({"name": "src", "type": "dir", "size": 0}));
+    let mut d = Dispatcher::new(
+        toolmend::builtin::registry(dir.path()).unwrap(),
+        Policy {
+            format: OutputFormat::Json,
+            ..Policy::default()
+        },
+    );
+    let r = call(&mut d, "ls", json!({"path": "src"})).await;
+    let v: Value = serde_json::from_str(&r.output).unwrap();
+    assert_eq!(v[0]["name"], "lib.rs");
+    assert_eq!(v[1]["name"], "main.rs");
+}
+
+#[tokio::test]
+async fn read_numbers_lines_and_honours_ranges() {
+    let dir = root();
+    let mut d = dispatcher(&dir);
+    let r = call(&mut d, "read", json!({"path": "src/main.rs"})).await;
+    assert_eq!(r.output, "1\tfn main() {\n2\t    run();\n3\t}");
+    let r = call(
+        &mut d,
+        "read",
+        json!({"path": "notes.txt", "start_line": 9, "end_line": 11}),
+    )
+    .await;
+    assert_eq!(r.output, " 9\tline 9\n10\tline 10\n11\tline 11");
+    assert_eq!(r.data["total_lines"], 12);
+    let r = call(
+        &mut d,
+        "read",
+        json!({"path": "notes.txt", "start_line": 40}),
+    )
+    .await;
+    assert_eq!(kind(&r), Some(FailureKind::InvalidArgs));
+    assert!(r.output.contains("has only 12 lines"), "{}", r.output);
+    let r = call(
+        &mut d,
+        "read",
+        json!({"path": "notes.txt", "start_line": 5, "end_line": 2}),
+    )
+    .await;
+    assert_eq!(kind(&r), Some(FailureKind::InvalidArgs));
+}
+
+#[tokio::test]
+async fn read_of_a_missing_file_names_nearby_files() {
+    let dir = root();
+    let mut d = dispatcher(&dir);
+    let r = call(&mut d, "read", json!({"path": "src/mian.rs"})).await;
+    assert_eq!(kind(&r), Some(FailureKind::InvalidArgs));
+    assert!(
+        r.output.contains("`src/mian.rs` does not exist"),
+        "{}",
+        r.output
+    );
+    assert!(
+        r.output.contains("Did you mean `src/main.rs`?"),
+        "{}",
+        r.output
+    );
+    assert!(r.output.contains("lib.rs, main.rs"), "{}", r.output);
+    let r = call(&mut d, "read", json!({"path": "docs/guide.md"})).await;
+    assert!(
+        r.output.contains("`.` contains: blob.bin, notes.txt, src/"),
+        "{}",
+        r.output
+    );
+    assert!(
+        r.output
+            .contains(r#"For example: {"name": "read", "arguments": {"path": "blob.bin"}}"#),
+        "{}",
+        r.output
+    );
+}
+
+#[tokio::test]
+async fn read_refuses_directories_and_binary_files_clearly() {
+    let dir = root();
+    let mut d = dispatcher(&dir);
+    let r = call(&mut d, "read", json!({"path": "src"})).await;
+    assert!(r.output.contains("is a directory"), "{}", r.output);
+    assert!(r.output.contains(r#""name": "ls""#), "{}", r.output);
+    let r = call(&mut d, "read", json!({"path": "blob.bin"})).await;
+    assert!(r.output.contains("binary file"), "{}", r.output);
+}
+
+#[tokio::test]
+async fn grep_reports_file_line_and_text() {
+    let dir = root();
+    let mut d = dispatcher(&dir);
+    let r = call(&mut d, "grep", json!({"pattern": "run\\("})).await;
+    assert_eq!(
+        r.output,
+        "src/lib.rs:1: pub fn run() {}\nsrc/main.rs:2:     run();"
+    );
+    assert_eq!(
+        r.data[1],
+        json!({"path": "src/main.rs", "line": 2, "text": "    run();"})
+    );
+    let r = call(
+        &mut d,
+        "grep",
+        json!({"pattern": "LINE 1[01]", "ignore_case": true, "glob": "*.txt"}),
+    )
+    .await;
+    assert_eq!(r.output, "notes.txt:10: line 10\nnotes.txt:11: line 11");
+    let r = call(&mut d, "grep", json!({"pattern": "nothing-here"})).await;
+    assert!(r.is_ok());
+    assert!(r.output.starts_with("no matches"), "{}", r.output);
+    let r = call(&mut d, "grep", json!({"pattern": "run("})).await;
+    assert_eq!(kind(&r), Some(FailureKind::InvalidArgs));
+    assert!(
+        r.output.contains("not a valid regular expression"),
+        "{}",
+        r.output
+    );
+}
+
+#[tokio::test]
+async fn glob_finds_files_by_pattern() {
+    let dir = root();
+    let mut d = dispatcher(&dir);
+    let r = call(&mut d, "glob", json!({"pattern": "**/*.rs"})).await;
+    assert_eq!(r.output, "src/lib.rs\nsrc/main.rs");
+    let r = call(&mut d, "glob", json!({"pattern": "*.rs", "path": "src"})).await;
+    assert_eq!(r.data, json!(["src/lib.rs", "src/main.rs"]));
+    let r = call(&mut d, "glob", json!({"pattern": "[", "path": "."})).await;
+    assert_eq!(kind(&r), Some(FailureKind::InvalidArgs));
+}
+
+#[tokio::test]
+async fn write_creates_parents_and_reports_its_effect() {
+    let dir = root();
+    let mut d = dispatcher(&dir);
+    let r = call(
+        &mut d,
+        "write",
+        json!({"path": "out/deep/a.txt", "content": "abc"}),
+    )
+    .await;
+    assert!(r.is_ok(), "{r:?}");
+    assert_eq!(r.output, "created `out/deep/a.txt` (3 bytes)");
+    let written = dir.path().canonicalize().unwrap().join("out/deep/a.txt");
+    assert_eq!(
+        r.effects,
+        [Effect::FileWritten {
+            path: written.clone(),
+            bytes: 3
+        }]
+    );
+    assert_eq!(std::fs::read_to_string(&written).unwrap(), "abc");
+    let r = call(&mut d, "write", json!({"path": "src", "content": "x"})).await;
+    assert_eq!(kind(&r), Some(FailureKind::InvalidArgs));
+}
+
+#[tokio::test]
+async fn a_write_invalidates_an_earlier_read_of_the_same_file() {
+    let dir = root();
+    let mut d = dispatcher(&dir);
+    let first = call(&mut d, "read", json!({"path": "src/main.rs"})).await;
+    assert!(
+        call(&mut d, "read", json!({"path": "src/main.rs"}))
+            .await
+            .cached
+    );
+    call(
+        &mut d,
+        "write",
+        json!({"path": "src/main.rs", "content": "fn main() {}\n"}),
+    )
+    .await;
+    let after = call(&mut d, "read", json!({"path": "src/main.rs"})).await;
+    assert!(!after.cached);
+    assert_ne!(after.output, first.output);
+    assert_eq!(after.output, "1\tfn main() {}");
+}
+
+#[tokio::test]
+async fn edit_replaces_exact_text_once() {
+    let dir = root();
+    let mut d = dispatcher(&dir);
+    let r = call(
+        &mut d,
+        "edit",
+        json!({"path": "src/main.rs", "old_text": "run();", "new_text": "go();"}),
+    )
+    .await;
+    assert!(r.is_ok(), "{r:?}");
+    assert_eq!(r.output, "replaced 1 occurrence in `src/main.rs` at line 2");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("src/main.rs")).unwrap(),
+        "fn main() {\n    go();\n}\n"
+    );
+    assert_eq!(r.effects.len(), 1);
+}
+
+#[tokio::test]
+async fn edit_fails_clearly_when_the_old_text_is_absent() {
+    let dir = root();
+    let mut d = dispatcher(&dir);
+    let before = std::fs::read_to_string(dir.path().join("src/main.rs")).unwrap();
+    let r = call(
+        &mut d,
+        "edit",
+        json!({"path": "src/main.rs", "old_text": "walk();", "new_text": "x"}),
+    )
+    .await;
+    assert_eq!(kind(&r), Some(FailureKind::InvalidArgs));
+    assert!(
+        r.output.contains("old_text was not found in `src/main.rs`"),
+        "{}",
+        r.output
+    );
+    assert!(
+        r.output
+            .contains(r#"{"name": "read", "arguments": {"path": "src/main.rs"}}"#),
+        "{}",
+        r.output
+    );
+    let r = call(
+        &mut d,
+        "edit",
+        json!({"path": "src/main.rs", "old_text": "  run();  ", "new_text": "x"}),
+    )
+    .await;
+    assert!(
+        r.output
+            .contains("different leading or trailing whitespace"),
+        "{}",
+        r.output
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("src/main.rs")).unwrap(),
+        before
+    );
+}
+
+#[tokio::test]
+async fn edit_fails_clearly_when_the_old_text_is_ambiguous() {
+    let dir = root();
+    let mut d = dispatcher(&dir);
+    let before = std::fs::read_to_string(dir.path().join("src/lib.rs")).unwrap();
+    let r = call(
+        &mut d,
+        "edit",
+        json!({"path": "src/lib.rs", "old_text": "pub fn", "new_text": "fn"}),
+    )
+    .await;
+    assert_eq!(kind(&r), Some(FailureKind::InvalidArgs));
+    assert!(
+        r.output
+            .contains("appears 2 times in `src/lib.rs` (lines 1, 2)"),
+        "{}",
+        r.output
+    );
+    assert!(r.output.contains(r#""replace_all": true"#), "{}", r.output);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("src/lib.rs")).unwrap(),
+        before
+    );
+    let r = call(
+        &mut d,
+        "edit",
+        json!({"path": "src/lib.rs", "old_text": "pub fn", "new_text": "fn", "replace_all": true}),
+    )
+    .await;
+    assert_eq!(r.output, "replaced 2 occurrences in `src/lib.rs`");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("src/lib.rs")).unwrap(),
+        "fn run() {}\nfn run_twice() {}\n"
+    );
+}
+
+#[tokio::test]
+async fn edit_of_a_missing_file_names_nearby_files() {
+    let dir = root();
+    let mut d = dispatcher(&dir);
+    let r = call(
+        &mut d,
+        "edit",
+        json!({"path": "src/lib.r", "old_text": "a", "new_text": "b"}),
+    )
+    .await;
+    assert_eq!(kind(&r), Some(FailureKind::InvalidArgs));
+    assert!(
+        r.output.contains("Did you mean `src/lib.rs`?"),
+        "{}",
+        r.output
+    );
+}
+
+#[tokio::test]
+async fn builtin_specs_have_schemas_examples_and_honest_annotations() {
+    let dir = root();
+    let snap = toolmend::builtin::registry(dir.path()).unwrap().snapshot();
+    for e in snap.entries() {
+        let s = &e.spec;
+        assert_eq!(s.parameters["type"], "object", "{}", s.name);
+        let example = s.example.clone().expect("every builtin has an example");
+        // The example itself is a valid call.
+        assert!(
+            e.decoder
+                .decode(
+                    s,
+                    &toolmend::tools::Arguments::Value(example),
+                    &Default::default()
+                )
+                .is_ok(),
+            "{}",
+            s.name
+        );
+        let ro = matches!(s.name.as_str(), "ls" | "read" | "grep" | "glob");
+        assert_eq!(s.annotations.read_only, ro, "{}", s.name);
+    }
+}

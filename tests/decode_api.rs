@@ -1,0 +1,103 @@
+//! The decode API end to end: typed decode, `Value` decode, policies and corrective messages.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::json;
+use toolmend::decode::{CoercionKind, DecodeError, Decoder, Policy, decode};
+
+#[derive(Debug, Deserialize, JsonSchema, PartialEq)]
+#[serde(rename_all = "snake_case")]
+enum Unit {
+    Celsius,
+    Fahrenheit,
+}
+
+/// Weather lookup arguments.
+#[derive(Debug, Deserialize, JsonSchema, PartialEq)]
+struct Weather {
+    /// City name.
+    location: String,
+    unit: Unit,
+    #[schemars(range(min = 1, max = 14))]
+    days: u32,
+}
+
+#[test]
+fn valid_args_decode_with_no_receipts() {
+    let d = decode::<Weather>(
+        r#"{"location": "Paris", "unit": "celsius", "days": 3}"#,
+        &Policy::default(),
+    )
+    .unwrap();
+    assert_eq!(d.value.days, 3);
+    assert!(d.coercions.is_empty());
+    assert!(d.fixes.is_empty());
+}
+
+#[test]
+fn typical_slightly_wrong_args_are_coerced_and_reported() {
+    let d = decode::<Weather>(
+        r#"{"Location": "Paris", "unit": "Celsius", "days": "3"}"#,
+        &Policy::default(),
+    )
+    .unwrap();
+    let kinds: Vec<_> = d
+        .coercions
+        .iter()
+        .map(|c| (c.path.as_str(), c.kind))
+        .collect();
+    assert_eq!(
+        kinds,
+        vec![
+            ("/location", CoercionKind::KeyCase),
+            ("/unit", CoercionKind::EnumCase),
+            ("/days", CoercionKind::StringToInteger)
+        ]
+    );
+}
+
+#[test]
+fn bad_call_message_is_short_and_names_the_fix() {
+    let err = decode::<Weather>(
+        r#"{"loc": "Paris", "unit": "kelvin", "days": "three"}"#,
+        &Policy::default(),
+    )
+    .unwrap_err();
+    let msg = err.corrective_message();
+    println!("{msg}");
+    assert!(msg.lines().count() <= 6, "{msg}");
+    assert!(msg.contains("\"unit\": \"celsius\""), "{msg}");
+    assert!(matches!(err, DecodeError::Invalid { .. }));
+}
+
+#[test]
+fn value_input_and_json_string_input() {
+    let dec = Decoder::new(&toolmend::schema::schema_for::<Weather>()).unwrap();
+    let v = json!({"location": "Oslo", "unit": "fahrenheit", "days": 2});
+    let d = dec.decode::<Weather>(&v, &Policy::default()).unwrap();
+    assert_eq!(d.value.location, "Oslo");
+    let s = json!(r#"{"location": "Oslo", "unit": "fahrenheit", "days": 2}"#);
+    let d = dec.decode::<Weather>(&s, &Policy::default()).unwrap();
+    assert_eq!(d.value.unit, Unit::Fahrenheit);
+}
+
+#[test]
+fn raw_schemars_integer_formats_are_bounds() {
+    // A schema straight from schemars (not normalised): `format: uint8` still bounds the value.
+    let s = serde_json::to_value(schemars::schema_for!(Small)).unwrap();
+    assert_eq!(s["properties"]["n"]["format"], "uint8");
+    let dec = Decoder::new(&s).unwrap();
+    let ok = dec
+        .decode::<Small>(r#"{"n": 7}"#, &Policy::default())
+        .unwrap();
+    assert_eq!(ok.value.n, 7);
+    let e = dec
+        .decode::<Small>(r#"{"n": 300}"#, &Policy::default())
+        .unwrap_err();
+    assert!(e.to_string().contains("from 0 to 255"), "{e}");
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+struct Small {
+    n: u8,
+}

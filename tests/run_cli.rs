@@ -1,0 +1,305 @@
+//! `toolmend run` and `toolmend chat` end to end, with the scripted backend (`--script`, recorded
+//! model outputs) and the built-in tools on `examples/workspace`: the rendered transcript, the
+//! `--json` event stream as a contract (read back independently of the code that writes it), and
+//! the exit codes.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+fn workspace() -> &'static str {
+    concat!(env!("CARGO_MANIFEST_DIR"), "/examples/workspace")
+}
+
+/// Writes a script (one JSON value per line) and returns its path inside `dir`.
+fn script(dir: &Path, turns: &[Value]) -> std::path::PathBuf {
+    let path = dir.join("script.jsonl");
+    let text: String = turns.iter().map(|t| format!("{t}\n")).collect();
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn toolmend(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_toolmend"))
+        .args(args)
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// The model's turns in the issue's recorded Qwen loop, in small: a refused absolute path, the
+/// fixed call, two bare JSON calls on two lines (one for a file that does not exist), an answer.
+fn qwen_like() -> Vec<Value> {
+    vec![
+        Value::String(
+            "```json\n{\"name\": \"ls\", \"arguments\": {\"path\": \"/path/to/folder\"}}\n```".into(),
+        ),
+        Value::String("{\"name\": \"ls\", \"arguments\": {\"path\": \".\"}}".into()),
+        Value::String(
+            "{\"name\": \"read\", \"arguments\": {\"path\": \"todo.txt\"}}\n{\"name\": \"read\", \"arguments\": {\"path\": \"notes.md\"}}".into(),
+        ),
+        Value::String("todo.txt lists two open TODOs.".into()),
+    ]
+}
+
+#[test]
+fn json_events_are_well_formed_with_matching_tool_pairs() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = script(dir.path(), &qwen_like());
+    let out = toolmend(
+        &[
+            "run",
+            "List the files, then read the first one.",
+            "--script",
+            s.to_str().unwrap(),
+            "--root",
+            workspace(),
+            "--json",
+        ],
+        "",
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let events: Vec<Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON: {l:?}: {e}")))
+        .collect();
+    let mut open: Option<String> = None;
+    let mut pairs = 0;
+    for (i, e) in events.iter().enumerate() {
+        match e["type"].as_str().unwrap() {
+            "Chunk" => assert!(e["text"].is_string()),
+            "ToolStart" => {
+                assert!(open.is_none(), "nested ToolStart at {i}");
+                assert!(e["name"].is_string() && !e["args"].is_null());
+                open = Some(e["id"].as_str().unwrap().to_owned());
+            }
+            "ToolEnd" => {
+                assert_eq!(
+                    open.take().as_deref(),
+                    e["id"].as_str(),
+                    "unmatched ToolEnd at {i}"
+                );
+                assert!(e["duration_ms"].as_f64().unwrap() >= 0.0);
+                assert!(e["result"]["output"].is_string());
+                pairs += 1;
+            }
+            "Retry" => assert!(e["reason"].is_string()),
+            "Done" => assert_eq!(i, events.len() - 1, "Done is last"),
+            other => panic!("unexpected event type {other}"),
+        }
+    }
+    assert!(open.is_none());
+    assert_eq!(pairs, 4);
+    let done = events.last().unwrap();
+    assert_eq!(done["reason"], "answered");
+    assert_eq!(done["stats"]["calls"], 4);
+    assert_eq!(done["stats"]["failed_calls"], 2);
+    // The refused absolute path and the missing file came back as failures with messages.
+    let failures: Vec<&Value> = events
+        .iter()
+        .filter(|e| e["type"] == "ToolEnd" && e["result"]["failure"].is_object())
+        .collect();
+    assert_eq!(failures.len(), 2);
+    assert!(failures.iter().all(|f| {
+        !f["result"]["failure"]["message"]
+            .as_str()
+            .unwrap()
+            .is_empty()
+    }));
+}
+
+#[test]
+fn the_rendered_transcript_shows_calls_results_and_errors_without_colour_off_a_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = script(dir.path(), &qwen_like());
+    let out = toolmend(
+        &[
+            "run",
+            "List the files.",
+            "--script",
+            s.to_str().unwrap(),
+            "--root",
+            workspace(),
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.contains("🔧 ls {\"path\":\".\"}"), "{stdout}");
+    assert!(stdout.contains("✓ ls ("), "{stdout}");
+    assert!(stdout.contains("✗ read"), "{stdout}");
+    assert!(stdout.contains("todo.txt lists two open TODOs."));
+    assert!(
+        !stdout.contains('\x1b'),
+        "no colour codes when stdout is not a terminal"
+    );
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("the model answered"), "{stderr}");
+    assert!(stderr.contains("4 calls (2 failed)"), "{stderr}");
+}
+
+#[test]
+fn a_run_without_an_answer_exits_1_and_set_up_errors_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = script(dir.path(), &qwen_like());
+    let s = s.to_str().unwrap();
+    let out = toolmend(
+        &[
+            "run",
+            "x",
+            "--script",
+            s,
+            "--root",
+            workspace(),
+            "--turns",
+            "2",
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("turn budget"));
+
+    let missing = dir.path().join("no-such-dir");
+    let out = toolmend(
+        &[
+            "run",
+            "x",
+            "--script",
+            s,
+            "--root",
+            missing.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("root"));
+
+    let out = toolmend(&["run", "x", "--script", s, "--tools", "nope"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--tools"));
+
+    let out = toolmend(&["run", "x", "--grammar", "sometimes"], "");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn chat_keeps_the_conversation_between_prompts() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = script(
+        dir.path(),
+        &[
+            Value::String("{\"name\": \"ls\", \"arguments\": {\"path\": \".\"}}".into()),
+            Value::String("There are four entries.".into()),
+            Value::String("The first is README.md.".into()),
+        ],
+    );
+    let out = toolmend(
+        &[
+            "chat",
+            "--script",
+            s.to_str().unwrap(),
+            "--root",
+            workspace(),
+            "--json",
+        ],
+        "What is here?\n/history\nWhich is first?\n/exit\nnever read\n",
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let dones: Vec<Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|e| e["type"] == "Done")
+        .collect();
+    assert_eq!(dones.len(), 2, "two prompts, two runs");
+    assert!(dones.iter().all(|d| d["reason"] == "answered"));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("  1  What is here?"), "{stderr}");
+}
+
+#[test]
+fn command_tools_from_a_file_run_with_decoded_arguments_on_stdin() {
+    let dir = tempfile::tempdir().unwrap();
+    let tools = dir.path().join("tools.json");
+    std::fs::write(
+        &tools,
+        serde_json::json!([
+            {"name": "echo", "description": "Echo the arguments.",
+             "parameters": {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]},
+             "command": ["sh", "-c", "cat"]},
+            {"name": "picky", "description": "Always refuses its arguments.",
+             "parameters": {"type": "object", "properties": {"city": {"type": "string"}}},
+             "command": ["sh", "-c", "echo 'city must be a real city' >&2; exit 2"]}
+        ])
+        .to_string(),
+    )
+    .unwrap();
+    // The program sees the validated arguments as one JSON object.
+    let s = script(
+        dir.path(),
+        &[
+            Value::String(
+                "{\"name\": \"echo\", \"arguments\": {\"n\": 5}}\n{\"name\": \"picky\", \"arguments\": {\"city\": \"x\"}}".into(),
+            ),
+            Value::String("done".into()),
+        ],
+    );
+    let out = toolmend(
+        &[
+            "run",
+            "x",
+            "--script",
+            s.to_str().unwrap(),
+            "--tools",
+            tools.to_str().unwrap(),
+            "--root",
+            dir.path().to_str().unwrap(),
+            "--json",
+        ],
+        "",
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let ends: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|e| e["type"] == "ToolEnd")
+        .collect();
+    assert_eq!(ends.len(), 2);
+    assert_eq!(ends[0]["result"]["output"], "{\"n\":5}");
+    assert_eq!(ends[1]["result"]["failure"]["fault"], "model");
+    assert!(
+        ends[1]["result"]["output"]
+            .as_str()
+            .unwrap()
+            .contains("real city")
+    );
+}

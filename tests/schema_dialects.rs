@@ -1,0 +1,153 @@
+//! Each provider dialect converts a schema with `$ref`, `anyOf` with null, `format`, `minimum` and
+//! an enum, and reports what it dropped or changed.
+
+use schemars::JsonSchema;
+use serde_json::{Value, json};
+use toolmend::schema::{Action, Dialect, convert, schema_for};
+
+#[allow(dead_code)]
+#[derive(JsonSchema)]
+struct Place {
+    city: String,
+}
+
+#[allow(dead_code)]
+#[derive(JsonSchema)]
+#[serde(rename_all = "snake_case")]
+enum Unit {
+    Celsius,
+    Fahrenheit,
+}
+
+/// Weather lookup.
+#[allow(dead_code)]
+#[derive(JsonSchema)]
+struct Args {
+    /// Where.
+    place: Place,
+    unit: Option<Unit>,
+    /// ISO date.
+    #[schemars(extend("format" = "date"))]
+    date: Option<String>,
+    #[schemars(range(min = 1, max = 14))]
+    days: u32,
+}
+
+fn schema() -> Value {
+    schema_for::<Args>()
+}
+
+#[test]
+fn derived_schema_has_every_feature_under_test() {
+    let s = schema();
+    println!("{}", serde_json::to_string_pretty(&s).unwrap());
+    assert!(s["properties"]["place"]["$ref"].is_string());
+    assert!(s["properties"]["unit"]["anyOf"].is_array());
+    assert_eq!(s["properties"]["date"]["format"], "date");
+    assert_eq!(s["properties"]["days"]["minimum"], 1);
+    assert!(s["$defs"]["Unit"]["enum"].is_array());
+    assert!(s.get("$schema").is_none());
+}
+
+fn has(c: &toolmend::schema::Converted, kw: &str, action: Action) -> bool {
+    c.dropped
+        .iter()
+        .any(|d| d.keyword == kw && d.action == action)
+}
+
+#[test]
+fn openai_keeps_everything() {
+    let c = convert(&schema(), Dialect::OpenAi);
+    assert_eq!(c.schema["properties"]["place"]["$ref"], "#/$defs/Place");
+    assert!(c.schema["$defs"]["Unit"]["enum"].is_array());
+    assert_eq!(c.schema["properties"]["days"]["minimum"], 1);
+    assert_eq!(c.schema["properties"]["date"]["format"], "date");
+    assert!(c.dropped.is_empty(), "{:?}", c.dropped);
+}
+
+#[test]
+fn anthropic_keeps_everything_with_an_object_root() {
+    let c = convert(&schema(), Dialect::Anthropic);
+    assert_eq!(c.schema["type"], "object");
+    assert!(c.schema["properties"]["unit"]["anyOf"].is_array());
+    assert!(c.dropped.is_empty(), "{:?}", c.dropped);
+}
+
+#[test]
+fn openai_strict_requires_all_and_closes_objects() {
+    let c = convert(&schema(), Dialect::OpenAiStrict);
+    let s = &c.schema;
+    println!("{}", serde_json::to_string_pretty(s).unwrap());
+    assert_eq!(s["required"], json!(["place", "unit", "date", "days"]));
+    assert_eq!(s["additionalProperties"], false);
+    assert_eq!(s["$defs"]["Place"]["additionalProperties"], false);
+    // anyOf with null stays; the date format is supported; minimum is supported.
+    assert!(s["properties"]["unit"]["anyOf"].is_array());
+    assert_eq!(s["properties"]["date"]["format"], "date");
+    assert_eq!(s["properties"]["days"]["minimum"], 1);
+    assert!(has(&c, "additionalProperties", Action::Added));
+    assert!(!c.dropped.is_empty());
+}
+
+#[test]
+fn gemini_inlines_refs_and_uses_nullable() {
+    let c = convert(&schema(), Dialect::Gemini);
+    let s = &c.schema;
+    println!("{}", serde_json::to_string_pretty(s).unwrap());
+    assert_eq!(s["properties"]["place"]["type"], "object");
+    assert_eq!(
+        s["properties"]["place"]["properties"]["city"]["type"],
+        "string"
+    );
+    assert_eq!(
+        s["properties"]["unit"]["enum"],
+        json!(["celsius", "fahrenheit"])
+    );
+    assert_eq!(s["properties"]["unit"]["nullable"], true);
+    assert_eq!(s["properties"]["date"]["type"], "string");
+    assert_eq!(s["properties"]["date"]["nullable"], true);
+    assert_eq!(s["properties"]["days"]["minimum"], 1);
+    assert!(s.get("$defs").is_none());
+    assert!(!s.to_string().contains("$ref"));
+    assert!(has(&c, "$ref", Action::Inlined));
+    // Gemini only knows date-time among string formats.
+    assert!(has(&c, "format", Action::MovedToDescription));
+    assert!(
+        s["properties"]["date"]["description"]
+            .as_str()
+            .unwrap()
+            .contains("date")
+    );
+}
+
+#[test]
+fn ollama_keeps_type_enum_and_describes_the_rest() {
+    let c = convert(&schema(), Dialect::Ollama);
+    let s = &c.schema;
+    println!("{}", serde_json::to_string_pretty(s).unwrap());
+    assert_eq!(
+        s["properties"]["place"]["properties"]["city"]["type"],
+        "string"
+    );
+    assert_eq!(
+        s["properties"]["unit"]["enum"],
+        json!(["celsius", "fahrenheit"])
+    );
+    assert_eq!(s["properties"]["date"]["type"], json!(["string", "null"]));
+    assert!(s["properties"]["days"].get("minimum").is_none());
+    let d = s["properties"]["days"]["description"].as_str().unwrap();
+    assert!(d.contains("minimum: 1"), "{d}");
+    assert!(has(&c, "minimum", Action::MovedToDescription));
+    assert!(has(&c, "$ref", Action::Inlined));
+}
+
+#[test]
+fn recursive_refs_are_cut_when_inlining() {
+    let s = json!({"$defs": {"Node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/Node"}}}},
+                   "type": "object", "properties": {"head": {"$ref": "#/$defs/Node"}}});
+    for d in [Dialect::Gemini, Dialect::Ollama] {
+        let c = convert(&s, d);
+        assert!(has(&c, "$ref", Action::Removed), "{d:?}");
+        assert!(!c.schema.to_string().contains("$ref"));
+    }
+}
