@@ -124,6 +124,39 @@ fn bench(c: &mut Criterion) {
         );
     });
     g.finish();
+
+    // The parts of the path, each alone, to see where the time goes.
+    let mut g = c.benchmark_group("dispatch_parts");
+    g.measurement_time(Duration::from_secs(2));
+    let spec = registry.snapshot().get("noop").unwrap().spec.clone();
+    let decoder = toolmend::decode::Decoder::new(&spec.parameters).unwrap();
+    let dpolicy = toolmend::decode::Policy::default();
+    let a = args();
+    assert!(decoder.decode_value(&a, &dpolicy).is_ok());
+    g.bench_function("decode_value", |b| {
+        b.iter(|| {
+            decoder
+                .decode_value(std::hint::black_box(&a), &dpolicy)
+                .unwrap()
+        })
+    });
+    g.bench_function("canonical_key", |b| {
+        b.iter(|| toolmend::tools::canon::canonical(std::hint::black_box(&a)))
+    });
+    g.bench_function("build_args_value", |b| b.iter(args));
+    g.bench_function("timeout_ready_future", |b| {
+        b.iter_custom(|iters| {
+            rt.block_on(async {
+                let start = Instant::now();
+                for _ in 0..iters {
+                    let r = tokio::time::timeout(Duration::from_secs(30), async { 1 }).await;
+                    std::hint::black_box(r.ok());
+                }
+                start.elapsed()
+            })
+        });
+    });
+    g.finish();
 }
 
 criterion_group!(benches, bench);

@@ -4,13 +4,14 @@
 //! [`AgentOptions::max_turns`], default 8):
 //!
 //! 1. **Generate.** The backend streams the model's output; each chunk goes to a [`calls::Watcher`]
-//!    that stops generation as soon as a call is complete and nothing after it can be another call
+//!    (a [`crate::extract::StreamExtractor`]) that stops generation as soon as a call is complete and nothing after it can be another call
 //!    (or the per-turn call limit is reached), instead of waiting for an end-of-generation token.
-//! 2. **Extract.** The turn's raw text is searched for calls (bare JSON, fenced blocks, tags);
-//!    native calls reported by the backend (Ollama's `tool_calls`) join them.
+//! 2. **Extract.** The turn's raw text goes through [`crate::extract`] (every envelope family,
+//!    bare JSON lines, fenced blocks; arguments repaired); native calls reported by the backend
+//!    (Ollama's `tool_calls`, whose arguments may be a broken string) join them.
 //! 3. **Dispatch.** Each call goes to the [`Toolbox`], which repairs, decodes and runs it.
 //!    - A call identical to one already answered in this run is answered from the earlier result
-//!      with a short note, not run again.
+//!      with a short note, not run again (unless a call since changed something).
 //!    - A model-fault failure (bad arguments, unknown tool) or a policy refusal (a path outside
 //!      the sandbox) is answered with a corrective message that shows one concrete valid call.
 //!      If the model sends the identical failing call again, it gets a firmer message with the
@@ -28,18 +29,21 @@
 
 pub mod calls;
 pub mod correct;
+mod dispatcher;
 mod event;
 mod toolbox;
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
+pub use dispatcher::{DispatchToolbox, to_call_result};
 pub use event::{AgentEvent, CallRecord, EndReason, RunStats, Transcript, TurnRecord, TurnTiming};
 pub use toolbox::{Args, CallFailure, CallResult, Fault, PendingCall, Toolbox, ms};
 
 use crate::backend::{
     Backend, Control, Event, GenerateOptions, Message, NativeToolCall, Request, Role, StopReason,
 };
+use crate::extract::Extraction;
 
 /// Settings of the loop.
 #[derive(Debug, Clone, PartialEq)]
@@ -140,6 +144,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     ) -> Transcript {
         self.history.push(Message::new(Role::User, prompt));
         let defs = self.tools.defs();
+        let extract_options = calls::options(&defs);
         let mut seen: HashMap<String, Seen> = HashMap::new();
         let mut stats = RunStats::default();
         let mut turns = Vec::new();
@@ -161,7 +166,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 options: self.options.generate.clone(),
             };
 
-            let generated = self.generate(&request, on_event).await;
+            let generated = self.generate(&request, &extract_options, on_event).await;
             stats.turns += 1;
             let mut record = TurnRecord {
                 turn: t,
@@ -204,8 +209,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             stats.generated_tokens += u64::from(backend_stats.generated_tokens);
 
             let started = Instant::now();
-            let findings = calls::find(&record.raw);
-            let pending = self.pending(&findings, &generated.native);
+            let pending = self.pending(&record.raw, &generated.extraction, &generated.native);
             record.timing.extract_ms += ms(started.elapsed());
 
             if pending.is_empty() {
@@ -219,7 +223,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     EndReason::Answered
                 };
                 if end != EndReason::EmptyOutput {
-                    answer = Some(findings.content);
+                    answer = Some(generated.extraction.content.clone());
                 }
                 add_timing(&mut stats, &record.timing);
                 turns.push(record);
@@ -260,11 +264,12 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     async fn generate(
         &mut self,
         request: &Request,
+        extract_options: &crate::extract::Options,
         on_event: &mut (dyn FnMut(&AgentEvent) + Send),
     ) -> Generated {
         let mut raw = String::new();
         let mut native = Vec::new();
-        let mut watcher = calls::Watcher::new(self.options.max_calls_per_turn);
+        let mut watcher = calls::Watcher::new(extract_options, self.options.max_calls_per_turn);
         let mut watch = Duration::ZERO;
         let max_calls = self.options.max_calls_per_turn.max(1);
         let started = Instant::now();
@@ -295,41 +300,69 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             };
             self.backend.generate(request, &mut sink).await
         };
+        let wall = started.elapsed();
+        let t0 = Instant::now();
+        let extraction = watcher.finish();
+        watch += t0.elapsed();
         Generated {
             raw,
             native,
+            extraction,
             result,
             watch,
-            wall: started.elapsed(),
+            wall,
         }
     }
 
-    /// The calls of one turn, in order: those found in the text, then the native ones.
+    /// The calls of one turn, in order: those found in the text (refused names included, so the
+    /// dispatcher answers them with the real tools), then the native ones.
     fn pending(
         &mut self,
-        findings: &calls::Findings,
+        text: &str,
+        extraction: &Extraction,
         native: &[NativeToolCall],
     ) -> Vec<PendingCall> {
-        let mut out = Vec::new();
         let limit = self.options.max_calls_per_turn.max(1);
-        for f in &findings.calls {
-            self.calls_made += 1;
-            out.push(PendingCall {
-                id: format!("call_{}", self.calls_made),
-                name: f.name.clone(),
-                arguments: Args::Value(f.arguments.clone()),
-                native: false,
-                raw: f.raw.clone(),
-                fixes: Vec::new(),
-            });
+        let mut found: Vec<(usize, PendingCall)> = Vec::new();
+        for c in &extraction.calls {
+            let arguments = match &c.arguments {
+                Ok(v) => Args::Value(v.clone()),
+                Err(_) => Args::Text(c.raw_arguments.clone()),
+            };
+            found.push((
+                c.span.start,
+                PendingCall {
+                    id: c.id.clone().unwrap_or_default(),
+                    name: c.name.clone(),
+                    arguments,
+                    native: false,
+                    raw: text.get(c.span.clone()).unwrap_or_default().to_owned(),
+                    fixes: c.fixes.clone(),
+                },
+            ));
         }
+        for r in &extraction.rejected {
+            found.push((
+                r.span.start,
+                PendingCall {
+                    id: String::new(),
+                    name: r.name.clone(),
+                    arguments: refused_arguments(&r.name, &r.raw_arguments),
+                    native: false,
+                    raw: text.get(r.span.clone()).unwrap_or_default().to_owned(),
+                    fixes: Vec::new(),
+                },
+            ));
+        }
+        found.sort_by_key(|(at, _)| *at);
+        let mut out: Vec<PendingCall> = found.into_iter().map(|(_, c)| c).collect();
+        let written: Vec<String> = out
+            .iter()
+            .map(|c| correct::call_key(&c.name, &c.arguments))
+            .collect();
         for c in native {
-            self.calls_made += 1;
-            out.push(PendingCall {
-                id: c
-                    .id
-                    .clone()
-                    .unwrap_or_else(|| format!("call_{}", self.calls_made)),
+            let call = PendingCall {
+                id: c.id.clone().unwrap_or_default(),
                 name: c.name.clone(),
                 arguments: match &c.arguments {
                     serde_json::Value::String(s) => Args::Text(s.clone()),
@@ -338,9 +371,19 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 native: true,
                 raw: String::new(),
                 fixes: Vec::new(),
-            });
+            };
+            // A backend that parsed a call out of the text it also returns reports it twice.
+            if !written.contains(&correct::call_key(&call.name, &call.arguments)) {
+                out.push(call);
+            }
         }
         out.truncate(limit);
+        for c in &mut out {
+            self.calls_made += 1;
+            if c.id.is_empty() {
+                c.id = format!("call_{}", self.calls_made);
+            }
+        }
         out
     }
 
@@ -418,6 +461,10 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     }
                 }
             };
+            if ran && result.changed {
+                // Something changed: earlier results may be stale, so repeats run again.
+                seen.retain(|_, prev| !prev.result.is_ok());
+            }
             if ran {
                 // A new call, or one whose earlier run failed for the world's fault or a policy.
                 seen.insert(
@@ -530,11 +577,30 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
 struct Generated {
     raw: String,
     native: Vec<NativeToolCall>,
+    /// The calls and content found in `raw`.
+    extraction: Extraction,
     result: Result<crate::backend::Stats, crate::backend::BackendError>,
     /// Time spent in the watcher (toolmend's share during generation).
     watch: Duration,
     /// Wall time of the whole generation.
     wall: Duration,
+}
+
+/// The arguments of a call refused for its name. For JSON envelopes the extractor's raw text is
+/// the whole call object; its `arguments` (or `parameters`) member is what the model meant.
+fn refused_arguments(name: &str, raw: &str) -> Args {
+    let inner = crate::repair::repair(raw)
+        .ok()
+        .and_then(|r| serde_json::from_str::<serde_json::Value>(&r.text).ok())
+        .and_then(|v| match v {
+            serde_json::Value::Object(mut o)
+                if o.get("name").and_then(serde_json::Value::as_str) == Some(name) =>
+            {
+                o.remove("arguments").or_else(|| o.remove("parameters"))
+            }
+            _ => None,
+        });
+    inner.map_or_else(|| Args::Text(raw.to_owned()), Args::Value)
 }
 
 fn add_timing(stats: &mut RunStats, t: &TurnTiming) {

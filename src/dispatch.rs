@@ -6,11 +6,12 @@
 //! loop calls [`Dispatcher::dispatch_turn`] once per model turn with all the calls of that turn.
 //!
 //! For each call, in order:
-//! 1. the retry budget of `(tool, canonical raw args)` is checked (exhausted: `BudgetExhausted`);
-//! 2. the tool is looked up in the turn's registry snapshot (missing: `UnknownTool`, listing the
+//! 1. the tool is looked up in the turn's registry snapshot (missing: `UnknownTool`, listing the
 //!    known tools and one concrete example call; never executed);
-//! 3. the arguments are repaired, decoded and validated (`Malformed` / `InvalidArgs`, with an
-//!    example of a valid call);
+//! 2. the arguments go through [`crate::decode`]: repaired, coerced where the schema asks,
+//!    validated (`Malformed` / `InvalidArgs`, with decode's corrective message and a valid call);
+//! 3. the retry budget of `(tool, canonical args)` is checked (spent: `BudgetExhausted`); the
+//!    arguments are the decoded ones, or the raw ones when they could not be decoded;
 //! 4. policy: a non-read-only tool in a read-only task is `Denied`;
 //! 5. the third identical call (same tool, same canonical args, nothing changed since) gets a
 //!    `Duplicate` message with the earlier result instead of a re-run; a repeated pure call is
@@ -21,12 +22,12 @@
 //!    effects invalidate the memo and the duplicate record for the paths they touch.
 //!
 //! Consecutive calls to read-only tools run concurrently; every other call runs alone, in order.
-//! A policy failure (`Denied`, `BudgetExhausted`) ends the turn: the calls after it are not run
+//! The checks of step 5 see the calls of earlier batches, so two identical read-only calls in one
+//! batch both run. A policy failure (`Denied`, `BudgetExhausted`) ends the turn: the calls after it are not run
 //! and get a `Skipped` result, so every call still gets exactly one result, in call order.
 //!
 //! World failures are never counted against the model; model failures count against the budget
-//! of their `(tool, canonical raw args)`, and a success of a tool resets all of that tool's
-//! budgets.
+//! of their `(tool, canonical args)`, and a success of a tool resets all of that tool's budgets.
 //!
 //! Timeouts use tokio's timer: run the dispatcher on a runtime with time enabled.
 
@@ -34,11 +35,13 @@ use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::task::Poll;
 use std::time::{Duration, Instant};
 
 use futures::FutureExt as _;
 use serde_json::Value;
 
+use crate::decode::Coercion;
 use crate::tools::canon::write_canonical;
 use crate::tools::memo::{MemoEntry, overlaps};
 use crate::tools::{
@@ -65,6 +68,8 @@ pub struct Policy {
     pub backoff: Duration,
     /// Refuse every tool that is not read-only.
     pub read_only: bool,
+    /// How forgiving argument decoding is.
+    pub decode: crate::decode::Policy,
 }
 
 impl Default for Policy {
@@ -78,6 +83,7 @@ impl Default for Policy {
             world_retries: 2,
             backoff: Duration::from_millis(100),
             read_only: false,
+            decode: crate::decode::Policy::default(),
         }
     }
 }
@@ -106,8 +112,8 @@ struct Job {
     id: String,
     entry: Arc<Entry>,
     args: Value,
+    coercions: Vec<Coercion>,
     key: String,
-    raw_key: String,
     start: Instant,
 }
 
@@ -149,8 +155,19 @@ impl Dispatcher {
 
     /// Runs one call as a turn of its own.
     pub async fn dispatch(&mut self, call: ToolCall) -> ToolResult {
-        let mut results = self.dispatch_turn(vec![call]).await;
-        results.pop().unwrap_or_else(unreachable_result)
+        let snap = self.registry.snapshot();
+        self.run_one(&snap, call).await
+    }
+
+    /// One call alone: no batch bookkeeping.
+    async fn run_one(&mut self, snap: &Snapshot, call: ToolCall) -> ToolResult {
+        match self.prepare(snap, call) {
+            Prepared::Done(r) => r,
+            Prepared::Run(job) => {
+                let (outcome, attempts) = execute(&job, &self.policy).await;
+                self.finish(job, outcome, attempts)
+            }
+        }
     }
 
     /// Runs all calls of one model turn and returns one result per call, in call order.
@@ -164,6 +181,17 @@ impl Dispatcher {
                 results.push(self.skipped(first, reason));
                 continue;
             }
+            if calls.peek().is_none_or(|next| {
+                !(is_read_only(&snap, &first.name) && is_read_only(&snap, &next.name))
+            }) {
+                // Alone in its batch (the usual case).
+                let r = self.run_one(&snap, first).await;
+                if r.ends_turn() {
+                    ended = Some(ended_reason(&r));
+                }
+                results.push(r);
+                continue;
+            }
             let mut batch = vec![first];
             if is_read_only(&snap, &batch[0].name) {
                 while let Some(next) = calls.next_if(|c| is_read_only(&snap, &c.name)) {
@@ -173,10 +201,7 @@ impl Dispatcher {
             let batch_results = self.run_batch(&snap, batch).await;
             for r in &batch_results {
                 if ended.is_none() && r.ends_turn() {
-                    ended = Some(format!(
-                        "the earlier call `{}` ({}) ended this turn; read its message, then call again",
-                        r.name, r.call_id
-                    ));
+                    ended = Some(ended_reason(r));
                 }
             }
             results.extend(batch_results);
@@ -218,21 +243,17 @@ impl Dispatcher {
         self.calls += 1;
         let id = call.id.unwrap_or_else(|| format!("call_{}", self.calls));
         let name = call.name;
-        let raw_key = raw_key(&name, &call.arguments);
         let fail = |this: &mut Self, failure: Failure| {
             Prepared::Done(this.failed(id.clone(), name.clone(), failure, start, 0))
         };
-
-        if self.budgets.get(&raw_key).copied().unwrap_or(0) >= self.policy.retry_budget {
-            let failure = Failure::BudgetExhausted {
-                tool: name.clone(),
-                reason: format!(
-                    "this exact call already failed {} times in this task. Do not repeat it; try a different approach or answer with what you have",
-                    self.policy.retry_budget
-                ),
-            };
-            return fail(self, failure);
-        }
+        // A call that fails before running: refused if its budget is spent, else charged.
+        let fail_charged = |this: &mut Self, failure: Failure, key: &str| {
+            let failure = this.exhausted(&name, key).unwrap_or(failure);
+            if failure.fault() == Fault::Model {
+                this.charge(key);
+            }
+            Prepared::Done(this.failed(id.clone(), name.clone(), failure, start, 0))
+        };
 
         let Some(entry) = snap.get(&name) else {
             let failure = Failure::UnknownTool {
@@ -240,19 +261,26 @@ impl Dispatcher {
                 known: snap.names(),
                 example: snap.closest(&name).map(|e| e.spec.example_call()),
             };
-            self.charge(&raw_key);
-            return fail(self, failure);
+            let key = raw_key(&name, &call.arguments);
+            return fail_charged(self, failure, &key);
         };
         let entry = Arc::clone(entry);
 
-        let args = match entry.decoder.decode(&name, &call.arguments) {
-            Ok(a) => a,
-            Err(failure) => {
-                let failure = with_example(failure, &entry.spec.example_call());
-                self.charge(&raw_key);
-                return fail(self, failure);
-            }
-        };
+        let (args, coercions) =
+            match entry
+                .decoder
+                .decode(&entry.spec, &call.arguments, &self.policy.decode)
+            {
+                Ok(d) => (d.value, d.coercions),
+                Err(failure) => {
+                    let key = raw_key(&name, &call.arguments);
+                    return fail_charged(self, failure, &key);
+                }
+            };
+        let key = value_key(&name, &args);
+        if let Some(failure) = self.exhausted(&name, &key) {
+            return fail(self, failure);
+        }
 
         if self.policy.read_only && !entry.spec.annotations.read_only {
             let failure = Failure::denied(
@@ -265,11 +293,6 @@ impl Dispatcher {
             return fail(self, failure);
         }
 
-        let key = match &call.arguments {
-            Arguments::Value(v) if *v == args => raw_key.clone(),
-            _ => value_key(&name, &args),
-        };
-
         if let Some(seen) = self.seen.get(&key)
             && seen.count >= self.policy.duplicate_limit
         {
@@ -278,7 +301,7 @@ impl Dispatcher {
                 count: seen.count,
                 previous: cut(&seen.last_output, PREVIOUS_MAX).0,
             };
-            self.charge(&raw_key);
+            self.charge(&key);
             return fail(self, failure);
         }
 
@@ -296,6 +319,7 @@ impl Dispatcher {
                 attempts: 0,
                 cached: true,
                 truncated: hit.truncated,
+                coercions,
             };
             let reads = hit.reads.clone();
             self.record_seen(key, &result.output, reads);
@@ -307,28 +331,32 @@ impl Dispatcher {
             id,
             entry,
             args,
+            coercions,
             key,
-            raw_key,
             start,
         })
     }
 
     fn finish(&mut self, job: Job, outcome: Result<Output, Failure>, attempts: u32) -> ToolResult {
         let name = job.entry.spec.name.clone();
-        let output = match outcome {
+        let mut output = match outcome {
             Ok(o) => o,
             Err(failure) => {
                 if failure.fault() == Fault::Model {
-                    self.charge(&job.raw_key);
+                    self.charge(&job.key);
                     self.record_seen(job.key, &failure.to_string(), Vec::new());
                 }
-                return self.failed(job.id, name, failure, job.start, attempts);
+                let mut r = self.failed(job.id, name, failure, job.start, attempts);
+                r.coercions = job.coercions;
+                return r;
             }
         };
-        let (text, truncated) = cap(
-            output.render(self.policy.format),
-            self.policy.max_output_bytes,
-        );
+        let rendered = if self.policy.format == OutputFormat::Json && output.list {
+            output.data.to_string()
+        } else {
+            std::mem::take(&mut output.text)
+        };
+        let (text, truncated) = cap(rendered, self.policy.max_output_bytes);
 
         // Effects first, so a call never invalidates its own duplicate count.
         for effect in &output.effects {
@@ -370,6 +398,7 @@ impl Dispatcher {
             attempts,
             cached: false,
             truncated,
+            coercions: job.coercions,
         }
     }
 
@@ -393,6 +422,7 @@ impl Dispatcher {
             attempts,
             cached: false,
             truncated,
+            coercions: Vec::new(),
         }
     }
 
@@ -406,8 +436,24 @@ impl Dispatcher {
         self.failed(id, call.name, failure, Instant::now(), 0)
     }
 
-    fn charge(&mut self, raw_key: &str) {
-        *self.budgets.entry(raw_key.to_string()).or_insert(0) += 1;
+    fn charge(&mut self, key: &str) {
+        *self.budgets.entry(key.to_string()).or_insert(0) += 1;
+    }
+
+    /// `BudgetExhausted` when the model's-fault budget of `key` is spent.
+    fn exhausted(&self, tool: &str, key: &str) -> Option<Failure> {
+        if self.budgets.is_empty()
+            || self.budgets.get(key).copied().unwrap_or(0) < self.policy.retry_budget
+        {
+            return None;
+        }
+        Some(Failure::BudgetExhausted {
+            tool: tool.to_string(),
+            reason: format!(
+                "this exact call already failed {} times in this task. Do not repeat it; try a different approach or answer with what you have",
+                self.policy.retry_budget
+            ),
+        })
     }
 
     fn reset_budgets(&mut self, tool: &str) {
@@ -429,20 +475,11 @@ impl Dispatcher {
     }
 }
 
-fn unreachable_result() -> ToolResult {
-    // dispatch_turn returns exactly one result per call; this is never built.
-    ToolResult {
-        call_id: String::new(),
-        name: String::new(),
-        output: String::new(),
-        data: Value::Null,
-        failure: None,
-        effects: Vec::new(),
-        duration: Duration::ZERO,
-        attempts: 0,
-        cached: false,
-        truncated: false,
-    }
+fn ended_reason(r: &ToolResult) -> String {
+    format!(
+        "the earlier call `{}` ({}) ended this turn; read its message, then call again",
+        r.name, r.call_id
+    )
 }
 
 fn lost_job(job: &Job) -> Failure {
@@ -490,26 +527,6 @@ fn raw_key(name: &str, args: &Arguments) -> String {
     }
 }
 
-fn with_example(failure: Failure, example: &str) -> Failure {
-    match failure {
-        Failure::InvalidArgs {
-            tool,
-            pointer,
-            message,
-        } => Failure::InvalidArgs {
-            tool,
-            pointer,
-            message: format!("{message}. A valid call looks like: {example}"),
-        },
-        Failure::Malformed { tool, at, message } => Failure::Malformed {
-            tool,
-            at,
-            message: format!("{message}. A valid call looks like: {example}"),
-        },
-        other => other,
-    }
-}
-
 /// Runs a job: timeout, panic catching, and retries of world failures.
 async fn execute(job: &Job, policy: &Policy) -> (Result<Output, Failure>, u32) {
     let spec = &job.entry.spec;
@@ -531,7 +548,8 @@ async fn execute(job: &Job, policy: &Policy) -> (Result<Output, Failure>, u32) {
         match outcome {
             Err(f) if f.fault() == Fault::World && attempt < max_attempts => {
                 let factor = 1u32 << (attempt - 1).min(16);
-                tokio::time::sleep(policy.backoff.saturating_mul(factor)).await;
+                // Boxed: the timer stays out of the future's size until a retry needs it.
+                Box::pin(tokio::time::sleep(policy.backoff.saturating_mul(factor))).await;
                 attempt += 1;
             }
             other => return (other, attempt),
@@ -555,16 +573,26 @@ async fn run_once(
             });
         }
     };
-    match tokio::time::timeout(timeout, AssertUnwindSafe(fut).catch_unwind()).await {
-        Err(_) => Err(Failure::Timeout {
-            tool: name.clone(),
-            after: timeout,
-        }),
-        Ok(Err(payload)) => Err(Failure::Panicked {
+    let mut fut = AssertUnwindSafe(fut).catch_unwind();
+    // A tool that is done at once needs no timer.
+    let done = match futures::poll!(&mut fut) {
+        Poll::Ready(r) => r,
+        Poll::Pending => match Box::pin(tokio::time::timeout(timeout, fut)).await {
+            Ok(r) => r,
+            Err(_) => {
+                return Err(Failure::Timeout {
+                    tool: name.clone(),
+                    after: timeout,
+                });
+            }
+        },
+    };
+    match done {
+        Err(payload) => Err(Failure::Panicked {
             tool: name.clone(),
             message: panic_message(payload.as_ref()),
         }),
-        Ok(Ok(outcome)) => outcome,
+        Ok(outcome) => outcome,
     }
 }
 
@@ -633,6 +661,14 @@ mod tests {
         let (out, t) = cut("ééééé", 3);
         assert!(t);
         assert_eq!(out, "é");
+    }
+
+    #[test]
+    fn the_dispatcher_and_its_futures_can_move_between_threads() {
+        fn assert_send<T: Send>(_: &T) {}
+        let mut d = Dispatcher::new(Registry::new(), Policy::default());
+        assert_send(&d.dispatch_turn(Vec::new()));
+        assert_send(&d);
     }
 
     #[test]

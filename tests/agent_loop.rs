@@ -44,6 +44,7 @@ impl Files {
             def("read", "Read a file."),
             def("flaky", "Fails for the world's fault the first N times."),
             def("rm", "Delete a file (always refused)."),
+            def("touch", "Change a file."),
         ]
     }
 
@@ -105,6 +106,7 @@ impl Files {
                 "rm" => {
                     CallResult::failed("denied", Fault::Policy, "`rm` was refused: read-only task")
                 }
+                "touch" => CallResult::ok("changed").with_change(),
                 other => CallResult::failed(
                     "unknown_tool",
                     Fault::Model,
@@ -547,4 +549,26 @@ fn the_event_stream_serialises_as_tagged_json_lines() {
     assert!(end["duration_ms"].as_f64().is_some());
     assert_eq!(lines.last().unwrap()["reason"], "answered");
     assert_eq!(lines.last().unwrap()["stats"]["calls"], 1);
+}
+
+#[test]
+fn a_native_call_also_written_in_the_text_runs_once() {
+    let (r, files) = run(vec![
+        ScriptedTurn::native(LS, "ls", json!({"path": "."})),
+        "Two files.".into(),
+    ]);
+    assert_eq!(r.transcript.turns[0].calls.len(), 1);
+    assert_eq!(files.runs("ls"), 1);
+}
+
+#[test]
+fn a_repeat_after_a_change_runs_again() {
+    let touch = r#"{"name": "touch", "arguments": {"path": "notes.txt"}}"#;
+    let (r, files) = run(vec![READ.into(), touch.into(), READ.into(), "ok".into()]);
+    assert_eq!(
+        files.runs("read"),
+        2,
+        "the file may have changed: read again"
+    );
+    assert!(!r.transcript.turns[2].calls[0].result.cached);
 }

@@ -349,7 +349,11 @@ async fn builtin_specs_have_schemas_examples_and_honest_annotations() {
         // The example itself is a valid call.
         assert!(
             e.decoder
-                .decode(&s.name, &toolmend::tools::Arguments::Value(example))
+                .decode(
+                    s,
+                    &toolmend::tools::Arguments::Value(example),
+                    &Default::default()
+                )
                 .is_ok(),
             "{}",
             s.name

@@ -80,3 +80,24 @@ fn value_input_and_json_string_input() {
     let d = dec.decode::<Weather>(&s, &Policy::default()).unwrap();
     assert_eq!(d.value.unit, Unit::Fahrenheit);
 }
+
+#[test]
+fn raw_schemars_integer_formats_are_bounds() {
+    // A schema straight from schemars (not normalised): `format: uint8` still bounds the value.
+    let s = serde_json::to_value(schemars::schema_for!(Small)).unwrap();
+    assert_eq!(s["properties"]["n"]["format"], "uint8");
+    let dec = Decoder::new(&s).unwrap();
+    let ok = dec
+        .decode::<Small>(r#"{"n": 7}"#, &Policy::default())
+        .unwrap();
+    assert_eq!(ok.value.n, 7);
+    let e = dec
+        .decode::<Small>(r#"{"n": 300}"#, &Policy::default())
+        .unwrap_err();
+    assert!(e.to_string().contains("from 0 to 255"), "{e}");
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+struct Small {
+    n: u8,
+}

@@ -80,6 +80,17 @@ fn every_corpus_case_decodes_as_expected() {
         let dec = Decoder::new(&c.header["schema"]).expect("case schema compiles");
         let exp = &c.header["expect"];
         let got = dec.decode_value(c.text.as_str(), &policy(&c.header));
+        // The typed fast path must agree with the full path exactly (same value, same receipts).
+        let typed = dec.decode::<Value>(c.text.as_str(), &policy(&c.header));
+        match (&got, &typed) {
+            (Ok(a), Ok(b)) => assert!(
+                a.value == b.value && a.coercions == b.coercions,
+                "{}: typed path differs",
+                c.name
+            ),
+            (Err(_), Err(_)) => {}
+            _ => panic!("{}: typed path disagrees on success", c.name),
+        }
         match (exp["ok"].as_bool().unwrap(), got) {
             (true, Ok(d)) => {
                 let kinds: Vec<Value> = d

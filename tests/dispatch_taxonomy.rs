@@ -116,7 +116,7 @@ async fn malformed_text_arguments_get_a_corrective_message_with_an_example() {
     let native = NativeToolCall {
         id: Some("c1".into()),
         name: "read".into(),
-        arguments: json!("]]] {{"),
+        arguments: json!("the file a.txt please"),
     };
     let r = d.dispatch(native.into()).await;
     assert_eq!(kind(&r), Some(FailureKind::Malformed));
@@ -136,15 +136,15 @@ async fn invalid_arguments_name_the_pointer_and_show_a_valid_call() {
         .await;
     assert_eq!(kind(&r), Some(FailureKind::InvalidArgs));
     assert!(r.output.contains("/n"), "{}", r.output);
+    // decode's corrective message, with the corrected arguments to copy.
     assert!(
-        r.output
-            .contains(r#"{"name":"read","arguments":{"path":"a.txt"}}"#),
+        r.output.contains(r#"Corrected arguments: {"n":1}"#),
         "{}",
         r.output
     );
     let r = d.dispatch(ToolCall::new("read", json!([1, 2]))).await;
     assert_eq!(kind(&r), Some(FailureKind::InvalidArgs));
-    assert!(r.output.contains("must be a JSON object"), "{}", r.output);
+    assert!(r.output.contains("expected an object"), "{}", r.output);
     assert_eq!(runs.load(Ordering::SeqCst), 0);
 }
 
@@ -197,8 +197,7 @@ async fn typed_tool_gets_repaired_and_validated_arguments() {
     let r = d.dispatch(ToolCall::new("add", json!({"a": 2}))).await;
     assert_eq!(kind(&r), Some(FailureKind::InvalidArgs));
     assert!(
-        r.output
-            .contains(r#"{"name":"add","arguments":{"a":1,"b":2}}"#),
+        r.output.contains(r#"Corrected arguments: {"a":2,"b":1}"#),
         "{}",
         r.output
     );
@@ -722,35 +721,64 @@ fn a_broken_schema_is_refused_at_registration() {
 async fn native_and_extracted_calls_produce_identical_results() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("notes.txt"), "alpha\nbeta\n").unwrap();
+    // Argument text as the model wrote it: valid, broken (single quotes, a string for a number,
+    // a missing brace), a missing file, a sandbox escape, a wrong type.
     let cases = [
-        json!({"path": "notes.txt", "start_line": 2}),
-        json!({"path": "nope.txt"}),
-        json!({"path": "/etc/passwd"}),
-        json!({"path": 5}),
+        (r#"{"path": "notes.txt", "start_line": 2}"#, None),
+        (r#"{'path': 'notes.txt', 'start_line': '2'}"#, None),
+        (r#"{"path": "notes.txt", "end_line": 1"#, None),
+        (r#"{"path": "nope.txt"}"#, Some(FailureKind::InvalidArgs)),
+        (r#"{"path": "/etc/passwd"}"#, Some(FailureKind::Denied)),
+        (r#"{"path": 5}"#, Some(FailureKind::InvalidArgs)),
     ];
-    for args in cases {
-        let native = NativeToolCall {
-            id: Some("call_7".into()),
-            name: "read".into(),
-            arguments: Value::String(args.to_string()),
-        };
-        let raw =
-            format!("<tool_call>\n{{\"name\": \"read\", \"arguments\": {args}}}\n</tool_call>");
-        let extracted =
-            ToolCall::extracted("read", args.clone(), raw, Vec::new()).with_id("call_7");
-        let mut a = Dispatcher::new(
-            toolmend::builtin::registry(dir.path()).unwrap(),
-            fast_policy(),
+    let opts = toolmend::extract::Options::new();
+    for (args, want) in cases {
+        // A backend's native tool_calls entry, arguments as a JSON string.
+        let native: NativeToolCall = serde_json::from_value(json!({
+            "id": "call_7", "name": "read", "arguments": args
+        }))
+        .unwrap();
+        // The same call written in the model's text, found by the extractor.
+        let text = format!(
+            "Let me look.\n<tool_call>\n{{\"name\": \"read\", \"arguments\": {args}}}\n</tool_call>"
         );
-        let mut b = Dispatcher::new(
-            toolmend::builtin::registry(dir.path()).unwrap(),
-            fast_policy(),
-        );
+        let extraction = toolmend::extract::extract(&text, &opts);
+        assert_eq!(extraction.calls.len(), 1, "{text}");
+        let extracted = ToolCall::from(&extraction.calls[0]).with_id("call_7");
+        assert!(matches!(
+            extracted.source,
+            toolmend::tools::CallSource::Extracted { .. }
+        ));
+
+        let registry = || toolmend::builtin::registry(dir.path()).unwrap();
+        let mut a = Dispatcher::new(registry(), fast_policy());
+        let mut b = Dispatcher::new(registry(), fast_policy());
         let mut ra = a.dispatch(native.into()).await;
         let mut rb = b.dispatch(extracted).await;
         // Wall time is the only field allowed to differ.
         ra.duration = Duration::ZERO;
         rb.duration = Duration::ZERO;
         assert_eq!(ra, rb, "for {args}");
+        assert_eq!(kind(&ra), want, "for {args}: {}", ra.output);
     }
+}
+
+#[test]
+fn registry_exports_every_dialect_in_the_stable_order() {
+    let registry = Registry::new();
+    registry.register(typed(Add)).unwrap();
+    let (t, _) = probe("zeta", Annotations::READ_ONLY, ok_text("z"));
+    registry.register(t).unwrap();
+    let snap = registry.snapshot();
+    for d in toolmend::schema::Dialect::ALL {
+        let exported = snap.export(d);
+        let names: Vec<_> = exported.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(names, ["add", "zeta"], "{d:?}");
+        assert_eq!(exported[0].parameters["type"], "object", "{d:?}");
+        let provider = exported[0].to_provider_json();
+        assert!(provider.to_string().contains("Adds two integers."), "{d:?}");
+    }
+    let infos = snap.tool_infos();
+    assert_eq!(infos[0].name, "add");
+    assert_eq!(infos[0].parameters["required"], json!(["a", "b"]));
 }

@@ -239,3 +239,67 @@ fn chat_keeps_the_conversation_between_prompts() {
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(stderr.contains("  1  What is here?"), "{stderr}");
 }
+
+#[test]
+fn command_tools_from_a_file_run_with_decoded_arguments_on_stdin() {
+    let dir = tempfile::tempdir().unwrap();
+    let tools = dir.path().join("tools.json");
+    std::fs::write(
+        &tools,
+        serde_json::json!([
+            {"name": "echo", "description": "Echo the arguments.",
+             "parameters": {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]},
+             "command": ["sh", "-c", "cat"]},
+            {"name": "picky", "description": "Always refuses its arguments.",
+             "parameters": {"type": "object", "properties": {"city": {"type": "string"}}},
+             "command": ["sh", "-c", "echo 'city must be a real city' >&2; exit 2"]}
+        ])
+        .to_string(),
+    )
+    .unwrap();
+    // The program sees the validated arguments as one JSON object.
+    let s = script(
+        dir.path(),
+        &[
+            Value::String(
+                "{\"name\": \"echo\", \"arguments\": {\"n\": 5}}\n{\"name\": \"picky\", \"arguments\": {\"city\": \"x\"}}".into(),
+            ),
+            Value::String("done".into()),
+        ],
+    );
+    let out = toolmend(
+        &[
+            "run",
+            "x",
+            "--script",
+            s.to_str().unwrap(),
+            "--tools",
+            tools.to_str().unwrap(),
+            "--root",
+            dir.path().to_str().unwrap(),
+            "--json",
+        ],
+        "",
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let ends: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|e| e["type"] == "ToolEnd")
+        .collect();
+    assert_eq!(ends.len(), 2);
+    assert_eq!(ends[0]["result"]["output"], "{\"n\":5}");
+    assert_eq!(ends[1]["result"]["failure"]["fault"], "model");
+    assert!(
+        ends[1]["result"]["output"]
+            .as_str()
+            .unwrap()
+            .contains("real city")
+    );
+}

@@ -9,110 +9,15 @@
 #[path = "serve/common.rs"]
 mod common;
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
+use std::io::Write;
+use std::process::Command;
 use std::sync::Arc;
-use std::sync::mpsc;
 use std::time::Duration;
 
-use common::{Final, check, corpus_cases, weather_tools};
+use common::{
+    Child, Final, check, corpus_cases, final_of_client, python_with_openai, weather_tools,
+};
 use toolmend::serve::fake::{FakeUpstream, Output, Reply};
-
-/// Makes sure `python3` can `import openai`; returns false (after saying why) when it cannot.
-fn python_with_openai() -> bool {
-    let has = || {
-        Command::new("python3")
-            .args(["-c", "import openai"])
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success())
-    };
-    if Command::new("python3").arg("--version").output().is_err() {
-        eprintln!("SKIP: python3 is not installed");
-        return false;
-    }
-    if has() {
-        return true;
-    }
-    let pip = Command::new("python3")
-        .args(["-m", "pip", "install", "--quiet", "openai"])
-        .status();
-    if pip.is_ok_and(|s| s.success()) && has() {
-        return true;
-    }
-    eprintln!("SKIP: the openai package is missing and `pip install openai` failed (no network?)");
-    false
-}
-
-/// The `toolmend serve` child process; killed and reaped when dropped.
-struct Child {
-    child: std::process::Child,
-    lines: mpsc::Receiver<String>,
-}
-
-impl Drop for Child {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Child {
-    fn start(upstream: &str) -> (Self, String) {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_toolmend"))
-            .args([
-                "serve",
-                "--upstream",
-                upstream,
-                "--listen",
-                "127.0.0.1:0",
-                "--json",
-                "--report",
-            ])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn toolmend serve");
-        let stderr = child.stderr.take().unwrap();
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let child = Self { child, lines };
-        let first = child
-            .lines
-            .recv_timeout(Duration::from_secs(30))
-            .expect("toolmend serve printed its address");
-        let v: serde_json::Value = serde_json::from_str(&first).expect("first line is JSON");
-        let url = v["listening"].as_str().expect("listening URL").to_owned();
-        (child, url)
-    }
-}
-
-fn final_of(v: &serde_json::Value) -> Final {
-    Final {
-        content: v["content"].as_str().map(str::to_owned),
-        reasoning: v["reasoning"].as_str().map(str::to_owned),
-        calls: v["tool_calls"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|c| {
-                let a = c["arguments"].as_str().unwrap_or("");
-                (
-                    c["name"].as_str().unwrap().to_owned(),
-                    serde_json::from_str(a).unwrap_or(serde_json::Value::String(a.into())),
-                )
-            })
-            .collect(),
-        finish_reason: v["finish_reason"].as_str().map(str::to_owned),
-    }
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_openai_python_client_gets_tool_calls_from_toolmend_serve() {
@@ -181,7 +86,7 @@ async fn the_openai_python_client_gets_tool_calls_from_toolmend_serve() {
                 let r = &results[i];
                 i += 1;
                 assert!(r.get("error").is_none(), "{}: {}", c.name, r["error"]);
-                let got = final_of(r);
+                let got = final_of_client(r);
                 let mode = if stream { "stream" } else { "json" };
                 if tools {
                     for bad in check(&c.expect, &got) {

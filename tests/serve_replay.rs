@@ -155,3 +155,56 @@ async fn fifty_concurrent_requests_get_their_own_answers() {
     }
     assert_eq!(fake.requests(), 50);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn changed_answers_say_so_in_a_header_and_with_report_in_a_field() {
+    let cases = corpus_cases();
+    let fake = replaying(&cases, 4).await;
+    let c = client();
+    for report in [false, true] {
+        let serve = Serve::start(&fake.url(), |c| c.report = report).await;
+        // A recovered call: header, call count, and (with --report) envelope and fixes per call.
+        let resp = c
+            .post(serve.url("/chat/completions"))
+            .json(&body_for("broken_arguments", false))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(resp.headers()["x-toolmend"], "rewritten");
+        assert_eq!(resp.headers()["x-toolmend-calls"], "1");
+        let v: serde_json::Value = resp.json().await.unwrap();
+        if report {
+            let call = &v["toolmend"]["choices"][0]["calls"][0];
+            assert_eq!(call["name"], "get_weather");
+            assert_eq!(call["envelope"], "hermes");
+            assert!(!call["fixes"].as_array().unwrap().is_empty(), "{v}");
+            assert_eq!(call["coercions"][0]["path"], "/days", "{v}");
+        } else {
+            assert!(v.get("toolmend").is_none());
+        }
+        // Nothing to change: no header, no field, the upstream's bytes.
+        let resp = c
+            .post(serve.url("/chat/completions"))
+            .json(&body_for("no_call", false))
+            .send()
+            .await
+            .unwrap();
+        assert!(resp.headers().get("x-toolmend").is_none());
+        let v: serde_json::Value = resp.json().await.unwrap();
+        assert!(v.get("toolmend").is_none());
+        // A stream announces that it may be rewritten, and reports in its finishing chunk.
+        let resp = c
+            .post(serve.url("/chat/completions"))
+            .json(&body_for("broken_arguments", true))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(resp.headers()["x-toolmend"], "stream");
+        let payloads = sse_payloads(&resp.text().await.unwrap());
+        let reported = payloads
+            .iter()
+            .filter_map(|p| serde_json::from_str::<serde_json::Value>(p).ok())
+            .any(|v| v["toolmend"]["calls"][0]["envelope"] == "hermes");
+        assert_eq!(reported, report);
+    }
+}

@@ -112,3 +112,45 @@ fn tools_lists_every_builtin_with_its_schema() {
         assert_eq!(t["parameters"]["type"], "object");
     }
 }
+
+#[test]
+fn tools_in_each_dialect_have_the_providers_shape_and_report_drops_on_stderr() {
+    let out = toolmend(&["tools", "--dialect", "anthropic"]);
+    assert_eq!(out.status.code(), Some(0));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v[0]["name"], "edit");
+    assert_eq!(v[0]["input_schema"]["type"], "object");
+
+    let out = toolmend(&["tools", "--dialect", "openai-strict"]);
+    assert_eq!(out.status.code(), Some(0));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    for t in v.as_array().unwrap() {
+        assert_eq!(t["type"], "function");
+        assert_eq!(t["function"]["strict"], true);
+        assert_eq!(t["function"]["parameters"]["additionalProperties"], false);
+    }
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("ls: required at `/properties/path`"), "{err}");
+
+    let out = toolmend(&["tools", "--dialect", "gemini", "--json"]);
+    assert_eq!(out.status.code(), Some(0));
+    let first = String::from_utf8_lossy(&out.stderr)
+        .lines()
+        .next()
+        .map(str::to_owned)
+        .unwrap();
+    let line: Value = serde_json::from_str(&first).unwrap();
+    assert!(
+        line["tool"].is_string() && line["dropped"]["keyword"].is_string(),
+        "{line}"
+    );
+
+    for d in ["openai", "ollama"] {
+        let out = toolmend(&["tools", "--dialect", d]);
+        assert_eq!(out.status.code(), Some(0), "{d}");
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v.as_array().unwrap().len(), 6, "{d}");
+    }
+    let out = toolmend(&["tools", "--dialect", "klingon"]);
+    assert_eq!(out.status.code(), Some(2));
+}

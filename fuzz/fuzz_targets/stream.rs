@@ -22,7 +22,7 @@ fuzz_target!(|data: &[u8]| {
         }
         stream.push(&text[i..j]);
         if let Some(p) = stream.preview() {
-            serde_json::from_str::<serde::de::IgnoredAny>(&p)
+            serde_json::from_str::<serde::de::IgnoredAny>(p)
                 .unwrap_or_else(|e| panic!("preview is not JSON ({e}): {p:?}"));
         }
         i = j;

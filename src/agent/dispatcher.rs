@@ -46,9 +46,16 @@ impl Toolbox for DispatchToolbox {
         self.dispatcher.registry().snapshot().defs()
     }
 
+    /// The tool's own example, else one built from its schema's required properties (the
+    /// spec's fallback, `{}`, is not a valid call of a tool with required arguments).
     fn example_call(&self, name: &str) -> Option<String> {
         let snap = self.dispatcher.registry().snapshot();
-        snap.get(name).map(|e| e.spec.example_call())
+        let spec = &snap.get(name)?.spec;
+        if spec.example.is_some() {
+            return Some(spec.example_call());
+        }
+        let args = super::correct::example_arguments(&spec.parameters);
+        Some(serde_json::json!({"name": spec.name, "arguments": args}).to_string())
     }
 
     fn call<'a>(&'a mut self, call: &'a PendingCall) -> BoxFuture<'a, CallResult> {
@@ -92,6 +99,7 @@ pub fn to_call_result(r: ToolResult) -> CallResult {
             },
             message: r.output.clone(),
         }),
+        changed: !r.effects.is_empty(),
         output: r.output,
         attempts: r.attempts,
         cached: r.cached,

@@ -44,6 +44,10 @@ pub struct CallResult {
     pub attempts: u32,
     /// True when the result was reused from an identical earlier call instead of a run.
     pub cached: bool,
+    /// True when the call changed something (wrote a file, started a process): earlier results
+    /// may be stale, so identical calls run again instead of being answered from them.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub changed: bool,
 }
 
 impl CallResult {
@@ -54,6 +58,7 @@ impl CallResult {
             failure: None,
             attempts: 1,
             cached: false,
+            changed: false,
         }
     }
 
@@ -69,7 +74,15 @@ impl CallResult {
             }),
             attempts: 1,
             cached: false,
+            changed: false,
         }
+    }
+
+    /// The same result, marked as having changed something.
+    #[must_use]
+    pub fn with_change(mut self) -> Self {
+        self.changed = true;
+        self
     }
 
     /// True when the call succeeded.

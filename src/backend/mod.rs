@@ -10,6 +10,12 @@ use std::pin::Pin;
 
 use serde::{Deserialize, Serialize};
 
+pub mod gguf;
+#[cfg(feature = "llama")]
+pub mod llama;
+pub mod models;
+pub mod template;
+
 /// Who wrote a message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

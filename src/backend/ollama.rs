@@ -13,7 +13,7 @@
 //! Native `tool_calls` are reported as [`Event::ToolCall`] with their arguments untouched (an
 //! object, or a string of possibly broken JSON): they enter toolmend's path at repair and decode.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use futures::StreamExt;
 use ollama_rs::generation::chat::request::ChatMessageRequest;
@@ -30,6 +30,12 @@ use super::{
 
 /// Where an Ollama server listens unless told otherwise: loopback only.
 pub const DEFAULT_HOST: &str = "http://127.0.0.1:11434";
+
+/// Longest wait to connect to the server.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Longest silence between two pieces of the response (Ollama may load the model first).
+const READ_TIMEOUT: Duration = Duration::from_secs(300);
 
 /// A model served by Ollama.
 #[derive(Debug, Clone)]
@@ -57,10 +63,17 @@ impl OllamaBackend {
                 "--host {host:?} must be an http:// or https:// URL, like {DEFAULT_HOST}"
             )));
         }
+        // A server that stops sending mid-stream must not hang the loop forever; the read limit
+        // is generous because Ollama loads the model before its first byte.
+        let http = reqwest::Client::builder()
+            .connect_timeout(CONNECT_TIMEOUT)
+            .read_timeout(READ_TIMEOUT)
+            .build()
+            .map_err(|e| BackendError::Unavailable(format!("cannot build the HTTP client: {e}")))?;
         Ok(Self {
             host,
             model: model.into(),
-            http: reqwest::Client::new(),
+            http,
         })
     }
 

@@ -32,8 +32,12 @@ pub(crate) fn conforms(c: &Compiled, v: &Value, id: NodeId, depth: usize) -> boo
     {
         return false;
     }
-    if !n.any_of.is_empty() && !n.any_of.iter().any(|&b| conforms(c, v, b, depth + 1)) {
-        return false;
+    if !n.any_of.is_empty() {
+        let mut fitting = n.any_of.iter().filter(|&&b| conforms(c, v, b, depth + 1));
+        let first = fitting.next().is_some();
+        if !first || (n.one_of && fitting.next().is_some()) {
+            return false;
+        }
     }
     if !n.all_of.iter().all(|&p| conforms(c, v, p, depth + 1)) {
         return false;

@@ -155,6 +155,7 @@ pub(crate) fn corrected(
 ) -> Option<Value> {
     let mut v = value.clone();
     fix(c, &mut v, ROOT, 0);
+    order(c, &mut v, ROOT, 0);
     validator.is_valid(&v).then_some(v)
 }
 
@@ -217,15 +218,6 @@ fn fix(c: &Compiled, v: &mut Value, id: NodeId, depth: usize) {
                     }
                 }
             }
-            // Declaration order reads best (inserted fields would otherwise come last).
-            let mut ordered = Map::new();
-            for (k, _) in &n.props {
-                if let Some(x) = o.shift_remove(k) {
-                    ordered.insert(k.clone(), x);
-                }
-            }
-            ordered.append(o);
-            *o = ordered;
         }
         Value::Array(a) => {
             if let Some(items) = n.items {
@@ -249,6 +241,27 @@ fn fix(c: &Compiled, v: &mut Value, id: NodeId, depth: usize) {
             *v = clamp_or_example(c, id, v);
         }
         _ => {}
+    }
+}
+
+/// Puts object keys in declaration order (inserted or renamed fields would otherwise come last).
+fn order(c: &Compiled, v: &mut Value, id: NodeId, depth: usize) {
+    if depth > EXAMPLE_DEPTH {
+        return;
+    }
+    let n = c.get(id);
+    if let Value::Object(o) = v
+        && !n.props.is_empty()
+    {
+        let mut ordered = Map::new();
+        for (k, p) in &n.props {
+            if let Some(mut x) = o.shift_remove(k) {
+                order(c, &mut x, *p, depth + 1);
+                ordered.insert(k.clone(), x);
+            }
+        }
+        ordered.append(o);
+        *o = ordered;
     }
 }
 

@@ -33,10 +33,11 @@ mod error;
 mod example;
 mod node;
 mod parse;
+mod scan;
 
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::sync::{Arc, OnceLock, RwLock};
+use std::sync::Arc;
 
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
@@ -358,8 +359,30 @@ impl Decoder {
         raw: impl Into<Raw<'a>>,
         policy: &Policy,
     ) -> Result<Decoded<Value>, DecodeError> {
-        let (mut value, fixes, mut coercions) = parse_raw(raw.into(), policy)?;
+        let raw = raw.into();
         let inner = &*self.inner;
+        // No arguments at all (empty text, `null`) for a tool that takes an object: `{}`.
+        let empty = match &raw {
+            Raw::Text(t) => t.trim().is_empty(),
+            Raw::Value(v) => v.is_null() || v.as_str().is_some_and(|t| t.trim().is_empty()),
+        };
+        let root = inner.compiled.get(node::ROOT);
+        let (mut value, fixes, mut coercions) = if empty && root.types & node::T_OBJ != 0 {
+            let k = CoercionKind::NullToDefault;
+            let original = match &raw {
+                Raw::Text(t) => Value::String((*t).to_owned()),
+                Raw::Value(v) => v.clone().into_owned(),
+            };
+            let c = Coercion {
+                path: String::new(),
+                kind: k,
+                cost: k.cost(),
+                original,
+            };
+            (Value::Object(serde_json::Map::new()), Vec::new(), vec![c])
+        } else {
+            parse_raw(raw, policy)?
+        };
         // Fast path: nothing to coerce and nothing the full validator would object to.
         if coercions.is_empty()
             && check::conforms(&inner.compiled, &value, node::ROOT, 0)
@@ -405,13 +428,30 @@ impl Decoder {
         raw: impl Into<Raw<'a>>,
         policy: &Policy,
     ) -> Result<Decoded<T>, DecodeError> {
-        let d = self.decode_value(raw, policy)?;
+        let raw = raw.into();
+        // Fast path: text that fits the schema as written goes straight to serde, in one scan
+        // plus serde's own parse (no `Value`, no repair, no coercion walk).
+        let text = match &raw {
+            Raw::Text(t) => Some(*t),
+            Raw::Value(v) => v.as_str(),
+        };
+        if let Some(t) = text
+            && !self.inner.compiled.opaque
+            && scan::fits(&self.inner.compiled, t)
+            && let Ok(value) = serde_json::from_str::<T>(t)
+        {
+            return Ok(Decoded {
+                value,
+                fixes: Vec::new(),
+                coercions: Vec::new(),
+            });
+        }
         let Decoded {
             value,
             fixes,
             coercions,
-        } = d;
-        match serde_path_to_error::deserialize::<_, T>(&value) {
+        } = self.decode_value(raw, policy)?;
+        match serde_path_to_error::deserialize::<_, T>(value) {
             Ok(t) => Ok(Decoded {
                 value: t,
                 fixes,
@@ -431,7 +471,29 @@ fn parse_raw(
         Raw::Text(t) => Cow::Borrowed(t),
         Raw::Value(Cow::Borrowed(Value::String(s))) => Cow::Borrowed(s.as_str()),
         Raw::Value(Cow::Owned(Value::String(s))) => Cow::Owned(s),
-        Raw::Value(v) => return Ok((v.into_owned(), Vec::new(), Vec::new())),
+        Raw::Value(v) => {
+            // A native value can nest deeper than any parse allows: refuse it before anything
+            // recursive (clone, validation) touches it.
+            if depth_exceeds(&v, check::MAX_DEPTH) {
+                if let Cow::Owned(v) = v {
+                    drop_iteratively(v);
+                }
+                return Err(DecodeError::Invalid {
+                    problems: vec![Problem {
+                        path: String::new(),
+                        expected: format!(
+                            "arguments nested at most {} levels deep",
+                            check::MAX_DEPTH
+                        ),
+                        received: "deeper nesting".into(),
+                        valid_values: None,
+                        fix: "flatten the arguments".into(),
+                    }],
+                    example: None,
+                });
+            }
+            return Ok((v.into_owned(), Vec::new(), Vec::new()));
+        }
     };
     // Fast path: valid JSON needs no repair pass.
     let (value, dups, fixes) = match parse::parse(&text, policy.duplicate_keys) {
@@ -459,6 +521,34 @@ fn parse_raw(
     Ok((value, fixes, coercions))
 }
 
+/// True when `v` nests deeper than `limit` (measured with an explicit stack).
+fn depth_exceeds(v: &Value, limit: usize) -> bool {
+    let mut stack = vec![(v, 0usize)];
+    while let Some((x, d)) = stack.pop() {
+        if d > limit {
+            return true;
+        }
+        match x {
+            Value::Array(a) => stack.extend(a.iter().map(|y| (y, d + 1))),
+            Value::Object(o) => stack.extend(o.values().map(|y| (y, d + 1))),
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Drops a value without recursion (serde_json's own drop recurses once per level).
+fn drop_iteratively(v: Value) {
+    let mut stack = vec![v];
+    while let Some(x) = stack.pop() {
+        match x {
+            Value::Array(a) => stack.extend(a),
+            Value::Object(o) => stack.extend(o.into_iter().map(|(_, y)| y)),
+            _ => {}
+        }
+    }
+}
+
 /// Decodes `raw` into `T` against `T`'s own schema ([`schema_for`](crate::schema::schema_for)).
 /// The compiled decoder is cached per type.
 ///
@@ -472,22 +562,21 @@ pub fn decode<'a, T: DeserializeOwned + JsonSchema>(
     decoder_for::<T>()?.decode(raw, policy)
 }
 
-/// The cached [`Decoder`] for `T`'s schema.
+/// The cached [`Decoder`] for `T`'s schema (compiled once per type and thread, then reused).
 ///
 /// # Errors
 /// [`SchemaError`] when `T`'s derived schema does not compile.
 pub fn decoder_for<T: JsonSchema>() -> Result<Decoder, SchemaError> {
-    static CACHE: OnceLock<RwLock<HashMap<Cow<'static, str>, Decoder>>> = OnceLock::new();
-    let cache = CACHE.get_or_init(|| RwLock::new(HashMap::new()));
+    thread_local! {
+        // Per thread: no lock on the hot path; a Decoder is an `Arc`, so the map is small.
+        static CACHE: std::cell::RefCell<HashMap<Cow<'static, str>, Decoder>> =
+            std::cell::RefCell::new(HashMap::new());
+    }
     let id = T::schema_id();
-    if let Ok(map) = cache.read()
-        && let Some(d) = map.get(&id)
-    {
-        return Ok(d.clone());
+    if let Some(d) = CACHE.with(|c| c.borrow().get(&id).cloned()) {
+        return Ok(d);
     }
     let d = Decoder::new(&crate::schema::schema_for::<T>())?;
-    if let Ok(mut map) = cache.write() {
-        map.insert(id, d.clone());
-    }
+    CACHE.with(|c| c.borrow_mut().insert(id, d.clone()));
     Ok(d)
 }

@@ -59,6 +59,8 @@ pub(crate) struct Node {
     pub const_value: Option<Value>,
     /// `anyOf` and `oneOf` branches.
     pub any_of: Vec<NodeId>,
+    /// True when `any_of` came from `oneOf` (exactly one branch must fit).
+    pub one_of: bool,
     /// `allOf` parts (and the `$ref` of a node that also has its own keywords).
     pub all_of: Vec<NodeId>,
     /// `default`.
@@ -110,6 +112,7 @@ impl Default for Node {
             enum_values: None,
             const_value: None,
             any_of: Vec::new(),
+            one_of: false,
             all_of: Vec::new(),
             default: None,
             minimum: None,
@@ -166,6 +169,14 @@ impl Compiled {
             refs: HashMap::new(),
         };
         c.compile(schema, 0)?;
+        if let Some(at) = unguarded_cycle(&c.nodes) {
+            return Err(SchemaError::Invalid {
+                message: format!(
+                    "schema node {at} refers to itself through $ref/anyOf/oneOf/allOf without \
+                     going into a property or an item, so no value can ever be checked against it"
+                ),
+            });
+        }
         let opaque = c.nodes.iter().any(|n| n.opaque);
         let mut out = Self {
             nodes: c.nodes,
@@ -202,6 +213,39 @@ impl Compiled {
         }
         id
     }
+}
+
+/// A node reachable from itself through `$ref`, `anyOf`/`oneOf` and `allOf` alone (edges that
+/// do not descend into the value): checking a value against it would never end.
+fn unguarded_cycle(nodes: &[Node]) -> Option<NodeId> {
+    // 0 = unvisited, 1 = on the current path, 2 = done. Iterative DFS: schemas are input too.
+    let mut state = vec![0u8; nodes.len()];
+    for start in 0..nodes.len() {
+        if state[start] != 0 {
+            continue;
+        }
+        let mut stack: Vec<(NodeId, usize)> = vec![(start, 0)];
+        state[start] = 1;
+        while let Some(&mut (id, ref mut next)) = stack.last_mut() {
+            let n = &nodes[id];
+            let edges = n.alias.iter().chain(n.any_of.iter()).chain(n.all_of.iter());
+            if let Some(&to) = edges.clone().nth(*next) {
+                *next += 1;
+                match state[to] {
+                    1 => return Some(to),
+                    0 => {
+                        state[to] = 1;
+                        stack.push((to, 0));
+                    }
+                    _ => {}
+                }
+            } else {
+                state[id] = 2;
+                stack.pop();
+            }
+        }
+    }
+    None
 }
 
 struct Compiler<'s> {
@@ -332,8 +376,11 @@ impl<'s> Compiler<'s> {
                     node.any_of.push(bid);
                 }
                 if key == "oneOf" {
-                    // Exactly-one is stricter than any-of; let the validator judge it.
-                    node.opaque = true;
+                    if obj.contains_key("anyOf") {
+                        // Both at once: let the validator judge it.
+                        node.opaque = true;
+                    }
+                    node.one_of = true;
                 }
             }
         }
@@ -366,8 +413,18 @@ impl<'s> Compiler<'s> {
             }
         }
         node.format = obj.get("format").and_then(Value::as_str).map(str::to_owned);
-        if node.format.is_some() {
-            node.opaque = true;
+        match node.format.as_deref() {
+            None => {}
+            // schemars' numeric hints: not formats the validator checks, but the bounds serde
+            // will enforce (so coercion and messages know them).
+            Some(f) if int_format_range(f).is_some() => {
+                if let Some((lo, hi)) = int_format_range(f) {
+                    node.minimum = Some(node.minimum.map_or(lo, |m| m.max(lo)));
+                    node.maximum = Some(node.maximum.map_or(hi, |m| m.min(hi)));
+                }
+            }
+            Some("double" | "float") => {}
+            Some(_) => node.opaque = true,
         }
         if obj.keys().any(|k| is_opaque_keyword(k)) {
             node.opaque = true;
@@ -407,6 +464,22 @@ impl<'s> Compiler<'s> {
         debug_assert_eq!(compiled, id);
         Ok(id)
     }
+}
+
+/// The range of a schemars integer `format` hint, as `f64` bounds.
+#[allow(clippy::cast_precision_loss)]
+fn int_format_range(f: &str) -> Option<(f64, f64)> {
+    Some(match f {
+        "int8" => (f64::from(i8::MIN), f64::from(i8::MAX)),
+        "int16" => (f64::from(i16::MIN), f64::from(i16::MAX)),
+        "int32" => (f64::from(i32::MIN), f64::from(i32::MAX)),
+        "int64" | "int" => (i64::MIN as f64, i64::MAX as f64),
+        "uint8" => (0.0, f64::from(u8::MAX)),
+        "uint16" => (0.0, f64::from(u16::MAX)),
+        "uint32" => (0.0, f64::from(u32::MAX)),
+        "uint64" | "uint" => (0.0, u64::MAX as f64),
+        _ => return None,
+    })
 }
 
 fn type_bits(s: &str) -> Result<u8, SchemaError> {

@@ -28,6 +28,8 @@ pub enum StrictFormat {
     ToolCallTags,
     /// No tool support in the template: the whole output must be a JSON call object or array.
     BareJson,
+    /// The runtime parsed the calls itself (Ollama's `tool_calls`): strict is what it returned.
+    Native,
 }
 
 impl StrictFormat {
@@ -175,12 +177,60 @@ pub fn parse(
     functions: &[FunctionDoc],
     policy: FullPolicy,
 ) -> Parsed {
-    match kind {
+    parse_with_native(kind, output, &[], strict_format, functions, policy)
+}
+
+/// [`parse`] for an output that also carries calls the runtime reported natively (Ollama's
+/// `tool_calls`, recorded as `native_calls`). Under `strict` with [`StrictFormat::Native`] those are
+/// the only calls; the other parsers add them after the calls found in the text (`full` repairs
+/// string arguments and applies the schema to them too).
+pub fn parse_with_native(
+    kind: ParserKind,
+    output: &str,
+    native: &[Value],
+    strict_format: StrictFormat,
+    functions: &[FunctionDoc],
+    policy: FullPolicy,
+) -> Parsed {
+    let mut parsed = match kind {
+        ParserKind::Strict if strict_format == StrictFormat::Native => Parsed::default(),
         ParserKind::Strict => strict(output, strict_format),
         ParserKind::Naive => naive(output, strict_format),
         ParserKind::Extract => extract(output, strict_format, functions),
         ParserKind::Full => full(output, strict_format, functions, policy),
+    };
+    for n in native {
+        let Some(name) = n.get("name").and_then(Value::as_str) else {
+            parsed.unparsed += 1;
+            continue;
+        };
+        let args = match n.get("arguments") {
+            Some(Value::Object(m)) => Some(m.clone()),
+            Some(Value::String(text)) => match serde_json::from_str::<Value>(text) {
+                Ok(Value::Object(m)) => Some(m),
+                _ if kind == ParserKind::Full => args_from_raw(text, true).map(|(m, _)| {
+                    parsed.rescue.repaired += 1;
+                    m
+                }),
+                _ => None,
+            },
+            None => Some(Map::new()),
+            Some(_) => None,
+        };
+        let Some(args) = args else {
+            parsed.unparsed += 1;
+            continue;
+        };
+        let mut call = Call {
+            name: name.to_owned(),
+            args,
+        };
+        if kind == ParserKind::Full {
+            mend(&mut call, functions, policy, &mut parsed.rescue);
+        }
+        parsed.calls.push(call);
     }
+    parsed
 }
 
 /// The `strict` parser: the template's envelope and strict JSON, nothing else.
@@ -217,6 +267,7 @@ pub fn strict(output: &str, format: StrictFormat) -> Parsed {
                 }
             }
         },
+        StrictFormat::Native => {}
     }
     parsed
 }
@@ -320,6 +371,7 @@ pub fn naive(output: &str, format: StrictFormat) -> Parsed {
     for (envelope, region) in regions(output) {
         let foreign = !(envelope == Envelope::ToolCallTag && format == StrictFormat::ToolCallTags
             || envelope == Envelope::Bare && format == StrictFormat::BareJson);
+        // (With `Native`, any call found in the text is one the runtime did not return.)
         let mut found = false;
         for v in json_values(region) {
             if let Some(calls) = calls_from_value(&v, false) {
@@ -352,6 +404,7 @@ fn is_native(format: crate::extract::Format, strict: StrictFormat) -> bool {
     match strict {
         StrictFormat::ToolCallTags => format == Format::Hermes,
         StrictFormat::BareJson => matches!(format, Format::BareJson | Format::JsonArray),
+        StrictFormat::Native => false,
     }
 }
 
@@ -519,7 +572,18 @@ fn decode_args(args: &Map<String, Value>, schema: &Value) -> Option<DecodedArgs>
     let mut dropped_unknown = false;
     for c in d.coercions.iter().rev() {
         match c.kind {
-            CoercionKind::MissingToDefault => remove_pointer(&mut out, &c.path),
+            CoercionKind::MissingToDefault => {
+                let required = schema
+                    .get("required")
+                    .and_then(Value::as_array)
+                    .zip(c.path.get(1..))
+                    .is_some_and(|(r, key)| r.iter().any(|k| k.as_str() == Some(key)));
+                if required {
+                    coerced = true;
+                } else {
+                    remove_pointer(&mut out, &c.path);
+                }
+            }
             CoercionKind::UnknownKeyDropped => dropped_unknown = true,
             _ => coerced = true,
         }

@@ -243,7 +243,14 @@ pub fn score_run(
             full_calls: Vec::new(),
         };
         for kind in ParserKind::ALL {
-            let parsed = parse::parse(kind, &line.output, format, &question.functions, policy);
+            let parsed = parse::parse_with_native(
+                kind,
+                &line.output,
+                &line.native_calls,
+                format,
+                &question.functions,
+                policy,
+            );
             let mut verdict =
                 score::check(&line.category, &question.functions, &parsed.calls, truth);
             if let Err(f) = &mut verdict
@@ -293,9 +300,10 @@ pub fn score_run(
                         let rescued_elsewhere = [ParserKind::Naive, ParserKind::Extract]
                             .into_iter()
                             .any(|other| {
-                                let mut p = parse::parse(
+                                let mut p = parse::parse_with_native(
                                     other,
                                     &line.output,
+                                    &line.native_calls,
                                     format,
                                     &question.functions,
                                     policy,

@@ -84,6 +84,8 @@ pub enum FixKind {
     DroppedGarbage,
     /// An array element written as `"key": value` was wrapped in an object.
     WrappedInObject,
+    /// An object key position holding an array (`{"a": [1], [2]}`) continued the previous array.
+    MergedArray,
     /// A root value followed by more `"key": value` pairs was reopened to take them in.
     MergedObject,
     /// An empty container next to non-empty ones among concatenated root values was dropped.

@@ -44,6 +44,8 @@ enum State {
 #[derive(Debug, Clone, Copy)]
 struct Frame {
     kind: Kind,
+    /// The current value was written as a fenced block inside a string: `"```json {…}```"`.
+    fenced: bool,
     /// Output offset where the current element started (arrays).
     elem_out: usize,
     state: State,
@@ -59,6 +61,8 @@ enum Next {
     Child,
     /// The frame closed: it was a complete value.
     Closed,
+    /// A new frame was pushed: resume it from its start.
+    Pushed,
 }
 
 /// Where a string being parsed sits: the end-quote heuristics differ for keys, object values,
@@ -91,6 +95,9 @@ pub(crate) struct Parser<'a> {
     open_brackets: u32,
     /// Context of the string or value being parsed.
     ctx: Ctx,
+    /// Plain completion mode (the fallback): every matching quote ends its string and no string
+    /// is re-scanned; enough to complete any prefix of valid JSON.
+    plain: bool,
     /// Work counter: one step per loop iteration or byte examined (for the linearity tests).
     pub(crate) steps: u64,
 }
@@ -103,11 +110,13 @@ impl<'a> Parser<'a> {
             b: input.as_bytes(),
             i: 0,
             out: Vec::with_capacity(input.len() + input.len() / 8 + 16),
-            fixes: Vec::new(),
-            stack: Vec::new(),
+            // Broken input nearly always needs a few fixes and frames: one allocation each.
+            fixes: Vec::with_capacity(8),
+            stack: Vec::with_capacity(16),
             open_braces: 0,
             open_brackets: 0,
             ctx: Ctx::Root,
+            plain: false,
             steps: 0,
         }
     }
@@ -117,9 +126,34 @@ impl<'a> Parser<'a> {
         let res = self.root();
         let steps = self.steps;
         if let Err(e) = res {
-            return (Err(e), steps);
+            if !matches!(e, RepairError::Invalid { .. }) {
+                return (Err(e), steps);
+            }
+            // The heuristics can misjudge text that is merely cut off; plain completion of
+            // the same input gets every prefix of valid JSON right. Keep the first error if
+            // that fails too.
+            let input = std::str::from_utf8(self.b).unwrap_or_default();
+            let mut plain = Parser::new(input);
+            plain.plain = true;
+            let (res, more) = plain.finish();
+            return (res.map_err(|_| e), steps + more);
         }
-        self.fixes.sort_by_key(|f| f.at);
+        self.finish_ok(steps)
+    }
+
+    fn finish(mut self) -> (R<(String, Vec<Fix>)>, u64) {
+        let res = self.root();
+        let steps = self.steps;
+        match res {
+            Err(e) => (Err(e), steps),
+            Ok(()) => self.finish_ok(steps),
+        }
+    }
+
+    fn finish_ok(mut self, steps: u64) -> (R<(String, Vec<Fix>)>, u64) {
+        if !self.fixes.is_sorted_by_key(|f| f.at) {
+            self.fixes.sort_by_key(|f| f.at);
+        }
         // The parser only ever writes ASCII or whole UTF-8 sequences copied from a `&str`, so
         // this cannot fail; map the impossible case to an error rather than panic.
         let text = String::from_utf8(self.out).map_err(|e| RepairError::Invalid {
@@ -419,7 +453,10 @@ impl<'a> Parser<'a> {
         if comma {
             self.ws_comments(true);
         }
-        if comma && self.at(root_start) == Some(b'{') && self.key_at(self.i) {
+        if comma
+            && self.at(root_start) == Some(b'{')
+            && (self.key_at(self.i) || self.key_then_value_at(self.i))
+        {
             // `{"a": 1}, "b": 2}`: the object was closed too early; take the pairs in.
             let mut k = self.out.len();
             while k > 0 && self.out[k - 1] != b'}' {
@@ -432,6 +469,7 @@ impl<'a> Parser<'a> {
                 self.open_braces += 1;
                 self.stack.push(Frame {
                     kind: Kind::Object,
+                    fenced: false,
                     elem_out: 0,
                     state: State::Open,
                     open_out: 0,
@@ -441,7 +479,9 @@ impl<'a> Parser<'a> {
                 return self.root_tail(root_container, fenced, wrapped);
             }
         }
-        let next_ok = if root_container {
+        let next_ok = if fenced && self.next_fenced_value().is_some() {
+            true
+        } else if root_container {
             matches!(self.peek(), Some(b'{' | b'['))
         } else {
             is_value_start(self.b, self.i) && (comma || self.ends_with_comma_or_newline())
@@ -451,7 +491,8 @@ impl<'a> Parser<'a> {
             if !comma {
                 self.insert_before_ws(b",");
             }
-            self.ndjson(root_out)?;
+            let fenced_values = fenced && self.next_fenced_value().is_some();
+            self.ndjson(root_out, fenced_values)?;
         } else if comma {
             self.strip_trailing_comma();
             self.fix(FixKind::RemovedComma, comma_at);
@@ -492,27 +533,76 @@ impl<'a> Parser<'a> {
         )
     }
 
+    /// `"```json {` or `"```[`: a fenced JSON block written inside a string.
+    fn fenced_json_in_string(&self) -> bool {
+        let b = self.b;
+        if self.peek() != Some(b'"') || !b[self.i + 1..].starts_with(b"```") {
+            return false;
+        }
+        let mut k = self.i + 4;
+        while b.get(k).is_some_and(|&c| is_ident(c)) {
+            k += 1;
+        }
+        while b.get(k).is_some_and(|&c| is_ws(c)) {
+            k += 1;
+        }
+        // Only a closed block: `"```json{}"` is just a string (bounded look-ahead).
+        matches!(b.get(k), Some(b'{' | b'['))
+            && memchr::memmem::find(&b[k..(k + 4096).min(b.len())], b"```").is_some()
+    }
+
+    /// Where the next code fence whose content starts with `{` or `[` begins, if any.
+    fn next_fenced_value(&self) -> Option<usize> {
+        let b = self.b;
+        let f = self.i + memchr::memmem::find(&b[self.i..], b"```")?;
+        let mut k = f + 3;
+        while b.get(k).is_some_and(|&c| is_ident(c)) {
+            k += 1;
+        }
+        while b.get(k).is_some_and(|&c| is_ws(c)) {
+            k += 1;
+        }
+        matches!(b.get(k), Some(b'{' | b'[')).then_some(f)
+    }
+
     /// Newline-delimited or concatenated root values become one array. Empty containers among
     /// non-empty ones are dropped (a model's placeholder before the real value).
-    fn ndjson(&mut self, first_out: usize) -> R<()> {
+    fn ndjson(&mut self, first_out: usize, fenced: bool) -> R<()> {
         let mut spans = vec![(first_out, self.trimmed_end())];
         let mut initial = true;
         loop {
             let comma_at = self.i;
-            if !initial && !self.parse_char(b',') && is_value_start(self.b, self.i) {
-                self.insert_before_ws(b",");
-                self.fix(FixKind::InsertedComma, comma_at);
-            }
+            let comma = initial || self.parse_char(b',');
+            let before = self.out.len();
             initial = false;
             self.close_fence();
             self.ws_comments(true);
+            if fenced && self.peek() != Some(b'`') {
+                // Prose between two fenced values: skip to the next fence, or stop.
+                let Some(f) = self.next_fenced_value() else {
+                    self.strip_trailing_comma();
+                    break;
+                };
+                self.fix(FixKind::StrippedWrapper, self.i);
+                self.i = f;
+            }
             if self.peek() == Some(b'`') {
                 self.open_fence();
             }
-            let start = self.out.len();
+            let mut start = self.out.len();
             if !self.value()? {
                 self.strip_trailing_comma();
                 break;
+            }
+            if !comma {
+                // No comma between the two values: insert one before the whitespace.
+                let mut k = before;
+                while k > 0 && is_ws(self.out[k - 1]) {
+                    k -= 1;
+                }
+                self.out.insert(k, b',');
+                self.fix(FixKind::InsertedComma, comma_at);
+                start += 1;
             }
             spans.push((start, self.trimmed_end()));
         }
@@ -577,6 +667,7 @@ impl<'a> Parser<'a> {
             };
             res = match next {
                 Next::Child => self.begin_value()?,
+                Next::Pushed => None,
                 Next::Closed => {
                     self.ws_comments(true);
                     Some(true)
@@ -594,6 +685,14 @@ impl<'a> Parser<'a> {
             Some(Kind::Array | Kind::Tuple) => Ctx::Element,
             _ => Ctx::Root,
         };
+        if self.ctx == Ctx::ObjValue && self.fenced_json_in_string() {
+            if let Some(f) = self.stack.last_mut() {
+                f.fenced = true;
+            }
+            self.fix(FixKind::StrippedCodeFence, self.i);
+            self.i += 1;
+            self.open_fence();
+        }
         let Some(c) = self.peek() else {
             return Ok(Some(false));
         };
@@ -627,6 +726,7 @@ impl<'a> Parser<'a> {
                 self.i += 1;
                 self.stack.push(Frame {
                     kind,
+                    fenced: false,
                     elem_out: 0,
                     state: State::Open,
                     open_out,
@@ -667,6 +767,21 @@ impl<'a> Parser<'a> {
                 self.object_next(true)
             }
             (Kind::Object, State::ObjValue { colon, truncated }, Some(processed)) => {
+                if top.fenced {
+                    // Close `"```json {…}```"`: the fence, then the string's quote.
+                    if let Some(f) = self.stack.last_mut() {
+                        f.fenced = false;
+                    }
+                    self.ws(true);
+                    if self.b[self.i..].starts_with(b"```") {
+                        self.i += 3;
+                    }
+                    self.ws(true);
+                    if self.peek() == Some(b'"') {
+                        self.i += 1;
+                    }
+                    self.ws_comments(true);
+                }
                 if !processed {
                     if colon || truncated {
                         self.insert_before_ws(b"null");
@@ -713,6 +828,7 @@ impl<'a> Parser<'a> {
                     let truncated = self.i >= self.b.len();
                     self.stack.push(Frame {
                         kind: Kind::Object,
+                        fenced: false,
                         elem_out: 0,
                         state: State::ObjValue {
                             colon: true,
@@ -868,11 +984,27 @@ impl<'a> Parser<'a> {
         if let Some(next) = self.handle_closer(Kind::Object) {
             return next;
         }
+        let mut inserted_comma = false;
         if !initial {
             let comma_at = self.i;
+            if let Some((_, n)) = quote_at(self.b, self.i) {
+                // A stray quote before the comma (`"hello\n"\n",`): drop it.
+                let mut k = self.i + n;
+                while self.at(k).is_some_and(is_ws) {
+                    k += 1;
+                }
+                if matches!(self.at(k), None | Some(b',' | b'}')) {
+                    self.fix(FixKind::DroppedGarbage, self.i);
+                    self.i = k;
+                    if self.i >= self.b.len() || self.peek() == Some(b'}') {
+                        return self.close();
+                    }
+                }
+            }
             if !self.parse_char(b',') {
                 self.insert_before_ws(b",");
                 self.fix(FixKind::InsertedComma, comma_at);
+                inserted_comma = true;
             }
             self.ws_comments(true);
         }
@@ -892,6 +1024,54 @@ impl<'a> Parser<'a> {
                 quoted = self.string()?;
                 key = quoted;
             }
+        }
+        if !key && self.peek() == Some(b':') {
+            let mut k = self.i + 1;
+            while self.at(k).is_some_and(is_ws) {
+                k += 1;
+            }
+            if self.at(k) == Some(b'}') {
+                // `{:}`: a colon with neither key nor value.
+                self.fix(FixKind::DroppedGarbage, self.i);
+                self.strip_trailing_comma();
+                self.i = k;
+                return self.close();
+            }
+        }
+        if !key && self.peek() == Some(b'[') && self.stack.len() < MAX_DEPTH {
+            self.strip_trailing_comma();
+            let mut k = self.out.len();
+            while k > 0 && is_ws(self.out[k - 1]) {
+                k -= 1;
+            }
+            if k > 0 && self.out[k - 1] == b']' {
+                // `{"a": [1], [2]}`: the array value continues with the next array's items.
+                self.fix(FixKind::MergedArray, self.i);
+                self.out.truncate(k - 1);
+                let mut e = self.out.len();
+                while e > 0 && is_ws(self.out[e - 1]) {
+                    e -= 1;
+                }
+                if e > 0 && self.out[e - 1] != b'[' {
+                    self.out.push(b',');
+                }
+                self.i += 1;
+                self.open_brackets += 1;
+                self.set_state(State::ObjValue {
+                    colon: true,
+                    truncated: false,
+                });
+                self.stack.push(Frame {
+                    kind: Kind::Array,
+                    fenced: false,
+                    elem_out: 0,
+                    state: State::Open,
+                    open_out: k - 1,
+                    count: 1,
+                });
+                return Ok(Next::Pushed);
+            }
+            self.out.push(b',');
         }
         if !key {
             match self.peek() {
@@ -919,6 +1099,13 @@ impl<'a> Parser<'a> {
         }
         if self.peek() == Some(b'}') {
             // A dangling key or word right before the end of the object: `{"b": "x" true}`.
+            self.out.truncate(key_out);
+            self.strip_trailing_comma();
+            self.fix(FixKind::DroppedGarbage, key_in);
+            return self.close();
+        }
+        if !quoted && inserted_comma && self.i >= self.b.len() {
+            // `{"a": "x" tail`: a trailing word with neither comma nor colon.
             self.out.truncate(key_out);
             self.strip_trailing_comma();
             self.fix(FixKind::DroppedGarbage, key_in);
@@ -1004,6 +1191,9 @@ impl<'a> Parser<'a> {
             return Ok(Next::Closed);
         }
         let closer = if top.kind == Kind::Object { b"}" } else { b"]" };
+        if self.strip_trailing_comma() {
+            self.fix(FixKind::RemovedComma, self.i);
+        }
         if consumed {
             self.out.extend_from_slice(closer);
         } else {
@@ -1088,9 +1278,15 @@ impl<'a> Parser<'a> {
             self.fix(FixKind::NormalizedQuote, self.i);
         }
         self.out.push(b'"');
+        let o_content = self.out.len();
         self.i += qlen;
         loop {
             self.steps += 1;
+            if self.i >= len && self.plain {
+                self.out.push(b'"');
+                self.fix(FixKind::ClosedString, self.i);
+                return Ok(Attempt::Done { concat: false });
+            }
             if self.i >= len {
                 if !stop_delim && stop_at.is_none() && self.ctx == Ctx::ObjValue {
                     // `{"a": "text}` or `{"a": "text}```: the string ends before the closers.
@@ -1101,11 +1297,38 @@ impl<'a> Parser<'a> {
                         k -= 1;
                     }
                     if k < len && k > content_start && b[k..].iter().any(|&c| !is_ws(c)) {
+                        if b[k..].contains(&b'}')
+                            && let Some(c) = self.find_unquoted_key(content_start, k)
+                        {
+                            // `{"a": "first, b: 1}`: the string ended before `, b:`.
+                            return Ok(Attempt::RetryAt(c));
+                        }
                         return Ok(Attempt::RetryAt(k));
                     }
                 }
                 let prev = prev_non_ws(b, self.i);
-                if !stop_delim && prev.is_some_and(|p| p >= content_start && is_delimiter(b[p])) {
+                // A key cut off by the end retries only to split `"key:value` at its colon or
+                // `"a" true}` at its quote; a value only when it holds no bracket (`"{:`).
+                let rest = &b[content_start..];
+                if !stop_delim
+                    && stop_at.is_none()
+                    && self.ctx == Ctx::ObjValue
+                    && let Some(c) = self.find_quoted_unquoted_key(content_start, len)
+                {
+                    // `{"a": "x, `b:…` cut off: a quoted key started after the comma.
+                    return Ok(Attempt::RetryAt(c));
+                }
+                let retry = if self.ctx == Ctx::Key {
+                    memchr::memchr2(b':', b'"', rest).is_some()
+                } else {
+                    memchr::memchr2(b'{', b'[', rest).is_none()
+                };
+                let key_colon = self.ctx == Ctx::Key && memchr::memchr(b':', rest).is_some();
+                if !stop_delim
+                    && (key_colon
+                        || (retry
+                            && prev.is_some_and(|p| p >= content_start && is_delimiter(b[p]))))
+                {
                     return Ok(Attempt::RetryDelimiter);
                 }
                 // Cut off by the end of input: everything that arrived is kept, spaces included
@@ -1113,6 +1336,14 @@ impl<'a> Parser<'a> {
                 if self.ctx == Ctx::Key {
                     self.close_string(self.i);
                 } else {
+                    if self.out.ends_with(b"\\n")
+                        && !self.out.ends_with(b"\\\\n")
+                        && self.out.len() >= o_content + 2
+                    {
+                        // A `\n` escape right at the cut: the line it starts never arrived.
+                        self.out.truncate(self.out.len() - 2);
+                        self.fix(FixKind::TrimmedString, self.i);
+                    }
                     self.out.push(b'"');
                     self.fix(FixKind::ClosedString, self.i);
                 }
@@ -1137,12 +1368,17 @@ impl<'a> Parser<'a> {
                 self.ws_comments(false);
                 let next = self.peek();
                 let ctx = self.ctx;
+                if self.plain {
+                    return Ok(Attempt::Done { concat: false });
+                }
                 let inner =
                     !stop_delim && self.quote_is_inner(ctx, content_start, i_quote + n2, &mut bal);
                 if !inner {
                     if stop_delim
                         || next.is_none()
-                        || next.is_some_and(|c| is_delimiter(c) || c.is_ascii_digit())
+                        || next.is_some_and(|c| {
+                            is_delimiter(c) || (c.is_ascii_digit() && ctx != Ctx::ObjValue)
+                        })
                         || quote_at(b, self.i).is_some()
                     {
                         if let Some(t) = ws_tail {
@@ -1155,11 +1391,29 @@ impl<'a> Parser<'a> {
                         if b[p] == b',' && (ctx != Ctx::ObjValue || self.key_at(i_quote)) {
                             return Ok(Attempt::RetryAt(p));
                         }
+                        if ctx == Ctx::ObjValue
+                            && b[p] == b':'
+                            && let Some(c) = self.unquoted_key_before(p, content_start)
+                        {
+                            // `{"a": "first, b: "second"}`: the string ended before `, b:`.
+                            return Ok(Attempt::RetryAt(c));
+                        }
                         if is_delimiter(b[p])
-                            && !(ctx == Ctx::ObjValue && matches!(b[p], b'{' | b'[' | b'(' | b':'))
+                            && !(ctx == Ctx::ObjValue
+                                && matches!(
+                                    b[p],
+                                    b'{' | b'[' | b'(' | b':' | b',' | b'}' | b']' | b')'
+                                ))
                         {
                             return Ok(Attempt::RetryDelimiter);
                         }
+                    }
+                    if ctx == Ctx::ObjValue
+                        && escaped_quotes.is_multiple_of(2)
+                        && self.word_then_close(i_quote + n2)
+                    {
+                        // `{"b": "xxxxx" true}`: a stray word after the value.
+                        return Ok(Attempt::Done { concat: false });
                     }
                     if ctx == Ctx::Element
                         && escaped_quotes == 0
@@ -1167,15 +1421,17 @@ impl<'a> Parser<'a> {
                     {
                         return Ok(Attempt::Done { concat: false });
                     }
-                    if ctx == Ctx::ObjValue
-                        && i_quote == content_start
-                        && next.is_some_and(is_ident)
-                        && self.i == i_quote + n2
+                    if i_quote == content_start
+                        && ((ctx == Ctx::ObjValue
+                            && next.is_some_and(is_ident)
+                            && self.i == i_quote + n2)
+                            || (ctx == Ctx::Key && self.key_at(i_quote)))
                     {
                         // `""value"`: a doubled opening quote.
                         self.out.truncate(o_quote);
                         self.fixes.truncate(f_quote);
                         self.fix(FixKind::EscapedQuote, i_quote);
+                        self.i = i_quote + n2;
                         continue;
                     }
                 }
@@ -1353,17 +1609,202 @@ impl<'a> Parser<'a> {
         if ctx == Ctx::Key {
             return false;
         }
-        // A second quote right after, itself followed by the end of a value: `"72""`.
+        // A second quote right after, itself followed by the end of a value: `"72""`. Across a
+        // line break only inside text holding a code fence (json_repair's rule).
         if let Some((_, n)) = quote_at(b, j) {
             let mut k = j + n;
             while k < b.len() && is_ws(b[k]) {
                 k += 1;
             }
-            if matches!(b.get(k), None | Some(b',' | b'}' | b']')) {
+            let same_line = !b[self.i..j].contains(&b'\n');
+            if matches!(b.get(k), None | Some(b',' | b'}' | b']'))
+                && (same_line
+                    || memchr::memmem::find(&b[content_start..after_quote], b"```").is_some())
+            {
                 return true;
             }
         }
+        if ctx == Ctx::ObjValue && next == b',' {
+            // In an object value, a quote then a comma ends the string only when a key (or the
+            // end) follows: `"a, "b", c"` keeps going.
+            let mut k = j + 1;
+            while k < b.len() && is_ws(b[k]) {
+                k += 1;
+            }
+            return match b.get(k) {
+                None | Some(b'}') => false,
+                Some(_) if quote_at(b, k).is_some() => !self.quoted_then_colon_or_cut(k),
+                Some(&c) if is_ident_start(c) => {
+                    let mut m = k;
+                    while m < b.len() && is_ident(b[m]) {
+                        m += 1;
+                    }
+                    if let Some((_, n)) = quote_at(b, m) {
+                        // `,b":` is a key missing its opening quote.
+                        m += n;
+                    }
+                    while m < b.len() && is_ws(b[m]) {
+                        m += 1;
+                    }
+                    if quote_at(b, m).is_some() && self.quoted_then_colon_or_cut(m) {
+                        // `, COMMENT "key":` — a stray word, then a key.
+                        return false;
+                    }
+                    !matches!(b.get(m), None | Some(b':'))
+                }
+                _ => false,
+            };
+        }
         ctx == Ctx::ObjValue && next == b':' && j == self.i
+    }
+
+    /// A quoted string at `k` that is followed by a colon, or cut off before its end quote.
+    fn quoted_then_colon_or_cut(&self, k: usize) -> bool {
+        let b = self.b;
+        let Some((q, n)) = quote_at(b, k) else {
+            return false;
+        };
+        let limit = (k + 256).min(b.len());
+        let mut m = k + n;
+        while m < limit {
+            if b[m] == b'\\' {
+                m += 2;
+                continue;
+            }
+            if let Some((q2, n2)) = quote_at(b, m)
+                && q.is_end(q2)
+            {
+                m += n2;
+                while m < b.len() && is_ws(b[m]) {
+                    m += 1;
+                }
+                return matches!(b.get(m), None | Some(b':'));
+            }
+            m += 1;
+        }
+        true
+    }
+
+    /// After a quote in an object value: ` word }` (a stray word, then the end of the object).
+    fn word_then_close(&self, j: usize) -> bool {
+        let b = self.b;
+        let mut k = j;
+        while k < b.len() && is_ws(b[k]) {
+            k += 1;
+        }
+        let w = k;
+        while k < b.len() && !is_ws(b[k]) && !is_delimiter(b[k]) && quote_at(b, k).is_none() {
+            k += 1;
+        }
+        if k == w {
+            return false;
+        }
+        let glued = w == j;
+        while k < b.len() && is_ws(b[k]) {
+            k += 1;
+        }
+        // ` word }` or ` word` at the end; glued (`"tail}`) only right before the closer.
+        match b.get(k) {
+            None => !glued,
+            Some(b'}') => true,
+            _ => false,
+        }
+    }
+
+    /// `, ident:` ending at the colon `p`: the offset of that comma.
+    fn unquoted_key_before(&self, p: usize, content_start: usize) -> Option<usize> {
+        let b = self.b;
+        let mut k = p;
+        while k > content_start && is_ws(b[k - 1]) {
+            k -= 1;
+        }
+        let end = k;
+        while k > content_start && is_ident(b[k - 1]) {
+            k -= 1;
+        }
+        if k == end {
+            return None;
+        }
+        while k > content_start && is_ws(b[k - 1]) {
+            k -= 1;
+        }
+        (k > content_start && b[k - 1] == b',').then(|| k - 1)
+    }
+
+    /// The first `, <quote>ident` followed by `:` (a key with an opening quote) in `b[from..to]`.
+    fn find_quoted_unquoted_key(&self, from: usize, to: usize) -> Option<usize> {
+        let b = self.b;
+        let mut c = from;
+        while let Some(off) = memchr::memchr(b',', &b[c..to]) {
+            let comma = c + off;
+            let mut k = comma + 1;
+            while k < to && is_ws(b[k]) {
+                k += 1;
+            }
+            if let Some((_, n)) = quote_at(b, k).filter(|&(q, _)| q != Quote::Double) {
+                k += n;
+                let w = k;
+                while k < to && is_ident(b[k]) {
+                    k += 1;
+                }
+                if k > w && b[k..to].first() == Some(&b':') {
+                    return Some(comma);
+                }
+            }
+            c = comma + 1;
+        }
+        None
+    }
+
+    /// The first `, ident:` in `b[from..to]`: the offset of its comma.
+    fn find_unquoted_key(&self, from: usize, to: usize) -> Option<usize> {
+        let b = self.b;
+        let mut c = from;
+        while let Some(off) = memchr::memchr2(b',', b'}', &b[c..to]) {
+            let comma = c + off;
+            let mut k = comma + 1;
+            while k < to && is_ws(b[k]) {
+                k += 1;
+            }
+            let w = k;
+            while k < to && is_ident(b[k]) {
+                k += 1;
+            }
+            if k > w && b[w].is_ascii_alphabetic() {
+                while k < to && is_ws(b[k]) {
+                    k += 1;
+                }
+                if k < to && b[k] == b':' {
+                    return Some(comma);
+                }
+            }
+            c = comma + 1;
+        }
+        None
+    }
+
+    /// `"key" "value"` (a quoted key, whitespace, then a quoted value) starts at `j`.
+    fn key_then_value_at(&self, j: usize) -> bool {
+        let b = self.b;
+        let Some((q, n)) = quote_at(b, j) else {
+            return false;
+        };
+        let limit = (j + 256).min(b.len());
+        let mut k = j + n;
+        while k < limit {
+            if let Some((q2, n2)) = quote_at(b, k)
+                && q.is_end(q2)
+            {
+                let after = k + n2;
+                k = after;
+                while k < b.len() && is_ws(b[k]) {
+                    k += 1;
+                }
+                return k > after && quote_at(b, k).is_some();
+            }
+            k += 1;
+        }
+        false
     }
 
     /// `"key":` (a quoted key followed by a colon) starts at `j`.
@@ -1562,8 +2003,13 @@ impl<'a> Parser<'a> {
         let raw = &self.b[start..end];
         self.i = end;
         self.steps += (end - start) as u64 / 8;
-        let unsigned = raw.strip_prefix(b"-").unwrap_or(raw);
-        if unsigned.len() >= 2 && unsigned[0] == b'0' && unsigned[1].is_ascii_digit() {
+        let unsigned = raw
+            .strip_prefix(b"-")
+            .or_else(|| raw.strip_prefix(b"+"))
+            .unwrap_or(raw);
+        // Checked after dropping digit separators: `0_234` has a leading zero too.
+        let second = unsigned.iter().skip(1).find(|&&c| c != b'_');
+        if unsigned.len() >= 2 && unsigned[0] == b'0' && second.is_some_and(u8::is_ascii_digit) {
             // Leading zeros (`0789`, a zip code, an id): keep every digit as a string.
             self.fix(FixKind::QuotedNumber, start);
             self.out.push(b'"');
@@ -1689,6 +2135,7 @@ impl<'a> Parser<'a> {
                 self.i = j + 1;
                 self.stack.push(Frame {
                     kind: Kind::Call,
+                    fenced: false,
                     elem_out: 0,
                     state: State::Open,
                     open_out: self.out.len(),
@@ -1697,25 +2144,77 @@ impl<'a> Parser<'a> {
                 return Ok(Unquoted::Call);
             }
         }
-        while i < len
-            && !is_unquoted_delimiter(b[i])
-            && quote_at(b, i).is_none()
-            && !(is_key && b[i] == b':')
-            && !(b[i] == b'/'
-                && matches!(b.get(i + 1), Some(b'/' | b'*'))
-                && !(i > start && b[i - 1] == b':'))
-            && !(self
-                .stack
-                .last()
-                .is_some_and(|f| matches!(f.kind, Kind::Tuple | Kind::Call))
-                && b[i] == b')')
-        {
-            i += 1;
+        let groups = !is_key && self.ctx == Ctx::ObjValue;
+        loop {
+            while i < len
+                && !is_unquoted_delimiter(b[i])
+                && quote_at(b, i).is_none()
+                && !(is_key && b[i] == b':')
+                && !(b[i] == b'/'
+                    && matches!(b.get(i + 1), Some(b'/' | b'*'))
+                    && !(i > start && b[i - 1] == b':'))
+                && !(self
+                    .stack
+                    .last()
+                    .is_some_and(|f| matches!(f.kind, Kind::Tuple | Kind::Call))
+                    && b[i] == b')')
+            {
+                i += 1;
+            }
+            // `{text: words{in brackets}}`: a bracket group glued to a word belongs to the value.
+            if groups && i > start && i < len && matches!(b[i], b'{' | b'[') && !is_ws(b[i - 1]) {
+                let (open, close) = if b[i] == b'{' {
+                    (b'{', b'}')
+                } else {
+                    (b'[', b']')
+                };
+                let mut depth = 0usize;
+                let mut m = i;
+                let limit = (i + 256).min(len);
+                while m < limit {
+                    if b[m] == open {
+                        depth += 1;
+                    } else if b[m] == close {
+                        depth -= 1;
+                        if depth == 0 {
+                            break;
+                        }
+                    } else if b[m] == b'\n' || b[m] == b'"' {
+                        break;
+                    }
+                    m += 1;
+                }
+                if m < limit && b[m] == close && depth == 0 {
+                    i = m + 1;
+                    continue;
+                }
+            }
+            break;
         }
         self.steps += (i - start) as u64 / 8;
         if i > start && b[i - 1] == b':' && is_url_start(&b[start..(i + 2).min(len)]) {
             while i < len && is_url_char(b[i]) {
                 i += 1;
+            }
+        }
+        if groups && i < len && b[i] == b',' && i > start {
+            // `{"a": ipsum, sic, datum.",}`: a value missing its opening quote runs to the stray
+            // closing quote, when nothing key-like comes first.
+            let limit = (i + 256).min(len);
+            if let Some(off) = memchr::memchr(b'"', &b[i..limit]) {
+                let q = i + off;
+                let between = &b[i..q];
+                let mut k = q + 1;
+                while k < len && is_ws(b[k]) {
+                    k += 1;
+                }
+                if !between
+                    .iter()
+                    .any(|c| matches!(c, b':' | b'{' | b'[' | b'}' | b']' | b'\n'))
+                    && matches!(b.get(k), None | Some(b',' | b'}'))
+                {
+                    i = q;
+                }
             }
         }
         let mut end = i;
@@ -1731,6 +2230,16 @@ impl<'a> Parser<'a> {
             return Err(self.no_json());
         }
         self.i = end;
+        if !is_key
+            && self.peek() == Some(b'"')
+            && serde_json::from_slice::<serde_json::Number>(sym).is_ok()
+        {
+            // `12345"`: a number with a stray closing quote.
+            self.fix(FixKind::OpenedString, end);
+            self.out.extend_from_slice(sym);
+            self.i += 1;
+            return Ok(Unquoted::Yes);
+        }
         self.fix(
             if is_key {
                 FixKind::QuotedKey

@@ -12,7 +12,7 @@
 use super::{Fix, RepairError, repair_counting_steps};
 
 /// Buffers below this size are always re-repaired for a preview (a constant amount of work).
-const SMALL: usize = 1024;
+const SMALL: usize = 4096;
 
 /// Incremental repair of a JSON value arriving in chunks.
 ///
@@ -21,7 +21,7 @@ const SMALL: usize = 1024;
 ///
 /// let mut s = StreamRepairer::new();
 /// s.push(r#"{"path": "src/ma"#);
-/// assert_eq!(s.preview().as_deref(), Some(r#"{"path": "src/ma"}"#));
+/// assert_eq!(s.preview(), Some(r#"{"path": "src/ma"}"#));
 /// s.push(r#"in.rs", "line": 4}"#);
 /// assert_eq!(s.finish().unwrap().0, r#"{"path": "src/main.rs", "line": 4}"#);
 /// ```
@@ -53,13 +53,12 @@ impl StreamRepairer {
     }
 
     /// The best valid JSON for the text received so far, or `None` when nothing usable has
-    /// arrived yet. May lag the buffer by up to an eighth of its length (see the module docs).
-    pub fn preview(&mut self) -> Option<String> {
+    /// arrived yet. Exact below 4 KiB; beyond that it may lag the buffer by up to an eighth of
+    /// its length (see the module docs). Borrowed, so asking after every token copies nothing.
+    pub fn preview(&mut self) -> Option<&str> {
         let len = self.buf.len();
         let stale = self.preview_len != len
-            && (len <= SMALL
-                || len >= self.preview_len + self.preview_len / 8
-                || self.preview.is_none());
+            && (len <= SMALL || len >= self.preview_len + self.preview_len / 8);
         if stale {
             let (res, steps) = repair_counting_steps(&self.buf);
             self.steps += steps + 1;
@@ -68,7 +67,7 @@ impl StreamRepairer {
             }
             self.preview_len = len;
         }
-        self.preview.clone()
+        self.preview.as_deref()
     }
 
     /// Parser steps spent on previews so far (for the linearity tests).

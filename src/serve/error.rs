@@ -43,6 +43,13 @@ pub enum UpstreamError {
         /// The start of its body, for diagnosis.
         excerpt: String,
     },
+    /// The embedded model failed (it could not render the prompt, the prompt does not fit, or
+    /// generation broke).
+    #[error("the model failed: {message}")]
+    Model {
+        /// The backend's message, saying what to do.
+        message: String,
+    },
     /// The upstream's answer is not the JSON or SSE an OpenAI-compatible server sends.
     #[error("the upstream's answer is malformed at byte {at}: {message}")]
     Malformed {
@@ -69,6 +76,7 @@ impl UpstreamError {
             Self::Timeout { .. } => "upstream_timeout",
             Self::Status { .. } => "upstream_error_status",
             Self::Malformed { .. } => "upstream_malformed",
+            Self::Model { .. } => "model_error",
         }
     }
 
@@ -116,6 +124,18 @@ impl ApiError {
             code: "request_too_large",
             message: format!(
                 "the request body is larger than {limit} bytes: shorten the conversation or start the server with a larger --max-body"
+            ),
+        }
+    }
+
+    /// 503: the embedded model's queue is full.
+    pub fn busy(queue: usize) -> Self {
+        Self {
+            status: StatusCode::SERVICE_UNAVAILABLE,
+            kind: "server_error",
+            code: "queue_full",
+            message: format!(
+                "{queue} requests are already waiting for the model: retry later, or start the server with a larger --queue"
             ),
         }
     }

@@ -77,6 +77,14 @@ pub enum Reply {
     },
     /// No answer at all (until the client goes away or the fake stops).
     Stall,
+    /// An SSE stream of these pieces, each sent only once the test adds a permit to `gate`: lets a
+    /// test check what the client has received after each upstream event, by counting, not timing.
+    Gated {
+        /// The body frames.
+        pieces: Vec<Vec<u8>>,
+        /// One permit per frame to release.
+        gate: Arc<tokio::sync::Semaphore>,
+    },
 }
 
 /// Decides the reply to each chat request body.
@@ -240,6 +248,21 @@ async fn chat(
             delay,
             stall,
         } => sse(shared, pieces, delay, stall),
+        Reply::Gated { pieces, gate } => {
+            let body = futures::stream::unfold(pieces.into_iter(), move |mut it| {
+                let gate = Arc::clone(&gate);
+                async move {
+                    let p = it.next()?;
+                    gate.acquire().await.ok()?.forget();
+                    Some((Ok::<_, std::convert::Infallible>(Bytes::from(p)), it))
+                }
+            });
+            (
+                [(header::CONTENT_TYPE, "text/event-stream")],
+                Body::from_stream(body),
+            )
+                .into_response()
+        }
     }
 }
 

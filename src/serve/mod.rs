@@ -17,6 +17,7 @@
 
 pub mod error;
 pub mod fake;
+pub mod local;
 pub mod log;
 pub mod pipeline;
 pub mod recover;
@@ -76,6 +77,9 @@ pub struct Config {
     pub log: LogFormat,
     /// The recovery pipeline applied to answers of requests with tools.
     pub recover: Arc<dyn Recover>,
+    /// The embedded model to answer with instead of the upstream (`--model`); `upstream` is then
+    /// not used.
+    pub local: Option<local::Local>,
 }
 
 impl std::fmt::Debug for Config {
@@ -91,6 +95,7 @@ impl std::fmt::Debug for Config {
             .field("max_body", &self.max_body)
             .field("report", &self.report)
             .field("log", &self.log)
+            .field("local", &self.local)
             .finish_non_exhaustive()
     }
 }
@@ -108,13 +113,23 @@ impl Config {
             report: false,
             log: LogFormat::Text,
             recover,
+            local: None,
         }
     }
 }
 
 struct App {
-    upstream: Upstream,
+    /// The HTTP upstream (`None` when answering with the embedded model).
+    upstream: Option<Upstream>,
     config: Config,
+}
+
+impl App {
+    fn upstream(&self) -> Result<&Upstream, ApiError> {
+        self.upstream.as_ref().ok_or_else(|| {
+            ApiError::bad_request("this server has no upstream (it runs an embedded model)")
+        })
+    }
 }
 
 /// A bound server, ready to run.
@@ -166,11 +181,14 @@ impl Server {
 /// # Errors
 /// [`StartError`] when the upstream URL is unusable.
 pub fn router(config: Config) -> Result<Router, StartError> {
-    let upstream = Upstream::new(
-        &config.upstream,
-        config.upstream_api_key.clone(),
-        config.timeout,
-    )?;
+    let upstream = match config.local {
+        Some(_) => None,
+        None => Some(Upstream::new(
+            &config.upstream,
+            config.upstream_api_key.clone(),
+            config.timeout,
+        )?),
+    };
     let app = Arc::new(App { upstream, config });
     Ok(Router::new()
         .route("/v1/chat/completions", post(chat))
@@ -210,8 +228,11 @@ async fn models(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
     };
     let res = async {
         authorize(&app.config, &headers)?;
+        if let Some(local) = &app.config.local {
+            return Ok(axum::Json(local.models()).into_response());
+        }
         let t = Instant::now();
-        let answer = app.upstream.get("/models").await?;
+        let answer = app.upstream()?.get("/models").await?;
         if !answer.is_success() {
             return passthrough_failure(answer).await;
         }
@@ -341,7 +362,10 @@ async fn chat_inner(
     guard.log.add_toolmend(t.elapsed());
 
     let t = Instant::now();
-    let answer = app.upstream.post("/chat/completions", body).await?;
+    let answer = match &app.config.local {
+        Some(local) => local.chat(&body)?,
+        None => app.upstream()?.post("/chat/completions", body).await?,
+    };
     guard.log.add_upstream(t.elapsed());
     if !answer.is_success() {
         return passthrough_failure(answer).await.map(Reply::Done);

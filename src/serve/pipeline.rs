@@ -9,9 +9,10 @@
 //! the model with a corrective message — OpenAI's `arguments` are not guaranteed valid either.
 //! Calls to tools the request did not offer are never made: their text stays in `content`.
 //!
-//! Content and reasoning are trimmed like [`crate::extract::Extraction`] trims them: leading
-//! whitespace and whitespace at the end of what has arrived are held until text follows. Both the
-//! JSON and the SSE path run this same code, the JSON path with the whole text in one push.
+//! When a choice has calls or reasoning, whitespace left at the end of its content is dropped (as
+//! [`crate::extract::Extraction`] trims it), so it is held until text follows; when nothing was
+//! found, the content comes back exactly as the upstream sent it. Both the JSON and the SSE path
+//! run this same code, the JSON path with the whole text in one push.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -60,11 +61,11 @@ impl Recover for Pipeline {
     }
 }
 
-/// Holds leading whitespace, and whitespace at the end of what has arrived, until text follows:
-/// the released text, once finished, is the input trimmed.
+/// Holds whitespace at the end of what has arrived until text follows, so that trailing
+/// whitespace (before a call, or at the end) never reaches the client as a content delta of its
+/// own; [`Gate::flush`] gives it back when the answer turns out unchanged.
 #[derive(Debug, Default)]
 struct Gate {
-    started: bool,
     held: String,
 }
 
@@ -72,20 +73,17 @@ impl Gate {
     fn push(&mut self, s: &str) -> Option<String> {
         let body = s.trim_end();
         if body.is_empty() {
-            if self.started {
-                self.held.push_str(s);
-            }
+            self.held.push_str(s);
             return None;
         }
         let mut out = std::mem::take(&mut self.held);
-        if self.started {
-            out.push_str(body);
-        } else {
-            out.push_str(body.trim_start());
-            self.started = true;
-        }
+        out.push_str(body);
         self.held.push_str(&s[body.len()..]);
         Some(out)
+    }
+
+    fn flush(&mut self) -> String {
+        std::mem::take(&mut self.held)
     }
 }
 
@@ -263,6 +261,82 @@ fn decoder_for(schema: &Value) -> Result<Decoder, String> {
     Ok(d)
 }
 
+impl PipelineChoice {
+    /// Emits the content `finish` still held (`rest`) with the text of calls to unknown tools put
+    /// back where they were: `finish` reports no order, so the content after each leftover call
+    /// is read from the text by the calls' spans, and whatever of `rest` precedes it comes first.
+    /// When the text does not line up (a think block in the tail), each rejected text goes before
+    /// or after the held content by where that content is found in the text.
+    fn tail_in_order(
+        &mut self,
+        text: &str,
+        rest: &str,
+        calls: &[&Call],
+        rejected: &[&crate::extract::Rejected],
+        out: &mut Vec<Piece>,
+    ) {
+        let mut items: Vec<(std::ops::Range<usize>, Option<usize>)> = calls
+            .iter()
+            .map(|c| (c.span.clone(), None))
+            .chain(
+                rejected
+                    .iter()
+                    .enumerate()
+                    .map(|(i, r)| (r.span.clone(), Some(i))),
+            )
+            .collect();
+        items.sort_by_key(|(span, _)| span.start);
+        let segments: Vec<&str> = items
+            .iter()
+            .enumerate()
+            .map(|(k, (span, _))| {
+                let end = items.get(k + 1).map_or(text.len(), |n| n.0.start);
+                text.get(span.end..end).unwrap_or_default()
+            })
+            .collect();
+        let after = segments.concat();
+        let after = after.trim_end();
+        // `rest` is trimmed at the start when nothing came before it: then it may be all of `after`.
+        let lined_up = rest
+            .strip_suffix(after)
+            .or_else(|| (rest == after.trim_start()).then_some(""));
+        match lined_up.filter(|_| !items.is_empty()) {
+            Some(before) => {
+                self.content(before, out);
+                for ((_, rej), seg) in items.iter().zip(&segments) {
+                    if let Some(i) = rej {
+                        self.unknown(text, rejected[*i], out);
+                    }
+                    self.content(seg, out);
+                }
+            }
+            None => {
+                // Place each rejected call before or after the held content by where that content
+                // last occurs in the text.
+                let at = match rest.trim() {
+                    "" => text.len(),
+                    t => text.rfind(t).unwrap_or(text.len()),
+                };
+                let (before, after): (Vec<_>, Vec<_>) =
+                    rejected.iter().partition(|r| r.span.end <= at);
+                let gap = before
+                    .last()
+                    .and_then(|r: &&&crate::extract::Rejected| text.get(r.span.end..at))
+                    .filter(|g| g.trim().is_empty())
+                    .unwrap_or_default();
+                for r in before {
+                    self.unknown(text, r, out);
+                }
+                self.content(gap, out);
+                self.content(rest, out);
+                for r in after {
+                    self.unknown(text, r, out);
+                }
+            }
+        }
+    }
+}
+
 /// What `finish` has that the events did not report: `full` is the final trimmed text, `seen` the
 /// untrimmed text reported so far.
 fn tail<'a>(full: &'a str, seen: &str) -> &'a str {
@@ -295,15 +369,28 @@ impl ChoiceRecoverer for PipelineChoice {
         if let Some(ex) = self.ex.take() {
             let text = ex.text().to_owned();
             let x = ex.finish();
-            let rest = tail(&x.content, &self.content_seen).to_owned();
-            self.content(&rest, out);
-            let rest = tail(&x.reasoning, &self.reasoning_seen).to_owned();
-            self.reasoning(&rest, out);
+            let untouched = x.calls.is_empty()
+                && x.rejected.is_empty()
+                && x.reasoning.is_empty()
+                && x.content == text.trim()
+                && text.starts_with(&self.content_seen);
+            if !untouched {
+                let rest = tail(&x.content, &self.content_seen).to_owned();
+                let rest_reasoning = tail(&x.reasoning, &self.reasoning_seen).to_owned();
+                self.reasoning(&rest_reasoning, out);
+                let left_rejected: Vec<_> = x.rejected.iter().skip(self.rejected).collect();
+                let left_calls: Vec<_> = x.calls.iter().skip(self.calls).collect();
+                self.tail_in_order(&text, &rest, &left_calls, &left_rejected, out);
+            } else {
+                // Nothing found: the content is the text, to the byte.
+                let mut rest = self.content.flush();
+                rest.push_str(text.get(self.content_seen.len()..).unwrap_or_default());
+                if !rest.is_empty() {
+                    out.push(Piece::Content(rest));
+                }
+            }
             for c in x.calls.into_iter().skip(self.calls) {
                 out.push(Piece::Call(self.extracted(c)));
-            }
-            for r in x.rejected.iter().skip(self.rejected) {
-                self.unknown(&text, r, out);
             }
         }
         for n in natives {
@@ -317,7 +404,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_gate_releases_the_trimmed_text_in_any_chunking() {
+    fn the_gate_holds_only_trailing_whitespace_in_any_chunking() {
         let text = "  \n Sure.\n\n Let me   check. \n ";
         for n in 1..text.len() {
             let mut g = Gate::default();
@@ -327,7 +414,8 @@ mod tests {
                     out.push_str(&s);
                 }
             }
-            assert_eq!(out, text.trim(), "chunks of {n}");
+            assert_eq!(out, text.trim_end(), "chunks of {n}");
+            assert_eq!(out + &g.flush(), text);
         }
     }
 

@@ -31,8 +31,17 @@ pub struct Answer {
     pub status: u16,
     /// Its `Content-Type`, when given.
     pub content_type: Option<String>,
-    response: reqwest::Response,
+    body: AnswerBody,
     timeout: Duration,
+}
+
+/// Where an answer's body comes from.
+#[derive(Debug)]
+enum AnswerBody {
+    /// An HTTP upstream.
+    Http(reqwest::Response),
+    /// The embedded model (see [`super::local`]): chunks as it generates them.
+    Local(tokio::sync::mpsc::UnboundedReceiver<Result<Bytes, UpstreamError>>),
 }
 
 impl Upstream {
@@ -132,13 +141,27 @@ impl Upstream {
         Ok(Answer {
             status: response.status().as_u16(),
             content_type,
-            response,
+            body: AnswerBody::Http(response),
             timeout: self.timeout,
         })
     }
 }
 
 impl Answer {
+    /// A 200 answer of `content_type` whose body arrives through `rx` (the embedded model).
+    pub fn local(
+        content_type: &str,
+        rx: tokio::sync::mpsc::UnboundedReceiver<Result<Bytes, UpstreamError>>,
+        timeout: Duration,
+    ) -> Self {
+        Self {
+            status: 200,
+            content_type: Some(content_type.to_owned()),
+            body: AnswerBody::Local(rx),
+            timeout,
+        }
+    }
+
     /// True for a 2xx status.
     pub fn is_success(&self) -> bool {
         (200..300).contains(&self.status)
@@ -175,7 +198,18 @@ impl Answer {
     /// The body as a stream of chunks; each chunk must arrive within the timeout.
     pub fn chunks(self) -> impl Stream<Item = Result<Bytes, UpstreamError>> + Send + 'static {
         let timeout = self.timeout;
-        let inner = Box::pin(self.response.bytes_stream());
+        let inner: std::pin::Pin<Box<dyn Stream<Item = Result<Bytes, UpstreamError>> + Send>> =
+            match self.body {
+                AnswerBody::Http(r) => Box::pin(r.bytes_stream().map(|c| {
+                    c.map_err(|e| UpstreamError::Unreachable {
+                        url: "the upstream".into(),
+                        reason: format!("the connection broke mid-answer: {}", error_chain(&e)),
+                    })
+                })),
+                AnswerBody::Local(rx) => {
+                    Box::pin(tokio_stream::wrappers::UnboundedReceiverStream::new(rx))
+                }
+            };
         futures::stream::unfold(Some(inner), move |state| async move {
             let mut inner = state?;
             match tokio::time::timeout(timeout, inner.next()).await {
@@ -188,13 +222,7 @@ impl Answer {
                 )),
                 Ok(None) => None,
                 Ok(Some(Ok(b))) => Some((Ok(b), Some(inner))),
-                Ok(Some(Err(e))) => Some((
-                    Err(UpstreamError::Unreachable {
-                        url: "the upstream".into(),
-                        reason: format!("the connection broke mid-answer: {}", error_chain(&e)),
-                    }),
-                    None,
-                )),
+                Ok(Some(Err(e))) => Some((Err(e), None)),
             }
         })
     }

@@ -1,15 +1,19 @@
-//! Argument decoding for dispatch: the raw arguments of a call (JSON text or a value) become a
-//! validated argument object, or a model's-fault [`Failure`] with a corrective message.
+//! Argument decoding for dispatch: the raw arguments of a call (JSON text or a value) go through
+//! [`crate::decode`] — repair, schema-guided coercion, validation — and become a validated argument
+//! object, or a model's-fault [`Failure`] carrying decode's corrective message.
 //!
 //! One [`ArgDecoder`] is compiled per tool when it is registered.
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
-use super::{Arguments, Failure};
+use super::{Arguments, Failure, ToolSpec};
+use crate::decode::{self, DecodeError, Decoded, Decoder, Raw};
 
 /// A tool's parameter schema could not be compiled.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("the parameter schema of tool `{tool}` is not a valid JSON Schema: {message}")]
+#[error("the parameter schema of tool `{tool}` is not usable: {message}")]
 pub struct SchemaError {
     /// The tool whose schema is broken.
     pub tool: String,
@@ -17,15 +21,10 @@ pub struct SchemaError {
     pub message: String,
 }
 
-/// Decodes and validates the arguments of one tool.
+/// Decodes and validates the arguments of one tool (a compiled [`decode::Decoder`]).
+#[derive(Debug, Clone)]
 pub struct ArgDecoder {
-    validator: jsonschema::Validator,
-}
-
-impl std::fmt::Debug for ArgDecoder {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ArgDecoder").finish_non_exhaustive()
-    }
+    decoder: Decoder,
 }
 
 impl ArgDecoder {
@@ -34,66 +33,93 @@ impl ArgDecoder {
     /// # Errors
     /// [`SchemaError`] when the schema is not a valid JSON Schema.
     pub fn new(tool: &str, schema: &Value) -> Result<Self, SchemaError> {
-        let validator = jsonschema::validator_for(schema).map_err(|e| SchemaError {
+        let decoder = Decoder::new(schema).map_err(|e| SchemaError {
             tool: tool.to_string(),
             message: e.to_string(),
         })?;
-        Ok(Self { validator })
+        Ok(Self { decoder })
     }
 
-    /// Turns raw arguments into a validated argument object.
+    /// Turns raw arguments into a validated argument object, with decode's receipts (repair
+    /// fixes, coercions).
     ///
-    /// Text is repaired first; `null` and an empty string mean "no arguments" (`{}`); a string
-    /// value holding JSON is parsed (models double-encode arguments).
+    /// `null` and blank text mean "no arguments" (`{}`); a string value is argument text (models
+    /// and providers double-encode arguments).
     ///
     /// # Errors
     /// [`Failure::Malformed`] when the text cannot become JSON, [`Failure::InvalidArgs`] when the
-    /// value does not fit the schema. Both name `tool` and say what to send instead.
-    pub fn decode(&self, tool: &str, raw: &Arguments) -> Result<Value, Failure> {
-        let value = match raw {
-            Arguments::Text(t) => parse_text(tool, t)?,
-            Arguments::Value(Value::String(t)) => parse_text(tool, t)?,
-            Arguments::Value(Value::Null) => Value::Object(Default::default()),
-            Arguments::Value(v) => v.clone(),
+    /// value does not fit the schema. Both carry decode's corrective message and, when decode had
+    /// no corrected example, the spec's example call.
+    pub fn decode(
+        &self,
+        spec: &ToolSpec,
+        raw: &Arguments,
+        policy: &decode::Policy,
+    ) -> Result<Decoded<Value>, Failure> {
+        let tool = spec.name.as_str();
+        let raw = match raw {
+            Arguments::Text(t) | Arguments::Value(Value::String(t)) if t.trim().is_empty() => {
+                Raw::Value(Cow::Owned(Value::Object(Default::default())))
+            }
+            Arguments::Value(Value::Null) => {
+                Raw::Value(Cow::Owned(Value::Object(Default::default())))
+            }
+            Arguments::Text(t) => Raw::Text(t),
+            Arguments::Value(v) => Raw::Value(Cow::Borrowed(v)),
         };
-        if !value.is_object() {
+        let decoded = self
+            .decoder
+            .decode_value(raw, policy)
+            .map_err(|e| failure(spec, e))?;
+        if !decoded.value.is_object() {
             return Err(Failure::invalid_args(
                 tool,
                 "",
                 format!(
-                    "the arguments must be a JSON object of named parameters, not {}",
-                    type_name(&value)
+                    "the arguments must be a JSON object of named parameters, not {}. A valid call looks like: {}",
+                    type_name(&decoded.value),
+                    spec.example_call()
                 ),
             ));
         }
-        if self.validator.is_valid(&value) {
-            return Ok(value);
-        }
-        if let Some(err) = self.validator.iter_errors(&value).next() {
-            let pointer = err.instance_path().to_string();
-            return Err(Failure::invalid_args(tool, pointer, err.to_string()));
-        }
-        Ok(value)
+        Ok(decoded)
     }
 }
 
-fn parse_text(tool: &str, text: &str) -> Result<Value, Failure> {
-    if text.trim().is_empty() {
-        return Ok(Value::Object(Default::default()));
-    }
-    let repaired = crate::repair::repair(text).map_err(|e| {
-        let at = e.at();
-        Failure::Malformed {
-            tool: tool.to_string(),
-            at,
-            message: format!("{e}. Send the arguments as one JSON object"),
+fn failure(spec: &ToolSpec, e: DecodeError) -> Failure {
+    let tool = spec.name.clone();
+    match e {
+        DecodeError::Malformed(r) => Failure::Malformed {
+            tool,
+            at: r.at(),
+            message: format!(
+                "{r}. Send the arguments as one JSON object, with double-quoted keys and strings. A valid call looks like: {}",
+                spec.example_call()
+            ),
+        },
+        DecodeError::Invalid {
+            ref problems,
+            ref example,
+        } => {
+            let pointer = problems.first().map(|p| p.path.clone()).unwrap_or_default();
+            let mut message = e.corrective_message();
+            if example.is_none() {
+                message.push_str(&format!(
+                    "\nA valid call looks like: {}",
+                    spec.example_call()
+                ));
+            }
+            Failure::InvalidArgs {
+                tool,
+                pointer,
+                message,
+            }
         }
-    })?;
-    serde_json::from_str(&repaired.text).map_err(|e| Failure::Malformed {
-        tool: tool.to_string(),
-        at: e.column(),
-        message: format!("{e}. Send the arguments as one JSON object"),
-    })
+        other => Failure::Panicked {
+            tool,
+            message: other.to_string(),
+        },
+    }
 }
 
 fn type_name(v: &Value) -> &'static str {

@@ -106,3 +106,23 @@ impl From<&NativeToolCall> for ToolCall {
         c.clone().into()
     }
 }
+
+impl From<&crate::extract::Call> for ToolCall {
+    /// A call the extractor found. Arguments repair could not fix stay text, so dispatch reports
+    /// them as `Malformed` with repair's message.
+    fn from(c: &crate::extract::Call) -> Self {
+        let arguments = match &c.arguments {
+            Ok(v) => Arguments::Value(v.clone()),
+            Err(_) => Arguments::Text(c.raw_arguments.clone()),
+        };
+        Self {
+            id: c.id.clone(),
+            name: c.name.clone(),
+            arguments,
+            source: CallSource::Extracted {
+                raw: c.raw_arguments.clone(),
+                fixes: c.fixes.clone(),
+            },
+        }
+    }
+}

@@ -46,7 +46,7 @@ pub use call::{Arguments, CallSource, ToolCall};
 pub use effect::Effect;
 pub use failure::{Failure, FailureKind, Fault};
 pub use memo::Memo;
-pub use registry::{Entry, Registry, Snapshot};
+pub use registry::{Entry, Exported, Registry, Snapshot};
 pub use result::{Output, OutputFormat, ToolResult};
 pub use spec::{Annotations, ToolSpec};
 pub use typed::{Typed, TypedTool, typed};

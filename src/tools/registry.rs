@@ -5,12 +5,16 @@
 //! while a task runs; the dispatcher takes a snapshot at the start of each turn, so a tool
 //! registered mid-turn becomes callable on the next turn. Tools are kept sorted by name: the order
 //! never depends on registration order, so the rendered prompt stays byte-stable (cache-friendly).
+//! [`Snapshot::export`] converts every spec into each provider dialect of [`crate::schema`].
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, RwLock};
 
+use serde_json::{Value, json};
+
 use super::args::{ArgDecoder, SchemaError};
 use super::{Tool, ToolSpec};
+use crate::schema::{Dialect, Dropped};
 
 /// One registered tool: the tool, its spec (read once at registration), its compiled argument
 /// decoder and its provider tag.
@@ -35,6 +39,59 @@ impl std::fmt::Debug for Entry {
 }
 
 type Tools = BTreeMap<String, Arc<Entry>>;
+
+/// One tool's spec in a provider dialect.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Exported {
+    /// The dialect it was converted to.
+    pub dialect: Dialect,
+    /// The tool's name.
+    pub name: String,
+    /// What it does.
+    pub description: String,
+    /// The parameter schema in the dialect.
+    pub parameters: Value,
+    /// What the conversion dropped or changed.
+    pub dropped: Vec<Dropped>,
+}
+
+impl Exported {
+    /// The tool in the shape the provider's API takes: OpenAI and Ollama
+    /// `{"type": "function", "function": {name, description, parameters}}` (OpenAI strict adds
+    /// `"strict": true`), Anthropic `{name, description, input_schema}`, Gemini's function
+    /// declaration `{name, description, parameters}`.
+    pub fn to_provider_json(&self) -> Value {
+        match self.dialect {
+            Dialect::Anthropic => json!({
+                "name": self.name,
+                "description": self.description,
+                "input_schema": self.parameters,
+            }),
+            Dialect::Gemini => json!({
+                "name": self.name,
+                "description": self.description,
+                "parameters": self.parameters,
+            }),
+            Dialect::OpenAiStrict => json!({
+                "type": "function",
+                "function": {
+                    "name": self.name,
+                    "description": self.description,
+                    "parameters": self.parameters,
+                    "strict": true,
+                },
+            }),
+            _ => json!({
+                "type": "function",
+                "function": {
+                    "name": self.name,
+                    "description": self.description,
+                    "parameters": self.parameters,
+                },
+            }),
+        }
+    }
+}
 
 /// The tools of a task. Cloning gives another handle to the same tools.
 #[derive(Debug, Clone, Default)]
@@ -144,6 +201,35 @@ impl Snapshot {
     /// The specs as backend tool definitions, in the stable order.
     pub fn defs(&self) -> Vec<crate::backend::ToolDef> {
         self.tools.values().map(|e| e.spec.to_def()).collect()
+    }
+
+    /// The tools as the extractor needs them (names and parameter schemas), in the stable order.
+    pub fn tool_infos(&self) -> Vec<crate::extract::ToolInfo> {
+        self.tools
+            .values()
+            .map(|e| crate::extract::ToolInfo {
+                name: e.spec.name.clone(),
+                parameters: e.spec.parameters.clone(),
+            })
+            .collect()
+    }
+
+    /// Every tool's spec converted into `dialect`, in the stable order, each with the report of
+    /// what the conversion dropped or changed.
+    pub fn export(&self, dialect: Dialect) -> Vec<Exported> {
+        self.tools
+            .values()
+            .map(|e| {
+                let converted = crate::schema::convert(&e.spec.parameters, dialect);
+                Exported {
+                    dialect,
+                    name: e.spec.name.clone(),
+                    description: e.spec.description.clone(),
+                    parameters: converted.schema,
+                    dropped: converted.dropped,
+                }
+            })
+            .collect()
     }
 
     /// Number of tools.

@@ -109,6 +109,8 @@ pub struct ToolResult {
     pub cached: bool,
     /// True when `output` was cut to the size cap.
     pub truncated: bool,
+    /// What decoding changed in the arguments (empty: used as sent).
+    pub coercions: Vec<crate::decode::Coercion>,
 }
 
 fn ser_ms<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {

@@ -54,10 +54,9 @@ pub struct Typed<T> {
 
 /// Wraps a typed tool so it can be registered.
 pub fn typed<T: TypedTool>(tool: T) -> Typed<T> {
-    let mut parameters = schemars::schema_for!(T::Args).to_value();
+    let mut parameters = crate::schema::schema_for::<T::Args>();
     if let Some(obj) = parameters.as_object_mut() {
-        // Noise for a model; the dialect converters drop them anyway.
-        obj.remove("$schema");
+        // The Rust type's name is noise for a model.
         obj.remove("title");
     }
     let mut spec = ToolSpec::new(tool.name(), tool.description(), parameters)

@@ -3,8 +3,12 @@
 
 #![allow(dead_code)]
 
+use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
+use std::process::{Command, Stdio};
 use std::sync::Arc;
+use std::sync::mpsc;
+use std::time::Duration;
 
 use toolmend::serve::log::LogFormat;
 use toolmend::serve::pipeline::Pipeline;
@@ -297,4 +301,100 @@ pub fn check(expect: &serde_json::Value, got: &Final) -> Vec<String> {
         ));
     }
     bad
+}
+
+/// Makes sure `python3` can `import openai`; returns false (after saying why) when it cannot.
+pub fn python_with_openai() -> bool {
+    let has = || {
+        Command::new("python3")
+            .args(["-c", "import openai"])
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    if Command::new("python3").arg("--version").output().is_err() {
+        eprintln!("SKIP: python3 is not installed");
+        return false;
+    }
+    if has() {
+        return true;
+    }
+    let pip = Command::new("python3")
+        .args(["-m", "pip", "install", "--quiet", "openai"])
+        .status();
+    if pip.is_ok_and(|s| s.success()) && has() {
+        return true;
+    }
+    eprintln!("SKIP: the openai package is missing and `pip install openai` failed (no network?)");
+    false
+}
+
+/// The `toolmend serve` child process; killed and reaped when dropped.
+pub struct Child {
+    child: std::process::Child,
+    pub lines: mpsc::Receiver<String>,
+}
+
+impl Drop for Child {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Child {
+    pub fn start(upstream: &str) -> (Self, String) {
+        Self::spawn(&["--upstream", upstream])
+    }
+
+    /// `toolmend serve ARGS --listen 127.0.0.1:0 --json --report`; returns it and its base URL.
+    pub fn spawn(args: &[&str]) -> (Self, String) {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_toolmend"))
+            .arg("serve")
+            .args(args)
+            .args(["--listen", "127.0.0.1:0", "--json", "--report"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn toolmend serve");
+        let stderr = child.stderr.take().unwrap();
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let child = Self { child, lines };
+        let first = child
+            .lines
+            .recv_timeout(Duration::from_secs(30))
+            .expect("toolmend serve printed its address");
+        let v: serde_json::Value = serde_json::from_str(&first).expect("first line is JSON");
+        let url = v["listening"].as_str().expect("listening URL").to_owned();
+        (child, url)
+    }
+}
+
+/// The final message of one `client.py` result line.
+pub fn final_of_client(v: &serde_json::Value) -> Final {
+    Final {
+        content: v["content"].as_str().map(str::to_owned),
+        reasoning: v["reasoning"].as_str().map(str::to_owned),
+        calls: v["tool_calls"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| {
+                let a = c["arguments"].as_str().unwrap_or("");
+                (
+                    c["name"].as_str().unwrap().to_owned(),
+                    serde_json::from_str(a).unwrap_or(serde_json::Value::String(a.into())),
+                )
+            })
+            .collect(),
+        finish_reason: v["finish_reason"].as_str().map(str::to_owned),
+    }
 }

@@ -29,6 +29,12 @@ enum Command {
     Call(crate::call::Args),
     /// List the built-in tools and their argument schemas.
     Tools(crate::tools::Args),
+    /// Run a prompt through a model with tools, rendering each call as it happens.
+    Run(crate::run::Args),
+    /// Chat with a model and its tools (one prompt per line; the conversation is kept).
+    Chat(crate::run::ChatArgs),
+    /// List the known models, their sizes, whether each is present, and how to fetch it.
+    Models(crate::models::Args),
 }
 
 /// Parses the command line and runs the chosen subcommand.
@@ -42,5 +48,8 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Extract(args) => crate::extract::run(&args),
         Command::Call(args) => crate::call::run(&args),
         Command::Tools(args) => crate::tools::run(&args),
+        Command::Run(args) => crate::run::run(&args),
+        Command::Chat(args) => crate::run::chat(&args),
+        Command::Models(args) => crate::models::run(&args),
     }
 }

@@ -41,6 +41,9 @@ pub struct BfclArgs {
     /// Record: an Ollama model instead of the embedded one.
     #[arg(long, value_name = "MODEL")]
     ollama: Option<String>,
+    /// Record: the Ollama server (default http://localhost:11434).
+    #[arg(long, value_name = "URL", env = "OLLAMA_HOST")]
+    ollama_host: Option<String>,
     /// Comma-separated categories.
     #[arg(long, value_delimiter = ',', default_values_t = DEFAULT_CATEGORIES.iter().map(|s| s.to_string()).collect::<Vec<_>>())]
     categories: Vec<String>,
@@ -146,14 +149,11 @@ fn record_run(a: &BfclArgs, dir: &Path) -> anyhow::Result<ExitCode> {
         );
         categories.push(c);
     }
-    let (mut backend, model, model_file, template) = open_backend(a)?;
+    let (mut backend, model, model_file, detected) = open_backend(a)?;
     let strict_format = match a.strict_format {
         Some(StrictFormatArg::ToolCallTags) => StrictFormat::ToolCallTags,
         Some(StrictFormatArg::BareJson) => StrictFormat::BareJson,
-        None => template.as_deref().map_or_else(
-            || StrictFormat::guess_for_model(&model),
-            StrictFormat::for_template,
-        ),
+        None => detected,
     };
     let settings = RunSettings {
         model: model.clone(),
@@ -235,22 +235,78 @@ fn record_run(a: &BfclArgs, dir: &Path) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The backend for `--model` / `--ollama`, its short name, model file and chat template source.
+/// The backend for `--model` / `--ollama`: the backend, its short name, its model file and the
+/// envelope its template documents.
 type Opened = (
     Box<dyn toolmend::backend::Backend>,
     String,
     Option<String>,
-    Option<String>,
+    StrictFormat,
 );
 
 fn open_backend(a: &BfclArgs) -> anyhow::Result<Opened> {
-    if a.ollama.is_some() {
-        anyhow::bail!(
-            "--ollama recording needs the Ollama backend, which this build does not have yet: use --model"
-        );
+    if let Some(model) = &a.ollama {
+        return open_ollama(a, model);
     }
-    let _ = a.model.as_deref();
+    open_llama(a)
+}
+
+#[cfg(feature = "ollama")]
+fn open_ollama(a: &BfclArgs, model: &str) -> anyhow::Result<Opened> {
+    use toolmend::backend::ollama::{DEFAULT_HOST, OllamaBackend};
+    let host = a
+        .ollama_host
+        .clone()
+        .unwrap_or_else(|| DEFAULT_HOST.to_owned());
+    let backend = OllamaBackend::new(&host, model)?;
+    // Ollama parses the template's envelope itself and returns `tool_calls`: that is strict.
+    Ok((
+        Box::new(backend),
+        format!("ollama-{model}"),
+        None,
+        StrictFormat::Native,
+    ))
+}
+
+#[cfg(not(feature = "ollama"))]
+fn open_ollama(_: &BfclArgs, _: &str) -> anyhow::Result<Opened> {
     anyhow::bail!(
-        "recording needs the embedded llama backend (feature `llama`), which this build does not have: build with --features llama"
+        "--ollama needs the Ollama backend: build with the default features (feature `ollama`)"
+    )
+}
+
+#[cfg(feature = "llama")]
+fn open_llama(a: &BfclArgs) -> anyhow::Result<Opened> {
+    use toolmend::backend::llama::{LlamaBackend, LlamaOptions};
+    let model = a.model.as_deref().unwrap_or("qwen2.5-coder:0.5b");
+    let backend = LlamaBackend::load(model, LlamaOptions::default(), |_| {})
+        .with_context(|| format!("loading {model}"))?;
+    let info = backend.info().clone();
+    // A template with its own tool support documents `<tool_call>` blocks (Qwen2.5, Hermes);
+    // without it toolmend's own tool prompt asks for a bare JSON call.
+    let strict = if info.template_tools {
+        StrictFormat::ToolCallTags
+    } else {
+        StrictFormat::BareJson
+    };
+    eprintln!(
+        "loaded {} ({}; template: {}, tool support in the template: {}) in {:.0} ms",
+        info.name,
+        info.path.display(),
+        info.template,
+        info.template_tools,
+        info.load_ms
+    );
+    let file = info
+        .path
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned());
+    Ok((Box::new(backend), info.name, file, strict))
+}
+
+#[cfg(not(feature = "llama"))]
+fn open_llama(_: &BfclArgs) -> anyhow::Result<Opened> {
+    anyhow::bail!(
+        "recording with --model needs the embedded llama backend: build with the default features (feature `llama`), or use --ollama MODEL"
     )
 }

@@ -6,7 +6,9 @@ mod decode;
 mod eval;
 mod extract;
 mod io;
+mod models;
 mod repair;
+mod run;
 mod serve;
 mod tools;
 

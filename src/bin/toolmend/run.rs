@@ -37,10 +37,12 @@ pub struct Common {
     /// Replay recorded model outputs (JSON Lines) instead of running a model: for tests and demos.
     #[arg(long, value_name = "FILE", hide = true, conflicts_with = "ollama")]
     script: Option<PathBuf>,
-    /// `builtin` (ls, read, grep, glob, write, edit inside --root).
+    /// `builtin` (ls, read, grep, glob, write, edit inside --root), a JSON file of command tools,
+    /// or both separated by a comma.
     #[arg(long, default_value = "builtin")]
     tools: String,
-    /// Directory the built-in tools work in; nothing outside it is read or written.
+    /// Directory the built-in tools work in (nothing outside it is read or written) and command
+    /// tools run in.
     #[arg(long, default_value = ".")]
     root: PathBuf,
     /// Print the events as JSON Lines instead of the rendered transcript.
@@ -213,11 +215,163 @@ fn setup(c: &Common) -> anyhow::Result<Option<CliAgent>> {
     Ok(Some(Agent::new(backend, tools, options)))
 }
 
-/// The tools for `--tools`: `builtin` (the file tools inside `root`).
+/// The tools for `--tools`: a comma-separated list of `builtin` (the file tools inside `root`)
+/// and JSON files of command tools (see [`CommandTool`]).
 fn toolbox(spec: &str, root: &std::path::Path) -> anyhow::Result<Box<dyn Toolbox>> {
-    match spec {
-        "builtin" => Ok(Box::new(toolmend::agent::DispatchToolbox::builtin(root)?)),
-        other => anyhow::bail!("unknown --tools {other:?}: use `builtin`"),
+    use toolmend::dispatch::{Dispatcher, Policy};
+    let registry = toolmend::tools::Registry::new();
+    for part in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        if part == "builtin" {
+            toolmend::builtin::register(&registry, root)?;
+            continue;
+        }
+        let path = std::path::Path::new(part);
+        if !path.is_file() {
+            anyhow::bail!(
+                "--tools {part:?} is neither `builtin` nor a file: pass `builtin`, a JSON file of command tools, or both separated by a comma"
+            );
+        }
+        for tool in CommandTool::load(path, root)? {
+            registry
+                .insert(std::sync::Arc::new(tool), Some(part.to_owned()))
+                .with_context(|| format!("a tool in {part} has an unusable parameter schema"))?;
+        }
+    }
+    if registry.snapshot().is_empty() {
+        anyhow::bail!(
+            "--tools {spec:?} names no tools: pass `builtin` or a JSON file of command tools"
+        );
+    }
+    Ok(Box::new(toolmend::agent::DispatchToolbox::new(
+        Dispatcher::new(registry, Policy::default()),
+    )))
+}
+
+/// A tool run as a program, declared in a JSON file given to `--tools`:
+///
+/// ```json
+/// [{"name": "weather", "description": "Current weather for a city.",
+///   "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+///   "command": ["python3", "weather.py"]}]
+/// ```
+///
+/// The decoded, validated arguments arrive as one JSON object on the program's stdin; it runs in
+/// `--root`. Exit 0: its stdout is the result. Exit 2: the arguments were wrong (the model's
+/// fault; stderr is the message the model sees). Any other exit, or no exit within the time limit
+/// (30 s): the world's fault.
+#[derive(Debug, Clone, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CommandTool {
+    name: String,
+    description: String,
+    parameters: serde_json::Value,
+    command: Vec<String>,
+    #[serde(default)]
+    example: Option<serde_json::Value>,
+    #[serde(skip)]
+    root: PathBuf,
+}
+
+impl CommandTool {
+    fn load(path: &std::path::Path, root: &std::path::Path) -> anyhow::Result<Vec<Self>> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read tools file {}", path.display()))?;
+        let mut tools: Vec<Self> = serde_json::from_str(&text).with_context(|| {
+            format!(
+                "{} is not a JSON array of tools ({{\"name\", \"description\", \"parameters\", \"command\": [program, args...]}})",
+                path.display()
+            )
+        })?;
+        for t in &mut tools {
+            if t.command.is_empty() {
+                anyhow::bail!(
+                    "tool {:?} in {} has an empty command",
+                    t.name,
+                    path.display()
+                );
+            }
+            t.root = root.to_path_buf();
+        }
+        Ok(tools)
+    }
+
+    fn run_blocking(&self, args: &serde_json::Value) -> Result<String, toolmend::tools::Failure> {
+        use std::process::Stdio;
+        use toolmend::tools::Failure;
+        const LIMIT: std::time::Duration = std::time::Duration::from_secs(30);
+        let world = |m: String| Failure::transient(self.name.clone(), m);
+        let mut child = std::process::Command::new(&self.command[0])
+            .args(&self.command[1..])
+            .current_dir(&self.root)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| world(format!("cannot start {:?}: {e}", self.command[0])))?;
+        if let Some(mut stdin) = child.stdin.take() {
+            let _ = stdin.write_all(args.to_string().as_bytes());
+        }
+        let started = std::time::Instant::now();
+        loop {
+            match child.try_wait() {
+                Ok(Some(_)) => break,
+                Ok(None) if started.elapsed() > LIMIT => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    return Err(Failure::Timeout {
+                        tool: self.name.clone(),
+                        after: LIMIT,
+                    });
+                }
+                Ok(None) => std::thread::sleep(std::time::Duration::from_millis(5)),
+                Err(e) => return Err(world(format!("cannot wait for the program: {e}"))),
+            }
+        }
+        let out = child
+            .wait_with_output()
+            .map_err(|e| world(format!("cannot read the program's output: {e}")))?;
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        let stderr = String::from_utf8_lossy(&out.stderr).trim().to_owned();
+        match out.status.code() {
+            Some(0) => Ok(stdout),
+            Some(2) => Err(Failure::invalid_args(self.name.clone(), "", stderr)),
+            code => Err(world(format!(
+                "the program exited with {}: {stderr}",
+                code.map_or_else(|| "a signal".to_owned(), |c| format!("status {c}"))
+            ))),
+        }
+    }
+}
+
+impl toolmend::tools::Tool for CommandTool {
+    fn spec(&self) -> toolmend::tools::ToolSpec {
+        let spec = toolmend::tools::ToolSpec::new(
+            self.name.clone(),
+            self.description.clone(),
+            self.parameters.clone(),
+        );
+        match &self.example {
+            Some(e) => spec.with_example(e.clone()),
+            None => spec,
+        }
+    }
+
+    fn call<'a>(
+        &'a self,
+        _ctx: &'a toolmend::tools::ToolContext,
+        args: serde_json::Value,
+    ) -> BoxFuture<'a, Result<toolmend::tools::Output, toolmend::tools::Failure>> {
+        let tool = self.clone();
+        Box::pin(async move {
+            let name = tool.name.clone();
+            match tokio::task::spawn_blocking(move || tool.run_blocking(&args)).await {
+                Ok(r) => r.map(toolmend::tools::Output::text),
+                Err(e) => Err(toolmend::tools::Failure::Panicked {
+                    tool: name,
+                    message: e.to_string(),
+                }),
+            }
+        })
     }
 }
 

@@ -1,0 +1,245 @@
+//! Criterion benches for `toolmend::repair`, each group asserting its result before timing:
+//! - `valid`: a realistic 5 MB document, next to `serde_json::from_str::<Value>` and
+//!   `::<IgnoredAny>` on the same bytes, and the `jsonrepair` crate;
+//! - `typical`: 10,000 small broken tool-call arguments (fixed seed), toolmend vs `jsonrepair`;
+//! - `pathological`: 1e6-deep nesting, a 1 MB unterminated string, `{a:` repeated 100k times.
+//!
+//! Run: `cargo bench --no-default-features --bench repair` (see README "Repair" for the numbers).
+
+use std::borrow::Cow;
+use std::hint::black_box;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use serde::de::IgnoredAny;
+
+/// xorshift64*: a tiny fixed-seed generator so the inputs are identical on every run.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
+        xs[self.below(xs.len() as u64) as usize]
+    }
+}
+
+const WORDS: &[&str] = &[
+    "alpha",
+    "config",
+    "main.rs",
+    "résumé",
+    "quick brown fox",
+    "src/lib.rs",
+    "Paris",
+    "ümlaut",
+    "TODO: fix",
+    "a \\\"quoted\\\" word",
+    "line\\nbreak",
+    "42",
+    "tool",
+    "日本語",
+];
+
+/// A realistic 5 MB JSON document: an array of records with nested objects, text and numbers.
+fn valid_document() -> String {
+    let mut rng = Rng(0x5eed_0001);
+    let mut s = String::with_capacity(5_300_000);
+    s.push_str("{\"results\": [\n");
+    let mut n = 0u64;
+    while s.len() < 5_000_000 {
+        if n > 0 {
+            s.push_str(",\n");
+        }
+        let score = rng.below(100_000) as f64 / 1000.0;
+        s.push_str(&format!(
+            "  {{\"id\": {n}, \"name\": \"{} {}\", \"score\": {score}, \"active\": {}, \"tags\": [\"{}\", \"{}\"], \"meta\": {{\"path\": \"src/{}/mod.rs\", \"lines\": [{}, {}], \"note\": \"{} {} {}\", \"owner\": null}}}}",
+            rng.pick(WORDS),
+            rng.pick(WORDS),
+            rng.below(2) == 0,
+            rng.pick(WORDS),
+            rng.pick(WORDS),
+            rng.pick(WORDS),
+            rng.below(1000),
+            rng.below(100_000),
+            rng.pick(WORDS),
+            rng.pick(WORDS),
+            rng.pick(WORDS),
+        ));
+        n += 1;
+    }
+    s.push_str("\n], \"count\": ");
+    s.push_str(&n.to_string());
+    s.push_str("}\n");
+    s
+}
+
+const KEYS: &[&str] = &[
+    "path",
+    "query",
+    "pattern",
+    "content",
+    "limit",
+    "recursive",
+    "city",
+    "unit",
+    "lines",
+    "name",
+];
+
+/// One small tool-call argument object, then one or two of the breakages small models make.
+fn broken_args(rng: &mut Rng) -> String {
+    let n = 1 + rng.below(4);
+    let mut parts = Vec::new();
+    for k in 0..n {
+        let key = KEYS[((rng.below(KEYS.len() as u64)) as usize + k as usize) % KEYS.len()];
+        let value = match rng.below(5) {
+            0 => format!("\"{}\"", rng.pick(WORDS)),
+            1 => rng.below(1000).to_string(),
+            2 => {
+                if rng.below(2) == 0 {
+                    "true".into()
+                } else {
+                    "false".into()
+                }
+            }
+            3 => format!("[\"{}\", {}]", rng.pick(WORDS), rng.below(10)),
+            _ => format!("\"{} {}\"", rng.pick(WORDS), rng.pick(WORDS)),
+        };
+        parts.push(format!("\"{key}\": {value}"));
+    }
+    let mut s = format!("{{{}}}", parts.join(", "));
+    for _ in 0..1 + rng.below(2) {
+        s = match rng.below(9) {
+            0 => s.replace('"', "'"),
+            1 => s.replacen("\"", "", 2),
+            2 => s.replacen('}', ",}", 1),
+            3 => s.replace("true", "True").replace("false", "False"),
+            4 if s.len() > 2 => {
+                let cut = 1 + rng.below(s.len() as u64 - 1) as usize;
+                let cut = (cut..=s.len())
+                    .find(|&c| s.is_char_boundary(c))
+                    .unwrap_or(s.len());
+                s[..cut].to_owned()
+            }
+            5 => s.trim_end_matches('}').to_owned(),
+            6 => format!("```json\n{s}\n```"),
+            7 => s.replacen(", ", ",\n // note\n", 1),
+            _ => s.replacen("\\n", "\n", 1),
+        };
+    }
+    s
+}
+
+fn typical_inputs() -> Vec<String> {
+    let mut rng = Rng(0x5eed_0002);
+    (0..10_000).map(|_| broken_args(&mut rng)).collect()
+}
+
+fn bench_valid(c: &mut Criterion) {
+    let doc = valid_document();
+    let r = toolmend::repair::repair(&doc).expect("valid document repairs");
+    assert!(matches!(r.text, Cow::Borrowed(_)) && r.fixes.is_empty());
+    serde_json::from_str::<serde_json::Value>(&doc).expect("valid document parses");
+    let opts = jsonrepair::Options::default();
+    let theirs = jsonrepair::repair_to_string(&doc, &opts).expect("jsonrepair handles it");
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&theirs).ok(),
+        serde_json::from_str::<serde_json::Value>(&doc).ok()
+    );
+    let mut g = c.benchmark_group("valid");
+    g.throughput(Throughput::Bytes(doc.len() as u64));
+    g.sample_size(10);
+    g.bench_function("toolmend_repair", |b| {
+        b.iter(|| toolmend::repair::repair(black_box(&doc)).map(|r| r.text.len()))
+    });
+    g.bench_function("serde_json_ignored_any", |b| {
+        b.iter(|| serde_json::from_str::<IgnoredAny>(black_box(&doc)).is_ok())
+    });
+    g.bench_function("serde_json_value", |b| {
+        b.iter(|| serde_json::from_str::<serde_json::Value>(black_box(&doc)).is_ok())
+    });
+    g.bench_function("jsonrepair_crate", |b| {
+        b.iter(|| jsonrepair::repair_to_string(black_box(&doc), &opts).map(|s| s.len()))
+    });
+    g.finish();
+}
+
+fn bench_typical(c: &mut Criterion) {
+    let inputs = typical_inputs();
+    let ok = inputs
+        .iter()
+        .filter(|s| {
+            toolmend::repair::repair(s)
+                .ok()
+                .is_some_and(|r| serde_json::from_str::<serde_json::Value>(&r.text).is_ok())
+        })
+        .count();
+    assert!(ok >= 9_900, "only {ok} of 10000 typical inputs repaired");
+    let bytes: usize = inputs.iter().map(String::len).sum();
+    println!("typical: 10000 inputs, {bytes} bytes, {ok} repaired by toolmend");
+    let opts = jsonrepair::Options::default();
+    let mut g = c.benchmark_group("typical");
+    g.throughput(Throughput::Elements(inputs.len() as u64));
+    g.sample_size(20);
+    g.bench_function("toolmend_repair", |b| {
+        b.iter(|| {
+            inputs
+                .iter()
+                .map(|s| toolmend::repair::repair(black_box(s)).map_or(0, |r| r.text.len()))
+                .sum::<usize>()
+        });
+    });
+    g.bench_function("jsonrepair_crate", |b| {
+        b.iter(|| {
+            inputs
+                .iter()
+                .map(|s| jsonrepair::repair_to_string(black_box(s), &opts).map_or(0, |r| r.len()))
+                .sum::<usize>()
+        });
+    });
+    g.finish();
+}
+
+fn bench_pathological(c: &mut Criterion) {
+    let deep_valid = format!("{}{}", "[".repeat(1_000_000), "]".repeat(1_000_000));
+    let deep_open = "[".repeat(1_000_000);
+    let unterminated = format!("{{\"content\": \"{}", "lorem ipsum ".repeat(1_048_576 / 12));
+    let obj_a = "{a:".repeat(100_000);
+    assert!(
+        toolmend::repair::repair(&deep_valid).is_ok_and(|r| matches!(r.text, Cow::Borrowed(_)))
+    );
+    assert!(matches!(
+        toolmend::repair::repair(&deep_open),
+        Err(toolmend::repair::RepairError::LimitExceeded { .. })
+    ));
+    let r = toolmend::repair::repair(&unterminated).expect("unterminated string repairs");
+    assert_eq!(r.text.len(), unterminated.len() + 2);
+    assert!(matches!(
+        toolmend::repair::repair(&obj_a),
+        Err(toolmend::repair::RepairError::LimitExceeded { .. })
+    ));
+    let mut g = c.benchmark_group("pathological");
+    g.sample_size(10);
+    for (name, input) in [
+        ("deep_1e6_valid", &deep_valid),
+        ("deep_1e6_open", &deep_open),
+        ("unterminated_string_1mb", &unterminated),
+        ("obj_a_colon_100k", &obj_a),
+    ] {
+        g.throughput(Throughput::Bytes(input.len() as u64));
+        g.bench_function(name, |b| {
+            b.iter(|| toolmend::repair::repair(black_box(input)).is_ok())
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench_valid, bench_typical, bench_pathological);
+criterion_main!(benches);

@@ -1,0 +1,73 @@
+//! Fuzz target `decode`: arbitrary argument text against a few fixed schemas. Decoding never
+//! panics; every `Ok` value validates against its schema (decoding it again as a native value
+//! succeeds with no coercions and returns it unchanged — the decoder validates with `jsonschema`);
+//! the typed path agrees with the `Value` path. The first byte picks the schema and the policy;
+//! the rest is the argument text.
+
+#![no_main]
+
+use std::sync::OnceLock;
+
+use libfuzzer_sys::fuzz_target;
+use serde_json::{Value, json};
+use toolmend::decode::{Decoder, DuplicateKeys, Policy, UnknownKeys};
+
+fn schemas() -> &'static [Decoder] {
+    static S: OnceLock<Vec<Decoder>> = OnceLock::new();
+    S.get_or_init(|| {
+        let list: Vec<Value> = vec![
+            json!({"type": "object", "properties": {
+                "location": {"type": "string", "minLength": 1},
+                "unit": {"enum": ["celsius", "fahrenheit"]},
+                "days": {"type": "integer", "minimum": 1, "maximum": 14},
+                "tags": {"type": "array", "items": {"type": "string"}, "maxItems": 4}},
+                "required": ["location"]}),
+            json!({"type": "object", "properties": {
+                "filter": {"anyOf": [{"$ref": "#/$defs/F"}, {"type": "null"}]},
+                "limit": {"type": "integer", "default": 10},
+                "verbose": {"type": "boolean"}},
+                "$defs": {"F": {"type": "object", "properties": {"name": {"type": "string"},
+                    "size": {"type": "number", "exclusiveMinimum": 0}}, "additionalProperties": false}}}),
+            json!({"type": "object", "properties": {
+                "node": {"$ref": "#/$defs/N"}},
+                "$defs": {"N": {"type": "object", "properties": {"v": {"type": "integer"},
+                    "next": {"anyOf": [{"$ref": "#/$defs/N"}, {"type": "null"}]}}}}}),
+            json!({"type": "object", "additionalProperties": {"type": "integer"}}),
+        ];
+        list.iter().map(|s| Decoder::new(s).unwrap()).collect()
+    })
+}
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&first, rest)) = data.split_first() else { return };
+    let Ok(text) = std::str::from_utf8(rest) else { return };
+    let all = schemas();
+    let dec = &all[usize::from(first) % all.len()];
+    let mut policy = Policy::default();
+    if first & 0x10 != 0 {
+        policy = policy.with_unknown_keys(UnknownKeys::Reject);
+    }
+    if first & 0x20 != 0 {
+        policy = policy.with_duplicate_keys(DuplicateKeys::FirstWins);
+    }
+    if first & 0x40 != 0 {
+        policy = policy.with_round_floats(true).with_enum_substring(true);
+    }
+    let by_value = dec.decode_value(text, &policy);
+    match &by_value {
+        Ok(d) => {
+            let again = dec.decode_value(&d.value, &policy).expect("an Ok value validates");
+            assert!(again.coercions.is_empty(), "not a fixed point: {:?}", again.coercions);
+            assert_eq!(again.value, d.value);
+        }
+        Err(e) => {
+            let _ = e.corrective_message();
+        }
+    }
+    let typed = dec.decode::<Value>(text, &policy);
+    match (&by_value, &typed) {
+        (Ok(a), Ok(b)) => assert!(a.value == b.value && a.coercions == b.coercions),
+        (Err(_), Err(_)) => {}
+        _ => panic!("typed and value paths disagree"),
+    }
+});

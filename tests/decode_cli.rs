@@ -1,0 +1,183 @@
+//! `toolmend decode` as a contract: exit codes, stdout vs stderr, and the `--json`/`--jsonl` wire
+//! format read back with test-local types (not the code that writes it).
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CoercionOut {
+    path: String,
+    kind: String,
+    cost: u32,
+    #[allow(dead_code)]
+    original: Value,
+}
+
+#[derive(Debug, Deserialize)]
+struct ErrorOut {
+    path: String,
+    expected: String,
+    received: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum Line {
+    Ok {
+        ok: bool,
+        value: Value,
+        fixes: Vec<Value>,
+        coercions: Vec<CoercionOut>,
+    },
+    Err {
+        ok: bool,
+        message: String,
+        errors: Vec<ErrorOut>,
+    },
+}
+
+fn schema() -> Value {
+    json!({"type": "object", "properties": {
+        "location": {"type": "string"},
+        "unit": {"enum": ["celsius", "fahrenheit"]},
+        "days": {"type": "integer", "minimum": 1, "maximum": 14}},
+        "required": ["location", "unit"]})
+}
+
+fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_toolmend"))
+        .arg("decode")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("toolmend runs");
+    // The process may exit before reading (a usage error): a broken pipe here is fine.
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+fn schema_file() -> tempfile::NamedTempFile {
+    let mut f = tempfile::NamedTempFile::new().unwrap();
+    write!(f, "{}", schema()).unwrap();
+    f
+}
+
+#[test]
+fn plain_mode_prints_the_value_and_receipts_on_stderr() {
+    let f = schema_file();
+    let p = f.path().to_str().unwrap();
+    let (code, out, err) = run(
+        &["--schema", p],
+        r#"{"Location": "Paris", "unit": "Celsius"}"#,
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v, json!({"location": "Paris", "unit": "celsius"}));
+    assert!(
+        err.contains("key_case") && err.contains("enum_case"),
+        "{err}"
+    );
+}
+
+#[test]
+fn plain_mode_rejects_with_the_corrective_message_and_exit_1() {
+    let f = schema_file();
+    let p = f.path().to_str().unwrap();
+    let (code, out, _) = run(&["--schema", p], r#"{"loc": "Paris", "unit": "kelvin"}"#);
+    assert_eq!(code, 1);
+    assert!(out.contains("Fix: rename \"loc\" to \"location\""), "{out}");
+    assert!(out.lines().count() <= 6, "{out}");
+}
+
+#[test]
+fn json_mode_is_one_object() {
+    let f = schema_file();
+    let p = f.path().to_str().unwrap();
+    let (code, out, _) = run(
+        &["--schema", p, "--json"],
+        r#"{"location": "Oslo", "unit": "f", "days": "2"}"#,
+    );
+    assert_eq!(code, 0);
+    match serde_json::from_str::<Line>(out.trim()).unwrap() {
+        Line::Ok {
+            ok,
+            value,
+            coercions,
+            fixes,
+        } => {
+            assert!(ok && fixes.is_empty());
+            assert_eq!(value["unit"], "fahrenheit");
+            let kinds: Vec<(&str, &str, u32)> = coercions
+                .iter()
+                .map(|c| (c.path.as_str(), c.kind.as_str(), c.cost))
+                .collect();
+            assert_eq!(
+                kinds,
+                vec![
+                    ("/unit", "enum_prefix", 3),
+                    ("/days", "string_to_integer", 1)
+                ]
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn jsonl_mode_answers_every_line() {
+    let s = schema();
+    let input = [
+        json!({"text": "{\"location\": \"Rome\", \"unit\": \"celsius\"}", "schema": s}).to_string(),
+        json!({"text": {"location": 7, "unit": "Celsius"}, "schema": s}).to_string(),
+        json!({"text": "{\"unit\": \"kelvin\"}", "schema": s}).to_string(),
+        "not json".to_owned(),
+        String::new(),
+    ]
+    .join("\n");
+    let (code, out, _) = run(&["--jsonl"], &input);
+    assert_eq!(code, 0);
+    let lines: Vec<Line> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    assert!(matches!(&lines[0], Line::Ok { ok: true, coercions, .. } if coercions.is_empty()));
+    assert!(matches!(&lines[1], Line::Ok { ok: true, value, .. } if value["location"] == "7"));
+    match &lines[2] {
+        Line::Err {
+            ok,
+            message,
+            errors,
+        } => {
+            assert!(!ok);
+            let paths: Vec<&str> = errors.iter().map(|e| e.path.as_str()).collect();
+            assert_eq!(paths, vec!["/location", "/unit"]);
+            assert!(
+                errors
+                    .iter()
+                    .all(|e| !e.expected.is_empty() && !e.received.is_empty())
+            );
+            assert!(message.contains("Corrected arguments"));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(&lines[3], Line::Err { ok: false, errors, .. } if errors.is_empty()));
+}
+
+#[test]
+fn missing_schema_is_a_usage_error() {
+    let (code, _, err) = run(&[], "{}");
+    assert_eq!(code, 2);
+    assert!(err.contains("--schema"), "{err}");
+}
