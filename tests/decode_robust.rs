@@ -43,11 +43,17 @@ fn check(text: &str, which: usize, reject: bool) {
     if reject {
         policy = policy.with_unknown_keys(UnknownKeys::Reject);
     }
-    match dec.decode_value(text, &policy) {
+    let by_value = dec.decode_value(text, &policy);
+    match &by_value {
         Ok(d) => assert!(validator.is_valid(&d.value), "{text:?} → {}", d.value),
         Err(e) => assert!(!e.corrective_message().is_empty()),
     }
-    let _ = dec.decode::<Value>(text, &policy);
+    // The typed fast path agrees with the full path.
+    match (&by_value, &dec.decode::<Value>(text, &policy)) {
+        (Ok(a), Ok(b)) => assert!(a.value == b.value && a.coercions == b.coercions, "{text:?}"),
+        (Err(_), Err(_)) => {}
+        _ => panic!("typed and value paths disagree on {text:?}"),
+    }
 }
 
 proptest! {
@@ -101,4 +107,23 @@ fn deep_nesting_is_a_problem_not_a_crash() {
     assert!(dec.decode_value(text.as_str(), &Policy::default()).is_err());
     // Owned: refused and dropped without recursion (serde_json's drop would recurse 5000 levels).
     assert!(dec.decode_value(v, &Policy::default()).is_err());
+}
+
+#[test]
+fn self_referential_unions_are_refused_at_compile_time() {
+    let s = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}},
+        "$defs": {"A": {"anyOf": [{"$ref": "#/$defs/A"}, {"allOf": [{"$ref": "#/$defs/A"}]}]}}});
+    let e = Decoder::new(&s).unwrap_err();
+    assert!(e.to_string().contains("refers to itself"), "{e}");
+    let loop_ref = json!({"$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"$ref": "#/$defs/A"}},
+        "type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}});
+    assert!(Decoder::new(&loop_ref).is_err());
+    // Recursion through a property is fine (a linked list).
+    let list = json!({"$defs": {"N": {"type": "object", "properties": {"next": {"anyOf": [{"$ref": "#/$defs/N"}, {"type": "null"}]}}}},
+        "type": "object", "properties": {"head": {"$ref": "#/$defs/N"}}});
+    let dec = Decoder::new(&list).unwrap();
+    let d = dec
+        .decode_value(r#"{"head": {"next": {"next": null}}}"#, &Policy::default())
+        .unwrap();
+    assert!(d.coercions.is_empty());
 }

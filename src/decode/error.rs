@@ -464,7 +464,7 @@ pub(crate) fn node_at(c: &Compiled, value: &Value, pointer: &str) -> Option<Node
     }
     for raw_seg in pointer.split('/').skip(1) {
         let seg = raw_seg.replace("~1", "/").replace("~0", "~");
-        id = step(c, id, &seg)?;
+        id = step(c, id, &seg, 0)?;
         v = v.and_then(|v| match v {
             Value::Object(o) => o.get(&seg),
             Value::Array(a) => seg.parse::<usize>().ok().and_then(|i| a.get(i)),
@@ -474,8 +474,11 @@ pub(crate) fn node_at(c: &Compiled, value: &Value, pointer: &str) -> Option<Node
     Some(id)
 }
 
-fn step(c: &Compiled, id: NodeId, seg: &str) -> Option<NodeId> {
+fn step(c: &Compiled, id: NodeId, seg: &str, depth: usize) -> Option<NodeId> {
     let n = c.get(id);
+    if depth > 16 {
+        return None;
+    }
     if let Some(p) = n.prop(seg) {
         return Some(c.resolve(p));
     }
@@ -490,12 +493,19 @@ fn step(c: &Compiled, id: NodeId, seg: &str) -> Option<NodeId> {
     n.any_of
         .iter()
         .chain(n.all_of.iter())
-        .find_map(|&b| step(c, c.resolve(b), seg))
+        .find_map(|&b| step(c, c.resolve(b), seg, depth + 1))
 }
 
 /// Says in words what a node expects, e.g. `an integer from 1 to 14` or `one of "a", "b"`.
 pub(crate) fn describe(c: &Compiled, id: NodeId) -> String {
+    describe_at(c, id, 0)
+}
+
+fn describe_at(c: &Compiled, id: NodeId, depth: usize) -> String {
     let n = c.get(id);
+    if depth > 4 {
+        return "a value".to_owned();
+    }
     if let Some(e) = &n.enum_values {
         let vals: Vec<String> = e.iter().map(|v| compact(v, 40)).collect();
         return format!("one of {}", list(&vals));
@@ -508,7 +518,7 @@ pub(crate) fn describe(c: &Compiled, id: NodeId) -> String {
         let parts: Vec<String> = n
             .any_of
             .iter()
-            .map(|&b| describe(c, b))
+            .map(|&b| describe_at(c, b, depth + 1))
             .filter(|s| s != "null")
             .collect();
         let nullable = n.any_of.iter().any(|&b| c.get(b).types & T_NULL != 0);
@@ -519,7 +529,7 @@ pub(crate) fn describe(c: &Compiled, id: NodeId) -> String {
         return s;
     }
     if types == super::node::T_ANY && !n.all_of.is_empty() {
-        return describe(c, n.all_of[0]);
+        return describe_at(c, n.all_of[0], depth + 1);
     }
     let nullable = types & T_NULL != 0 && types != T_NULL;
     types &= !T_NULL;
@@ -553,7 +563,7 @@ pub(crate) fn describe(c: &Compiled, id: NodeId) -> String {
         T_ARR => {
             let mut s = "an array".to_owned();
             if let Some(i) = n.items {
-                let _ = write!(s, " of {}", plural(&describe(c, i)));
+                let _ = write!(s, " of {}", plural(&describe_at(c, i, depth + 1)));
             }
             s
         }

@@ -169,6 +169,14 @@ impl Compiled {
             refs: HashMap::new(),
         };
         c.compile(schema, 0)?;
+        if let Some(at) = unguarded_cycle(&c.nodes) {
+            return Err(SchemaError::Invalid {
+                message: format!(
+                    "schema node {at} refers to itself through $ref/anyOf/oneOf/allOf without \
+                     going into a property or an item, so no value can ever be checked against it"
+                ),
+            });
+        }
         let opaque = c.nodes.iter().any(|n| n.opaque);
         let mut out = Self {
             nodes: c.nodes,
@@ -205,6 +213,39 @@ impl Compiled {
         }
         id
     }
+}
+
+/// A node reachable from itself through `$ref`, `anyOf`/`oneOf` and `allOf` alone (edges that
+/// do not descend into the value): checking a value against it would never end.
+fn unguarded_cycle(nodes: &[Node]) -> Option<NodeId> {
+    // 0 = unvisited, 1 = on the current path, 2 = done. Iterative DFS: schemas are input too.
+    let mut state = vec![0u8; nodes.len()];
+    for start in 0..nodes.len() {
+        if state[start] != 0 {
+            continue;
+        }
+        let mut stack: Vec<(NodeId, usize)> = vec![(start, 0)];
+        state[start] = 1;
+        while let Some(&mut (id, ref mut next)) = stack.last_mut() {
+            let n = &nodes[id];
+            let edges = n.alias.iter().chain(n.any_of.iter()).chain(n.all_of.iter());
+            if let Some(&to) = edges.clone().nth(*next) {
+                *next += 1;
+                match state[to] {
+                    1 => return Some(to),
+                    0 => {
+                        state[to] = 1;
+                        stack.push((to, 0));
+                    }
+                    _ => {}
+                }
+            } else {
+                state[id] = 2;
+                stack.pop();
+            }
+        }
+    }
+    None
 }
 
 struct Compiler<'s> {

@@ -110,8 +110,9 @@ impl<'a> Parser<'a> {
             b: input.as_bytes(),
             i: 0,
             out: Vec::with_capacity(input.len() + input.len() / 8 + 16),
-            fixes: Vec::new(),
-            stack: Vec::new(),
+            // Broken input nearly always needs a few fixes and frames: one allocation each.
+            fixes: Vec::with_capacity(8),
+            stack: Vec::with_capacity(16),
             open_braces: 0,
             open_brackets: 0,
             ctx: Ctx::Root,
@@ -150,7 +151,9 @@ impl<'a> Parser<'a> {
     }
 
     fn finish_ok(mut self, steps: u64) -> (R<(String, Vec<Fix>)>, u64) {
-        self.fixes.sort_by_key(|f| f.at);
+        if !self.fixes.is_sorted_by_key(|f| f.at) {
+            self.fixes.sort_by_key(|f| f.at);
+        }
         // The parser only ever writes ASCII or whole UTF-8 sequences copied from a `&str`, so
         // this cannot fail; map the impossible case to an error rather than panic.
         let text = String::from_utf8(self.out).map_err(|e| RepairError::Invalid {
@@ -2004,7 +2007,9 @@ impl<'a> Parser<'a> {
             .strip_prefix(b"-")
             .or_else(|| raw.strip_prefix(b"+"))
             .unwrap_or(raw);
-        if unsigned.len() >= 2 && unsigned[0] == b'0' && unsigned[1].is_ascii_digit() {
+        // Checked after dropping digit separators: `0_234` has a leading zero too.
+        let second = unsigned.iter().skip(1).find(|&&c| c != b'_');
+        if unsigned.len() >= 2 && unsigned[0] == b'0' && second.is_some_and(u8::is_ascii_digit) {
             // Leading zeros (`0789`, a zip code, an id): keep every digit as a string.
             self.fix(FixKind::QuotedNumber, start);
             self.out.push(b'"');
