@@ -28,6 +28,7 @@ use llama_cpp_2::token::LlamaToken;
 use serde::{Deserialize, Serialize};
 
 mod grammar;
+mod stop;
 
 use super::models;
 use super::template::{ChatTemplate, PromptOptions, Rendered};
@@ -52,6 +53,9 @@ pub struct LlamaOptions {
     pub prompt: PromptOptions,
     /// Reuse the KV cache for a prompt that starts like the previous one.
     pub prompt_cache: bool,
+    /// Stop when the model starts writing a tool result or the next turn itself (see
+    /// [`Rendered::stop`]); the marker is not emitted.
+    pub stop_at_turn_markers: bool,
 }
 
 impl Default for LlamaOptions {
@@ -62,6 +66,7 @@ impl Default for LlamaOptions {
             batch: 512,
             prompt: PromptOptions::default(),
             prompt_cache: true,
+            stop_at_turn_markers: true,
         }
     }
 }
@@ -192,6 +197,7 @@ impl std::fmt::Debug for LlamaBackend {
 /// One generation for the worker thread.
 struct Job {
     prompt: String,
+    stop: Vec<String>,
     options: GenerateOptions,
     tools: Vec<ToolDef>,
     events: tokio::sync::mpsc::UnboundedSender<WorkerEvent>,
@@ -325,6 +331,11 @@ impl Backend for LlamaBackend {
                 .ok_or_else(gone)?
                 .send(Job {
                     prompt: rendered.text,
+                    stop: if self.options.stop_at_turn_markers {
+                        rendered.stop
+                    } else {
+                        Vec::new()
+                    },
                     options: request.options.clone(),
                     tools: request.tools.clone(),
                     events: events_tx,
@@ -534,6 +545,8 @@ impl Worker<'_> {
         let mut text = String::new();
         let mut generated = 0u32;
         let mut logits_at = batch.n_tokens() - 1;
+        let mut stops = stop::StopText::new(&job.stop);
+        let mut at_marker = false;
         let stop = loop {
             if generated as usize >= max_new {
                 break StopReason::MaxTokens;
@@ -548,17 +561,14 @@ impl Worker<'_> {
             text.clear();
             utf8.push(&piece, &mut text);
             if !text.is_empty() {
-                if job
-                    .events
-                    .send(WorkerEvent::Chunk(std::mem::take(&mut text)))
-                    .is_err()
-                {
-                    // The caller went away: nobody wants the rest.
+                let (out, hit) = stops.push(&text);
+                if !emit(job, out) {
                     break StopReason::Stopped;
                 }
-                match job.control.recv() {
-                    Ok(Control::Continue) => {}
-                    Ok(Control::Stop) | Err(_) => break StopReason::Stopped,
+                if hit {
+                    // The model left its turn: as good as an end-of-generation token.
+                    at_marker = true;
+                    break StopReason::EndOfGeneration;
                 }
             }
             if generated as usize >= max_new {
@@ -575,13 +585,16 @@ impl Worker<'_> {
             pos += 1;
             logits_at = 0;
         };
-        // A character left incomplete at the very end is flushed (as U+FFFD), never dropped.
-        if stop != StopReason::Stopped {
+        // What is still held back — a character left incomplete (flushed as U+FFFD) or text that
+        // looked like the start of a marker — is emitted, never dropped.
+        if stop != StopReason::Stopped && !at_marker {
             text.clear();
             utf8.finish(&mut text);
-            if !text.is_empty() && job.events.send(WorkerEvent::Chunk(text)).is_ok() {
-                let _ = job.control.recv();
+            let (mut out, hit) = stops.push(&text);
+            if !hit {
+                out.push_str(&stops.finish());
             }
+            emit(job, out);
         }
         Ok(Stats {
             prompt_tokens: u32::try_from(tokens.len()).unwrap_or(u32::MAX),
@@ -655,6 +668,18 @@ impl Sampling {
         }
         token
     }
+}
+
+/// Hands `text` to the caller and waits for the sink's answer; `false` means stop (the sink said
+/// so, or the caller went away). Empty text is not sent.
+fn emit(job: &Job, text: String) -> bool {
+    if text.is_empty() {
+        return true;
+    }
+    if job.events.send(WorkerEvent::Chunk(text)).is_err() {
+        return false;
+    }
+    matches!(job.control.recv(), Ok(Control::Continue))
 }
 
 fn to_pos(p: usize) -> i32 {
