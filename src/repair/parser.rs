@@ -1480,7 +1480,11 @@ impl<'a> Parser<'a> {
                             let unit = hex4(&b[self.i + 2..self.i + 6]);
                             let next_low = (self.at(self.i + 6) == Some(b'\\')
                                 && self.at(self.i + 7) == Some(b'u'))
-                            .then(|| b.get(self.i + 8..self.i + 12).map(hex4))
+                            .then(|| {
+                                b.get(self.i + 8..self.i + 12)
+                                    .filter(|h| h.iter().all(u8::is_ascii_hexdigit))
+                                    .map(hex4)
+                            })
                             .flatten()
                             .is_some_and(|u| (0xDC00..0xE000).contains(&u));
                             if (0xD800..0xDC00).contains(&unit) && next_low {
