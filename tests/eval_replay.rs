@@ -13,7 +13,14 @@ use toolmend::eval::parse::FullPolicy;
 use toolmend::eval::record;
 use toolmend::eval::report::{self, DataSet, ModelReport};
 
-const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/corpus/wild/bfcl");
+/// The recorded runs: `corpus/wild/bfcl`, or `$TOOLMEND_BFCL_CORPUS` (to check a snapshot while a
+/// recording is still appending to the working copy).
+fn corpus() -> PathBuf {
+    std::env::var_os("TOOLMEND_BFCL_CORPUS").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/wild/bfcl"),
+        PathBuf::from,
+    )
+}
 
 #[derive(Debug, Deserialize)]
 struct Baseline {
@@ -23,13 +30,13 @@ struct Baseline {
 
 /// `baseline.json`: model → category → the committed `full` accuracy over `n` questions.
 fn baselines() -> BTreeMap<String, BTreeMap<String, Baseline>> {
-    let text = std::fs::read_to_string(Path::new(CORPUS).join("baseline.json"))
+    let text = std::fs::read_to_string(corpus().join("baseline.json"))
         .expect("corpus/wild/bfcl/baseline.json");
     serde_json::from_str(&text).expect("baseline.json: {model: {category: {n, full}}}")
 }
 
 fn recordings() -> Vec<PathBuf> {
-    record::list_files(Path::new(CORPUS)).expect("corpus/wild/bfcl")
+    record::list_files(&corpus()).expect("corpus/wild/bfcl")
 }
 
 fn scored() -> Option<Vec<(PathBuf, ModelReport)>> {

@@ -12,7 +12,8 @@ use serde_json::json;
 use toolmend::backend::llama::{LlamaBackend, LlamaOptions};
 use toolmend::backend::models;
 use toolmend::backend::{
-    Backend, Control, Event, GenerateOptions, Message, Request, Role, StopReason, ToolDef,
+    Backend, Control, Event, GenerateOptions, GrammarMode, Message, Request, Role, StopReason,
+    ToolDef,
 };
 
 /// The tests share one loaded model and run one at a time.
@@ -90,6 +91,24 @@ fn run(
     (text, stats)
 }
 
+/// Leaves the KV cache holding (almost) nothing of the test prompts, so that two generations
+/// start from the same state: llama.cpp's logits differ in the last bits between evaluating a
+/// token in a large batch and alone, which can flip a greedy choice.
+fn fresh(b: &mut LlamaBackend) {
+    let req = Request {
+        messages: vec![
+            Message::new(Role::System, "Reset."),
+            Message::new(Role::User, "x"),
+        ],
+        tools: Vec::new(),
+        options: GenerateOptions {
+            max_tokens: 1,
+            ..GenerateOptions::default()
+        },
+    };
+    run(b, &req, |_| Control::Continue);
+}
+
 #[test]
 fn loads_with_its_own_template_and_reports_info() {
     with_model(|b| {
@@ -129,6 +148,17 @@ fn generates_with_tools_until_the_end_or_the_limit() {
         assert!(stats.prompt_ms > 0.0 && stats.generation_ms > 0.0);
         // End-of-generation tokens are not part of the text.
         assert!(!text.contains("<|im_end|>"));
+        eprintln!(
+            "smollm2:135m, 1 thread: load {:.0} ms; prompt {} tokens in {:.0} ms ({:.1} tok/s, cache {:?}); generated {} tokens in {:.0} ms ({:.1} tok/s)",
+            b.info().load_ms,
+            stats.prompt_tokens,
+            stats.prompt_ms,
+            f64::from(b.last_cache_use().evaluated) / (stats.prompt_ms / 1000.0),
+            b.last_cache_use(),
+            stats.generated_tokens,
+            stats.generation_ms,
+            f64::from(stats.generated_tokens) / (stats.generation_ms / 1000.0),
+        );
     });
 }
 
@@ -161,10 +191,12 @@ fn the_sink_stops_generation_at_once() {
 fn greedy_generation_is_deterministic_and_the_prompt_cache_is_reused() {
     with_model(|b| {
         let req = request("Say hello.", 16);
+        fresh(b);
         let (a, sa) = run(b, &req, |_| Control::Continue);
-        let (c, sc) = run(b, &req, |_| Control::Continue);
-        assert_eq!(a, c, "greedy output repeats");
-        assert_eq!(sa.generated_tokens, sc.generated_tokens);
+        fresh(b);
+        let (c, _) = run(b, &req, |_| Control::Continue);
+        assert_eq!(a, c, "greedy output repeats from the same cache state");
+        let (_, sc) = run(b, &req, |_| Control::Continue);
         // The second time the whole prompt but its last token came from the cache.
         let cache = b.last_cache_use();
         assert_eq!(cache.evaluated, 1, "{cache:?}");
@@ -194,5 +226,78 @@ fn a_prompt_larger_than_the_context_is_refused() {
         // The backend still works afterwards.
         let (_, s) = run(b, &request("Hi", 4), |_| Control::Continue);
         assert!(s.generated_tokens >= 1);
+    });
+}
+
+/// The call object in `text`: inside `<tool_call>…</tool_call>`, or the text itself.
+fn call_in(text: &str) -> serde_json::Value {
+    let t = text.trim();
+    let inner = t
+        .strip_prefix("<tool_call>")
+        .and_then(|r| r.trim_end().strip_suffix("</tool_call>"))
+        .unwrap_or(t);
+    serde_json::from_str(inner.trim()).unwrap_or_else(|e| panic!("not a call ({e}): {text:?}"))
+}
+
+#[test]
+fn strict_grammar_makes_the_output_a_call_to_a_known_tool() {
+    with_model(|b| {
+        let mut req = request("Write a poem about the sea.", 96);
+        req.options.grammar = GrammarMode::Strict;
+        let (text, stats) = run(b, &req, |_| Control::Continue);
+        assert_eq!(stats.stop, StopReason::EndOfGeneration, "{text:?}");
+        let call = call_in(&text);
+        assert_eq!(call["name"], "ls", "{text}");
+        assert!(call["arguments"]["path"].is_string(), "{text}");
+    });
+}
+
+#[test]
+fn lazy_grammar_leaves_text_before_a_marker_alone() {
+    with_model(|b| {
+        for prompt in ["Hi! Who are you?", "List the files in the folder src."] {
+            let free = request(prompt, 64);
+            fresh(b);
+            let (off, _) = run(b, &free, |_| Control::Continue);
+            let mut lazy = free.clone();
+            lazy.options.grammar = GrammarMode::Lazy;
+            fresh(b);
+            let (on, _) = run(b, &lazy, |_| Control::Continue);
+            eprintln!("grammar off: {off:?}\ngrammar lazy: {on:?}");
+            let marker = ["<tool_call>", "{"]
+                .iter()
+                .filter_map(|m| off.find(m))
+                .min()
+                .unwrap_or(off.len());
+            // Greedy decoding is the same until a call marker; after it the grammar may differ.
+            assert_eq!(
+                on[..marker.min(on.len())],
+                off[..marker],
+                "{off:?} vs {on:?}"
+            );
+            if marker == off.len() {
+                assert_eq!(on, off);
+            } else {
+                // From the marker on the grammar holds: one well-formed call to a known tool.
+                let call = call_in(&on[marker..]);
+                assert_eq!(call["name"], "ls", "{on}");
+                assert!(call["arguments"].is_object(), "{on}");
+            }
+        }
+    });
+}
+
+#[test]
+fn a_grammar_needs_schemas_it_can_express() {
+    with_model(|b| {
+        let mut req = request("hi", 8);
+        req.tools[0].parameters = json!({"$ref": "#/$defs/missing"});
+        req.options.grammar = GrammarMode::Strict;
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let mut sink = |_e: Event| Control::Continue;
+        let err = rt.block_on(b.generate(&req, &mut sink)).unwrap_err();
+        assert!(err.to_string().contains("grammar off"), "{err}");
     });
 }

@@ -1,9 +1,9 @@
 //! Acceptance on recorded model outputs: the fake upstream replays the recorded BFCL
 //! `simple_python` outputs in `corpus/wild/bfcl/*.jsonl` (written by `toolmend eval bfcl --record`)
 //! to the `toolmend serve` binary, and the real `openai` Python client, offered each question's
-//! functions, must receive as `tool_calls` every call toolmend's parser accepts for that output
-//! (extraction, repair, decode against the function's schema), streaming and not; an output with no
-//! call comes back as the upstream sent it.
+//! functions, must receive `tool_calls` for every output the eval's `full` parser accepts, and
+//! among them exactly the calls extraction + repair + decode accept (name and decoded arguments),
+//! streaming and not; an output with no call comes back as the upstream sent it.
 //!
 //! Skips (passing, with a note) when there are no recordings, when the BFCL data is not fetched
 //! (`scripts/fetch-bfcl`), or when the `openai` package cannot be installed.
@@ -20,6 +20,8 @@ use std::sync::Arc;
 use common::{Child, final_of_client, python_with_openai};
 use serde_json::{Value, json};
 use toolmend::decode::{Decoder, Policy};
+use toolmend::eval::data::FunctionDoc;
+use toolmend::eval::parse::{FullPolicy, ParserKind, StrictFormat, parse};
 use toolmend::extract::{Options, ToolInfo, extract};
 use toolmend::serve::fake::{FakeUpstream, Output, Reply};
 
@@ -120,6 +122,15 @@ async fn recorded_simple_python_outputs_come_back_as_tool_calls() {
             (v["id"].as_str().unwrap().to_owned(), f)
         })
         .collect();
+    let raw_functions: HashMap<String, Vec<FunctionDoc>> = std::fs::read_to_string(&questions)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).unwrap();
+            let f = serde_json::from_value(v["function"].clone()).unwrap();
+            (v["id"].as_str().unwrap().to_owned(), f)
+        })
+        .collect();
     // (file stem + id) → (output, functions)
     let mut cases: Vec<(String, String, Vec<Value>)> = Vec::new();
     for f in &files {
@@ -192,10 +203,22 @@ async fn recorded_simple_python_outputs_come_back_as_tool_calls() {
         .collect();
     assert_eq!(results.len(), cases.len() * 2);
     let mut failures = Vec::new();
-    let mut with_calls = 0;
+    let (mut with_calls, mut full_accepts) = (0, 0);
     for (i, (key, output, funcs)) in cases.iter().enumerate() {
         let want = accepted(output, funcs);
         with_calls += usize::from(!want.is_empty());
+        // The eval's `full` parser (which may also resolve a misspelled name): whenever it accepts
+        // a call, the client must receive tool_calls.
+        let id = key.rsplit('/').next().unwrap();
+        let full = parse(
+            ParserKind::Full,
+            output,
+            StrictFormat::ToolCallTags,
+            &raw_functions[id],
+            FullPolicy::default(),
+        );
+        let full_ok = !full.calls.is_empty();
+        full_accepts += usize::from(full_ok);
         for r in &results[2 * i..2 * i + 2] {
             assert!(r.get("error").is_none(), "{key}: {}", r["error"]);
             let got = final_of_client(r);
@@ -204,6 +227,11 @@ async fn recorded_simple_python_outputs_come_back_as_tool_calls() {
                 failures.push(format!(
                     "{key} (stream {}): missing {missing:?}, got {:?}",
                     r["stream"], got.calls
+                ));
+            }
+            if full_ok && got.calls.is_empty() {
+                failures.push(format!(
+                    "{key}: the full parser accepts a call, the client got none"
                 ));
             }
             if !want.is_empty() && got.finish_reason.as_deref() != Some("tool_calls") {
@@ -218,7 +246,7 @@ async fn recorded_simple_python_outputs_come_back_as_tool_calls() {
         }
     }
     eprintln!(
-        "{} recorded simple_python outputs, {with_calls} with accepted calls",
+        "{} recorded simple_python outputs: {full_accepts} accepted by the full parser, {with_calls} with calls extract+decode accepts; all reached the openai client as tool_calls, streaming and not",
         cases.len()
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));

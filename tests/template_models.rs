@@ -93,6 +93,7 @@ fn qwen_renders_tools_in_its_own_template() {
         .unwrap();
     assert_eq!(r.tool_prompt, ToolPromptUsed::Template);
     assert_eq!(r.examples, 0);
+    assert_eq!(r.stop, ["<tool_response>", "<|im_start|>"]);
     let text = &r.text;
     // Tools as Python-json.dumps lines inside <tools>, in the system turn with our system text.
     in_order(
@@ -163,6 +164,7 @@ fn smollm2_gets_toolmends_prompt_and_example_turns() {
         .unwrap();
     assert_eq!(r.tool_prompt, ToolPromptUsed::Own);
     assert_eq!(r.examples, 3);
+    assert_eq!(r.stop, ["<tool_response>", "<|im_start|>"]);
     in_order(
         &r.text,
         &[
@@ -193,6 +195,7 @@ fn gemma_base_uses_the_builtin_gemma_format() {
         .render(&conversation(), &tools(), &PromptOptions::default())
         .unwrap();
     assert_eq!(r.tool_prompt, ToolPromptUsed::Own);
+    assert_eq!(r.stop, ["<tool_response>", "<start_of_turn>"]);
     let text = &r.text;
     // The system text is merged into the first user turn; the assistant is `model`; the BOS is
     // left to the tokenizer.
@@ -223,6 +226,11 @@ fn without_tools_there_is_no_tool_prompt() {
         )
         .unwrap();
     assert_eq!(r.tool_prompt, ToolPromptUsed::None);
+    assert_eq!(
+        r.stop,
+        ["<|im_start|>"],
+        "no tools, no tool results to fake"
+    );
     assert_eq!(
         r.text,
         "<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n"

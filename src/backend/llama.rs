@@ -27,6 +27,9 @@ use llama_cpp_2::sampling::LlamaSampler;
 use llama_cpp_2::token::LlamaToken;
 use serde::{Deserialize, Serialize};
 
+mod grammar;
+mod stop;
+
 use super::models;
 use super::template::{ChatTemplate, PromptOptions, Rendered};
 use super::{
@@ -50,6 +53,9 @@ pub struct LlamaOptions {
     pub prompt: PromptOptions,
     /// Reuse the KV cache for a prompt that starts like the previous one.
     pub prompt_cache: bool,
+    /// Stop when the model starts writing a tool result or the next turn itself (see
+    /// [`Rendered::stop`]); the marker is not emitted.
+    pub stop_at_turn_markers: bool,
 }
 
 impl Default for LlamaOptions {
@@ -60,6 +66,7 @@ impl Default for LlamaOptions {
             batch: 512,
             prompt: PromptOptions::default(),
             prompt_cache: true,
+            stop_at_turn_markers: true,
         }
     }
 }
@@ -190,6 +197,7 @@ impl std::fmt::Debug for LlamaBackend {
 /// One generation for the worker thread.
 struct Job {
     prompt: String,
+    stop: Vec<String>,
     options: GenerateOptions,
     tools: Vec<ToolDef>,
     events: tokio::sync::mpsc::UnboundedSender<WorkerEvent>,
@@ -323,6 +331,11 @@ impl Backend for LlamaBackend {
                 .ok_or_else(gone)?
                 .send(Job {
                     prompt: rendered.text,
+                    stop: if self.options.stop_at_turn_markers {
+                        rendered.stop
+                    } else {
+                        Vec::new()
+                    },
                     options: request.options.clone(),
                     tools: request.tools.clone(),
                     events: events_tx,
@@ -525,18 +538,20 @@ impl Worker<'_> {
         let prompt_ms = ms(prompt_start);
 
         let gen_start = Instant::now();
-        let mut sampler = self.sampler(&job.options, &job.tools)?;
+        let mut sampling = self.sampling(&job.options, &job.tools)?;
         let max_new = (job.options.max_tokens as usize).min(n_ctx - tokens.len());
         let mut utf8 = Utf8Stream::new();
         let mut piece = Vec::with_capacity(32);
         let mut text = String::new();
         let mut generated = 0u32;
         let mut logits_at = batch.n_tokens() - 1;
+        let mut stops = stop::StopText::new(&job.stop);
+        let mut at_marker = false;
         let stop = loop {
             if generated as usize >= max_new {
                 break StopReason::MaxTokens;
             }
-            let token = sampler.sample(&self.ctx, logits_at);
+            let token = sampling.next(&self.ctx, logits_at, &vocab);
             if vocab.is_eog(token) {
                 break StopReason::EndOfGeneration;
             }
@@ -546,17 +561,14 @@ impl Worker<'_> {
             text.clear();
             utf8.push(&piece, &mut text);
             if !text.is_empty() {
-                if job
-                    .events
-                    .send(WorkerEvent::Chunk(std::mem::take(&mut text)))
-                    .is_err()
-                {
-                    // The caller went away: nobody wants the rest.
+                let (out, hit) = stops.push(&text);
+                if !emit(job, out) {
                     break StopReason::Stopped;
                 }
-                match job.control.recv() {
-                    Ok(Control::Continue) => {}
-                    Ok(Control::Stop) | Err(_) => break StopReason::Stopped,
+                if hit {
+                    // The model left its turn: as good as an end-of-generation token.
+                    at_marker = true;
+                    break StopReason::EndOfGeneration;
                 }
             }
             if generated as usize >= max_new {
@@ -573,13 +585,16 @@ impl Worker<'_> {
             pos += 1;
             logits_at = 0;
         };
-        // A character left incomplete at the very end is flushed (as U+FFFD), never dropped.
-        if stop != StopReason::Stopped {
+        // What is still held back — a character left incomplete (flushed as U+FFFD) or text that
+        // looked like the start of a marker — is emitted, never dropped.
+        if stop != StopReason::Stopped && !at_marker {
             text.clear();
             utf8.finish(&mut text);
-            if !text.is_empty() && job.events.send(WorkerEvent::Chunk(text)).is_ok() {
-                let _ = job.control.recv();
+            let (mut out, hit) = stops.push(&text);
+            if !hit {
+                out.push_str(&stops.finish());
             }
+            emit(job, out);
         }
         Ok(Stats {
             prompt_tokens: u32::try_from(tokens.len()).unwrap_or(u32::MAX),
@@ -590,18 +605,12 @@ impl Worker<'_> {
         })
     }
 
-    fn sampler(
+    fn sampling(
         &self,
         options: &GenerateOptions,
         tools: &[ToolDef],
-    ) -> Result<LlamaSampler, BackendError> {
+    ) -> Result<Sampling, BackendError> {
         let mut chain = Vec::with_capacity(6);
-        if options.grammar != GrammarMode::Off && !tools.is_empty() {
-            return Err(BackendError::Generation(format!(
-                "grammar mode {:?} is not available in this build yet: use grammar off",
-                options.grammar
-            )));
-        }
         if options.temperature <= 0.0 {
             chain.push(LlamaSampler::greedy());
         } else {
@@ -611,8 +620,66 @@ impl Worker<'_> {
             chain.push(LlamaSampler::temp(options.temperature));
             chain.push(LlamaSampler::dist(options.seed));
         }
-        Ok(LlamaSampler::chain_simple(chain))
+        let grammar = match options.grammar {
+            GrammarMode::Off => None,
+            _ if tools.is_empty() => None,
+            mode => Some(grammar::sampler(self.model, tools, mode)?),
+        };
+        Ok(Sampling {
+            chain: LlamaSampler::chain_simple(chain),
+            grammar,
+        })
     }
+}
+
+/// The samplers of one generation: the grammar (when a mode is on) kept apart from the chain so
+/// that a grammar that rejects the text it is fed (a lazy trigger in the middle of a token the
+/// grammar cannot continue) is dropped instead of aborting llama.cpp.
+struct Sampling {
+    chain: LlamaSampler,
+    grammar: Option<LlamaSampler>,
+}
+
+impl Sampling {
+    fn next(
+        &mut self,
+        ctx: &LlamaContext<'_>,
+        idx: i32,
+        vocab: &llama_cpp_2::vocab::LlamaVocab<'_>,
+    ) -> LlamaToken {
+        let Some(grammar) = self.grammar.as_mut() else {
+            // Fast path: llama.cpp samples and accepts in one call.
+            return self.chain.sample(ctx, idx);
+        };
+        let mut data = ctx.token_data_array_ith(idx);
+        data.apply_sampler(grammar);
+        data.apply_sampler(&mut self.chain);
+        let token = data.selected_token().unwrap_or_else(|| {
+            // Greedy and dist always select; fall back to the most likely token regardless.
+            ctx.candidates_ith(idx)
+                .max_by(|a, b| a.logit().total_cmp(&b.logit()))
+                .map_or(vocab.eos(), |d| d.id())
+        });
+        self.chain.accept(token);
+        // Generation stops at an end-of-generation token: the grammar need not see it (and
+        // llama.cpp aborts when an incomplete grammar is handed one).
+        if !vocab.is_eog(token) && grammar.try_accept(token).is_err() {
+            self.grammar = None;
+        }
+        token
+    }
+}
+
+/// Hands `text` to the caller and waits for the sink's answer; `false` means stop (the sink said
+/// so, or the caller went away). Empty text is not sent.
+fn emit(job: &Job, text: String) -> bool {
+    if text.is_empty() {
+        return true;
+    }
+    if job.events.send(WorkerEvent::Chunk(text)).is_err() {
+        return false;
+    }
+    matches!(job.control.recv(), Ok(Control::Continue))
 }
 
 fn to_pos(p: usize) -> i32 {

@@ -172,7 +172,9 @@ pub struct Stats {
     pub prompt_tokens: u32,
     /// Tokens generated.
     pub generated_tokens: u32,
-    /// Milliseconds spent evaluating the prompt.
+    /// Milliseconds spent evaluating the prompt. A backend with a prompt cache (the embedded
+    /// llama backend) only evaluates the tokens not already cached, so `prompt_tokens / prompt_ms`
+    /// overstates its speed on a warm cache: see `LlamaBackend::last_cache_use` for the split.
     pub prompt_ms: f64,
     /// Milliseconds spent generating.
     pub generation_ms: f64,

@@ -127,7 +127,19 @@ pub struct Rendered {
     pub tool_prompt: ToolPromptUsed,
     /// How many example exchanges were added.
     pub examples: usize,
+    /// Text that means the model has left its turn: it writes a tool result (`<tool_response>`)
+    /// or opens the next turn (`<|im_start|>`, `<start_of_turn>`, …) itself. Generation should
+    /// stop there.
+    pub stop: Vec<String>,
 }
+
+/// Markers that open a turn in the common chat formats.
+const TURN_MARKERS: [&str; 4] = [
+    "<|im_start|>",
+    "<start_of_turn>",
+    "<|start_header_id|>",
+    "<|user|>",
+];
 
 /// A compiled chat template.
 #[derive(Debug)]
@@ -135,6 +147,8 @@ pub struct ChatTemplate {
     env: Environment<'static>,
     origin: String,
     supports_tools: bool,
+    /// Whether the template itself wraps tool results in `<tool_response>`.
+    tool_response_tag: bool,
     bos_token: String,
     eos_token: String,
 }
@@ -169,6 +183,7 @@ impl ChatTemplate {
         Ok(Self {
             env,
             supports_tools: mentions_tools(source),
+            tool_response_tag: source.contains("<tool_response>"),
             origin,
             bos_token: bos_token.into(),
             eos_token: eos_token.into(),
@@ -291,10 +306,26 @@ impl ChatTemplate {
                 eos_token => self.eos_token.as_str(),
             })
             .map_err(|e| error(&self.origin, &e))?;
+        let mut stop = Vec::new();
+        let results_tagged = match used {
+            ToolPromptUsed::None => false,
+            ToolPromptUsed::Own => true,
+            ToolPromptUsed::Template => self.tool_response_tag,
+        };
+        if results_tagged {
+            stop.push("<tool_response>".to_owned());
+        }
+        stop.extend(
+            TURN_MARKERS
+                .iter()
+                .filter(|m| text.contains(**m))
+                .map(|m| (*m).to_owned()),
+        );
         Ok(Rendered {
             text,
             tool_prompt: used,
             examples: n_examples,
+            stop,
         })
     }
 

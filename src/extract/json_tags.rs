@@ -455,6 +455,39 @@ pub(crate) fn functionary_start(inp: &Input<'_>, _s: usize, _mend: usize) -> Ste
     }
 }
 
+/// Auto mode with a tool list: an output whose first line is exactly a known tool's name,
+/// followed by JSON arguments, is Functionary v3.2's first call.
+pub(crate) fn functionary_known(inp: &Input<'_>, _s: usize, _mend: usize) -> Step {
+    let t = inp.text;
+    let line = t.split('\n').next().unwrap_or_default().trim_end();
+    let known = |n: &str| inp.opts.tools.iter().flatten().any(|tool| tool.name == n);
+    let maybe = |n: &str| {
+        inp.opts
+            .tools
+            .iter()
+            .flatten()
+            .any(|tool| tool.name.starts_with(n))
+    };
+    let none = Step::Done {
+        end: 0,
+        pieces: Vec::new(),
+    };
+    if !t.contains('\n') {
+        return if !inp.fin && maybe(line) {
+            Step::NeedMore(Wait::Markers(&["\n"]))
+        } else {
+            none
+        };
+    }
+    if !known(line) {
+        return none;
+    }
+    match functionary_at(inp, 0, 0) {
+        Step::NotMine => none,
+        other => other,
+    }
+}
+
 fn functionary_at(inp: &Input<'_>, s: usize, at: usize) -> Step {
     let t = inp.text;
     let Some(nl) = find(t, at, "\n") else {

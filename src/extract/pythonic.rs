@@ -5,16 +5,16 @@
 use serde_json::Value;
 
 use super::Format;
+
+/// Python calls read from a text: name, arguments, and the call's span.
+type PyCalls = Vec<(String, Value, std::ops::Range<usize>)>;
 use super::json_tags::{expect_close, payload, trim_range};
 use super::scan::{Args, Input, Piece, RawCall, Step, Wait, body_until, skip_ws};
 use super::value::{Stop, py_call};
 
-/// One Python-style call read from the text: its name, its arguments and its span.
-type PyCall = (String, Value, std::ops::Range<usize>);
-
 /// Reads calls separated by `,`, `;` or newlines from `at` up to `stop` (exclusive).
 /// Returns the calls and where reading ended.
-fn calls_in(t: &str, mut at: usize, bracket: bool) -> Result<(Vec<PyCall>, usize), Stop> {
+fn calls_in(t: &str, mut at: usize, bracket: bool) -> Result<(PyCalls, usize), Stop> {
     let mut out = Vec::new();
     loop {
         at = skip_ws(t, at);
@@ -41,11 +41,7 @@ fn calls_in(t: &str, mut at: usize, bracket: bool) -> Result<(Vec<PyCall>, usize
     }
 }
 
-fn to_pieces(
-    calls: Vec<(String, Value, std::ops::Range<usize>)>,
-    span: std::ops::Range<usize>,
-    fmt: Format,
-) -> Vec<Piece> {
+fn to_pieces(calls: PyCalls, span: std::ops::Range<usize>, fmt: Format) -> Vec<Piece> {
     calls
         .into_iter()
         .map(|(name, args, r)| {
@@ -206,10 +202,7 @@ pub(crate) fn bare_list(inp: &Input<'_>, s: usize) -> Step {
 }
 
 /// Python calls, one per line or separated by `;`, in a fenced block body.
-pub(crate) fn lines(
-    t: &str,
-    body: std::ops::Range<usize>,
-) -> Option<Vec<(String, Value, std::ops::Range<usize>)>> {
+pub(crate) fn lines(t: &str, body: std::ops::Range<usize>) -> Option<PyCalls> {
     let sub = &t[..body.end];
     let r = trim_range(t, body);
     let mut at = r.start;
@@ -224,10 +217,6 @@ pub(crate) fn lines(
 }
 
 /// Converts Python calls into pieces.
-pub(crate) fn pieces(
-    calls: Vec<(String, Value, std::ops::Range<usize>)>,
-    span: std::ops::Range<usize>,
-    fmt: Format,
-) -> Vec<Piece> {
+pub(crate) fn pieces(calls: PyCalls, span: std::ops::Range<usize>, fmt: Format) -> Vec<Piece> {
     to_pieces(calls, span, fmt)
 }

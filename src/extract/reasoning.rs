@@ -108,6 +108,9 @@ pub(crate) fn start_handler(opts: &Options) -> Option<fn(&Input<'_>, usize, usiz
         super::FormatHint::Family(super::Format::FunctionaryV32) => {
             Some(super::json_tags::functionary_start)
         }
+        super::FormatHint::Auto if opts.tools.is_some() => {
+            Some(super::json_tags::functionary_known)
+        }
         _ => None,
     }
 }

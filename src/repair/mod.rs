@@ -165,7 +165,7 @@ pub fn repair(input: &str) -> Result<Repaired<'_>, RepairError> {
 /// Like [`repair`], also returning the number of steps the tolerant pass took (0 on the fast
 /// path). The step count is what the linearity tests bound: `steps ≤ k · input.len()`.
 pub fn repair_counting_steps(input: &str) -> (Result<Repaired<'_>, RepairError>, u64) {
-    if serde_json::from_str::<serde::de::IgnoredAny>(input).is_ok() {
+    if serde_json::from_str::<serde::de::IgnoredAny>(input).is_ok() && !has_lone_surrogate(input) {
         return (
             Ok(Repaired {
                 text: Cow::Borrowed(input),
@@ -189,6 +189,20 @@ pub fn repair_counting_steps(input: &str) -> (Result<Repaired<'_>, RepairError>,
         }
     });
     (res, steps)
+}
+
+/// Whether `input` (already valid JSON syntax) holds a `\uD800`–`\uDFFF` escape that is not part
+/// of a surrogate pair: serde_json's validator accepts it, but no JSON reader can turn it into a
+/// string. Ordinary input pays one `memmem` scan for `\u`.
+fn has_lone_surrogate(input: &str) -> bool {
+    let b = input.as_bytes();
+    let surrogate = |k: usize| {
+        b.get(k..k + 4).is_some_and(|h| {
+            matches!(h[0], b'd' | b'D') && matches!(h[1], b'8'..=b'9' | b'a'..=b'f' | b'A'..=b'F')
+        })
+    };
+    memchr::memmem::find_iter(b, b"\\u").any(|k| surrogate(k + 2))
+        && serde_json::from_str::<serde_json::Value>(input).is_err()
 }
 
 /// Where a JSON value that starts at byte 0 of `text` (with `{` or `[`) ends: the byte offset just

@@ -110,8 +110,9 @@ impl<'a> Parser<'a> {
             b: input.as_bytes(),
             i: 0,
             out: Vec::with_capacity(input.len() + input.len() / 8 + 16),
-            fixes: Vec::new(),
-            stack: Vec::new(),
+            // Broken input nearly always needs a few fixes and frames: one allocation each.
+            fixes: Vec::with_capacity(8),
+            stack: Vec::with_capacity(16),
             open_braces: 0,
             open_brackets: 0,
             ctx: Ctx::Root,
@@ -150,7 +151,9 @@ impl<'a> Parser<'a> {
     }
 
     fn finish_ok(mut self, steps: u64) -> (R<(String, Vec<Fix>)>, u64) {
-        self.fixes.sort_by_key(|f| f.at);
+        if !self.fixes.is_sorted_by_key(|f| f.at) {
+            self.fixes.sort_by_key(|f| f.at);
+        }
         // The parser only ever writes ASCII or whole UTF-8 sequences copied from a `&str`, so
         // this cannot fail; map the impossible case to an error rather than panic.
         let text = String::from_utf8(self.out).map_err(|e| RepairError::Invalid {
@@ -462,7 +465,13 @@ impl<'a> Parser<'a> {
             if k > 0 {
                 self.fix(FixKind::MergedObject, comma_at);
                 self.out.truncate(k - 1);
-                self.out.extend_from_slice(b", ");
+                let mut e = self.out.len();
+                while e > 0 && is_ws(self.out[e - 1]) {
+                    e -= 1;
+                }
+                if e > 0 && self.out[e - 1] != b'{' {
+                    self.out.extend_from_slice(b", ");
+                }
                 self.open_braces += 1;
                 self.stack.push(Frame {
                     kind: Kind::Object,
@@ -1468,8 +1477,25 @@ impl<'a> Parser<'a> {
                             j += 1;
                         }
                         if j == 6 {
-                            self.out.extend_from_slice(&b[self.i..self.i + 6]);
-                            self.i += 6;
+                            let unit = hex4(&b[self.i + 2..self.i + 6]);
+                            let next_low = (self.at(self.i + 6) == Some(b'\\')
+                                && self.at(self.i + 7) == Some(b'u'))
+                            .then(|| b.get(self.i + 8..self.i + 12).map(hex4))
+                            .flatten()
+                            .is_some_and(|u| (0xDC00..0xE000).contains(&u));
+                            if (0xD800..0xDC00).contains(&unit) && next_low {
+                                // A whole surrogate pair.
+                                self.out.extend_from_slice(&b[self.i..self.i + 12]);
+                                self.i += 12;
+                            } else if (0xD800..0xE000).contains(&unit) {
+                                // An unpaired surrogate is no character: U+FFFD.
+                                self.out.extend_from_slice(b"\\ufffd");
+                                self.fix(FixKind::FixedEscape, at);
+                                self.i += 6;
+                            } else {
+                                self.out.extend_from_slice(&b[self.i..self.i + 6]);
+                                self.i += 6;
+                            }
                         } else if self.i + j >= len {
                             self.fix(FixKind::DroppedEscape, at);
                             self.i = len;
@@ -2004,7 +2030,9 @@ impl<'a> Parser<'a> {
             .strip_prefix(b"-")
             .or_else(|| raw.strip_prefix(b"+"))
             .unwrap_or(raw);
-        if unsigned.len() >= 2 && unsigned[0] == b'0' && unsigned[1].is_ascii_digit() {
+        // Checked after dropping digit separators: `0_234` has a leading zero too.
+        let second = unsigned.iter().skip(1).find(|&&c| c != b'_');
+        if unsigned.len() >= 2 && unsigned[0] == b'0' && second.is_some_and(u8::is_ascii_digit) {
             // Leading zeros (`0789`, a zip code, an id): keep every digit as a string.
             self.fix(FixKind::QuotedNumber, start);
             self.out.push(b'"');
@@ -2322,6 +2350,13 @@ fn literal(word: &[u8]) -> Option<Lit> {
         b"None" | b"Null" | b"NULL" | b"undefined" => Lit::Null,
         b"NaN" | b"Infinity" => Lit::NonFinite,
         _ => return None,
+    })
+}
+
+/// The value of four ASCII hex digits (0 for anything else; callers check the digits first).
+fn hex4(h: &[u8]) -> u32 {
+    h.iter().take(4).fold(0, |acc, &c| {
+        acc * 16 + char::from(c).to_digit(16).unwrap_or(0)
     })
 }
 

@@ -14,7 +14,8 @@ enum Step<'a> {
 
 /// Appends the canonical text of `v` to `out`.
 pub fn write_canonical(v: &Value, out: &mut String) {
-    let mut stack = vec![Step::Value(v)];
+    let mut stack = Vec::with_capacity(32);
+    stack.push(Step::Value(v));
     while let Some(step) = stack.pop() {
         match step {
             Step::Text(t) => out.push_str(t),

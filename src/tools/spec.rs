@@ -101,12 +101,13 @@ impl ToolSpec {
     }
 
     /// One concrete valid call as JSON text, `{"name": …, "arguments": …}`, for corrective
-    /// messages. Uses the example when there is one, else `{}`.
+    /// messages. Uses the example when there is one, else fills the schema's required properties
+    /// with placeholders of their type (the first enum value, `"..."`, `1`, `true`, `[]`, `{}`).
     pub fn example_call(&self) -> String {
         let args = self
             .example
             .clone()
-            .unwrap_or_else(|| Value::Object(Default::default()));
+            .unwrap_or_else(|| placeholder_arguments(&self.parameters));
         serde_json::json!({"name": self.name, "arguments": args}).to_string()
     }
 
@@ -117,5 +118,72 @@ impl ToolSpec {
             description: self.description.clone(),
             parameters: self.parameters.clone(),
         }
+    }
+}
+
+/// An argument object with a placeholder for each required property of `schema`.
+fn placeholder_arguments(schema: &Value) -> Value {
+    let mut args = serde_json::Map::new();
+    let props = schema.get("properties").and_then(Value::as_object);
+    let required = schema.get("required").and_then(Value::as_array);
+    for name in required.into_iter().flatten().filter_map(Value::as_str) {
+        let prop = props.and_then(|p| p.get(name)).unwrap_or(&Value::Null);
+        args.insert(name.to_string(), placeholder(prop));
+    }
+    Value::Object(args)
+}
+
+fn placeholder(prop: &Value) -> Value {
+    if let Some(first) = prop
+        .get("enum")
+        .and_then(Value::as_array)
+        .and_then(|e| e.first())
+    {
+        return first.clone();
+    }
+    if let Some(c) = prop.get("const") {
+        return c.clone();
+    }
+    let ty = match prop.get("type") {
+        Some(Value::String(t)) => t.as_str(),
+        Some(Value::Array(ts)) => ts
+            .iter()
+            .filter_map(Value::as_str)
+            .find(|t| *t != "null")
+            .unwrap_or("string"),
+        _ => "string",
+    };
+    match ty {
+        "integer" | "number" => Value::from(1),
+        "boolean" => Value::Bool(true),
+        "array" => Value::Array(Vec::new()),
+        "object" => Value::Object(Default::default()),
+        _ => Value::String("...".into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn example_call_fills_required_properties_when_there_is_no_example() {
+        let spec = ToolSpec::new(
+            "weather",
+            "d",
+            json!({"type": "object", "properties": {
+                "city": {"type": "string"},
+                "unit": {"enum": ["celsius", "fahrenheit"]},
+                "days": {"type": ["integer", "null"]},
+                "verbose": {"type": "boolean"}
+            }, "required": ["city", "unit", "days"]}),
+        );
+        assert_eq!(
+            spec.example_call(),
+            r#"{"name":"weather","arguments":{"city":"...","unit":"celsius","days":1}}"#
+        );
+        let with = spec.with_example(json!({"city": "Paris", "unit": "celsius", "days": 2}));
+        assert!(with.example_call().contains("Paris"));
     }
 }

@@ -33,6 +33,8 @@ enum Command {
     Run(crate::run::Args),
     /// Chat with a model and its tools (one prompt per line; the conversation is kept).
     Chat(crate::run::ChatArgs),
+    /// List the known models, their sizes, whether each is present, and how to fetch it.
+    Models(crate::models::Args),
 }
 
 /// Parses the command line and runs the chosen subcommand.
@@ -48,5 +50,6 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Tools(args) => crate::tools::run(&args),
         Command::Run(args) => crate::run::run(&args),
         Command::Chat(args) => crate::run::chat(&args),
+        Command::Models(args) => crate::models::run(&args),
     }
 }

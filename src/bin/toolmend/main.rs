@@ -6,6 +6,7 @@ mod decode;
 mod eval;
 mod extract;
 mod io;
+mod models;
 mod repair;
 mod run;
 mod serve;

@@ -1,0 +1,99 @@
+//! `toolmend extract` as a machine interface: `--jsonl` answers each line with exactly the fields
+//! DESIGN.md names, a bad line gets `{"error"}` and exit 2; a document with a call exits 0 and
+//! one without exits 1.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+
+fn run(args: &[&str], stdin: &str) -> (i32, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_toolmend"))
+        .arg("extract")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("toolmend runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin.as_bytes())
+        .expect("stdin written");
+    let out = child.wait_with_output().expect("toolmend ends");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).expect("UTF-8 stdout"),
+    )
+}
+
+#[test]
+fn jsonl_answers_each_line() {
+    let input = [
+        r#"{"text": "Hi <tool_call>{\"name\": \"ls\", \"arguments\": {\"path\": \".\"}}</tool_call>"}"#,
+        r#"{"text": "<tool_call>\n<function=read>\n<parameter=n>\n3\n</parameter>\n</function>\n</tool_call>", "format": "qwen3-coder-xml", "tools": [{"name": "read", "parameters": {"type": "object", "properties": {"n": {"type": "integer"}}}}]}"#,
+        r#"{"text": "<tool_call>{\"name\": \"lss\", \"arguments\": {}}</tool_call>", "tools": [{"name": "ls", "parameters": {}}]}"#,
+    ]
+    .join("\n");
+    let (code, out) = run(&["--jsonl"], &input);
+    assert_eq!(code, 0);
+    let lines: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect();
+    assert_eq!(lines.len(), 3);
+    for l in &lines {
+        for k in ["calls", "content", "reasoning", "rejected"] {
+            assert!(l.get(k).is_some(), "missing {k} in {l}");
+        }
+    }
+    let c = &lines[0]["calls"][0];
+    assert_eq!(
+        (c["name"].as_str(), &c["arguments"]["path"]),
+        (Some("ls"), &Value::from("."))
+    );
+    assert_eq!(c["format"], "hermes");
+    assert!(c["fixes"].is_array());
+    assert_eq!(lines[0]["content"], "Hi");
+    assert_eq!(
+        lines[1]["calls"][0]["arguments"]["n"], 3,
+        "typed from the schema"
+    );
+    assert_eq!(lines[1]["calls"][0]["format"], "qwen3-coder-xml");
+    assert_eq!(lines[2]["calls"].as_array().map(Vec::len), Some(0));
+    assert_eq!(lines[2]["rejected"][0]["name"], "lss");
+    assert!(
+        lines[2]["rejected"][0]["reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("`ls`")),
+        "did-you-mean"
+    );
+}
+
+#[test]
+fn jsonl_bad_line_is_reported_and_exits_2() {
+    let (code, out) = run(
+        &["--jsonl"],
+        "not json\n{\"text\": \"plain\", \"format\": \"no-such-family\"}\n{\"text\": \"plain\"}\n",
+    );
+    assert_eq!(code, 2);
+    let lines: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect();
+    assert_eq!(lines.len(), 3);
+    assert!(lines[0]["error"].is_string() && lines[1]["error"].is_string());
+    assert_eq!(lines[2]["content"], "plain");
+}
+
+#[test]
+fn document_exit_codes() {
+    let (code, out) = run(&["--json"], "[TOOL_CALLS]f[ARGS]{\"a\": 1}");
+    assert_eq!(code, 0);
+    let v: Value = serde_json::from_str(out.trim()).expect("one JSON object");
+    assert_eq!(v["calls"][0]["name"], "f");
+    let (code, out) = run(&[], "just prose");
+    assert_eq!((code, out.as_str()), (1, ""));
+}
