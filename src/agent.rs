@@ -11,7 +11,9 @@
 //!    (Ollama's `tool_calls`, whose arguments may be a broken string) join them.
 //! 3. **Dispatch.** Each call goes to the [`Toolbox`], which repairs, decodes and runs it.
 //!    - A call identical to one already answered in this run is answered from the earlier result
-//!      with a short note, not run again (unless a call since changed something).
+//!      with a short note, not run again (unless a call since changed something); sent a third
+//!      time it gets a firmer message, a fourth time ends the run
+//!      ([`EndReason::RepeatedFailure`]).
 //!    - A model-fault failure (bad arguments, unknown tool) or a policy refusal (a path outside
 //!      the sandbox) is answered with a corrective message that shows one concrete valid call.
 //!      If the model sends the identical failing call again, it gets a firmer message with the
@@ -423,10 +425,24 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             } else {
                 match seen.get_mut(&key) {
                     Some(prev) if prev.result.is_ok() => {
+                        prev.repeats += 1;
                         let mut r = prev.result.clone();
                         r.cached = true;
                         r.attempts = 0;
-                        let f = correct::repeat_note(&call.name, &prev.result.output);
+                        let f = match prev.repeats {
+                            1 => correct::repeat_note(&call.name, &prev.result.output),
+                            2 => {
+                                retry = Some(format!(
+                                    "`{}` repeated again with the same arguments: told the model to use the result it has",
+                                    call.name
+                                ));
+                                correct::repeat_firm(&call.name, &prev.result.output)
+                            }
+                            _ => {
+                                end_run = true;
+                                correct::repeat_firm(&call.name, &prev.result.output)
+                            }
+                        };
                         (r, f)
                     }
                     Some(prev)

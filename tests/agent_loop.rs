@@ -572,3 +572,24 @@ fn a_repeat_after_a_change_runs_again() {
     );
     assert!(!r.transcript.turns[2].calls[0].result.cached);
 }
+
+#[test]
+fn a_successful_call_repeated_again_and_again_is_stopped() {
+    let (r, files) = run(vec![
+        LS.into(),
+        LS.into(),
+        LS.into(),
+        LS.into(),
+        "never".into(),
+    ]);
+    let t = &r.transcript;
+    assert_eq!(files.runs("ls"), 1);
+    assert_eq!(t.end, EndReason::RepeatedFailure);
+    assert_eq!(t.turns.len(), 4, "stopped before the budget of 8");
+    assert!(
+        t.turns[2].calls[0]
+            .feedback
+            .starts_with("Stop calling `ls`")
+    );
+    assert_eq!(retries(&r.events).len(), 1);
+}

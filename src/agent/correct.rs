@@ -182,6 +182,16 @@ pub fn repeat_note(name: &str, earlier_output: &str) -> String {
     )
 }
 
+/// The firmer message when the model keeps repeating a call it already has the result of.
+#[must_use]
+pub fn repeat_firm(name: &str, earlier_output: &str) -> String {
+    format!(
+        "Stop calling `{name}` with these arguments: you already have its result, shown again \
+         below. Do the next step of the task with a different call, or answer the user now in \
+         plain text.\n{earlier_output}"
+    )
+}
+
 /// The nudge added before a turn when `left` turns remain.
 #[must_use]
 pub fn nudge(left: u32) -> String {

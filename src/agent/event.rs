@@ -74,7 +74,8 @@ pub enum EndReason {
     EmptyOutput,
     /// The turn budget ran out while the model was still calling tools.
     TurnBudget,
-    /// The model repeated an identical failing call after a corrective and a firmer message.
+    /// The model repeated an identical call after a corrective (or "use the earlier result")
+    /// message and a firmer one.
     RepeatedFailure,
     /// The backend failed (unreachable, template error, broken stream).
     BackendError,
@@ -90,7 +91,7 @@ impl EndReason {
             Self::EmptyOutput => "the model produced nothing",
             Self::TurnBudget => "the turn budget ran out (raise --turns)",
             Self::RepeatedFailure => {
-                "the model kept sending the same failing call after being shown a valid one"
+                "the model kept repeating the same call after being told to stop"
             }
             Self::BackendError => "the backend failed",
         }
