@@ -11,7 +11,47 @@
 //! ```
 //!
 //! Every stage is usable alone: [`repair::repair`], [`extract::extract`], [`decode::decode`], the
-//! tool [`tools::Registry`] and [`dispatch`].
+//! tool [`tools::Registry`] and [`dispatch`]. The agent loop ([`agent`]), `toolmend serve`
+//! ([`serve`]) and the BFCL evaluation ([`eval`]) all go through the same stages.
+//!
+//! # Key types
+//!
+//! - [`extract::Extraction`]: the calls found in a model's text, plus its content and reasoning.
+//! - [`repair::Repaired`]: valid JSON and every [`repair::Fix`] made to get there.
+//! - [`decode::Decoded`]: arguments that fit the tool's schema, with every [`decode::Coercion`].
+//! - [`tools::ToolResult`]: what a dispatched call produced, or the [`tools::Failure`] and the
+//!   corrective message for the model.
+//!
+//! # Example: a small model's fenced call, end to end
+//!
+//! Qwen2.5-Coder-0.5B writes its calls as a fenced JSON block instead of the `<tool_call>` tags its
+//! chat template asks for, with broken JSON and a number written as a string:
+//!
+//! ```
+//! use serde_json::json;
+//! use toolmend::decode::{Decoder, Policy};
+//! use toolmend::extract::{Options, ToolInfo, extract};
+//!
+//! let schema = json!({
+//!     "type": "object",
+//!     "properties": {"city": {"type": "string"}, "days": {"type": "integer"}},
+//!     "required": ["city", "days"]
+//! });
+//! let output = "Sure!\n```json\n{\"name\": \"forecast\", \"arguments\": {'city': 'Paris', 'days': '3',}}\n```";
+//!
+//! let opts = Options::new().with_tools(vec![ToolInfo::new("forecast", schema.clone())]);
+//! let found = extract(output, &opts);
+//! assert_eq!(found.calls.len(), 1);
+//! let call = &found.calls[0];
+//! assert_eq!(call.name, "forecast");
+//! assert!(!call.fixes.is_empty()); // single quotes and the trailing comma were repaired
+//!
+//! let args = call.arguments.as_ref().expect("repaired arguments");
+//! let decoded = Decoder::new(&schema)?.decode_value(args, &Policy::default())?;
+//! assert_eq!(decoded.value, json!({"city": "Paris", "days": 3}));
+//! assert_eq!(decoded.coercions[0].path, "/days"); // "3" → 3, reported
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 pub mod agent;
 pub mod backend;
