@@ -28,7 +28,7 @@ const OPENERS: &[&str] = &[
     "<seed:think>",
     "<|channel>",
     "<|channel|>",
-    " to=",
+    "to=",
     "<|start|>",
 ];
 

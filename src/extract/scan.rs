@@ -213,7 +213,7 @@ const MARKERS: &[Marker] = &[
     // Harmony / Glimmer.
     m("<|channel|>", harmony::handle, &[F::Harmony, F::Glimmer]),
     m("<|start|>", harmony::handle, &[F::Harmony, F::Glimmer]),
-    m(" to=", harmony::handle, &[F::Harmony, F::Glimmer]),
+    m("to=", harmony::handle, &[F::Harmony, F::Glimmer]),
     // Fences and ReAct.
     m("```", fenced::fence, &[F::FencedJson, F::ToolCode, F::FencedPython, F::CommandRPlusFenced, F::BareJson, F::Llama3Json, F::LlamacppGenericJson, F::Hermes, F::JsonArray]),
     m("Action:", fenced::action, &[F::React, F::CommandRPlusFenced]),
@@ -286,7 +286,7 @@ fn strong(mk: &Marker) -> bool {
     !mk.families.is_empty()
         && !matches!(
             mk.pat,
-            "{" | "[" | "```" | "Action:" | " to=" | "functools" | ">>>"
+            "{" | "[" | "```" | "Action:" | "to=" | "functools" | ">>>"
         )
 }
 
