@@ -203,7 +203,7 @@ async fn recorded_simple_python_outputs_come_back_as_tool_calls() {
         .collect();
     assert_eq!(results.len(), cases.len() * 2);
     let mut failures = Vec::new();
-    let (mut with_calls, mut full_accepts) = (0, 0);
+    let (mut with_calls, mut full_accepts, mut renamed_only) = (0, 0, 0);
     for (i, (key, output, funcs)) in cases.iter().enumerate() {
         let want = accepted(output, funcs);
         with_calls += usize::from(!want.is_empty());
@@ -217,8 +217,19 @@ async fn recorded_simple_python_outputs_come_back_as_tool_calls() {
             &raw_functions[id],
             FullPolicy::default(),
         );
-        let full_ok = !full.calls.is_empty();
+        // Name resolution (a suffix, a separator, a typo) is so far the eval's own rescue, not yet
+        // part of the shared extract path that serve uses: such calls are counted, not required.
+        let renamed = full.rescue.renamed + full.rescue.renamed_by_arguments > 0
+            || full.calls.iter().any(|c| !output.contains(c.name.as_str()));
+        // A call to a name the question does not offer is the model's wrong choice, which the
+        // eval scores; serve rightly keeps such a call in content.
+        let offered = full
+            .calls
+            .iter()
+            .all(|c| raw_functions[id].iter().any(|f| f.name == c.name));
+        let full_ok = !full.calls.is_empty() && offered && !renamed;
         full_accepts += usize::from(full_ok);
+        renamed_only += usize::from(renamed);
         for r in &results[2 * i..2 * i + 2] {
             assert!(r.get("error").is_none(), "{key}: {}", r["error"]);
             let got = final_of_client(r);
@@ -246,7 +257,7 @@ async fn recorded_simple_python_outputs_come_back_as_tool_calls() {
         }
     }
     eprintln!(
-        "{} recorded simple_python outputs: {full_accepts} accepted by the full parser, {with_calls} with calls extract+decode accepts; all reached the openai client as tool_calls, streaming and not",
+        "{} recorded simple_python outputs: {full_accepts} accepted by the full parser without a name rescue, {with_calls} with calls extract+decode accepts; all reached the openai client as tool_calls, streaming and not; {renamed_only} accepted by full only through name resolution (not yet in serve's path)",
         cases.len()
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));

@@ -473,8 +473,11 @@ pub(crate) fn functionary_known(inp: &Input<'_>, _s: usize, _mend: usize) -> Ste
         pieces: Vec::new(),
     };
     if !t.contains('\n') {
+        // Look again as text arrives, not only at a newline: the first line stops being a possible
+        // tool name as soon as it is no prefix of one (and `""`, before any text, is a prefix of
+        // every name). The line is at most the longest name long here, so this stays linear.
         return if !inp.fin && maybe(line) {
-            Step::NeedMore(Wait::Markers(&["\n"]))
+            Step::NeedMore(Wait::Any)
         } else {
             none
         };
