@@ -46,16 +46,11 @@ impl Toolbox for DispatchToolbox {
         self.dispatcher.registry().snapshot().defs()
     }
 
-    /// The tool's own example, else one built from its schema's required properties (the
-    /// spec's fallback, `{}`, is not a valid call of a tool with required arguments).
+    /// The tool's own example, else one built from its schema (see
+    /// [`ToolSpec::example_call`](crate::tools::ToolSpec::example_call)).
     fn example_call(&self, name: &str) -> Option<String> {
         let snap = self.dispatcher.registry().snapshot();
-        let spec = &snap.get(name)?.spec;
-        if spec.example.is_some() {
-            return Some(spec.example_call());
-        }
-        let args = super::correct::example_arguments(&spec.parameters);
-        Some(serde_json::json!({"name": spec.name, "arguments": args}).to_string())
+        Some(snap.get(name)?.spec.example_call())
     }
 
     fn call<'a>(&'a mut self, call: &'a PendingCall) -> BoxFuture<'a, CallResult> {

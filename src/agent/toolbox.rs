@@ -145,7 +145,7 @@ pub trait Toolbox: Send + Sync {
     /// corrective messages; `None` when there is no such tool.
     fn example_call(&self, name: &str) -> Option<String> {
         let def = self.defs().into_iter().find(|d| d.name == name)?;
-        let args = super::correct::example_arguments(&def.parameters);
+        let args = crate::tools::example_arguments(&def.parameters);
         Some(serde_json::json!({"name": def.name, "arguments": args}).to_string())
     }
 
