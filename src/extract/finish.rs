@@ -28,6 +28,16 @@ impl Finisher {
 
     /// Takes one piece; returns the event a stream reports for it.
     pub fn piece(&mut self, text: &str, p: Piece) -> Option<Event> {
+        self.take(text, p, true)
+    }
+
+    /// Takes one piece without building its event (one-shot extraction: no copy of the text
+    /// for an event nobody reads).
+    pub fn absorb(&mut self, text: &str, p: Piece) {
+        self.take(text, p, false);
+    }
+
+    fn take(&mut self, text: &str, p: Piece, event: bool) -> Option<Event> {
         match p {
             Piece::Content(r) => {
                 let s = &text[r];
@@ -35,14 +45,14 @@ impl Finisher {
                     return None;
                 }
                 self.out.content.push_str(s);
-                Some(Event::Content(s.to_owned()))
+                event.then(|| Event::Content(s.to_owned()))
             }
             Piece::Text(s) => {
                 if s.is_empty() {
                     return None;
                 }
                 self.out.content.push_str(&s);
-                Some(Event::Content(s))
+                event.then_some(Event::Content(s))
             }
             Piece::Reasoning(r) => {
                 let s = &text[r];
@@ -50,13 +60,13 @@ impl Finisher {
                     return None;
                 }
                 self.out.reasoning.push_str(s);
-                Some(Event::Reasoning(s.to_owned()))
+                event.then(|| Event::Reasoning(s.to_owned()))
             }
-            Piece::Call(rc) => self.call(text, rc),
+            Piece::Call(rc) => self.call(text, rc, event),
         }
     }
 
-    fn call(&mut self, text: &str, rc: RawCall) -> Option<Event> {
+    fn call(&mut self, text: &str, mut rc: RawCall, event: bool) -> Option<Event> {
         let raw = text.get(rc.raw.clone()).unwrap_or_default().to_owned();
         if let Some(tools) = &self.opts.tools
             && !tools.iter().any(|t| t.name == rc.name)
@@ -84,8 +94,9 @@ impl Finisher {
                 span: rc.span,
                 raw_arguments: raw,
             };
-            self.out.rejected.push(r.clone());
-            return Some(Event::Rejected(r));
+            let e = event.then(|| Event::Rejected(r.clone()));
+            self.out.rejected.push(r);
+            return e;
         }
         if !self.opts.partial && cut_off(text, &rc) {
             let r = Rejected {
@@ -97,10 +108,12 @@ impl Finisher {
                 span: rc.span,
                 raw_arguments: raw,
             };
-            self.out.rejected.push(r.clone());
-            return Some(Event::Rejected(r));
+            let e = event.then(|| Event::Rejected(r.clone()));
+            self.out.rejected.push(r);
+            return e;
         }
-        let (arguments, fixes) = self.arguments(text, &rc);
+        let args = std::mem::replace(&mut rc.args, Args::Json(0..0));
+        let (arguments, fixes) = self.arguments(text, &rc, args);
         let key = (
             rc.name.clone(),
             arguments
@@ -119,28 +132,35 @@ impl Finisher {
             fixes,
             id: rc.id,
         };
-        self.out.calls.push(call.clone());
-        Some(Event::Call(call))
+        let e = event.then(|| Event::Call(call.clone()));
+        self.out.calls.push(call);
+        e
     }
 
-    fn arguments(&self, text: &str, rc: &RawCall) -> (Result<Value, ArgumentsError>, Vec<Fix>) {
+    fn arguments(
+        &self,
+        text: &str,
+        rc: &RawCall,
+        args: Args,
+    ) -> (Result<Value, ArgumentsError>, Vec<Fix>) {
         let err = |source: RepairError, at: usize| ArgumentsError {
             name: rc.name.clone(),
             at,
             source,
         };
-        match &rc.args {
+        match args {
             Args::Json(r) => repair_json(&text[r.clone()], r.start)
                 .map_err(|e| err(e, r.start))
                 .map_or_else(|e| (Err(e), Vec::new()), |(v, f)| (Ok(v), f)),
-            Args::Value(v, f) => (Ok(v.clone()), f.clone()),
-            Args::Bad(e) => (Err(err(e.clone(), rc.raw.start)), Vec::new()),
+            Args::Value(v, f) => (Ok(v), f),
+            Args::Bad(e) => (Err(err(e, rc.raw.start)), Vec::new()),
             Args::Pairs(pairs) => {
                 let tool = self.opts.tool(&rc.name);
                 let mut m = Map::new();
                 for (k, v, hint) in pairs {
-                    let ty = tool.and_then(|t| t.param_type(k));
-                    m.insert(k.clone(), super::value::type_raw(v, ty, *hint));
+                    let ty = tool.and_then(|t| t.param_type(&k));
+                    let value = super::value::type_raw(&v, ty, hint);
+                    m.insert(k, value);
                 }
                 (Ok(Value::Object(m)), Vec::new())
             }
@@ -148,9 +168,19 @@ impl Finisher {
     }
 
     pub fn into_extraction(mut self) -> Extraction {
-        self.out.content = self.out.content.trim().to_owned();
-        self.out.reasoning = self.out.reasoning.trim().to_owned();
+        trim_in_place(&mut self.out.content);
+        trim_in_place(&mut self.out.reasoning);
         self.out
+    }
+}
+
+/// Trims leading and trailing whitespace without copying what stays.
+fn trim_in_place(s: &mut String) {
+    let end = s.trim_end().len();
+    s.truncate(end);
+    let lead = s.len() - s.trim_start().len();
+    if lead > 0 {
+        s.drain(..lead);
     }
 }
 

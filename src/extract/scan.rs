@@ -230,12 +230,106 @@ const fn m(pat: &'static str, handler: Handler, families: &'static [Format]) -> 
     }
 }
 
-/// The markers active for one hint, compiled.
+/// The markers active for one hint, compiled for a two-stage search.
+///
+/// Most markers start with a byte that is rare in prose (`<`, `[`, `{`, `` ` ``, `>`); the few
+/// that start with a letter (`to=`, `Action:`, `function call<|role_sep|>`) hold such a byte
+/// further in. Stage one skips every byte that is no marker's *anchor* (its first byte that is
+/// neither a letter, a digit, `_` nor a space) with a branch-free table scan; stage two checks
+/// the markers anchored there: those that start at the anchor (one anchored Aho-Corasick
+/// search) and those that start a fixed number of bytes before it. A marker made only of letters
+/// (`functools`) has no anchor: it is searched for with `memmem` in the stretch before the next
+/// anchor, so every byte is still looked at a bounded number of times. The result is the same
+/// leftmost-longest match the Aho-Corasick automaton alone would find.
 struct Matcher {
     ac: AhoCorasick,
     handlers: Vec<Handler>,
     prefixes: HashSet<Box<[u8]>>,
     max_len: usize,
+    /// Bytes at which stage two runs.
+    anchors: [bool; 256],
+    /// Markers whose anchor is not their first byte: (pattern index, offset of the anchor).
+    behind: Vec<(usize, usize)>,
+    /// Markers without an anchor, with their pattern indices.
+    words: Option<(AhoCorasick, Vec<usize>)>,
+    patterns: Vec<&'static str>,
+}
+
+/// A marker's anchor: the offset of its first byte that is not a letter, digit, `_` or space.
+fn anchor_offset(pat: &str) -> Option<usize> {
+    pat.bytes()
+        .position(|c| !(c.is_ascii_alphanumeric() || c == b'_' || c == b' '))
+}
+
+/// The first offset at or after `p` holding an anchor byte.
+fn next_anchor(anchors: &[bool; 256], b: &[u8], mut p: usize) -> Option<usize> {
+    const W: usize = 32;
+    while p + W <= b.len() {
+        // No short-circuit: the whole chunk is tested without branches, then skipped.
+        if b[p..p + W]
+            .iter()
+            .fold(false, |hit, &c| hit | anchors[usize::from(c)])
+        {
+            break;
+        }
+        p += W;
+    }
+    b.get(p..)?
+        .iter()
+        .position(|&c| anchors[usize::from(c)])
+        .map(|i| p + i)
+}
+
+impl Matcher {
+    /// The leftmost-longest marker at or after `from`: (start, end, pattern index).
+    fn find(&self, text: &str, from: usize) -> Option<(usize, usize, usize)> {
+        let b = text.as_bytes();
+        let mut p = from;
+        loop {
+            let c = next_anchor(&self.anchors, b, p);
+            let stretch_end = c.unwrap_or(b.len());
+            let word = self.words.as_ref().and_then(|(ac, idx)| {
+                let m = ac.find(&text[p..stretch_end])?;
+                Some((p + m.start(), p + m.end(), idx[m.pattern().as_usize()]))
+            });
+            let Some(c) = c else {
+                return word;
+            };
+            // Markers that start before their anchor: the earliest start, then the longest.
+            let mut best: Option<(usize, usize, usize)> = word;
+            for &(idx, k) in &self.behind {
+                let pat = self.patterns[idx].as_bytes();
+                if c >= p + k
+                    && pat[k] == b[c]
+                    && b[c - k..].starts_with(pat)
+                    && best
+                        .is_none_or(|(s, e, _)| c - k < s || (c - k == s && c - k + pat.len() > e))
+                {
+                    best = Some((c - k, c - k + pat.len(), idx));
+                }
+            }
+            if best.is_some() {
+                return best;
+            }
+            let input = aho_corasick::Input::new(text)
+                .range(c..)
+                .anchored(aho_corasick::Anchored::Yes);
+            if let Some(m) = self.ac.find(input) {
+                return Some((m.start(), m.end(), m.pattern().as_usize()));
+            }
+            p = c + 1;
+        }
+    }
+
+    /// The marker starting exactly at `at`, if any: (end, pattern index).
+    fn at(&self, text: &str, at: usize) -> Option<(usize, usize)> {
+        let input = aho_corasick::Input::new(text)
+            .range(at..)
+            .anchored(aho_corasick::Anchored::Yes);
+        self.ac
+            .find(input)
+            .map(|m| (m.end(), m.pattern().as_usize()))
+    }
 }
 
 fn build(hint: FormatHint) -> Matcher {
@@ -249,6 +343,7 @@ fn build(hint: FormatHint) -> Matcher {
         .collect();
     let ac = AhoCorasick::builder()
         .match_kind(MatchKind::LeftmostLongest)
+        .start_kind(aho_corasick::StartKind::Both)
         .build(active.iter().map(|mk| mk.pat))
         .expect("static marker set compiles");
     let mut prefixes = HashSet::new();
@@ -258,11 +353,36 @@ fn build(hint: FormatHint) -> Matcher {
             prefixes.insert(b[..i].to_vec().into_boxed_slice());
         }
     }
+    let mut anchors = [false; 256];
+    let mut behind = Vec::new();
+    let mut words = Vec::new();
+    for (idx, mk) in active.iter().enumerate() {
+        match anchor_offset(mk.pat) {
+            Some(k) => {
+                anchors[usize::from(mk.pat.as_bytes()[k])] = true;
+                if k > 0 {
+                    behind.push((idx, k));
+                }
+            }
+            None => words.push(idx),
+        }
+    }
+    let words = (!words.is_empty()).then(|| {
+        let ac = AhoCorasick::builder()
+            .match_kind(MatchKind::LeftmostLongest)
+            .build(words.iter().map(|&i| active[i].pat))
+            .expect("static marker set compiles");
+        (ac, words)
+    });
     Matcher {
         ac,
         handlers: active.iter().map(|mk| mk.handler).collect(),
         max_len: active.iter().map(|mk| mk.pat.len()).max().unwrap_or(1),
         prefixes,
+        anchors,
+        behind,
+        words,
+        patterns: active.iter().map(|mk| mk.pat).collect(),
     }
 }
 
@@ -412,10 +532,8 @@ impl Scanner {
             if self.pos >= text.len() {
                 return;
             }
-            match mt.ac.find(&text[self.pos..]) {
-                Some(found) => {
-                    let s = self.pos + found.start();
-                    let e = self.pos + found.end();
+            match mt.find(text, self.pos) {
+                Some((s, e, pattern)) => {
                     if !fin
                         && text.len() - s < mt.max_len
                         && mt.prefixes.contains(&text.as_bytes()[s..])
@@ -431,7 +549,7 @@ impl Scanner {
                         sink(Piece::Content(self.pos..s));
                     }
                     self.pos = s;
-                    self.pending = Some(new_pending(s, e, mt.handlers[found.pattern().as_usize()]));
+                    self.pending = Some(new_pending(s, e, mt.handlers[pattern]));
                 }
                 None => {
                     // A final text that ends in part of a marker was cut off inside a control
@@ -550,7 +668,7 @@ fn safe_point(mt: &Matcher, text: &str, pos: usize) -> usize {
 /// text).
 pub(crate) fn call_at(inp: &Input<'_>, at: usize) -> bool {
     let mt = matcher(inp.opts.format);
-    let Some(m) = mt.ac.find(&inp.text[at..]).filter(|m| m.start() == 0) else {
+    let Some((end, pattern)) = mt.at(inp.text, at) else {
         return false;
     };
     let fin = Input {
@@ -558,7 +676,7 @@ pub(crate) fn call_at(inp: &Input<'_>, at: usize) -> bool {
         fin: true,
         opts: inp.opts,
     };
-    match (mt.handlers[m.pattern().as_usize()])(&fin, at, at + m.end()) {
+    match (mt.handlers[pattern])(&fin, at, end) {
         Step::Done { pieces, .. } => pieces.iter().any(|p| matches!(p, Piece::Call(_))),
         _ => false,
     }
@@ -626,4 +744,69 @@ pub(crate) fn name_end(text: &str, at: usize) -> usize {
         .char_indices()
         .find(|&(_, c)| !is_name_char(c))
         .map_or(text.len(), |(i, _)| at + i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The two-stage search finds exactly what the Aho-Corasick automaton alone finds
+    /// (leftmost-longest), from every offset of texts built from marker pieces and prose.
+    #[test]
+    fn two_stage_search_equals_the_automaton() {
+        let mut pieces: Vec<String> = MARKERS.iter().map(|m| m.pat.to_owned()).collect();
+        for m in MARKERS {
+            let cut = m.pat.char_indices().nth(m.pat.chars().count() / 2);
+            if let Some((i, _)) = cut {
+                pieces.push(m.pat[..i].to_owned());
+            }
+        }
+        for p in [
+            "to",
+            "Action",
+            "function",
+            "functools",
+            " ",
+            "\n",
+            "a",
+            "the ",
+            "=",
+            ":",
+            "<",
+            "[",
+            "{",
+            "`",
+            ">",
+            "|",
+            "é",
+            "\u{ff5c}",
+            "function call",
+            "call",
+        ] {
+            pieces.push(p.to_owned());
+        }
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for hint in [FormatHint::Auto, FormatHint::Family(Format::Functools)] {
+            let mt = matcher(hint);
+            for _ in 0..1500 {
+                let mut text = String::new();
+                for _ in 0..1 + next(12) {
+                    text.push_str(&pieces[next(pieces.len())]);
+                }
+                for from in (0..=text.len()).filter(|&i| text.is_char_boundary(i)) {
+                    let want = mt
+                        .ac
+                        .find(&text[from..])
+                        .map(|m| (from + m.start(), from + m.end(), m.pattern().as_usize()));
+                    assert_eq!(mt.find(&text, from), want, "{text:?} from {from}");
+                }
+            }
+        }
+    }
 }
