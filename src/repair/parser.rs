@@ -230,6 +230,9 @@ impl<'a> Parser<'a> {
             if c == b' ' || c == b'\t' || c == b'\r' || (newline && c == b'\n') {
                 self.out.push(c);
                 self.i += 1;
+            } else if c < 0xC2 {
+                // No Unicode space starts below 0xC2: the common case ends here.
+                break;
             } else {
                 let n = special_ws_len(self.b, self.i);
                 if n == 0 {
