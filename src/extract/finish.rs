@@ -62,17 +62,7 @@ impl Finisher {
             && !tools.iter().any(|t| t.name == rc.name)
         {
             let known: Vec<String> = tools.iter().map(|t| t.name.clone()).collect();
-            let suggestion = known
-                .iter()
-                .map(|k| {
-                    (
-                        strsim::jaro_winkler(&k.to_lowercase(), &rc.name.to_lowercase()),
-                        k,
-                    )
-                })
-                .filter(|(s, _)| *s >= 0.8)
-                .max_by(|a, b| a.0.total_cmp(&b.0))
-                .map(|(_, k)| k.clone());
+            let suggestion = suggest(&known, &rc.name);
             let r = Rejected {
                 reason: RejectReason::UnknownTool {
                     name: rc.name.clone(),
@@ -152,6 +142,33 @@ impl Finisher {
         self.out.reasoning = self.out.reasoning.trim().to_owned();
         self.out
     }
+}
+
+/// The known name closest to `name`, when one is close enough to be a misspelling.
+fn suggest(known: &[String], name: &str) -> Option<String> {
+    known
+        .iter()
+        .map(|k| {
+            (
+                strsim::jaro_winkler(&k.to_lowercase(), &name.to_lowercase()),
+                k,
+            )
+        })
+        .filter(|(s, _)| *s >= 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, k)| k.clone())
+}
+
+/// True when `name` is a tool, or close to one, or there is no tool list.
+pub(crate) fn plausible(opts: &Options, name: &str) -> bool {
+    let Some(tools) = &opts.tools else {
+        return true;
+    };
+    if tools.iter().any(|t| t.name == name) {
+        return true;
+    }
+    let known: Vec<String> = tools.iter().map(|t| t.name.clone()).collect();
+    suggest(&known, name).is_some()
 }
 
 /// True when the output ended inside the call's arguments.
