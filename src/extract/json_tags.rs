@@ -571,9 +571,6 @@ fn bare_format(inp: &Input<'_>, v: &Value, default: Format) -> Format {
     }
 }
 
-/// A bare `{` in the text: a JSON object with the shape of a call is a call; other JSON is
-/// content (skipped whole); anything else is content.
-
 /// A complete bare value (no envelope of its own) whose every call names a tool that is not in the tool
 /// list, nor close to one, is data the model wrote, not a call: it stays content.
 fn unless_unknown(inp: &Input<'_>, step: Step) -> Step {
@@ -597,6 +594,8 @@ fn unless_unknown(inp: &Input<'_>, step: Step) -> Step {
     Step::Done { end, pieces }
 }
 
+/// A bare `{` in the text: a JSON object with the shape of a call is a call; other JSON is
+/// content (skipped whole); anything else is content.
 pub(crate) fn bare_object(inp: &Input<'_>, s: usize, _mend: usize) -> Step {
     let t = inp.text;
     match json_at(t, s) {
