@@ -90,7 +90,26 @@ impl Finisher {
             self.out.rejected.push(r.clone());
             return Some(Event::Rejected(r));
         }
-        let (arguments, fixes) = self.arguments(text, &rc);
+        let (mut arguments, fixes) = self.arguments(text, &rc);
+        if matches!(arguments, Ok(Value::Null))
+            && (self.opts.partial || self.opts.takes_no_args(&rc.name))
+        {
+            arguments = Ok(Value::Object(Map::new()));
+        }
+        if matches!(arguments, Ok(Value::Null | Value::String(_))) {
+            // No arguments object: refused, so the model is asked for the whole call again.
+            let r = Rejected {
+                reason: RejectReason::NoArguments {
+                    name: rc.name.clone(),
+                },
+                name: rc.name,
+                format: rc.format,
+                span: rc.span,
+                raw_arguments: raw,
+            };
+            self.out.rejected.push(r.clone());
+            return Some(Event::Rejected(r));
+        }
         let key = (
             rc.name.clone(),
             arguments

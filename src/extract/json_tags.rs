@@ -56,6 +56,8 @@ pub(crate) fn payload_with(
             Ok((v, e)) => {
                 match read(&v, need_args) {
                     Some(cs) => calls.extend(cs.into_iter().map(|c| (c, at..e))),
+                    // In a run of call objects, one without a name is not a call: skipped.
+                    None if !calls.is_empty() && v.is_object() => {}
                     None => {
                         ok = false;
                         break;

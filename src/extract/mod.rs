@@ -197,6 +197,17 @@ impl Options {
         self.tools.as_ref()?.iter().find(|t| t.name == name)
     }
 
+    /// True when the tool list has `name` and its schema requires no argument.
+    pub(crate) fn takes_no_args(&self, name: &str) -> bool {
+        self.tool(name).is_some_and(|t| {
+            t.parameters.is_object()
+                && t.parameters
+                    .get("required")
+                    .and_then(Value::as_array)
+                    .is_none_or(Vec::is_empty)
+        })
+    }
+
     pub(crate) fn knows(&self, name: &str) -> bool {
         self.tool(name).is_some()
     }
@@ -275,6 +286,15 @@ pub enum RejectReason {
         suggestion: Option<String>,
         /// Every known name.
         known: Vec<String>,
+    },
+    /// The call names a tool but carries no arguments object (no arguments key, or arguments
+    /// that are a plain string), and the tool is not known to take none.
+    #[error(
+        "the call to `{name}` has no arguments object; write the call again with its arguments as a JSON object ({{}} when the tool takes none)"
+    )]
+    NoArguments {
+        /// The name the model wrote.
+        name: String,
     },
     /// The output ended inside the call's arguments (e.g. the token limit was reached).
     #[error(
