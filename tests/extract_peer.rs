@@ -124,6 +124,17 @@ fn same(a: &Value, b: &Value) -> bool {
     }
 }
 
+/// `match: subset`: the listed keys, at every level of nesting, hold the listed values (the
+/// anchors assert nested keys one by one).
+fn subset(exp: &Value, got: &Value) -> bool {
+    match (exp, got) {
+        (Value::Object(x), Value::Object(y)) => x
+            .iter()
+            .all(|(k, v)| y.get(k).is_some_and(|w| subset(v, w))),
+        _ => same(exp, got),
+    }
+}
+
 fn squash(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
@@ -179,7 +190,7 @@ fn score(c: &Value, x: &Extraction) -> Result<(), String> {
                     if mode == Some("subset") {
                         if let Some(o) = e["arguments"].as_object() {
                             for (k, v) in o {
-                                if !g.1.get(k).is_some_and(|w| same(v, w)) {
+                                if !g.1.get(k).is_some_and(|w| subset(v, w)) {
                                     return Err(format!("arg {k}: {:?} != {v}", g.1.get(k)));
                                 }
                             }

@@ -138,6 +138,14 @@ pub(crate) fn type_raw(raw: &str, ty: Option<&str>, string_hint: Option<bool>) -
         return Value::String(raw.to_owned());
     }
     let t = raw.trim();
+    if ty.is_none() && string_hint.is_none() {
+        // Python's spelling of the booleans, as models trained on Python write them.
+        match t {
+            "True" => return Value::Bool(true),
+            "False" => return Value::Bool(false),
+            _ => {}
+        }
+    }
     let looks_json = t.bytes().next().is_some_and(|c| {
         matches!(
             c,
