@@ -100,6 +100,10 @@ fn options(c: &Value, hinted: bool) -> Options {
     if matches!(rf, Some("none" | "COMMON_REASONING_FORMAT_NONE"))
         || ctx["reasoning_in_content"] == json!(true)
         || (ctx.get("format").is_some() && rf.is_none())
+        // vLLM's tool-parser tests and Ollama's `tools` package run without a reasoning parser.
+        || c["source"].as_str().is_some_and(|s| {
+            s.starts_with("vllm-project/") || s.contains(" tools/tools_test.go")
+        })
     {
         o = o.with_reasoning_in_content(true);
     }
