@@ -6,7 +6,8 @@
 //! A case file is a one-line JSON header, then the input and the expected result:
 //!
 //! ```text
-//! {"note": "why this case exists", "format": "auto", "tools": [...]?, "think_prefilled": true?, "partial": true?}
+//! {"note": "why this case exists", "format": "auto", "tools": [...]?, "think_prefilled": true?, "partial": true?,
+//!  "drop_text_after_calls": true?, "reasoning_in_content": true?}
 //! --- input
 //! <tool_call>{"name": "f", "arguments": {"a": 1}}</tool_call>
 //! --- expected
@@ -55,6 +56,8 @@ fn options(h: &Value) -> Options {
     }
     o.with_think_prefilled(h["think_prefilled"] == Value::Bool(true))
         .with_partial(h["partial"] == Value::Bool(true))
+        .with_drop_text_after_calls(h["drop_text_after_calls"] == Value::Bool(true))
+        .with_reasoning_in_content(h["reasoning_in_content"] == Value::Bool(true))
 }
 
 fn same(a: &Value, b: &Value) -> bool {

@@ -90,6 +90,13 @@ fn options(c: &Value, hinted: bool) -> Options {
     if c["partial"] == json!(true) {
         o = o.with_partial(true);
     }
+    // vLLM's tool parsers return only the text before the first call.
+    if c["source"]
+        .as_str()
+        .is_some_and(|s| s.starts_with("vllm-project/"))
+    {
+        o = o.with_drop_text_after_calls(true);
+    }
     let ctx = &c["context"];
     if ctx["think_prefilled"] == json!(true) {
         o = o.with_think_prefilled(true);

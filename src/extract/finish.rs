@@ -15,6 +15,8 @@ pub(crate) struct Finisher {
     opts: Options,
     out: Extraction,
     seen: HashSet<(String, String)>,
+    /// A call (or a refused call) has been read.
+    called: bool,
 }
 
 impl Finisher {
@@ -23,11 +25,18 @@ impl Finisher {
             opts: opts.clone(),
             out: Extraction::default(),
             seen: HashSet::new(),
+            called: false,
         }
     }
 
     /// Takes one piece; returns the event a stream reports for it.
     pub fn piece(&mut self, text: &str, p: Piece) -> Option<Event> {
+        if self.called
+            && self.opts.drop_text_after_calls
+            && matches!(p, Piece::Content(_) | Piece::Text(_))
+        {
+            return None;
+        }
         match p {
             Piece::Content(r) => {
                 let s = &text[r];
@@ -52,7 +61,10 @@ impl Finisher {
                 self.out.reasoning.push_str(s);
                 Some(Event::Reasoning(s.to_owned()))
             }
-            Piece::Call(rc) => self.call(text, rc),
+            Piece::Call(rc) => {
+                self.called = true;
+                self.call(text, rc)
+            }
         }
     }
 

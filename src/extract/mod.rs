@@ -145,6 +145,9 @@ pub struct Options {
     /// Keep think blocks (markers included) in `content` instead of `reasoning`, as llama.cpp's
     /// `reasoning_format: none` does. Calls inside them are still never returned.
     pub reasoning_in_content: bool,
+    /// Drop the text written after the first call from `content` (as vLLM's tool parsers do):
+    /// once a model has called, what follows is usually an invented tool result. Off by default.
+    pub drop_text_after_calls: bool,
     /// The text is a prefix of a longer output (a mid-stream snapshot): a call cut off by the end
     /// of the text is returned as a call (its arguments repaired as far as they go) instead of
     /// being rejected as cut off.
@@ -183,6 +186,13 @@ impl Options {
     #[must_use]
     pub fn with_reasoning_in_content(mut self, yes: bool) -> Self {
         self.reasoning_in_content = yes;
+        self
+    }
+
+    /// Drops the text written after the first call from `content`.
+    #[must_use]
+    pub fn with_drop_text_after_calls(mut self, yes: bool) -> Self {
+        self.drop_text_after_calls = yes;
         self
     }
 
