@@ -101,12 +101,12 @@ fn options(c: &Value, hinted: bool) -> Options {
     if ctx["think_prefilled"] == json!(true) {
         o = o.with_think_prefilled(true);
     }
-    // llama.cpp's `reasoning_format: none` keeps think blocks in the content (its 2025 tests ran
+    // llama.cpp's `reasoning_format: none` keeps think blocks in the content (its tests run
     // without a reasoning format unless they set one).
     let rf = ctx["reasoning_format"].as_str();
     if matches!(rf, Some("none" | "COMMON_REASONING_FORMAT_NONE"))
         || ctx["reasoning_in_content"] == json!(true)
-        || (ctx.get("format").is_some() && rf.is_none())
+        || (ctx.is_object() && rf.is_none() && c["id"].as_str().is_some_and(|i| i.starts_with("llama.cpp:")))
         // vLLM's tool-parser tests and Ollama's `tools` package run without a reasoning parser.
         || c["source"].as_str().is_some_and(|s| {
             s.starts_with("vllm-project/") || s.contains(" tools/tools_test.go")
