@@ -235,6 +235,26 @@ pub(crate) fn trim_range(t: &str, r: Range<usize>) -> Range<usize> {
     r.start + lead..r.end - trail
 }
 
+/// After a call's JSON value: closing brackets the model wrote one too many times (`{…}}`,
+/// `[…]]`) belong to the call, not to the content. While streaming, a value at the end of the
+/// text waits for what follows.
+pub(crate) fn stray_closers(inp: &Input<'_>, e: usize) -> Result<usize, Step> {
+    let t = inp.text;
+    let mut j = e;
+    loop {
+        let k = skip_ws(t, j);
+        if matches!(t.as_bytes().get(k), Some(b'}' | b']')) {
+            j = k + 1;
+        } else {
+            break;
+        }
+    }
+    if !inp.fin && skip_ws(t, j) == t.len() {
+        return Err(Step::NeedMore(Wait::Any));
+    }
+    Ok(j)
+}
+
 /// After a value: skips whitespace and consumes `close` if present. While streaming, waits when
 /// what follows could still become `close`.
 pub(crate) fn expect_close(
@@ -615,11 +635,15 @@ pub(crate) fn bare_object(inp: &Input<'_>, s: usize, _mend: usize) -> Step {
             }
             if calls_from_value(&v, true).is_some() {
                 let fmt = bare_format(inp, &v, Format::BareJson);
+                let end = match stray_closers(inp, e) {
+                    Ok(x) => x,
+                    Err(st) => return st,
+                };
                 unless_unknown(
                     inp,
                     Step::Done {
-                        end: e,
-                        pieces: payload(inp, s..e, s..e, fmt, false),
+                        end,
+                        pieces: payload(inp, s..e, s..end, fmt, false),
                     },
                 )
             } else if let Some(name) = prose_tool(inp, s, &v) {
@@ -729,11 +753,15 @@ pub(crate) fn bare_array(inp: &Input<'_>, s: usize, _mend: usize) -> Step {
         Ok((v, e)) => {
             if calls_from_value(&v, true).is_some() {
                 let fmt = inp.hint().unwrap_or(Format::JsonArray);
+                let end = match stray_closers(inp, e) {
+                    Ok(x) => x,
+                    Err(st) => return st,
+                };
                 unless_unknown(
                     inp,
                     Step::Done {
-                        end: e,
-                        pieces: payload(inp, s..e, s..e, fmt, false),
+                        end,
+                        pieces: payload(inp, s..e, s..end, fmt, false),
                     },
                 )
             } else {

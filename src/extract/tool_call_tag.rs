@@ -71,7 +71,11 @@ fn tag_call(
     if c == b'{' || c == b'[' {
         return match json_at(t, at) {
             Ok((_, e)) => {
-                let end = match expect_close(inp, e, close) {
+                let after = match super::json_tags::stray_closers(inp, e) {
+                    Ok(x) => x,
+                    Err(st) => return st,
+                };
+                let end = match expect_close(inp, after, close) {
                     Ok(x) => x,
                     Err(st) => return st,
                 };
