@@ -122,7 +122,9 @@ fn tag_call(
             })],
         };
     }
-    if generic {
+    // Laguna writes GLM's `name<arg_key>…` body inside `<user>…</user>`.
+    let glm_body = close[0] == "</user>" && t[body.clone()].contains("<arg_key>");
+    if generic && !glm_body {
         return Step::Done {
             end,
             pieces: Vec::new(),
