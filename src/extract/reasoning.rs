@@ -101,6 +101,19 @@ pub(crate) fn drop_token(inp: &Input<'_>, s: usize, mend: usize) -> Step {
     }
 }
 
+/// DeepSeek's tool-result block (`<｜tool▁outputs▁begin｜>…<｜tool▁outputs▁end｜>`) belongs to the
+/// prompt: a model that writes one invents tool results, which are neither content nor a call.
+pub(crate) fn tool_outputs(inp: &Input<'_>, _s: usize, mend: usize) -> Step {
+    const END: &[&str] = &["<\u{ff5c}tool\u{2581}outputs\u{2581}end\u{ff5c}>"];
+    match body_until(inp, mend, END) {
+        Ok((_, end)) => Step::Done {
+            end,
+            pieces: Vec::new(),
+        },
+        Err(step) => step,
+    }
+}
+
 /// The hook run once at offset 0, if any.
 pub(crate) fn start_handler(opts: &Options) -> Option<fn(&Input<'_>, usize, usize) -> Step> {
     if opts.think_prefilled {

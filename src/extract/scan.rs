@@ -157,7 +157,7 @@ const MARKERS: &[Marker] = &[
     m("<|end\u{2581}of\u{2581}sentence|>", reasoning::drop_token, &[]),
     m("<\u{ff5c}tool\u{2581}output\u{2581}begin\u{ff5c}>", reasoning::drop_token, &[]),
     m("<\u{ff5c}tool\u{2581}output\u{2581}end\u{ff5c}>", reasoning::drop_token, &[]),
-    m("<\u{ff5c}tool\u{2581}outputs\u{2581}begin\u{ff5c}>", reasoning::drop_token, &[]),
+    m("<\u{ff5c}tool\u{2581}outputs\u{2581}begin\u{ff5c}>", reasoning::tool_outputs, &[]),
     m("<\u{ff5c}tool\u{2581}outputs\u{2581}end\u{ff5c}>", reasoning::drop_token, &[]),
     // <tool_call> family group.
     m("<tool_call>", tool_call_tag::tool_call, &[F::Hermes, F::Qwen3CoderXml, F::Glm45Xml, F::HunyuanV3, F::GraniteToolCallToken, F::JsonArray]),
