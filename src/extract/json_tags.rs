@@ -255,6 +255,32 @@ pub(crate) fn stray_closers(inp: &Input<'_>, e: usize) -> Result<usize, Step> {
     Ok(j)
 }
 
+/// After a JSON object that is data: objects that follow it with only whitespace between are
+/// the same data (records one after another), even one shaped like a call, just as an array
+/// holding a non-call is data. Returns the end of the run.
+fn data_run(inp: &Input<'_>, e: usize) -> Result<usize, Step> {
+    let t = inp.text;
+    let mut end = e;
+    loop {
+        let j = skip_ws(t, end);
+        if j >= t.len() {
+            if !inp.fin {
+                return Err(Step::NeedMore(Wait::Any));
+            }
+            break;
+        }
+        if t.as_bytes()[j] != b'{' {
+            break;
+        }
+        match json_at(t, j) {
+            Ok((_, e2)) => end = e2,
+            Err(Stop::Eof) if !inp.fin => return Err(Step::NeedMore(Wait::Balanced)),
+            Err(_) => break,
+        }
+    }
+    Ok(end)
+}
+
 /// After a value: skips whitespace and consumes `close` if present. While streaming, waits when
 /// what follows could still become `close`.
 pub(crate) fn expect_close(
@@ -659,7 +685,10 @@ pub(crate) fn bare_object(inp: &Input<'_>, s: usize, _mend: usize) -> Step {
                     })],
                 }
             } else {
-                Step::Skip(e)
+                match data_run(inp, e) {
+                    Ok(end) => Step::Skip(end),
+                    Err(st) => st,
+                }
             }
         }
         Err(Stop::Eof) if !inp.fin => Step::NeedMore(Wait::Balanced),
