@@ -393,7 +393,6 @@ impl Scanner {
                         self.pos = e;
                     }
                     Step::Done { end, pieces } => {
-                        let pieces = visible_if_unknown(&self.opts, text, start..end, pieces);
                         for pc in pieces {
                             sink(pc);
                         }
@@ -451,42 +450,6 @@ impl Scanner {
             }
         }
     }
-}
-
-/// An envelope whose every call names no tool (nor one close to a tool) stays visible as the
-/// text the model wrote; its calls are still reported, so they are refused with a reason. Calls
-/// cut off by the end of the output are left alone (they are refused as cut off).
-fn visible_if_unknown(
-    opts: &Options,
-    text: &str,
-    span: Range<usize>,
-    pieces: Vec<Piece>,
-) -> Vec<Piece> {
-    let (s, end) = (span.start, span.end);
-    // Bare JSON and pythonic values have their own rule (see `json_tags::bare_object`).
-    if opts.tools.is_none() || end <= s || text[s..].starts_with(['{', '[']) {
-        return pieces;
-    }
-    let mut calls = pieces.iter().filter_map(|p| match p {
-        Piece::Call(c) => Some(c),
-        _ => None,
-    });
-    let unrelated = |c: &RawCall| {
-        !super::finish::plausible(opts, &c.name)
-            && !matches!(c.args, Args::Bad(RepairError::Truncated { .. }))
-    };
-    let Some(first) = calls.next() else {
-        return pieces;
-    };
-    if !unrelated(first)
-        || !calls.all(unrelated)
-        || pieces.iter().any(|p| matches!(p, Piece::Reasoning(_)))
-    {
-        return pieces;
-    }
-    let mut out = vec![Piece::Content(s..end)];
-    out.extend(pieces.into_iter().filter(|p| matches!(p, Piece::Call(_))));
-    out
 }
 
 fn new_pending(start: usize, mend: usize, handler: Handler) -> Pending {
