@@ -1,6 +1,7 @@
-//! The marker scanner shared by one-shot and streaming extraction: one Aho-Corasick pass over the
-//! text, a handler per marker, and the rules that let a partial buffer be scanned without ever
-//! deciding something that more text could change.
+//! The marker scanner shared by one-shot and streaming extraction: a two-stage pass over the text
+//! (SIMD byte and substring searches for where a marker can start, then an anchored Aho-Corasick
+//! match there), a handler per marker, and the rules that let a partial buffer be scanned without
+//! ever deciding something that more text could change.
 
 use std::collections::HashSet;
 use std::ops::Range;
@@ -236,6 +237,128 @@ struct Matcher {
     handlers: Vec<Handler>,
     prefixes: HashSet<Box<[u8]>>,
     max_len: usize,
+    /// Stage one of the scan: where a marker can start.
+    pre: Prefilter,
+}
+
+/// Finds the positions where a marker can start, at memory speed: the first bytes of the
+/// markers that begin with punctuation (`<`, `[`, `{`, `` ` ``, `>`), searched three at a time
+/// with `memchr3`, and the markers that begin with a letter (`functools`, `to=`, `Action:`),
+/// each searched whole with `memmem`. Only there does the Aho-Corasick automaton run (anchored),
+/// so prose with none of those bytes is skipped by SIMD passes instead of the automaton.
+struct Prefilter {
+    /// Groups of at most three first bytes.
+    bytes: Vec<Vec<u8>>,
+    /// Markers that start with a letter, digit or space.
+    words: Vec<memchr::memmem::Finder<'static>>,
+}
+
+impl Prefilter {
+    fn new(pats: &[&'static str]) -> Self {
+        let mut first: Vec<u8> = Vec::new();
+        let mut words = Vec::new();
+        for p in pats {
+            let b = p.as_bytes()[0];
+            if b.is_ascii_alphanumeric() || b == b' ' {
+                words.push(memchr::memmem::Finder::new(p.as_bytes()));
+            } else if !first.contains(&b) {
+                first.push(b);
+            }
+        }
+        Self {
+            bytes: first.chunks(3).map(<[u8]>::to_vec).collect(),
+            words,
+        }
+    }
+
+    fn searchers(&self) -> usize {
+        self.bytes.len() + self.words.len()
+    }
+
+    /// Searcher `i` in `hay`: the offset of its first hit.
+    fn search(&self, i: usize, hay: &[u8]) -> Option<usize> {
+        match self.bytes.get(i) {
+            Some(g) => match g.as_slice() {
+                [a] => memchr::memchr(*a, hay),
+                [a, b] => memchr::memchr2(*a, *b, hay),
+                [a, b, c] => memchr::memchr3(*a, *b, *c, hay),
+                _ => None,
+            },
+            None => self.words[i - self.bytes.len()].find(hay),
+        }
+    }
+
+    /// How far back a search must start again when the text grew (a word marker may straddle the
+    /// old end).
+    fn overlap(&self, i: usize) -> usize {
+        match i.checked_sub(self.bytes.len()) {
+            Some(w) => self.words[w].needle().len() - 1,
+            None => 0,
+        }
+    }
+}
+
+/// Each searcher's next hit, remembered so that every byte is searched once per searcher even
+/// when candidates turn out not to be markers (total work stays linear).
+#[derive(Default)]
+struct Candidates {
+    /// The searcher's next hit at or after the last position asked, if any.
+    next: Vec<Option<usize>>,
+    /// The text length when the searcher last ran.
+    upto: Vec<usize>,
+    /// Where the searcher last started: its answer holds only for positions at or after it.
+    from: Vec<usize>,
+}
+
+impl Candidates {
+    /// The first position at or after `pos` where a marker may start.
+    fn first(&mut self, pre: &Prefilter, text: &[u8], pos: usize) -> Option<usize> {
+        let n = pre.searchers();
+        if self.next.len() != n {
+            self.next = vec![None; n];
+            self.upto = vec![0; n];
+            self.from = vec![0; n];
+        }
+        let mut best: Option<usize> = None;
+        for i in 0..n {
+            // A stream may ask again from an earlier position (a marker prefix held at the end).
+            let before = pos < self.from[i];
+            let stale = before
+                || match self.next[i] {
+                    Some(p) => p < pos,
+                    None => self.upto[i] < text.len(),
+                };
+            if stale {
+                let from = match self.next[i] {
+                    None if !before => pos.max(self.upto[i].saturating_sub(pre.overlap(i))),
+                    _ => pos,
+                }
+                .min(text.len());
+                self.next[i] = pre.search(i, &text[from..]).map(|x| x + from);
+                self.upto[i] = text.len();
+                self.from[i] = pos;
+            }
+            if let Some(p) = self.next[i] {
+                best = Some(best.map_or(p, |b| b.min(p)));
+            }
+        }
+        best
+    }
+
+    /// The leftmost-longest marker at or after `pos`: `(start, end, pattern)`.
+    fn find(&mut self, mt: &Matcher, text: &str, pos: usize) -> Option<(usize, usize, usize)> {
+        let mut from = pos;
+        while let Some(p) = self.first(&mt.pre, text.as_bytes(), from) {
+            let input = aho_corasick::Input::new(text)
+                .span(p..text.len())
+                .anchored(aho_corasick::Anchored::Yes);
+            if let Some(m) = mt.ac.find(input) {
+                return Some((m.start(), m.end(), m.pattern().as_usize()));
+            }
+            from = p + 1;
+        }
+        None
+    }
 }
 
 fn build(hint: FormatHint) -> Matcher {
@@ -249,8 +372,10 @@ fn build(hint: FormatHint) -> Matcher {
         .collect();
     let ac = AhoCorasick::builder()
         .match_kind(MatchKind::LeftmostLongest)
+        .start_kind(aho_corasick::StartKind::Both)
         .build(active.iter().map(|mk| mk.pat))
         .expect("static marker set compiles");
+    let pats: Vec<&'static str> = active.iter().map(|mk| mk.pat).collect();
     let mut prefixes = HashSet::new();
     for mk in &active {
         let b = mk.pat.as_bytes();
@@ -263,6 +388,7 @@ fn build(hint: FormatHint) -> Matcher {
         handlers: active.iter().map(|mk| mk.handler).collect(),
         max_len: active.iter().map(|mk| mk.pat.len()).max().unwrap_or(1),
         prefixes,
+        pre: Prefilter::new(&pats),
     }
 }
 
@@ -332,6 +458,7 @@ pub(crate) struct Scanner {
     pending: Option<Pending>,
     hint: FormatHint,
     opts: Options,
+    cands: Candidates,
 }
 
 impl Scanner {
@@ -342,6 +469,7 @@ impl Scanner {
             pending: None,
             hint: opts.format,
             opts: opts.clone(),
+            cands: Candidates::default(),
         }
     }
 
@@ -412,10 +540,8 @@ impl Scanner {
             if self.pos >= text.len() {
                 return;
             }
-            match mt.ac.find(&text[self.pos..]) {
-                Some(found) => {
-                    let s = self.pos + found.start();
-                    let e = self.pos + found.end();
+            match self.cands.find(mt, text, self.pos) {
+                Some((s, e, pattern)) => {
                     if !fin
                         && text.len() - s < mt.max_len
                         && mt.prefixes.contains(&text.as_bytes()[s..])
@@ -431,7 +557,7 @@ impl Scanner {
                         sink(Piece::Content(self.pos..s));
                     }
                     self.pos = s;
-                    self.pending = Some(new_pending(s, e, mt.handlers[found.pattern().as_usize()]));
+                    self.pending = Some(new_pending(s, e, mt.handlers[pattern]));
                 }
                 None => {
                     // A final text that ends in part of a marker was cut off inside a control
