@@ -394,8 +394,23 @@ fn peer_suites_stream_equals_one_shot() {
                     }
                 }
             }
-            let fin = s.finish();
+            let (held, fin) = s.finish_with_events();
             let id = c.v["id"].as_str().unwrap_or_default();
+            // Everything in order: the events `push` gave and the ones `finish` held.
+            let (mut all_content, mut all_calls) = (content.clone(), calls.clone());
+            for e in held {
+                match e {
+                    Event::Content(t) => all_content.push_str(&t),
+                    Event::Call(k) => all_calls.push(k),
+                    _ => {}
+                }
+            }
+            if all_content.trim() != one.content || all_calls != one.calls {
+                bad.push(format!(
+                    "{id} (hint={hinted}): events in order do not make the result: content {all_content:?}, {} calls",
+                    all_calls.len()
+                ));
+            }
             if fin != one {
                 bad.push(format!(
                     "{id} (hint={hinted}): finish differs\n  one: {one:?}\n  fin: {fin:?}"

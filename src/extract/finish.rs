@@ -169,9 +169,19 @@ impl Finisher {
     }
 
     pub fn into_extraction(mut self) -> Extraction {
-        self.out.content = self.out.content.trim().to_owned();
-        self.out.reasoning = self.out.reasoning.trim().to_owned();
+        trim_in_place(&mut self.out.content);
+        trim_in_place(&mut self.out.reasoning);
         self.out
+    }
+}
+
+/// Trims whitespace at both ends without copying the text (content can be megabytes of prose).
+fn trim_in_place(s: &mut String) {
+    let end = s.trim_end().len();
+    s.truncate(end);
+    let start = s.len() - s.trim_start().len();
+    if start > 0 {
+        s.drain(..start);
     }
 }
 

@@ -260,7 +260,10 @@ impl Prefilter {
         for p in pats {
             let b = p.as_bytes()[0];
             if b.is_ascii_alphanumeric() || b == b' ' {
-                words.push(memchr::memmem::Finder::new(p.as_bytes()));
+                words.push(
+                    memchr::memmem::FinderBuilder::new()
+                        .build_forward_with_ranker_owned(ProseRank, p.as_bytes()),
+                );
             } else if !first.contains(&b) {
                 first.push(b);
             }
@@ -294,6 +297,23 @@ impl Prefilter {
         match i.checked_sub(self.bytes.len()) {
             Some(w) => self.words[w].needle().len() - 1,
             None => 0,
+        }
+    }
+}
+
+/// Byte frequencies of model prose (English text, not source code): punctuation such as `=` and
+/// `:` is rare, lowercase letters are common, so `to=` is searched by its `=`, not its `to`.
+struct ProseRank;
+
+impl memchr::arch::all::packedpair::HeuristicFrequencyRank for ProseRank {
+    fn rank(&self, byte: u8) -> u8 {
+        match byte {
+            b' ' | b'e' | b't' | b'a' | b'o' | b'i' | b'n' | b's' | b'h' | b'r' => 255,
+            b'd' | b'l' | b'c' | b'u' | b'm' | b'w' | b'f' | b'g' | b'y' | b'p' | b'b' => 230,
+            b'v' | b'k' | b'.' | b',' | b'\n' => 200,
+            b'a'..=b'z' => 150,
+            b'A'..=b'Z' | b'0'..=b'9' => 100,
+            _ => 10,
         }
     }
 }
