@@ -428,3 +428,60 @@ fn peer_suites_stream_equals_one_shot() {
     }
     assert!(bad.is_empty(), "{} case(s):\n{}", bad.len(), bad.join("\n"));
 }
+
+/// The acceptance runs the suites through `toolmend extract --jsonl`: every case (both modes)
+/// sent through the CLI, with the same options as a JSON line, comes back as exactly the library's
+/// result, so the pass rates above are the CLI's.
+#[test]
+fn peer_suites_through_the_cli() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    use toolmend::extract::FormatHint;
+
+    let Some(cases) = load() else { return };
+    let mut lines = Vec::new();
+    let mut want = Vec::new();
+    for c in &cases {
+        for hinted in [true, false] {
+            let text = c.v["input"].as_str().unwrap_or_default();
+            let o = options(&c.v, hinted);
+            let format = match o.format {
+                FormatHint::Family(f) => f.to_string(),
+                _ => "auto".to_owned(),
+            };
+            lines.push(
+                json!({"text": text, "format": format, "tools": o.tools,
+                    "think_prefilled": o.think_prefilled, "reasoning_in_content": o.reasoning_in_content,
+                    "partial": o.partial, "drop_text_after_calls": o.drop_text_after_calls})
+                .to_string(),
+            );
+            want.push(serde_json::to_value(extract(text, &o)).unwrap());
+        }
+    }
+    let mut child = Command::new(env!("CARGO_BIN_EXE_toolmend"))
+        .args(["extract", "--jsonl"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("toolmend runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let input = lines.join("\n") + "\n";
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let out = child.wait_with_output().expect("toolmend ends");
+    writer.join().unwrap().expect("stdin written");
+    let got: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect();
+    assert_eq!(got.len(), want.len());
+    let differ: Vec<usize> = (0..got.len()).filter(|&i| got[i] != want[i]).collect();
+    assert!(
+        differ.is_empty(),
+        "{} line(s) differ, first: {} -> {}",
+        differ.len(),
+        lines[differ[0]],
+        got[differ[0]]
+    );
+}

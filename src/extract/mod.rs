@@ -370,6 +370,13 @@ pub struct Extraction {
 /// envelope or a known tool name yields no call, and a call inside a think block is reasoning.
 #[must_use]
 pub fn extract(text: &str, opts: &Options) -> Extraction {
+    if let Some(end) = scan::plain_text_end(opts, text) {
+        // No marker anywhere: the text is the content (what the scanner would give, faster).
+        return Extraction {
+            content: text[..end].trim().to_owned(),
+            ..Extraction::default()
+        };
+    }
     let mut scanner = scan::Scanner::new(opts);
     let mut fin = finish::Finisher::new(opts);
     scanner.advance(text, true, &mut |p| {

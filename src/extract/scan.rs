@@ -692,6 +692,25 @@ fn safe_point(mt: &Matcher, text: &str, pos: usize) -> usize {
     b.len()
 }
 
+/// When `text` holds no marker at all (and no start hook applies), the end of its content: the
+/// whole text, or the text before a cut-off control token at its very end. `None` otherwise.
+/// Lets prose skip the scanner and its per-piece bookkeeping.
+pub(crate) fn plain_text_end(opts: &Options, text: &str) -> Option<usize> {
+    if reasoning::start_handler(opts).is_some() {
+        return None;
+    }
+    let mt = matcher(opts.format);
+    if Candidates::default().find(mt, text, 0).is_some() {
+        return None;
+    }
+    let safe = safe_point(mt, text, 0);
+    Some(if matches!(text.as_bytes().get(safe), Some(b'<' | b'[')) {
+        safe
+    } else {
+        text.len()
+    })
+}
+
 /// True when the envelope whose marker starts at `at` holds a call (one handler run, in a final
 /// text).
 pub(crate) fn call_at(inp: &Input<'_>, at: usize) -> bool {
