@@ -88,12 +88,14 @@ fn has_call(inp: &Input<'_>, at: usize) -> bool {
     super::scan::call_at(inp, at)
 }
 
-/// A control token with no text: dropped. A `</think>` with no opener is dropped only at the very
-/// start (it closes an empty block the template opened); later in the text (the prompt did not
-/// open a block, or its block already ended) it is text the model wrote and stays content.
+/// A control token with no text: dropped (a think closer is kept when reasoning stays in content).
+/// A `</think>` with no opener is dropped only at the very start (it closes an empty block the
+/// template opened); later in the text (the prompt did not open a block, or its block already
+/// ended) it is text the model wrote and stays content.
 pub(crate) fn drop_token(inp: &Input<'_>, s: usize, mend: usize) -> Step {
     let tok = &inp.text[s..mend];
-    let keep = tok == "</think>" && !inp.text[..s].trim().is_empty();
+    let keep = (inp.opts.reasoning_in_content && CLOSERS.contains(&tok))
+        || (tok == "</think>" && !inp.text[..s].trim().is_empty());
     Step::Done {
         end: mend,
         pieces: if keep {
