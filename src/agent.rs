@@ -22,6 +22,10 @@
 //!    - A world-fault failure (I/O, timeout, a crashing tool) is retried
 //!      ([`AgentOptions::world_retries`]) before its message goes back.
 //!    - After a policy refusal the turn's remaining calls are skipped.
+//!    - Consecutive calls of read-only tools ([`Toolbox::is_read_only`]) that repeat nothing
+//!      start together and run concurrently ([`Toolbox::call_read_only`]; through the dispatch
+//!      path that is one [`crate::dispatch::Dispatcher::dispatch_turn`]); every other call runs
+//!      alone and in order. Results and messages go back in call order either way.
 //! 4. **Feed back and repeat.** The raw output becomes the assistant message, each call's result
 //!    or corrective message a tool message. Near the end of the budget a "N turns left" nudge is
 //!    added to the request. A turn without calls ends the run with the model's answer.
@@ -401,19 +405,53 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     ) -> bool {
         let mut skip: Option<String> = None;
         let mut end_run = false;
-        for call in pending {
+        let runs = self.read_only_runs(&pending, seen);
+        // Results of calls already run concurrently with their run, with when the run started.
+        let mut ahead: HashMap<usize, (CallResult, Instant)> = HashMap::new();
+        for (idx, call) in pending.iter().cloned().enumerate() {
             stats.calls += 1;
             let args = call.arguments.to_value();
-            on_event(&AgentEvent::ToolStart {
-                id: call.id.clone(),
-                name: call.name.clone(),
-                args: args.clone(),
-            });
-            let started = Instant::now();
+            if skip.is_none()
+                && let Some(&end) = runs.get(&idx)
+            {
+                // Consecutive calls of read-only tools: all start now and run concurrently.
+                let batch = &pending[idx..end];
+                for c in batch {
+                    on_event(&AgentEvent::ToolStart {
+                        id: c.id.clone(),
+                        name: c.name.clone(),
+                        args: c.arguments.to_value(),
+                    });
+                }
+                let started = Instant::now();
+                let results = self.tools.call_read_only(batch).await;
+                for (k, r) in results.into_iter().enumerate() {
+                    ahead.insert(idx + k, (r, started));
+                }
+            }
+            let first = ahead.remove(&idx);
+            let started = match &first {
+                Some((_, at)) => *at,
+                None => {
+                    on_event(&AgentEvent::ToolStart {
+                        id: call.id.clone(),
+                        name: call.name.clone(),
+                        args: args.clone(),
+                    });
+                    Instant::now()
+                }
+            };
+            let first = first.map(|(r, _)| r);
             let key = correct::call_key(&call.name, &call.arguments);
             let mut ran = false;
             let mut retry: Option<String> = None;
-            let (result, feedback) = if let Some(reason) = &skip {
+            let (result, feedback) = if let Some(first) = first {
+                // Already run with its read-only run (before any refusal of this turn).
+                ran = true;
+                let (r, f, why) = self.run_call(&call, on_event, &mut skip, Some(first)).await;
+                retry = why;
+                (r, f)
+            } else if let Some(reason) = &skip {
                 let mut r = CallResult::failed(
                     "skipped",
                     Fault::Policy,
@@ -471,7 +509,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     }
                     _ => {
                         ran = true;
-                        let (r, f, why) = self.run_call(&call, on_event, &mut skip).await;
+                        let (r, f, why) = self.run_call(&call, on_event, &mut skip, None).await;
                         retry = why;
                         (r, f)
                     }
@@ -522,19 +560,55 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         end_run
     }
 
+    /// The runs of consecutive calls that may run concurrently: at least two calls of read-only
+    /// tools, none a repeat of an earlier call of the task or of another call in the run. Maps
+    /// the index of a run's first call to the index just past its last.
+    fn read_only_runs(
+        &self,
+        pending: &[PendingCall],
+        seen: &HashMap<String, Seen>,
+    ) -> HashMap<usize, usize> {
+        let mut runs = HashMap::new();
+        let mut i = 0;
+        while i < pending.len() {
+            let mut keys = std::collections::HashSet::new();
+            let mut end = i;
+            while let Some(c) = pending.get(end) {
+                let key = correct::call_key(&c.name, &c.arguments);
+                if !self.tools.is_read_only(&c.name) || seen.contains_key(&key) || !keys.insert(key)
+                {
+                    break;
+                }
+                end += 1;
+            }
+            if end - i >= 2 {
+                runs.insert(i, end);
+                i = end;
+            } else {
+                i += 1;
+            }
+        }
+        runs
+    }
+
     /// Runs one call through the toolbox, retrying world faults; returns the result, the message
     /// to feed back, and the reason for a corrective retry (reported after the call's `ToolEnd`).
-    /// A policy failure sets `skip` for the rest of the turn.
+    /// `first` is the result of a run that already happened (the call ran with its read-only
+    /// run). A policy failure sets `skip` for the rest of the turn.
     async fn run_call(
         &mut self,
         call: &PendingCall,
         on_event: &mut (dyn FnMut(&AgentEvent) + Send),
         skip: &mut Option<String>,
+        mut first: Option<CallResult>,
     ) -> (CallResult, String, Option<String>) {
         let mut attempts = 0;
         let mut result = loop {
             attempts += 1;
-            let r = self.tools.call(call).await;
+            let r = match first.take() {
+                Some(r) => r,
+                None => self.tools.call(call).await,
+            };
             if r.fault() == Some(Fault::World) && attempts <= self.options.world_retries {
                 let kind = r.failure.as_ref().map_or("failure", |f| f.kind.as_str());
                 on_event(&AgentEvent::Retry {

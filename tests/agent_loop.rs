@@ -165,21 +165,22 @@ impl Toolbox for ArcBox {
 }
 
 /// The structural contract of every run: chunks add up to the raw output of each turn, each
-/// `ToolStart` is followed by its `ToolEnd`, every call in the transcript was dispatched or refused
+/// `ToolStart` is followed by its `ToolEnd` (in call order), every call in the transcript was dispatched or refused
 /// with a reason, and `Done` comes last, once, with the transcript's end reason.
 fn check_event_stream(events: &[AgentEvent], t: &Transcript) {
-    let mut open: Option<&str> = None;
+    // Calls that run concurrently start together; their ends follow in call order.
+    let mut open: std::collections::VecDeque<&str> = std::collections::VecDeque::new();
     let mut starts = 0;
     for (i, e) in events.iter().enumerate() {
         match e {
             AgentEvent::ToolStart { id, .. } => {
-                assert!(open.is_none(), "ToolStart inside another call at event {i}");
-                open = Some(id);
+                assert!(!open.contains(&id.as_str()), "ToolStart twice at event {i}");
+                open.push_back(id);
                 starts += 1;
             }
             AgentEvent::ToolEnd { id, .. } => {
                 assert_eq!(
-                    open.take(),
+                    open.pop_front(),
                     Some(id.as_str()),
                     "unmatched ToolEnd at event {i}"
                 );
@@ -191,7 +192,7 @@ fn check_event_stream(events: &[AgentEvent], t: &Transcript) {
             AgentEvent::Chunk { .. } | AgentEvent::Retry { .. } | AgentEvent::Error { .. } => {}
         }
     }
-    assert!(open.is_none());
+    assert!(open.is_empty());
     let chunks: String = events
         .iter()
         .filter_map(|e| match e {

@@ -81,19 +81,19 @@ fn json_events_are_well_formed_with_matching_tool_pairs() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON: {l:?}: {e}")))
         .collect();
-    let mut open: Option<String> = None;
+    // Calls that run concurrently start together; their ends follow in call order.
+    let mut open: std::collections::VecDeque<String> = std::collections::VecDeque::new();
     let mut pairs = 0;
     for (i, e) in events.iter().enumerate() {
         match e["type"].as_str().unwrap() {
             "Chunk" => assert!(e["text"].is_string()),
             "ToolStart" => {
-                assert!(open.is_none(), "nested ToolStart at {i}");
                 assert!(e["name"].is_string() && !e["args"].is_null());
-                open = Some(e["id"].as_str().unwrap().to_owned());
+                open.push_back(e["id"].as_str().unwrap().to_owned());
             }
             "ToolEnd" => {
                 assert_eq!(
-                    open.take().as_deref(),
+                    open.pop_front().as_deref(),
                     e["id"].as_str(),
                     "unmatched ToolEnd at {i}"
                 );
@@ -106,7 +106,7 @@ fn json_events_are_well_formed_with_matching_tool_pairs() {
             other => panic!("unexpected event type {other}"),
         }
     }
-    assert!(open.is_none());
+    assert!(open.is_empty());
     assert_eq!(pairs, 4);
     let done = events.last().unwrap();
     assert_eq!(done["reason"], "answered");

@@ -82,18 +82,16 @@ fn run(
 fn check_structure(t: &Transcript, events: &[AgentEvent], tools: &[String]) {
     assert!(!t.turns.is_empty());
     assert!(matches!(events.last(), Some(AgentEvent::Done { .. })));
-    let mut open = None;
+    // Calls that run concurrently start together; their ends follow in call order.
+    let mut open = std::collections::VecDeque::new();
     for e in events {
         match e {
-            AgentEvent::ToolStart { id, .. } => {
-                assert!(open.is_none());
-                open = Some(id.clone());
-            }
-            AgentEvent::ToolEnd { id, .. } => assert_eq!(open.take().as_ref(), Some(id)),
+            AgentEvent::ToolStart { id, .. } => open.push_back(id.clone()),
+            AgentEvent::ToolEnd { id, .. } => assert_eq!(open.pop_front().as_ref(), Some(id)),
             _ => {}
         }
     }
-    assert!(open.is_none());
+    assert!(open.is_empty());
     let chunks: String = events
         .iter()
         .filter_map(|e| match e {

@@ -3,83 +3,11 @@
 //! call repeated unchanged, the note on a repeated call answered from its earlier result, and the
 //! "N turns left" nudge. Also the canonical form used to recognise identical calls.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
+
+use crate::tools::canon::write_canonical;
 
 use super::toolbox::{Args, CallFailure};
-
-/// Example arguments built from an object schema: every required property (or, when none is
-/// required, the first one) gets its `default`, first `examples` entry, first `enum` value, or a
-/// plain value of its type. Paths get `"."`, the one path every sandbox accepts.
-#[must_use]
-pub fn example_arguments(schema: &Value) -> Value {
-    let mut out = Map::new();
-    let Some(props) = schema.get("properties").and_then(Value::as_object) else {
-        return Value::Object(out);
-    };
-    let required: Vec<&str> = schema
-        .get("required")
-        .and_then(Value::as_array)
-        .map(|r| r.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
-    let chosen: Vec<&String> = if required.is_empty() {
-        props.keys().take(1).collect()
-    } else {
-        props
-            .keys()
-            .filter(|k| required.contains(&k.as_str()))
-            .collect()
-    };
-    for key in chosen {
-        out.insert(key.clone(), example_value(key, &props[key]));
-    }
-    Value::Object(out)
-}
-
-fn example_value(key: &str, schema: &Value) -> Value {
-    if let Some(v) = schema.get("default") {
-        return v.clone();
-    }
-    if let Some(v) = schema
-        .get("examples")
-        .and_then(Value::as_array)
-        .and_then(|a| a.first())
-    {
-        return v.clone();
-    }
-    if let Some(v) = schema
-        .get("enum")
-        .and_then(Value::as_array)
-        .and_then(|a| a.first())
-    {
-        return v.clone();
-    }
-    let ty = match schema.get("type") {
-        Some(Value::String(t)) => t.as_str(),
-        Some(Value::Array(ts)) => ts
-            .iter()
-            .filter_map(Value::as_str)
-            .find(|t| *t != "null")
-            .unwrap_or("string"),
-        _ => "string",
-    };
-    match ty {
-        "integer" => Value::from(1),
-        "number" => Value::from(1.0),
-        "boolean" => Value::Bool(true),
-        "array" => Value::Array(Vec::new()),
-        "object" => Value::Object(Map::new()),
-        _ => {
-            let k = key.to_ascii_lowercase();
-            if k.contains("path") || k.contains("dir") || k == "root" || k == "folder" {
-                Value::from(".")
-            } else if k.contains("pattern") || k.contains("query") {
-                Value::from("TODO")
-            } else {
-                Value::from("text")
-            }
-        }
-    }
-}
 
 /// The identity of a call for recognising repeats: the name and the arguments with object keys
 /// sorted (so `{"a":1,"b":2}` and `{"b":2,"a":1}` are the same call). Text arguments that parse
@@ -95,49 +23,6 @@ pub fn call_key(name: &str, args: &Args) -> String {
     out.push('\u{0}');
     write_canonical(&value, &mut out);
     out
-}
-
-/// Writes `v` with sorted object keys, iteratively (no recursion on model-controlled depth).
-fn write_canonical(v: &Value, out: &mut String) {
-    enum Item<'a> {
-        Value(&'a Value),
-        Raw(&'static str),
-        Key(&'a str),
-    }
-    let mut stack = vec![Item::Value(v)];
-    while let Some(item) = stack.pop() {
-        match item {
-            Item::Raw(s) => out.push_str(s),
-            Item::Key(k) => {
-                out.push_str(&Value::String(k.to_owned()).to_string());
-                out.push(':');
-            }
-            Item::Value(Value::Array(a)) => {
-                out.push('[');
-                stack.push(Item::Raw("]"));
-                for (i, x) in a.iter().enumerate().rev() {
-                    stack.push(Item::Value(x));
-                    if i > 0 {
-                        stack.push(Item::Raw(","));
-                    }
-                }
-            }
-            Item::Value(Value::Object(o)) => {
-                out.push('{');
-                stack.push(Item::Raw("}"));
-                let mut keys: Vec<(&String, &Value)> = o.iter().collect();
-                keys.sort_by(|a, b| a.0.cmp(b.0));
-                for (i, (k, x)) in keys.into_iter().enumerate().rev() {
-                    stack.push(Item::Value(x));
-                    stack.push(Item::Key(k));
-                    if i > 0 {
-                        stack.push(Item::Raw(","));
-                    }
-                }
-            }
-            Item::Value(scalar) => out.push_str(&scalar.to_string()),
-        }
-    }
 }
 
 /// The corrective message for a model-fault failure: the failure's own message, plus one
@@ -211,20 +96,6 @@ pub fn nudge(left: u32) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
-
-    #[test]
-    fn example_arguments_fill_required_properties() {
-        let schema = json!({"type": "object", "properties": {
-            "path": {"type": "string"}, "pattern": {"type": "string"},
-            "limit": {"type": "integer"}, "unit": {"enum": ["celsius", "fahrenheit"]},
-            "opt": {"type": "boolean"}},
-            "required": ["pattern", "path", "limit", "unit"]});
-        assert_eq!(
-            example_arguments(&schema),
-            json!({"path": ".", "pattern": "TODO", "limit": 1, "unit": "celsius"})
-        );
-        assert_eq!(example_arguments(&json!({"type": "object"})), json!({}));
-    }
 
     #[test]
     fn call_keys_ignore_key_order_and_parse_text() {

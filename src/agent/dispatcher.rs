@@ -46,43 +46,59 @@ impl Toolbox for DispatchToolbox {
         self.dispatcher.registry().snapshot().defs()
     }
 
-    /// The tool's own example, else one built from its schema's required properties (the
-    /// spec's fallback, `{}`, is not a valid call of a tool with required arguments).
+    /// The tool's own example, else one built from its schema (see
+    /// [`ToolSpec::example_call`](crate::tools::ToolSpec::example_call)).
     fn example_call(&self, name: &str) -> Option<String> {
         let snap = self.dispatcher.registry().snapshot();
-        let spec = &snap.get(name)?.spec;
-        if spec.example.is_some() {
-            return Some(spec.example_call());
-        }
-        let args = super::correct::example_arguments(&spec.parameters);
-        Some(serde_json::json!({"name": spec.name, "arguments": args}).to_string())
+        Some(snap.get(name)?.spec.example_call())
     }
 
     fn call<'a>(&'a mut self, call: &'a PendingCall) -> BoxFuture<'a, CallResult> {
+        Box::pin(async move { to_call_result(self.dispatcher.dispatch(to_tool_call(call)).await) })
+    }
+
+    fn is_read_only(&self, name: &str) -> bool {
+        self.dispatcher
+            .registry()
+            .snapshot()
+            .get(name)
+            .is_some_and(|e| e.spec.annotations.read_only)
+    }
+
+    /// One [`Dispatcher::dispatch_turn`]: the read-only calls run concurrently.
+    fn call_read_only<'a>(
+        &'a mut self,
+        calls: &'a [PendingCall],
+    ) -> BoxFuture<'a, Vec<CallResult>> {
         Box::pin(async move {
-            let arguments = match &call.arguments {
-                Args::Value(v) => Arguments::Value(v.clone()),
-                Args::Text(t) => Arguments::Text(t.clone()),
-            };
-            let source = if call.native {
-                CallSource::Native
-            } else {
-                CallSource::Extracted {
-                    raw: call.raw.clone(),
-                    fixes: call.fixes.clone(),
-                }
-            };
-            let result = self
+            let results = self
                 .dispatcher
-                .dispatch(ToolCall {
-                    id: Some(call.id.clone()),
-                    name: call.name.clone(),
-                    arguments,
-                    source,
-                })
+                .dispatch_turn(calls.iter().map(to_tool_call).collect())
                 .await;
-            to_call_result(result)
+            results.into_iter().map(to_call_result).collect()
         })
+    }
+}
+
+/// A loop call as a dispatch call: native, or extracted with its raw text and repair fixes.
+fn to_tool_call(call: &PendingCall) -> ToolCall {
+    let arguments = match &call.arguments {
+        Args::Value(v) => Arguments::Value(v.clone()),
+        Args::Text(t) => Arguments::Text(t.clone()),
+    };
+    let source = if call.native {
+        CallSource::Native
+    } else {
+        CallSource::Extracted {
+            raw: call.raw.clone(),
+            fixes: call.fixes.clone(),
+        }
+    };
+    ToolCall {
+        id: Some(call.id.clone()),
+        name: call.name.clone(),
+        arguments,
+        source,
     }
 }
 

@@ -145,13 +145,37 @@ pub trait Toolbox: Send + Sync {
     /// corrective messages; `None` when there is no such tool.
     fn example_call(&self, name: &str) -> Option<String> {
         let def = self.defs().into_iter().find(|d| d.name == name)?;
-        let args = super::correct::example_arguments(&def.parameters);
+        let args = crate::tools::example_arguments(&def.parameters);
         Some(serde_json::json!({"name": def.name, "arguments": args}).to_string())
     }
 
     /// Runs one call: repair, decode and validate its arguments, execute, and report the result.
     /// Unknown names and bad arguments come back as model-fault failures, never as panics.
     fn call<'a>(&'a mut self, call: &'a PendingCall) -> BoxFuture<'a, CallResult>;
+
+    /// True when tool `name` only reads (it changes nothing), so the loop may run several calls
+    /// of read-only tools from one turn at the same time. The default, `false`, runs every call
+    /// alone and in order.
+    fn is_read_only(&self, name: &str) -> bool {
+        let _ = name;
+        false
+    }
+
+    /// Runs calls of read-only tools from one turn (the loop passes only such calls) and returns
+    /// one result per call, in call order. The default runs them one after another;
+    /// implementations may run them concurrently.
+    fn call_read_only<'a>(
+        &'a mut self,
+        calls: &'a [PendingCall],
+    ) -> BoxFuture<'a, Vec<CallResult>> {
+        Box::pin(async move {
+            let mut out = Vec::with_capacity(calls.len());
+            for c in calls {
+                out.push(self.call(c).await);
+            }
+            out
+        })
+    }
 }
 
 impl<T: Toolbox + ?Sized> Toolbox for Box<T> {
@@ -165,6 +189,17 @@ impl<T: Toolbox + ?Sized> Toolbox for Box<T> {
 
     fn call<'a>(&'a mut self, call: &'a PendingCall) -> BoxFuture<'a, CallResult> {
         (**self).call(call)
+    }
+
+    fn is_read_only(&self, name: &str) -> bool {
+        (**self).is_read_only(name)
+    }
+
+    fn call_read_only<'a>(
+        &'a mut self,
+        calls: &'a [PendingCall],
+    ) -> BoxFuture<'a, Vec<CallResult>> {
+        (**self).call_read_only(calls)
     }
 }
 

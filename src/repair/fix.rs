@@ -70,6 +70,9 @@ pub enum FixKind {
     QuotedNumber,
     /// Strings joined with `+` were concatenated.
     ConcatenatedStrings,
+    /// Constant arithmetic written as a value (`2 * Math.PI`, `60 * 60`) was replaced by its
+    /// result.
+    EvaluatedExpression,
     /// Several top-level values (NDJSON, concatenated objects) were wrapped in one array.
     WrappedInArray,
     /// A JSONP callback or MongoDB constructor (`ObjectId("…")`) around a value was removed.

@@ -27,6 +27,7 @@
 //!
 //! Choices made where the peer suites disagree are documented in `corpus/repair/CHOICES.md`.
 
+mod expr;
 mod fix;
 mod lexer;
 mod parser;

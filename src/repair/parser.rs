@@ -702,6 +702,14 @@ impl<'a> Parser<'a> {
         let Some(c) = self.peek() else {
             return Ok(Some(false));
         };
+        if matches!(
+            c,
+            b'0'..=b'9' | b'-' | b'+' | b'.' | b'(' | b'M' | b'm' | b'n'
+        ) && self.expression()
+        {
+            self.ws_comments(true);
+            return Ok(Some(true));
+        }
         match c {
             b'{' | b'[' | b'(' => {
                 if self.stack.len() >= MAX_DEPTH {
@@ -2023,6 +2031,29 @@ impl<'a> Parser<'a> {
             return false;
         }
         self.emit_number(start, i, false, lead_dot);
+        true
+    }
+
+    /// Constant arithmetic as an object value or array element (`2 * Math.PI`), replaced by its
+    /// result; see [`super::expr`].
+    fn expression(&mut self) -> bool {
+        if !matches!(self.ctx, Ctx::ObjValue | Ctx::Element) {
+            return false;
+        }
+        self.steps += 1;
+        let Some((value, n)) = super::expr::at(&self.b[self.i..]) else {
+            return false;
+        };
+        self.fix(FixKind::EvaluatedExpression, self.i);
+        let text = match value {
+            super::expr::Value::Int(i) => i.to_string(),
+            super::expr::Value::Float(f) => {
+                serde_json::Number::from_f64(f).map_or_else(|| "null".to_owned(), |n| n.to_string())
+            }
+        };
+        self.out.extend_from_slice(text.as_bytes());
+        self.steps += n as u64 / 8;
+        self.i += n;
         true
     }
 

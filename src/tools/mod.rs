@@ -48,7 +48,7 @@ pub use failure::{Failure, FailureKind, Fault};
 pub use memo::Memo;
 pub use registry::{Entry, Exported, Registry, Snapshot};
 pub use result::{Output, OutputFormat, ToolResult};
-pub use spec::{Annotations, ToolSpec};
+pub use spec::{Annotations, ToolSpec, example_arguments};
 pub use typed::{Typed, TypedTool, typed};
 
 use serde_json::Value;

@@ -101,13 +101,12 @@ impl ToolSpec {
     }
 
     /// One concrete valid call as JSON text, `{"name": …, "arguments": …}`, for corrective
-    /// messages. Uses the example when there is one, else fills the schema's required properties
-    /// with placeholders of their type (the first enum value, `"..."`, `1`, `true`, `[]`, `{}`).
+    /// messages. Uses the example when there is one, else [`example_arguments`] of the schema.
     pub fn example_call(&self) -> String {
         let args = self
             .example
             .clone()
-            .unwrap_or_else(|| placeholder_arguments(&self.parameters));
+            .unwrap_or_else(|| example_arguments(&self.parameters));
         serde_json::json!({"name": self.name, "arguments": args}).to_string()
     }
 
@@ -121,30 +120,53 @@ impl ToolSpec {
     }
 }
 
-/// An argument object with a placeholder for each required property of `schema`.
-fn placeholder_arguments(schema: &Value) -> Value {
-    let mut args = serde_json::Map::new();
-    let props = schema.get("properties").and_then(Value::as_object);
-    let required = schema.get("required").and_then(Value::as_array);
-    for name in required.into_iter().flatten().filter_map(Value::as_str) {
-        let prop = props.and_then(|p| p.get(name)).unwrap_or(&Value::Null);
-        args.insert(name.to_string(), placeholder(prop));
+/// Example arguments built from an object schema: every required property (or, when none is
+/// required, the first one) gets its `default`, first `examples` entry, first `enum` value, or a
+/// plain value of its type. Paths get `"."`, the one path every sandbox accepts.
+#[must_use]
+pub fn example_arguments(schema: &Value) -> Value {
+    let mut out = serde_json::Map::new();
+    let Some(props) = schema.get("properties").and_then(Value::as_object) else {
+        return Value::Object(out);
+    };
+    let required: Vec<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let chosen: Vec<&String> = if required.is_empty() {
+        props.keys().take(1).collect()
+    } else {
+        props
+            .keys()
+            .filter(|k| required.contains(&k.as_str()))
+            .collect()
+    };
+    for key in chosen {
+        out.insert(key.clone(), example_value(key, &props[key]));
     }
-    Value::Object(args)
+    Value::Object(out)
 }
 
-fn placeholder(prop: &Value) -> Value {
-    if let Some(first) = prop
+fn example_value(key: &str, schema: &Value) -> Value {
+    if let Some(v) = schema.get("default") {
+        return v.clone();
+    }
+    if let Some(v) = schema
+        .get("examples")
+        .and_then(Value::as_array)
+        .and_then(|a| a.first())
+    {
+        return v.clone();
+    }
+    if let Some(v) = schema
         .get("enum")
         .and_then(Value::as_array)
-        .and_then(|e| e.first())
+        .and_then(|a| a.first())
     {
-        return first.clone();
+        return v.clone();
     }
-    if let Some(c) = prop.get("const") {
-        return c.clone();
-    }
-    let ty = match prop.get("type") {
+    let ty = match schema.get("type") {
         Some(Value::String(t)) => t.as_str(),
         Some(Value::Array(ts)) => ts
             .iter()
@@ -154,11 +176,21 @@ fn placeholder(prop: &Value) -> Value {
         _ => "string",
     };
     match ty {
-        "integer" | "number" => Value::from(1),
+        "integer" => Value::from(1),
+        "number" => Value::from(1.0),
         "boolean" => Value::Bool(true),
         "array" => Value::Array(Vec::new()),
-        "object" => Value::Object(Default::default()),
-        _ => Value::String("...".into()),
+        "object" => Value::Object(serde_json::Map::new()),
+        _ => {
+            let k = key.to_ascii_lowercase();
+            if k.contains("path") || k.contains("dir") || k == "root" || k == "folder" {
+                Value::from(".")
+            } else if k.contains("pattern") || k.contains("query") {
+                Value::from("TODO")
+            } else {
+                Value::from("text")
+            }
+        }
     }
 }
 
@@ -166,6 +198,20 @@ fn placeholder(prop: &Value) -> Value {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn example_arguments_fill_required_properties() {
+        let schema = json!({"type": "object", "properties": {
+            "path": {"type": "string"}, "pattern": {"type": "string"},
+            "limit": {"type": "integer"}, "unit": {"enum": ["celsius", "fahrenheit"]},
+            "opt": {"type": "boolean"}},
+            "required": ["pattern", "path", "limit", "unit"]});
+        assert_eq!(
+            example_arguments(&schema),
+            json!({"path": ".", "pattern": "TODO", "limit": 1, "unit": "celsius"})
+        );
+        assert_eq!(example_arguments(&json!({"type": "object"})), json!({}));
+    }
 
     #[test]
     fn example_call_fills_required_properties_when_there_is_no_example() {
@@ -181,7 +227,7 @@ mod tests {
         );
         assert_eq!(
             spec.example_call(),
-            r#"{"name":"weather","arguments":{"city":"...","unit":"celsius","days":1}}"#
+            r#"{"name":"weather","arguments":{"city":"text","unit":"celsius","days":1}}"#
         );
         let with = spec.with_example(json!({"city": "Paris", "unit": "celsius", "days": 2}));
         assert!(with.example_call().contains("Paris"));

@@ -279,8 +279,14 @@ fn open_ollama(_: &BfclArgs, _: &str) -> anyhow::Result<Opened> {
 fn open_llama(a: &BfclArgs) -> anyhow::Result<Opened> {
     use toolmend::backend::llama::{LlamaBackend, LlamaOptions};
     let model = a.model.as_deref().unwrap_or("qwen2.5-coder:0.5b");
-    let backend = LlamaBackend::load(model, LlamaOptions::default(), |_| {})
-        .with_context(|| format!("loading {model}"))?;
+    // Every question starts from an empty KV cache: greedy output then depends only on the
+    // question, so a resumed recording continues exactly as an uninterrupted one would.
+    let options = LlamaOptions {
+        prompt_cache: false,
+        ..LlamaOptions::default()
+    };
+    let backend =
+        LlamaBackend::load(model, options, |_| {}).with_context(|| format!("loading {model}"))?;
     let info = backend.info().clone();
     // A template with its own tool support documents `<tool_call>` blocks (Qwen2.5, Hermes);
     // without it toolmend's own tool prompt asks for a bare JSON call.
