@@ -17,6 +17,9 @@ pub(crate) struct Finisher {
     seen: HashSet<(String, String)>,
     /// A call (or a refused call) has been read.
     called: bool,
+    /// The last piece was a call ending in `}` or `]` and only whitespace came since: closing
+    /// brackets written once too often are dropped, not shown.
+    after_json: bool,
 }
 
 impl Finisher {
@@ -26,6 +29,7 @@ impl Finisher {
             out: Extraction::default(),
             seen: HashSet::new(),
             called: false,
+            after_json: false,
         }
     }
 
@@ -39,14 +43,15 @@ impl Finisher {
         }
         match p {
             Piece::Content(r) => {
-                let s = &text[r];
+                let s = self.strip_stray_closers(&text[r]);
                 if s.is_empty() {
                     return None;
                 }
-                self.out.content.push_str(s);
-                Some(Event::Content(s.to_owned()))
+                self.out.content.push_str(&s);
+                Some(Event::Content(s.into_owned()))
             }
             Piece::Text(s) => {
+                let s = self.strip_stray_closers(&s).into_owned();
                 if s.is_empty() {
                     return None;
                 }
@@ -54,6 +59,7 @@ impl Finisher {
                 Some(Event::Content(s))
             }
             Piece::Reasoning(r) => {
+                self.after_json = false;
                 let s = &text[r];
                 if s.is_empty() {
                     return None;
@@ -63,9 +69,33 @@ impl Finisher {
             }
             Piece::Call(rc) => {
                 self.called = true;
+                self.after_json = text
+                    .get(rc.span.clone())
+                    .is_some_and(|t| t.trim_end().ends_with(['}', ']']));
                 self.call(text, rc)
             }
         }
+    }
+
+    /// Content right after a JSON call: `}` / `]` before any other non-space character are the
+    /// model's extra closing brackets (`{…}}`, `[…]]`), dropped; whitespace is kept.
+    fn strip_stray_closers<'s>(&mut self, s: &'s str) -> std::borrow::Cow<'s, str> {
+        if !self.after_json {
+            return std::borrow::Cow::Borrowed(s);
+        }
+        let mut out = String::with_capacity(s.len());
+        for (i, ch) in s.char_indices() {
+            match ch {
+                '}' | ']' => {}
+                c if c.is_whitespace() => out.push(c),
+                _ => {
+                    self.after_json = false;
+                    out.push_str(&s[i..]);
+                    break;
+                }
+            }
+        }
+        std::borrow::Cow::Owned(out)
     }
 
     fn call(&mut self, text: &str, rc: RawCall) -> Option<Event> {

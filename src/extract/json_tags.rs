@@ -235,9 +235,10 @@ pub(crate) fn trim_range(t: &str, r: Range<usize>) -> Range<usize> {
     r.start + lead..r.end - trail
 }
 
-/// After a call's JSON value: closing brackets the model wrote one too many times (`{…}}`,
-/// `[…]]`) belong to the call, not to the content. While streaming, a value at the end of the
-/// text waits for what follows.
+/// After a call's JSON value inside an envelope: closing brackets the model wrote one too many
+/// times (`{…}}`) belong to the call, not to the content. While streaming, a value at the end of
+/// the text waits for what follows (as the envelope's close marker does). After a bare call the
+/// finisher drops them instead, so the call is reported at once.
 pub(crate) fn stray_closers(inp: &Input<'_>, e: usize) -> Result<usize, Step> {
     let t = inp.text;
     let mut j = e;
@@ -661,15 +662,11 @@ pub(crate) fn bare_object(inp: &Input<'_>, s: usize, _mend: usize) -> Step {
             }
             if calls_from_value(&v, true).is_some() {
                 let fmt = bare_format(inp, &v, Format::BareJson);
-                let end = match stray_closers(inp, e) {
-                    Ok(x) => x,
-                    Err(st) => return st,
-                };
                 unless_unknown(
                     inp,
                     Step::Done {
-                        end,
-                        pieces: payload(inp, s..e, s..end, fmt, false),
+                        end: e,
+                        pieces: payload(inp, s..e, s..e, fmt, false),
                     },
                 )
             } else if let Some(name) = prose_tool(inp, s, &v) {
@@ -782,15 +779,11 @@ pub(crate) fn bare_array(inp: &Input<'_>, s: usize, _mend: usize) -> Step {
         Ok((v, e)) => {
             if calls_from_value(&v, true).is_some() {
                 let fmt = inp.hint().unwrap_or(Format::JsonArray);
-                let end = match stray_closers(inp, e) {
-                    Ok(x) => x,
-                    Err(st) => return st,
-                };
                 unless_unknown(
                     inp,
                     Step::Done {
-                        end,
-                        pieces: payload(inp, s..e, s..end, fmt, false),
+                        end: e,
+                        pieces: payload(inp, s..e, s..e, fmt, false),
                     },
                 )
             } else {
