@@ -230,18 +230,6 @@ fn suggest(known: &[String], name: &str) -> Option<String> {
         .map(|(_, k)| k.clone())
 }
 
-/// True when `name` is a tool, or close to one, or there is no tool list.
-pub(crate) fn plausible(opts: &Options, name: &str) -> bool {
-    let Some(tools) = &opts.tools else {
-        return true;
-    };
-    if tools.iter().any(|t| t.name == name) {
-        return true;
-    }
-    let known: Vec<String> = tools.iter().map(|t| t.name.clone()).collect();
-    suggest(&known, name).is_some()
-}
-
 /// True when the output ended inside the call's arguments.
 fn cut_off(text: &str, rc: &RawCall) -> bool {
     match &rc.args {

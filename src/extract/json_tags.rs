@@ -620,29 +620,6 @@ fn bare_format(inp: &Input<'_>, v: &Value, default: Format) -> Format {
     }
 }
 
-/// A complete bare value (no envelope of its own) whose every call names a tool that is not in the tool
-/// list, nor close to one, is data the model wrote, not a call: it stays content.
-fn unless_unknown(inp: &Input<'_>, step: Step) -> Step {
-    let Step::Done { end, pieces } = step else {
-        return step;
-    };
-    let mut calls = pieces.iter().filter_map(|p| match p {
-        Piece::Call(c) => Some(c.name.as_str()),
-        _ => None,
-    });
-    let first = calls.next();
-    if inp.opts.tools.is_some()
-        && first.is_some()
-        && first
-            .into_iter()
-            .chain(calls)
-            .all(|n| !super::finish::plausible(inp.opts, n))
-    {
-        return Step::Skip(end);
-    }
-    Step::Done { end, pieces }
-}
-
 /// A bare `{` in the text: a JSON object with the shape of a call is a call; other JSON is
 /// content (skipped whole); anything else is content.
 pub(crate) fn bare_object(inp: &Input<'_>, s: usize, _mend: usize) -> Step {
@@ -662,13 +639,10 @@ pub(crate) fn bare_object(inp: &Input<'_>, s: usize, _mend: usize) -> Step {
             }
             if calls_from_value(&v, true).is_some() {
                 let fmt = bare_format(inp, &v, Format::BareJson);
-                unless_unknown(
-                    inp,
-                    Step::Done {
-                        end: e,
-                        pieces: payload(inp, s..e, s..e, fmt, false),
-                    },
-                )
+                Step::Done {
+                    end: e,
+                    pieces: payload(inp, s..e, s..e, fmt, false),
+                }
             } else if let Some(name) = prose_tool(inp, s, &v) {
                 Step::Done {
                     end: e,
@@ -779,13 +753,10 @@ pub(crate) fn bare_array(inp: &Input<'_>, s: usize, _mend: usize) -> Step {
         Ok((v, e)) => {
             if calls_from_value(&v, true).is_some() {
                 let fmt = inp.hint().unwrap_or(Format::JsonArray);
-                unless_unknown(
-                    inp,
-                    Step::Done {
-                        end: e,
-                        pieces: payload(inp, s..e, s..e, fmt, false),
-                    },
-                )
+                Step::Done {
+                    end: e,
+                    pieces: payload(inp, s..e, s..e, fmt, false),
+                }
             } else {
                 Step::Skip(e)
             }
@@ -807,6 +778,6 @@ pub(crate) fn bare_array(inp: &Input<'_>, s: usize, _mend: usize) -> Step {
             }
             super::pythonic::bare_list(inp, s)
         }
-        Err(Stop::Invalid) => unless_unknown(inp, super::pythonic::bare_list(inp, s)),
+        Err(Stop::Invalid) => super::pythonic::bare_list(inp, s),
     }
 }
