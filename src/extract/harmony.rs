@@ -91,6 +91,8 @@ pub(crate) fn handle(inp: &Input<'_>, s: usize, _mend: usize) -> Step {
         Some("self") => Piece::Reasoning(body),
         Some(r) if r != "assistant" => Piece::Reasoning(body),
         _ => match channel {
+            // Reasoning kept in content: the analysis message as written, header and end included.
+            Some("analysis") if inp.opts.reasoning_in_content => Piece::Content(s..end),
             Some("analysis") => Piece::Reasoning(body),
             None if inp.opts.think_prefilled => Piece::Reasoning(body),
             _ => Piece::Content(body),
