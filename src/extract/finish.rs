@@ -35,6 +35,16 @@ impl Finisher {
 
     /// Takes one piece; returns the event a stream reports for it.
     pub fn piece(&mut self, text: &str, p: Piece) -> Option<Event> {
+        self.take(text, p, true)
+    }
+
+    /// Takes one piece without building its event (one-shot extraction: no copy of the text
+    /// for an event nobody reads).
+    pub fn absorb(&mut self, text: &str, p: Piece) {
+        self.take(text, p, false);
+    }
+
+    fn take(&mut self, text: &str, p: Piece, event: bool) -> Option<Event> {
         if self.called
             && self.opts.drop_text_after_calls
             && matches!(p, Piece::Content(_) | Piece::Text(_))
@@ -48,7 +58,7 @@ impl Finisher {
                     return None;
                 }
                 self.out.content.push_str(&s);
-                Some(Event::Content(s.into_owned()))
+                event.then(|| Event::Content(s.into_owned()))
             }
             Piece::Text(s) => {
                 let s = self.strip_stray_closers(&s).into_owned();
@@ -56,7 +66,7 @@ impl Finisher {
                     return None;
                 }
                 self.out.content.push_str(&s);
-                Some(Event::Content(s))
+                event.then_some(Event::Content(s))
             }
             Piece::Reasoning(r) => {
                 self.after_json = false;
@@ -65,14 +75,14 @@ impl Finisher {
                     return None;
                 }
                 self.out.reasoning.push_str(s);
-                Some(Event::Reasoning(s.to_owned()))
+                event.then(|| Event::Reasoning(s.to_owned()))
             }
             Piece::Call(rc) => {
                 self.called = true;
                 self.after_json = text
                     .get(rc.span.clone())
                     .is_some_and(|t| t.trim_end().ends_with(['}', ']']));
-                self.call(text, rc)
+                self.call(text, rc, event)
             }
         }
     }
@@ -98,7 +108,7 @@ impl Finisher {
         std::borrow::Cow::Owned(out)
     }
 
-    fn call(&mut self, text: &str, rc: RawCall) -> Option<Event> {
+    fn call(&mut self, text: &str, mut rc: RawCall, event: bool) -> Option<Event> {
         let raw = text.get(rc.raw.clone()).unwrap_or_default().to_owned();
         if let Some(tools) = &self.opts.tools
             && !tools.iter().any(|t| t.name == rc.name)
@@ -116,8 +126,9 @@ impl Finisher {
                 span: rc.span,
                 raw_arguments: raw,
             };
-            self.out.rejected.push(r.clone());
-            return Some(Event::Rejected(r));
+            let e = event.then(|| Event::Rejected(r.clone()));
+            self.out.rejected.push(r);
+            return e;
         }
         if !self.opts.partial && cut_off(text, &rc) {
             let r = Rejected {
@@ -129,10 +140,12 @@ impl Finisher {
                 span: rc.span,
                 raw_arguments: raw,
             };
-            self.out.rejected.push(r.clone());
-            return Some(Event::Rejected(r));
+            let e = event.then(|| Event::Rejected(r.clone()));
+            self.out.rejected.push(r);
+            return e;
         }
-        let (mut arguments, fixes) = self.arguments(text, &rc);
+        let args = std::mem::replace(&mut rc.args, Args::Json(0..0));
+        let (mut arguments, fixes) = self.arguments(text, &rc, args);
         if matches!(arguments, Ok(Value::Null))
             && (self.opts.partial || self.opts.takes_no_args(&rc.name))
         {
@@ -149,8 +162,9 @@ impl Finisher {
                 span: rc.span,
                 raw_arguments: raw,
             };
-            self.out.rejected.push(r.clone());
-            return Some(Event::Rejected(r));
+            let e = event.then(|| Event::Rejected(r.clone()));
+            self.out.rejected.push(r);
+            return e;
         }
         let key = (
             rc.name.clone(),
@@ -170,28 +184,35 @@ impl Finisher {
             fixes,
             id: rc.id,
         };
-        self.out.calls.push(call.clone());
-        Some(Event::Call(call))
+        let e = event.then(|| Event::Call(call.clone()));
+        self.out.calls.push(call);
+        e
     }
 
-    fn arguments(&self, text: &str, rc: &RawCall) -> (Result<Value, ArgumentsError>, Vec<Fix>) {
+    fn arguments(
+        &self,
+        text: &str,
+        rc: &RawCall,
+        args: Args,
+    ) -> (Result<Value, ArgumentsError>, Vec<Fix>) {
         let err = |source: RepairError, at: usize| ArgumentsError {
             name: rc.name.clone(),
             at,
             source,
         };
-        match &rc.args {
+        match args {
             Args::Json(r) => repair_json(&text[r.clone()], r.start)
                 .map_err(|e| err(e, r.start))
                 .map_or_else(|e| (Err(e), Vec::new()), |(v, f)| (Ok(v), f)),
-            Args::Value(v, f) => (Ok(v.clone()), f.clone()),
-            Args::Bad(e) => (Err(err(e.clone(), rc.raw.start)), Vec::new()),
+            Args::Value(v, f) => (Ok(v), f),
+            Args::Bad(e) => (Err(err(e, rc.raw.start)), Vec::new()),
             Args::Pairs(pairs) => {
                 let tool = self.opts.tool(&rc.name);
                 let mut m = Map::new();
                 for (k, v, hint) in pairs {
-                    let ty = tool.and_then(|t| t.param_type(k));
-                    m.insert(k.clone(), super::value::type_raw(v, ty, *hint));
+                    let ty = tool.and_then(|t| t.param_type(&k));
+                    let value = super::value::type_raw(&v, ty, hint);
+                    m.insert(k, value);
                 }
                 (Ok(Value::Object(m)), Vec::new())
             }
@@ -205,13 +226,13 @@ impl Finisher {
     }
 }
 
-/// Trims whitespace at both ends without copying the text (content can be megabytes of prose).
+/// Trims leading and trailing whitespace without copying what stays.
 fn trim_in_place(s: &mut String) {
     let end = s.trim_end().len();
     s.truncate(end);
-    let start = s.len() - s.trim_start().len();
-    if start > 0 {
-        s.drain(..start);
+    let lead = s.len() - s.trim_start().len();
+    if lead > 0 {
+        s.drain(..lead);
     }
 }
 

@@ -380,7 +380,7 @@ pub fn extract(text: &str, opts: &Options) -> Extraction {
     let mut scanner = scan::Scanner::new(opts);
     let mut fin = finish::Finisher::new(opts);
     scanner.advance(text, true, &mut |p| {
-        fin.piece(text, p);
+        fin.absorb(text, p);
     });
     fin.into_extraction()
 }

@@ -1,7 +1,6 @@
-//! The marker scanner shared by one-shot and streaming extraction: a two-stage pass over the text
-//! (SIMD byte and substring searches for where a marker can start, then an anchored Aho-Corasick
-//! match there), a handler per marker, and the rules that let a partial buffer be scanned without
-//! ever deciding something that more text could change.
+//! The marker scanner shared by one-shot and streaming extraction: one Aho-Corasick pass over the
+//! text, a handler per marker, and the rules that let a partial buffer be scanned without ever
+//! deciding something that more text could change.
 
 use std::collections::HashSet;
 use std::ops::Range;
@@ -231,153 +230,105 @@ const fn m(pat: &'static str, handler: Handler, families: &'static [Format]) -> 
     }
 }
 
-/// The markers active for one hint, compiled.
+/// The markers active for one hint, compiled for a two-stage search.
+///
+/// Most markers start with a byte that is rare in prose (`<`, `[`, `{`, `` ` ``, `>`); the few
+/// that start with a letter (`to=`, `Action:`, `function call<|role_sep|>`) hold such a byte
+/// further in. Stage one skips every byte that is no marker's *anchor* (its first byte that is
+/// neither a letter, a digit, `_` nor a space) with a branch-free table scan; stage two checks
+/// the markers anchored there: those that start at the anchor (one anchored Aho-Corasick
+/// search) and those that start a fixed number of bytes before it. A marker made only of letters
+/// (`functools`) has no anchor: it is searched for with `memmem` in the stretch before the next
+/// anchor, so every byte is still looked at a bounded number of times. The result is the same
+/// leftmost-longest match the Aho-Corasick automaton alone would find.
 struct Matcher {
     ac: AhoCorasick,
     handlers: Vec<Handler>,
     prefixes: HashSet<Box<[u8]>>,
     max_len: usize,
-    /// Stage one of the scan: where a marker can start.
-    pre: Prefilter,
+    /// Bytes at which stage two runs.
+    anchors: [bool; 256],
+    /// Markers whose anchor is not their first byte: (pattern index, offset of the anchor).
+    behind: Vec<(usize, usize)>,
+    /// Markers without an anchor, with their pattern indices.
+    words: Option<(AhoCorasick, Vec<usize>)>,
+    patterns: Vec<&'static str>,
 }
 
-/// Finds the positions where a marker can start, at memory speed: the first bytes of the
-/// markers that begin with punctuation (`<`, `[`, `{`, `` ` ``, `>`), searched three at a time
-/// with `memchr3`, and the markers that begin with a letter (`functools`, `to=`, `Action:`),
-/// each searched whole with `memmem`. Only there does the Aho-Corasick automaton run (anchored),
-/// so prose with none of those bytes is skipped by SIMD passes instead of the automaton.
-struct Prefilter {
-    /// Groups of at most three first bytes.
-    bytes: Vec<Vec<u8>>,
-    /// Markers that start with a letter, digit or space.
-    words: Vec<memchr::memmem::Finder<'static>>,
+/// A marker's anchor: the offset of its first byte that is not a letter, digit, `_` or space.
+fn anchor_offset(pat: &str) -> Option<usize> {
+    pat.bytes()
+        .position(|c| !(c.is_ascii_alphanumeric() || c == b'_' || c == b' '))
 }
 
-impl Prefilter {
-    fn new(pats: &[&'static str]) -> Self {
-        let mut first: Vec<u8> = Vec::new();
-        let mut words = Vec::new();
-        for p in pats {
-            let b = p.as_bytes()[0];
-            if b.is_ascii_alphanumeric() || b == b' ' {
-                words.push(
-                    memchr::memmem::FinderBuilder::new()
-                        .build_forward_with_ranker_owned(ProseRank, p.as_bytes()),
-                );
-            } else if !first.contains(&b) {
-                first.push(b);
-            }
+/// The first offset at or after `p` holding an anchor byte.
+fn next_anchor(anchors: &[bool; 256], b: &[u8], mut p: usize) -> Option<usize> {
+    const W: usize = 32;
+    while p + W <= b.len() {
+        // No short-circuit: the whole chunk is tested without branches, then skipped.
+        if b[p..p + W]
+            .iter()
+            .fold(false, |hit, &c| hit | anchors[usize::from(c)])
+        {
+            break;
         }
-        Self {
-            bytes: first.chunks(3).map(<[u8]>::to_vec).collect(),
-            words,
-        }
+        p += W;
     }
-
-    fn searchers(&self) -> usize {
-        self.bytes.len() + self.words.len()
-    }
-
-    /// Searcher `i` in `hay`: the offset of its first hit.
-    fn search(&self, i: usize, hay: &[u8]) -> Option<usize> {
-        match self.bytes.get(i) {
-            Some(g) => match g.as_slice() {
-                [a] => memchr::memchr(*a, hay),
-                [a, b] => memchr::memchr2(*a, *b, hay),
-                [a, b, c] => memchr::memchr3(*a, *b, *c, hay),
-                _ => None,
-            },
-            None => self.words[i - self.bytes.len()].find(hay),
-        }
-    }
-
-    /// How far back a search must start again when the text grew (a word marker may straddle the
-    /// old end).
-    fn overlap(&self, i: usize) -> usize {
-        match i.checked_sub(self.bytes.len()) {
-            Some(w) => self.words[w].needle().len() - 1,
-            None => 0,
-        }
-    }
+    b.get(p..)?
+        .iter()
+        .position(|&c| anchors[usize::from(c)])
+        .map(|i| p + i)
 }
 
-/// Byte frequencies of model prose (English text, not source code): punctuation such as `=` and
-/// `:` is rare, lowercase letters are common, so `to=` is searched by its `=`, not its `to`.
-struct ProseRank;
-
-impl memchr::arch::all::packedpair::HeuristicFrequencyRank for ProseRank {
-    fn rank(&self, byte: u8) -> u8 {
-        match byte {
-            b' ' | b'e' | b't' | b'a' | b'o' | b'i' | b'n' | b's' | b'h' | b'r' => 255,
-            b'd' | b'l' | b'c' | b'u' | b'm' | b'w' | b'f' | b'g' | b'y' | b'p' | b'b' => 230,
-            b'v' | b'k' | b'.' | b',' | b'\n' => 200,
-            b'a'..=b'z' => 150,
-            b'A'..=b'Z' | b'0'..=b'9' => 100,
-            _ => 10,
-        }
-    }
-}
-
-/// Each searcher's next hit, remembered so that every byte is searched once per searcher even
-/// when candidates turn out not to be markers (total work stays linear).
-#[derive(Default)]
-struct Candidates {
-    /// The searcher's next hit at or after the last position asked, if any.
-    next: Vec<Option<usize>>,
-    /// The text length when the searcher last ran.
-    upto: Vec<usize>,
-    /// Where the searcher last started: its answer holds only for positions at or after it.
-    from: Vec<usize>,
-}
-
-impl Candidates {
-    /// The first position at or after `pos` where a marker may start.
-    fn first(&mut self, pre: &Prefilter, text: &[u8], pos: usize) -> Option<usize> {
-        let n = pre.searchers();
-        if self.next.len() != n {
-            self.next = vec![None; n];
-            self.upto = vec![0; n];
-            self.from = vec![0; n];
-        }
-        let mut best: Option<usize> = None;
-        for i in 0..n {
-            // A stream may ask again from an earlier position (a marker prefix held at the end).
-            let before = pos < self.from[i];
-            let stale = before
-                || match self.next[i] {
-                    Some(p) => p < pos,
-                    None => self.upto[i] < text.len(),
-                };
-            if stale {
-                let from = match self.next[i] {
-                    None if !before => pos.max(self.upto[i].saturating_sub(pre.overlap(i))),
-                    _ => pos,
+impl Matcher {
+    /// The leftmost-longest marker at or after `from`: (start, end, pattern index).
+    fn find(&self, text: &str, from: usize) -> Option<(usize, usize, usize)> {
+        let b = text.as_bytes();
+        let mut p = from;
+        loop {
+            let c = next_anchor(&self.anchors, b, p);
+            let stretch_end = c.unwrap_or(b.len());
+            let word = self.words.as_ref().and_then(|(ac, idx)| {
+                let m = ac.find(&text[p..stretch_end])?;
+                Some((p + m.start(), p + m.end(), idx[m.pattern().as_usize()]))
+            });
+            let Some(c) = c else {
+                return word;
+            };
+            // Markers that start before their anchor: the earliest start, then the longest.
+            let mut best: Option<(usize, usize, usize)> = word;
+            for &(idx, k) in &self.behind {
+                let pat = self.patterns[idx].as_bytes();
+                if c >= p + k
+                    && pat[k] == b[c]
+                    && b[c - k..].starts_with(pat)
+                    && best
+                        .is_none_or(|(s, e, _)| c - k < s || (c - k == s && c - k + pat.len() > e))
+                {
+                    best = Some((c - k, c - k + pat.len(), idx));
                 }
-                .min(text.len());
-                self.next[i] = pre.search(i, &text[from..]).map(|x| x + from);
-                self.upto[i] = text.len();
-                self.from[i] = pos;
             }
-            if let Some(p) = self.next[i] {
-                best = Some(best.map_or(p, |b| b.min(p)));
+            if best.is_some() {
+                return best;
             }
-        }
-        best
-    }
-
-    /// The leftmost-longest marker at or after `pos`: `(start, end, pattern)`.
-    fn find(&mut self, mt: &Matcher, text: &str, pos: usize) -> Option<(usize, usize, usize)> {
-        let mut from = pos;
-        while let Some(p) = self.first(&mt.pre, text.as_bytes(), from) {
             let input = aho_corasick::Input::new(text)
-                .span(p..text.len())
+                .range(c..)
                 .anchored(aho_corasick::Anchored::Yes);
-            if let Some(m) = mt.ac.find(input) {
+            if let Some(m) = self.ac.find(input) {
                 return Some((m.start(), m.end(), m.pattern().as_usize()));
             }
-            from = p + 1;
+            p = c + 1;
         }
-        None
+    }
+
+    /// The marker starting exactly at `at`, if any: (end, pattern index).
+    fn at(&self, text: &str, at: usize) -> Option<(usize, usize)> {
+        let input = aho_corasick::Input::new(text)
+            .range(at..)
+            .anchored(aho_corasick::Anchored::Yes);
+        self.ac
+            .find(input)
+            .map(|m| (m.end(), m.pattern().as_usize()))
     }
 }
 
@@ -395,7 +346,6 @@ fn build(hint: FormatHint) -> Matcher {
         .start_kind(aho_corasick::StartKind::Both)
         .build(active.iter().map(|mk| mk.pat))
         .expect("static marker set compiles");
-    let pats: Vec<&'static str> = active.iter().map(|mk| mk.pat).collect();
     let mut prefixes = HashSet::new();
     for mk in &active {
         let b = mk.pat.as_bytes();
@@ -403,12 +353,36 @@ fn build(hint: FormatHint) -> Matcher {
             prefixes.insert(b[..i].to_vec().into_boxed_slice());
         }
     }
+    let mut anchors = [false; 256];
+    let mut behind = Vec::new();
+    let mut words = Vec::new();
+    for (idx, mk) in active.iter().enumerate() {
+        match anchor_offset(mk.pat) {
+            Some(k) => {
+                anchors[usize::from(mk.pat.as_bytes()[k])] = true;
+                if k > 0 {
+                    behind.push((idx, k));
+                }
+            }
+            None => words.push(idx),
+        }
+    }
+    let words = (!words.is_empty()).then(|| {
+        let ac = AhoCorasick::builder()
+            .match_kind(MatchKind::LeftmostLongest)
+            .build(words.iter().map(|&i| active[i].pat))
+            .expect("static marker set compiles");
+        (ac, words)
+    });
     Matcher {
         ac,
         handlers: active.iter().map(|mk| mk.handler).collect(),
         max_len: active.iter().map(|mk| mk.pat.len()).max().unwrap_or(1),
         prefixes,
-        pre: Prefilter::new(&pats),
+        anchors,
+        behind,
+        words,
+        patterns: active.iter().map(|mk| mk.pat).collect(),
     }
 }
 
@@ -478,7 +452,6 @@ pub(crate) struct Scanner {
     pending: Option<Pending>,
     hint: FormatHint,
     opts: Options,
-    cands: Candidates,
 }
 
 impl Scanner {
@@ -489,7 +462,6 @@ impl Scanner {
             pending: None,
             hint: opts.format,
             opts: opts.clone(),
-            cands: Candidates::default(),
         }
     }
 
@@ -560,7 +532,7 @@ impl Scanner {
             if self.pos >= text.len() {
                 return;
             }
-            match self.cands.find(mt, text, self.pos) {
+            match mt.find(text, self.pos) {
                 Some((s, e, pattern)) => {
                     if !fin
                         && text.len() - s < mt.max_len
@@ -694,13 +666,13 @@ fn safe_point(mt: &Matcher, text: &str, pos: usize) -> usize {
 
 /// When `text` holds no marker at all (and no start hook applies), the end of its content: the
 /// whole text, or the text before a cut-off control token at its very end. `None` otherwise.
-/// Lets prose skip the scanner and its per-piece bookkeeping.
+/// Lets prose skip the scanner and its per-piece bookkeeping (one copy into `content`).
 pub(crate) fn plain_text_end(opts: &Options, text: &str) -> Option<usize> {
     if reasoning::start_handler(opts).is_some() {
         return None;
     }
     let mt = matcher(opts.format);
-    if Candidates::default().find(mt, text, 0).is_some() {
+    if mt.find(text, 0).is_some() {
         return None;
     }
     let safe = safe_point(mt, text, 0);
@@ -715,7 +687,7 @@ pub(crate) fn plain_text_end(opts: &Options, text: &str) -> Option<usize> {
 /// text).
 pub(crate) fn call_at(inp: &Input<'_>, at: usize) -> bool {
     let mt = matcher(inp.opts.format);
-    let Some(m) = mt.ac.find(&inp.text[at..]).filter(|m| m.start() == 0) else {
+    let Some((end, pattern)) = mt.at(inp.text, at) else {
         return false;
     };
     let fin = Input {
@@ -723,7 +695,7 @@ pub(crate) fn call_at(inp: &Input<'_>, at: usize) -> bool {
         fin: true,
         opts: inp.opts,
     };
-    match (mt.handlers[m.pattern().as_usize()])(&fin, at, at + m.end()) {
+    match (mt.handlers[pattern])(&fin, at, end) {
         Step::Done { pieces, .. } => pieces.iter().any(|p| matches!(p, Piece::Call(_))),
         _ => false,
     }
@@ -791,4 +763,69 @@ pub(crate) fn name_end(text: &str, at: usize) -> usize {
         .char_indices()
         .find(|&(_, c)| !is_name_char(c))
         .map_or(text.len(), |(i, _)| at + i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The two-stage search finds exactly what the Aho-Corasick automaton alone finds
+    /// (leftmost-longest), from every offset of texts built from marker pieces and prose.
+    #[test]
+    fn two_stage_search_equals_the_automaton() {
+        let mut pieces: Vec<String> = MARKERS.iter().map(|m| m.pat.to_owned()).collect();
+        for m in MARKERS {
+            let cut = m.pat.char_indices().nth(m.pat.chars().count() / 2);
+            if let Some((i, _)) = cut {
+                pieces.push(m.pat[..i].to_owned());
+            }
+        }
+        for p in [
+            "to",
+            "Action",
+            "function",
+            "functools",
+            " ",
+            "\n",
+            "a",
+            "the ",
+            "=",
+            ":",
+            "<",
+            "[",
+            "{",
+            "`",
+            ">",
+            "|",
+            "é",
+            "\u{ff5c}",
+            "function call",
+            "call",
+        ] {
+            pieces.push(p.to_owned());
+        }
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for hint in [FormatHint::Auto, FormatHint::Family(Format::Functools)] {
+            let mt = matcher(hint);
+            for _ in 0..1500 {
+                let mut text = String::new();
+                for _ in 0..1 + next(12) {
+                    text.push_str(&pieces[next(pieces.len())]);
+                }
+                for from in (0..=text.len()).filter(|&i| text.is_char_boundary(i)) {
+                    let want = mt
+                        .ac
+                        .find(&text[from..])
+                        .map(|m| (from + m.start(), from + m.end(), m.pattern().as_usize()));
+                    assert_eq!(mt.find(&text, from), want, "{text:?} from {from}");
+                }
+            }
+        }
+    }
 }

@@ -68,8 +68,12 @@ impl StreamExtractor {
 
     /// Ends the stream; returns the same result as [`super::extract`] on all the text pushed.
     #[must_use]
-    pub fn finish(self) -> Extraction {
-        self.finish_with_events().1
+    pub fn finish(mut self) -> Extraction {
+        let (buf, fin) = (&self.buf, &mut self.fin);
+        self.scanner.advance(buf, true, &mut |p| {
+            fin.absorb(buf, p);
+        });
+        self.fin.into_extraction()
     }
 
     /// Ends the stream like [`Self::finish`], and also returns the events it still held, in text
