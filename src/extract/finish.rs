@@ -255,7 +255,9 @@ fn suggest(known: &[String], name: &str) -> Option<String> {
 fn cut_off(text: &str, rc: &RawCall) -> bool {
     match &rc.args {
         Args::Bad(RepairError::Truncated { .. }) => true,
-        Args::Json(r) if rc.span.end == text.len() => {
+        // The arguments run to the end of the envelope, which runs to the end of the output (an
+        // envelope closed right where a stream's buffer ends is not cut off).
+        Args::Json(r) if rc.span.end == text.len() && r.end == rc.span.end => {
             let s = text[r.clone()].trim();
             !s.is_empty()
                 && serde_json::from_str::<serde::de::IgnoredAny>(s).is_err_and(|e| e.is_eof())
