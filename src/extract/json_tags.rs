@@ -155,7 +155,7 @@ pub(crate) fn payload_with(
     if calls.is_empty() {
         // Nothing readable: a cut-off envelope is dropped (the output ended inside it); a
         // complete one stays visible as content.
-        if inp.fin && span.end == t.len() && !t.ends_with(['>', ']', '}']) {
+        if inp.fin && span.end == t.len() && !t.ends_with(['>', ']', '}', '`']) {
             return Vec::new();
         }
         return vec![Piece::Content(span)];
