@@ -13,7 +13,8 @@
 //! --- expected
 //! {"calls": [{"name": "f", "arguments": {"a": 1}}], "content": "", "reasoning"?: "", "rejected"?: ["name"]}
 //! ```
-//! `content`, `reasoning` and `rejected` are checked only when present.
+//! `content`, `reasoning` and `rejected` are checked only when present. A call written
+//! `{"name": "f", "error": true}` is expected with arguments that could not be read (`Err`).
 
 use std::path::{Path, PathBuf};
 
@@ -84,6 +85,16 @@ fn check(input: &str, exp: &Value, x: &Extraction) -> Result<(), String> {
         ));
     }
     for (e, g) in calls.iter().zip(&x.calls) {
+        if e["error"] == Value::Bool(true) {
+            // A call kept with arguments that could not be read.
+            if e["name"].as_str() != Some(g.name.as_str()) || g.arguments.is_ok() {
+                return Err(format!(
+                    "got {}({:?}), expected {} with unreadable arguments",
+                    g.name, g.arguments, e["name"]
+                ));
+            }
+            continue;
+        }
         let args = g.arguments.clone().map_err(|e| e.to_string())?;
         if e["name"].as_str() != Some(g.name.as_str()) || !same(&e["arguments"], &args) {
             return Err(format!(
