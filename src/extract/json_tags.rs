@@ -576,6 +576,8 @@ fn functionary_at(inp: &Input<'_>, s: usize, at: usize) -> Step {
         };
     }
     match json_at(t, j) {
+        // A number at the end of a growing text may have more digits to come.
+        Ok((Value::Number(_), e)) if e == t.len() && !inp.fin => Step::NeedMore(Wait::Any),
         Ok((_, e)) => Step::Done {
             end: e,
             pieces: vec![Piece::Call(RawCall {
