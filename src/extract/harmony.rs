@@ -27,7 +27,7 @@ pub(crate) fn handle(inp: &Input<'_>, s: usize, _mend: usize) -> Step {
         if !inp.fin && t.len() - s <= MAX_HEADER {
             return Step::NeedMore(Wait::Markers(&[MESSAGE]));
         }
-        if &t[s..s + 9.min(t.len() - s)] == "<|start|>" {
+        if t[s..].starts_with("<|start|>") {
             return Step::Done {
                 end: s + 9,
                 pieces: Vec::new(),
