@@ -194,16 +194,29 @@ pub fn repair_counting_steps(input: &str) -> (Result<Repaired<'_>, RepairError>,
 
 /// Whether `input` (already valid JSON syntax) holds a `\uD800`–`\uDFFF` escape that is not part
 /// of a surrogate pair: serde_json's validator accepts it, but no JSON reader can turn it into a
-/// string. Ordinary input pays one `memmem` scan for `\u`.
+/// string. Ordinary input pays one `memmem` scan for `\u`; each hit is checked exactly (a `\u`
+/// after an escaped backslash, as in `"C:\\ud8"`, is no escape).
 fn has_lone_surrogate(input: &str) -> bool {
     let b = input.as_bytes();
-    let surrogate = |k: usize| {
-        b.get(k..k + 4).is_some_and(|h| {
-            matches!(h[0], b'd' | b'D') && matches!(h[1], b'8'..=b'9' | b'a'..=b'f' | b'A'..=b'F')
-        })
+    // The code unit of a real `\uXXXX` escape starting at `k` (the backslash).
+    let unit = |k: usize| -> Option<u32> {
+        if b.get(k..k + 2)? != b"\\u" {
+            return None;
+        }
+        let run = b[..k].iter().rev().take_while(|&&c| c == b'\\').count();
+        if run % 2 == 1 {
+            return None;
+        }
+        let hex = std::str::from_utf8(b.get(k + 2..k + 6)?).ok()?;
+        u32::from_str_radix(hex, 16).ok()
     };
-    memchr::memmem::find_iter(b, b"\\u").any(|k| surrogate(k + 2))
-        && serde_json::from_str::<serde_json::Value>(input).is_err()
+    let high = |u: u32| (0xD800..0xDC00).contains(&u);
+    let low = |u: u32| (0xDC00..0xE000).contains(&u);
+    memchr::memmem::find_iter(b, b"\\u").any(|k| match unit(k) {
+        Some(u) if high(u) => !unit(k + 6).is_some_and(low),
+        Some(u) if low(u) => !(k >= 6 && unit(k - 6).is_some_and(high)),
+        _ => false,
+    })
 }
 
 /// Where a JSON value that starts at byte 0 of `text` (with `{` or `[`) ends: the byte offset just

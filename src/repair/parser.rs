@@ -230,6 +230,9 @@ impl<'a> Parser<'a> {
             if c == b' ' || c == b'\t' || c == b'\r' || (newline && c == b'\n') {
                 self.out.push(c);
                 self.i += 1;
+            } else if c < 0xC2 {
+                // No Unicode space starts below 0xC2: the common case ends here.
+                break;
             } else {
                 let n = special_ws_len(self.b, self.i);
                 if n == 0 {
@@ -1818,12 +1821,11 @@ impl<'a> Parser<'a> {
         None
     }
 
-    /// `"key" "value"` (a quoted key, whitespace, then a quoted value) starts at `j`.
-    fn key_then_value_at(&self, j: usize) -> bool {
+    /// For a quoted string starting at `j` whose closing quote lies within 256 bytes: the offset
+    /// just after that quote and the offset after the whitespace that follows it.
+    fn quoted_then_ws(&self, j: usize) -> Option<(usize, usize)> {
         let b = self.b;
-        let Some((q, n)) = quote_at(b, j) else {
-            return false;
-        };
+        let (q, n) = quote_at(b, j)?;
         let limit = (j + 256).min(b.len());
         let mut k = j + n;
         while k < limit {
@@ -1831,38 +1833,27 @@ impl<'a> Parser<'a> {
                 && q.is_end(q2)
             {
                 let after = k + n2;
-                k = after;
-                while k < b.len() && is_ws(b[k]) {
-                    k += 1;
+                let mut w = after;
+                while w < b.len() && is_ws(b[w]) {
+                    w += 1;
                 }
-                return k > after && quote_at(b, k).is_some();
+                return Some((after, w));
             }
             k += 1;
         }
-        false
+        None
+    }
+
+    /// `"key" "value"` (a quoted key, whitespace, then a quoted value) starts at `j`.
+    fn key_then_value_at(&self, j: usize) -> bool {
+        self.quoted_then_ws(j)
+            .is_some_and(|(after, k)| k > after && quote_at(self.b, k).is_some())
     }
 
     /// `"key":` (a quoted key followed by a colon) starts at `j`.
     fn key_at(&self, j: usize) -> bool {
-        let b = self.b;
-        let Some((q, n)) = quote_at(b, j) else {
-            return false;
-        };
-        let limit = (j + 256).min(b.len());
-        let mut k = j + n;
-        while k < limit {
-            if let Some((q2, n2)) = quote_at(b, k)
-                && q.is_end(q2)
-            {
-                k += n2;
-                while k < b.len() && is_ws(b[k]) {
-                    k += 1;
-                }
-                return b.get(k) == Some(&b':');
-            }
-            k += 1;
-        }
-        false
+        self.quoted_then_ws(j)
+            .is_some_and(|(_, k)| self.b.get(k) == Some(&b':'))
     }
 
     /// After a quote in an array: ` word"` or ` word` then `,` / `]` (an element missing its
