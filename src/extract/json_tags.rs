@@ -721,8 +721,11 @@ fn prose_tool(inp: &Input<'_>, s: usize, v: &Value) -> Option<String> {
 /// `{"tool_call": …` wrapper) is a truncated call.
 fn truncated_object(inp: &Input<'_>, s: usize) -> Step {
     let t = inp.text;
-    let head = &t[s..t.len().min(s + 200)];
-    let compact: String = head.chars().filter(|c| !c.is_whitespace()).collect();
+    let compact: String = t[s..]
+        .chars()
+        .take(200)
+        .filter(|c| !c.is_whitespace())
+        .collect();
     let looks = [
         "{\"name\":\"",
         "{\"tool_call\":{",
@@ -767,8 +770,9 @@ pub(crate) fn bare_array(inp: &Input<'_>, s: usize, _mend: usize) -> Step {
         Err(Stop::Eof) => {
             // A cut-off array of call objects: the complete ones are calls.
             let j = skip_ws(t, s + 1);
-            let compact: String = t[j..t.len().min(j + 40)]
+            let compact: String = t[j..]
                 .chars()
+                .take(40)
                 .filter(|c| !c.is_whitespace())
                 .collect();
             if compact.starts_with("{\"name\":\"") {
