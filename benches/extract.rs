@@ -1,6 +1,7 @@
-//! Extraction speed: 1 MB of prose with no call markers (against the baseline of one
-//! `memchr::memchr` pass over the same bytes, in the same run), and typical model outputs (one
-//! Hermes call, Qwen3-Coder XML, Gemma 4, a bare JSON call in prose, a think block then a call).
+//! Extraction speed: 1 MB of prose with no call markers (against two baselines in the same run:
+//! one `memchr::memchr` pass over the same bytes, and copying them into a new `String`), and
+//! typical model outputs (one Hermes call, Qwen3-Coder XML, Gemma 4, a bare JSON call in prose, a
+//! think block then a call).
 //! Every input's result is asserted before it is timed.
 //!
 //! `cargo bench --no-default-features --bench extract`
@@ -73,6 +74,11 @@ fn scan(c: &mut Criterion) {
     // Baseline: the cheapest possible full pass over the same bytes.
     g.bench_function("baseline_memchr", |b| {
         b.iter(|| memchr::memchr(b'\0', black_box(text.as_bytes())))
+    });
+    // Baseline: copying the text into a new `String`, which any API that returns the prose as
+    // owned `content` pays (allocation and page faults included).
+    g.bench_function("baseline_to_owned", |b| {
+        b.iter(|| black_box(&text).to_owned())
     });
     g.finish();
 }

@@ -6,13 +6,15 @@
 //! A case file is a one-line JSON header, then the input and the expected result:
 //!
 //! ```text
-//! {"note": "why this case exists", "format": "auto", "tools": [...]?, "think_prefilled": true?, "partial": true?}
+//! {"note": "why this case exists", "format": "auto", "tools": [...]?, "think_prefilled": true?, "partial": true?,
+//!  "drop_text_after_calls": true?, "reasoning_in_content": true?}
 //! --- input
 //! <tool_call>{"name": "f", "arguments": {"a": 1}}</tool_call>
 //! --- expected
 //! {"calls": [{"name": "f", "arguments": {"a": 1}}], "content": "", "reasoning"?: "", "rejected"?: ["name"]}
 //! ```
-//! `content`, `reasoning` and `rejected` are checked only when present.
+//! `content`, `reasoning` and `rejected` are checked only when present. A call written
+//! `{"name": "f", "error": true}` is expected with arguments that could not be read (`Err`).
 
 use std::path::{Path, PathBuf};
 
@@ -55,6 +57,8 @@ fn options(h: &Value) -> Options {
     }
     o.with_think_prefilled(h["think_prefilled"] == Value::Bool(true))
         .with_partial(h["partial"] == Value::Bool(true))
+        .with_drop_text_after_calls(h["drop_text_after_calls"] == Value::Bool(true))
+        .with_reasoning_in_content(h["reasoning_in_content"] == Value::Bool(true))
 }
 
 fn same(a: &Value, b: &Value) -> bool {
@@ -81,6 +85,16 @@ fn check(input: &str, exp: &Value, x: &Extraction) -> Result<(), String> {
         ));
     }
     for (e, g) in calls.iter().zip(&x.calls) {
+        if e["error"] == Value::Bool(true) {
+            // A call kept with arguments that could not be read.
+            if e["name"].as_str() != Some(g.name.as_str()) || g.arguments.is_ok() {
+                return Err(format!(
+                    "got {}({:?}), expected {} with unreadable arguments",
+                    g.name, g.arguments, e["name"]
+                ));
+            }
+            continue;
+        }
         let args = g.arguments.clone().map_err(|e| e.to_string())?;
         if e["name"].as_str() != Some(g.name.as_str()) || !same(&e["arguments"], &args) {
             return Err(format!(

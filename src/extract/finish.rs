@@ -15,6 +15,11 @@ pub(crate) struct Finisher {
     opts: Options,
     out: Extraction,
     seen: HashSet<(String, String)>,
+    /// A call (or a refused call) has been read.
+    called: bool,
+    /// The last piece was a call ending in `}` or `]` and only whitespace came since: closing
+    /// brackets written once too often are dropped, not shown.
+    after_json: bool,
 }
 
 impl Finisher {
@@ -23,6 +28,8 @@ impl Finisher {
             opts: opts.clone(),
             out: Extraction::default(),
             seen: HashSet::new(),
+            called: false,
+            after_json: false,
         }
     }
 
@@ -38,16 +45,23 @@ impl Finisher {
     }
 
     fn take(&mut self, text: &str, p: Piece, event: bool) -> Option<Event> {
+        if self.called
+            && self.opts.drop_text_after_calls
+            && matches!(p, Piece::Content(_) | Piece::Text(_))
+        {
+            return None;
+        }
         match p {
             Piece::Content(r) => {
-                let s = &text[r];
+                let s = self.strip_stray_closers(&text[r]);
                 if s.is_empty() {
                     return None;
                 }
-                self.out.content.push_str(s);
-                event.then(|| Event::Content(s.to_owned()))
+                self.out.content.push_str(&s);
+                event.then(|| Event::Content(s.into_owned()))
             }
             Piece::Text(s) => {
+                let s = self.strip_stray_closers(&s).into_owned();
                 if s.is_empty() {
                     return None;
                 }
@@ -55,6 +69,7 @@ impl Finisher {
                 event.then_some(Event::Content(s))
             }
             Piece::Reasoning(r) => {
+                self.after_json = false;
                 let s = &text[r];
                 if s.is_empty() {
                     return None;
@@ -62,8 +77,35 @@ impl Finisher {
                 self.out.reasoning.push_str(s);
                 event.then(|| Event::Reasoning(s.to_owned()))
             }
-            Piece::Call(rc) => self.call(text, rc, event),
+            Piece::Call(rc) => {
+                self.called = true;
+                self.after_json = text
+                    .get(rc.span.clone())
+                    .is_some_and(|t| t.trim_end().ends_with(['}', ']']));
+                self.call(text, rc, event)
+            }
         }
+    }
+
+    /// Content right after a JSON call: `}` / `]` before any other non-space character are the
+    /// model's extra closing brackets (`{…}}`, `[…]]`), dropped; whitespace is kept.
+    fn strip_stray_closers<'s>(&mut self, s: &'s str) -> std::borrow::Cow<'s, str> {
+        if !self.after_json {
+            return std::borrow::Cow::Borrowed(s);
+        }
+        let mut out = String::with_capacity(s.len());
+        for (i, ch) in s.char_indices() {
+            match ch {
+                '}' | ']' => {}
+                c if c.is_whitespace() => out.push(c),
+                _ => {
+                    self.after_json = false;
+                    out.push_str(&s[i..]);
+                    break;
+                }
+            }
+        }
+        std::borrow::Cow::Owned(out)
     }
 
     fn call(&mut self, text: &str, mut rc: RawCall, event: bool) -> Option<Event> {
@@ -72,17 +114,7 @@ impl Finisher {
             && !tools.iter().any(|t| t.name == rc.name)
         {
             let known: Vec<String> = tools.iter().map(|t| t.name.clone()).collect();
-            let suggestion = known
-                .iter()
-                .map(|k| {
-                    (
-                        strsim::jaro_winkler(&k.to_lowercase(), &rc.name.to_lowercase()),
-                        k,
-                    )
-                })
-                .filter(|(s, _)| *s >= 0.8)
-                .max_by(|a, b| a.0.total_cmp(&b.0))
-                .map(|(_, k)| k.clone());
+            let suggestion = suggest(&known, &rc.name);
             let r = Rejected {
                 reason: RejectReason::UnknownTool {
                     name: rc.name.clone(),
@@ -113,7 +145,27 @@ impl Finisher {
             return e;
         }
         let args = std::mem::replace(&mut rc.args, Args::Json(0..0));
-        let (arguments, fixes) = self.arguments(text, &rc, args);
+        let (mut arguments, fixes) = self.arguments(text, &rc, args);
+        if matches!(arguments, Ok(Value::Null))
+            && (self.opts.partial || self.opts.takes_no_args(&rc.name))
+        {
+            arguments = Ok(Value::Object(Map::new()));
+        }
+        if matches!(arguments, Ok(Value::Null | Value::String(_))) {
+            // No arguments object: refused, so the model is asked for the whole call again.
+            let r = Rejected {
+                reason: RejectReason::NoArguments {
+                    name: rc.name.clone(),
+                },
+                name: rc.name,
+                format: rc.format,
+                span: rc.span,
+                raw_arguments: raw,
+            };
+            let e = event.then(|| Event::Rejected(r.clone()));
+            self.out.rejected.push(r);
+            return e;
+        }
         let key = (
             rc.name.clone(),
             arguments
@@ -184,11 +236,28 @@ fn trim_in_place(s: &mut String) {
     }
 }
 
+/// The known name closest to `name`, when one is close enough to be a misspelling.
+fn suggest(known: &[String], name: &str) -> Option<String> {
+    known
+        .iter()
+        .map(|k| {
+            (
+                strsim::jaro_winkler(&k.to_lowercase(), &name.to_lowercase()),
+                k,
+            )
+        })
+        .filter(|(s, _)| *s >= 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, k)| k.clone())
+}
+
 /// True when the output ended inside the call's arguments.
 fn cut_off(text: &str, rc: &RawCall) -> bool {
     match &rc.args {
         Args::Bad(RepairError::Truncated { .. }) => true,
-        Args::Json(r) if rc.span.end == text.len() => {
+        // The arguments run to the end of the envelope, which runs to the end of the output (an
+        // envelope closed right where a stream's buffer ends is not cut off).
+        Args::Json(r) if rc.span.end == text.len() && r.end == rc.span.end => {
             let s = text[r.clone()].trim();
             !s.is_empty()
                 && serde_json::from_str::<serde::de::IgnoredAny>(s).is_err_and(|e| e.is_eof())

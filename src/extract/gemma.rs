@@ -77,7 +77,12 @@ fn call(
         }
         Err(Stop::Invalid) => {
             // Unreadable arguments: the call is kept with its raw text so it can be corrected.
-            let end = super::scan::find(t, vs, close[0]).map_or(t.len(), |e| e + close[0].len());
+            let end = match super::scan::find(t, vs, close[0]) {
+                Some(e) => e + close[0].len(),
+                // The call runs to its close marker, which may still arrive.
+                None if !inp.fin => return Step::NeedMore(Wait::Markers(close)),
+                None => t.len(),
+            };
             let err = crate::repair::RepairError::Invalid {
                 at: vs,
                 message: "not a Gemma argument object".into(),

@@ -27,7 +27,7 @@ pub(crate) fn handle(inp: &Input<'_>, s: usize, _mend: usize) -> Step {
         if !inp.fin && t.len() - s <= MAX_HEADER {
             return Step::NeedMore(Wait::Markers(&[MESSAGE]));
         }
-        if &t[s..s + 9.min(t.len() - s)] == "<|start|>" {
+        if t[s..].starts_with("<|start|>") {
             return Step::Done {
                 end: s + 9,
                 pieces: Vec::new(),
@@ -91,6 +91,8 @@ pub(crate) fn handle(inp: &Input<'_>, s: usize, _mend: usize) -> Step {
         Some("self") => Piece::Reasoning(body),
         Some(r) if r != "assistant" => Piece::Reasoning(body),
         _ => match channel {
+            // Reasoning kept in content: the analysis message as written, header and end included.
+            Some("analysis") if inp.opts.reasoning_in_content => Piece::Content(s..end),
             Some("analysis") => Piece::Reasoning(body),
             None if inp.opts.think_prefilled => Piece::Reasoning(body),
             _ => Piece::Content(body),

@@ -56,6 +56,8 @@ pub(crate) fn payload_with(
             Ok((v, e)) => {
                 match read(&v, need_args) {
                     Some(cs) => calls.extend(cs.into_iter().map(|c| (c, at..e))),
+                    // In a run of call objects, one without a name is not a call: skipped.
+                    None if !calls.is_empty() && v.is_object() => {}
                     None => {
                         ok = false;
                         break;
@@ -153,7 +155,7 @@ pub(crate) fn payload_with(
     if calls.is_empty() {
         // Nothing readable: a cut-off envelope is dropped (the output ended inside it); a
         // complete one stays visible as content.
-        if inp.fin && span.end == t.len() && !t.ends_with(['>', ']', '}']) {
+        if inp.fin && span.end == t.len() && !t.ends_with(['>', ']', '}', '`']) {
             return Vec::new();
         }
         return vec![Piece::Content(span)];
@@ -231,6 +233,53 @@ pub(crate) fn trim_range(t: &str, r: Range<usize>) -> Range<usize> {
         return r.start..r.start;
     }
     r.start + lead..r.end - trail
+}
+
+/// After a call's JSON value inside an envelope: closing brackets the model wrote one too many
+/// times (`{…}}`) belong to the call, not to the content. While streaming, a value at the end of
+/// the text waits for what follows (as the envelope's close marker does). After a bare call the
+/// finisher drops them instead, so the call is reported at once.
+pub(crate) fn stray_closers(inp: &Input<'_>, e: usize) -> Result<usize, Step> {
+    let t = inp.text;
+    let mut j = e;
+    loop {
+        let k = skip_ws(t, j);
+        if matches!(t.as_bytes().get(k), Some(b'}' | b']')) {
+            j = k + 1;
+        } else {
+            break;
+        }
+    }
+    if !inp.fin && skip_ws(t, j) == t.len() {
+        return Err(Step::NeedMore(Wait::Any));
+    }
+    Ok(j)
+}
+
+/// After a JSON object that is data: objects that follow it with only whitespace between are
+/// the same data (records one after another), even one shaped like a call, just as an array
+/// holding a non-call is data. Returns the end of the run.
+fn data_run(inp: &Input<'_>, e: usize) -> Result<usize, Step> {
+    let t = inp.text;
+    let mut end = e;
+    loop {
+        let j = skip_ws(t, end);
+        if j >= t.len() {
+            if !inp.fin {
+                return Err(Step::NeedMore(Wait::Any));
+            }
+            break;
+        }
+        if t.as_bytes()[j] != b'{' {
+            break;
+        }
+        match json_at(t, j) {
+            Ok((_, e2)) => end = e2,
+            Err(Stop::Eof) if !inp.fin => return Err(Step::NeedMore(Wait::Balanced)),
+            Err(_) => break,
+        }
+    }
+    Ok(end)
 }
 
 /// After a value: skips whitespace and consumes `close` if present. While streaming, waits when
@@ -527,6 +576,8 @@ fn functionary_at(inp: &Input<'_>, s: usize, at: usize) -> Step {
         };
     }
     match json_at(t, j) {
+        // A number at the end of a growing text may have more digits to come.
+        Ok((Value::Number(_), e)) if e == t.len() && !inp.fin => Step::NeedMore(Wait::Any),
         Ok((_, e)) => Step::Done {
             end: e,
             pieces: vec![Piece::Call(RawCall {
@@ -607,7 +658,10 @@ pub(crate) fn bare_object(inp: &Input<'_>, s: usize, _mend: usize) -> Step {
                     })],
                 }
             } else {
-                Step::Skip(e)
+                match data_run(inp, e) {
+                    Ok(end) => Step::Skip(end),
+                    Err(st) => st,
+                }
             }
         }
         Err(Stop::Eof) if !inp.fin => Step::NeedMore(Wait::Balanced),
@@ -667,8 +721,11 @@ fn prose_tool(inp: &Input<'_>, s: usize, v: &Value) -> Option<String> {
 /// `{"tool_call": …` wrapper) is a truncated call.
 fn truncated_object(inp: &Input<'_>, s: usize) -> Step {
     let t = inp.text;
-    let head = &t[s..t.len().min(s + 200)];
-    let compact: String = head.chars().filter(|c| !c.is_whitespace()).collect();
+    let compact: String = t[s..]
+        .chars()
+        .take(200)
+        .filter(|c| !c.is_whitespace())
+        .collect();
     let looks = [
         "{\"name\":\"",
         "{\"tool_call\":{",
@@ -713,8 +770,9 @@ pub(crate) fn bare_array(inp: &Input<'_>, s: usize, _mend: usize) -> Step {
         Err(Stop::Eof) => {
             // A cut-off array of call objects: the complete ones are calls.
             let j = skip_ws(t, s + 1);
-            let compact: String = t[j..t.len().min(j + 40)]
+            let compact: String = t[j..]
                 .chars()
+                .take(40)
                 .filter(|c| !c.is_whitespace())
                 .collect();
             if compact.starts_with("{\"name\":\"") {

@@ -60,7 +60,10 @@ pub(crate) fn handle(inp: &Input<'_>, s: usize, mend: usize) -> Step {
                 name
             }
         });
-        if !name.is_empty() {
+        // `functions.NAME:N` is the whole id syntax: one without its `:N` index is garbled
+        // (`functions.f.0`) and names no tool.
+        let garbled = id.starts_with("functions.") && name.len() + "functions.".len() == id.len();
+        if !name.is_empty() && !garbled {
             pieces.push(Piece::Call(RawCall {
                 name: name.to_owned(),
                 args: Args::Json(args_start..ae),

@@ -12,7 +12,15 @@ const TAG: &str = "[TOOL_CALLS]";
 fn junk_then_json(inp: &Input<'_>, s: usize, from: usize) -> Step {
     let t = inp.text;
     let Some(j) = t[from..].find(['[', '{']).map(|i| from + i) else {
-        return Step::NotMine;
+        // The marker is a control token, never text to show: dropped, the words after it stay.
+        return if inp.fin {
+            Step::Done {
+                end: s + TAG.len(),
+                pieces: Vec::new(),
+            }
+        } else {
+            Step::NeedMore(Wait::Any)
+        };
     };
     match json_at(t, j) {
         Ok((v, e)) if super::value::calls_from_value(&v, false).is_some() => Step::Done {
@@ -83,6 +91,23 @@ pub(crate) fn handle(inp: &Input<'_>, s: usize, mend: usize) -> Step {
                 return Step::NeedMore(Wait::Any);
             }
             if pieces.is_empty() {
+                if inp.fin && after.trim().is_empty() {
+                    // `[TOOL_CALLS]name` and the output ends: cut off before its arguments.
+                    return Step::Done {
+                        end: t.len(),
+                        pieces: vec![Piece::Call(RawCall {
+                            name,
+                            args: Args::Bad(crate::repair::RepairError::Truncated {
+                                at: t.len(),
+                                message: "the output ends before the arguments".into(),
+                            }),
+                            raw: ne..t.len(),
+                            span: s..t.len(),
+                            format: Format::MistralV11,
+                            id: None,
+                        })],
+                    };
+                }
                 return junk_then_json(inp, s, pos);
             }
             break;

@@ -145,6 +145,9 @@ pub struct Options {
     /// Keep think blocks (markers included) in `content` instead of `reasoning`, as llama.cpp's
     /// `reasoning_format: none` does. Calls inside them are still never returned.
     pub reasoning_in_content: bool,
+    /// Drop the text written after the first call from `content` (as vLLM's tool parsers do):
+    /// once a model has called, what follows is usually an invented tool result. Off by default.
+    pub drop_text_after_calls: bool,
     /// The text is a prefix of a longer output (a mid-stream snapshot): a call cut off by the end
     /// of the text is returned as a call (its arguments repaired as far as they go) instead of
     /// being rejected as cut off.
@@ -186,6 +189,13 @@ impl Options {
         self
     }
 
+    /// Drops the text written after the first call from `content`.
+    #[must_use]
+    pub fn with_drop_text_after_calls(mut self, yes: bool) -> Self {
+        self.drop_text_after_calls = yes;
+        self
+    }
+
     /// Says whether the text is a prefix of a longer output.
     #[must_use]
     pub fn with_partial(mut self, yes: bool) -> Self {
@@ -195,6 +205,17 @@ impl Options {
 
     pub(crate) fn tool(&self, name: &str) -> Option<&ToolInfo> {
         self.tools.as_ref()?.iter().find(|t| t.name == name)
+    }
+
+    /// True when the tool list has `name` and its schema requires no argument.
+    pub(crate) fn takes_no_args(&self, name: &str) -> bool {
+        self.tool(name).is_some_and(|t| {
+            t.parameters.is_object()
+                && t.parameters
+                    .get("required")
+                    .and_then(Value::as_array)
+                    .is_none_or(Vec::is_empty)
+        })
     }
 
     pub(crate) fn knows(&self, name: &str) -> bool {
@@ -276,6 +297,15 @@ pub enum RejectReason {
         /// Every known name.
         known: Vec<String>,
     },
+    /// The call names a tool but carries no arguments object (no arguments key, or arguments
+    /// that are a plain string), and the tool is not known to take none.
+    #[error(
+        "the call to `{name}` has no arguments object; write the call again with its arguments as a JSON object ({{}} when the tool takes none)"
+    )]
+    NoArguments {
+        /// The name the model wrote.
+        name: String,
+    },
     /// The output ended inside the call's arguments (e.g. the token limit was reached).
     #[error(
         "the call to `{name}` was cut off before its arguments were complete; write the whole call again"
@@ -340,6 +370,13 @@ pub struct Extraction {
 /// envelope or a known tool name yields no call, and a call inside a think block is reasoning.
 #[must_use]
 pub fn extract(text: &str, opts: &Options) -> Extraction {
+    if let Some(end) = scan::plain_text_end(opts, text) {
+        // No marker anywhere: the text is the content (what the scanner would give, faster).
+        return Extraction {
+            content: text[..end].trim().to_owned(),
+            ..Extraction::default()
+        };
+    }
     let mut scanner = scan::Scanner::new(opts);
     let mut fin = finish::Finisher::new(opts);
     scanner.advance(text, true, &mut |p| {

@@ -67,6 +67,9 @@ fn body_calls(
     py_fmt: Format,
 ) -> Vec<Piece> {
     let t = inp.text;
+    // The envelope's close marker came after the body: nothing in it was cut off by the end of
+    // the output (an unterminated string in it is malformed, not truncated).
+    let closed = span.end > body.end;
     let r = trim_range(t, body);
     let sub = &t[..r.end];
     let first = t.as_bytes().get(r.start).copied();
@@ -80,7 +83,7 @@ fn body_calls(
     match calls_in(sub, from, bracket) {
         Ok((calls, _)) if !calls.is_empty() => to_pieces(calls, span, py_fmt),
         Ok(_) => Vec::new(),
-        Err(Stop::Eof) if inp.fin => {
+        Err(Stop::Eof) if inp.fin && !closed => {
             // Cut off inside the call: keep the name so the model can be asked to finish it.
             match super::value::py_ident(t, skip_ws(t, from)) {
                 Some(ne) => {

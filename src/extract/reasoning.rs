@@ -2,7 +2,8 @@
 //! `<|inner_prefix|>…<|inner_suffix|>`, `<seed:think>…</seed:think>`, Gemma 4's
 //! `<|channel>thought…<channel|>`, and a block the prompt already opened. Everything inside a
 //! closed block is reasoning, calls included. A block that is never closed ends where the first
-//! call envelope starts (the model forgot to close it); with no envelope it runs to the end.
+//! call envelope starts (the model forgot to close it); with no envelope it runs to the end. In a
+//! partial text (a prefix of a longer output) an unclosed block is still open: all reasoning.
 //! Also the stray control tokens that carry no text (`</s>`, `<|END_OF_TURN_TOKEN|>`, …), which
 //! are dropped.
 
@@ -50,7 +51,9 @@ pub(crate) fn think(inp: &Input<'_>, s: usize, mend: usize) -> Step {
     let closers = closer_of(open);
     let (mut body, end) = match body_until(inp, mend, closers) {
         Ok((body, end))
-            if end == inp.text.len() && !closers.iter().any(|c| inp.text[..end].ends_with(c)) =>
+            if end == inp.text.len()
+                && !inp.opts.partial
+                && !closers.iter().any(|c| inp.text[..end].ends_with(c)) =>
         {
             // Never closed: stop at the first call envelope inside.
             match first_call_marker(inp.opts, inp.text, mend) {
@@ -85,10 +88,14 @@ fn has_call(inp: &Input<'_>, at: usize) -> bool {
     super::scan::call_at(inp, at)
 }
 
-/// A closer with no opener, or a control token with no text: dropped (kept as content when
-/// think blocks stay in content).
+/// A control token with no text: dropped (a think closer is kept when reasoning stays in content).
+/// A `</think>` with no opener is dropped only at the very start (it closes an empty block the
+/// template opened); later in the text (the prompt did not open a block, or its block already
+/// ended) it is text the model wrote and stays content.
 pub(crate) fn drop_token(inp: &Input<'_>, s: usize, mend: usize) -> Step {
-    let keep = inp.opts.reasoning_in_content && CLOSERS.contains(&&inp.text[s..mend]);
+    let tok = &inp.text[s..mend];
+    let keep = (inp.opts.reasoning_in_content && CLOSERS.contains(&tok))
+        || (tok == "</think>" && !inp.text[..s].trim().is_empty());
     Step::Done {
         end: mend,
         pieces: if keep {
@@ -96,6 +103,19 @@ pub(crate) fn drop_token(inp: &Input<'_>, s: usize, mend: usize) -> Step {
         } else {
             Vec::new()
         },
+    }
+}
+
+/// DeepSeek's tool-result block (`<｜tool▁outputs▁begin｜>…<｜tool▁outputs▁end｜>`) belongs to the
+/// prompt: a model that writes one invents tool results, which are neither content nor a call.
+pub(crate) fn tool_outputs(inp: &Input<'_>, _s: usize, mend: usize) -> Step {
+    const END: &[&str] = &["<\u{ff5c}tool\u{2581}outputs\u{2581}end\u{ff5c}>"];
+    match body_until(inp, mend, END) {
+        Ok((_, end)) => Step::Done {
+            end,
+            pieces: Vec::new(),
+        },
+        Err(step) => step,
     }
 }
 
@@ -147,6 +167,8 @@ fn prefilled(inp: &Input<'_>, _s: usize, _mend: usize) -> Step {
     }
     let (body, end) = match best {
         Some((i, e)) => (0..i, e),
+        // A prefix of a longer output: the block is still open, all of it is reasoning.
+        None if inp.fin && inp.opts.partial => (0..t.len(), t.len()),
         None if inp.fin => match first_call_marker(inp.opts, t, 0) {
             Some(m) if has_call(inp, m) => (0..m, m),
             _ => (0..t.len(), t.len()),

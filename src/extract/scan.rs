@@ -157,7 +157,7 @@ const MARKERS: &[Marker] = &[
     m("<|end\u{2581}of\u{2581}sentence|>", reasoning::drop_token, &[]),
     m("<\u{ff5c}tool\u{2581}output\u{2581}begin\u{ff5c}>", reasoning::drop_token, &[]),
     m("<\u{ff5c}tool\u{2581}output\u{2581}end\u{ff5c}>", reasoning::drop_token, &[]),
-    m("<\u{ff5c}tool\u{2581}outputs\u{2581}begin\u{ff5c}>", reasoning::drop_token, &[]),
+    m("<\u{ff5c}tool\u{2581}outputs\u{2581}begin\u{ff5c}>", reasoning::tool_outputs, &[]),
     m("<\u{ff5c}tool\u{2581}outputs\u{2581}end\u{ff5c}>", reasoning::drop_token, &[]),
     // <tool_call> family group.
     m("<tool_call>", tool_call_tag::tool_call, &[F::Hermes, F::Qwen3CoderXml, F::Glm45Xml, F::HunyuanV3, F::GraniteToolCallToken, F::JsonArray]),
@@ -662,6 +662,25 @@ fn safe_point(mt: &Matcher, text: &str, pos: usize) -> usize {
         }
     }
     b.len()
+}
+
+/// When `text` holds no marker at all (and no start hook applies), the end of its content: the
+/// whole text, or the text before a cut-off control token at its very end. `None` otherwise.
+/// Lets prose skip the scanner and its per-piece bookkeeping (one copy into `content`).
+pub(crate) fn plain_text_end(opts: &Options, text: &str) -> Option<usize> {
+    if reasoning::start_handler(opts).is_some() {
+        return None;
+    }
+    let mt = matcher(opts.format);
+    if mt.find(text, 0).is_some() {
+        return None;
+    }
+    let safe = safe_point(mt, text, 0);
+    Some(if matches!(text.as_bytes().get(safe), Some(b'<' | b'[')) {
+        safe
+    } else {
+        text.len()
+    })
 }
 
 /// True when the envelope whose marker starts at `at` holds a call (one handler run, in a final

@@ -71,9 +71,24 @@ impl StreamExtractor {
     pub fn finish(mut self) -> Extraction {
         let (buf, fin) = (&self.buf, &mut self.fin);
         self.scanner.advance(buf, true, &mut |p| {
-            fin.piece(buf, p);
+            fin.absorb(buf, p);
         });
         self.fin.into_extraction()
+    }
+
+    /// Ends the stream like [`Self::finish`], and also returns the events it still held, in text
+    /// order: with the events `push` returned they are the whole output in order (the content
+    /// events concatenated and trimmed are `content`, the calls are `calls`).
+    #[must_use]
+    pub fn finish_with_events(mut self) -> (Vec<Event>, Extraction) {
+        let mut events = Vec::new();
+        let (buf, fin) = (&self.buf, &mut self.fin);
+        self.scanner.advance(buf, true, &mut |p| {
+            if let Some(e) = fin.piece(buf, p) {
+                events.push(e);
+            }
+        });
+        (events, self.fin.into_extraction())
     }
 
     /// The text pushed so far.

@@ -71,7 +71,11 @@ fn tag_call(
     if c == b'{' || c == b'[' {
         return match json_at(t, at) {
             Ok((_, e)) => {
-                let end = match expect_close(inp, e, close) {
+                let after = match super::json_tags::stray_closers(inp, e) {
+                    Ok(x) => x,
+                    Err(st) => return st,
+                };
+                let end = match expect_close(inp, after, close) {
                     Ok(x) => x,
                     Err(st) => return st,
                 };
@@ -118,7 +122,9 @@ fn tag_call(
             })],
         };
     }
-    if generic {
+    // Laguna writes GLM's `name<arg_key>…` body inside `<user>…</user>`.
+    let glm_body = close[0] == "</user>" && t[body.clone()].contains("<arg_key>");
+    if generic && !glm_body {
         return Step::Done {
             end,
             pieces: Vec::new(),

@@ -55,7 +55,8 @@ fn good_name(s: &str) -> bool {
 }
 
 /// The call in one JSON object, if it has the shape of one. With `need_args`, an object with a
-/// name but no arguments key is not a call (bare JSON in prose); inside an envelope it is.
+/// name but no arguments key is not a call (bare JSON in prose); inside an envelope it is, with
+/// `null` arguments standing for "no arguments key".
 pub(crate) fn call_from_object(v: &Value, need_args: bool) -> Option<JsonCall> {
     let o = v.as_object()?;
     // OpenAI nesting: {"type": "function", "function": {"name", "arguments"}, "id"}.
@@ -78,7 +79,9 @@ pub(crate) fn call_from_object(v: &Value, need_args: bool) -> Option<JsonCall> {
         return None;
     }
     let args = match args {
-        None | Some(Value::Null) => Value::Object(Map::new()),
+        // No arguments key at all: `null` marks it (the finisher decides, see `NoArguments`).
+        None => Value::Null,
+        Some(Value::Null) => Value::Object(Map::new()),
         Some(Value::String(s)) => decode_string_args(s),
         Some(a) => a.clone(),
     };
@@ -135,6 +138,14 @@ pub(crate) fn type_raw(raw: &str, ty: Option<&str>, string_hint: Option<bool>) -
         return Value::String(raw.to_owned());
     }
     let t = raw.trim();
+    if ty.is_none() && string_hint.is_none() {
+        // Python's spelling of the booleans, as models trained on Python write them.
+        match t {
+            "True" => return Value::Bool(true),
+            "False" => return Value::Bool(false),
+            _ => {}
+        }
+    }
     let looks_json = t.bytes().next().is_some_and(|c| {
         matches!(
             c,

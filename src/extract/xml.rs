@@ -56,6 +56,11 @@ pub(crate) fn qwen_functions(
             break;
         };
         let name = t[ns..gt].trim().trim_matches('"').to_owned();
+        if name.is_empty() || !name.chars().all(super::scan::is_name_char) {
+            // `<function=f` never closed by `>`: not a call; the next block is read on its own.
+            at = ns;
+            continue;
+        }
         let fs = gt + 1;
         let (fe, next) = match find(t, fs, "</function>").filter(|e| *e <= body.end) {
             Some(e) => (e, e + "</function>".len()),

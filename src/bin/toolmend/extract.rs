@@ -2,7 +2,8 @@
 //!
 //! Without flags, prints each call as one JSON line `{"name", "arguments"}` on stdout and the
 //! content, reasoning and rejected calls on stderr. `--json` prints the whole extraction as one
-//! JSON object. `--jsonl` reads JSON lines `{"text", "tools"?, "format"?, "think_prefilled"?}`
+//! JSON object. `--jsonl` reads JSON lines `{"text", "tools"?, "format"?, "think_prefilled"?,
+//! "reasoning_in_content"?, "partial"?, "drop_text_after_calls"?}`
 //! from stdin and answers each with one line `{"calls", "content", "reasoning", "rejected"}`.
 //! Exit status: 0 when a call was found (`--jsonl`: every line was read), 1 when none was,
 //! 2 on usage or I/O errors (`--jsonl`: some line was not valid input; it gets `{"error": …}`).
@@ -49,6 +50,8 @@ struct Line {
     reasoning_in_content: bool,
     #[serde(default)]
     partial: bool,
+    #[serde(default)]
+    drop_text_after_calls: bool,
 }
 
 /// The wire form of an extraction (see DESIGN.md).
@@ -151,6 +154,9 @@ fn parse_line(line: &str, base: &Options) -> anyhow::Result<(String, Options)> {
     }
     if l.reasoning_in_content {
         opts = opts.with_reasoning_in_content(true);
+    }
+    if l.drop_text_after_calls {
+        opts = opts.with_drop_text_after_calls(true);
     }
     Ok((l.text, opts))
 }
