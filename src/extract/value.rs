@@ -54,6 +54,18 @@ fn good_name(s: &str) -> bool {
     !s.is_empty() && s.len() <= 128 && s.chars().all(super::scan::is_name_char)
 }
 
+/// A short one-line phrase of words (`Healthy Lunch Recipe`): what a model writes as the name of
+/// a function it made up.
+fn phrase_name(s: &str) -> bool {
+    let s = s.trim();
+    !s.is_empty()
+        && s.len() <= 64
+        && s.split(' ').count() <= 8
+        && s.chars().next().is_some_and(char::is_alphanumeric)
+        && s.chars()
+            .all(|c| super::scan::is_name_char(c) || c == ' ' || c == '\'' || c == '&')
+}
+
 /// The call in one JSON object, if it has the shape of one. With `need_args`, an object with a
 /// name but no arguments key is not a call (bare JSON in prose); inside an envelope it is, with
 /// `null` arguments standing for "no arguments key".
@@ -70,11 +82,13 @@ pub(crate) fn call_from_object(v: &Value, need_args: bool) -> Option<JsonCall> {
     {
         return call_from_object(inner, false);
     }
+    let args = ARG_KEYS.iter().find_map(|k| o.get(*k));
+    // A name with spaces (`"Healthy Lunch Recipe"`) is a made-up function, not prose: with an
+    // arguments object beside it the object is still a call attempt (then refused by name).
     let name = NAME_KEYS
         .iter()
         .find_map(|k| o.get(*k).and_then(Value::as_str))
-        .filter(|n| good_name(n))?;
-    let args = ARG_KEYS.iter().find_map(|k| o.get(*k));
+        .filter(|n| good_name(n) || (matches!(args, Some(Value::Object(_))) && phrase_name(n)))?;
     if need_args && args.is_none() {
         return None;
     }
