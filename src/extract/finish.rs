@@ -108,6 +108,26 @@ impl Finisher {
         std::borrow::Cow::Owned(out)
     }
 
+    /// Records a refused call; returns its event when one is wanted.
+    fn reject(
+        &mut self,
+        rc: RawCall,
+        raw: String,
+        reason: RejectReason,
+        event: bool,
+    ) -> Option<Event> {
+        let r = Rejected {
+            reason,
+            name: rc.name,
+            format: rc.format,
+            span: rc.span,
+            raw_arguments: raw,
+        };
+        let e = event.then(|| Event::Rejected(r.clone()));
+        self.out.rejected.push(r);
+        e
+    }
+
     fn call(&mut self, text: &str, mut rc: RawCall, event: bool) -> Option<Event> {
         let raw = text.get(rc.raw.clone()).unwrap_or_default().to_owned();
         if let Some(tools) = &self.opts.tools
@@ -115,34 +135,18 @@ impl Finisher {
         {
             let known: Vec<String> = tools.iter().map(|t| t.name.clone()).collect();
             let suggestion = suggest(&known, &rc.name);
-            let r = Rejected {
-                reason: RejectReason::UnknownTool {
-                    name: rc.name.clone(),
-                    suggestion,
-                    known,
-                },
-                name: rc.name,
-                format: rc.format,
-                span: rc.span,
-                raw_arguments: raw,
+            let reason = RejectReason::UnknownTool {
+                name: rc.name.clone(),
+                suggestion,
+                known,
             };
-            let e = event.then(|| Event::Rejected(r.clone()));
-            self.out.rejected.push(r);
-            return e;
+            return self.reject(rc, raw, reason, event);
         }
         if !self.opts.partial && cut_off(text, &rc) {
-            let r = Rejected {
-                reason: RejectReason::CutOff {
-                    name: rc.name.clone(),
-                },
-                name: rc.name,
-                format: rc.format,
-                span: rc.span,
-                raw_arguments: raw,
+            let reason = RejectReason::CutOff {
+                name: rc.name.clone(),
             };
-            let e = event.then(|| Event::Rejected(r.clone()));
-            self.out.rejected.push(r);
-            return e;
+            return self.reject(rc, raw, reason, event);
         }
         let args = std::mem::replace(&mut rc.args, Args::Json(0..0));
         let (mut arguments, fixes) = self.arguments(text, &rc, args);
@@ -153,18 +157,10 @@ impl Finisher {
         }
         if matches!(arguments, Ok(Value::Null | Value::String(_))) {
             // No arguments object: refused, so the model is asked for the whole call again.
-            let r = Rejected {
-                reason: RejectReason::NoArguments {
-                    name: rc.name.clone(),
-                },
-                name: rc.name,
-                format: rc.format,
-                span: rc.span,
-                raw_arguments: raw,
+            let reason = RejectReason::NoArguments {
+                name: rc.name.clone(),
             };
-            let e = event.then(|| Event::Rejected(r.clone()));
-            self.out.rejected.push(r);
-            return e;
+            return self.reject(rc, raw, reason, event);
         }
         let key = (
             rc.name.clone(),
