@@ -122,3 +122,25 @@ proptest! {
         prop_assert_eq!(finish.as_deref(), whole["choices"][0]["finish_reason"].as_str());
     }
 }
+
+/// A bare call to a tool the request did not offer comes back as content exactly once (the
+/// extractor keeps a complete bare value as content; serve must not add it again), and no call.
+#[test]
+fn a_bare_call_to_an_unknown_tool_is_content_once() {
+    let text = "Here: {\"name\": \"nope\", \"arguments\": {}} done";
+    let o = Output::text(text);
+    let body = serde_json::to_vec(&completion(&o, "m")).unwrap();
+    let whole = match rewrite_json(&body, &tools(), &Pipeline::default(), false)
+        .unwrap()
+        .body
+    {
+        Some(b) => serde_json::from_slice::<serde_json::Value>(&b).unwrap(),
+        None => serde_json::from_slice(&body).unwrap(),
+    };
+    let msg = &whole["choices"][0]["message"];
+    assert_eq!(msg["content"].as_str(), Some(text), "{msg}");
+    assert!(
+        msg["tool_calls"].as_array().is_none_or(Vec::is_empty),
+        "{msg}"
+    );
+}

@@ -15,6 +15,8 @@ pub(crate) struct Finisher {
     opts: Options,
     out: Extraction,
     seen: HashSet<(String, String)>,
+    /// Events that come before the one `piece` returns (the shown text of a refused call).
+    held: Vec<Event>,
     /// A call (or a refused call) has been read.
     called: bool,
     /// The last piece was a call ending in `}` or `]` and only whitespace came since: closing
@@ -28,14 +30,17 @@ impl Finisher {
             opts: opts.clone(),
             out: Extraction::default(),
             seen: HashSet::new(),
+            held: Vec::new(),
             called: false,
             after_json: false,
         }
     }
 
-    /// Takes one piece; returns the event a stream reports for it.
-    pub fn piece(&mut self, text: &str, p: Piece) -> Option<Event> {
-        self.take(text, p, true)
+    /// Takes one piece; appends the events a stream reports for it, in text order.
+    pub fn piece(&mut self, text: &str, p: Piece, events: &mut Vec<Event>) {
+        let e = self.take(text, p, true);
+        events.append(&mut self.held);
+        events.extend(e);
     }
 
     /// Takes one piece without building its event (one-shot extraction: no copy of the text
@@ -122,6 +127,7 @@ impl Finisher {
             format: rc.format,
             span: rc.span,
             raw_arguments: raw,
+            shown: false,
         };
         let e = event.then(|| Event::Rejected(r.clone()));
         self.out.rejected.push(r);
@@ -140,7 +146,29 @@ impl Finisher {
                 suggestion,
                 known,
             };
-            return self.reject(rc, raw, reason, event);
+            // A complete bare JSON value or pythonic list (no envelope around it, brackets
+            // closed) may be data: its text stays content, and the refusal is still reported.
+            let bare = text.get(rc.span.clone()).is_some_and(|t| {
+                t.starts_with(['{', '[']) && crate::repair::value_extent(t) == Some(t.len())
+            });
+            if bare {
+                let shown = text[rc.span.clone()].to_owned();
+                self.out.content.push_str(&shown);
+                if event {
+                    self.held.push(Event::Content(shown));
+                }
+            }
+            let e = self.reject(rc, raw, reason, event);
+            if let Some(r) = self.out.rejected.last_mut() {
+                r.shown = bare;
+            }
+            return e.map(|e| match e {
+                Event::Rejected(mut r) => {
+                    r.shown = bare;
+                    Event::Rejected(r)
+                }
+                other => other,
+            });
         }
         if !self.opts.partial && cut_off(text, &rc) {
             let reason = RejectReason::CutOff {

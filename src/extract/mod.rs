@@ -329,6 +329,10 @@ pub struct Rejected {
     pub span: Range<usize>,
     /// The model's raw text for the call's arguments.
     pub raw_arguments: String,
+    /// True when the call's text is also in `content`: a bare JSON object or list naming no
+    /// offered tool may be data the model meant to show, so a UI shows it as written (and a
+    /// loop can still answer the refusal).
+    pub shown: bool,
 }
 
 impl Serialize for Rejected {

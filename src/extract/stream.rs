@@ -59,9 +59,7 @@ impl StreamExtractor {
         let mut events = Vec::new();
         let (buf, fin) = (&self.buf, &mut self.fin);
         self.scanner.advance(buf, false, &mut |p| {
-            if let Some(e) = fin.piece(buf, p) {
-                events.push(e);
-            }
+            fin.piece(buf, p, &mut events);
         });
         events
     }
@@ -84,9 +82,7 @@ impl StreamExtractor {
         let mut events = Vec::new();
         let (buf, fin) = (&self.buf, &mut self.fin);
         self.scanner.advance(buf, true, &mut |p| {
-            if let Some(e) = fin.piece(buf, p) {
-                events.push(e);
-            }
+            fin.piece(buf, p, &mut events);
         });
         (events, self.fin.into_extraction())
     }

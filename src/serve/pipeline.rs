@@ -135,9 +135,12 @@ impl PipelineChoice {
         }
     }
 
-    /// A call to a tool the request did not offer: its text goes back to `content`.
+    /// A call to a tool the request did not offer: its text goes back to `content` (unless the
+    /// extractor already kept it there: a bare value that may be data).
     fn unknown(&mut self, text: &str, r: &crate::extract::Rejected, out: &mut Vec<Piece>) {
-        if let Some(s) = text.get(r.span.clone()) {
+        if !r.shown
+            && let Some(s) = text.get(r.span.clone())
+        {
             self.content(s, out);
         }
         out.push(Piece::Rejected(Rejected {
