@@ -392,6 +392,8 @@ pub fn naive(output: &str, format: StrictFormat) -> Parsed {
 /// One call toolmend's extractor found (accepted or refused for its name), in output order.
 struct Found {
     name: String,
+    /// The extractor resolved the name the model wrote to an offered function.
+    renamed: bool,
     /// The arguments after repair, or `None` when they could not be made into a JSON object.
     args: Option<Map<String, Value>>,
     repaired: bool,
@@ -441,7 +443,11 @@ fn extracted(output: &str, functions: &[FunctionDoc], repair: bool) -> Vec<Found
         .iter()
         .map(|f| ToolInfo::new(f.name.clone(), super::types::to_json_schema(&f.parameters)))
         .collect();
-    let x = crate::extract::extract(output, &Options::default().with_tools(tools));
+    // Name resolution belongs to `full`: the extractor resolves aliases only there.
+    let opts = Options::default()
+        .with_tools(tools)
+        .with_exact_names(!repair);
+    let x = crate::extract::extract(output, &opts);
     let mut found: Vec<Found> = x
         .calls
         .into_iter()
@@ -451,6 +457,7 @@ fn extracted(output: &str, functions: &[FunctionDoc], repair: bool) -> Vec<Found
                 _ => None,
             };
             Found {
+                renamed: c.renamed_from.is_some(),
                 name: c.name,
                 args,
                 repaired: !c.fixes.is_empty(),
@@ -462,6 +469,7 @@ fn extracted(output: &str, functions: &[FunctionDoc], repair: bool) -> Vec<Found
     for r in x.rejected {
         let parsed = args_from_raw(&r.raw_arguments, repair);
         found.push(Found {
+            renamed: false,
             name: r.name,
             repaired: parsed.as_ref().is_some_and(|p| p.1),
             args: parsed.map(|p| p.0),
@@ -508,6 +516,7 @@ pub fn full(
         let mut call = Call { name: f.name, args };
         parsed.rescue.foreign_envelope += u32::from(!is_native(f.format, format));
         parsed.rescue.repaired += u32::from(f.repaired);
+        parsed.rescue.renamed += u32::from(f.renamed);
         mend(&mut call, functions, policy, &mut parsed.rescue);
         parsed.calls.push(call);
     }

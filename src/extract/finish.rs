@@ -136,6 +136,14 @@ impl Finisher {
 
     fn call(&mut self, text: &str, mut rc: RawCall, event: bool) -> Option<Event> {
         let raw = text.get(rc.raw.clone()).unwrap_or_default().to_owned();
+        let mut renamed_from = None;
+        if let Some(tools) = &self.opts.tools
+            && !tools.iter().any(|t| t.name == rc.name)
+            && !self.opts.exact_names
+            && let Some(known) = resolve_alias(&rc.name, tools)
+        {
+            renamed_from = Some(std::mem::replace(&mut rc.name, known.to_owned()));
+        }
         if let Some(tools) = &self.opts.tools
             && !tools.iter().any(|t| t.name == rc.name)
         {
@@ -207,6 +215,7 @@ impl Finisher {
             span: rc.span,
             fixes,
             id: rc.id,
+            renamed_from,
         };
         let e = event.then(|| Event::Call(call.clone()));
         self.out.calls.push(call);
@@ -248,6 +257,71 @@ impl Finisher {
         trim_in_place(&mut self.out.reasoning);
         self.out
     }
+}
+
+/// A name with case and separators (`.` `_` `-` `/` space) removed.
+fn squash(name: &str) -> String {
+    name.chars()
+        .filter(|c| !matches!(c, '.' | '_' | '-' | '/' | ' '))
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// Generic nouns models append to a tool's name (`read_file` for `read`).
+const NOUNS: &[&str] = &[
+    "file",
+    "files",
+    "dir",
+    "directory",
+    "folder",
+    "path",
+    "tool",
+    "function",
+    "func",
+];
+
+/// The one tool of the list that `name` clearly means (see [`super::Options::exact_names`]).
+fn resolve_alias<'t>(name: &str, tools: &'t [super::ToolInfo]) -> Option<&'t str> {
+    let unique = |hits: Vec<&'t str>| match hits.as_slice() {
+        [one] => Some(*one),
+        _ => None,
+    };
+    let sq = squash(name);
+    if sq.is_empty() {
+        return None;
+    }
+    let same = tools
+        .iter()
+        .filter(|t| squash(&t.name) == sq)
+        .map(|t| t.name.as_str())
+        .collect();
+    if let Some(n) = unique(same) {
+        return Some(n);
+    }
+    let last = |s: &str| s.rsplit_once('.').map(|(_, l)| squash(l));
+    let dotted = tools
+        .iter()
+        .filter(|t| {
+            last(&t.name).is_some_and(|l| l == sq)
+                || last(name).is_some_and(|l| l == squash(&t.name))
+        })
+        .map(|t| t.name.as_str())
+        .collect();
+    if let Some(n) = unique(dotted) {
+        return Some(n);
+    }
+    let noun = tools
+        .iter()
+        .filter(|t| {
+            let base = squash(&t.name);
+            !base.is_empty()
+                && sq
+                    .strip_prefix(base.as_str())
+                    .is_some_and(|rest| NOUNS.contains(&rest))
+        })
+        .map(|t| t.name.as_str())
+        .collect();
+    unique(noun)
 }
 
 /// Trims leading and trailing whitespace without copying what stays.

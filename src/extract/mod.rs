@@ -152,6 +152,14 @@ pub struct Options {
     /// of the text is returned as a call (its arguments repaired as far as they go) instead of
     /// being rejected as cut off.
     pub partial: bool,
+    /// Refuse every name that is not exactly in the tool list. Off by default: with a tool list,
+    /// a name that clearly means one tool is resolved to it and the call reports the name the
+    /// model wrote in [`Call::renamed_from`] — the same name up to case and separators
+    /// (`get-weather`), the tool's name plus a generic noun (`read_file` for `read`), or the last
+    /// dotted segment on either side (`functions.get_weather`, `find_group` for
+    /// `restaurant.find_group`); only when exactly one tool fits. Typos are not resolved: they
+    /// are refused with a did-you-mean.
+    pub exact_names: bool,
 }
 
 impl Options {
@@ -200,6 +208,13 @@ impl Options {
     #[must_use]
     pub fn with_partial(mut self, yes: bool) -> Self {
         self.partial = yes;
+        self
+    }
+
+    /// Sets whether only exact tool names are accepted (see [`Options::exact_names`]).
+    #[must_use]
+    pub fn with_exact_names(mut self, yes: bool) -> Self {
+        self.exact_names = yes;
         self
     }
 
@@ -256,6 +271,9 @@ pub struct Call {
     pub fixes: Vec<Fix>,
     /// The call id, when the model wrote one (`"id"`, `tool_call_id`, kimi's `functions.f:0`).
     pub id: Option<String>,
+    /// The name the model wrote, when it was resolved to a tool of the list (see
+    /// [`Options::exact_names`]).
+    pub renamed_from: Option<String>,
 }
 
 impl Serialize for Call {
@@ -276,6 +294,9 @@ impl Serialize for Call {
         m.serialize_entry("fixes", &self.fixes)?;
         if let Some(id) = &self.id {
             m.serialize_entry("id", id)?;
+        }
+        if let Some(n) = &self.renamed_from {
+            m.serialize_entry("renamed_from", n)?;
         }
         m.end()
     }
