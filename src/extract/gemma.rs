@@ -110,7 +110,7 @@ fn salvage(
     let mut in_q = false;
     let mut i = 0;
     while i < text.len() {
-        if text[i..].starts_with(quote) {
+        if text.as_bytes()[i..].starts_with(quote.as_bytes()) {
             in_q = !in_q;
             i += quote.len();
             continue;
