@@ -717,6 +717,52 @@ fn prose_tool(inp: &Input<'_>, s: usize, v: &Value) -> Option<String> {
     fits.then(|| name.to_owned())
 }
 
+/// Prose recovery of a Python-style call: a known tool's name written right before `(` with
+/// keyword arguments that are all parameters of that tool (`I'll run get_weather(city="Paris")
+/// now`). The marker is the `(`; the call's span starts at the name. Needs a tool list; any other
+/// name, positional arguments or an unreadable argument list leave the text as content.
+pub(crate) fn prose_python(inp: &Input<'_>, s: usize, _mend: usize) -> Step {
+    let Some(tools) = inp.opts.tools.as_ref() else {
+        return Step::NotMine;
+    };
+    let t = inp.text;
+    let ns = t[..s]
+        .char_indices()
+        .rev()
+        .take_while(|&(_, c)| super::scan::is_name_char(c))
+        .last()
+        .map_or(s, |(i, _)| i);
+    let name = &t[ns..s];
+    if name.is_empty() || !tools.iter().any(|tool| tool.name == name) {
+        return Step::NotMine;
+    }
+    match super::value::py_call(t, ns) {
+        Ok((n, Value::Object(args), e)) if n == name => {
+            let props = inp
+                .opts
+                .tool(name)
+                .and_then(|tool| tool.parameters.get("properties"))
+                .and_then(Value::as_object);
+            if props.is_some_and(|p| !args.keys().all(|k| p.contains_key(k))) {
+                return Step::NotMine;
+            }
+            Step::Done {
+                end: e,
+                pieces: vec![Piece::Call(RawCall {
+                    name: n,
+                    args: Args::Value(Value::Object(args), Vec::new()),
+                    raw: ns..e,
+                    span: ns..e,
+                    format: Format::Prose,
+                    id: None,
+                })],
+            }
+        }
+        Err(Stop::Eof) if !inp.fin => Step::NeedMore(Wait::Balanced),
+        _ => Step::NotMine,
+    }
+}
+
 /// An object cut off by the end of the output that starts like a call (`{"name": "f", …` or a
 /// `{"tool_call": …` wrapper) is a truncated call.
 fn truncated_object(inp: &Input<'_>, s: usize) -> Step {

@@ -220,6 +220,8 @@ const MARKERS: &[Marker] = &[
     // Bare JSON and pythonic lists (tried last at their position: shortest markers).
     m("{", json_tags::bare_object, &[F::BareJson, F::Llama3Json, F::LlamacppGenericJson, F::FencedJson, F::Hermes, F::Glm45Xml, F::JsonArray]),
     m("[", json_tags::bare_array, &[F::JsonArray, F::Pythonic, F::BareJson, F::Lfm2Pythonic]),
+    // A known tool called Python-style in prose (needs a tool list; the call starts at the name).
+    m("(", json_tags::prose_python, &[F::Prose]),
 ];
 
 const fn m(pat: &'static str, handler: Handler, families: &'static [Format]) -> Marker {
