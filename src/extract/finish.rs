@@ -113,12 +113,14 @@ impl Finisher {
         std::borrow::Cow::Owned(out)
     }
 
-    /// Records a refused call; returns its event when one is wanted.
+    /// Records a refused call (`shown`: its text is also in `content`); returns its event when
+    /// one is wanted.
     fn reject(
         &mut self,
         rc: RawCall,
         raw: String,
         reason: RejectReason,
+        shown: bool,
         event: bool,
     ) -> Option<Event> {
         let r = Rejected {
@@ -127,62 +129,65 @@ impl Finisher {
             format: rc.format,
             span: rc.span,
             raw_arguments: raw,
-            shown: false,
+            shown,
         };
         let e = event.then(|| Event::Rejected(r.clone()));
         self.out.rejected.push(r);
         e
     }
 
+    /// Refuses a call to a name the tool list does not have. A complete bare JSON value or
+    /// pythonic list (no envelope around it, brackets closed) may be data: its text also stays
+    /// content.
+    fn unknown(
+        &mut self,
+        text: &str,
+        rc: RawCall,
+        raw: String,
+        known: Vec<String>,
+        event: bool,
+    ) -> Option<Event> {
+        let reason = RejectReason::UnknownTool {
+            name: rc.name.clone(),
+            suggestion: suggest(&known, &rc.name),
+            known,
+        };
+        let shown = text.get(rc.span.clone()).filter(|t| {
+            t.starts_with(['{', '[']) && crate::repair::value_extent(t) == Some(t.len())
+        });
+        if let Some(t) = shown {
+            self.out.content.push_str(t);
+            if event {
+                self.held.push(Event::Content(t.to_owned()));
+            }
+        }
+        self.reject(rc, raw, reason, shown.is_some(), event)
+    }
+
     fn call(&mut self, text: &str, mut rc: RawCall, event: bool) -> Option<Event> {
         let raw = text.get(rc.raw.clone()).unwrap_or_default().to_owned();
         let mut renamed_from = None;
         if let Some(tools) = &self.opts.tools
-            && !tools.iter().any(|t| t.name == rc.name)
-            && !self.opts.exact_names
-            && let Some(known) = resolve_alias(&rc.name, tools)
+            && self.opts.tool(&rc.name).is_none()
         {
-            renamed_from = Some(std::mem::replace(&mut rc.name, known.to_owned()));
-        }
-        if let Some(tools) = &self.opts.tools
-            && !tools.iter().any(|t| t.name == rc.name)
-        {
-            let known: Vec<String> = tools.iter().map(|t| t.name.clone()).collect();
-            let suggestion = suggest(&known, &rc.name);
-            let reason = RejectReason::UnknownTool {
-                name: rc.name.clone(),
-                suggestion,
-                known,
-            };
-            // A complete bare JSON value or pythonic list (no envelope around it, brackets
-            // closed) may be data: its text stays content, and the refusal is still reported.
-            let bare = text.get(rc.span.clone()).is_some_and(|t| {
-                t.starts_with(['{', '[']) && crate::repair::value_extent(t) == Some(t.len())
-            });
-            if bare {
-                let shown = text[rc.span.clone()].to_owned();
-                self.out.content.push_str(&shown);
-                if event {
-                    self.held.push(Event::Content(shown));
+            match (!self.opts.exact_names)
+                .then(|| resolve_alias(&rc.name, tools))
+                .flatten()
+            {
+                Some(known) => {
+                    renamed_from = Some(std::mem::replace(&mut rc.name, known.to_owned()));
+                }
+                None => {
+                    let known: Vec<String> = tools.iter().map(|t| t.name.clone()).collect();
+                    return self.unknown(text, rc, raw, known, event);
                 }
             }
-            let e = self.reject(rc, raw, reason, event);
-            if let Some(r) = self.out.rejected.last_mut() {
-                r.shown = bare;
-            }
-            return e.map(|e| match e {
-                Event::Rejected(mut r) => {
-                    r.shown = bare;
-                    Event::Rejected(r)
-                }
-                other => other,
-            });
         }
         if !self.opts.partial && cut_off(text, &rc) {
             let reason = RejectReason::CutOff {
                 name: rc.name.clone(),
             };
-            return self.reject(rc, raw, reason, event);
+            return self.reject(rc, raw, reason, false, event);
         }
         let args = std::mem::replace(&mut rc.args, Args::Json(0..0));
         let (mut arguments, fixes) = self.arguments(text, &rc, args);
@@ -196,7 +201,7 @@ impl Finisher {
             let reason = RejectReason::NoArguments {
                 name: rc.name.clone(),
             };
-            return self.reject(rc, raw, reason, event);
+            return self.reject(rc, raw, reason, false, event);
         }
         let key = (
             rc.name.clone(),
