@@ -18,6 +18,7 @@ use serde_json::{Map, Value};
 
 use super::data::FunctionDoc;
 use super::score::Call;
+use crate::extract::squash;
 
 /// The envelope a runtime without toolmend expects from a model, decided by its chat template.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -631,45 +632,19 @@ fn remove_pointer(root: &mut Map<String, Value>, pointer: &str) {
     node.remove(last.as_str());
 }
 
-fn squash(name: &str) -> String {
-    name.chars()
-        .filter(|c| !matches!(c, '.' | '_' | '-' | ' '))
-        .flat_map(char::to_lowercase)
-        .collect()
-}
-
-/// Resolves a name the question does not offer to the one offered function it clearly means:
-/// the same name up to separators and case (`math.roots.quadratic` → `math_roots.quadratic`), the
-/// last dotted segment of exactly one offered name (`find_group` → `restaurant.find_group`), or
-/// within a small edit distance of exactly one offered name. `None` when not unique.
+/// Resolves a name the question does not offer to the one offered function it clearly means: by
+/// the extractor's rules (the same name up to separators and case, `math.roots.quadratic` →
+/// `math_roots.quadratic`; the last dotted segment, `find_group` → `restaurant.find_group`; the
+/// name plus a generic noun, `read_file` → `read`), or within a small edit distance of exactly one
+/// offered name. `None` when not unique.
 pub fn resolve_name<'a>(name: &str, functions: &'a [FunctionDoc]) -> Option<&'a str> {
-    let unique = |hits: Vec<&'a str>| if hits.len() == 1 { Some(hits[0]) } else { None };
+    let names: Vec<&str> = functions.iter().map(|f| f.name.as_str()).collect();
+    if let Some(n) = crate::extract::resolve_alias(name, &names) {
+        return Some(n);
+    }
     let squashed = squash(name);
     if squashed.is_empty() {
         return None;
-    }
-    let same: Vec<&str> = functions
-        .iter()
-        .filter(|f| squash(&f.name) == squashed)
-        .map(|f| f.name.as_str())
-        .collect();
-    if let Some(n) = unique(same) {
-        return Some(n);
-    }
-    let suffix: Vec<&str> = functions
-        .iter()
-        .filter(|f| {
-            f.name
-                .rsplit_once('.')
-                .is_some_and(|(_, last)| squash(last) == squashed)
-                || name
-                    .rsplit_once('.')
-                    .is_some_and(|(_, last)| squash(last) == squash(&f.name))
-        })
-        .map(|f| f.name.as_str())
-        .collect();
-    if let Some(n) = unique(suffix) {
-        return Some(n);
     }
     // A typo: at most one edit per 8 characters, at most 2, and strictly closer than any other.
     let limit = (squashed.chars().count() / 8).clamp(1, 2);

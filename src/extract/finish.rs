@@ -171,11 +171,14 @@ impl Finisher {
             && self.opts.tool(&rc.name).is_none()
         {
             match (!self.opts.exact_names)
-                .then(|| resolve_alias(&rc.name, tools))
+                .then(|| {
+                    let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
+                    resolve_alias(&rc.name, &names).map(str::to_owned)
+                })
                 .flatten()
             {
                 Some(known) => {
-                    renamed_from = Some(std::mem::replace(&mut rc.name, known.to_owned()));
+                    renamed_from = Some(std::mem::replace(&mut rc.name, known));
                 }
                 None => {
                     let known: Vec<String> = tools.iter().map(|t| t.name.clone()).collect();
@@ -265,7 +268,7 @@ impl Finisher {
 }
 
 /// A name with case and separators (`.` `_` `-` `/` space) removed.
-fn squash(name: &str) -> String {
+pub(crate) fn squash(name: &str) -> String {
     name.chars()
         .filter(|c| !matches!(c, '.' | '_' | '-' | '/' | ' '))
         .flat_map(char::to_lowercase)
@@ -285,48 +288,37 @@ const NOUNS: &[&str] = &[
     "func",
 ];
 
-/// The one tool of the list that `name` clearly means (see [`super::Options::exact_names`]).
-fn resolve_alias<'t>(name: &str, tools: &'t [super::ToolInfo]) -> Option<&'t str> {
+/// The one name of `names` that `name` clearly means (see [`super::Options::exact_names`]): the
+/// same up to case and separators, the last dotted segment on either side, or the name plus a
+/// generic noun; `None` when no rule gives exactly one. The BFCL eval's `full` parser uses the
+/// same rules (and adds typos).
+pub(crate) fn resolve_alias<'t>(name: &str, names: &[&'t str]) -> Option<&'t str> {
     let unique = |hits: Vec<&'t str>| match hits.as_slice() {
         [one] => Some(*one),
         _ => None,
     };
+    let pick =
+        |keep: &dyn Fn(&str) -> bool| unique(names.iter().copied().filter(|n| keep(n)).collect());
     let sq = squash(name);
     if sq.is_empty() {
         return None;
     }
-    let same = tools
-        .iter()
-        .filter(|t| squash(&t.name) == sq)
-        .map(|t| t.name.as_str())
-        .collect();
-    if let Some(n) = unique(same) {
-        return Some(n);
-    }
     let last = |s: &str| s.rsplit_once('.').map(|(_, l)| squash(l));
-    let dotted = tools
-        .iter()
-        .filter(|t| {
-            last(&t.name).is_some_and(|l| l == sq)
-                || last(name).is_some_and(|l| l == squash(&t.name))
+    pick(&|n| squash(n) == sq)
+        .or_else(|| {
+            pick(&|n| {
+                last(n).is_some_and(|l| l == sq) || last(name).is_some_and(|l| l == squash(n))
+            })
         })
-        .map(|t| t.name.as_str())
-        .collect();
-    if let Some(n) = unique(dotted) {
-        return Some(n);
-    }
-    let noun = tools
-        .iter()
-        .filter(|t| {
-            let base = squash(&t.name);
-            !base.is_empty()
-                && sq
-                    .strip_prefix(base.as_str())
-                    .is_some_and(|rest| NOUNS.contains(&rest))
+        .or_else(|| {
+            pick(&|n| {
+                let base = squash(n);
+                !base.is_empty()
+                    && sq
+                        .strip_prefix(base.as_str())
+                        .is_some_and(|rest| NOUNS.contains(&rest))
+            })
         })
-        .map(|t| t.name.as_str())
-        .collect();
-    unique(noun)
 }
 
 /// Trims leading and trailing whitespace without copying what stays.
