@@ -54,6 +54,8 @@ pub(crate) fn at(b: &[u8]) -> Option<(Value, usize)> {
         return None;
     }
     let mut toks: Vec<(Tok, usize, usize)> = Vec::new();
+    // Parentheses open so far.
+    let mut open = 0usize;
     let mut i = 0;
     let mut end = 0;
     loop {
@@ -80,18 +82,15 @@ pub(crate) fn at(b: &[u8]) -> Option<(Value, usize)> {
             }
             b'(' => {
                 i += 1;
+                open += 1;
                 Tok::Open
             }
             b')' => {
                 // A `)` that closes nothing ends the expression (a tuple or a call around it).
-                let depth = toks.iter().fold(0i32, |d, t| match t.0 {
-                    Tok::Open => d + 1,
-                    Tok::Close => d - 1,
-                    _ => d,
-                });
-                if depth <= 0 {
+                if open == 0 {
                     break;
                 }
+                open -= 1;
                 i += 1;
                 Tok::Close
             }
