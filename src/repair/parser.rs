@@ -68,7 +68,7 @@ enum Next {
 /// Where a string being parsed sits: the end-quote heuristics differ for keys, object values,
 /// array elements and root values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Ctx {
+pub(super) enum Ctx {
     Key,
     ObjValue,
     Element,
@@ -249,29 +249,10 @@ impl<'a> Parser<'a> {
     /// Skips one `/* */`, `//` or `#` comment.
     fn comment(&mut self) -> bool {
         let start = self.i;
-        match (self.peek(), self.at(self.i + 1)) {
-            (Some(b'/'), Some(b'*')) => {
-                let rest = &self.b[self.i + 2..];
-                self.i = match memchr::memmem::find(rest, b"*/") {
-                    Some(k) => self.i + 2 + k + 2,
-                    None => self.b.len(),
-                };
-            }
-            (Some(b'/'), Some(b'/')) => {
-                self.i = match memchr::memchr(b'\n', &self.b[self.i..]) {
-                    Some(k) => self.i + k,
-                    None => self.b.len(),
-                };
-            }
-            (Some(b'#'), _) => {
-                // A `#` comment ends at the end of the line, or at a closer on the same line.
-                self.i = match memchr::memchr3(b'\n', b'}', b']', &self.b[self.i..]) {
-                    Some(k) => self.i + k,
-                    None => self.b.len(),
-                };
-            }
-            _ => return false,
-        }
+        let Some(end) = comment_end(self.b, start) else {
+            return false;
+        };
+        self.i = end;
         self.steps += (self.i - start) as u64 / 16 + 1;
         self.fix(FixKind::StrippedComment, start);
         true
@@ -325,24 +306,11 @@ impl<'a> Parser<'a> {
 
     /// Skips an opening Markdown fence (```` ``` ````, `[````, `{```` plus a language tag).
     fn open_fence(&mut self) -> bool {
-        let rest = &self.b[self.i..];
-        let len = if rest.starts_with(b"```") {
-            3
-        } else if rest.starts_with(b"[```") || rest.starts_with(b"{```") {
-            4
-        } else {
+        let Some(end) = open_fence_end(self.b, self.i) else {
             return false;
         };
         self.fix(FixKind::StrippedCodeFence, self.i);
-        self.i += len;
-        while self.peek() == Some(b'`') {
-            self.i += 1;
-        }
-        if self.peek().is_some_and(is_ident_start) {
-            while self.peek().is_some_and(is_ident) {
-                self.i += 1;
-            }
-        }
+        self.i = end;
         self.ws_comments(true);
         true
     }
@@ -562,16 +530,7 @@ impl<'a> Parser<'a> {
 
     /// Where the next code fence whose content starts with `{` or `[` begins, if any.
     fn next_fenced_value(&self) -> Option<usize> {
-        let b = self.b;
-        let f = self.i + memchr::memmem::find(&b[self.i..], b"```")?;
-        let mut k = f + 3;
-        while b.get(k).is_some_and(|&c| is_ident(c)) {
-            k += 1;
-        }
-        while b.get(k).is_some_and(|&c| is_ws(c)) {
-            k += 1;
-        }
-        matches!(b.get(k), Some(b'{' | b'[')).then_some(f)
+        next_fenced_value(self.b, self.i)
     }
 
     /// Newline-delimited or concatenated root values become one array. Empty containers among
@@ -1604,7 +1563,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Whether the quote just consumed (ending at `after_quote`) is inside the string rather than
-    /// its end, judging by what follows it.
+    /// its end, judging by what follows it (see [`quote_is_inner`]).
     fn quote_is_inner(
         &self,
         ctx: Ctx,
@@ -1612,115 +1571,7 @@ impl<'a> Parser<'a> {
         after_quote: usize,
         bal: &mut Balance,
     ) -> bool {
-        let b = self.b;
-        let mut j = self.i;
-        while j < b.len() && is_ws(b[j]) {
-            j += 1;
-        }
-        let Some(&next) = b.get(j) else { return false };
-        // A closer that matches an opener inside the string belongs to the string: `"(5'3")"`.
-        if let Some(k) = match next {
-            b')' => Some(0),
-            b']' => Some(1),
-            b'}' => Some(2),
-            _ => None,
-        } {
-            let quote_start = prev_quote_start(b, after_quote.min(b.len())).max(content_start);
-            if bal.upto < quote_start {
-                for &c in &b[bal.upto..quote_start] {
-                    match c {
-                        b'(' => bal.counts[0] += 1,
-                        b')' => bal.counts[0] -= 1,
-                        b'[' => bal.counts[1] += 1,
-                        b']' => bal.counts[1] -= 1,
-                        b'{' => bal.counts[2] += 1,
-                        b'}' => bal.counts[2] -= 1,
-                        _ => {}
-                    }
-                }
-                bal.upto = quote_start;
-            }
-            if bal.counts[k] > 0 {
-                return true;
-            }
-        }
-        if ctx == Ctx::Key {
-            return false;
-        }
-        // A second quote right after, itself followed by the end of a value: `"72""`. Across a
-        // line break only inside text holding a code fence (json_repair's rule).
-        if let Some((_, n)) = quote_at(b, j) {
-            let mut k = j + n;
-            while k < b.len() && is_ws(b[k]) {
-                k += 1;
-            }
-            let same_line = !b[self.i..j].contains(&b'\n');
-            if matches!(b.get(k), None | Some(b',' | b'}' | b']'))
-                && (same_line
-                    || memchr::memmem::find(&b[content_start..after_quote], b"```").is_some())
-            {
-                return true;
-            }
-        }
-        if ctx == Ctx::ObjValue && next == b',' {
-            // In an object value, a quote then a comma ends the string only when a key (or the
-            // end) follows: `"a, "b", c"` keeps going.
-            let mut k = j + 1;
-            while k < b.len() && is_ws(b[k]) {
-                k += 1;
-            }
-            return match b.get(k) {
-                None | Some(b'}') => false,
-                Some(_) if quote_at(b, k).is_some() => !self.quoted_then_colon_or_cut(k),
-                Some(&c) if is_ident_start(c) => {
-                    let mut m = k;
-                    while m < b.len() && is_ident(b[m]) {
-                        m += 1;
-                    }
-                    if let Some((_, n)) = quote_at(b, m) {
-                        // `,b":` is a key missing its opening quote.
-                        m += n;
-                    }
-                    while m < b.len() && is_ws(b[m]) {
-                        m += 1;
-                    }
-                    if quote_at(b, m).is_some() && self.quoted_then_colon_or_cut(m) {
-                        // `, COMMENT "key":` — a stray word, then a key.
-                        return false;
-                    }
-                    !matches!(b.get(m), None | Some(b':'))
-                }
-                _ => false,
-            };
-        }
-        ctx == Ctx::ObjValue && next == b':' && j == self.i
-    }
-
-    /// A quoted string at `k` that is followed by a colon, or cut off before its end quote.
-    fn quoted_then_colon_or_cut(&self, k: usize) -> bool {
-        let b = self.b;
-        let Some((q, n)) = quote_at(b, k) else {
-            return false;
-        };
-        let limit = (k + 256).min(b.len());
-        let mut m = k + n;
-        while m < limit {
-            if b[m] == b'\\' {
-                m += 2;
-                continue;
-            }
-            if let Some((q2, n2)) = quote_at(b, m)
-                && q.is_end(q2)
-            {
-                m += n2;
-                while m < b.len() && is_ws(b[m]) {
-                    m += 1;
-                }
-                return matches!(b.get(m), None | Some(b':'));
-            }
-            m += 1;
-        }
-        true
+        quote_is_inner(self.b, self.i, ctx, content_start, after_quote, bal)
     }
 
     /// After a quote in an object value: ` word }` (a stray word, then the end of the object).
@@ -1769,29 +1620,9 @@ impl<'a> Parser<'a> {
         (k > content_start && b[k - 1] == b',').then(|| k - 1)
     }
 
-    /// The first `, <quote>ident` followed by `:` (a key with an opening quote) in `b[from..to]`.
+    /// The first `, <quote>ident` followed by `:` (see [`find_quoted_unquoted_key`]).
     fn find_quoted_unquoted_key(&self, from: usize, to: usize) -> Option<usize> {
-        let b = self.b;
-        let mut c = from;
-        while let Some(off) = memchr::memchr(b',', &b[c..to]) {
-            let comma = c + off;
-            let mut k = comma + 1;
-            while k < to && is_ws(b[k]) {
-                k += 1;
-            }
-            if let Some((_, n)) = quote_at(b, k).filter(|&(q, _)| q != Quote::Double) {
-                k += n;
-                let w = k;
-                while k < to && is_ident(b[k]) {
-                    k += 1;
-                }
-                if k > w && b[k..to].first() == Some(&b':') {
-                    return Some(comma);
-                }
-            }
-            c = comma + 1;
-        }
-        None
+        find_quoted_unquoted_key(self.b, from, to)
     }
 
     /// The first `, ident:` in `b[from..to]`: the offset of its comma.
@@ -1949,80 +1780,14 @@ impl<'a> Parser<'a> {
 
     /// A number, with `.5`, `+1`, `1_000`, `2.`, `1e` and leading zeros repaired.
     fn number(&mut self) -> bool {
-        let b = self.b;
-        let len = b.len();
         let start = self.i;
-        let mut i = start;
-        let digit = |i: usize| i < len && b[i].is_ascii_digit();
-        let at_end = |i: usize| {
-            i >= len
-                || is_ws(b[i])
-                || (is_delimiter(b[i]) && !(b[i] == b'/' && digit(i + 1)))
-                || special_ws_len(b, i) > 0
-        };
-        let digits = |mut i: usize| {
-            while i < len
-                && (b[i].is_ascii_digit()
-                    || (b[i] == b'_' && i > 0 && b[i - 1].is_ascii_digit() && digit(i + 1)))
-            {
-                i += 1;
+        match scan_number(self.b, start) {
+            Some(n) => {
+                self.emit_number(start, n.end, n.truncated, n.lead_dot);
+                true
             }
-            i
-        };
-        let plus = b.get(i) == Some(&b'+');
-        if plus {
-            if !(digit(i + 1) || (b.get(i + 1) == Some(&b'.') && digit(i + 2))) {
-                return false;
-            }
-            i += 1;
-        } else if b.get(i) == Some(&b'-') {
-            i += 1;
-            if at_end(i) {
-                self.emit_number(start, i, true, false);
-                return true;
-            }
-            if !(digit(i) || (b[i] == b'.' && digit(i + 1))) {
-                return false;
-            }
+            None => false,
         }
-        let int_start = i;
-        i = digits(i);
-        let mut lead_dot = false;
-        if b.get(i) == Some(&b'.') {
-            lead_dot = i == int_start;
-            i += 1;
-            if at_end(i) {
-                self.emit_number(start, i, true, lead_dot);
-                return true;
-            }
-            if !digit(i) {
-                return false;
-            }
-            i = digits(i);
-        } else if i == int_start {
-            return false;
-        }
-        if matches!(b.get(i), Some(b'e' | b'E')) {
-            i += 1;
-            if matches!(b.get(i), Some(b'-' | b'+')) {
-                i += 1;
-            }
-            if at_end(i) {
-                self.emit_number(start, i, true, lead_dot);
-                return true;
-            }
-            if !digit(i) {
-                return false;
-            }
-            while digit(i) {
-                i += 1;
-            }
-        }
-        if !at_end(i) {
-            return false;
-        }
-        self.emit_number(start, i, false, lead_dot);
-        true
     }
 
     /// Constant arithmetic as an object value or array element (`2 * Math.PI`), replaced by its
@@ -2052,105 +1817,24 @@ impl<'a> Parser<'a> {
         let raw = &self.b[start..end];
         self.i = end;
         self.steps += (end - start) as u64 / 8;
-        let unsigned = raw
-            .strip_prefix(b"-")
-            .or_else(|| raw.strip_prefix(b"+"))
-            .unwrap_or(raw);
-        // Checked after dropping digit separators: `0_234` has a leading zero too.
-        let second = unsigned.iter().skip(1).find(|&&c| c != b'_');
-        if unsigned.len() >= 2 && unsigned[0] == b'0' && second.is_some_and(u8::is_ascii_digit) {
-            // Leading zeros (`0789`, a zip code, an id): keep every digit as a string.
-            self.fix(FixKind::QuotedNumber, start);
-            self.out.push(b'"');
-            self.out.extend_from_slice(raw);
-            self.out.push(b'"');
-            return;
+        if let Some(kind) = number_fix(raw, truncated, lead_dot) {
+            self.fix(kind, start);
         }
-        let plain = !truncated && !lead_dot && raw[0] != b'+' && !raw.contains(&b'_');
-        if plain {
-            self.out.extend_from_slice(raw);
-            return;
-        }
-        self.fix(
-            if truncated {
-                FixKind::CompletedNumber
-            } else {
-                FixKind::NormalizedNumber
-            },
-            start,
-        );
-        let mut k = 0;
-        if raw[0] == b'+' {
-            k = 1;
-        } else if raw[0] == b'-' {
-            self.out.push(b'-');
-            k = 1;
-        }
-        if lead_dot {
-            self.out.push(b'0');
-        }
-        self.out
-            .extend(raw[k..].iter().copied().filter(|&c| c != b'_'));
-        if truncated {
-            self.out.push(b'0');
-        }
+        write_number(&mut self.out, raw, truncated, lead_dot);
     }
 
     /// `true false null`, their Python/upper-case forms, `undefined`, `NaN`, `Infinity`, and
     /// literals cut off by the end of input.
     fn keyword(&mut self) -> bool {
-        let b = self.b;
         let start = self.i;
-        let mut i = start;
-        let neg = b.get(i) == Some(&b'-');
-        if neg {
-            i += 1;
-        }
-        let w0 = i;
-        while i < b.len() && is_ident(b[i]) {
-            i += 1;
-        }
-        if i == w0 {
+        let Some((end, text, fix)) = scan_keyword(self.b, start) else {
             return false;
-        }
-        let word = &b[w0..i];
-        let lit = if neg {
-            (word == b"Infinity").then_some(Lit::NonFinite)
-        } else {
-            literal(word)
         };
-        let lit = match lit {
-            Some(l) => l,
-            None if i >= b.len() && !neg => {
-                match [&b"true"[..], b"false", b"null"]
-                    .iter()
-                    .find(|w| w.starts_with(word))
-                {
-                    Some(w) => {
-                        self.fix(FixKind::CompletedLiteral, start);
-                        self.out.extend_from_slice(w);
-                        self.i = i;
-                        return true;
-                    }
-                    None => return false,
-                }
-            }
-            None => return false,
-        };
-        let text: &[u8] = match lit {
-            Lit::Json => word,
-            Lit::True => b"true",
-            Lit::False => b"false",
-            Lit::Null => b"null",
-            Lit::NonFinite => b"null",
-        };
-        match lit {
-            Lit::Json => {}
-            Lit::NonFinite => self.fix(FixKind::ConvertedNonFinite, start),
-            _ => self.fix(FixKind::ConvertedLiteral, start),
+        if let Some(kind) = fix {
+            self.fix(kind, start);
         }
         self.out.extend_from_slice(text);
-        self.i = i;
+        self.i = end;
         true
     }
 
@@ -2340,9 +2024,9 @@ impl<'a> Parser<'a> {
 }
 
 /// Bracket balance of a string's content up to `upto`: `(`, `[`, `{` minus their closers.
-struct Balance {
-    upto: usize,
-    counts: [i64; 3],
+pub(super) struct Balance {
+    pub(super) upto: usize,
+    pub(super) counts: [i64; 3],
 }
 
 /// Start of the quote character that ends just before `end` (quotes are 1 to 3 bytes).
@@ -2360,7 +2044,7 @@ enum Unquoted {
 }
 
 #[derive(Clone, Copy)]
-enum Lit {
+pub(super) enum Lit {
     Json,
     True,
     False,
@@ -2368,7 +2052,7 @@ enum Lit {
     NonFinite,
 }
 
-fn literal(word: &[u8]) -> Option<Lit> {
+pub(super) fn literal(word: &[u8]) -> Option<Lit> {
     Some(match word {
         b"true" | b"false" | b"null" => Lit::Json,
         b"True" | b"TRUE" => Lit::True,
@@ -2380,14 +2064,14 @@ fn literal(word: &[u8]) -> Option<Lit> {
 }
 
 /// The value of four ASCII hex digits (0 for anything else; callers check the digits first).
-fn hex4(h: &[u8]) -> u32 {
+pub(super) fn hex4(h: &[u8]) -> u32 {
     h.iter().take(4).fold(0, |acc, &c| {
         acc * 16 + char::from(c).to_digit(16).unwrap_or(0)
     })
 }
 
 /// Index of the last non-whitespace byte before `i`.
-fn prev_non_ws(b: &[u8], i: usize) -> Option<usize> {
+pub(super) fn prev_non_ws(b: &[u8], i: usize) -> Option<usize> {
     let mut k = i;
     while k > 0 {
         k -= 1;
@@ -2396,4 +2080,392 @@ fn prev_non_ws(b: &[u8], i: usize) -> Option<usize> {
         }
     }
     None
+}
+
+/// Whether the quote just consumed (ending at `after_quote`; `i` is past the spaces after it) is
+/// inside the string rather than its end, judging by what follows it.
+pub(super) fn quote_is_inner(
+    b: &[u8],
+    i: usize,
+    ctx: Ctx,
+    content_start: usize,
+    after_quote: usize,
+    bal: &mut Balance,
+) -> bool {
+    let mut j = i;
+    while j < b.len() && is_ws(b[j]) {
+        j += 1;
+    }
+    let Some(&next) = b.get(j) else { return false };
+    // A closer that matches an opener inside the string belongs to the string: `"(5'3")"`.
+    if let Some(k) = match next {
+        b')' => Some(0),
+        b']' => Some(1),
+        b'}' => Some(2),
+        _ => None,
+    } {
+        let quote_start = prev_quote_start(b, after_quote.min(b.len())).max(content_start);
+        if bal.upto < quote_start {
+            for &c in &b[bal.upto..quote_start] {
+                match c {
+                    b'(' => bal.counts[0] += 1,
+                    b')' => bal.counts[0] -= 1,
+                    b'[' => bal.counts[1] += 1,
+                    b']' => bal.counts[1] -= 1,
+                    b'{' => bal.counts[2] += 1,
+                    b'}' => bal.counts[2] -= 1,
+                    _ => {}
+                }
+            }
+            bal.upto = quote_start;
+        }
+        if bal.counts[k] > 0 {
+            return true;
+        }
+    }
+    if ctx == Ctx::Key {
+        return false;
+    }
+    // A second quote right after, itself followed by the end of a value: `"72""`. Across a
+    // line break only inside text holding a code fence (json_repair's rule).
+    if let Some((_, n)) = quote_at(b, j) {
+        let mut k = j + n;
+        while k < b.len() && is_ws(b[k]) {
+            k += 1;
+        }
+        let same_line = !b[i..j].contains(&b'\n');
+        if matches!(b.get(k), None | Some(b',' | b'}' | b']'))
+            && (same_line || memchr::memmem::find(&b[content_start..after_quote], b"```").is_some())
+        {
+            return true;
+        }
+    }
+    if ctx == Ctx::ObjValue && next == b',' {
+        // In an object value, a quote then a comma ends the string only when a key (or the
+        // end) follows: `"a, "b", c"` keeps going.
+        let mut k = j + 1;
+        while k < b.len() && is_ws(b[k]) {
+            k += 1;
+        }
+        return match b.get(k) {
+            None | Some(b'}') => false,
+            Some(_) if quote_at(b, k).is_some() => !quoted_then_colon_or_cut(b, k),
+            Some(&c) if is_ident_start(c) => {
+                let mut m = k;
+                while m < b.len() && is_ident(b[m]) {
+                    m += 1;
+                }
+                if let Some((_, n)) = quote_at(b, m) {
+                    // `,b":` is a key missing its opening quote.
+                    m += n;
+                }
+                while m < b.len() && is_ws(b[m]) {
+                    m += 1;
+                }
+                if quote_at(b, m).is_some() && quoted_then_colon_or_cut(b, m) {
+                    // `, COMMENT "key":` — a stray word, then a key.
+                    return false;
+                }
+                !matches!(b.get(m), None | Some(b':'))
+            }
+            _ => false,
+        };
+    }
+    ctx == Ctx::ObjValue && next == b':' && j == i
+}
+
+/// A quoted string at `k` that is followed by a colon, or cut off before its end quote.
+pub(super) fn quoted_then_colon_or_cut(b: &[u8], k: usize) -> bool {
+    let Some((q, n)) = quote_at(b, k) else {
+        return false;
+    };
+    let limit = (k + 256).min(b.len());
+    let mut m = k + n;
+    while m < limit {
+        if b[m] == b'\\' {
+            m += 2;
+            continue;
+        }
+        if let Some((q2, n2)) = quote_at(b, m)
+            && q.is_end(q2)
+        {
+            m += n2;
+            while m < b.len() && is_ws(b[m]) {
+                m += 1;
+            }
+            return matches!(b.get(m), None | Some(b':'));
+        }
+        m += 1;
+    }
+    true
+}
+
+/// The first `, <quote>ident` followed by `:` (a key with an opening quote) in `b[from..to]`.
+pub(super) fn find_quoted_unquoted_key(b: &[u8], from: usize, to: usize) -> Option<usize> {
+    let mut c = from;
+    while let Some(off) = memchr::memchr(b',', &b[c..to]) {
+        let comma = c + off;
+        let mut k = comma + 1;
+        while k < to && is_ws(b[k]) {
+            k += 1;
+        }
+        if let Some((_, n)) = quote_at(b, k).filter(|&(q, _)| q != Quote::Double) {
+            k += n;
+            let w = k;
+            while k < to && is_ident(b[k]) {
+                k += 1;
+            }
+            if k > w && b[k..to].first() == Some(&b':') {
+                return Some(comma);
+            }
+        }
+        c = comma + 1;
+    }
+    None
+}
+
+/// A number starting at `start` as the tolerant pass reads it (`.5`, `+1`, `1_000`, and `2.`, `1e`,
+/// `-` cut off by the end of input included), or `None` when no number ends cleanly there.
+pub(super) fn scan_number(b: &[u8], start: usize) -> Option<Scanned> {
+    let len = b.len();
+    let mut i = start;
+    let digit = |i: usize| i < len && b[i].is_ascii_digit();
+    let at_end = |i: usize| {
+        i >= len
+            || is_ws(b[i])
+            || (is_delimiter(b[i]) && !(b[i] == b'/' && digit(i + 1)))
+            || special_ws_len(b, i) > 0
+    };
+    let digits = |mut i: usize| {
+        while i < len
+            && (b[i].is_ascii_digit()
+                || (b[i] == b'_' && i > 0 && b[i - 1].is_ascii_digit() && digit(i + 1)))
+        {
+            i += 1;
+        }
+        i
+    };
+    let plus = b.get(i) == Some(&b'+');
+    if plus {
+        if !(digit(i + 1) || (b.get(i + 1) == Some(&b'.') && digit(i + 2))) {
+            return None;
+        }
+        i += 1;
+    } else if b.get(i) == Some(&b'-') {
+        i += 1;
+        if at_end(i) {
+            return Some(Scanned {
+                end: i,
+                truncated: true,
+                lead_dot: false,
+            });
+        }
+        if !(digit(i) || (b[i] == b'.' && digit(i + 1))) {
+            return None;
+        }
+    }
+    let int_start = i;
+    i = digits(i);
+    let mut lead_dot = false;
+    if b.get(i) == Some(&b'.') {
+        lead_dot = i == int_start;
+        i += 1;
+        if at_end(i) {
+            return Some(Scanned {
+                end: i,
+                truncated: true,
+                lead_dot,
+            });
+        }
+        if !digit(i) {
+            return None;
+        }
+        i = digits(i);
+    } else if i == int_start {
+        return None;
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'-' | b'+')) {
+            i += 1;
+        }
+        if at_end(i) {
+            return Some(Scanned {
+                end: i,
+                truncated: true,
+                lead_dot,
+            });
+        }
+        if !digit(i) {
+            return None;
+        }
+        while digit(i) {
+            i += 1;
+        }
+    }
+    if !at_end(i) {
+        return None;
+    }
+    Some(Scanned {
+        end: i,
+        truncated: false,
+        lead_dot,
+    })
+}
+
+/// Where [`scan_number`] found a number to end, and how it must be completed.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Scanned {
+    /// Byte offset just after the number.
+    pub(super) end: usize,
+    /// Cut off by the end of input after `-`, `.` or the exponent marker.
+    pub(super) truncated: bool,
+    /// Written without its integer part: `.5`.
+    pub(super) lead_dot: bool,
+}
+
+/// A literal starting at `start` (see `Parser::keyword`): where it ends, its JSON text and the fix
+/// that writing it needs, or `None` when no literal is there.
+pub(super) fn scan_keyword(b: &[u8], start: usize) -> Option<(usize, &[u8], Option<FixKind>)> {
+    let mut i = start;
+    let neg = b.get(i) == Some(&b'-');
+    if neg {
+        i += 1;
+    }
+    let w0 = i;
+    while i < b.len() && is_ident(b[i]) {
+        i += 1;
+    }
+    if i == w0 {
+        return None;
+    }
+    let word = &b[w0..i];
+    let lit = if neg {
+        (word == b"Infinity").then_some(Lit::NonFinite)
+    } else {
+        literal(word)
+    };
+    let lit = match lit {
+        Some(l) => l,
+        None if i >= b.len() && !neg => {
+            let w = [&b"true"[..], b"false", b"null"]
+                .into_iter()
+                .find(|w| w.starts_with(word))?;
+            return Some((i, w, Some(FixKind::CompletedLiteral)));
+        }
+        None => return None,
+    };
+    Some(match lit {
+        Lit::Json => (i, word, None),
+        Lit::True => (i, b"true", Some(FixKind::ConvertedLiteral)),
+        Lit::False => (i, b"false", Some(FixKind::ConvertedLiteral)),
+        Lit::Null => (i, b"null", Some(FixKind::ConvertedLiteral)),
+        Lit::NonFinite => (i, b"null", Some(FixKind::ConvertedNonFinite)),
+    })
+}
+
+/// Where the `/* */`, `//` or `#` comment starting at `i` ends (`//` and `#` stop before the
+/// newline; `#` also before a closer on its line), or `None` when no comment starts there.
+pub(super) fn comment_end(b: &[u8], i: usize) -> Option<usize> {
+    Some(match (b.get(i), b.get(i + 1)) {
+        (Some(b'/'), Some(b'*')) => match memchr::memmem::find(&b[i + 2..], b"*/") {
+            Some(k) => i + 2 + k + 2,
+            None => b.len(),
+        },
+        (Some(b'/'), Some(b'/')) => match memchr::memchr(b'\n', &b[i..]) {
+            Some(k) => i + k,
+            None => b.len(),
+        },
+        (Some(b'#'), _) => match memchr::memchr3(b'\n', b'}', b']', &b[i..]) {
+            Some(k) => i + k,
+            None => b.len(),
+        },
+        _ => return None,
+    })
+}
+
+/// Where an opening Markdown fence at `i` (```` ``` ````, `[````, `{```` with more backticks and a
+/// language tag) ends, or `None` when none starts there.
+pub(super) fn open_fence_end(b: &[u8], i: usize) -> Option<usize> {
+    let rest = &b[i..];
+    let mut k = if rest.starts_with(b"```") {
+        i + 3
+    } else if rest.starts_with(b"[```") || rest.starts_with(b"{```") {
+        i + 4
+    } else {
+        return None;
+    };
+    while b.get(k) == Some(&b'`') {
+        k += 1;
+    }
+    if b.get(k).is_some_and(|&c| is_ident_start(c)) {
+        while b.get(k).is_some_and(|&c| is_ident(c)) {
+            k += 1;
+        }
+    }
+    Some(k)
+}
+
+/// Where the next code fence after `i` whose content starts with `{` or `[` begins, if any.
+pub(super) fn next_fenced_value(b: &[u8], i: usize) -> Option<usize> {
+    let f = i + memchr::memmem::find(&b[i..], b"```")?;
+    let mut k = f + 3;
+    while b.get(k).is_some_and(|&c| is_ident(c)) {
+        k += 1;
+    }
+    while b.get(k).is_some_and(|&c| is_ws(c)) {
+        k += 1;
+    }
+    matches!(b.get(k), Some(b'{' | b'[')).then_some(f)
+}
+
+/// The fix writing the number `raw` (as [`scan_number`] found it) needs, or `None` when it is
+/// already JSON and is copied as it is.
+pub(super) fn number_fix(raw: &[u8], truncated: bool, lead_dot: bool) -> Option<FixKind> {
+    let unsigned = raw
+        .strip_prefix(b"-")
+        .or_else(|| raw.strip_prefix(b"+"))
+        .unwrap_or(raw);
+    // Checked after dropping digit separators: `0_234` has a leading zero too.
+    let second = unsigned.iter().skip(1).find(|&&c| c != b'_');
+    if unsigned.len() >= 2 && unsigned[0] == b'0' && second.is_some_and(u8::is_ascii_digit) {
+        // Leading zeros (`0789`, a zip code, an id): every digit is kept, as a string.
+        return Some(FixKind::QuotedNumber);
+    }
+    let plain = !truncated && !lead_dot && raw.first() != Some(&b'+') && !raw.contains(&b'_');
+    if plain {
+        None
+    } else if truncated {
+        Some(FixKind::CompletedNumber)
+    } else {
+        Some(FixKind::NormalizedNumber)
+    }
+}
+
+/// Writes the JSON form of the number `raw` (see [`number_fix`]) to `out`.
+pub(super) fn write_number(out: &mut Vec<u8>, raw: &[u8], truncated: bool, lead_dot: bool) {
+    match number_fix(raw, truncated, lead_dot) {
+        None => out.extend_from_slice(raw),
+        Some(FixKind::QuotedNumber) => {
+            out.push(b'"');
+            out.extend_from_slice(raw);
+            out.push(b'"');
+        }
+        Some(_) => {
+            let mut k = 0;
+            if raw[0] == b'+' {
+                k = 1;
+            } else if raw[0] == b'-' {
+                out.push(b'-');
+                k = 1;
+            }
+            if lead_dot {
+                out.push(b'0');
+            }
+            out.extend(raw[k..].iter().copied().filter(|&c| c != b'_'));
+            if truncated {
+                out.push(b'0');
+            }
+        }
+    }
 }
