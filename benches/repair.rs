@@ -12,40 +12,10 @@ use std::hint::black_box;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use serde::de::IgnoredAny;
 
-/// xorshift64*: a tiny fixed-seed generator so the inputs are identical on every run.
-struct Rng(u64);
+#[path = "support/typical.rs"]
+mod typical;
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
-        xs[self.below(xs.len() as u64) as usize]
-    }
-}
-
-const WORDS: &[&str] = &[
-    "alpha",
-    "config",
-    "main.rs",
-    "résumé",
-    "quick brown fox",
-    "src/lib.rs",
-    "Paris",
-    "ümlaut",
-    "TODO: fix",
-    "a \\\"quoted\\\" word",
-    "line\\nbreak",
-    "42",
-    "tool",
-    "日本語",
-];
+use typical::{Rng, WORDS};
 
 /// A realistic 5 MB JSON document: an array of records with nested objects, text and numbers.
 fn valid_document() -> String {
@@ -80,68 +50,6 @@ fn valid_document() -> String {
     s
 }
 
-const KEYS: &[&str] = &[
-    "path",
-    "query",
-    "pattern",
-    "content",
-    "limit",
-    "recursive",
-    "city",
-    "unit",
-    "lines",
-    "name",
-];
-
-/// One small tool-call argument object, then one or two of the breakages small models make.
-fn broken_args(rng: &mut Rng) -> String {
-    let n = 1 + rng.below(4);
-    let mut parts = Vec::new();
-    for k in 0..n {
-        let key = KEYS[((rng.below(KEYS.len() as u64)) as usize + k as usize) % KEYS.len()];
-        let value = match rng.below(5) {
-            0 => format!("\"{}\"", rng.pick(WORDS)),
-            1 => rng.below(1000).to_string(),
-            2 => {
-                if rng.below(2) == 0 {
-                    "true".into()
-                } else {
-                    "false".into()
-                }
-            }
-            3 => format!("[\"{}\", {}]", rng.pick(WORDS), rng.below(10)),
-            _ => format!("\"{} {}\"", rng.pick(WORDS), rng.pick(WORDS)),
-        };
-        parts.push(format!("\"{key}\": {value}"));
-    }
-    let mut s = format!("{{{}}}", parts.join(", "));
-    for _ in 0..1 + rng.below(2) {
-        s = match rng.below(9) {
-            0 => s.replace('"', "'"),
-            1 => s.replacen("\"", "", 2),
-            2 => s.replacen('}', ",}", 1),
-            3 => s.replace("true", "True").replace("false", "False"),
-            4 if s.len() > 2 => {
-                let cut = 1 + rng.below(s.len() as u64 - 1) as usize;
-                let cut = (cut..=s.len())
-                    .find(|&c| s.is_char_boundary(c))
-                    .unwrap_or(s.len());
-                s[..cut].to_owned()
-            }
-            5 => s.trim_end_matches('}').to_owned(),
-            6 => format!("```json\n{s}\n```"),
-            7 => s.replacen(", ", ",\n // note\n", 1),
-            _ => s.replacen("\\n", "\n", 1),
-        };
-    }
-    s
-}
-
-fn typical_inputs() -> Vec<String> {
-    let mut rng = Rng(0x5eed_0002);
-    (0..10_000).map(|_| broken_args(&mut rng)).collect()
-}
-
 fn bench_valid(c: &mut Criterion) {
     let doc = valid_document();
     let r = toolmend::repair::repair(&doc).expect("valid document repairs");
@@ -172,7 +80,7 @@ fn bench_valid(c: &mut Criterion) {
 }
 
 fn bench_typical(c: &mut Criterion) {
-    let inputs = typical_inputs();
+    let inputs = typical::typical_inputs(0x5eed_0002);
     let ok = inputs
         .iter()
         .filter(|s| {

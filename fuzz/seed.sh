@@ -4,7 +4,7 @@
 # suites' inputs (../shared/peer-suites/repair/*.jsonl; read at run time, never committed).
 set -euo pipefail
 cd "$(dirname "$0")"
-for t in repair stream; do mkdir -p "corpus/$t"; done
+for t in repair stream repair_quick; do mkdir -p "corpus/$t"; done
 n=0
 for f in ../corpus/repair/*/*.txt; do
   [ -e "$f" ] || continue
@@ -16,6 +16,7 @@ inp = t.split("--- input\n", 1)[1].split("\n--- expected\n", 1)[0]
 open(sys.argv[2], "w", encoding="utf-8").write(inp)
 PY
   { printf '\003'; cat "corpus/repair/$name"; } > "corpus/stream/$name"
+  cp "corpus/repair/$name" "corpus/repair_quick/$name"
   n=$((n + 1))
 done
 peers=../../shared/peer-suites/repair
@@ -30,6 +31,7 @@ for path in glob.glob(sys.argv[1] + "/*.jsonl"):
         h = hashlib.sha1(inp).hexdigest()[:16]
         open(f"corpus/repair/peer-{h}", "wb").write(inp)
         open(f"corpus/stream/peer-{h}", "wb").write(b"\x05" + inp)
+        open(f"corpus/repair_quick/peer-{h}", "wb").write(inp)
 PY
 fi
 echo "seeded $n corpus cases (+ peer inputs when present)"

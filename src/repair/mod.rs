@@ -2,7 +2,9 @@
 //!
 //! The cascade is a strict fast path (valid JSON comes back borrowed and byte-identical), then one
 //! tolerant linear pass with an explicit stack (no recursion, at most [`MAX_DEPTH`] levels) that
-//! fixes lexical problems and completes truncated structure in the same scan. Every change is a
+//! fixes lexical problems and completes truncated structure in the same scan. In front of it, for
+//! inputs up to 16 KiB, a quick pass settles valid JSON and the usual breakage of tool-call
+//! arguments in one scan, giving exactly the cascade's answer or leaving the input to it. Every change is a
 //! [`Fix`] with the input byte offset where it applies; when nothing usable can be recovered the
 //! [`RepairError`] says what is wrong, where, and carries a corrective message a small model can
 //! act on.
@@ -31,6 +33,7 @@ mod expr;
 mod fix;
 mod lexer;
 mod parser;
+mod quick;
 mod stream;
 
 use std::borrow::Cow;
@@ -151,8 +154,10 @@ impl RepairError {
 /// Repairs `input` into valid JSON.
 ///
 /// Valid JSON comes back borrowed with no fixes, at any nesting depth (the strict check is
-/// `serde_json`'s iterative validator); broken input nested deeper than [`MAX_DEPTH`] is refused. Otherwise one tolerant pass writes valid JSON and
-/// records every [`Fix`]; its output parses with `serde_json` and repairing it again changes nothing.
+/// `serde_json`'s iterative validator); broken input nested deeper than [`MAX_DEPTH`] is refused.
+/// Otherwise one tolerant pass writes valid JSON and records every [`Fix`]; its output parses with
+/// `serde_json` and repairing it again changes nothing. Small inputs first go through a quick pass
+/// that gives the same answer in a single scan when their breakage is a common one.
 ///
 /// # Errors
 /// [`RepairError::Truncated`] when the input is empty, [`RepairError::Invalid`] when it holds no
@@ -166,6 +171,32 @@ pub fn repair(input: &str) -> Result<Repaired<'_>, RepairError> {
 /// Like [`repair`], also returning the number of steps the tolerant pass took (0 on the fast
 /// path). The step count is what the linearity tests bound: `steps ≤ k · input.len()`.
 pub fn repair_counting_steps(input: &str) -> (Result<Repaired<'_>, RepairError>, u64) {
+    if let Some((r, steps)) = quick::run(input) {
+        return (Ok(r), steps);
+    }
+    full_cascade(input)
+}
+
+/// The quick pass alone: `Some` with exactly what [`repair`] returns when the quick pass settles
+/// `input`, `None` when it leaves it to the full cascade. For the equality checks (tests, fuzz
+/// target and benches); use [`repair`].
+#[doc(hidden)]
+#[must_use]
+pub fn repair_quick_only(input: &str) -> Option<Repaired<'_>> {
+    quick::run(input).map(|(r, _)| r)
+}
+
+/// The full cascade alone (strict check, then the tolerant pass), without the quick pass: the
+/// reference the quick pass is checked against. For the equality checks; use [`repair`].
+///
+/// # Errors
+/// As [`repair`].
+#[doc(hidden)]
+pub fn repair_full_cascade(input: &str) -> Result<Repaired<'_>, RepairError> {
+    full_cascade(input).0
+}
+
+fn full_cascade(input: &str) -> (Result<Repaired<'_>, RepairError>, u64) {
     if serde_json::from_str::<serde::de::IgnoredAny>(input).is_ok() && !has_lone_surrogate(input) {
         return (
             Ok(Repaired {
