@@ -132,7 +132,7 @@ pub(super) fn run(input: &str) -> Option<(Repaired<'_>, u64)> {
 impl Quick<'_> {
     // ----- output ---------------------------------------------------------------------------
 
-    #[inline]
+    #[inline(always)]
     fn peek(&self) -> Option<u8> {
         self.b.get(self.i).copied()
     }
@@ -152,7 +152,7 @@ impl Quick<'_> {
         self.fixes.reserve(8);
     }
 
-    #[inline]
+    #[inline(always)]
     fn materialize(&mut self) {
         if self.clean {
             self.materialize_now();
@@ -160,7 +160,7 @@ impl Quick<'_> {
     }
 
     /// Copies the input up to `j` unchanged.
-    #[inline]
+    #[inline(always)]
     fn keep_to(&mut self, j: usize) {
         if !self.clean {
             match self.s.get(self.i..j) {
@@ -227,7 +227,7 @@ impl Quick<'_> {
     // ----- whitespace, comments, fences ----------------------------------------------------------
 
     /// Whitespace (copied); a Unicode space gives up (the cascade normalises it).
-    #[inline]
+    #[inline(always)]
     fn ws(&mut self, newline: bool) -> Q<()> {
         match self.peek() {
             // The common case: one space before a token.
@@ -257,7 +257,7 @@ impl Quick<'_> {
     }
 
     /// Whitespace and comments (removed, each with a fix).
-    #[inline]
+    #[inline(always)]
     fn ws_comments(&mut self, newline: bool) -> Q<()> {
         match self.peek() {
             Some(b' ') if !self.b.get(self.i + 1).is_some_and(|&c| may_continue_ws(c)) => {
@@ -413,7 +413,7 @@ impl Quick<'_> {
     }
 
     /// A closing fence or closer at the top of a container loop.
-    #[inline]
+    #[inline(always)]
     fn handle_closer(&mut self, object: bool) -> Q<Option<Next>> {
         match self.peek() {
             Some(b'`' | b'}' | b']' | b')') | None => self.handle_closer_slow(object),
@@ -680,23 +680,23 @@ impl Quick<'_> {
                 self.out.push_str(e);
                 self.i += 1;
             } else {
-                let mut end = self.i;
-                while end < len {
-                    let d = b[end];
-                    if d == b'"' || d == b'\\' || d < 0x20 {
-                        break;
+                let end = if single {
+                    let mut end = self.i;
+                    while end < len
+                        && !matches!(b[end], b'"' | b'\\' | 0..0x20 | b'\'' | b'`' | 0xC2 | 0xE2)
+                    {
+                        end += 1;
                     }
-                    if single && matches!(d, b'\'' | b'`' | 0xC2 | 0xE2) {
-                        break;
-                    }
-                    end += 1;
-                }
+                    end
+                } else {
+                    plain_run_end(b, self.i)
+                };
                 if end == self.i {
                     // A backtick or a possible typographic quote inside a single-quoted string.
                     return Err(Bail);
                 }
                 self.steps += (end - self.i) as u64 / 8;
-                if b[self.i..end].iter().any(|&c| c != b' ' && c != b'\t') {
+                if ws_tail.is_some() && b[self.i..end].iter().any(|&c| c != b' ' && c != b'\t') {
                     ws_tail = None;
                 }
                 self.keep_to(end);
@@ -822,4 +822,72 @@ fn plain_number_ahead(b: &[u8], i: usize) -> bool {
         k += 1;
     }
     k - i < expr::MAX_LEN && matches!(b.get(k), None | Some(b',' | b'}' | b']'))
+}
+
+/// The end of a run of plain string bytes from `k` in a double-quoted string: the first `"`, `\\`
+/// or control character, or the end of input. Eight bytes at a time: the lowest byte flagged by
+/// the usual zero-byte / less-than tests is always a true match (a false flag can only sit above a
+/// true one, where a borrow ran on), so the first match is exact.
+#[inline]
+fn plain_run_end(b: &[u8], mut k: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    while let Some(chunk) = b.get(k..k + 8) {
+        let Ok(bytes) = <[u8; 8]>::try_from(chunk) else {
+            break;
+        };
+        let w = u64::from_le_bytes(bytes);
+        let quote = w ^ (ONES * u64::from(b'"'));
+        let backslash = w ^ (ONES * u64::from(b'\\'));
+        let flags = ((quote.wrapping_sub(ONES) & !quote)
+            | (backslash.wrapping_sub(ONES) & !backslash)
+            | (w.wrapping_sub(ONES * 0x20) & !w))
+            & HIGH;
+        if flags != 0 {
+            return k + (flags.trailing_zeros() / 8) as usize;
+        }
+        k += 8;
+    }
+    while k < b.len() && !matches!(b[k], b'"' | b'\\' | 0..0x20) {
+        k += 1;
+    }
+    k
+}
+
+#[cfg(test)]
+mod tests {
+    use super::plain_run_end;
+
+    fn naive(b: &[u8], mut k: usize) -> usize {
+        while k < b.len() && !matches!(b[k], b'"' | b'\\' | 0..0x20) {
+            k += 1;
+        }
+        k
+    }
+
+    #[test]
+    fn plain_run_end_finds_the_first_stop_byte() {
+        // Every filler byte, every stop byte at every offset, with a second stop byte after it
+        // (a borrow from the first must not hide or fake anything).
+        for filler in 0u8..=255 {
+            for stop in [b'"', b'\\', 0x00, 0x1F, b'\n'] {
+                for at in 0..20 {
+                    let mut buf = vec![filler; 20];
+                    buf[at] = stop;
+                    if at + 3 < 20 {
+                        buf[at + 3] = 0x01;
+                    }
+                    for start in 0..=at {
+                        assert_eq!(
+                            plain_run_end(&buf, start),
+                            naive(&buf, start),
+                            "filler {filler:#x} stop {stop:#x} at {at} from {start}"
+                        );
+                    }
+                }
+                let buf = vec![filler; 17];
+                assert_eq!(plain_run_end(&buf, 0), naive(&buf, 0));
+            }
+        }
+    }
 }
