@@ -1,7 +1,10 @@
 //! Criterion benches for `toolmend::repair`, each group asserting its result before timing:
 //! - `valid`: a realistic 5 MB document, next to `serde_json::from_str::<Value>` and
 //!   `::<IgnoredAny>` on the same bytes, and the `jsonrepair` crate;
-//! - `typical`: 10,000 small broken tool-call arguments (fixed seed), toolmend vs `jsonrepair`;
+//! - `typical`: 10,000 small broken tool-call arguments (fixed seed), toolmend vs `jsonrepair`,
+//!   with toolmend's full cascade alone (no quick pass) alongside;
+//! - `small_valid`: the same arguments once repaired (valid JSON), toolmend vs serde_json's
+//!   validator and `jsonrepair`;
 //! - `pathological`: 1e6-deep nesting, a 1 MB unterminated string, `{a:` repeated 100k times.
 //!
 //! Run: `cargo bench --no-default-features --bench repair` (see README "Repair" for the numbers).
@@ -104,9 +107,62 @@ fn bench_typical(c: &mut Criterion) {
                 .sum::<usize>()
         });
     });
+    g.bench_function("toolmend_full_cascade", |b| {
+        b.iter(|| {
+            inputs
+                .iter()
+                .map(|s| {
+                    toolmend::repair::repair_full_cascade(black_box(s)).map_or(0, |r| r.text.len())
+                })
+                .sum::<usize>()
+        });
+    });
     g.bench_function("jsonrepair_crate", |b| {
         b.iter(|| {
             inputs
+                .iter()
+                .map(|s| jsonrepair::repair_to_string(black_box(s), &opts).map_or(0, |r| r.len()))
+                .sum::<usize>()
+        });
+    });
+    g.finish();
+
+    // The same arguments once repaired: small valid JSON, what a model that gets it right sends.
+    let valid: Vec<String> = inputs
+        .iter()
+        .filter_map(|s| {
+            toolmend::repair::repair(s)
+                .ok()
+                .map(|r| r.text.into_owned())
+        })
+        .collect();
+    assert!(
+        valid
+            .iter()
+            .all(|s| toolmend::repair::repair(s).is_ok_and(|r| matches!(r.text, Cow::Borrowed(_))))
+    );
+    let mut g = c.benchmark_group("small_valid");
+    g.throughput(Throughput::Elements(valid.len() as u64));
+    g.sample_size(20);
+    g.bench_function("toolmend_repair", |b| {
+        b.iter(|| {
+            valid
+                .iter()
+                .map(|s| toolmend::repair::repair(black_box(s)).map_or(0, |r| r.text.len()))
+                .sum::<usize>()
+        });
+    });
+    g.bench_function("serde_json_ignored_any", |b| {
+        b.iter(|| {
+            valid
+                .iter()
+                .filter(|s| serde_json::from_str::<IgnoredAny>(black_box(s)).is_ok())
+                .count()
+        });
+    });
+    g.bench_function("jsonrepair_crate", |b| {
+        b.iter(|| {
+            valid
                 .iter()
                 .map(|s| jsonrepair::repair_to_string(black_box(s), &opts).map_or(0, |r| r.len()))
                 .sum::<usize>()
