@@ -13,6 +13,9 @@ use toolmend::repair::{repair, repair_full_cascade, repair_quick_only};
 #[path = "../benches/support/typical.rs"]
 mod typical;
 
+#[path = "support/repair_cases.rs"]
+mod repair_cases;
+
 /// Checks one input; returns whether the quick pass settled it.
 fn check(input: &str) -> bool {
     let Some(quick) = repair_quick_only(input) else {
@@ -40,28 +43,7 @@ fn check_with_prefixes(input: &str) -> (usize, usize) {
 }
 
 fn corpus_inputs() -> Vec<String> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/repair");
-    let mut out = Vec::new();
-    for dir in std::fs::read_dir(&root).expect("corpus/repair exists") {
-        let dir = dir.expect("readable").path();
-        if !dir.is_dir() {
-            continue;
-        }
-        for f in std::fs::read_dir(&dir).expect("readable category") {
-            let path = f.expect("readable").path();
-            if path.extension().is_none_or(|e| e != "txt") {
-                continue;
-            }
-            let text = std::fs::read_to_string(&path).expect("readable case");
-            let Some((_, rest)) = text.split_once("\n--- input\n") else {
-                continue;
-            };
-            if let Some((input, _)) = rest.split_once("\n--- expected\n") {
-                out.push(input.to_owned());
-            }
-        }
-    }
-    out
+    repair_cases::cases().into_iter().map(|c| c.input).collect()
 }
 
 fn peer_inputs() -> Vec<String> {

@@ -2254,11 +2254,7 @@ pub(super) fn scan_number(b: &[u8], start: usize) -> Option<Scanned> {
     } else if b.get(i) == Some(&b'-') {
         i += 1;
         if at_end(i) {
-            return Some(Scanned {
-                end: i,
-                truncated: true,
-                lead_dot: false,
-            });
+            return Some(Scanned::cut(i, false));
         }
         if !(digit(i) || (b[i] == b'.' && digit(i + 1))) {
             return None;
@@ -2271,11 +2267,7 @@ pub(super) fn scan_number(b: &[u8], start: usize) -> Option<Scanned> {
         lead_dot = i == int_start;
         i += 1;
         if at_end(i) {
-            return Some(Scanned {
-                end: i,
-                truncated: true,
-                lead_dot,
-            });
+            return Some(Scanned::cut(i, lead_dot));
         }
         if !digit(i) {
             return None;
@@ -2290,11 +2282,7 @@ pub(super) fn scan_number(b: &[u8], start: usize) -> Option<Scanned> {
             i += 1;
         }
         if at_end(i) {
-            return Some(Scanned {
-                end: i,
-                truncated: true,
-                lead_dot,
-            });
+            return Some(Scanned::cut(i, lead_dot));
         }
         if !digit(i) {
             return None;
@@ -2322,6 +2310,17 @@ pub(super) struct Scanned {
     pub(super) truncated: bool,
     /// Written without its integer part: `.5`.
     pub(super) lead_dot: bool,
+}
+
+impl Scanned {
+    /// A number cut off by the end of input at `end`.
+    fn cut(end: usize, lead_dot: bool) -> Self {
+        Scanned {
+            end,
+            truncated: true,
+            lead_dot,
+        }
+    }
 }
 
 /// A literal starting at `start` (see `Parser::keyword`): where it ends, its JSON text and the fix

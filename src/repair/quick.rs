@@ -439,24 +439,33 @@ impl Quick<'_> {
         }
     }
 
-    /// The object loop: comma, key, colon.
-    fn object_next(&mut self, initial: bool) -> Q<Next> {
+    /// The head of a container loop: the end of input or a closer closes the container (`Some`);
+    /// otherwise, after an element, a comma must follow, then whitespace and comments, and no
+    /// ellipsis (`None`: the next key or element starts here).
+    fn loop_head(&mut self, object: bool, initial: bool) -> Q<Option<Next>> {
         if self.i >= self.b.len() {
-            return self.close();
+            return self.close().map(Some);
         }
-        if let Some(next) = self.handle_closer(true)? {
-            return Ok(next);
+        if let Some(next) = self.handle_closer(object)? {
+            return Ok(Some(next));
         }
         if !initial {
             if self.peek() != Some(b',') {
                 return Err(Bail);
             }
             self.keep_to(self.i + 1);
-            self.ws_comments(true)?;
         }
         self.ws_comments(true)?;
         if self.b[self.i..].starts_with(b"...") {
             return Err(Bail);
+        }
+        Ok(None)
+    }
+
+    /// The object loop: comma, key, colon.
+    fn object_next(&mut self, initial: bool) -> Q<Next> {
+        if let Some(next) = self.loop_head(true, initial)? {
+            return Ok(next);
         }
         let key_in = self.i;
         let key_out = self.out_len();
@@ -518,21 +527,8 @@ impl Quick<'_> {
 
     /// The array loop: comma, then the element.
     fn array_next(&mut self, initial: bool) -> Q<Next> {
-        if self.i >= self.b.len() {
-            return self.close();
-        }
-        if let Some(next) = self.handle_closer(false)? {
+        if let Some(next) = self.loop_head(false, initial)? {
             return Ok(next);
-        }
-        if !initial {
-            if self.peek() != Some(b',') {
-                return Err(Bail);
-            }
-            self.keep_to(self.i + 1);
-        }
-        self.ws_comments(true)?;
-        if self.b[self.i..].starts_with(b"...") {
-            return Err(Bail);
         }
         if matches!(self.peek(), None | Some(b']' | b'}' | b')')) {
             if self.strip_trailing_comma() {
