@@ -98,16 +98,7 @@ pub(super) fn run(input: &str) -> Option<(Repaired<'_>, u64)> {
         return None;
     }
     let steps = q.steps;
-    if q.clean {
-        return Some((
-            Repaired {
-                text: Cow::Borrowed(input),
-                fixes: Vec::new(),
-            },
-            steps,
-        ));
-    }
-    if q.out == input {
+    if q.clean || q.out == input {
         return Some((
             Repaired {
                 text: Cow::Borrowed(input),
