@@ -1,5 +1,5 @@
 //! Rewriting a whole (non-streaming) chat completion: each choice's content and native calls go
-//! through a [`ChoiceRecoverer`], and the message is rebuilt from the pieces.
+//! through a [`ChoiceRecoverer`](crate::serve::recover::ChoiceRecoverer), and the message is rebuilt from the pieces.
 //!
 //! An answer toolmend does not change is returned as `None`, so the caller forwards the upstream's
 //! bytes untouched. A changed answer keeps every field it does not own, in order.
