@@ -2,10 +2,12 @@
 //! format read back with test-local types (not the code that writes it).
 
 use std::io::Write;
-use std::process::{Command, Stdio};
 
 use serde::Deserialize;
 use serde_json::{Value, json};
+
+#[path = "support/cli.rs"]
+mod cli;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -49,22 +51,10 @@ fn schema() -> Value {
 }
 
 fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_toolmend"))
-        .arg("decode")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("toolmend runs");
-    // The process may exit before reading (a usage error): a broken pipe here is fine.
-    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+    let argv: Vec<&str> = std::iter::once("decode")
+        .chain(args.iter().copied())
+        .collect();
+    cli::toolmend(&argv, stdin)
 }
 
 fn schema_file() -> tempfile::NamedTempFile {

@@ -2,31 +2,17 @@
 //! DESIGN.md names, a bad line gets `{"error"}` and exit 2; a document with a call exits 0 and
 //! one without exits 1.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 use serde_json::Value;
 
+#[path = "support/cli.rs"]
+mod cli;
+
 fn run(args: &[&str], stdin: &str) -> (i32, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_toolmend"))
-        .arg("extract")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("toolmend runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin.as_bytes())
-        .expect("stdin written");
-    let out = child.wait_with_output().expect("toolmend ends");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).expect("UTF-8 stdout"),
-    )
+    let argv: Vec<&str> = std::iter::once("extract")
+        .chain(args.iter().copied())
+        .collect();
+    let (code, out, _) = cli::toolmend(&argv, stdin);
+    (code, out)
 }
 
 #[test]

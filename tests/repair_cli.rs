@@ -1,10 +1,12 @@
 //! `toolmend repair` as a contract: the `--jsonl` wire format of DESIGN.md is read back with
 //! test-local serde types, and the exit codes (0 usable, 1 nothing usable, 2 usage / I/O) checked.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 use serde::Deserialize;
+
+#[path = "support/cli.rs"]
+mod cli;
+
+use cli::toolmend;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -26,28 +28,6 @@ enum ResultLine {
         error: String,
         message: String,
     },
-}
-
-fn toolmend(args: &[&str], stdin: &str) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_toolmend"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("toolmend runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin.as_bytes())
-        .expect("write stdin");
-    let out = child.wait_with_output().expect("toolmend exits");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).expect("utf-8 stdout"),
-        String::from_utf8(out.stderr).expect("utf-8 stderr"),
-    )
 }
 
 #[test]
