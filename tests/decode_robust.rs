@@ -6,26 +6,10 @@ use proptest::prelude::*;
 use serde_json::{Value, json};
 use toolmend::decode::{Decoder, Policy, UnknownKeys};
 
-fn schemas() -> Vec<Value> {
-    vec![
-        json!({"type": "object", "properties": {
-            "location": {"type": "string", "minLength": 1},
-            "unit": {"enum": ["celsius", "fahrenheit"]},
-            "days": {"type": "integer", "minimum": 1, "maximum": 14},
-            "tags": {"type": "array", "items": {"type": "string"}, "maxItems": 4}},
-            "required": ["location"]}),
-        json!({"type": "object", "properties": {
-            "filter": {"anyOf": [{"$ref": "#/$defs/F"}, {"type": "null"}]},
-            "limit": {"type": "integer", "default": 10},
-            "verbose": {"type": "boolean"}},
-            "$defs": {"F": {"type": "object", "properties": {"name": {"type": "string"},
-                "size": {"type": "number", "exclusiveMinimum": 0}}, "additionalProperties": false}}}),
-        json!({"type": "object", "properties": {"node": {"$ref": "#/$defs/N"}},
-            "$defs": {"N": {"type": "object", "properties": {"v": {"type": "integer"},
-                "next": {"anyOf": [{"$ref": "#/$defs/N"}, {"type": "null"}]}}}}}),
-        json!({"type": "object", "additionalProperties": {"type": "integer"}}),
-    ]
-}
+#[path = "support/decode_schemas.rs"]
+mod decode_schemas;
+
+use decode_schemas::schemas;
 
 const SEEDS: &[&str] = &[
     r#"{"location": "Paris", "unit": "Celsius", "days": "3", "tags": "a"}"#,

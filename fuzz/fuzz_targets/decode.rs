@@ -9,31 +9,16 @@
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use serde_json::{Value, json};
+use serde_json::Value;
 use toolmend::decode::{Decoder, DuplicateKeys, Policy, UnknownKeys};
+
+#[path = "../../tests/support/decode_schemas.rs"]
+mod decode_schemas;
 
 fn schemas() -> &'static [Decoder] {
     static S: OnceLock<Vec<Decoder>> = OnceLock::new();
     S.get_or_init(|| {
-        let list: Vec<Value> = vec![
-            json!({"type": "object", "properties": {
-                "location": {"type": "string", "minLength": 1},
-                "unit": {"enum": ["celsius", "fahrenheit"]},
-                "days": {"type": "integer", "minimum": 1, "maximum": 14},
-                "tags": {"type": "array", "items": {"type": "string"}, "maxItems": 4}},
-                "required": ["location"]}),
-            json!({"type": "object", "properties": {
-                "filter": {"anyOf": [{"$ref": "#/$defs/F"}, {"type": "null"}]},
-                "limit": {"type": "integer", "default": 10},
-                "verbose": {"type": "boolean"}},
-                "$defs": {"F": {"type": "object", "properties": {"name": {"type": "string"},
-                    "size": {"type": "number", "exclusiveMinimum": 0}}, "additionalProperties": false}}}),
-            json!({"type": "object", "properties": {
-                "node": {"$ref": "#/$defs/N"}},
-                "$defs": {"N": {"type": "object", "properties": {"v": {"type": "integer"},
-                    "next": {"anyOf": [{"$ref": "#/$defs/N"}, {"type": "null"}]}}}}}),
-            json!({"type": "object", "additionalProperties": {"type": "integer"}}),
-        ];
+        let list: Vec<Value> = decode_schemas::schemas();
         list.iter().map(|s| Decoder::new(s).unwrap()).collect()
     })
 }
