@@ -189,10 +189,7 @@ impl<'a> Parser<'a> {
 
     /// Inserts `s` before the whitespace at the end of the output.
     fn insert_before_ws(&mut self, s: &[u8]) {
-        let mut k = self.out.len();
-        while k > 0 && is_ws(self.out[k - 1]) {
-            k -= 1;
-        }
+        let k = ws_start(&self.out, self.out.len());
         if k == self.out.len() {
             self.out.extend_from_slice(s);
         } else {
@@ -200,12 +197,20 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Takes back the closer written at output offset `closer` so the container continues:
+    /// the output is cut there and `sep` is written unless the container is still empty (its
+    /// last non-whitespace byte is its `opener`).
+    fn reopen(&mut self, closer: usize, opener: u8, sep: &[u8]) {
+        self.out.truncate(closer);
+        let e = ws_start(&self.out, self.out.len());
+        if e > 0 && self.out[e - 1] != opener {
+            self.out.extend_from_slice(sep);
+        }
+    }
+
     /// Removes a comma that is the last non-whitespace output byte (a trailing comma).
     fn strip_trailing_comma(&mut self) -> bool {
-        let mut k = self.out.len();
-        while k > 0 && is_ws(self.out[k - 1]) {
-            k -= 1;
-        }
+        let k = ws_start(&self.out, self.out.len());
         if k > 0 && self.out[k - 1] == b',' {
             self.out.remove(k - 1);
             true
@@ -435,14 +440,7 @@ impl<'a> Parser<'a> {
             }
             if k > 0 {
                 self.fix(FixKind::MergedObject, comma_at);
-                self.out.truncate(k - 1);
-                let mut e = self.out.len();
-                while e > 0 && is_ws(self.out[e - 1]) {
-                    e -= 1;
-                }
-                if e > 0 && self.out[e - 1] != b'{' {
-                    self.out.extend_from_slice(b", ");
-                }
+                self.reopen(k - 1, b'{', b", ");
                 self.open_braces += 1;
                 self.stack.push(Frame {
                     kind: Kind::Object,
@@ -564,10 +562,7 @@ impl<'a> Parser<'a> {
             }
             if !comma {
                 // No comma between the two values: insert one before the whitespace.
-                let mut k = before;
-                while k > 0 && is_ws(self.out[k - 1]) {
-                    k -= 1;
-                }
+                let k = ws_start(&self.out, before);
                 self.out.insert(k, b',');
                 self.fix(FixKind::InsertedComma, comma_at);
                 start += 1;
@@ -1016,21 +1011,11 @@ impl<'a> Parser<'a> {
         }
         if !key && self.peek() == Some(b'[') && self.stack.len() < MAX_DEPTH {
             self.strip_trailing_comma();
-            let mut k = self.out.len();
-            while k > 0 && is_ws(self.out[k - 1]) {
-                k -= 1;
-            }
+            let k = ws_start(&self.out, self.out.len());
             if k > 0 && self.out[k - 1] == b']' {
                 // `{"a": [1], [2]}`: the array value continues with the next array's items.
                 self.fix(FixKind::MergedArray, self.i);
-                self.out.truncate(k - 1);
-                let mut e = self.out.len();
-                while e > 0 && is_ws(self.out[e - 1]) {
-                    e -= 1;
-                }
-                if e > 0 && self.out[e - 1] != b'[' {
-                    self.out.push(b',');
-                }
+                self.reopen(k - 1, b'[', b",");
                 self.i += 1;
                 self.open_brackets += 1;
                 self.set_state(State::ObjValue {
@@ -1740,10 +1725,7 @@ impl<'a> Parser<'a> {
             self.i += 1;
             self.ws_comments(true);
             // Remove the end quote of the string so far (and whitespace after it).
-            let mut k = self.out.len();
-            while k > 0 && is_ws(self.out[k - 1]) {
-                k -= 1;
-            }
+            let k = ws_start(&self.out, self.out.len());
             if k > 0 && self.out[k - 1] == b'"' {
                 self.out.truncate(k - 1);
             }
@@ -2467,4 +2449,13 @@ pub(super) fn write_number(out: &mut Vec<u8>, raw: &[u8], truncated: bool, lead_
             }
         }
     }
+}
+
+/// Where the run of whitespace that ends at `end` in `out` starts (`end` when there is none).
+pub(super) fn ws_start(out: &[u8], end: usize) -> usize {
+    let mut k = end;
+    while k > 0 && is_ws(out[k - 1]) {
+        k -= 1;
+    }
+    k
 }

@@ -26,7 +26,7 @@ use super::fix::{Fix, FixKind};
 use super::lexer::{is_delimiter, is_ident, is_ident_start, is_ws, quote_at, short_escape};
 use super::parser::{
     Balance, Ctx, comment_end, find_quoted_unquoted_key, hex4, next_fenced_value, number_fix,
-    open_fence_end, prev_non_ws, quote_is_inner, scan_keyword, scan_number, write_number,
+    open_fence_end, prev_non_ws, quote_is_inner, scan_keyword, scan_number, write_number, ws_start,
 };
 
 /// Inputs longer than this go straight to the full cascade (its strict check is the faster
@@ -190,11 +190,7 @@ impl Quick<'_> {
     /// Inserts `s` before the whitespace at the end of the output.
     fn insert_before_ws(&mut self, s: &str) {
         self.materialize();
-        let o = self.out.as_bytes();
-        let mut k = o.len();
-        while k > 0 && is_ws(o[k - 1]) {
-            k -= 1;
-        }
+        let k = ws_start(self.out.as_bytes(), self.out.len());
         // After a whole character (or at 0): a char boundary.
         self.out.insert_str(k, s);
     }
@@ -202,10 +198,7 @@ impl Quick<'_> {
     /// Removes a comma that is the last non-whitespace output byte.
     fn strip_trailing_comma(&mut self) -> bool {
         let o = self.out_bytes();
-        let mut k = o.len();
-        while k > 0 && is_ws(o[k - 1]) {
-            k -= 1;
-        }
+        let k = ws_start(o, o.len());
         if k > 0 && o[k - 1] == b',' {
             self.materialize();
             self.out.remove(k - 1);
