@@ -518,9 +518,7 @@ impl<'a> Parser<'a> {
         while b.get(k).is_some_and(|&c| is_ident(c)) {
             k += 1;
         }
-        while b.get(k).is_some_and(|&c| is_ws(c)) {
-            k += 1;
-        }
+        k = ws_end(b, k);
         // Only a closed block: `"```json{}"` is just a string (bounded look-ahead).
         matches!(b.get(k), Some(b'{' | b'['))
             && memchr::memmem::find(&b[k..(k + 4096).min(b.len())], b"```").is_some()
@@ -854,16 +852,12 @@ impl<'a> Parser<'a> {
     /// Looks after a mismatched closer at `i` for `, "key":` (an object continues) or `, value`.
     fn continues_with_key(&self, i: usize) -> Option<bool> {
         let mut j = i + 1;
-        while self.at(j).is_some_and(is_ws) {
-            j += 1;
-        }
+        j = ws_end(self.b, j);
         if self.at(j) != Some(b',') {
             return None;
         }
         j += 1;
-        while self.at(j).is_some_and(is_ws) {
-            j += 1;
-        }
+        j = ws_end(self.b, j);
         let limit = (j + 256).min(self.b.len());
         if let Some((q, n)) = quote_at(self.b, j) {
             j += n;
@@ -881,9 +875,7 @@ impl<'a> Parser<'a> {
                 j += 1;
             }
         }
-        while self.at(j).is_some_and(is_ws) {
-            j += 1;
-        }
+        j = ws_end(self.b, j);
         Some(self.at(j) == Some(b':'))
     }
 
@@ -961,9 +953,7 @@ impl<'a> Parser<'a> {
             if let Some((_, n)) = quote_at(self.b, self.i) {
                 // A stray quote before the comma (`"hello\n"\n",`): drop it.
                 let mut k = self.i + n;
-                while self.at(k).is_some_and(is_ws) {
-                    k += 1;
-                }
+                k = ws_end(self.b, k);
                 if matches!(self.at(k), None | Some(b',' | b'}')) {
                     self.fix(FixKind::DroppedGarbage, self.i);
                     self.i = k;
@@ -998,9 +988,7 @@ impl<'a> Parser<'a> {
         }
         if !key && self.peek() == Some(b':') {
             let mut k = self.i + 1;
-            while self.at(k).is_some_and(is_ws) {
-                k += 1;
-            }
+            k = ws_end(self.b, k);
             if self.at(k) == Some(b'}') {
                 // `{:}`: a colon with neither key nor value.
                 self.fix(FixKind::DroppedGarbage, self.i);
@@ -1563,20 +1551,14 @@ impl<'a> Parser<'a> {
     fn word_then_close(&self, j: usize) -> bool {
         let b = self.b;
         let mut k = j;
-        while k < b.len() && is_ws(b[k]) {
-            k += 1;
-        }
+        k = ws_end(b, k);
         let w = k;
-        while k < b.len() && !is_ws(b[k]) && !is_delimiter(b[k]) && quote_at(b, k).is_none() {
-            k += 1;
-        }
+        k = word_end(b, k);
         if k == w {
             return false;
         }
         let glued = w == j;
-        while k < b.len() && is_ws(b[k]) {
-            k += 1;
-        }
+        k = ws_end(b, k);
         // ` word }` or ` word` at the end; glued (`"tail}`) only right before the closer.
         match b.get(k) {
             None => !glued,
@@ -1650,9 +1632,7 @@ impl<'a> Parser<'a> {
             {
                 let after = k + n2;
                 let mut w = after;
-                while w < b.len() && is_ws(b[w]) {
-                    w += 1;
-                }
+                w = ws_end(b, w);
                 return Some((after, w));
             }
             k += 1;
@@ -1680,22 +1660,16 @@ impl<'a> Parser<'a> {
         if !b.get(k).is_some_and(|&c| is_ws(c)) {
             return false;
         }
-        while k < b.len() && is_ws(b[k]) {
-            k += 1;
-        }
+        k = ws_end(b, k);
         let w = k;
-        while k < b.len() && !is_ws(b[k]) && !is_delimiter(b[k]) && quote_at(b, k).is_none() {
-            k += 1;
-        }
+        k = word_end(b, k);
         if k == w {
             return false;
         }
         if let Some((_, n)) = quote_at(b, k) {
             k += n;
         }
-        while k < b.len() && is_ws(b[k]) {
-            k += 1;
-        }
+        k = ws_end(b, k);
         matches!(b.get(k), None | Some(b',' | b']'))
     }
 
@@ -2075,9 +2049,7 @@ pub(super) fn quote_is_inner(
     bal: &mut Balance,
 ) -> bool {
     let mut j = i;
-    while j < b.len() && is_ws(b[j]) {
-        j += 1;
-    }
+    j = ws_end(b, j);
     let Some(&next) = b.get(j) else { return false };
     // A closer that matches an opener inside the string belongs to the string: `"(5'3")"`.
     if let Some(k) = match next {
@@ -2112,9 +2084,7 @@ pub(super) fn quote_is_inner(
     // line break only inside text holding a code fence (json_repair's rule).
     if let Some((_, n)) = quote_at(b, j) {
         let mut k = j + n;
-        while k < b.len() && is_ws(b[k]) {
-            k += 1;
-        }
+        k = ws_end(b, k);
         let same_line = !b[i..j].contains(&b'\n');
         if matches!(b.get(k), None | Some(b',' | b'}' | b']'))
             && (same_line || memchr::memmem::find(&b[content_start..after_quote], b"```").is_some())
@@ -2126,9 +2096,7 @@ pub(super) fn quote_is_inner(
         // In an object value, a quote then a comma ends the string only when a key (or the
         // end) follows: `"a, "b", c"` keeps going.
         let mut k = j + 1;
-        while k < b.len() && is_ws(b[k]) {
-            k += 1;
-        }
+        k = ws_end(b, k);
         return match b.get(k) {
             None | Some(b'}') => false,
             Some(_) if quote_at(b, k).is_some() => !quoted_then_colon_or_cut(b, k),
@@ -2141,9 +2109,7 @@ pub(super) fn quote_is_inner(
                     // `,b":` is a key missing its opening quote.
                     m += n;
                 }
-                while m < b.len() && is_ws(b[m]) {
-                    m += 1;
-                }
+                m = ws_end(b, m);
                 if quote_at(b, m).is_some() && quoted_then_colon_or_cut(b, m) {
                     // `, COMMENT "key":` — a stray word, then a key.
                     return false;
@@ -2172,9 +2138,7 @@ pub(super) fn quoted_then_colon_or_cut(b: &[u8], k: usize) -> bool {
             && q.is_end(q2)
         {
             m += n2;
-            while m < b.len() && is_ws(b[m]) {
-                m += 1;
-            }
+            m = ws_end(b, m);
             return matches!(b.get(m), None | Some(b':'));
         }
         m += 1;
@@ -2394,9 +2358,7 @@ pub(super) fn next_fenced_value(b: &[u8], i: usize) -> Option<usize> {
     while b.get(k).is_some_and(|&c| is_ident(c)) {
         k += 1;
     }
-    while b.get(k).is_some_and(|&c| is_ws(c)) {
-        k += 1;
-    }
+    k = ws_end(b, k);
     matches!(b.get(k), Some(b'{' | b'[')).then_some(f)
 }
 
@@ -2456,6 +2418,22 @@ pub(super) fn ws_start(out: &[u8], end: usize) -> usize {
     let mut k = end;
     while k > 0 && is_ws(out[k - 1]) {
         k -= 1;
+    }
+    k
+}
+
+/// Where the run of whitespace that starts at `k` in `b` ends.
+pub(super) fn ws_end(b: &[u8], mut k: usize) -> usize {
+    while k < b.len() && is_ws(b[k]) {
+        k += 1;
+    }
+    k
+}
+
+/// Where the word (no whitespace, delimiter or quote) that starts at `k` in `b` ends.
+fn word_end(b: &[u8], mut k: usize) -> usize {
+    while k < b.len() && !is_ws(b[k]) && !is_delimiter(b[k]) && quote_at(b, k).is_none() {
+        k += 1;
     }
     k
 }
