@@ -43,12 +43,7 @@ async fn requests_without_tools_pass_through_byte_for_byte() {
         .await
         .unwrap();
     let serve = Serve::start(&fake.url(), |_| {}).await;
-    let resp = client()
-        .post(serve.url("/chat/completions"))
-        .json(&chat_body(false, None))
-        .send()
-        .await
-        .unwrap();
+    let resp = serve.chat(false, None).await;
     assert_eq!(resp.status(), 200);
     assert!(resp.headers().get("x-toolmend").is_none());
     assert_eq!(resp.bytes().await.unwrap().as_ref(), body);
@@ -71,12 +66,7 @@ async fn streams_without_tools_pass_through_byte_for_byte() {
     .await
     .unwrap();
     let serve = Serve::start(&fake.url(), |_| {}).await;
-    let resp = client()
-        .post(serve.url("/chat/completions"))
-        .json(&chat_body(true, None))
-        .send()
-        .await
-        .unwrap();
+    let resp = serve.chat(true, None).await;
     assert_eq!(resp.status(), 200);
     assert_eq!(resp.bytes().await.unwrap().as_ref(), whole.as_slice());
 }
@@ -209,12 +199,7 @@ async fn malformed_json_answers_are_a_502() {
         .unwrap();
     let serve = Serve::start(&fake.url(), |_| {}).await;
     for tools in [None, Some(weather_tools())] {
-        let resp = client()
-            .post(serve.url("/chat/completions"))
-            .json(&chat_body(false, tools))
-            .send()
-            .await
-            .unwrap();
+        let resp = serve.chat(false, tools).await;
         let (status, v) = error_of(resp).await;
         assert_eq!(status, 502);
         assert_eq!(v["error"]["code"], "upstream_malformed");
@@ -299,12 +284,7 @@ async fn a_stream_answered_with_json_is_a_502() {
         .await
         .unwrap();
     let serve = Serve::start(&fake.url(), |_| {}).await;
-    let resp = client()
-        .post(serve.url("/chat/completions"))
-        .json(&chat_body(true, None))
-        .send()
-        .await
-        .unwrap();
+    let resp = serve.chat(true, None).await;
     let (status, v) = error_of(resp).await;
     assert_eq!(status, 502);
     assert_eq!(v["error"]["code"], "upstream_malformed");
@@ -317,12 +297,7 @@ async fn client_disconnect_mid_stream_cancels_the_upstream_request() {
         out.delay = Duration::from_millis(20);
         let fake = FakeUpstream::always(Reply::Output(out)).await.unwrap();
         let serve = Serve::start(&fake.url(), |_| {}).await;
-        let resp = client()
-            .post(serve.url("/chat/completions"))
-            .json(&chat_body(true, tools.then(weather_tools)))
-            .send()
-            .await
-            .unwrap();
+        let resp = serve.chat(true, tools.then(weather_tools)).await;
         let mut body = resp.bytes_stream();
         let first = tokio::time::timeout(GUARD, body.next()).await.unwrap();
         assert!(first.is_some_and(|c| c.is_ok()));

@@ -41,6 +41,16 @@ impl Serve {
     pub fn url(&self, path: &str) -> String {
         format!("http://{}/v1{path}", self.addr)
     }
+
+    /// Posts [`chat_body`]`(stream, tools)` to `/chat/completions` and returns the response.
+    pub async fn chat(&self, stream: bool, tools: Option<serde_json::Value>) -> reqwest::Response {
+        client()
+            .post(self.url("/chat/completions"))
+            .json(&chat_body(stream, tools))
+            .send()
+            .await
+            .expect("serve answers")
+    }
 }
 
 /// A client that never goes through a proxy.
