@@ -283,6 +283,25 @@ fn invokes(
     out
 }
 
+/// An envelope opened at `s` whose body runs from `from` to the first of `closers` and holds
+/// `tags`-style invokes: the calls found, or the step the body search gave (held, unclosed).
+fn invoke_envelope(
+    inp: &Input<'_>,
+    s: usize,
+    from: usize,
+    closers: &'static [&'static str],
+    tags: &Tags,
+    format: Format,
+) -> Step {
+    match body_until(inp, from, closers) {
+        Ok((body, end)) => Step::Done {
+            end,
+            pieces: invokes(inp.text, body, s..end, tags, format),
+        },
+        Err(st) => st,
+    }
+}
+
 /// `<minimax:tool_call>…</minimax:tool_call>`.
 pub(crate) fn minimax(inp: &Input<'_>, s: usize, mend: usize) -> Step {
     const T: Tags = Tags {
@@ -291,13 +310,14 @@ pub(crate) fn minimax(inp: &Input<'_>, s: usize, mend: usize) -> Step {
         param: "<parameter name=",
         param_close: "</parameter>",
     };
-    match body_until(inp, mend, &["</minimax:tool_call>"]) {
-        Ok((body, end)) => Step::Done {
-            end,
-            pieces: invokes(inp.text, body, s..end, &T, Format::MinimaxM2Xml),
-        },
-        Err(st) => st,
-    }
+    invoke_envelope(
+        inp,
+        s,
+        mend,
+        &["</minimax:tool_call>"],
+        &T,
+        Format::MinimaxM2Xml,
+    )
 }
 
 /// `<function name="f"><param name="a">…</param></function>` (MiniCPM 5).
@@ -328,13 +348,14 @@ pub(crate) fn dsml(inp: &Input<'_>, s: usize, mend: usize) -> Step {
         param: "<\u{ff5c}DSML\u{ff5c}parameter name=",
         param_close: "</\u{ff5c}DSML\u{ff5c}parameter>",
     };
-    match body_until(inp, mend, &["</\u{ff5c}DSML\u{ff5c}function_calls>"]) {
-        Ok((body, end)) => Step::Done {
-            end,
-            pieces: invokes(inp.text, body, s..end, &T, Format::DeepseekDsml),
-        },
-        Err(st) => st,
-    }
+    invoke_envelope(
+        inp,
+        s,
+        mend,
+        &["</\u{ff5c}DSML\u{ff5c}function_calls>"],
+        &T,
+        Format::DeepseekDsml,
+    )
 }
 
 /// `<｜tool_calls_begin｜>…<｜tool_calls_end｜>` with `<steptml:invoke>` calls (Step 3).
@@ -350,11 +371,5 @@ pub(crate) fn step3(inp: &Input<'_>, s: usize, mend: usize) -> Step {
     } else {
         &["<\u{ff5c}tool_call_end\u{ff5c}>"]
     };
-    match body_until(inp, mend, close) {
-        Ok((body, end)) => Step::Done {
-            end,
-            pieces: invokes(inp.text, body, s..end, &T, Format::Step3),
-        },
-        Err(st) => st,
-    }
+    invoke_envelope(inp, s, mend, close, &T, Format::Step3)
 }
