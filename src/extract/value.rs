@@ -257,13 +257,7 @@ pub(crate) fn py_call(t: &str, at: usize) -> Result<(String, Value, usize), Stop
         i = skip_ws(t, i);
         let (v, e) = py_value(t, i, 0)?;
         args.insert(key, v);
-        i = skip_ws(t, e);
-        match t.as_bytes().get(i) {
-            None => return Err(Stop::Eof),
-            Some(b',') => i += 1,
-            Some(b')') => {}
-            Some(_) => return Err(Stop::Invalid),
-        }
+        i = after_item(t, e, b')')?;
     }
 }
 
@@ -291,13 +285,7 @@ pub(crate) fn py_value(t: &str, at: usize, depth: usize) -> Result<(Value, usize
                 }
                 let (v, e) = py_value(t, i, depth + 1)?;
                 out.push(v);
-                i = skip_ws(t, e);
-                match b.get(i) {
-                    None => return Err(Stop::Eof),
-                    Some(b',') => i += 1,
-                    Some(&x) if x == close => {}
-                    Some(_) => return Err(Stop::Invalid),
-                }
+                i = after_item(t, e, close)?;
             }
         }
         b'{' => {
@@ -324,13 +312,7 @@ pub(crate) fn py_value(t: &str, at: usize, depth: usize) -> Result<(Value, usize
                 i = skip_ws(t, i);
                 let (v, e) = py_value(t, i, depth + 1)?;
                 out.insert(key, v);
-                i = skip_ws(t, e);
-                match b.get(i) {
-                    None => return Err(Stop::Eof),
-                    Some(b',') => i += 1,
-                    Some(b'}') => {}
-                    Some(_) => return Err(Stop::Invalid),
-                }
+                i = after_item(t, e, b'}')?;
             }
         }
         b'-' | b'+' | b'0'..=b'9' | b'.' => py_number(t, at),
@@ -501,13 +483,7 @@ pub(crate) fn gemma_value(
                 i = skip_ws(t, i);
                 let (v, e) = gemma_value(t, i, quote, depth + 1)?;
                 out.insert(key, v);
-                i = skip_ws(t, e);
-                match b.get(i) {
-                    None => return Err(Stop::Eof),
-                    Some(b',') => i += 1,
-                    Some(b'}') => {}
-                    Some(_) => return Err(Stop::Invalid),
-                }
+                i = after_item(t, e, b'}')?;
             }
         }
         b'[' => {
@@ -522,13 +498,7 @@ pub(crate) fn gemma_value(
                 }
                 let (v, e) = gemma_value(t, i, quote, depth + 1)?;
                 out.push(v);
-                i = skip_ws(t, e);
-                match b.get(i) {
-                    None => return Err(Stop::Eof),
-                    Some(b',') => i += 1,
-                    Some(b']') => {}
-                    Some(_) => return Err(Stop::Invalid),
-                }
+                i = after_item(t, e, b']')?;
             }
         }
         _ => {
@@ -547,5 +517,17 @@ pub(crate) fn gemma_value(
             };
             Ok((v, e))
         }
+    }
+}
+
+/// After an item of a list, tuple or dict ending at `e`: past the `,` that continues it, or at
+/// its `close` (the caller consumes that); the end of text and anything else stop the parse.
+fn after_item(t: &str, e: usize, close: u8) -> Result<usize, Stop> {
+    let i = skip_ws(t, e);
+    match t.as_bytes().get(i) {
+        None => Err(Stop::Eof),
+        Some(b',') => Ok(i + 1),
+        Some(&x) if x == close => Ok(i),
+        Some(_) => Err(Stop::Invalid),
     }
 }
