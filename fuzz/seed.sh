@@ -34,4 +34,29 @@ for path in glob.glob(sys.argv[1] + "/*.jsonl"):
         open(f"corpus/repair_quick/peer-{h}", "wb").write(inp)
 PY
 fi
-echo "seeded $n corpus cases (+ peer inputs when present)"
+# extract and extract_stream: the committed extract corpus and the peer extract inputs, each
+# behind an option byte (extract: options; extract_stream: chunk size and prefilled thinking).
+mkdir -p corpus/extract corpus/extract_stream
+python3 - ../corpus/extract ../../shared/peer-suites/extract <<'PY'
+import glob, hashlib, json, os, sys
+texts = []
+for path in glob.glob(sys.argv[1] + "/*/*.txt"):
+    t = open(path, encoding="utf-8").read()
+    if "--- input\n" in t and "\n--- expected\n" in t:
+        texts.append(t.split("--- input\n", 1)[1].split("\n--- expected\n", 1)[0])
+if os.path.isdir(sys.argv[2]):
+    for path in glob.glob(sys.argv[2] + "/*.jsonl"):
+        for line in open(path, encoding="utf-8"):
+            if line.strip():
+                case = json.loads(line)
+                for key in ("input", "text", "output"):
+                    if isinstance(case.get(key), str):
+                        texts.append(case[key])
+                        break
+for k, text in enumerate(texts):
+    data = text.encode("utf-8")
+    h = hashlib.sha1(data).hexdigest()[:16]
+    open(f"corpus/extract/{h}", "wb").write(bytes([k % 8]) + data)
+    open(f"corpus/extract_stream/{h}", "wb").write(bytes([k % 8]) + data)
+PY
+echo "seeded $n repair corpus cases, $(ls corpus/extract | wc -l) extract inputs (+ peer inputs when present)"
