@@ -3,11 +3,12 @@
 //! `--json` event stream as a contract (read back independently of the code that writes it), and
 //! the exit codes.
 
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
+
+#[path = "support/cli.rs"]
+mod cli;
 
 fn workspace() -> &'static str {
     concat!(env!("CARGO_MANIFEST_DIR"), "/examples/workspace")
@@ -21,22 +22,20 @@ fn script(dir: &Path, turns: &[Value]) -> std::path::PathBuf {
     path
 }
 
-fn toolmend(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_toolmend"))
-        .args(args)
-        .env_remove("NO_COLOR")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+/// What a run of the binary gave.
+struct Ran {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn toolmend(args: &[&str], stdin: &str) -> Ran {
+    let (code, stdout, stderr) = cli::toolmend(args, stdin);
+    Ran {
+        code,
+        stdout,
+        stderr,
+    }
 }
 
 /// The model's turns in the recorded Qwen loop, in small: a refused absolute path, the
@@ -70,13 +69,8 @@ fn json_events_are_well_formed_with_matching_tool_pairs() {
         ],
         "",
     );
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let stdout = out.stdout;
     let events: Vec<Value> = stdout
         .lines()
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON: {l:?}: {e}")))
@@ -141,8 +135,8 @@ fn the_rendered_transcript_shows_calls_results_and_errors_without_colour_off_a_t
         ],
         "",
     );
-    assert_eq!(out.status.code(), Some(0));
-    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.code, 0);
+    let stdout = out.stdout;
     assert!(stdout.contains("🔧 ls {\"path\":\".\"}"), "{stdout}");
     assert!(stdout.contains("✓ ls ("), "{stdout}");
     assert!(stdout.contains("✗ read"), "{stdout}");
@@ -151,7 +145,7 @@ fn the_rendered_transcript_shows_calls_results_and_errors_without_colour_off_a_t
         !stdout.contains('\x1b'),
         "no colour codes when stdout is not a terminal"
     );
-    let stderr = String::from_utf8(out.stderr).unwrap();
+    let stderr = out.stderr;
     assert!(stderr.contains("the model answered"), "{stderr}");
     assert!(stderr.contains("4 calls (2 failed)"), "{stderr}");
 }
@@ -174,8 +168,8 @@ fn a_run_without_an_answer_exits_1_and_set_up_errors_exit_2() {
         ],
         "",
     );
-    assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("turn budget"));
+    assert_eq!(out.code, 1);
+    assert!(out.stderr.contains("turn budget"));
 
     let missing = dir.path().join("no-such-dir");
     let out = toolmend(
@@ -189,15 +183,15 @@ fn a_run_without_an_answer_exits_1_and_set_up_errors_exit_2() {
         ],
         "",
     );
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("root"));
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("root"));
 
     let out = toolmend(&["run", "x", "--script", s, "--tools", "nope"], "");
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--tools"));
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("--tools"));
 
     let out = toolmend(&["run", "x", "--grammar", "sometimes"], "");
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.code, 2);
 }
 
 #[test]
@@ -222,13 +216,8 @@ fn chat_keeps_the_conversation_between_prompts() {
         ],
         "What is here?\n/history\nWhich is first?\n/exit\nnever read\n",
     );
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let stdout = out.stdout;
     let dones: Vec<Value> = stdout
         .lines()
         .map(|l| serde_json::from_str::<Value>(l).unwrap())
@@ -236,7 +225,7 @@ fn chat_keeps_the_conversation_between_prompts() {
         .collect();
     assert_eq!(dones.len(), 2, "two prompts, two runs");
     assert!(dones.iter().all(|d| d["reason"] == "answered"));
-    let stderr = String::from_utf8(out.stderr).unwrap();
+    let stderr = out.stderr;
     assert!(stderr.contains("  1  What is here?"), "{stderr}");
 }
 
@@ -281,14 +270,9 @@ fn command_tools_from_a_file_run_with_decoded_arguments_on_stdin() {
         ],
         "",
     );
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let ends: Vec<Value> = String::from_utf8(out.stdout)
-        .unwrap()
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let ends: Vec<Value> = out
+        .stdout
         .lines()
         .map(|l| serde_json::from_str::<Value>(l).unwrap())
         .filter(|e| e["type"] == "ToolEnd")
