@@ -42,13 +42,13 @@ pub(crate) fn at(b: &[u8]) -> Option<(Value, usize)> {
         return None;
     }
     let limit = b.len().min(MAX_LEN);
-    // Cheap rejection first (this runs at every number): no operator after the first byte and no
-    // named constant means no expression.
-    let seg = &b[..limit];
-    let seg = &seg[..memchr::memchr3(b',', b'}', b']', seg).unwrap_or(seg.len())];
+    // Cheap rejection first (this runs at every number): no operator after the first byte (up to
+    // the value's end at `,` `}` `]`) and no named constant means no expression. A plain byte
+    // scan: the segment is a few bytes for the usual number.
     if !matches!(first, b'M' | b'm' | b'n')
-        && !seg[1..]
+        && !b[1..limit]
             .iter()
+            .take_while(|c| !matches!(c, b',' | b'}' | b']'))
             .any(|c| matches!(c, b'*' | b'/' | b'+' | b'-'))
     {
         return None;

@@ -76,7 +76,7 @@ pub(super) enum Ctx {
 }
 
 /// Outcome of one attempt at a string.
-enum Attempt {
+pub(super) enum Attempt {
     NotString,
     Done { concat: bool },
     RetryDelimiter,
@@ -1237,58 +1237,17 @@ impl<'a> Parser<'a> {
                 return Ok(Attempt::Done { concat: false });
             }
             if self.i >= len {
-                if !stop_delim && stop_at.is_none() && self.ctx == Ctx::ObjValue {
-                    // `{"a": "text}` or `{"a": "text}```: the string ends before the closers.
-                    let mut k = len;
-                    while k > content_start
-                        && (is_ws(b[k - 1]) || matches!(b[k - 1], b'}' | b']' | b'`'))
-                    {
-                        k -= 1;
-                    }
-                    if k < len && k > content_start && b[k..].iter().any(|&c| !is_ws(c)) {
-                        if b[k..].contains(&b'}')
-                            && let Some(c) = self.find_unquoted_key(content_start, k)
-                        {
-                            // `{"a": "first, b: 1}`: the string ended before `, b:`.
-                            return Ok(Attempt::RetryAt(c));
-                        }
-                        return Ok(Attempt::RetryAt(k));
-                    }
-                }
-                let prev = prev_non_ws(b, self.i);
-                // A key cut off by the end retries only to split `"key:value` at its colon or
-                // `"a" true}` at its quote; a value only when it holds no bracket (`"{:`).
-                let rest = &b[content_start..];
-                if !stop_delim
-                    && stop_at.is_none()
-                    && self.ctx == Ctx::ObjValue
-                    && let Some(c) = self.find_quoted_unquoted_key(content_start, len)
+                if let Some(retry) =
+                    cut_string_retry(b, self.ctx, content_start, stop_delim, stop_at.is_some())
                 {
-                    // `{"a": "x, `b:…` cut off: a quoted key started after the comma.
-                    return Ok(Attempt::RetryAt(c));
-                }
-                let retry = if self.ctx == Ctx::Key {
-                    memchr::memchr2(b':', b'"', rest).is_some()
-                } else {
-                    memchr::memchr2(b'{', b'[', rest).is_none()
-                };
-                let key_colon = self.ctx == Ctx::Key && memchr::memchr(b':', rest).is_some();
-                if !stop_delim
-                    && (key_colon
-                        || (retry
-                            && prev.is_some_and(|p| p >= content_start && is_delimiter(b[p]))))
-                {
-                    return Ok(Attempt::RetryDelimiter);
+                    return Ok(retry);
                 }
                 // Cut off by the end of input: everything that arrived is kept, spaces included
                 // (but a key loses trailing spaces: `{"s ` is the key `s`).
                 if self.ctx == Ctx::Key {
                     self.close_string(self.i);
                 } else {
-                    if self.out.ends_with(b"\\n")
-                        && !self.out.ends_with(b"\\\\n")
-                        && self.out.len() >= o_content + 2
-                    {
+                    if ends_with_newline_escape(&self.out, o_content) {
                         // A `\n` escape right at the cut: the line it starts never arrived.
                         self.out.truncate(self.out.len() - 2);
                         self.fix(FixKind::TrimmedString, self.i);
@@ -1323,13 +1282,7 @@ impl<'a> Parser<'a> {
                 let inner =
                     !stop_delim && self.quote_is_inner(ctx, content_start, i_quote + n2, &mut bal);
                 if !inner {
-                    if stop_delim
-                        || next.is_none()
-                        || next.is_some_and(|c| {
-                            is_delimiter(c) || (c.is_ascii_digit() && ctx != Ctx::ObjValue)
-                        })
-                        || quote_at(b, self.i).is_some()
-                    {
+                    if stop_delim || quote_ends_string(b, self.i, ctx) {
                         if let Some(t) = ws_tail {
                             self.out.drain(t..o_quote);
                             self.fix(FixKind::TrimmedString, i_quote);
@@ -1585,38 +1538,6 @@ impl<'a> Parser<'a> {
             k -= 1;
         }
         (k > content_start && b[k - 1] == b',').then(|| k - 1)
-    }
-
-    /// The first `, <quote>ident` followed by `:` (see [`find_quoted_unquoted_key`]).
-    fn find_quoted_unquoted_key(&self, from: usize, to: usize) -> Option<usize> {
-        find_quoted_unquoted_key(self.b, from, to)
-    }
-
-    /// The first `, ident:` in `b[from..to]`: the offset of its comma.
-    fn find_unquoted_key(&self, from: usize, to: usize) -> Option<usize> {
-        let b = self.b;
-        let mut c = from;
-        while let Some(off) = memchr::memchr2(b',', b'}', &b[c..to]) {
-            let comma = c + off;
-            let mut k = comma + 1;
-            while k < to && is_ws(b[k]) {
-                k += 1;
-            }
-            let w = k;
-            while k < to && is_ident(b[k]) {
-                k += 1;
-            }
-            if k > w && b[w].is_ascii_alphabetic() {
-                while k < to && is_ws(b[k]) {
-                    k += 1;
-                }
-                if k < to && b[k] == b':' {
-                    return Some(comma);
-                }
-            }
-            c = comma + 1;
-        }
-        None
     }
 
     /// For a quoted string starting at `j` whose closing quote lies within 256 bytes: the offset
@@ -2436,4 +2357,98 @@ fn word_end(b: &[u8], mut k: usize) -> usize {
         k += 1;
     }
     k
+}
+
+/// The first `, ident:` in `b[from..to]`: the offset of its comma.
+fn find_unquoted_key(b: &[u8], from: usize, to: usize) -> Option<usize> {
+    let mut c = from;
+    while let Some(off) = memchr::memchr2(b',', b'}', &b[c..to]) {
+        let comma = c + off;
+        let mut k = comma + 1;
+        while k < to && is_ws(b[k]) {
+            k += 1;
+        }
+        let w = k;
+        while k < to && is_ident(b[k]) {
+            k += 1;
+        }
+        if k > w && b[w].is_ascii_alphabetic() {
+            while k < to && is_ws(b[k]) {
+                k += 1;
+            }
+            if k < to && b[k] == b':' {
+                return Some(comma);
+            }
+        }
+        c = comma + 1;
+    }
+    None
+}
+
+/// A string cut off by the end of input: the stricter re-read the tolerant pass tries before
+/// closing it at the end (`None`: close it there). The first attempt (`stop_delim` false, no
+/// `stop_at`) looks for the closers and keys a value swallowed; any attempt but the
+/// delimiter-stop one re-reads a key holding a colon or a value ending in a delimiter.
+pub(super) fn cut_string_retry(
+    b: &[u8],
+    ctx: Ctx,
+    content_start: usize,
+    stop_delim: bool,
+    stop_at: bool,
+) -> Option<Attempt> {
+    let len = b.len();
+    if !stop_delim && !stop_at && ctx == Ctx::ObjValue {
+        // `{"a": "text}` or `{"a": "text}```: the string ends before the closers.
+        let mut k = len;
+        while k > content_start && (is_ws(b[k - 1]) || matches!(b[k - 1], b'}' | b']' | b'`')) {
+            k -= 1;
+        }
+        if k < len && k > content_start && b[k..].iter().any(|&c| !is_ws(c)) {
+            if b[k..].contains(&b'}')
+                && let Some(c) = find_unquoted_key(b, content_start, k)
+            {
+                // `{"a": "first, b: 1}`: the string ended before `, b:`.
+                return Some(Attempt::RetryAt(c));
+            }
+            return Some(Attempt::RetryAt(k));
+        }
+        if let Some(c) = find_quoted_unquoted_key(b, content_start, len) {
+            // `{"a": "x, `b:…` cut off: a quoted key started after the comma.
+            return Some(Attempt::RetryAt(c));
+        }
+    }
+    if stop_delim {
+        return None;
+    }
+    // A key cut off by the end retries only to split `"key:value` at its colon or `"a" true}` at
+    // its quote; a value only when it holds no bracket (`"{:`).
+    let rest = &b[content_start..];
+    let retry = if ctx == Ctx::Key {
+        memchr::memchr2(b':', b'"', rest).is_some()
+    } else {
+        memchr::memchr2(b'{', b'[', rest).is_none()
+    };
+    let key_colon = ctx == Ctx::Key && memchr::memchr(b':', rest).is_some();
+    let prev_delim = prev_non_ws(b, len).is_some_and(|p| p >= content_start && is_delimiter(b[p]));
+    (key_colon || (retry && prev_delim)).then_some(Attempt::RetryDelimiter)
+}
+
+/// The output of a string cut off by the end of input ends with a `\n` escape (not an escaped
+/// backslash then `n`) inside the content that starts at `o_content`: the line it starts never
+/// arrived, and the escape is trimmed.
+pub(super) fn ends_with_newline_escape(out: &[u8], o_content: usize) -> bool {
+    out.ends_with(b"\\n") && !out.ends_with(b"\\\\n") && out.len() >= o_content + 2
+}
+
+/// After a string's end quote (and the spaces after it), what is at `i` confirms the end: the
+/// end of input, a delimiter, a digit outside an object value, or another quote.
+pub(super) fn quote_ends_string(b: &[u8], i: usize, ctx: Ctx) -> bool {
+    match b.get(i) {
+        None => true,
+        Some(&c) => {
+            is_delimiter(c)
+                || (c.is_ascii_digit() && ctx != Ctx::ObjValue)
+                || quote_at(b, i).is_some()
+        }
+    }
 }

@@ -23,10 +23,11 @@ use std::borrow::Cow;
 use super::Repaired;
 use super::expr;
 use super::fix::{Fix, FixKind};
-use super::lexer::{is_delimiter, is_ident, is_ident_start, is_ws, quote_at, short_escape};
+use super::lexer::{is_ident, is_ident_start, short_escape};
 use super::parser::{
-    Balance, Ctx, comment_end, find_quoted_unquoted_key, hex4, next_fenced_value, number_fix,
-    open_fence_end, prev_non_ws, quote_is_inner, scan_keyword, scan_number, write_number, ws_start,
+    Balance, Ctx, comment_end, cut_string_retry, ends_with_newline_escape, hex4, next_fenced_value,
+    number_fix, open_fence_end, quote_ends_string, quote_is_inner, scan_keyword, scan_number,
+    write_number, ws_start,
 };
 
 /// Inputs longer than this go straight to the full cascade (its strict check is the faster
@@ -243,20 +244,15 @@ impl Quick<'_> {
     /// Whitespace and comments (removed, each with a fix).
     #[inline(always)]
     fn ws_comments(&mut self, newline: bool) -> Q<()> {
-        match self.peek() {
-            Some(b' ') if !self.b.get(self.i + 1).is_some_and(|&c| may_continue_ws(c)) => {
-                self.keep_to(self.i + 1);
-                Ok(())
-            }
-            Some(b' ' | b'\t' | b'\r' | b'\n' | b'/' | b'#' | 0xC2..) => {
-                self.ws_comments_slow(newline)
-            }
-            _ => Ok(()),
+        self.ws(newline)?;
+        if matches!(self.peek(), Some(b'/' | b'#')) {
+            self.comments(newline)?;
         }
+        Ok(())
     }
 
-    fn ws_comments_slow(&mut self, newline: bool) -> Q<()> {
-        self.ws(newline)?;
+    /// Comments, each followed by whitespace.
+    fn comments(&mut self, newline: bool) -> Q<()> {
         while let Some(end) = comment_end(self.b, self.i) {
             self.fix(FixKind::StrippedComment, self.i);
             self.steps += (end - self.i) as u64 / 16 + 1;
@@ -541,8 +537,7 @@ impl Quick<'_> {
         if matches!(
             c,
             b'0'..=b'9' | b'-' | b'+' | b'.' | b'(' | b'M' | b'm' | b'n'
-        ) && !plain_number_ahead(b, self.i)
-            && expr::at(&b[self.i..]).is_some()
+        ) && expr::at(&b[self.i..]).is_some()
         {
             return Err(Bail);
         }
@@ -714,15 +709,7 @@ impl Quick<'_> {
         if !key_then_colon && quote_is_inner(b, self.i, ctx, content_start, i_quote + 1, &mut bal) {
             return Err(Bail);
         }
-        let ends = match self.peek() {
-            None => true,
-            Some(n) => {
-                is_delimiter(n)
-                    || (n.is_ascii_digit() && ctx != Ctx::ObjValue)
-                    || quote_at(b, self.i).is_some()
-            }
-        };
-        if !ends {
+        if !quote_ends_string(b, self.i, ctx) {
             return Err(Bail);
         }
         if let Some(t) = ws_tail {
@@ -738,32 +725,10 @@ impl Quick<'_> {
     }
 
     /// The input ends inside a string: close it as the tolerant parser does, or give up where it
-    /// would look for an earlier end.
+    /// would re-read it for an earlier end ([`cut_string_retry`]).
     fn string_cut(&mut self, ctx: Ctx, content_start: usize, o_content: usize) -> Q<()> {
-        let b = self.b;
-        let len = b.len();
-        if ctx == Ctx::ObjValue {
-            let mut k = len;
-            while k > content_start && (is_ws(b[k - 1]) || matches!(b[k - 1], b'}' | b']' | b'`')) {
-                k -= 1;
-            }
-            if k < len && k > content_start && b[k..].iter().any(|&c| !is_ws(c)) {
-                return Err(Bail);
-            }
-            if find_quoted_unquoted_key(b, content_start, len).is_some() {
-                return Err(Bail);
-            }
-        }
-        let rest = &b[content_start..];
-        let retry = if ctx == Ctx::Key {
-            memchr::memchr2(b':', b'"', rest).is_some()
-        } else {
-            memchr::memchr2(b'{', b'[', rest).is_none()
-        };
-        let key_colon = ctx == Ctx::Key && memchr::memchr(b':', rest).is_some();
-        let prev_delim =
-            prev_non_ws(b, len).is_some_and(|p| p >= content_start && is_delimiter(b[p]));
-        if key_colon || (retry && prev_delim) {
+        let len = self.b.len();
+        if cut_string_retry(self.b, ctx, content_start, false, false).is_some() {
             return Err(Bail);
         }
         if ctx == Ctx::Key {
@@ -771,10 +736,7 @@ impl Quick<'_> {
             self.fix(FixKind::ClosedString, len);
         } else {
             self.materialize();
-            if self.out.ends_with("\\n")
-                && !self.out.ends_with("\\\\n")
-                && self.out.len() >= o_content + 2
-            {
+            if ends_with_newline_escape(self.out.as_bytes(), o_content) {
                 // A `\n` escape right at the cut: the line it starts never arrived.
                 self.out.truncate(self.out.len() - 2);
                 self.fix(FixKind::TrimmedString, len);
@@ -786,25 +748,10 @@ impl Quick<'_> {
     }
 }
 
-/// Bytes that may extend whitespace or start a comment (or a Unicode space) after a space.
+/// Bytes that may extend whitespace (or be a Unicode space) after a space.
 #[inline]
 fn may_continue_ws(c: u8) -> bool {
-    matches!(c, b' ' | b'\t' | b'\r' | b'\n' | b'/' | b'#' | 0xC2..)
-}
-
-/// A number at `i` ends right before `,`, `}`, `]` or the end of input and holds no `+ - * /` after
-/// its first byte: exactly the case `expr::at` rejects without looking further (its cheap
-/// rejection), so the quick pass can skip the call.
-#[inline]
-fn plain_number_ahead(b: &[u8], i: usize) -> bool {
-    if !b[i].is_ascii_digit() && b[i] != b'-' {
-        return false;
-    }
-    let mut k = i + 1;
-    while k < b.len() && (b[k].is_ascii_digit() || matches!(b[k], b'.' | b'e' | b'E')) {
-        k += 1;
-    }
-    k - i < expr::MAX_LEN && matches!(b.get(k), None | Some(b',' | b'}' | b']'))
+    matches!(c, b' ' | b'\t' | b'\r' | b'\n' | 0xC2..)
 }
 
 /// The end of a run of plain string bytes from `k` in a double-quoted string: the first `"`, `\\`
