@@ -62,12 +62,15 @@ struct Quick<'a> {
     s: &'a str,
     b: &'a [u8],
     i: usize,
-    /// The output, once it differs from the input read so far (see `clean`).
+    /// The output, once it differs from the input (see `clean`): it holds the output for the
+    /// input before `mark`; the input from `mark` to `i` is kept unchanged and copied in at the
+    /// next change (or at the end).
     out: String,
+    mark: usize,
     /// A copy was asked for at a position inside a UTF-8 sequence (never expected): give up at
     /// the end rather than panic.
     split_char: bool,
-    /// No change made yet: the output is `b[..i]` and `out` is unused.
+    /// No change made yet: the output is `b[..i]` and `out` is unused (`mark` is 0).
     clean: bool,
     fixes: Vec<Fix>,
     /// Open containers, innermost last: `true` for an object.
@@ -87,6 +90,7 @@ pub(super) fn run(input: &str) -> Option<(Repaired<'_>, u64)> {
         b: input.as_bytes(),
         i: 0,
         out: String::new(),
+        mark: 0,
         split_char: false,
         clean: true,
         fixes: Vec::new(),
@@ -95,10 +99,13 @@ pub(super) fn run(input: &str) -> Option<(Repaired<'_>, u64)> {
         steps: 0,
     };
     q.root().ok()?;
+    let steps = q.steps;
+    if !q.clean {
+        q.flush();
+    }
     if q.split_char {
         return None;
     }
-    let steps = q.steps;
     if q.clean || q.out == input {
         return Some((
             Repaired {
@@ -131,66 +138,72 @@ impl Quick<'_> {
 
     /// Switches from "the output is the input so far" to an explicit buffer.
     #[cold]
-    fn materialize_now(&mut self) {
+    fn materialize(&mut self) {
         let len = self.b.len();
-        let mut out = String::with_capacity(len + len / 8 + 16);
-        match self.s.get(..self.i) {
-            Some(t) => out.push_str(t),
-            None => self.split_char = true,
-        }
-        self.out = out;
+        self.out = String::with_capacity(len + len / 8 + 16);
         self.clean = false;
         // Broken input nearly always needs a few fixes: one allocation.
         self.fixes.reserve(8);
     }
 
-    #[inline(always)]
-    fn materialize(&mut self) {
+    /// Brings the output up to `i`: the input from `mark` is copied in unchanged.
+    #[inline]
+    fn flush(&mut self) {
         if self.clean {
-            self.materialize_now();
+            self.materialize();
         }
+        match self.s.get(self.mark..self.i) {
+            Some(t) => self.out.push_str(t),
+            None => self.split_char = true,
+        }
+        self.mark = self.i;
     }
 
-    /// Copies the input up to `j` unchanged.
+    /// Keeps the input up to `j` unchanged.
     #[inline(always)]
     fn keep_to(&mut self, j: usize) {
-        if !self.clean {
-            match self.s.get(self.i..j) {
-                Some(t) => self.out.push_str(t),
-                None => self.split_char = true,
-            }
-        }
         self.i = j;
     }
 
-    /// Writes `s` (a change: the output stops being a copy of the input).
+    /// Writes `s` in place of the input from `i` to `j` (a change).
+    #[inline]
+    fn replace_to(&mut self, j: usize, s: &str) {
+        self.flush();
+        self.out.push_str(s);
+        self.i = j;
+        self.mark = j;
+    }
+
+    /// Drops the input from `i` to `j` (a change).
+    #[inline]
+    fn drop_to(&mut self, j: usize) {
+        self.replace_to(j, "");
+    }
+
+    /// Writes `s` at `i` (a change: the output stops being a copy of the input).
     #[inline]
     fn push(&mut self, s: &str) {
-        self.materialize();
+        self.flush();
         self.out.push_str(s);
     }
 
     #[inline]
     fn fix(&mut self, kind: FixKind, at: usize) {
-        self.materialize();
+        self.flush();
         self.fixes.push(Fix { kind, at });
     }
 
     fn out_len(&self) -> usize {
-        if self.clean { self.i } else { self.out.len() }
-    }
-
-    fn out_bytes(&self) -> &[u8] {
         if self.clean {
-            &self.b[..self.i]
+            self.i
         } else {
-            self.out.as_bytes()
+            self.out.len() + (self.i - self.mark)
         }
     }
 
     /// Inserts `s` before the whitespace at the end of the output.
     fn insert_before_ws(&mut self, s: &str) {
-        self.materialize();
+        self.flush();
         let k = ws_start(self.out.as_bytes(), self.out.len());
         // After a whole character (or at 0): a char boundary.
         self.out.insert_str(k, s);
@@ -198,10 +211,15 @@ impl Quick<'_> {
 
     /// Removes a comma that is the last non-whitespace output byte.
     fn strip_trailing_comma(&mut self) -> bool {
-        let o = self.out_bytes();
-        let k = ws_start(o, o.len());
-        if k > 0 && o[k - 1] == b',' {
-            self.materialize();
+        if self.clean {
+            let k = ws_start(self.b, self.i);
+            if !(k > 0 && self.b[k - 1] == b',') {
+                return false;
+            }
+        }
+        self.flush();
+        let k = ws_start(self.out.as_bytes(), self.out.len());
+        if k > 0 && self.out.as_bytes()[k - 1] == b',' {
             self.out.remove(k - 1);
             true
         } else {
@@ -256,7 +274,7 @@ impl Quick<'_> {
         while let Some(end) = comment_end(self.b, self.i) {
             self.fix(FixKind::StrippedComment, self.i);
             self.steps += (end - self.i) as u64 / 16 + 1;
-            self.i = end;
+            self.drop_to(end);
             self.ws(newline)?;
         }
         Ok(())
@@ -271,7 +289,7 @@ impl Quick<'_> {
             if matches!(self.b.get(j), Some(b']' | b'}')) {
                 j += 1;
             }
-            self.i = j;
+            self.drop_to(j);
             Ok(true)
         } else {
             Ok(false)
@@ -284,7 +302,7 @@ impl Quick<'_> {
         self.ws_comments(true)?;
         if let Some(end) = open_fence_end(self.b, self.i) {
             self.fix(FixKind::StrippedCodeFence, self.i);
-            self.i = end;
+            self.drop_to(end);
             self.ws_comments(true)?;
         }
         if !matches!(self.peek(), Some(b'{' | b'[')) {
@@ -301,7 +319,7 @@ impl Quick<'_> {
         self.ws_comments(true)?;
         if self.i < self.b.len() {
             self.fix(FixKind::StrippedWrapper, self.i);
-            self.i = self.b.len();
+            self.drop_to(self.b.len());
         }
         Ok(())
     }
@@ -405,7 +423,7 @@ impl Quick<'_> {
         loop {
             if self.b[self.i..].starts_with(b"```") {
                 self.fix(FixKind::StrippedCodeFence, self.i);
-                self.i += 3;
+                self.drop_to(self.i + 3);
                 self.ws_comments(true)?;
                 continue;
             }
@@ -447,6 +465,13 @@ impl Quick<'_> {
         if let Some(next) = self.loop_head(true, initial)? {
             return Ok(next);
         }
+        if let Some(e) = plain_key_end(self.b, self.i) {
+            // `"key":` or `'key':` — what `string(Ctx::Key)` and the colon below come to.
+            self.steps += 1;
+            self.plain_string(e);
+            self.keep_to(e + 2);
+            return Ok(Next::Child);
+        }
         let key_in = self.i;
         let key_out = self.out_len();
         match self.peek() {
@@ -462,9 +487,11 @@ impl Quick<'_> {
         }
         self.ws_comments(true)?;
         let len = self.b.len();
-        if self.i >= len && &self.out_bytes()[key_out..] == b"\"\"" && key_in < len {
+        if self.i >= len && key_in < len && self.out_len() == key_out + 2 && {
+            self.flush();
+            &self.out.as_bytes()[key_out..] == b"\"\""
+        } {
             // `{"` cut off right after the opening quote of a key.
-            self.materialize();
             self.out.truncate(key_out);
             self.strip_trailing_comma();
             self.fix(FixKind::DroppedKey, key_in);
@@ -498,10 +525,8 @@ impl Quick<'_> {
         }
         self.fix(FixKind::QuotedKey, start);
         self.push("\"");
-        // Identifier bytes: ASCII.
-        self.out.extend(b[start..k].iter().map(|&c| char::from(c)));
-        self.out.push('"');
-        self.i = k;
+        self.keep_to(k);
+        self.push("\"");
         self.ws(true)
     }
 
@@ -531,6 +556,14 @@ impl Quick<'_> {
         let Some(c) = self.peek() else {
             return Ok(Ev::Leaf(false));
         };
+        if let Some(end) = plain_value_end(b, self.i, ctx) {
+            self.steps += 1 + (end - self.i) as u64 / 8;
+            if matches!(c, b'"' | b'\'') {
+                self.plain_string(end - 1);
+            }
+            self.keep_to(end);
+            return Ok(Ev::Leaf(true));
+        }
         if ctx == Ctx::ObjValue && c == b'"' && b[self.i + 1..].starts_with(b"```") {
             return Err(Bail);
         }
@@ -561,7 +594,7 @@ impl Quick<'_> {
                             write_number(&mut text, raw, n.truncated, n.lead_dot);
                             // Digits, signs, dots, exponent markers and quotes: ASCII.
                             self.out.extend(text.iter().map(|&c| char::from(c)));
-                            self.i = n.end;
+                            self.drop_to(n.end);
                         }
                     }
                 } else if let Some((end, text, fix)) = scan_keyword(b, start) {
@@ -571,7 +604,7 @@ impl Quick<'_> {
                             self.fix(kind, start);
                             // `true`, `false` or `null`.
                             self.out.extend(text.iter().map(|&c| char::from(c)));
-                            self.i = end;
+                            self.drop_to(end);
                         }
                     }
                 } else {
@@ -583,16 +616,33 @@ impl Quick<'_> {
         Ok(Ev::Leaf(true))
     }
 
+    /// Writes the plain string from `i` to its end quote at `e` (see [`plain_string_end`]): a
+    /// double-quoted one as it is, a single-quoted one with both quotes normalised — the fixes
+    /// and text `string` gives it.
+    #[inline(always)]
+    fn plain_string(&mut self, e: usize) {
+        if self.b[self.i] == b'\'' {
+            self.plain_single_string(e);
+        }
+    }
+
+    #[cold]
+    fn plain_single_string(&mut self, e: usize) {
+        self.fix(FixKind::NormalizedQuote, self.i);
+        self.replace_to(self.i + 1, "\"");
+        self.keep_to(e);
+        self.replace_to(e + 1, "\"");
+        self.fix(FixKind::NormalizedQuote, e);
+    }
+
     /// A `"…"` or `'…'` string (a key or a value) and the whitespace after it.
     fn string(&mut self, ctx: Ctx) -> Q<()> {
         let b = self.b;
-        let len = b.len();
         let single = b[self.i] == b'\'';
         let quote = b[self.i];
         if single {
             self.fix(FixKind::NormalizedQuote, self.i);
-            self.push("\"");
-            self.i += 1;
+            self.replace_to(self.i + 1, "\"");
         } else {
             self.keep_to(self.i + 1);
         }
@@ -627,23 +677,20 @@ impl Quick<'_> {
                     }
                     Some(b'\'') => {
                         self.fix(FixKind::FixedEscape, at);
-                        self.out.push('\'');
-                        self.i = at + 2;
+                        self.replace_to(at + 2, "'");
                     }
                     Some(&c2) if !(0x20..0x80).contains(&c2) => return Err(Bail),
                     _ => {
                         // `\d`, `C:\Users`, or a backslash cut off by the end: kept literally.
                         self.fix(FixKind::FixedEscape, at);
-                        self.out.push_str("\\\\");
-                        self.i = at + 1;
+                        self.replace_to(at + 1, "\\\\");
                     }
                 }
             } else if c == b'"' {
                 // Inside a single-quoted string.
                 ws_tail = None;
                 self.fix(FixKind::EscapedQuote, self.i);
-                self.out.push_str("\\\"");
-                self.i += 1;
+                self.replace_to(self.i + 1, "\\\"");
             } else if c < 0x20 {
                 let e = short_escape(c).ok_or(Bail)?;
                 self.fix(FixKind::EscapedControlChar, self.i);
@@ -652,17 +699,10 @@ impl Quick<'_> {
                 } else if c != b'\t' {
                     ws_tail = None;
                 }
-                self.out.push_str(e);
-                self.i += 1;
+                self.replace_to(self.i + 1, e);
             } else {
                 let end = if single {
-                    let mut end = self.i;
-                    while end < len
-                        && !matches!(b[end], b'"' | b'\\' | 0..0x20 | b'\'' | b'`' | 0xC2 | 0xE2)
-                    {
-                        end += 1;
-                    }
-                    end
+                    single_run_end(b, self.i)
                 } else {
                     plain_run_end(b, self.i)
                 };
@@ -692,9 +732,8 @@ impl Quick<'_> {
         let i_quote = self.i;
         let o_quote = self.out_len();
         if single {
-            self.push("\"");
+            self.replace_to(self.i + 1, "\"");
             self.fix(FixKind::NormalizedQuote, i_quote);
-            self.i += 1;
         } else {
             self.keep_to(self.i + 1);
         }
@@ -713,6 +752,7 @@ impl Quick<'_> {
             return Err(Bail);
         }
         if let Some(t) = ws_tail {
+            self.flush();
             self.out.drain(t..o_quote);
             self.fix(FixKind::TrimmedString, i_quote);
         }
@@ -735,7 +775,7 @@ impl Quick<'_> {
             self.insert_before_ws("\"");
             self.fix(FixKind::ClosedString, len);
         } else {
-            self.materialize();
+            self.flush();
             if ends_with_newline_escape(self.out.as_bytes(), o_content) {
                 // A `\n` escape right at the cut: the line it starts never arrived.
                 self.out.truncate(self.out.len() - 2);
@@ -746,6 +786,96 @@ impl Quick<'_> {
         }
         Ok(())
     }
+}
+
+/// The end quote of a plain string at `k`: `"…"` with no escape or control character inside, or
+/// `'…'` with none of those, no `"`, no backtick and no byte that may start a typographic quote —
+/// strings `string` reads in one run, changing nothing but the quotes of a single-quoted one.
+#[inline(always)]
+fn plain_string_end(b: &[u8], k: usize) -> Option<usize> {
+    let (quote, e) = match b.get(k) {
+        Some(b'"') => (b'"', plain_run_end(b, k + 1)),
+        Some(b'\'') => (b'\'', single_run_end(b, k + 1)),
+        _ => return None,
+    };
+    (b.get(e) == Some(&quote)).then_some(e)
+}
+
+/// The end quote of a plain key at `k` (see [`plain_string_end`]) right before its colon. For
+/// such a key the general path (the string, its end-quote judgement — skipped for a key before
+/// its colon —, then the colon) changes only the quotes of a single-quoted key and ends after
+/// the colon, so the shortcut gives the same answer.
+#[inline(always)]
+fn plain_key_end(b: &[u8], k: usize) -> Option<usize> {
+    let e = plain_string_end(b, k)?;
+    (b.get(e + 1) == Some(&b':')).then_some(e)
+}
+
+/// Where a plain value at `k` that needs no look-around ends (just before the comma or closer
+/// right after it), or `None` to take the general path. Each shape is checked against what the
+/// general path does for it:
+/// - a number `[1-9][0-9]*` right before `,` `}` `]`: `expr::at` rejects it cheaply (no
+///   operator before the delimiter), `scan_number` ends it at the delimiter and `number_fix`
+///   keeps it;
+/// - `true` or `false` right before `,` `}` `]`: `scan_number` finds nothing, `scan_keyword`
+///   keeps it;
+/// - a plain string ([`plain_string_end`]) whose end quote `quote_is_inner` would not hold
+///   inside: followed by a closer when no opener is in the string (no bracket balance to
+///   keep), or by a comma — in an array that always ends it (no rule for a comma outside an
+///   object value), in an object value when a plain key and its colon follow the comma (and
+///   one optional space), which is what `quoted_then_colon_or_cut` looks for (the key's end
+///   quote lies inside its 256-byte window: the key is checked to be shorter). The closer or
+///   comma is a delimiter, so `quote_ends_string` agrees.
+#[inline(always)]
+fn plain_value_end(b: &[u8], k: usize, ctx: Ctx) -> Option<usize> {
+    let delimited = |e: usize| matches!(b.get(e), Some(b',' | b'}' | b']'));
+    match b[k] {
+        b'1'..=b'9' => {
+            let mut e = k + 1;
+            while b.get(e).is_some_and(u8::is_ascii_digit) {
+                e += 1;
+            }
+            delimited(e).then_some(e)
+        }
+        b't' if b[k..].starts_with(b"true") && delimited(k + 4) => Some(k + 4),
+        b'f' if b[k..].starts_with(b"false") && delimited(k + 5) => Some(k + 5),
+        b'"' | b'\'' => {
+            let e = plain_string_end(b, k)?;
+            if ctx == Ctx::ObjValue && b[k + 1..].starts_with(b"```") {
+                return None;
+            }
+            match b.get(e + 1) {
+                Some(b'}' | b']') => {
+                    (!b[k + 1..e].iter().any(|c| matches!(c, b'(' | b'[' | b'{'))).then_some(e + 1)
+                }
+                Some(b',') => match ctx {
+                    Ctx::Element => Some(e + 1),
+                    Ctx::ObjValue => {
+                        let mut n = e + 2;
+                        if b.get(n) == Some(&b' ') {
+                            n += 1;
+                        }
+                        let key_end = plain_key_end(b, n)?;
+                        (key_end - n < 200).then_some(e + 1)
+                    }
+                    _ => None,
+                },
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The end of a run of plain string bytes from `k` in a single-quoted string: the first byte
+/// `string` handles one at a time (`"`, `\\`, a control character, `'`, a backtick, or a byte
+/// that may start a typographic quote), or the end of input.
+#[inline]
+fn single_run_end(b: &[u8], mut k: usize) -> usize {
+    while k < b.len() && !matches!(b[k], b'"' | b'\\' | 0..0x20 | b'\'' | b'`' | 0xC2 | 0xE2) {
+        k += 1;
+    }
+    k
 }
 
 /// Bytes that may extend whitespace (or be a Unicode space) after a space.
