@@ -15,8 +15,11 @@
 //! check the equality on whole inputs.
 //!
 //! The pass only changes text that is not JSON, so on valid JSON it makes no change. Output is
-//! written lazily: while the input read so far needs no change nothing is copied, and valid input
-//! comes back borrowed without an allocation.
+//! written lazily: unchanged input is copied in one piece at the next change (or at the end), and
+//! valid input comes back borrowed without an allocation. The shapes tool-call arguments are
+//! mostly made of — a plain `"key":`, a plain string, number or boolean value followed by a comma
+//! or closer — are taken in one step each ([`plain_key_end`], [`plain_value_end`]), each shortcut
+//! documented with why the general path would end the same way.
 
 use std::borrow::Cow;
 
@@ -66,6 +69,7 @@ struct Quick<'a> {
     /// input before `mark`; the input from `mark` to `i` is kept unchanged and copied in at the
     /// next change (or at the end).
     out: String,
+    /// Where the input not yet copied into `out` starts (see `out`).
     mark: usize,
     /// A copy was asked for at a position inside a UTF-8 sequence (never expected): give up at
     /// the end rather than panic.
