@@ -299,6 +299,20 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Commas where no value is — leading in a container (`[,1]`) or repeated after a separator
+    /// (`[1,,2]`, `{"a": 1,,}`) —, and the whitespace and comments around them: each comma is
+    /// dropped with its fix, so no value after it is lost.
+    fn skip_extra_commas(&mut self) {
+        loop {
+            self.ws_comments(true);
+            if self.peek() != Some(b',') {
+                return;
+            }
+            self.fix(FixKind::RemovedComma, self.i);
+            self.i += 1;
+        }
+    }
+
     fn skip_ellipsis(&mut self) {
         self.ws_comments(true);
         if self.b[self.i..].starts_with(b"...") {
@@ -727,12 +741,7 @@ impl<'a> Parser<'a> {
         };
         match (top.kind, top.state, child) {
             (Kind::Object, State::Open, _) => {
-                self.ws_comments(true);
-                if self.peek() == Some(b',') {
-                    self.fix(FixKind::RemovedComma, self.i);
-                    self.i += 1;
-                    self.ws_comments(true);
-                }
+                self.skip_extra_commas();
                 self.object_next(true)
             }
             (Kind::Object, State::ObjValue { colon, truncated }, Some(processed)) => {
@@ -765,12 +774,7 @@ impl<'a> Parser<'a> {
                 self.object_next(false)
             }
             (Kind::Array | Kind::Tuple, State::Open, _) => {
-                self.ws_comments(true);
-                if self.peek() == Some(b',') {
-                    self.fix(FixKind::RemovedComma, self.i);
-                    self.i += 1;
-                    self.ws_comments(true);
-                }
+                self.skip_extra_commas();
                 self.array_next(true)
             }
             (Kind::Array | Kind::Tuple, State::Element, Some(processed)) => {
@@ -962,7 +966,9 @@ impl<'a> Parser<'a> {
                     }
                 }
             }
-            if !self.parse_char(b',') {
+            if self.parse_char(b',') {
+                self.skip_extra_commas();
+            } else {
                 self.insert_before_ws(b",");
                 self.fix(FixKind::InsertedComma, comma_at);
                 inserted_comma = true;
@@ -1088,7 +1094,9 @@ impl<'a> Parser<'a> {
         }
         if !initial {
             let comma_at = self.i;
-            if !self.parse_char(b',') {
+            if self.parse_char(b',') {
+                self.skip_extra_commas();
+            } else {
                 self.insert_before_ws(b",");
                 self.fix(FixKind::InsertedComma, comma_at);
             }

@@ -348,10 +348,7 @@ impl Quick<'_> {
             let object = self.stack[self.depth - 1];
             let next = match (object, ev) {
                 (true, Ev::Opened) => {
-                    self.ws_comments(true)?;
-                    if self.peek() == Some(b',') {
-                        return Err(Bail);
-                    }
+                    self.extra_commas()?;
                     self.object_next(true)?
                 }
                 (true, Ev::Leaf(processed)) => {
@@ -363,10 +360,7 @@ impl Quick<'_> {
                     self.object_next(false)?
                 }
                 (false, Ev::Opened) => {
-                    self.ws_comments(true)?;
-                    if self.peek() == Some(b',') {
-                        return Err(Bail);
-                    }
+                    self.extra_commas()?;
                     self.array_next(true)?
                 }
                 (false, Ev::Leaf(processed)) => {
@@ -441,6 +435,20 @@ impl Quick<'_> {
         }
     }
 
+    /// Commas where no value is (leading in a container, or repeated after a separator), with
+    /// the whitespace and comments around them: each comma is dropped with its fix, as the
+    /// tolerant parser's `skip_extra_commas` does.
+    fn extra_commas(&mut self) -> Q<()> {
+        loop {
+            self.ws_comments(true)?;
+            if self.peek() != Some(b',') {
+                return Ok(());
+            }
+            self.fix(FixKind::RemovedComma, self.i);
+            self.drop_to(self.i + 1);
+        }
+    }
+
     /// The head of a container loop: the end of input or a closer closes the container (`Some`);
     /// otherwise, after an element, a comma must follow, then whitespace and comments, and no
     /// ellipsis (`None`: the next key or element starts here).
@@ -457,7 +465,7 @@ impl Quick<'_> {
             }
             self.keep_to(self.i + 1);
         }
-        self.ws_comments(true)?;
+        self.extra_commas()?;
         if self.b[self.i..].starts_with(b"...") {
             return Err(Bail);
         }
