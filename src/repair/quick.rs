@@ -438,15 +438,23 @@ impl Quick<'_> {
     /// Commas where no value is (leading in a container, or repeated after a separator), with
     /// the whitespace and comments around them: each comma is dropped with its fix, as the
     /// tolerant parser's `skip_extra_commas` does.
+    #[inline(always)]
     fn extra_commas(&mut self) -> Q<()> {
-        loop {
-            self.ws_comments(true)?;
-            if self.peek() != Some(b',') {
-                return Ok(());
-            }
+        self.ws_comments(true)?;
+        if self.peek() == Some(b',') {
+            self.drop_extra_commas()?;
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn drop_extra_commas(&mut self) -> Q<()> {
+        while self.peek() == Some(b',') {
             self.fix(FixKind::RemovedComma, self.i);
             self.drop_to(self.i + 1);
+            self.ws_comments(true)?;
         }
+        Ok(())
     }
 
     /// The head of a container loop: the end of input or a closer closes the container (`Some`);
