@@ -5,6 +5,8 @@
 //!   with toolmend's full cascade alone (no quick pass) alongside;
 //! - `small_valid`: the same arguments once repaired (valid JSON), toolmend vs serde_json's
 //!   validator and `jsonrepair`;
+//! - in both, a floor from `support/floor.rs` (not a repairer): the allocations and copy a
+//!   changed result needs (`typical`), a grammar-shaped validator with no tolerance (`small_valid`);
 //! - `pathological`: 1e6-deep nesting, a 1 MB unterminated string, `{a:` repeated 100k times.
 //!
 //! Run: `cargo bench --no-default-features --bench repair` (see README "Repair" for the numbers).
@@ -17,6 +19,9 @@ use serde::de::IgnoredAny;
 
 #[path = "support/typical.rs"]
 mod typical;
+
+#[path = "support/floor.rs"]
+mod floor;
 
 use typical::{Rng, WORDS};
 
@@ -125,6 +130,15 @@ fn bench_typical(c: &mut Criterion) {
                 .sum::<usize>()
         });
     });
+    // A floor, not a repairer: the allocations and copy a changed result needs, nothing else.
+    g.bench_function("floor_alloc_copy", |b| {
+        b.iter(|| {
+            inputs
+                .iter()
+                .map(|s| floor::alloc_copy(black_box(s)))
+                .sum::<usize>()
+        });
+    });
     g.finish();
 
     // The same arguments once repaired: small valid JSON, what a model that gets it right sends.
@@ -141,6 +155,8 @@ fn bench_typical(c: &mut Criterion) {
             .iter()
             .all(|s| toolmend::repair::repair(s).is_ok_and(|r| matches!(r.text, Cow::Borrowed(_))))
     );
+    assert!(valid.iter().all(|s| floor::validate(s.as_bytes())));
+    assert!(!floor::validate(b"{\"a\": 1,}") && !floor::validate(b"{'a': 1}"));
     let mut g = c.benchmark_group("small_valid");
     g.throughput(Throughput::Elements(valid.len() as u64));
     g.sample_size(20);
@@ -166,6 +182,15 @@ fn bench_typical(c: &mut Criterion) {
                 .iter()
                 .map(|s| jsonrepair::repair_to_string(black_box(s), &opts).map_or(0, |r| r.len()))
                 .sum::<usize>()
+        });
+    });
+    // A floor, not a repairer: a validator shaped by the grammar with no tolerance and no output.
+    g.bench_function("floor_grammar_validator", |b| {
+        b.iter(|| {
+            valid
+                .iter()
+                .filter(|s| floor::validate(black_box(s.as_bytes())))
+                .count()
         });
     });
     g.finish();
