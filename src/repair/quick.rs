@@ -467,13 +467,17 @@ impl Quick<'_> {
         if let Some(next) = self.handle_closer(object)? {
             return Ok(Some(next));
         }
-        if !initial {
+        if initial {
+            // Leading commas were dropped when the container opened; a comma after a closing
+            // fence here is left to the cascade (no value starts with it).
+            self.ws_comments(true)?;
+        } else {
             if self.peek() != Some(b',') {
                 return Err(Bail);
             }
             self.keep_to(self.i + 1);
+            self.extra_commas()?;
         }
-        self.extra_commas()?;
         if self.b[self.i..].starts_with(b"...") {
             return Err(Bail);
         }
