@@ -3,8 +3,9 @@
 //! say how far toolmend is from them.
 //!
 //! - [`validate`]: a grammar-shaped JSON validator that does nothing but check valid input — keys,
-//!   values, string runs eight bytes at a time, an explicit stack — with no tolerance, no output
-//!   and no fixes. Any repairer that reads every byte of valid input costs at least about this.
+//!   values, string runs eight bytes at a time (the quick pass's own scan,
+//!   `toolmend::repair::string_run_end`), an explicit stack — with no tolerance, no output and no
+//!   fixes. Any repairer that reads every byte of valid input costs at least about this.
 //! - [`alloc_copy`]: the allocations a changed result needs (the output `String` and the fix
 //!   `Vec`), one copy of the input and the frees, with no parsing at all.
 
@@ -19,37 +20,12 @@ fn ws(b: &[u8], mut i: usize) -> usize {
     i
 }
 
-/// The end of a run of string bytes from `k`: the first `"`, `\` or control byte (SWAR, eight
-/// bytes at a time).
-#[inline(always)]
-fn run_end(b: &[u8], mut k: usize) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    while let Some(chunk) = b.get(k..k + 8) {
-        let w = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
-        let quote = w ^ (ONES * u64::from(b'"'));
-        let backslash = w ^ (ONES * u64::from(b'\\'));
-        let flags = ((quote.wrapping_sub(ONES) & !quote)
-            | (backslash.wrapping_sub(ONES) & !backslash)
-            | (w.wrapping_sub(ONES * 0x20) & !w))
-            & HIGH;
-        if flags != 0 {
-            return k + (flags.trailing_zeros() / 8) as usize;
-        }
-        k += 8;
-    }
-    while k < b.len() && !matches!(b[k], b'"' | b'\\' | 0..0x20) {
-        k += 1;
-    }
-    k
-}
-
 /// The end of the string whose opening quote is at `i`.
 #[inline(always)]
 fn string(b: &[u8], mut i: usize) -> Option<usize> {
     i += 1;
     loop {
-        i = run_end(b, i);
+        i = toolmend::repair::string_run_end(b, i);
         match b.get(i)? {
             b'"' => return Some(i + 1),
             b'\\' => i += 2,

@@ -223,6 +223,17 @@ fn full_cascade(input: &str) -> (Result<Repaired<'_>, RepairError>, u64) {
     (res, steps)
 }
 
+/// The end of a run of plain bytes from `k` inside a double-quoted JSON string: the first `"`,
+/// `\` or control character, or the end of `b` (eight bytes at a time). The quick pass's string
+/// scan, exposed for the benches' validator floor (`benches/support/floor.rs`); not part of the
+/// API.
+#[doc(hidden)]
+#[must_use]
+#[inline]
+pub fn string_run_end(b: &[u8], k: usize) -> usize {
+    quick::plain_run_end(b, k)
+}
+
 /// Whether `input` (already valid JSON syntax) holds a `\uD800`–`\uDFFF` escape that is not part
 /// of a surrogate pair: serde_json's validator accepts it, but no JSON reader can turn it into a
 /// string. Ordinary input pays one `memmem` scan for `\u`; each hit is checked exactly (a `\u`

@@ -913,7 +913,7 @@ fn may_continue_ws(c: u8) -> bool {
 /// the usual zero-byte / less-than tests is always a true match (a false flag can only sit above a
 /// true one, where a borrow ran on), so the first match is exact.
 #[inline]
-fn plain_run_end(b: &[u8], mut k: usize) -> usize {
+pub(super) fn plain_run_end(b: &[u8], mut k: usize) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     while let Some(chunk) = b.get(k..k + 8) {
