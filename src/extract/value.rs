@@ -274,47 +274,21 @@ pub(crate) fn py_value(t: &str, at: usize, depth: usize) -> Result<(Value, usize
         b'\'' | b'"' => py_string(t, at).map(|(s, e)| (Value::String(s), e)),
         b'[' | b'(' => {
             let close = if c == b'[' { b']' } else { b')' };
-            let mut out = Vec::new();
-            let mut i = at + 1;
-            loop {
-                i = skip_ws(t, i);
-                match b.get(i) {
-                    None => return Err(Stop::Eof),
-                    Some(&x) if x == close => return Ok((Value::Array(out), i + 1)),
-                    _ => {}
-                }
-                let (v, e) = py_value(t, i, depth + 1)?;
-                out.push(v);
-                i = after_item(t, e, close)?;
-            }
+            list_items(t, at + 1, close, |i| py_value(t, i, depth + 1))
         }
-        b'{' => {
-            let mut out = Map::new();
-            let mut i = at + 1;
-            loop {
-                i = skip_ws(t, i);
-                match b.get(i) {
-                    None => return Err(Stop::Eof),
-                    Some(b'}') => return Ok((Value::Object(out), i + 1)),
-                    _ => {}
-                }
+        b'{' => dict_entries(
+            t,
+            at + 1,
+            |i| {
                 let (k, e) = py_value(t, i, depth + 1)?;
                 let key = match k {
                     Value::String(s) => s,
                     other => other.to_string(),
                 };
-                i = skip_ws(t, e);
-                match b.get(i) {
-                    None => return Err(Stop::Eof),
-                    Some(b':') => i += 1,
-                    Some(_) => return Err(Stop::Invalid),
-                }
-                i = skip_ws(t, i);
-                let (v, e) = py_value(t, i, depth + 1)?;
-                out.insert(key, v);
-                i = after_item(t, e, b'}')?;
-            }
-        }
+                Ok((key, e))
+            },
+            |i| py_value(t, i, depth + 1),
+        ),
         b'-' | b'+' | b'0'..=b'9' | b'.' => py_number(t, at),
         _ => {
             let e = py_ident(t, at).ok_or(Stop::Invalid)?;
@@ -452,55 +426,27 @@ pub(crate) fn gemma_value(
                 _ => Err(Stop::Invalid),
             }
         }
-        b'{' => {
-            let mut out = Map::new();
-            let mut i = at + 1;
-            loop {
-                i = skip_ws(t, i);
-                match b.get(i) {
-                    None => return Err(Stop::Eof),
-                    Some(b'}') => return Ok((Value::Object(out), i + 1)),
-                    _ => {}
-                }
-                let (key, ke) = if t[i..].starts_with(quote) || b[i] == b'"' {
+        b'{' => dict_entries(
+            t,
+            at + 1,
+            |i| {
+                if t[i..].starts_with(quote) || b[i] == b'"' {
                     match gemma_value(t, i, quote, depth + 1)? {
-                        (Value::String(s), e) => (s, e),
-                        _ => return Err(Stop::Invalid),
+                        (Value::String(s), e) => Ok((s, e)),
+                        _ => Err(Stop::Invalid),
                     }
                 } else {
+                    // A bare key up to its colon.
                     let e = t[i..].find([':', '}', ',']).map_or(t.len(), |x| i + x);
                     if e == t.len() {
                         return Err(Stop::Eof);
                     }
-                    (t[i..e].trim().to_owned(), e)
-                };
-                i = skip_ws(t, ke);
-                match b.get(i) {
-                    None => return Err(Stop::Eof),
-                    Some(b':') => i += 1,
-                    Some(_) => return Err(Stop::Invalid),
+                    Ok((t[i..e].trim().to_owned(), e))
                 }
-                i = skip_ws(t, i);
-                let (v, e) = gemma_value(t, i, quote, depth + 1)?;
-                out.insert(key, v);
-                i = after_item(t, e, b'}')?;
-            }
-        }
-        b'[' => {
-            let mut out = Vec::new();
-            let mut i = at + 1;
-            loop {
-                i = skip_ws(t, i);
-                match b.get(i) {
-                    None => return Err(Stop::Eof),
-                    Some(b']') => return Ok((Value::Array(out), i + 1)),
-                    _ => {}
-                }
-                let (v, e) = gemma_value(t, i, quote, depth + 1)?;
-                out.push(v);
-                i = after_item(t, e, b']')?;
-            }
-        }
+            },
+            |i| gemma_value(t, i, quote, depth + 1),
+        ),
+        b'[' => list_items(t, at + 1, b']', |i| gemma_value(t, i, quote, depth + 1)),
         _ => {
             // Bare scalar up to a delimiter.
             let e = t[at..].find([',', '}', ']']).map_or(t.len(), |x| at + x);
@@ -517,6 +463,61 @@ pub(crate) fn gemma_value(
             };
             Ok((v, e))
         }
+    }
+}
+
+/// The items of a list or tuple from `at` (just past its opener) to its `close`, each read by
+/// `item` at its first byte.
+fn list_items(
+    t: &str,
+    at: usize,
+    close: u8,
+    mut item: impl FnMut(usize) -> Result<(Value, usize), Stop>,
+) -> Result<(Value, usize), Stop> {
+    let mut out = Vec::new();
+    let mut i = at;
+    loop {
+        i = skip_ws(t, i);
+        match t.as_bytes().get(i) {
+            None => return Err(Stop::Eof),
+            Some(&x) if x == close => return Ok((Value::Array(out), i + 1)),
+            _ => {}
+        }
+        let (v, e) = item(i)?;
+        out.push(v);
+        i = after_item(t, e, close)?;
+    }
+}
+
+/// The entries of a dict from `at` (just past its `{`) to its `}`: each a key read by `key`, a
+/// `:`, and a value read by `value` (both called at the first byte of what they read).
+fn dict_entries(
+    t: &str,
+    at: usize,
+    mut key: impl FnMut(usize) -> Result<(String, usize), Stop>,
+    mut value: impl FnMut(usize) -> Result<(Value, usize), Stop>,
+) -> Result<(Value, usize), Stop> {
+    let b = t.as_bytes();
+    let mut out = Map::new();
+    let mut i = at;
+    loop {
+        i = skip_ws(t, i);
+        match b.get(i) {
+            None => return Err(Stop::Eof),
+            Some(b'}') => return Ok((Value::Object(out), i + 1)),
+            _ => {}
+        }
+        let (k, ke) = key(i)?;
+        i = skip_ws(t, ke);
+        match b.get(i) {
+            None => return Err(Stop::Eof),
+            Some(b':') => i += 1,
+            Some(_) => return Err(Stop::Invalid),
+        }
+        i = skip_ws(t, i);
+        let (v, e) = value(i)?;
+        out.insert(k, v);
+        i = after_item(t, e, b'}')?;
     }
 }
 

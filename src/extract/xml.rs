@@ -67,26 +67,40 @@ pub(crate) fn qwen_functions(
             None => (body.end, body.end),
         };
         let pairs = params_eq(t, fs..fe, fmt != Format::SeedOssXml);
-        let body_json = trim_range(t, fs..fe);
-        let args = if pairs.is_empty() && t[body_json.clone()].starts_with('{') {
-            Args::Json(body_json)
-        } else {
-            Args::Pairs(pairs)
-        };
-        out.push(Piece::Call(RawCall {
-            name,
-            args,
-            raw: fs..fe,
-            span: span.clone(),
-            format: fmt,
-            id: None,
-        }));
+        out.push(body_call(t, name, fs..fe, pairs, span.clone(), fmt));
         at = next;
     }
     if out.is_empty() {
         out.push(Piece::Content(span));
     }
     out
+}
+
+/// The call named `name` whose body is `body`: its parameter `pairs`, or, when the body holds
+/// none and starts with `{`, the body itself as JSON arguments (models that drop the parameter
+/// tags and write the object).
+fn body_call(
+    t: &str,
+    name: String,
+    body: Range<usize>,
+    pairs: Vec<(String, String, Option<bool>)>,
+    span: Range<usize>,
+    format: Format,
+) -> Piece {
+    let body_json = trim_range(t, body.clone());
+    let args = if pairs.is_empty() && t[body_json.clone()].starts_with('{') {
+        Args::Json(body_json)
+    } else {
+        Args::Pairs(pairs)
+    };
+    Piece::Call(RawCall {
+        name,
+        args,
+        raw: body,
+        span,
+        format,
+        id: None,
+    })
 }
 
 /// `<parameter=KEY>VALUE</parameter>` pairs (a missing close runs to the next parameter).
@@ -261,20 +275,7 @@ fn invokes(
             pairs.push((key, v, hint));
             p = pn;
         }
-        let body_json = trim_range(t, fs..fe);
-        let args = if pairs.is_empty() && t[body_json.clone()].starts_with('{') {
-            Args::Json(body_json)
-        } else {
-            Args::Pairs(pairs)
-        };
-        out.push(Piece::Call(RawCall {
-            name,
-            args,
-            raw: fs..fe,
-            span: span.clone(),
-            format: fmt,
-            id: None,
-        }));
+        out.push(body_call(t, name, fs..fe, pairs, span.clone(), fmt));
         at = next;
     }
     if out.is_empty() && !t[trim_range(t, body)].is_empty() {
