@@ -159,14 +159,25 @@ impl OllamaBackend {
             generation_ms: 0.0,
             stop: StopReason::EndOfGeneration,
         };
-        while let Some(bytes) = stream.next().await {
-            let bytes = bytes.map_err(|e| {
-                BackendError::Generation(format!(
-                    "the stream from Ollama broke after line {}: {e}",
-                    reader.line
-                ))
-            })?;
-            for line in reader.push(&bytes) {
+        // Each chunk's complete lines, then, once the stream ends, a last line without its `\n`.
+        let mut ended = false;
+        while !ended {
+            let lines = match stream.next().await {
+                Some(bytes) => {
+                    let bytes = bytes.map_err(|e| {
+                        BackendError::Generation(format!(
+                            "the stream from Ollama broke after line {}: {e}",
+                            reader.line
+                        ))
+                    })?;
+                    reader.push(&bytes)
+                }
+                None => {
+                    ended = true;
+                    reader.finish().into_iter().collect()
+                }
+            };
+            for line in lines {
                 let item = line?;
                 first_token.get_or_insert_with(Instant::now);
                 match handle(item, sink, &mut stats) {
@@ -177,17 +188,6 @@ impl OllamaBackend {
                         finish_timing(&mut stats, started, first_token);
                         return Ok(stats);
                     }
-                }
-            }
-        }
-        if let Some(item) = reader.finish() {
-            match handle(item?, sink, &mut stats) {
-                Flow::Continue => {}
-                Flow::Done => return Ok(stats),
-                Flow::Stop => {
-                    stats.stop = StopReason::Stopped;
-                    finish_timing(&mut stats, started, first_token);
-                    return Ok(stats);
                 }
             }
         }
