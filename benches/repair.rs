@@ -14,7 +14,8 @@
 use std::borrow::Cow;
 use std::hint::black_box;
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
 use serde::de::IgnoredAny;
 
 #[path = "support/typical.rs"]
@@ -104,40 +105,18 @@ fn bench_typical(c: &mut Criterion) {
     let mut g = c.benchmark_group("typical");
     g.throughput(Throughput::Elements(inputs.len() as u64));
     g.sample_size(20);
-    g.bench_function("toolmend_repair", |b| {
-        b.iter(|| {
-            inputs
-                .iter()
-                .map(|s| toolmend::repair::repair(black_box(s)).map_or(0, |r| r.text.len()))
-                .sum::<usize>()
-        });
+    each_input(&mut g, "toolmend_repair", &inputs, |s| {
+        toolmend::repair::repair(s).map_or(0, |r| r.text.len())
     });
-    g.bench_function("toolmend_full_cascade", |b| {
-        b.iter(|| {
-            inputs
-                .iter()
-                .map(|s| {
-                    toolmend::repair::repair_full_cascade(black_box(s)).map_or(0, |r| r.text.len())
-                })
-                .sum::<usize>()
-        });
+    each_input(&mut g, "toolmend_full_cascade", &inputs, |s| {
+        toolmend::repair::repair_full_cascade(s).map_or(0, |r| r.text.len())
     });
-    g.bench_function("jsonrepair_crate", |b| {
-        b.iter(|| {
-            inputs
-                .iter()
-                .map(|s| jsonrepair::repair_to_string(black_box(s), &opts).map_or(0, |r| r.len()))
-                .sum::<usize>()
-        });
+    each_input(&mut g, "jsonrepair_crate", &inputs, |s| {
+        jsonrepair::repair_to_string(s, &opts).map_or(0, |r| r.len())
     });
     // A floor, not a repairer: the allocations and copy a changed result needs, nothing else.
-    g.bench_function("floor_alloc_copy", |b| {
-        b.iter(|| {
-            inputs
-                .iter()
-                .map(|s| floor::alloc_copy(black_box(s)))
-                .sum::<usize>()
-        });
+    each_input(&mut g, "floor_alloc_copy", &inputs, |s| {
+        floor::alloc_copy(s)
     });
     g.finish();
 
@@ -160,40 +139,32 @@ fn bench_typical(c: &mut Criterion) {
     let mut g = c.benchmark_group("small_valid");
     g.throughput(Throughput::Elements(valid.len() as u64));
     g.sample_size(20);
-    g.bench_function("toolmend_repair", |b| {
-        b.iter(|| {
-            valid
-                .iter()
-                .map(|s| toolmend::repair::repair(black_box(s)).map_or(0, |r| r.text.len()))
-                .sum::<usize>()
-        });
+    each_input(&mut g, "toolmend_repair", &valid, |s| {
+        toolmend::repair::repair(s).map_or(0, |r| r.text.len())
     });
-    g.bench_function("serde_json_ignored_any", |b| {
-        b.iter(|| {
-            valid
-                .iter()
-                .filter(|s| serde_json::from_str::<IgnoredAny>(black_box(s)).is_ok())
-                .count()
-        });
+    each_input(&mut g, "serde_json_ignored_any", &valid, |s| {
+        usize::from(serde_json::from_str::<IgnoredAny>(s).is_ok())
     });
-    g.bench_function("jsonrepair_crate", |b| {
-        b.iter(|| {
-            valid
-                .iter()
-                .map(|s| jsonrepair::repair_to_string(black_box(s), &opts).map_or(0, |r| r.len()))
-                .sum::<usize>()
-        });
+    each_input(&mut g, "jsonrepair_crate", &valid, |s| {
+        jsonrepair::repair_to_string(s, &opts).map_or(0, |r| r.len())
     });
     // A floor, not a repairer: a validator shaped by the grammar with no tolerance and no output.
-    g.bench_function("floor_grammar_validator", |b| {
-        b.iter(|| {
-            valid
-                .iter()
-                .filter(|s| floor::validate(black_box(s.as_bytes())))
-                .count()
-        });
+    each_input(&mut g, "floor_grammar_validator", &valid, |s| {
+        usize::from(floor::validate(s.as_bytes()))
     });
     g.finish();
+}
+
+/// Times `f` over every input in one iteration (the groups count calls: `Throughput::Elements`).
+fn each_input(
+    g: &mut BenchmarkGroup<'_, WallTime>,
+    name: &str,
+    inputs: &[String],
+    f: impl Fn(&str) -> usize,
+) {
+    g.bench_function(name, |b| {
+        b.iter(|| inputs.iter().map(|s| f(black_box(s))).sum::<usize>())
+    });
 }
 
 fn bench_pathological(c: &mut Criterion) {
