@@ -566,83 +566,15 @@ fn raise_exception(msg: String) -> Result<Value, minijinja::Error> {
 }
 
 /// `strftime_now(format)`: the current UTC date and time formatted with Python's `strftime`
-/// directives (the common ones: `%Y %m %d %B %b %A %a %H %M %S %j %y %e %%`).
+/// directives (`%d %b %Y` for Llama 3's "Today Date", and the rest `jiff` knows).
 fn strftime_now(format: String) -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    strftime(&format, secs)
+    strftime(&format, jiff::Timestamp::now())
 }
 
-/// Formats `secs` since the Unix epoch (UTC) with a subset of `strftime`.
-fn strftime(format: &str, secs: u64) -> String {
-    const MONTHS: [&str; 12] = [
-        "January",
-        "February",
-        "March",
-        "April",
-        "May",
-        "June",
-        "July",
-        "August",
-        "September",
-        "October",
-        "November",
-        "December",
-    ];
-    const DAYS: [&str; 7] = [
-        "Thursday",
-        "Friday",
-        "Saturday",
-        "Sunday",
-        "Monday",
-        "Tuesday",
-        "Wednesday",
-    ];
-    let days = secs / 86_400;
-    let rem = secs % 86_400;
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-    let before = [0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334][(month - 1) as usize];
-    let yday = before + day + i64::from(leap && month > 2);
-    let month_name = MONTHS[(month - 1) as usize];
-    let day_name = DAYS[(days % 7) as usize];
-    let mut out = String::new();
-    let mut chars = format.chars();
-    while let Some(c) = chars.next() {
-        if c != '%' {
-            out.push(c);
-            continue;
-        }
-        let _ = match chars.next() {
-            Some('Y') => write!(out, "{year}"),
-            Some('y') => write!(out, "{:02}", year % 100),
-            Some('m') => write!(out, "{month:02}"),
-            Some('d') => write!(out, "{day:02}"),
-            Some('e') => write!(out, "{day:>2}"),
-            Some('B') => write!(out, "{month_name}"),
-            Some('b') => write!(out, "{}", &month_name[..3]),
-            Some('A') => write!(out, "{day_name}"),
-            Some('a') => write!(out, "{}", &day_name[..3]),
-            Some('H') => write!(out, "{:02}", rem / 3600),
-            Some('M') => write!(out, "{:02}", rem % 3600 / 60),
-            Some('S') => write!(out, "{:02}", rem % 60),
-            Some('j') => write!(out, "{yday:03}"),
-            Some('%') => write!(out, "%"),
-            Some(other) => write!(out, "%{other}"),
-            None => write!(out, "%"),
-        };
-    }
-    out
+/// Formats `ts` (UTC) with `strftime` directives. A directive `jiff` does not know leaves the
+/// format as it is rather than failing the whole prompt.
+fn strftime(format: &str, ts: jiff::Timestamp) -> String {
+    jiff::fmt::strtime::format(format, ts).unwrap_or_else(|_| format.to_owned())
 }
 
 /// `tojson` as Hugging Face defines it: Python's `json.dumps(x, ensure_ascii=False)` — `", "` and
@@ -766,11 +698,16 @@ mod tests {
     #[test]
     fn strftime_formats_a_known_date() {
         // 2024-02-29 13:05:09 UTC, a Thursday.
+        let at = |secs| jiff::Timestamp::from_second(secs).unwrap();
         assert_eq!(
-            strftime("%d %B %Y %a %H:%M:%S %j %b %%", 1_709_211_909),
+            strftime("%d %B %Y %a %H:%M:%S %j %b %%", at(1_709_211_909)),
             "29 February 2024 Thu 13:05:09 060 Feb %"
         );
-        assert_eq!(strftime("%Y-%m-%d %A", 0), "1970-01-01 Thursday");
+        assert_eq!(
+            strftime("%Y-%m-%d %A %e %y", at(0)),
+            "1970-01-01 Thursday  1 70"
+        );
+        assert_eq!(strftime("%! %d", at(0)), "%! %d");
     }
 
     #[test]
