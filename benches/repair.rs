@@ -7,6 +7,8 @@
 //!   validator and `jsonrepair`;
 //! - in both, a floor from `support/floor.rs` (not a repairer): the allocations and copy a
 //!   changed result needs (`typical`), a grammar-shaped validator with no tolerance (`small_valid`);
+//! - `by_breakage`: the typical group taken apart — clean arguments, then each breakage alone,
+//!   toolmend vs `jsonrepair`;
 //! - `pathological`: 1e6-deep nesting, a 1 MB unterminated string, `{a:` repeated 100k times.
 //!
 //! Run: `cargo bench --no-default-features --bench repair` (see README "Repair" for the numbers).
@@ -155,6 +157,50 @@ fn bench_typical(c: &mut Criterion) {
     g.finish();
 }
 
+/// The typical group taken apart: 1,000 clean arguments, then 1,000 for each breakage alone (each
+/// changed by it), toolmend vs the `jsonrepair` crate — where the typical ratio comes from.
+fn bench_by_breakage(c: &mut Criterion) {
+    let mut rng = Rng(0x5eed_0003);
+    let mut sets = vec![(
+        "none",
+        (0..1000)
+            .map(|_| typical::clean_args(&mut rng))
+            .collect::<Vec<_>>(),
+    )];
+    for (kind, name) in typical::BREAKAGES.iter().enumerate() {
+        let mut set = Vec::new();
+        while set.len() < 1000 {
+            let clean = typical::clean_args(&mut rng);
+            let broken = typical::break_args(&clean, kind as u64, &mut rng);
+            if broken != clean {
+                set.push(broken);
+            }
+        }
+        sets.push((name, set));
+    }
+    let opts = jsonrepair::Options::default();
+    let mut g = c.benchmark_group("by_breakage");
+    g.sample_size(10);
+    for (name, inputs) in &sets {
+        let ok = inputs
+            .iter()
+            .filter(|s| {
+                toolmend::repair::repair(s)
+                    .is_ok_and(|r| serde_json::from_str::<serde_json::Value>(&r.text).is_ok())
+            })
+            .count();
+        assert!(ok >= 990, "{name}: only {ok} of 1000 repaired");
+        g.throughput(Throughput::Elements(inputs.len() as u64));
+        each_input(&mut g, &format!("toolmend_repair/{name}"), inputs, |s| {
+            toolmend::repair::repair(s).map_or(0, |r| r.text.len())
+        });
+        each_input(&mut g, &format!("jsonrepair_crate/{name}"), inputs, |s| {
+            jsonrepair::repair_to_string(s, &opts).map_or(0, |r| r.len())
+        });
+    }
+    g.finish();
+}
+
 /// Times `f` over every input in one iteration (the groups count calls: `Throughput::Elements`).
 fn each_input(
     g: &mut BenchmarkGroup<'_, WallTime>,
@@ -201,5 +247,11 @@ fn bench_pathological(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench_valid, bench_typical, bench_pathological);
+criterion_group!(
+    benches,
+    bench_valid,
+    bench_typical,
+    bench_by_breakage,
+    bench_pathological
+);
 criterion_main!(benches);

@@ -52,8 +52,9 @@ const KEYS: &[&str] = &[
     "name",
 ];
 
-/// One small tool-call argument object, then one or two of the breakages small models make.
-pub fn broken_args(rng: &mut Rng) -> String {
+/// One small valid tool-call argument object: one to four keys with string, number, boolean or
+/// small array values.
+pub fn clean_args(rng: &mut Rng) -> String {
     let n = 1 + rng.below(4);
     let mut parts = Vec::new();
     for k in 0..n {
@@ -73,25 +74,51 @@ pub fn broken_args(rng: &mut Rng) -> String {
         };
         parts.push(format!("\"{key}\": {value}"));
     }
-    let mut s = format!("{{{}}}", parts.join(", "));
+    format!("{{{}}}", parts.join(", "))
+}
+
+/// The breakages small models make, by the index [`break_args`] takes.
+pub const BREAKAGES: [&str; 9] = [
+    "single_quotes",
+    "unquoted_key",
+    "trailing_comma",
+    "python_literals",
+    "truncated",
+    "missing_closers",
+    "code_fence",
+    "comment",
+    "raw_newline",
+];
+
+/// `s` with breakage `kind` (an index into [`BREAKAGES`]) applied; some leave some inputs as they
+/// are (no boolean to turn into Python's, a single key with no `, ` for a comment). A truncation
+/// of an input of two bytes or fewer is a raw newline instead.
+pub fn break_args(s: &str, kind: u64, rng: &mut Rng) -> String {
+    match kind {
+        0 => s.replace('"', "'"),
+        1 => s.replacen("\"", "", 2),
+        2 => s.replacen('}', ",}", 1),
+        3 => s.replace("true", "True").replace("false", "False"),
+        4 if s.len() > 2 => {
+            let cut = 1 + rng.below(s.len() as u64 - 1) as usize;
+            let cut = (cut..=s.len())
+                .find(|&c| s.is_char_boundary(c))
+                .unwrap_or(s.len());
+            s[..cut].to_owned()
+        }
+        5 => s.trim_end_matches('}').to_owned(),
+        6 => format!("```json\n{s}\n```"),
+        7 => s.replacen(", ", ",\n // note\n", 1),
+        _ => s.replacen("\\n", "\n", 1),
+    }
+}
+
+/// One small tool-call argument object, then one or two of the breakages small models make.
+pub fn broken_args(rng: &mut Rng) -> String {
+    let mut s = clean_args(rng);
     for _ in 0..1 + rng.below(2) {
-        s = match rng.below(9) {
-            0 => s.replace('"', "'"),
-            1 => s.replacen("\"", "", 2),
-            2 => s.replacen('}', ",}", 1),
-            3 => s.replace("true", "True").replace("false", "False"),
-            4 if s.len() > 2 => {
-                let cut = 1 + rng.below(s.len() as u64 - 1) as usize;
-                let cut = (cut..=s.len())
-                    .find(|&c| s.is_char_boundary(c))
-                    .unwrap_or(s.len());
-                s[..cut].to_owned()
-            }
-            5 => s.trim_end_matches('}').to_owned(),
-            6 => format!("```json\n{s}\n```"),
-            7 => s.replacen(", ", ",\n // note\n", 1),
-            _ => s.replacen("\\n", "\n", 1),
-        };
+        let kind = rng.below(BREAKAGES.len() as u64);
+        s = break_args(&s, kind, rng);
     }
     s
 }
