@@ -2,7 +2,8 @@
 //! text and the fixes (kinds, offsets, order) equal those of `repair_full_cascade`.
 //!
 //! Inputs: every repair corpus case, every case of the peer suites (when `../shared` exists), the
-//! bench's `typical` generator under five seeds, and every prefix of all of those (truncation at
+//! bench's `typical` generator under five seeds (and laid out on lines), the arguments real models
+//! wrote (`corpus/wild/bfcl`), and every prefix of all of those (truncation at
 //! each char boundary, for inputs up to 2 kB: where the quick pass does the most work). The typical inputs must also
 //! mostly stay on the quick pass, or the bench's speed would quietly fall back to the cascade's.
 
@@ -119,6 +120,70 @@ fn typical_inputs_prefixes() {
         checked += c;
     }
     println!("typical prefixes: quick pass settled {settled} of {checked}");
+}
+
+/// The argument texts real small models wrote (every call the extractor finds in the recorded
+/// BFCL outputs, `corpus/wild/bfcl`): pretty-printed, with floats, comments and expressions.
+fn recorded_arguments() -> Vec<String> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/wild/bfcl");
+    let mut out = Vec::new();
+    for model in ["qwen2.5-coder_0.5b", "smollm2_135m"] {
+        let text = std::fs::read_to_string(dir.join(format!("{model}.jsonl")))
+            .expect("corpus/wild/bfcl is committed");
+        for line in text.lines() {
+            let v: serde_json::Value = serde_json::from_str(line).expect("a recorded line");
+            let output = v["output"].as_str().expect("a recorded output");
+            let found = toolmend::extract::extract(output, &toolmend::extract::Options::new());
+            out.extend(found.calls.into_iter().map(|c| c.raw_arguments));
+        }
+    }
+    out
+}
+
+#[test]
+fn recorded_model_arguments_and_their_prefixes() {
+    let inputs = recorded_arguments();
+    assert!(inputs.len() > 600, "only {} recorded calls", inputs.len());
+    let (mut settled, mut checked) = (0, 0);
+    for input in &inputs {
+        let (s, c) = check_with_prefixes(input);
+        settled += s;
+        checked += c;
+    }
+    println!("recorded arguments and prefixes: quick pass settled {settled} of {checked}");
+}
+
+#[test]
+fn typical_inputs_laid_out_on_lines() {
+    // The typical inputs as a model that pretty-prints writes them: line breaks and indentation
+    // around every separator and closer (also inside strings, and in broken input).
+    let layouts: [&dyn Fn(&str) -> String; 3] = [
+        &|s| {
+            s.replace(", ", ",\n    ")
+                .replace('{', "{\n  ")
+                .replace('}', "\n}")
+        },
+        &|s| {
+            s.replace(',', " ,\r\n\t")
+                .replace(']', "\n  ]")
+                .replace('}', " }")
+        },
+        &|s| {
+            s.replace(": ", ":\n ")
+                .replace('[', "[\n")
+                .replace(']', "\n]\n")
+        },
+    ];
+    let inputs = typical::typical_inputs(11);
+    let (mut settled, mut checked) = (0, 0);
+    for input in inputs.iter().take(1_000) {
+        for layout in layouts {
+            let (s, c) = check_with_prefixes(&layout(input));
+            settled += s;
+            checked += c;
+        }
+    }
+    println!("typical inputs on lines, and prefixes: quick pass settled {settled} of {checked}");
 }
 
 #[test]
