@@ -9,6 +9,8 @@
 //!   changed result needs (`typical`), a grammar-shaped validator with no tolerance (`small_valid`);
 //! - `by_breakage`: the typical group taken apart — clean arguments, then each breakage alone,
 //!   toolmend vs `jsonrepair`;
+//! - `wild_args`: the argument texts two real small models wrote on BFCL (`corpus/wild/bfcl`),
+//!   toolmend vs serde_json's validator and `jsonrepair`;
 //! - `pathological`: 1e6-deep nesting, a 1 MB unterminated string, `{a:` repeated 100k times.
 //!
 //! Run: `cargo bench --no-default-features --bench repair` (see README "Repair" for the numbers).
@@ -201,6 +203,50 @@ fn bench_by_breakage(c: &mut Criterion) {
     g.finish();
 }
 
+/// The argument texts real small models wrote: every call toolmend's extractor finds in the
+/// recorded BFCL outputs of Qwen2.5-Coder-0.5B and SmolLM2-135M (`corpus/wild/bfcl`), as the
+/// extractor hands them to repair — toolmend vs `serde_json`'s validator and `jsonrepair`.
+fn bench_wild(c: &mut Criterion) {
+    let mut args = Vec::new();
+    for model in ["qwen2.5-coder_0.5b", "smollm2_135m"] {
+        let path = format!(
+            "{}/corpus/wild/bfcl/{model}.jsonl",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let text = std::fs::read_to_string(&path).expect("corpus/wild/bfcl is committed");
+        for line in text.lines() {
+            let v: serde_json::Value = serde_json::from_str(line).expect("a recorded line");
+            let output = v["output"].as_str().expect("a recorded output");
+            let found = toolmend::extract::extract(output, &toolmend::extract::Options::new());
+            args.extend(found.calls.into_iter().map(|c| c.raw_arguments));
+        }
+    }
+    let changed = args
+        .iter()
+        .filter(|s| toolmend::repair::repair(s).is_ok_and(|r| matches!(r.text, Cow::Owned(_))))
+        .count();
+    assert!(args.len() > 600, "only {} calls found", args.len());
+    let bytes: usize = args.iter().map(String::len).sum();
+    println!(
+        "wild_args: {} calls, {bytes} bytes, {changed} changed by repair",
+        args.len()
+    );
+    let opts = jsonrepair::Options::default();
+    let mut g = c.benchmark_group("wild_args");
+    g.throughput(Throughput::Elements(args.len() as u64));
+    g.sample_size(20);
+    each_input(&mut g, "toolmend_repair", &args, |s| {
+        toolmend::repair::repair(s).map_or(0, |r| r.text.len())
+    });
+    each_input(&mut g, "serde_json_ignored_any", &args, |s| {
+        usize::from(serde_json::from_str::<IgnoredAny>(s).is_ok())
+    });
+    each_input(&mut g, "jsonrepair_crate", &args, |s| {
+        jsonrepair::repair_to_string(s, &opts).map_or(0, |r| r.len())
+    });
+    g.finish();
+}
+
 /// Times `f` over every input in one iteration (the groups count calls: `Throughput::Elements`).
 fn each_input(
     g: &mut BenchmarkGroup<'_, WallTime>,
@@ -252,6 +298,7 @@ criterion_group!(
     bench_valid,
     bench_typical,
     bench_by_breakage,
+    bench_wild,
     bench_pathological
 );
 criterion_main!(benches);
