@@ -17,9 +17,10 @@
 //! The pass only changes text that is not JSON, so on valid JSON it makes no change. Output is
 //! written lazily: unchanged input is copied in one piece at the next change (or at the end), and
 //! valid input comes back borrowed without an allocation. The shapes tool-call arguments are
-//! mostly made of — a plain `"key":`, a plain string, number or boolean value followed by a comma
-//! or closer — are taken in one step each ([`plain_key_end`], [`plain_value_end`]), each shortcut
-//! documented with why the general path would end the same way.
+//! mostly made of — a plain `"key":`, a plain string, number, boolean or `null` followed by a
+//! comma or closer, on the same line or after a line break and indentation — are taken in one
+//! step each ([`plain_key_end`], [`plain_value_end`]), each shortcut documented with why the
+//! general path would end the same way.
 
 use std::borrow::Cow;
 
@@ -580,10 +581,10 @@ impl Quick<'_> {
         let Some(c) = self.peek() else {
             return Ok(Ev::Leaf(false));
         };
-        if let Some(end) = plain_value_end(b, self.i, ctx) {
+        if let Some((quote, end)) = plain_value_end(b, self.i, ctx) {
             self.steps += 1 + (end - self.i) as u64 / 8;
             if matches!(c, b'"' | b'\'') {
-                self.plain_string(end - 1);
+                self.plain_string(quote);
             }
             self.keep_to(end);
             return Ok(Ev::Leaf(true));
@@ -835,60 +836,101 @@ fn plain_key_end(b: &[u8], k: usize) -> Option<usize> {
     (b.get(e + 1) == Some(&b':')).then_some(e)
 }
 
-/// Where a plain value at `k` that needs no look-around ends (just before the comma or closer
-/// right after it), or `None` to take the general path. Each shape is checked against what the
-/// general path does for it:
-/// - a number `[1-9][0-9]*` right before `,` `}` `]`: `expr::at` rejects it cheaply (no
-///   operator before the delimiter), `scan_number` ends it at the delimiter and `number_fix`
-///   keeps it;
-/// - `true` or `false` right before `,` `}` `]`: `scan_number` finds nothing, `scan_keyword`
-///   keeps it;
+/// Where a plain value at `k` that needs no look-around ends — the comma or closer after it and
+/// any ASCII whitespace between them (`(quote, end)`: for a string, `quote` is its end quote) — or
+/// `None` to take the general path. Each shape is checked against what the general path does
+/// for it (that path also ends at the delimiter: after a value it takes the whitespace, and a
+/// comment is not whitespace here):
+/// - a number `-?(0|[1-9][0-9]*)(.[0-9]+)?`: `expr::at` rejects it cheaply (no operator after
+///   its first byte before the delimiter), `scan_number` ends it at the whitespace or delimiter
+///   and `number_fix` keeps it (no leading zero, no `+`, no lone dot, no `_`, not cut);
+/// - `true`, `false` or `null`: `expr::at` finds no constant named so, `scan_number` finds
+///   nothing, `scan_keyword` keeps it;
 /// - a plain string ([`plain_string_end`]) whose end quote `quote_is_inner` would not hold
-///   inside: followed by a closer when no opener is in the string (no bracket balance to
-///   keep), or by a comma — in an array that always ends it (no rule for a comma outside an
-///   object value), in an object value when a plain key and its colon follow the comma (and
-///   one optional space), which is what `quoted_then_colon_or_cut` looks for (the key's end
-///   quote lies inside its 256-byte window: the key is checked to be shorter). The closer or
-///   comma is a delimiter, so `quote_ends_string` agrees.
+///   inside (whitespace after the quote, a line break included, is skipped first there too):
+///   followed by a closer when no opener is in the string (no bracket balance to keep), or by a
+///   comma — in an array that always ends it (no rule for a comma outside an object value), in
+///   an object value when a plain key and its colon follow the comma (after whitespace, which
+///   it skips too), which is what `quoted_then_colon_or_cut` looks for (the key's end quote lies
+///   inside its 256-byte window: the key is checked to be shorter). `quote_ends_string` agrees:
+///   the delimiter, or the `\n` the spaces before it stop at, is a delimiter.
 #[inline(always)]
-fn plain_value_end(b: &[u8], k: usize, ctx: Ctx) -> Option<usize> {
-    let delimited = |e: usize| matches!(b.get(e), Some(b',' | b'}' | b']'));
+fn plain_value_end(b: &[u8], k: usize, ctx: Ctx) -> Option<(usize, usize)> {
     match b[k] {
-        b'1'..=b'9' => {
-            let mut e = k + 1;
-            while b.get(e).is_some_and(u8::is_ascii_digit) {
-                e += 1;
-            }
-            delimited(e).then_some(e)
+        b'-' | b'0'..=b'9' => {
+            let e = plain_number_end(b, k)?;
+            Some((e, delimiter_after_ws(b, e)?))
         }
-        b't' if b[k..].starts_with(b"true") && delimited(k + 4) => Some(k + 4),
-        b'f' if b[k..].starts_with(b"false") && delimited(k + 5) => Some(k + 5),
+        b't' if b[k..].starts_with(b"true") => Some((k + 4, delimiter_after_ws(b, k + 4)?)),
+        b'f' if b[k..].starts_with(b"false") => Some((k + 5, delimiter_after_ws(b, k + 5)?)),
+        b'n' if b[k..].starts_with(b"null") => Some((k + 4, delimiter_after_ws(b, k + 4)?)),
         b'"' | b'\'' => {
             let e = plain_string_end(b, k)?;
             if ctx == Ctx::ObjValue && b[k + 1..].starts_with(b"```") {
                 return None;
             }
-            match b.get(e + 1) {
-                Some(b'}' | b']') => {
-                    (!b[k + 1..e].iter().any(|c| matches!(c, b'(' | b'[' | b'{'))).then_some(e + 1)
+            let d = delimiter_after_ws(b, e + 1)?;
+            match b[d] {
+                b'}' | b']' => {
+                    (!b[k + 1..e].iter().any(|c| matches!(c, b'(' | b'[' | b'{'))).then_some((e, d))
                 }
-                Some(b',') => match ctx {
-                    Ctx::Element => Some(e + 1),
+                _ => match ctx {
+                    Ctx::Element => Some((e, d)),
                     Ctx::ObjValue => {
-                        let mut n = e + 2;
-                        if b.get(n) == Some(&b' ') {
-                            n += 1;
-                        }
+                        let n = ascii_ws_end(b, d + 1);
                         let key_end = plain_key_end(b, n)?;
-                        (key_end - n < 200).then_some(e + 1)
+                        (key_end - n < 200).then_some((e, d))
                     }
                     _ => None,
                 },
-                _ => None,
             }
         }
         _ => None,
     }
+}
+
+/// The end of a number `-?(0|[1-9][0-9]*)(.[0-9]+)?` at `k` (see [`plain_value_end`]).
+#[inline(always)]
+fn plain_number_end(b: &[u8], k: usize) -> Option<usize> {
+    let digits_end = |mut e: usize| {
+        while b.get(e).is_some_and(u8::is_ascii_digit) {
+            e += 1;
+        }
+        e
+    };
+    let mut e = k + usize::from(b[k] == b'-');
+    match b.get(e)? {
+        b'0' => e += 1,
+        b'1'..=b'9' => e = digits_end(e + 1),
+        _ => return None,
+    }
+    if b.get(e) == Some(&b'.') {
+        let f = digits_end(e + 1);
+        if f == e + 1 {
+            return None;
+        }
+        e = f;
+    }
+    Some(e)
+}
+
+/// The end of the ASCII whitespace (space, tab, CR, LF) from `k`.
+#[inline(always)]
+fn ascii_ws_end(b: &[u8], mut k: usize) -> usize {
+    while b
+        .get(k)
+        .is_some_and(|&c| matches!(c, b' ' | b'\t' | b'\r' | b'\n'))
+    {
+        k += 1;
+    }
+    k
+}
+
+/// The `,` `}` or `]` after the ASCII whitespace from `k`, if that is what follows.
+#[inline(always)]
+fn delimiter_after_ws(b: &[u8], k: usize) -> Option<usize> {
+    let d = ascii_ws_end(b, k);
+    matches!(b.get(d), Some(b',' | b'}' | b']')).then_some(d)
 }
 
 /// The end of a run of plain string bytes from `k` in a single-quoted string: the first byte
