@@ -254,7 +254,10 @@ fn has_lone_surrogate(input: &str) -> bool {
     };
     let high = |u: u32| (0xD800..0xDC00).contains(&u);
     let low = |u: u32| (0xDC00..0xE000).contains(&u);
-    memchr::memmem::find_iter(b, b"\\u").any(|k| match unit(k) {
+    // One searcher for every call: building it costs more than searching a tool call's arguments.
+    static BACKSLASH_U: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\\u"));
+    BACKSLASH_U.find_iter(b).any(|k| match unit(k) {
         Some(u) if high(u) => !unit(k + 6).is_some_and(low),
         Some(u) if low(u) => !(k >= 6 && unit(k - 6).is_some_and(high)),
         _ => false,
