@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Seeds libFuzzer's working corpora (fuzz/corpus/<target>, gitignored) from the committed repair
-# corpus (corpus/repair/**/*.txt, the text after the `--- input` line) and, when present, the peer
-# suites' inputs (../shared/peer-suites/repair/*.jsonl; read at run time, never committed).
+# corpus (corpus/repair/**/*.txt, the text after the `--- input` line), the recorded outputs of
+# real models (corpus/wild/bfcl) and, when present, the peer suites' inputs
+# (../shared/peer-suites/repair/*.jsonl; read at run time, never committed).
 set -euo pipefail
 cd "$(dirname "$0")"
 for t in repair stream repair_quick; do mkdir -p "corpus/$t"; done
@@ -58,5 +59,21 @@ for k, text in enumerate(texts):
     h = hashlib.sha1(data).hexdigest()[:16]
     open(f"corpus/extract/{h}", "wb").write(bytes([k % 8]) + data)
     open(f"corpus/extract_stream/{h}", "wb").write(bytes([k % 8]) + data)
+PY
+# All targets: what real small models wrote (the recorded BFCL outputs in corpus/wild/bfcl):
+# envelopes, prose and pretty-printed arguments as they come.
+python3 - ../corpus/wild/bfcl <<'PY'
+import glob, hashlib, json, sys
+for path in glob.glob(sys.argv[1] + "/*.jsonl"):
+    for k, line in enumerate(open(path, encoding="utf-8")):
+        if not line.strip():
+            continue
+        data = json.loads(line)["output"].encode("utf-8")
+        h = hashlib.sha1(data).hexdigest()[:16]
+        for t in ("repair", "repair_quick"):
+            open(f"corpus/{t}/wild-{h}", "wb").write(data)
+        open(f"corpus/stream/wild-{h}", "wb").write(bytes([k % 8]) + data)
+        for t in ("extract", "extract_stream"):
+            open(f"corpus/{t}/wild-{h}", "wb").write(bytes([k % 8]) + data)
 PY
 echo "seeded $n repair corpus cases, $(ls corpus/extract | wc -l) extract inputs (+ peer inputs when present)"
