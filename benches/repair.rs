@@ -143,15 +143,7 @@ fn bench_typical(c: &mut Criterion) {
     let mut g = c.benchmark_group("small_valid");
     g.throughput(Throughput::Elements(valid.len() as u64));
     g.sample_size(20);
-    each_input(&mut g, "toolmend_repair", &valid, |s| {
-        toolmend::repair::repair(s).map_or(0, |r| r.text.len())
-    });
-    each_input(&mut g, "serde_json_ignored_any", &valid, |s| {
-        usize::from(serde_json::from_str::<IgnoredAny>(s).is_ok())
-    });
-    each_input(&mut g, "jsonrepair_crate", &valid, |s| {
-        jsonrepair::repair_to_string(s, &opts).map_or(0, |r| r.len())
-    });
+    repairers_and_validator(&mut g, &valid);
     // A floor, not a repairer: a validator shaped by the grammar with no tolerance and no output.
     each_input(&mut g, "floor_grammar_validator", &valid, |s| {
         usize::from(floor::validate(s.as_bytes()))
@@ -231,20 +223,26 @@ fn bench_wild(c: &mut Criterion) {
         "wild_args: {} calls, {bytes} bytes, {changed} changed by repair",
         args.len()
     );
-    let opts = jsonrepair::Options::default();
     let mut g = c.benchmark_group("wild_args");
     g.throughput(Throughput::Elements(args.len() as u64));
     g.sample_size(20);
-    each_input(&mut g, "toolmend_repair", &args, |s| {
+    repairers_and_validator(&mut g, &args);
+    g.finish();
+}
+
+/// toolmend's repair, serde_json's validator and the `jsonrepair` crate over the same (mostly
+/// valid) inputs.
+fn repairers_and_validator(g: &mut BenchmarkGroup<'_, WallTime>, inputs: &[String]) {
+    let opts = jsonrepair::Options::default();
+    each_input(g, "toolmend_repair", inputs, |s| {
         toolmend::repair::repair(s).map_or(0, |r| r.text.len())
     });
-    each_input(&mut g, "serde_json_ignored_any", &args, |s| {
+    each_input(g, "serde_json_ignored_any", inputs, |s| {
         usize::from(serde_json::from_str::<IgnoredAny>(s).is_ok())
     });
-    each_input(&mut g, "jsonrepair_crate", &args, |s| {
+    each_input(g, "jsonrepair_crate", inputs, |s| {
         jsonrepair::repair_to_string(s, &opts).map_or(0, |r| r.len())
     });
-    g.finish();
 }
 
 /// Times `f` over every input in one iteration (the groups count calls: `Throughput::Elements`).
