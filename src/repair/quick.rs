@@ -147,8 +147,8 @@ impl Quick<'_> {
         let len = self.b.len();
         self.out = String::with_capacity(len + len / 8 + 16);
         self.clean = false;
-        // Broken input nearly always needs a few fixes: one allocation.
-        self.fixes.reserve(8);
+        // Broken input nearly always needs a few fixes, single quotes two a string: one allocation.
+        self.fixes.reserve(16);
     }
 
     /// Brings the output up to `i`: the input from `mark` is copied in unchanged.
