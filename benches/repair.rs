@@ -28,6 +28,9 @@ mod typical;
 #[path = "support/floor.rs"]
 mod floor;
 
+#[path = "support/wild.rs"]
+mod wild;
+
 use typical::{Rng, WORDS};
 
 /// A realistic 5 MB JSON document: an array of records with nested objects, text and numbers.
@@ -199,20 +202,7 @@ fn bench_by_breakage(c: &mut Criterion) {
 /// recorded BFCL outputs of Qwen2.5-Coder-0.5B and SmolLM2-135M (`corpus/wild/bfcl`), as the
 /// extractor hands them to repair — toolmend vs `serde_json`'s validator and `jsonrepair`.
 fn bench_wild(c: &mut Criterion) {
-    let mut args = Vec::new();
-    for model in ["qwen2.5-coder_0.5b", "smollm2_135m"] {
-        let path = format!(
-            "{}/corpus/wild/bfcl/{model}.jsonl",
-            env!("CARGO_MANIFEST_DIR")
-        );
-        let text = std::fs::read_to_string(&path).expect("corpus/wild/bfcl is committed");
-        for line in text.lines() {
-            let v: serde_json::Value = serde_json::from_str(line).expect("a recorded line");
-            let output = v["output"].as_str().expect("a recorded output");
-            let found = toolmend::extract::extract(output, &toolmend::extract::Options::new());
-            args.extend(found.calls.into_iter().map(|c| c.raw_arguments));
-        }
-    }
+    let args = wild::recorded_arguments();
     let changed = args
         .iter()
         .filter(|s| toolmend::repair::repair(s).is_ok_and(|r| matches!(r.text, Cow::Owned(_))))

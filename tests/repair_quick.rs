@@ -17,6 +17,9 @@ mod typical;
 #[path = "support/repair_cases.rs"]
 mod repair_cases;
 
+#[path = "../benches/support/wild.rs"]
+mod wild;
+
 /// Checks one input; returns whether the quick pass settled it.
 fn check(input: &str) -> bool {
     let Some(quick) = repair_quick_only(input) else {
@@ -122,27 +125,9 @@ fn typical_inputs_prefixes() {
     println!("typical prefixes: quick pass settled {settled} of {checked}");
 }
 
-/// The argument texts real small models wrote (every call the extractor finds in the recorded
-/// BFCL outputs, `corpus/wild/bfcl`): pretty-printed, with floats, comments and expressions.
-fn recorded_arguments() -> Vec<String> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/wild/bfcl");
-    let mut out = Vec::new();
-    for model in ["qwen2.5-coder_0.5b", "smollm2_135m"] {
-        let text = std::fs::read_to_string(dir.join(format!("{model}.jsonl")))
-            .expect("corpus/wild/bfcl is committed");
-        for line in text.lines() {
-            let v: serde_json::Value = serde_json::from_str(line).expect("a recorded line");
-            let output = v["output"].as_str().expect("a recorded output");
-            let found = toolmend::extract::extract(output, &toolmend::extract::Options::new());
-            out.extend(found.calls.into_iter().map(|c| c.raw_arguments));
-        }
-    }
-    out
-}
-
 #[test]
 fn recorded_model_arguments_and_their_prefixes() {
-    let inputs = recorded_arguments();
+    let inputs = wild::recorded_arguments();
     assert!(inputs.len() > 600, "only {} recorded calls", inputs.len());
     let (mut settled, mut checked) = (0, 0);
     for input in &inputs {

@@ -2352,6 +2352,7 @@ pub(super) fn ws_start(out: &[u8], end: usize) -> usize {
 }
 
 /// Where the run of whitespace that starts at `k` in `b` ends.
+#[inline]
 pub(super) fn ws_end(b: &[u8], mut k: usize) -> usize {
     while k < b.len() && is_ws(b[k]) {
         k += 1;

@@ -31,7 +31,7 @@ use super::lexer::{is_ident, is_ident_start, short_escape};
 use super::parser::{
     Balance, Ctx, comment_end, cut_string_retry, ends_with_newline_escape, hex4, next_fenced_value,
     number_fix, open_fence_end, quote_ends_string, quote_is_inner, scan_keyword, scan_number,
-    write_number, ws_start,
+    write_number, ws_end, ws_start,
 };
 
 /// Inputs longer than this go straight to the full cascade (its strict check is the faster
@@ -877,7 +877,7 @@ fn plain_value_end(b: &[u8], k: usize, ctx: Ctx) -> Option<(usize, usize)> {
                 _ => match ctx {
                     Ctx::Element => Some((e, d)),
                     Ctx::ObjValue => {
-                        let n = ascii_ws_end(b, d + 1);
+                        let n = ws_end(b, d + 1);
                         let key_end = plain_key_end(b, n)?;
                         (key_end - n < 200).then_some((e, d))
                     }
@@ -914,22 +914,10 @@ fn plain_number_end(b: &[u8], k: usize) -> Option<usize> {
     Some(e)
 }
 
-/// The end of the ASCII whitespace (space, tab, CR, LF) from `k`.
-#[inline(always)]
-fn ascii_ws_end(b: &[u8], mut k: usize) -> usize {
-    while b
-        .get(k)
-        .is_some_and(|&c| matches!(c, b' ' | b'\t' | b'\r' | b'\n'))
-    {
-        k += 1;
-    }
-    k
-}
-
 /// The `,` `}` or `]` after the ASCII whitespace from `k`, if that is what follows.
 #[inline(always)]
 fn delimiter_after_ws(b: &[u8], k: usize) -> Option<usize> {
-    let d = ascii_ws_end(b, k);
+    let d = ws_end(b, k);
     matches!(b.get(d), Some(b',' | b'}' | b']')).then_some(d)
 }
 
