@@ -46,6 +46,14 @@ fn check_with_prefixes(input: &str) -> (usize, usize) {
     (settled, checked)
 }
 
+/// Checks every input and every prefix of each; returns (settled, checked) over all of them.
+fn check_all_with_prefixes<S: AsRef<str>>(inputs: impl IntoIterator<Item = S>) -> (usize, usize) {
+    inputs
+        .into_iter()
+        .map(|input| check_with_prefixes(input.as_ref()))
+        .fold((0, 0), |(s, c), (s2, c2)| (s + s2, c + c2))
+}
+
 fn corpus_inputs() -> Vec<String> {
     repair_cases::cases().into_iter().map(|c| c.input).collect()
 }
@@ -69,12 +77,7 @@ fn peer_inputs() -> Vec<String> {
 
 #[test]
 fn corpus_cases_and_their_prefixes() {
-    let (mut settled, mut checked) = (0, 0);
-    for input in corpus_inputs() {
-        let (s, c) = check_with_prefixes(&input);
-        settled += s;
-        checked += c;
-    }
+    let (settled, checked) = check_all_with_prefixes(corpus_inputs());
     assert!(checked > 1000, "only {checked} corpus inputs and prefixes");
     println!("corpus and prefixes: quick pass settled {settled} of {checked}");
 }
@@ -116,12 +119,7 @@ fn typical_inputs_stay_on_the_quick_pass() {
 #[test]
 fn typical_inputs_prefixes() {
     let inputs = typical::typical_inputs(7);
-    let (mut settled, mut checked) = (0, 0);
-    for input in inputs.iter().take(2_000) {
-        let (s, c) = check_with_prefixes(input);
-        settled += s;
-        checked += c;
-    }
+    let (settled, checked) = check_all_with_prefixes(inputs.iter().take(2_000));
     println!("typical prefixes: quick pass settled {settled} of {checked}");
 }
 
@@ -129,12 +127,7 @@ fn typical_inputs_prefixes() {
 fn recorded_model_arguments_and_their_prefixes() {
     let inputs = wild::recorded_arguments();
     assert!(inputs.len() > 600, "only {} recorded calls", inputs.len());
-    let (mut settled, mut checked) = (0, 0);
-    for input in &inputs {
-        let (s, c) = check_with_prefixes(input);
-        settled += s;
-        checked += c;
-    }
+    let (settled, checked) = check_all_with_prefixes(&inputs);
     println!("recorded arguments and prefixes: quick pass settled {settled} of {checked}");
 }
 
@@ -160,14 +153,12 @@ fn typical_inputs_laid_out_on_lines() {
         },
     ];
     let inputs = typical::typical_inputs(11);
-    let (mut settled, mut checked) = (0, 0);
-    for input in inputs.iter().take(1_000) {
-        for layout in layouts {
-            let (s, c) = check_with_prefixes(&layout(input));
-            settled += s;
-            checked += c;
-        }
-    }
+    let (settled, checked) = check_all_with_prefixes(
+        inputs
+            .iter()
+            .take(1_000)
+            .flat_map(|input| layouts.map(|layout| layout(input))),
+    );
     println!("typical inputs on lines, and prefixes: quick pass settled {settled} of {checked}");
 }
 
