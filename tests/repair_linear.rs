@@ -63,6 +63,9 @@ fn pathological_inputs_take_linear_steps() {
     assert_linear("prose then brace", |n| {
         format!("{} {{\"a\": 1}}", "word ".repeat(n))
     });
+    assert_linear("doubled quotes", |n| {
+        format!("[{}", "''a ''b'', ''c'' //x\n\"\"d\"\" ".repeat(n))
+    });
     assert_linear("mismatched closers", |n| {
         format!("[{}", "{\"a\": [1}, ".repeat(n))
     });

@@ -22,7 +22,8 @@ pub enum FixKind {
     StrippedComment,
     /// A non-JSON space (no-break space, zero-width space, BOM, …) became a plain space.
     NormalizedWhitespace,
-    /// A single, curly or other special quote became `"`.
+    /// A single, curly or other special quote became `"`, or a doubled quote around a key or
+    /// value (`""key""`, JSON that went through CSV quoting) became one.
     NormalizedQuote,
     /// An unquoted object key was quoted.
     QuotedKey,

@@ -1222,7 +1222,10 @@ impl<'a> Parser<'a> {
         let Some((q, qlen)) = quote_at(b, self.i) else {
             return Ok(Attempt::NotString);
         };
-        let content_start = self.i + qlen;
+        // `""answer""`: a string delimited by doubled quotes (JSON that went through CSV quoting).
+        let doubled = doubled_open(b, self.i);
+        let open_len = if doubled { 2 } else { qlen };
+        let content_start = self.i + open_len;
         // Bracket balance of the content (for quotes followed by a closer), counted lazily.
         let mut bal = Balance {
             upto: content_start,
@@ -1231,12 +1234,12 @@ impl<'a> Parser<'a> {
         let mut escaped_quotes = 0u32;
         // Output offset where a run of raw trailing whitespace with a newline started.
         let mut ws_tail: Option<usize> = None;
-        if q != Quote::Double {
+        if q != Quote::Double || doubled {
             self.fix(FixKind::NormalizedQuote, self.i);
         }
         self.out.push(b'"');
         let o_content = self.out.len();
-        self.i += qlen;
+        self.i += open_len;
         loop {
             self.steps += 1;
             if self.i >= len && self.plain {
@@ -1270,7 +1273,39 @@ impl<'a> Parser<'a> {
                 return Ok(Attempt::Done { concat: false });
             }
             let c = b[self.i];
-            if let Some((q2, n2)) = quote_at(b, self.i)
+            if doubled && c == b[content_start - 1] {
+                // In a doubled-quote string, a quote (or a doubled pair) ends it when the end of a
+                // value follows; otherwise it is one quote of the text, as in CSV.
+                let i_quote = self.i;
+                let n = if b.get(i_quote + 1) == Some(&c) { 2 } else { 1 };
+                let (o_quote, f_quote) = (self.out.len(), self.fixes.len());
+                self.out.push(b'"');
+                self.i = i_quote + n;
+                self.ws_comments(false);
+                if stop_delim || quote_ends_string(b, self.i, self.ctx) {
+                    if n == 2 || q != Quote::Double {
+                        self.fixes.insert(
+                            f_quote,
+                            Fix {
+                                kind: FixKind::NormalizedQuote,
+                                at: i_quote,
+                            },
+                        );
+                    }
+                    if let Some(t) = ws_tail {
+                        self.out.drain(t..o_quote);
+                        self.fix(FixKind::TrimmedString, i_quote);
+                    }
+                    return Ok(Attempt::Done { concat: true });
+                }
+                self.out.truncate(o_quote);
+                self.fixes.truncate(f_quote);
+                self.i = i_quote + n;
+                self.out.extend_from_slice(b"\\\"");
+                self.fix(FixKind::EscapedQuote, i_quote);
+                escaped_quotes += 1;
+                ws_tail = None;
+            } else if let Some((q2, n2)) = quote_at(b, self.i)
                 && q.is_end(q2)
             {
                 let i_quote = self.i;
@@ -1337,10 +1372,10 @@ impl<'a> Parser<'a> {
                             && self.i == i_quote + n2)
                             || (ctx == Ctx::Key && self.key_at(i_quote)))
                     {
-                        // `""value"`: a doubled opening quote.
+                        // `"" value"`: a doubled opening quote (see `doubled_open` for `""value`).
                         self.out.truncate(o_quote);
                         self.fixes.truncate(f_quote);
-                        self.fix(FixKind::EscapedQuote, i_quote);
+                        self.fix(FixKind::NormalizedQuote, i_quote);
                         self.i = i_quote + n2;
                         continue;
                     }
@@ -2447,6 +2482,17 @@ pub(super) fn cut_string_retry(
 /// arrived, and the escape is trimmed.
 pub(super) fn ends_with_newline_escape(out: &[u8], o_content: usize) -> bool {
     out.ends_with(b"\\n") && !out.ends_with(b"\\\\n") && out.len() >= o_content + 2
+}
+
+/// A string opened at `i` with a doubled ASCII quote right before its text (`""answer""`,
+/// `''Female''`): JSON that went through CSV quoting, where every quote is doubled. The pair is
+/// one quote when text starts right after it (a word character or a non-ASCII byte), so empty
+/// strings (`"", ""`, `""}`, `"" + "a"`) are never taken for one.
+fn doubled_open(b: &[u8], i: usize) -> bool {
+    let (Some(&q), Some(&q2), Some(&c)) = (b.get(i), b.get(i + 1), b.get(i + 2)) else {
+        return false;
+    };
+    matches!(q, b'"' | b'\'') && q2 == q && (is_ident(c) || c >= 0x80)
 }
 
 /// After a string's end quote (and the spaces after it), what is at `i` confirms the end: the
