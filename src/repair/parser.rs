@@ -83,6 +83,36 @@ pub(super) enum Attempt {
     RetryAt(usize),
 }
 
+/// The state of one reading of a string ([`Parser::string_attempt`]).
+struct Str {
+    /// The opening quote's family: which quotes can end the string.
+    q: Quote,
+    /// Input offset of the first byte of text.
+    content_start: usize,
+    /// Output offset of the first byte of text.
+    o_content: usize,
+    /// This reading ends the string at the first delimiter.
+    stop_delim: bool,
+    /// This reading ends the string at this offset.
+    stop_at: Option<usize>,
+    /// Bracket balance of the text (for quotes followed by a closer), counted lazily.
+    bal: Balance,
+    /// Quotes of the text escaped so far.
+    escaped_quotes: u32,
+    /// Output offset where a run of raw trailing whitespace with a newline started.
+    ws_tail: Option<usize>,
+}
+
+/// What a quote inside a string turned out to be ([`Parser::string_quote`]).
+enum QuoteEnd {
+    /// The end of the string, or a retry with stricter rules.
+    End(Attempt),
+    /// A quote of the text (written escaped).
+    Inner,
+    /// The second quote of a doubled opening quote (`"" value"`): the text starts after it.
+    DoubledOpening,
+}
+
 /// The tolerant parser over one input.
 pub(crate) struct Parser<'a> {
     b: &'a [u8],
@@ -1209,10 +1239,11 @@ impl<'a> Parser<'a> {
         self.fix(FixKind::ClosedString, at);
     }
 
-    #[allow(clippy::too_many_lines)]
+    /// One reading of a string from its opening quote at `self.i`: `stop_delim` ends it at the
+    /// first delimiter, `stop_at` at that offset (the stricter rules of a retry, see
+    /// [`Parser::string_one`]).
     fn string_attempt(&mut self, stop_delim: bool, stop_at: Option<usize>) -> R<Attempt> {
         let b = self.b;
-        let len = b.len();
         let mut skip_escapes = false;
         if self.peek() == Some(b'\\') && quote_at(b, self.i + 1).is_some() {
             self.fix(FixKind::FixedEscape, self.i);
@@ -1225,48 +1256,29 @@ impl<'a> Parser<'a> {
         // `""answer""`: a string delimited by doubled quotes (JSON that went through CSV quoting).
         let doubled = doubled_open(b, self.i);
         let open_len = if doubled { 2 } else { qlen };
-        let content_start = self.i + open_len;
-        // Bracket balance of the content (for quotes followed by a closer), counted lazily.
-        let mut bal = Balance {
-            upto: content_start,
-            counts: [0; 3],
-        };
-        let mut escaped_quotes = 0u32;
-        // Output offset where a run of raw trailing whitespace with a newline started.
-        let mut ws_tail: Option<usize> = None;
         if q != Quote::Double || doubled {
             self.fix(FixKind::NormalizedQuote, self.i);
         }
         self.out.push(b'"');
-        let o_content = self.out.len();
-        self.i += open_len;
+        let content_start = self.i + open_len;
+        let mut st = Str {
+            q,
+            content_start,
+            o_content: self.out.len(),
+            stop_delim,
+            stop_at,
+            bal: Balance {
+                upto: content_start,
+                counts: [0; 3],
+            },
+            escaped_quotes: 0,
+            ws_tail: None,
+        };
+        self.i = content_start;
         loop {
             self.steps += 1;
-            if self.i >= len && self.plain {
-                self.out.push(b'"');
-                self.fix(FixKind::ClosedString, self.i);
-                return Ok(Attempt::Done { concat: false });
-            }
-            if self.i >= len {
-                if let Some(retry) =
-                    cut_string_retry(b, self.ctx, content_start, stop_delim, stop_at.is_some())
-                {
-                    return Ok(retry);
-                }
-                // Cut off by the end of input: everything that arrived is kept, spaces included
-                // (but a key loses trailing spaces: `{"s ` is the key `s`).
-                if self.ctx == Ctx::Key {
-                    self.close_string(self.i);
-                } else {
-                    if ends_with_newline_escape(&self.out, o_content) {
-                        // A `\n` escape right at the cut: the line it starts never arrived.
-                        self.out.truncate(self.out.len() - 2);
-                        self.fix(FixKind::TrimmedString, self.i);
-                    }
-                    self.out.push(b'"');
-                    self.fix(FixKind::ClosedString, self.i);
-                }
-                return Ok(Attempt::Done { concat: false });
+            if self.i >= b.len() {
+                return Ok(self.string_cut_off(&st));
             }
             if stop_at == Some(self.i) {
                 self.close_string(self.i);
@@ -1274,252 +1286,352 @@ impl<'a> Parser<'a> {
             }
             let c = b[self.i];
             if doubled && c == b[content_start - 1] {
-                // In a doubled-quote string, a quote (or a doubled pair) ends it when the end of a
-                // value follows; otherwise it is one quote of the text, as in CSV.
-                let i_quote = self.i;
-                let n = if b.get(i_quote + 1) == Some(&c) { 2 } else { 1 };
-                let (o_quote, f_quote) = (self.out.len(), self.fixes.len());
-                self.out.push(b'"');
-                self.i = i_quote + n;
-                self.ws_comments(false);
-                if stop_delim || quote_ends_string(b, self.i, self.ctx) {
-                    if n == 2 || q != Quote::Double {
-                        self.fixes.insert(
-                            f_quote,
-                            Fix {
-                                kind: FixKind::NormalizedQuote,
-                                at: i_quote,
-                            },
-                        );
-                    }
-                    if let Some(t) = ws_tail {
-                        self.out.drain(t..o_quote);
-                        self.fix(FixKind::TrimmedString, i_quote);
-                    }
-                    return Ok(Attempt::Done { concat: true });
+                if let Some(end) = self.doubled_string_quote(&mut st) {
+                    return Ok(end);
                 }
-                self.out.truncate(o_quote);
-                self.fixes.truncate(f_quote);
-                self.i = i_quote + n;
-                self.out.extend_from_slice(b"\\\"");
-                self.fix(FixKind::EscapedQuote, i_quote);
-                escaped_quotes += 1;
-                ws_tail = None;
             } else if let Some((q2, n2)) = quote_at(b, self.i)
                 && q.is_end(q2)
             {
-                let i_quote = self.i;
-                let o_quote = self.out.len();
-                let f_quote = self.fixes.len();
-                self.out.push(b'"');
-                if q2 != Quote::Double {
-                    self.fix(FixKind::NormalizedQuote, i_quote);
+                match self.string_quote(&mut st, q2, n2) {
+                    QuoteEnd::End(end) => return Ok(end),
+                    QuoteEnd::Inner => {}
+                    QuoteEnd::DoubledOpening => continue,
                 }
-                self.i += n2;
-                self.ws_comments(false);
-                let next = self.peek();
-                let ctx = self.ctx;
-                if self.plain {
-                    return Ok(Attempt::Done { concat: false });
-                }
-                let inner =
-                    !stop_delim && self.quote_is_inner(ctx, content_start, i_quote + n2, &mut bal);
-                if !inner {
-                    if stop_delim || quote_ends_string(b, self.i, ctx) {
-                        if let Some(t) = ws_tail {
-                            self.out.drain(t..o_quote);
-                            self.fix(FixKind::TrimmedString, i_quote);
-                        }
-                        return Ok(Attempt::Done { concat: true });
-                    }
-                    if let Some(p) = prev_non_ws(b, i_quote).filter(|&p| p >= content_start) {
-                        if b[p] == b',' && (ctx != Ctx::ObjValue || self.key_at(i_quote)) {
-                            return Ok(Attempt::RetryAt(p));
-                        }
-                        if ctx == Ctx::ObjValue
-                            && b[p] == b':'
-                            && let Some(c) = self.unquoted_key_before(p, content_start)
-                        {
-                            // `{"a": "first, b: "second"}`: the string ended before `, b:`.
-                            return Ok(Attempt::RetryAt(c));
-                        }
-                        if is_delimiter(b[p])
-                            && !(ctx == Ctx::ObjValue
-                                && matches!(
-                                    b[p],
-                                    b'{' | b'[' | b'(' | b':' | b',' | b'}' | b']' | b')'
-                                ))
-                        {
-                            return Ok(Attempt::RetryDelimiter);
-                        }
-                    }
-                    if ctx == Ctx::ObjValue
-                        && escaped_quotes.is_multiple_of(2)
-                        && self.word_then_close(i_quote + n2)
-                    {
-                        // `{"b": "xxxxx" true}`: a stray word after the value.
-                        return Ok(Attempt::Done { concat: false });
-                    }
-                    if ctx == Ctx::Element
-                        && escaped_quotes == 0
-                        && self.word_then_end(i_quote + n2)
-                    {
-                        return Ok(Attempt::Done { concat: false });
-                    }
-                    if i_quote == content_start
-                        && ((ctx == Ctx::ObjValue
-                            && next.is_some_and(is_ident)
-                            && self.i == i_quote + n2)
-                            || (ctx == Ctx::Key && self.key_at(i_quote)))
-                    {
-                        // `"" value"`: a doubled opening quote (see `doubled_open` for `""value`).
-                        self.out.truncate(o_quote);
-                        self.fixes.truncate(f_quote);
-                        self.fix(FixKind::NormalizedQuote, i_quote);
-                        self.i = i_quote + n2;
-                        continue;
-                    }
-                }
-                // Not the end: an unescaped quote inside the string.
-                self.out.truncate(o_quote);
-                self.fixes.truncate(f_quote);
-                self.i = i_quote + n2;
-                self.out.extend_from_slice(b"\\\"");
-                self.fix(FixKind::EscapedQuote, i_quote);
-                escaped_quotes += 1;
-                ws_tail = None;
             } else if stop_delim && self.stops_string(self.i) {
-                if self.i > content_start && b[self.i - 1] == b':' {
-                    let end = (self.i + 2).min(len);
-                    if is_url_start(&b[content_start..end])
-                        && b[content_start..end].ends_with(b"//")
-                    {
-                        while self.i < len && is_url_char(b[self.i]) {
-                            self.out.push(b[self.i]);
-                            self.i += 1;
-                        }
-                    }
-                }
+                self.keep_url_scheme(content_start);
                 self.close_string(self.i);
                 return Ok(Attempt::Done { concat: true });
             } else if c == b'\\' {
-                ws_tail = None;
-                let at = self.i;
-                match self.at(self.i + 1) {
-                    Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => {
-                        self.out.extend_from_slice(&b[self.i..self.i + 2]);
-                        self.i += 2;
-                    }
-                    Some(b'u') => {
-                        let mut j = 2;
-                        while j < 6 && self.at(self.i + j).is_some_and(|h| h.is_ascii_hexdigit()) {
-                            j += 1;
-                        }
-                        if j == 6 {
-                            let unit = hex4(&b[self.i + 2..self.i + 6]);
-                            let next_low = (self.at(self.i + 6) == Some(b'\\')
-                                && self.at(self.i + 7) == Some(b'u'))
-                            .then(|| {
-                                b.get(self.i + 8..self.i + 12)
-                                    .filter(|h| h.iter().all(u8::is_ascii_hexdigit))
-                                    .map(hex4)
-                            })
-                            .flatten()
-                            .is_some_and(|u| (0xDC00..0xE000).contains(&u));
-                            if (0xD800..0xDC00).contains(&unit) && next_low {
-                                // A whole surrogate pair.
-                                self.out.extend_from_slice(&b[self.i..self.i + 12]);
-                                self.i += 12;
-                            } else if (0xD800..0xE000).contains(&unit) {
-                                // An unpaired surrogate is no character: U+FFFD.
-                                self.out.extend_from_slice(b"\\ufffd");
-                                self.fix(FixKind::FixedEscape, at);
-                                self.i += 6;
-                            } else {
-                                self.out.extend_from_slice(&b[self.i..self.i + 6]);
-                                self.i += 6;
-                            }
-                        } else if self.i + j >= len {
-                            self.fix(FixKind::DroppedEscape, at);
-                            self.i = len;
-                        } else {
-                            return Err(self.invalid(
-                                at,
-                                "invalid \\u escape: write exactly four hex digits, like \\u00e9",
-                            ));
-                        }
-                    }
-                    Some(b'\'') => {
-                        self.out.push(b'\'');
-                        self.i += 2;
-                        self.fix(FixKind::FixedEscape, at);
-                    }
-                    Some(c2) if c2 < 0x20 => {
-                        self.push_control(c2);
-                        self.i += 2;
-                        self.fix(FixKind::FixedEscape, at);
-                    }
-                    Some(c2) if c2 >= 0x80 => {
-                        self.i += 1;
-                        self.fix(FixKind::FixedEscape, at);
-                    }
-                    _ => {
-                        // `\d`, `C:\Users`, or a backslash cut off by the end: keep it literally.
-                        self.out.extend_from_slice(b"\\\\");
-                        self.i += 1;
-                        self.fix(FixKind::FixedEscape, at);
-                    }
-                }
+                st.ws_tail = None;
+                self.string_escape()?;
             } else if c == b'"' {
-                ws_tail = None;
+                st.ws_tail = None;
                 self.out.extend_from_slice(b"\\\"");
                 self.i += 1;
                 self.fix(FixKind::EscapedQuote, self.i - 1);
             } else if c < 0x20 {
-                if short_escape(c).is_none() {
-                    return Err(self.invalid(
-                        self.i,
-                        "invalid control character inside a string: remove it or escape it as \\u00XX",
-                    ));
-                }
-                self.fix(FixKind::EscapedControlChar, self.i);
-                if c == b'\n' || c == b'\r' {
-                    ws_tail.get_or_insert(self.out.len());
-                } else if c != b'\t' {
-                    ws_tail = None;
-                }
-                self.push_control(c);
-                self.i += 1;
+                self.string_control(c, &mut st)?;
             } else {
-                let mut end = self.i;
-                let limit = stop_at.unwrap_or(len).max(self.i);
-                while end < limit {
-                    let d = b[end];
-                    if d == b'"' || d == b'\\' || d < 0x20 || (stop_delim && self.stops_string(end))
-                    {
-                        break;
-                    }
-                    if q != Quote::Double && matches!(d, b'\'' | b'`' | 0xC2 | 0xE2) {
-                        break;
-                    }
-                    end += 1;
-                }
-                self.steps += (end - self.i) as u64 / 8;
-                if end == self.i || b[self.i..end].iter().any(|&c| c != b' ' && c != b'\t') {
-                    ws_tail = None;
-                }
-                if end == self.i {
-                    let n = utf8_len(c).min(len - self.i);
-                    self.out.extend_from_slice(&b[self.i..self.i + n]);
-                    self.i += n;
-                } else {
-                    self.out.extend_from_slice(&b[self.i..end]);
-                    self.i = end;
-                }
+                self.string_run(c, &mut st);
             }
             if skip_escapes && self.peek() == Some(b'\\') {
                 self.i += 1;
             }
+        }
+    }
+
+    /// The input ended inside a string.
+    fn string_cut_off(&mut self, st: &Str) -> Attempt {
+        let i = self.i;
+        if self.plain {
+            self.out.push(b'"');
+            self.fix(FixKind::ClosedString, i);
+            return Attempt::Done { concat: false };
+        }
+        if let Some(retry) = cut_string_retry(
+            self.b,
+            self.ctx,
+            st.content_start,
+            st.stop_delim,
+            st.stop_at.is_some(),
+        ) {
+            return retry;
+        }
+        // Cut off by the end of input: everything that arrived is kept, spaces included (but a
+        // key loses trailing spaces: `{"s ` is the key `s`).
+        if self.ctx == Ctx::Key {
+            self.close_string(i);
+        } else {
+            if ends_with_newline_escape(&self.out, st.o_content) {
+                // A `\n` escape right at the cut: the line it starts never arrived.
+                self.out.truncate(self.out.len() - 2);
+                self.fix(FixKind::TrimmedString, i);
+            }
+            self.out.push(b'"');
+            self.fix(FixKind::ClosedString, i);
+        }
+        Attempt::Done { concat: false }
+    }
+
+    /// A quote of the string's own kind in a string opened with a doubled quote: with its pair
+    /// (`""`) or alone, it ends the string when the end of a value follows (`Some`); otherwise it
+    /// is one quote of the text, as in CSV (`None`).
+    fn doubled_string_quote(&mut self, st: &mut Str) -> Option<Attempt> {
+        let b = self.b;
+        let i_quote = self.i;
+        let n = if b.get(i_quote + 1) == Some(&b[i_quote]) {
+            2
+        } else {
+            1
+        };
+        let (o_quote, f_quote) = (self.out.len(), self.fixes.len());
+        self.out.push(b'"');
+        self.i = i_quote + n;
+        self.ws_comments(false);
+        if st.stop_delim || quote_ends_string(b, self.i, self.ctx) {
+            if n == 2 || st.q != Quote::Double {
+                self.fixes.insert(
+                    f_quote,
+                    Fix {
+                        kind: FixKind::NormalizedQuote,
+                        at: i_quote,
+                    },
+                );
+            }
+            self.trim_ws_tail(st, o_quote, i_quote);
+            return Some(Attempt::Done { concat: true });
+        }
+        self.out.truncate(o_quote);
+        self.fixes.truncate(f_quote);
+        self.i = i_quote + n;
+        self.escape_inner_quote(st, i_quote);
+        None
+    }
+
+    /// A quote that may end the string (`n2` bytes of kind `q2` at `self.i`): its end, a retry
+    /// with stricter rules, or a quote inside the text, judged by what follows it.
+    fn string_quote(&mut self, st: &mut Str, q2: Quote, n2: usize) -> QuoteEnd {
+        let b = self.b;
+        let content_start = st.content_start;
+        let i_quote = self.i;
+        let o_quote = self.out.len();
+        let f_quote = self.fixes.len();
+        self.out.push(b'"');
+        if q2 != Quote::Double {
+            self.fix(FixKind::NormalizedQuote, i_quote);
+        }
+        self.i += n2;
+        self.ws_comments(false);
+        let next = self.peek();
+        let ctx = self.ctx;
+        if self.plain {
+            return QuoteEnd::End(Attempt::Done { concat: false });
+        }
+        let inner =
+            !st.stop_delim && self.quote_is_inner(ctx, content_start, i_quote + n2, &mut st.bal);
+        if !inner {
+            if st.stop_delim || quote_ends_string(b, self.i, ctx) {
+                self.trim_ws_tail(st, o_quote, i_quote);
+                return QuoteEnd::End(Attempt::Done { concat: true });
+            }
+            if let Some(retry) = self.retry_before_quote(st, i_quote) {
+                return QuoteEnd::End(retry);
+            }
+            if ctx == Ctx::ObjValue
+                && st.escaped_quotes.is_multiple_of(2)
+                && self.word_then_close(i_quote + n2)
+            {
+                // `{"b": "xxxxx" true}`: a stray word after the value.
+                return QuoteEnd::End(Attempt::Done { concat: false });
+            }
+            if ctx == Ctx::Element && st.escaped_quotes == 0 && self.word_then_end(i_quote + n2) {
+                return QuoteEnd::End(Attempt::Done { concat: false });
+            }
+            if i_quote == content_start
+                && ((ctx == Ctx::ObjValue && next.is_some_and(is_ident) && self.i == i_quote + n2)
+                    || (ctx == Ctx::Key && self.key_at(i_quote)))
+            {
+                // `"" value"`: a doubled opening quote (see `doubled_open` for `""value`).
+                self.out.truncate(o_quote);
+                self.fixes.truncate(f_quote);
+                self.fix(FixKind::NormalizedQuote, i_quote);
+                self.i = i_quote + n2;
+                return QuoteEnd::DoubledOpening;
+            }
+        }
+        // Not the end: an unescaped quote inside the string.
+        self.out.truncate(o_quote);
+        self.fixes.truncate(f_quote);
+        self.i = i_quote + n2;
+        self.escape_inner_quote(st, i_quote);
+        QuoteEnd::Inner
+    }
+
+    /// A quote at `i_quote` that does not end the string by what follows it may still tell that
+    /// the string ended earlier, before a delimiter inside it: the retry that reads it so.
+    fn retry_before_quote(&self, st: &Str, i_quote: usize) -> Option<Attempt> {
+        let b = self.b;
+        let ctx = self.ctx;
+        let p = prev_non_ws(b, i_quote).filter(|&p| p >= st.content_start)?;
+        if b[p] == b',' && (ctx != Ctx::ObjValue || self.key_at(i_quote)) {
+            return Some(Attempt::RetryAt(p));
+        }
+        if ctx == Ctx::ObjValue
+            && b[p] == b':'
+            && let Some(c) = self.unquoted_key_before(p, st.content_start)
+        {
+            // `{"a": "first, b: "second"}`: the string ended before `, b:`.
+            return Some(Attempt::RetryAt(c));
+        }
+        (is_delimiter(b[p])
+            && !(ctx == Ctx::ObjValue
+                && matches!(b[p], b'{' | b'[' | b'(' | b':' | b',' | b'}' | b']' | b')')))
+        .then_some(Attempt::RetryDelimiter)
+    }
+
+    /// The end quote was just written at output offset `o_quote`: raw trailing whitespace with a
+    /// newline before it is dropped.
+    fn trim_ws_tail(&mut self, st: &Str, o_quote: usize, i_quote: usize) {
+        if let Some(t) = st.ws_tail {
+            self.out.drain(t..o_quote);
+            self.fix(FixKind::TrimmedString, i_quote);
+        }
+    }
+
+    /// Writes the quote at `i_quote` as `\"`, a quote of the text.
+    fn escape_inner_quote(&mut self, st: &mut Str, i_quote: usize) {
+        self.out.extend_from_slice(b"\\\"");
+        self.fix(FixKind::EscapedQuote, i_quote);
+        st.escaped_quotes += 1;
+        st.ws_tail = None;
+    }
+
+    /// A string missing its end quote stops at a delimiter; a URL's `scheme://` before it is
+    /// kept whole (`"https://` is not the string `https:`).
+    fn keep_url_scheme(&mut self, content_start: usize) {
+        let b = self.b;
+        if self.i > content_start && b[self.i - 1] == b':' {
+            let end = (self.i + 2).min(b.len());
+            if is_url_start(&b[content_start..end]) && b[content_start..end].ends_with(b"//") {
+                while self.i < b.len() && is_url_char(b[self.i]) {
+                    self.out.push(b[self.i]);
+                    self.i += 1;
+                }
+            }
+        }
+    }
+
+    /// A backslash inside a string: a valid escape is kept; an invalid one is made valid (or the
+    /// input is refused when no valid reading exists: a `\u` without four hex digits).
+    fn string_escape(&mut self) -> R<()> {
+        let b = self.b;
+        let len = b.len();
+        let at = self.i;
+        match self.at(at + 1) {
+            Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => {
+                self.out.extend_from_slice(&b[at..at + 2]);
+                self.i += 2;
+            }
+            Some(b'u') => {
+                let mut j = 2;
+                while j < 6 && self.at(at + j).is_some_and(|h| h.is_ascii_hexdigit()) {
+                    j += 1;
+                }
+                if j == 6 {
+                    self.unicode_escape();
+                } else if at + j >= len {
+                    self.fix(FixKind::DroppedEscape, at);
+                    self.i = len;
+                } else {
+                    return Err(self.invalid(
+                        at,
+                        "invalid \\u escape: write exactly four hex digits, like \\u00e9",
+                    ));
+                }
+            }
+            Some(b'\'') => {
+                self.out.push(b'\'');
+                self.i += 2;
+                self.fix(FixKind::FixedEscape, at);
+            }
+            Some(c2) if c2 < 0x20 => {
+                self.push_control(c2);
+                self.i += 2;
+                self.fix(FixKind::FixedEscape, at);
+            }
+            Some(c2) if c2 >= 0x80 => {
+                self.i += 1;
+                self.fix(FixKind::FixedEscape, at);
+            }
+            _ => {
+                // `\d`, `C:\Users`, or a backslash cut off by the end: keep it literally.
+                self.out.extend_from_slice(b"\\\\");
+                self.i += 1;
+                self.fix(FixKind::FixedEscape, at);
+            }
+        }
+        Ok(())
+    }
+
+    /// A `\uXXXX` escape with its four hex digits at `self.i`: kept, with its low half when it
+    /// is a surrogate pair's high half; a surrogate without its other half becomes U+FFFD.
+    fn unicode_escape(&mut self) {
+        let b = self.b;
+        let i = self.i;
+        let unit = hex4(&b[i + 2..i + 6]);
+        let next_low = (self.at(i + 6) == Some(b'\\') && self.at(i + 7) == Some(b'u'))
+            .then(|| {
+                b.get(i + 8..i + 12)
+                    .filter(|h| h.iter().all(u8::is_ascii_hexdigit))
+                    .map(hex4)
+            })
+            .flatten()
+            .is_some_and(|u| (0xDC00..0xE000).contains(&u));
+        if (0xD800..0xDC00).contains(&unit) && next_low {
+            // A whole surrogate pair.
+            self.out.extend_from_slice(&b[i..i + 12]);
+            self.i += 12;
+        } else if (0xD800..0xE000).contains(&unit) {
+            // An unpaired surrogate is no character: U+FFFD.
+            self.out.extend_from_slice(b"\\ufffd");
+            self.fix(FixKind::FixedEscape, i);
+            self.i += 6;
+        } else {
+            self.out.extend_from_slice(&b[i..i + 6]);
+            self.i += 6;
+        }
+    }
+
+    /// A raw control character inside a string: escaped (a newline or carriage return may start
+    /// the raw whitespace tail dropped before the end quote); other than the short escapes, an
+    /// error.
+    fn string_control(&mut self, c: u8, st: &mut Str) -> R<()> {
+        if short_escape(c).is_none() {
+            return Err(self.invalid(
+                self.i,
+                "invalid control character inside a string: remove it or escape it as \\u00XX",
+            ));
+        }
+        self.fix(FixKind::EscapedControlChar, self.i);
+        if c == b'\n' || c == b'\r' {
+            st.ws_tail.get_or_insert(self.out.len());
+        } else if c != b'\t' {
+            st.ws_tail = None;
+        }
+        self.push_control(c);
+        self.i += 1;
+        Ok(())
+    }
+
+    /// A run of plain text inside a string (up to a quote, a backslash, a control character, a
+    /// stop), copied in one piece; a lone byte `c` that starts none (a quote of another family)
+    /// is copied as its whole character.
+    fn string_run(&mut self, c: u8, st: &mut Str) {
+        let b = self.b;
+        let len = b.len();
+        let mut end = self.i;
+        let limit = st.stop_at.unwrap_or(len).max(self.i);
+        while end < limit {
+            let d = b[end];
+            if d == b'"' || d == b'\\' || d < 0x20 || (st.stop_delim && self.stops_string(end)) {
+                break;
+            }
+            if st.q != Quote::Double && matches!(d, b'\'' | b'`' | 0xC2 | 0xE2) {
+                break;
+            }
+            end += 1;
+        }
+        self.steps += (end - self.i) as u64 / 8;
+        if end == self.i || b[self.i..end].iter().any(|&c| c != b' ' && c != b'\t') {
+            st.ws_tail = None;
+        }
+        if end == self.i {
+            let n = utf8_len(c).min(len - self.i);
+            self.out.extend_from_slice(&b[self.i..self.i + n]);
+            self.i += n;
+        } else {
+            self.out.extend_from_slice(&b[self.i..end]);
+            self.i = end;
         }
     }
 
