@@ -151,3 +151,34 @@ fn recursive_refs_are_cut_when_inlining() {
         assert!(!c.schema.to_string().contains("$ref"));
     }
 }
+
+#[test]
+fn a_combinator_that_is_not_an_array_is_reported_and_later_paths_stay_right() {
+    // Regression: `"anyOf": "…"` (malformed) was dropped silently and left `/anyOf` on the path
+    // of every keyword after it.
+    let s = json!({"type": "object", "properties": {"when": {"type": "string", "anyOf": "date or time", "format": "date"}}});
+    for d in [
+        Dialect::OpenAi,
+        Dialect::OpenAiStrict,
+        Dialect::Anthropic,
+        Dialect::Gemini,
+        Dialect::Ollama,
+    ] {
+        let c = convert(&s, d);
+        let any_of = c.dropped.iter().find(|x| x.keyword == "anyOf");
+        assert!(
+            any_of.is_some_and(|x| x.path == "/properties/when" && x.action == Action::Removed),
+            "{d:?}: {:?}",
+            c.dropped
+        );
+        assert!(
+            c.dropped.iter().all(|x| !x.path.contains("anyOf")),
+            "{d:?}: {:?}",
+            c.dropped
+        );
+        assert!(
+            c.schema["properties"]["when"].get("anyOf").is_none(),
+            "{d:?}"
+        );
+    }
+}

@@ -130,6 +130,15 @@ struct Converter<'s> {
     ref_stack: Vec<String>,
 }
 
+/// A node being converted: its keywords in the dialect, what moves to its description, and
+/// whether it may be null.
+#[derive(Default)]
+struct Node {
+    out: Map<String, Value>,
+    described: Vec<String>,
+    nullable: bool,
+}
+
 /// What a dialect does with a keyword it meets.
 enum Keep {
     Yes,
@@ -230,7 +239,7 @@ impl<'s> Converter<'s> {
         }
     }
 
-    #[allow(clippy::too_many_lines)]
+    /// `schema` (at JSON Pointer `path`, `depth` levels down) in the dialect.
     fn node(&mut self, schema: &Value, path: &mut String, depth: usize) -> Value {
         let obj = match schema {
             Value::Object(o) => o,
@@ -249,70 +258,87 @@ impl<'s> Converter<'s> {
             self.note(path, "*", Action::Removed, "nested too deep; cut".into());
             return json!({});
         }
-        // `$ref`: keep it, or inline it (with a guard against recursive types).
         if let Some(r) = obj.get("$ref").and_then(Value::as_str)
             && self.inlines()
         {
-            let target = r.strip_prefix('#').and_then(|p| {
-                if p.is_empty() {
-                    Some(self.root)
-                } else {
-                    self.root.pointer(p)
-                }
-            });
-            let mut merged = match target {
-                Some(_) if self.ref_stack.iter().any(|x| x == r) => {
-                    self.note(
-                        path,
-                        "$ref",
-                        Action::Removed,
-                        format!("{r} is recursive; replaced by an unconstrained object"),
-                    );
-                    json!({"type": "object"})
-                }
-                Some(t) => {
-                    self.note(path, "$ref", Action::Inlined, r.to_owned());
-                    self.ref_stack.push(r.to_owned());
-                    let v = self.node(t, path, depth + 1);
-                    self.ref_stack.pop();
-                    v
-                }
-                None => {
-                    self.note(
-                        path,
-                        "$ref",
-                        Action::Removed,
-                        format!("{r} does not resolve"),
-                    );
-                    json!({})
-                }
-            };
-            // Sibling keywords (a description, a default) override the target's.
-            let mut rest = obj.clone();
-            rest.remove("$ref");
-            if !rest.is_empty() {
-                let sib = self.node(&Value::Object(rest), path, depth + 1);
-                if let (Value::Object(m), Value::Object(s)) = (&mut merged, sib) {
-                    for (k, v) in s {
-                        m.insert(k, v);
-                    }
+            return self.inline_ref(obj, r, path, depth);
+        }
+        let mut node = Node::default();
+        self.node_type(obj, path, &mut node);
+        for (k, v) in obj {
+            if k != "type" {
+                self.keyword(k, v, path, depth, &mut node);
+            }
+        }
+        self.finish_node(node, path)
+    }
+
+    /// A `$ref` in a dialect without references: the target inlined (with a guard against
+    /// recursive types), the sibling keywords (a description, a default) over it.
+    fn inline_ref(
+        &mut self,
+        obj: &Map<String, Value>,
+        r: &str,
+        path: &mut String,
+        depth: usize,
+    ) -> Value {
+        let target = r.strip_prefix('#').and_then(|p| {
+            if p.is_empty() {
+                Some(self.root)
+            } else {
+                self.root.pointer(p)
+            }
+        });
+        let mut merged = match target {
+            Some(_) if self.ref_stack.iter().any(|x| x == r) => {
+                self.note(
+                    path,
+                    "$ref",
+                    Action::Removed,
+                    format!("{r} is recursive; replaced by an unconstrained object"),
+                );
+                json!({"type": "object"})
+            }
+            Some(t) => {
+                self.note(path, "$ref", Action::Inlined, r.to_owned());
+                self.ref_stack.push(r.to_owned());
+                let v = self.node(t, path, depth + 1);
+                self.ref_stack.pop();
+                v
+            }
+            None => {
+                self.note(
+                    path,
+                    "$ref",
+                    Action::Removed,
+                    format!("{r} does not resolve"),
+                );
+                json!({})
+            }
+        };
+        let mut rest = obj.clone();
+        rest.remove("$ref");
+        if !rest.is_empty() {
+            let sib = self.node(&Value::Object(rest), path, depth + 1);
+            if let (Value::Object(m), Value::Object(s)) = (&mut merged, sib) {
+                for (k, v) in s {
+                    m.insert(k, v);
                 }
             }
-            return merged;
         }
+        merged
+    }
 
-        let mut out = Map::new();
-        let mut described: Vec<String> = Vec::new();
-        let mut nullable = false;
-
-        // Null in a type array or an `anyOf` branch: each dialect says it its own way.
+    /// The node's `type`: null in a type array, and several types, each said the dialect's way.
+    fn node_type(&mut self, obj: &Map<String, Value>, path: &str, node: &mut Node) {
         let mut types: Option<Value> = obj.get("type").cloned();
+        let gemini = matches!(self.dialect, Dialect::Gemini);
         if let Some(Value::Array(ts)) = &types
             && ts.iter().any(|t| t == "null")
-            && matches!(self.dialect, Dialect::Gemini)
+            && gemini
         {
             let rest: Vec<Value> = ts.iter().filter(|t| *t != "null").cloned().collect();
-            nullable = true;
+            node.nullable = true;
             self.note(
                 path,
                 "type",
@@ -326,7 +352,7 @@ impl<'s> Converter<'s> {
             });
         }
         if let Some(Value::Array(ts)) = &types
-            && matches!(self.dialect, Dialect::Gemini)
+            && gemini
             && ts.len() > 1
         {
             self.note(
@@ -336,56 +362,56 @@ impl<'s> Converter<'s> {
                 "several types → anyOf".into(),
             );
             let branches: Vec<Value> = ts.iter().map(|t| json!({"type": t})).collect();
-            out.insert("anyOf".into(), Value::Array(branches));
+            node.out.insert("anyOf".into(), Value::Array(branches));
             types = None;
         }
         if let Some(t) = types {
-            out.insert("type".into(), t);
+            node.out.insert("type".into(), t);
         }
+    }
 
-        for (k, v) in obj {
-            if k == "type" {
-                continue;
+    /// One keyword `k` (other than `type`) of the node at `path`, with its value `v`.
+    fn keyword(&mut self, k: &String, v: &Value, path: &mut String, depth: usize, node: &mut Node) {
+        let len = path.len();
+        path.push('/');
+        path.push_str(k);
+        let gemini = matches!(self.dialect, Dialect::Gemini);
+        match k.as_str() {
+            "properties" => {
+                if let Value::Object(props) = v {
+                    let mut m = Map::new();
+                    for (name, sub) in props {
+                        let l2 = path.len();
+                        path.push('/');
+                        crate::decode::push_pointer(path, name);
+                        m.insert(name.clone(), self.node(sub, path, depth + 1));
+                        path.truncate(l2);
+                    }
+                    node.out.insert(k.clone(), Value::Object(m));
+                }
             }
-            let len = path.len();
-            path.push('/');
-            path.push_str(k);
-            match k.as_str() {
-                "properties" => {
-                    if let Value::Object(props) = v {
-                        let mut m = Map::new();
-                        for (name, sub) in props {
-                            let l2 = path.len();
-                            path.push('/');
-                            crate::decode::push_pointer(path, name);
-                            m.insert(name.clone(), self.node(sub, path, depth + 1));
-                            path.truncate(l2);
-                        }
-                        out.insert(k.clone(), Value::Object(m));
-                    }
+            "items" | "additionalProperties" if v.is_object() => {
+                if k == "additionalProperties"
+                    && matches!(self.dialect, Dialect::Gemini | Dialect::Ollama)
+                {
+                    self.note(&path[..len], k, Action::Removed, compact(v));
+                } else if k == "additionalProperties"
+                    && matches!(self.dialect, Dialect::OpenAiStrict)
+                {
+                    self.note(
+                        &path[..len],
+                        k,
+                        Action::Rewritten,
+                        "a schema for extra keys → false (strict mode)".into(),
+                    );
+                    node.out.insert(k.clone(), Value::Bool(false));
+                } else {
+                    let conv = self.node(v, path, depth + 1);
+                    node.out.insert(k.clone(), conv);
                 }
-                "items" | "additionalProperties" if v.is_object() => {
-                    if k == "additionalProperties"
-                        && matches!(self.dialect, Dialect::Gemini | Dialect::Ollama)
-                    {
-                        self.note(&path[..len], k, Action::Removed, compact(v));
-                    } else if k == "additionalProperties"
-                        && matches!(self.dialect, Dialect::OpenAiStrict)
-                    {
-                        self.note(
-                            &path[..len],
-                            k,
-                            Action::Rewritten,
-                            "a schema for extra keys → false (strict mode)".into(),
-                        );
-                        out.insert(k.clone(), Value::Bool(false));
-                    } else {
-                        let conv = self.node(v, path, depth + 1);
-                        out.insert(k.clone(), conv);
-                    }
-                }
-                "anyOf" | "oneOf" | "allOf" => {
-                    let Value::Array(bs) = v else { continue };
+            }
+            "anyOf" | "oneOf" | "allOf" => {
+                if let Value::Array(bs) = v {
                     let mut conv: Vec<Value> = Vec::new();
                     for (i, b) in bs.iter().enumerate() {
                         let l2 = path.len();
@@ -393,58 +419,68 @@ impl<'s> Converter<'s> {
                         conv.push(self.node(b, path, depth + 1));
                         path.truncate(l2);
                     }
-                    self.combinator(k, conv, &mut out, &mut nullable, &path[..len]);
+                    self.combinator(k, conv, &mut node.out, &mut node.nullable, &path[..len]);
+                } else {
+                    // Not a list of schemas: no dialect can say what it meant.
+                    self.note(&path[..len], k, Action::Removed, compact(v));
                 }
-                "enum" => {
-                    let all_strings = v
-                        .as_array()
-                        .is_some_and(|a| a.iter().all(|x| x.is_string() || x.is_null()));
-                    if matches!(self.dialect, Dialect::Gemini) && !all_strings {
-                        self.note(&path[..len], k, Action::MovedToDescription, compact(v));
-                        described.push(format!("one of {}", compact(v)));
-                    } else if matches!(self.dialect, Dialect::Gemini) {
-                        let vals: Vec<Value> = v
-                            .as_array()
-                            .into_iter()
-                            .flatten()
-                            .filter(|x| !x.is_null())
-                            .cloned()
-                            .collect();
-                        if vals.len() != v.as_array().map_or(0, Vec::len) {
-                            nullable = true;
-                        }
-                        out.insert(k.clone(), Value::Array(vals));
-                    } else {
-                        out.insert(k.clone(), v.clone());
-                    }
-                }
-                "const" if matches!(self.dialect, Dialect::Gemini) => {
-                    if v.is_string() {
-                        self.note(&path[..len], k, Action::Rewritten, "const → enum".into());
-                        out.insert("enum".into(), json!([v]));
-                    } else {
-                        self.note(&path[..len], k, Action::MovedToDescription, compact(v));
-                        described.push(format!("exactly {}", compact(v)));
-                    }
-                }
-                _ => match self.keep(k, v) {
-                    Keep::Yes => {
-                        out.insert(k.clone(), v.clone());
-                    }
-                    Keep::Drop => {
-                        if !matches!(k.as_str(), "$defs" | "definitions") {
-                            self.note(&path[..len], k, Action::Removed, compact(v));
-                        }
-                    }
-                    Keep::Describe => {
-                        self.note(&path[..len], k, Action::MovedToDescription, compact(v));
-                        described.push(format!("{k}: {}", compact(v)));
-                    }
-                },
             }
-            path.truncate(len);
+            "enum" if gemini => {
+                let all_strings = v
+                    .as_array()
+                    .is_some_and(|a| a.iter().all(|x| x.is_string() || x.is_null()));
+                if all_strings {
+                    let vals: Vec<Value> = v
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter(|x| !x.is_null())
+                        .cloned()
+                        .collect();
+                    if vals.len() != v.as_array().map_or(0, Vec::len) {
+                        node.nullable = true;
+                    }
+                    node.out.insert(k.clone(), Value::Array(vals));
+                } else {
+                    self.note(&path[..len], k, Action::MovedToDescription, compact(v));
+                    node.described.push(format!("one of {}", compact(v)));
+                }
+            }
+            "const" if gemini => {
+                if v.is_string() {
+                    self.note(&path[..len], k, Action::Rewritten, "const → enum".into());
+                    node.out.insert("enum".into(), json!([v]));
+                } else {
+                    self.note(&path[..len], k, Action::MovedToDescription, compact(v));
+                    node.described.push(format!("exactly {}", compact(v)));
+                }
+            }
+            _ => match self.keep(k, v) {
+                Keep::Yes => {
+                    node.out.insert(k.clone(), v.clone());
+                }
+                Keep::Drop => {
+                    if !matches!(k.as_str(), "$defs" | "definitions") {
+                        self.note(&path[..len], k, Action::Removed, compact(v));
+                    }
+                }
+                Keep::Describe => {
+                    self.note(&path[..len], k, Action::MovedToDescription, compact(v));
+                    node.described.push(format!("{k}: {}", compact(v)));
+                }
+            },
         }
+        path.truncate(len);
+    }
 
+    /// The converted node: its nullability in the dialect's words, what could not be kept said
+    /// in its description, and strict mode's closing of objects.
+    fn finish_node(&mut self, node: Node, path: &str) -> Value {
+        let Node {
+            mut out,
+            mut described,
+            nullable,
+        } = node;
         if nullable {
             match self.dialect {
                 Dialect::Gemini => {
