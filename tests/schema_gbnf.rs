@@ -110,3 +110,28 @@ fn rule_refs(body: &str) -> Vec<String> {
     }
     out
 }
+
+#[test]
+fn a_minimum_the_grammar_does_not_enforce_is_reported() {
+    // Regression: `minimum: 0` was taken as enforced for every type, but only an integer's
+    // grammar (`natural`) enforces it; a number's was dropped without a word.
+    let s = json!({"type": "object", "properties": {
+        "count": {"type": "integer", "minimum": 0},
+        "ratio": {"type": "number", "minimum": 0},
+        "step": {"type": "integer", "minimum": 2}
+    }});
+    let g = gbnf(&[("t", &s)], &Envelope::json()).unwrap();
+    let dropped: Vec<&str> = g
+        .dropped
+        .iter()
+        .filter(|d| d.keyword == "minimum")
+        .map(|d| d.path.as_str())
+        .collect();
+    assert_eq!(
+        dropped,
+        ["/t/properties/ratio", "/t/properties/step"],
+        "{:?}",
+        g.dropped
+    );
+    assert!(g.text.contains("natural"), "{}", g.text);
+}

@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::{Action, Dropped};
 use crate::decode::SchemaError;
@@ -194,7 +194,6 @@ impl<'s> Gen<'s> {
     }
 
     /// A grammar expression for `schema`.
-    #[allow(clippy::too_many_lines)]
     fn expr(
         &mut self,
         schema: &'s Value,
@@ -215,53 +214,9 @@ impl<'s> Gen<'s> {
             _ => return Ok("value".into()),
         };
         if let Some(r) = o.get("$ref").and_then(Value::as_str) {
-            if let Some(name) = self.refs.get(r) {
-                return Ok(name.clone());
-            }
-            let target = r
-                .strip_prefix('#')
-                .and_then(|p| {
-                    if p.is_empty() {
-                        Some(self.root)
-                    } else {
-                        self.root.pointer(p)
-                    }
-                })
-                .ok_or_else(|| SchemaError::UnresolvedRef {
-                    reference: r.to_owned(),
-                })?;
-            let base = format!("{}-{}", self.tool, r.rsplit('/').next().unwrap_or("ref"));
-            // Reserve the rule name first, so a recursive type refers to itself.
-            let name = self.rule(&base, String::new());
-            self.refs.insert(r.to_owned(), name.clone());
-            let body = self.expr(target, &base, path, depth + 1)?;
-            if let Some(slot) = self.rules.iter_mut().find(|(n, _)| *n == name) {
-                slot.1 = body;
-            }
-            return Ok(name);
+            return self.ref_expr(r, path, depth);
         }
-        for k in [
-            "pattern",
-            "format",
-            "minimum",
-            "maximum",
-            "exclusiveMinimum",
-            "exclusiveMaximum",
-            "multipleOf",
-            "uniqueItems",
-            "not",
-            "if",
-            "patternProperties",
-            "propertyNames",
-        ] {
-            if let Some(v) = o.get(k) {
-                // A non-negative minimum is enforced by `natural` below.
-                let enforced = k == "minimum" && v.as_f64() == Some(0.0);
-                if !enforced {
-                    self.drop_kw(path, k, v);
-                }
-            }
-        }
+        self.report_unenforced(o, path);
         if let Some(c) = o.get("const") {
             return Ok(format!("{} space", lit(&c.to_string())));
         }
@@ -289,11 +244,84 @@ impl<'s> Gen<'s> {
                 return self.expr(first, hint, path, depth + 1);
             }
         }
-        let types: Vec<&str> = match o.get("type") {
-            Some(Value::String(t)) => vec![t.as_str()],
-            Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
-            _ if o.contains_key("properties") => vec!["object"],
-            _ => return Ok("value".into()),
+        self.typed_expr(o, hint, path, depth)
+    }
+
+    /// A `$ref`: the rule of its target, made once (its name reserved first, so a recursive
+    /// type refers to itself).
+    fn ref_expr(
+        &mut self,
+        r: &str,
+        path: &mut String,
+        depth: usize,
+    ) -> Result<String, SchemaError> {
+        if let Some(name) = self.refs.get(r) {
+            return Ok(name.clone());
+        }
+        let target = r
+            .strip_prefix('#')
+            .and_then(|p| {
+                if p.is_empty() {
+                    Some(self.root)
+                } else {
+                    self.root.pointer(p)
+                }
+            })
+            .ok_or_else(|| SchemaError::UnresolvedRef {
+                reference: r.to_owned(),
+            })?;
+        let base = format!("{}-{}", self.tool, r.rsplit('/').next().unwrap_or("ref"));
+        let name = self.rule(&base, String::new());
+        self.refs.insert(r.to_owned(), name.clone());
+        let body = self.expr(target, &base, path, depth + 1)?;
+        if let Some(slot) = self.rules.iter_mut().find(|(n, _)| *n == name) {
+            slot.1 = body;
+        }
+        Ok(name)
+    }
+
+    /// Reports the keywords of `o` the grammar does not enforce. A `minimum` of 0 is enforced
+    /// when every type of the node is an integer (`natural`).
+    fn report_unenforced(&mut self, o: &Map<String, Value>, path: &str) {
+        for k in [
+            "pattern",
+            "format",
+            "minimum",
+            "maximum",
+            "exclusiveMinimum",
+            "exclusiveMaximum",
+            "multipleOf",
+            "uniqueItems",
+            "not",
+            "if",
+            "patternProperties",
+            "propertyNames",
+        ] {
+            if let Some(v) = o.get(k) {
+                let enforced = k == "minimum"
+                    && v.as_f64() == Some(0.0)
+                    && types_of(o).is_some_and(|ts| {
+                        ts.contains(&"integer")
+                            && ts.iter().all(|t| matches!(*t, "integer" | "null"))
+                    });
+                if !enforced {
+                    self.drop_kw(path, k, v);
+                }
+            }
+        }
+    }
+
+    /// The expression for the node's `type` (several types are alternatives); no type and no
+    /// properties is any value.
+    fn typed_expr(
+        &mut self,
+        o: &'s Map<String, Value>,
+        hint: &str,
+        path: &mut String,
+        depth: usize,
+    ) -> Result<String, SchemaError> {
+        let Some(types) = types_of(o) else {
+            return Ok("value".into());
         };
         let mut alts = Vec::new();
         for t in types {
@@ -330,7 +358,7 @@ impl<'s> Gen<'s> {
 
     fn array_expr(
         &mut self,
-        o: &'s serde_json::Map<String, Value>,
+        o: &'s Map<String, Value>,
         hint: &str,
         path: &mut String,
         depth: usize,
@@ -359,7 +387,7 @@ impl<'s> Gen<'s> {
 
     fn object_expr(
         &mut self,
-        o: &'s serde_json::Map<String, Value>,
+        o: &'s Map<String, Value>,
         hint: &str,
         path: &mut String,
         depth: usize,
@@ -420,7 +448,18 @@ impl<'s> Gen<'s> {
     }
 }
 
-fn string_expr(o: &serde_json::Map<String, Value>) -> String {
+/// The node's types: its `type` (a name or a list of names), or `object` when it has only
+/// `properties`; `None` when it says nothing of its type.
+fn types_of(o: &Map<String, Value>) -> Option<Vec<&str>> {
+    match o.get("type") {
+        Some(Value::String(t)) => Some(vec![t.as_str()]),
+        Some(Value::Array(ts)) => Some(ts.iter().filter_map(Value::as_str).collect()),
+        _ if o.contains_key("properties") => Some(vec!["object"]),
+        _ => None,
+    }
+}
+
+fn string_expr(o: &Map<String, Value>) -> String {
     let min = o.get("minLength").and_then(Value::as_u64);
     let max = o.get("maxLength").and_then(Value::as_u64);
     match (min, max) {
