@@ -101,3 +101,53 @@ fn raw_schemars_integer_formats_are_bounds() {
 struct Small {
     n: u8,
 }
+
+/// A shape, tagged by `kind` (flattened into [`Draw`]).
+#[derive(Debug, Deserialize, JsonSchema, PartialEq)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum Shape {
+    Circle { r: f64 },
+    Square { side: f64 },
+}
+
+/// A struct with a flattened internally tagged enum: schemars puts the enum's variants in a
+/// `oneOf` beside the struct's own `properties`.
+#[derive(Debug, Deserialize, JsonSchema, PartialEq)]
+struct Draw {
+    color: String,
+    #[serde(flatten)]
+    shape: Shape,
+}
+
+#[test]
+fn flattened_tagged_enum_keeps_every_field() {
+    // Regression: each part of the schema dropped the keys the other declared.
+    let p = Policy::default();
+    let d = decode::<Draw>(r#"{"color": "red", "kind": "circle", "r": 2.0}"#, &p).unwrap();
+    assert_eq!(
+        d.value,
+        Draw {
+            color: "red".into(),
+            shape: Shape::Circle { r: 2.0 }
+        }
+    );
+    assert!(d.coercions.is_empty(), "{:?}", d.coercions);
+    let d = decode::<Draw>(
+        r#"{"color": "red", "kind": "square", "side": "3", "zz": 1}"#,
+        &p,
+    )
+    .unwrap();
+    assert_eq!(d.value.shape, Shape::Square { side: 3.0 });
+    let kinds: Vec<_> = d
+        .coercions
+        .iter()
+        .map(|c| (c.path.as_str(), c.kind))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            ("/side", CoercionKind::StringToInteger),
+            ("/zz", CoercionKind::UnknownKeyDropped)
+        ]
+    );
+}

@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Number, Value};
 
-use super::check::{MAX_DEPTH, conforms};
+use super::check::{MAX_DEPTH, conforms_part, same_value};
 use super::error::unknown_key_problem;
 use super::node::{
     Additional, Compiled, Node, NodeId, ROOT, T_ANY, T_ARR, T_BOOL, T_INT, T_NULL, T_NUM, T_OBJ,
@@ -31,7 +31,7 @@ pub(crate) fn coerce(
         fuel: FUEL,
     };
     let mut path = String::new();
-    w.walk(value, ROOT, &mut path, 0);
+    w.walk(value, ROOT, &mut path, 0, false);
     *coercions = w.out;
     *problems = w.problems;
 }
@@ -57,7 +57,9 @@ impl Walker<'_> {
         });
     }
 
-    fn walk(&mut self, v: &mut Value, id: NodeId, path: &mut String, depth: usize) {
+    /// Coerces `v` against node `id`; `part` when the node is one part of the value's schema
+    /// (an `allOf` part, a union branch), which leaves unknown keys to the whole.
+    fn walk(&mut self, v: &mut Value, id: NodeId, path: &mut String, depth: usize, part: bool) {
         self.fuel = self.fuel.saturating_sub(1);
         if depth > MAX_DEPTH {
             self.problems.push(Problem {
@@ -77,22 +79,22 @@ impl Walker<'_> {
         if !n.any_of.is_empty() {
             self.union(v, n, path, depth);
         }
-        for &part in &n.all_of {
-            self.walk(v, part, path, depth + 1);
+        for &p in &n.all_of {
+            self.walk(v, p, path, depth + 1, true);
         }
         self.fix_type(v, n, path);
         if n.enum_values.is_some() || n.const_value.is_some() {
             self.fix_enum(v, n, path);
         }
         match v {
-            Value::Object(obj) => self.object(obj, n, path, depth),
+            Value::Object(obj) => self.object(obj, n, path, depth, part),
             Value::Array(a) => {
-                if let Some(items) = n.items {
-                    for (i, x) in a.iter_mut().enumerate() {
+                for (i, x) in a.iter_mut().enumerate() {
+                    if let Some(items) = n.item_at(i) {
                         let len = path.len();
                         path.push('/');
                         path.push_str(&i.to_string());
-                        self.walk(x, items, path, depth + 1);
+                        self.walk(x, items, path, depth + 1, false);
                         path.truncate(len);
                     }
                 }
@@ -105,9 +107,13 @@ impl Walker<'_> {
     /// branch and keep the one with the fewest problems, then the lowest cost.
     fn union(&mut self, v: &mut Value, n: &Node, path: &mut String, depth: usize) {
         let c = self.c;
-        if let Some(&b) = n.any_of.iter().find(|&&b| conforms(c, v, b, depth + 1)) {
+        if let Some(&b) = n
+            .any_of
+            .iter()
+            .find(|&&b| conforms_part(c, v, b, depth + 1))
+        {
             // Fits as is; walking it records nothing but keeps nested defaults consistent.
-            self.walk(v, b, path, depth + 1);
+            self.walk(v, b, path, depth + 1, true);
             return;
         }
         if v.is_null() && n.any_of.iter().any(|&b| allows_null(c, b)) {
@@ -126,9 +132,10 @@ impl Walker<'_> {
                 problems: Vec::new(),
                 fuel: self.fuel,
             };
-            sub.walk(&mut trial, b, path, depth + 1);
+            sub.walk(&mut trial, b, path, depth + 1, true);
             self.fuel = sub.fuel;
-            let bad = sub.problems.len() + usize::from(!conforms(c, &trial, b, depth + 1)) * 1000;
+            let bad =
+                sub.problems.len() + usize::from(!conforms_part(c, &trial, b, depth + 1)) * 1000;
             let cost: u32 = sub.out.iter().map(|x| x.cost).sum();
             if best
                 .as_ref()
@@ -284,7 +291,7 @@ impl Walker<'_> {
             }
             (None, None) => return,
         };
-        if values.contains(v) {
+        if values.iter().any(|x| same_value(x, v)) {
             return;
         }
         let Value::String(s) = v else { return };
@@ -295,14 +302,21 @@ impl Walker<'_> {
         self.record(path, kind, kind.cost(), orig);
     }
 
-    fn object(&mut self, obj: &mut Map<String, Value>, n: &Node, path: &mut String, depth: usize) {
+    fn object(
+        &mut self,
+        obj: &mut Map<String, Value>,
+        n: &Node,
+        path: &mut String,
+        depth: usize,
+        part: bool,
+    ) {
         let c = self.c;
-        let closed = n.closed_keys();
-        // Keys the schema does not list: fold or correct their names, else drop or reject.
-        if closed || matches!(n.additional, Additional::Schema(_)) {
+        // Keys no schema of the object declares: fold or correct their names, else drop or
+        // reject (once, by the whole schema, not by each part).
+        if !part && (n.keys_closed || matches!(n.additional, Additional::Schema(_))) {
             let unknown: Vec<String> = obj
                 .keys()
-                .filter(|k| n.prop(k).is_none())
+                .filter(|k| !n.known_keys.contains(k))
                 .cloned()
                 .collect();
             for key in unknown {
@@ -311,7 +325,7 @@ impl Walker<'_> {
                     path.push('/');
                     push_escaped(path, &key);
                     if let Some(x) = obj.get_mut(&key) {
-                        self.walk(x, s, path, depth + 1);
+                        self.walk(x, s, path, depth + 1, false);
                     }
                     path.truncate(len);
                     continue;
@@ -360,7 +374,7 @@ impl Walker<'_> {
                         self.record(path, k, k.cost(), Value::Null);
                     }
                 }
-                Some(x) => self.walk(x, *pid, path, depth + 1),
+                Some(x) => self.walk(x, *pid, path, depth + 1, false),
                 None => {
                     if !required && let Some(d) = &prop.default {
                         obj.insert(name.clone(), d.clone());
@@ -389,12 +403,21 @@ pub(crate) fn allows_null(c: &Compiled, id: NodeId) -> bool {
     by_type && by_enum && by_branch && n.all_of.iter().all(|&p| allows_null(c, p))
 }
 
-/// Parses a string that holds a JSON object or array (repairing it if needed).
+/// Parses a string that holds a JSON object or array (repairing it if needed). A repair that
+/// would drop text (prose after the value, a stray word: `"[WIP] fix bug"`) means the string is
+/// text that only starts with a bracket, not JSON: `None`.
 fn parse_embedded(t: &str, policy: &Policy) -> Option<Value> {
+    use crate::repair::FixKind;
     if let Ok((v, _)) = super::parse::parse(t, policy.duplicate_keys) {
         return Some(v);
     }
     let r = crate::repair::repair(t).ok()?;
+    if r.fixes
+        .iter()
+        .any(|f| matches!(f.kind, FixKind::StrippedWrapper | FixKind::DroppedGarbage))
+    {
+        return None;
+    }
     super::parse::parse(&r.text, policy.duplicate_keys)
         .ok()
         .map(|(v, _)| v)
@@ -573,9 +596,9 @@ fn match_key<'n>(
     obj: &Map<String, Value>,
 ) -> Option<(&'n str, CoercionKind)> {
     let free = || {
-        n.props
+        n.known_keys
             .iter()
-            .map(|(k, _)| k.as_str())
+            .map(String::as_str)
             .filter(|k| !obj.contains_key(*k))
     };
     let one = |mut it: Box<dyn Iterator<Item = &'n str> + '_>| -> Option<&'n str> {
@@ -624,7 +647,7 @@ fn misspelling<'n>(key: &str, candidates: impl Iterator<Item = &'n str>) -> Opti
 
 /// The field name `key` probably meant (for did-you-mean in messages).
 pub(crate) fn did_you_mean<'n>(key: &str, n: &'n Node) -> Option<&'n str> {
-    let names = || n.props.iter().map(|(k, _)| k.as_str());
+    let names = || n.known_keys.iter().map(String::as_str);
     let f = fold(key);
     names()
         .find(|k| fold(k) == f)

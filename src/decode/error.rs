@@ -383,7 +383,7 @@ fn split_last(p: &str) -> (String, String) {
 /// The problem for a key the schema does not list (with a did-you-mean when one is close).
 pub(crate) fn unknown_key_problem(node: Option<&Node>, obj_path: &str, key: &str) -> Problem {
     let fields: Vec<String> = node.map_or_else(Vec::new, |n| {
-        n.props.iter().map(|(k, _)| format!("\"{k}\"")).collect()
+        n.known_keys.iter().map(|k| format!("\"{k}\"")).collect()
     });
     let mut path = obj_path.to_owned();
     path.push('/');
@@ -482,9 +482,7 @@ fn step(c: &Compiled, id: NodeId, seg: &str, depth: usize) -> Option<NodeId> {
     if let Some(p) = n.prop(seg) {
         return Some(c.resolve(p));
     }
-    if let Some(items) = n.items
-        && seg.parse::<usize>().is_ok()
-    {
+    if let Some(items) = seg.parse::<usize>().ok().and_then(|i| n.item_at(i)) {
         return Some(c.resolve(items));
     }
     if let Additional::Schema(s) = n.additional {

@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Number, Value};
 
-use super::check::{MAX_DEPTH, conforms};
+use super::check::{MAX_DEPTH, conforms, conforms_part, same_value};
 use super::coerce::allows_null;
 use super::node::{
     Additional, Compiled, NodeId, ROOT, T_ANY, T_ARR, T_BOOL, T_INT, T_NULL, T_NUM, T_OBJ, T_STR,
@@ -154,13 +154,20 @@ pub(crate) fn corrected(
     value: &Value,
 ) -> Option<Value> {
     let mut v = value.clone();
-    fix(c, &mut v, ROOT, 0);
+    fix(c, &mut v, ROOT, 0, false);
     order(c, &mut v, ROOT, 0);
     validator.is_valid(&v).then_some(v)
 }
 
-fn fix(c: &Compiled, v: &mut Value, id: NodeId, depth: usize) {
-    if depth > MAX_DEPTH || conforms(c, v, id, depth) {
+/// Changes `v` as little as possible until it fits node `id` (`part`: one part of the value's
+/// schema, which leaves keys it does not declare to the whole).
+fn fix(c: &Compiled, v: &mut Value, id: NodeId, depth: usize, part: bool) {
+    let fits = if part {
+        conforms_part(c, v, id, depth)
+    } else {
+        conforms(c, v, id, depth)
+    };
+    if depth > MAX_DEPTH || fits {
         return;
     }
     let n = c.get(id);
@@ -174,16 +181,21 @@ fn fix(c: &Compiled, v: &mut Value, id: NodeId, depth: usize) {
             .or_else(|| n.any_of.iter().copied().find(|&b| !allows_null(c, b)))
             .or(n.any_of.first().copied());
         if let Some(b) = branch {
-            fix(c, v, b, depth + 1);
+            fix(c, v, b, depth + 1, true);
         }
-        return;
+        if !n.has_own_checks() {
+            return;
+        }
     }
     for &p in &n.all_of {
-        fix(c, v, p, depth + 1);
+        fix(c, v, p, depth + 1, true);
     }
     let type_ok = n.types == T_ANY || n.types & type_of(v) != 0;
-    let enum_ok = n.enum_values.as_ref().is_none_or(|e| e.contains(v))
-        && n.const_value.as_ref().is_none_or(|k| k == v);
+    let enum_ok = n
+        .enum_values
+        .as_ref()
+        .is_none_or(|e| e.iter().any(|x| same_value(x, v)))
+        && n.const_value.as_ref().is_none_or(|k| same_value(k, v));
     if !type_ok || !enum_ok {
         *v = match (&n.enum_values, &*v) {
             (Some(e), Value::String(_)) => super::error::closest_enum(v, e),
@@ -193,8 +205,8 @@ fn fix(c: &Compiled, v: &mut Value, id: NodeId, depth: usize) {
     }
     match v {
         Value::Object(o) => {
-            if n.closed_keys() {
-                o.retain(|k, _| n.prop(k).is_some());
+            if !part && n.keys_closed {
+                o.retain(|k, _| n.known_keys.contains(k));
             }
             for (k, p) in &n.props {
                 match o.get_mut(k) {
@@ -202,7 +214,7 @@ fn fix(c: &Compiled, v: &mut Value, id: NodeId, depth: usize) {
                         if x.is_null() && !allows_null(c, *p) {
                             *x = example_at(c, *p, 0);
                         } else {
-                            fix(c, x, *p, depth + 1);
+                            fix(c, x, *p, depth + 1, false);
                         }
                     }
                     None if n.required.contains(k) => {
@@ -214,15 +226,15 @@ fn fix(c: &Compiled, v: &mut Value, id: NodeId, depth: usize) {
             if let Additional::Schema(s) = n.additional {
                 for (k, x) in o.iter_mut() {
                     if n.prop(k).is_none() {
-                        fix(c, x, s, depth + 1);
+                        fix(c, x, s, depth + 1, false);
                     }
                 }
             }
         }
         Value::Array(a) => {
-            if let Some(items) = n.items {
-                for x in a.iter_mut() {
-                    fix(c, x, items, depth + 1);
+            for (i, x) in a.iter_mut().enumerate() {
+                if let Some(items) = n.item_at(i) {
+                    fix(c, x, items, depth + 1, false);
                 }
             }
             #[allow(clippy::cast_possible_truncation)]

@@ -330,7 +330,7 @@ impl Decoder {
         let compiled = Compiled::new(schema)?;
         let validator = jsonschema::options()
             .should_validate_formats(true)
-            .build(schema)
+            .build(&openapi_nullable(schema))
             .map_err(|e| SchemaError::Invalid {
                 message: e.to_string(),
             })?;
@@ -579,4 +579,37 @@ pub fn decoder_for<T: JsonSchema>() -> Result<Decoder, SchemaError> {
     let d = Decoder::new(&crate::schema::schema_for::<T>())?;
     CACHE.with(|c| c.borrow_mut().insert(id, d.clone()));
     Ok(d)
+}
+
+/// `schema` with OpenAPI's `nullable: true` said in JSON Schema (`null` added to `type`), so the
+/// validator admits the `null` the compiled schema does.
+fn openapi_nullable(schema: &Value) -> Value {
+    fn walk(v: &mut Value) {
+        match v {
+            Value::Object(o) => {
+                if o.get("nullable") == Some(&Value::Bool(true)) {
+                    match o.get_mut("type") {
+                        Some(Value::String(t)) if t != "null" => {
+                            let t = std::mem::take(t);
+                            o.insert("type".into(), serde_json::json!([t, "null"]));
+                        }
+                        Some(Value::Array(ts)) if !ts.iter().any(|t| t == "null") => {
+                            ts.push(Value::from("null"));
+                        }
+                        _ => {}
+                    }
+                }
+                for (k, x) in o.iter_mut() {
+                    if !matches!(k.as_str(), "enum" | "const" | "default" | "examples") {
+                        walk(x);
+                    }
+                }
+            }
+            Value::Array(a) => a.iter_mut().for_each(walk),
+            _ => {}
+        }
+    }
+    let mut s = schema.clone();
+    walk(&mut s);
+    s
 }

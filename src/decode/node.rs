@@ -51,8 +51,10 @@ pub(crate) struct Node {
     pub required: Vec<String>,
     /// `additionalProperties` (and whether `patternProperties` exists, which we treat as allowed).
     pub additional: Additional,
-    /// `items` (a single schema for every element).
+    /// `items` (a single schema for every element after the `prefix_items` positions).
     pub items: Option<NodeId>,
+    /// `prefixItems`: one schema per leading position.
+    pub prefix_items: Vec<NodeId>,
     /// `enum`.
     pub enum_values: Option<Vec<Value>>,
     /// `const`.
@@ -95,6 +97,13 @@ pub(crate) struct Node {
     pub alias: Option<NodeId>,
     /// True when some property has a `default` (a missing one is then filled in).
     pub has_defaults: bool,
+    /// Every key some schema applying to the same object declares: this node's `properties`
+    /// and `required`, then those of its `allOf` parts and `anyOf`/`oneOf` branches (a
+    /// flattened tagged enum's `kind` is as known as the struct's own fields).
+    pub known_keys: Vec<String>,
+    /// True when a key outside [`Node::known_keys`] is unknown to the tool: some schema applying
+    /// to the object lists its keys or denies extra ones, and none welcomes them.
+    pub keys_closed: bool,
     /// Keywords this module does not check itself (`not`, `if`, `patternProperties`, …): the fast
     /// path must ask the full validator.
     pub opaque: bool,
@@ -109,6 +118,7 @@ impl Default for Node {
             required: Vec::new(),
             additional: Additional::Unspecified,
             items: None,
+            prefix_items: Vec::new(),
             enum_values: None,
             const_value: None,
             any_of: Vec::new(),
@@ -130,15 +140,50 @@ impl Default for Node {
             description: None,
             alias: None,
             has_defaults: false,
+            known_keys: Vec::new(),
+            keys_closed: false,
             opaque: false,
         }
     }
 }
 
 impl Node {
+    /// The schema of the array element at position `i`: its `prefixItems` entry, else `items`.
+    pub fn item_at(&self, i: usize) -> Option<NodeId> {
+        self.prefix_items.get(i).copied().or(self.items)
+    }
+
     /// The property named `key`.
     pub fn prop(&self, key: &str) -> Option<NodeId> {
         self.props.iter().find(|(k, _)| k == key).map(|&(_, id)| id)
+    }
+
+    /// True when the node checks anything itself, beside its `anyOf`/`oneOf` branches (a
+    /// type, a bound, a key, …): then a branch alone does not say whether a value fits.
+    pub fn has_own_checks(&self) -> bool {
+        self.types != T_ANY
+            || self.never
+            || !self.props.is_empty()
+            || !self.required.is_empty()
+            || self.additional != Additional::Unspecified
+            || self.items.is_some()
+            || !self.prefix_items.is_empty()
+            || self.enum_values.is_some()
+            || self.const_value.is_some()
+            || !self.all_of.is_empty()
+            || self.minimum.is_some()
+            || self.maximum.is_some()
+            || self.exclusive_minimum.is_some()
+            || self.exclusive_maximum.is_some()
+            || self.multiple_of.is_some()
+            || self.min_length.is_some()
+            || self.max_length.is_some()
+            || self.pattern.is_some()
+            || self.min_items.is_some()
+            || self.max_items.is_some()
+            || self.unique_items
+            || self.format.is_some()
+            || self.opaque
     }
 
     /// True when this node declares the object's shape (so keys outside it are unknown).
@@ -188,8 +233,43 @@ impl Compiled {
                 .iter()
                 .any(|&(_, p)| out.get(p).default.is_some());
             out.nodes[i].has_defaults = d;
+            let (mut keys, mut closed, mut open) = (Vec::new(), false, false);
+            out.object_scope(i, 0, &mut keys, &mut closed, &mut open);
+            out.nodes[i].known_keys = keys;
+            out.nodes[i].keys_closed = closed && !open;
         }
         Ok(out)
+    }
+
+    /// Collects what the schemas applying to the same object as node `id` say of its keys
+    /// (see [`Node::known_keys`]): the keys they declare, whether one closes the set, whether
+    /// one leaves it open. Same-object cycles are refused at compilation; `depth` bounds it anyway.
+    fn object_scope(
+        &self,
+        id: NodeId,
+        depth: usize,
+        keys: &mut Vec<String>,
+        closed: &mut bool,
+        open: &mut bool,
+    ) {
+        if depth > MAX_SCHEMA_DEPTH {
+            return;
+        }
+        let n = self.get(id);
+        let declared = n.props.iter().map(|(k, _)| k).chain(&n.required);
+        for k in declared {
+            if !keys.contains(k) {
+                keys.push(k.clone());
+            }
+        }
+        match n.additional {
+            Additional::Allowed | Additional::Schema(_) => *open = true,
+            Additional::Denied => *closed = true,
+            Additional::Unspecified => *closed |= !n.props.is_empty(),
+        }
+        for &p in n.all_of.iter().chain(&n.any_of) {
+            self.object_scope(p, depth + 1, keys, closed, open);
+        }
     }
 
     /// The node `id` stands for, following `$ref` aliases (bounded, so a self-reference ends).
@@ -353,6 +433,12 @@ impl<'s> Compiler<'s> {
             Some(Value::Array(_)) => node.opaque = true,
             Some(sub) => node.items = Some(self.compile(sub, depth + 1)?),
         }
+        if let Some(Value::Array(prefix)) = obj.get("prefixItems") {
+            for sub in prefix {
+                let pid = self.compile(sub, depth + 1)?;
+                node.prefix_items.push(pid);
+            }
+        }
         if let Some(Value::Array(e)) = obj.get("enum") {
             node.enum_values = Some(e.clone());
         }
@@ -364,7 +450,11 @@ impl<'s> Compiler<'s> {
                 .iter()
                 .flatten()
                 .chain(node.const_value.iter());
-            let bits = vals.fold(0, |acc, v| acc | type_of(v));
+            let mut bits = vals.fold(0, |acc, v| acc | type_of(v));
+            if bits & T_NUM != 0 {
+                // `1.0` in an enum is also the integer 1.
+                bits |= T_INT;
+            }
             if bits != 0 {
                 node.types = bits;
             }
@@ -406,11 +496,18 @@ impl<'s> Compiler<'s> {
         node.max_items = obj.get("maxItems").and_then(Value::as_u64);
         node.unique_items = obj.get("uniqueItems") == Some(&Value::Bool(true));
         if let Some(p) = obj.get("pattern").and_then(Value::as_str) {
-            match regex::Regex::new(p) {
-                Ok(re) => node.pattern = Some(re),
+            match ecma_classes(p).and_then(|p| regex::Regex::new(&p).ok()) {
+                Some(re) => node.pattern = Some(re),
                 // ECMA-262 features the regex crate lacks (lookaround): the validator handles them.
-                Err(_) => node.opaque = true,
+                None => node.opaque = true,
             }
+        }
+        // Draft 4's boolean form: `exclusiveMinimum: true` makes `minimum` exclusive.
+        if obj.get("exclusiveMinimum") == Some(&Value::Bool(true)) {
+            node.exclusive_minimum = node.minimum.take();
+        }
+        if obj.get("exclusiveMaximum") == Some(&Value::Bool(true)) {
+            node.exclusive_maximum = node.maximum.take();
         }
         node.format = obj.get("format").and_then(Value::as_str).map(str::to_owned);
         match node.format.as_deref() {
@@ -516,6 +613,57 @@ fn is_annotation(k: &str) -> bool {
             | "$defs"
             | "definitions"
     )
+}
+
+/// `pattern` for the regex crate with ECMA-262's ASCII meaning of `\d`, `\w` and `\b` (the
+/// regex crate's are Unicode-aware: `\d` would match `١`). `None` for a class it cannot say
+/// that way (`\D`/`\W` inside `[…]`); the validator then judges the pattern.
+fn ecma_classes(p: &str) -> Option<String> {
+    let mut out = String::with_capacity(p.len() + 16);
+    let mut in_class = false;
+    let mut chars = p.chars();
+    while let Some(ch) = chars.next() {
+        match ch {
+            '\\' => {
+                let Some(e) = chars.next() else {
+                    out.push('\\');
+                    break;
+                };
+                match (e, in_class) {
+                    ('d', false) => out.push_str("[0-9]"),
+                    ('D', false) => out.push_str("[^0-9]"),
+                    ('w', false) => out.push_str("[0-9A-Za-z_]"),
+                    ('W', false) => out.push_str("[^0-9A-Za-z_]"),
+                    ('d', true) => out.push_str("0-9"),
+                    ('w', true) => out.push_str("0-9A-Za-z_"),
+                    ('D' | 'W', true) => return None,
+                    ('b', false) => out.push_str("(?-u:\\b)"),
+                    ('B', false) => out.push_str("(?-u:\\B)"),
+                    _ => {
+                        out.push('\\');
+                        out.push(e);
+                    }
+                }
+            }
+            '[' if !in_class => {
+                // `[]…]` and `[^]…]`: what a leading `]` means differs between dialects.
+                let rest = chars.as_str();
+                if rest.starts_with(']') || rest.starts_with("^]") {
+                    return None;
+                }
+                in_class = true;
+                out.push('[');
+            }
+            // Inside a class, ECMA's `[` is a literal (the regex crate's would nest a class).
+            '[' => out.push_str("\\["),
+            ']' if in_class => {
+                in_class = false;
+                out.push(']');
+            }
+            _ => out.push(ch),
+        }
+    }
+    Some(out)
 }
 
 fn is_opaque_keyword(k: &str) -> bool {

@@ -117,7 +117,7 @@ use serde::Deserialize as _;
 
 /// For `anyOf: [X, {"type": "null"}]` (either order), the id of X.
 fn nullable_branch(c: &Compiled, n: &Node) -> Option<NodeId> {
-    if n.any_of.len() != 2 || n.one_of || n.types != T_ANY || n.enum_values.is_some() {
+    if n.any_of.len() != 2 || n.one_of || n.has_own_checks() {
         return None;
     }
     let is_null = |id: NodeId| {
