@@ -10,8 +10,9 @@
 //!    bare JSON lines, fenced blocks; arguments repaired); native calls reported by the backend
 //!    (Ollama's `tool_calls`, whose arguments may be a broken string) join them.
 //! 3. **Dispatch.** Each call goes to the [`Toolbox`], which repairs, decodes and runs it.
-//!    - A call identical to one already answered in this run is answered from the earlier result
-//!      with a short note, not run again (unless a call since changed something); sent a third
+//!    - A read-only call identical to one already answered in this run is answered from the
+//!      earlier result with a short note, not run again (unless a call since changed something:
+//!      any call of a tool that is not read-only may have); sent a third
 //!      time it gets a firmer message, a fourth time ends the run
 //!      ([`EndReason::RepeatedFailure`]).
 //!    - A model-fault failure (bad arguments, unknown tool) or a policy refusal (a path outside
@@ -19,8 +20,10 @@
 //!      If the model sends the identical failing call again, it gets a firmer message with the
 //!      exact call shape; a third time ends the run with [`EndReason::RepeatedFailure`] instead
 //!      of spending the whole budget.
-//!    - A world-fault failure (I/O, timeout, a crashing tool) is retried
-//!      ([`AgentOptions::world_retries`]) before its message goes back.
+//!    - A world-fault failure (I/O, timeout, a crashing tool) of a tool that is safe to repeat
+//!      ([`Toolbox::is_retry_safe`]: read-only or idempotent) is retried
+//!      ([`AgentOptions::world_retries`]) before its message goes back, unless the toolbox
+//!      retried it already (the dispatch path does); a state-changing tool never runs twice.
 //!    - After a policy refusal the turn's remaining calls are skipped.
 //!    - Consecutive calls of read-only tools ([`Toolbox::is_read_only`]) that repeat nothing
 //!      start together and run concurrently ([`Toolbox::call_read_only`]; through the dispatch
@@ -60,7 +63,8 @@ pub struct AgentOptions {
     pub nudge_turns: u32,
     /// Most calls taken from one turn; generation stops once this many are complete.
     pub max_calls_per_turn: usize,
-    /// How many times a call that failed for the world's fault is run again.
+    /// How many times a call that failed for the world's fault is run again, when its tool is
+    /// safe to repeat ([`Toolbox::is_retry_safe`]) and the toolbox did not retry it itself.
     pub world_retries: u32,
     /// Sampling and length settings for each generation.
     pub generate: GenerateOptions,
@@ -462,7 +466,9 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 (r, f)
             } else {
                 match seen.get_mut(&key) {
-                    Some(prev) if prev.result.is_ok() => {
+                    // Only a read-only call's result stands for its repeat; a call that changes
+                    // things runs again when asked again.
+                    Some(prev) if prev.result.is_ok() && self.tools.is_read_only(&call.name) => {
                         prev.repeats += 1;
                         let mut r = prev.result.clone();
                         r.cached = true;
@@ -515,8 +521,9 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     }
                 }
             };
-            if ran && result.changed {
-                // Something changed: earlier results may be stale, so repeats run again.
+            if ran && (result.changed || !self.tools.is_read_only(&call.name)) {
+                // Something changed (or may have: a tool that is not read-only and names no
+                // effect): earlier results may be stale, so repeats run again.
                 seen.retain(|_, prev| !prev.result.is_ok());
             }
             if ran {
@@ -609,7 +616,12 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 Some(r) => r,
                 None => self.tools.call(call).await,
             };
-            if r.fault() == Some(Fault::World) && attempts <= self.options.world_retries {
+            // Only a call that is safe to repeat, and that the toolbox did not retry already.
+            if r.fault() == Some(Fault::World)
+                && attempts <= self.options.world_retries
+                && r.attempts <= 1
+                && self.tools.is_retry_safe(&call.name)
+            {
                 let kind = r.failure.as_ref().map_or("failure", |f| f.kind.as_str());
                 on_event(&AgentEvent::Retry {
                     reason: format!(

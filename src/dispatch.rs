@@ -54,7 +54,8 @@ use crate::tools::{
 pub struct Policy {
     /// How list results are rendered for the model.
     pub format: OutputFormat,
-    /// Most bytes of model-facing output per call; longer output is cut with a note.
+    /// Most bytes of a call's output shown to the model; longer output is cut at a line and a
+    /// one-line note (what was cut, what to ask for instead) follows it.
     pub max_output_bytes: usize,
     /// Time limit of a call when its tool sets none.
     pub default_timeout: Duration,
@@ -629,12 +630,12 @@ fn cap(text: String, max: usize) -> (String, bool) {
         return (text, false);
     }
     let (mut head, _) = cut(&text, max);
+    let shown = head.len();
     if !head.ends_with('\n') {
         head.push('\n');
     }
     head.push_str(&format!(
-        "{TRUNCATION_NOTE} showing the first {} of {} bytes. Ask for less: a line range, a narrower path or pattern.]",
-        head.len(),
+        "{TRUNCATION_NOTE} showing the first {shown} of {} bytes. Ask for less: a line range, a narrower path or pattern.]",
         text.len()
     ));
     (head, true)
@@ -652,6 +653,10 @@ mod tests {
         assert!(out.starts_with("line one\nline two\n"));
         assert!(out.contains("[output truncated: showing the first"));
         assert!(out.contains(&format!("of {} bytes", text.len())));
+        // The count is of the input shown, not of the newline put before the note.
+        let (out, _) = cap(format!("1\t{}\n", "a".repeat(26)), 10);
+        assert!(out.starts_with("1\taaaaaaaa\n["), "{out}");
+        assert!(out.contains("showing the first 10 of 29 bytes"), "{out}");
         let (same, t) = cap("short".into(), 40);
         assert_eq!((same.as_str(), t), ("short", false));
     }

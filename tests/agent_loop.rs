@@ -4,7 +4,7 @@
 //! and every end reason. Assertions are on the event stream and the transcript's structure.
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 
 use serde_json::{Value, json};
@@ -20,6 +20,8 @@ use toolmend::backend::{BoxFuture, Role, StopReason, ToolDef};
 struct Files {
     runs: Mutex<BTreeMap<String, u32>>,
     flaky_failures: AtomicU32,
+    /// `flaky` changes things (not safe to run twice).
+    flaky_changes: AtomicBool,
 }
 
 impl Files {
@@ -161,6 +163,12 @@ impl Toolbox for ArcBox {
     }
     fn call<'a>(&'a mut self, call: &'a PendingCall) -> BoxFuture<'a, CallResult> {
         self.0.call(call)
+    }
+    fn is_read_only(&self, name: &str) -> bool {
+        matches!(name, "ls" | "read")
+    }
+    fn is_retry_safe(&self, name: &str) -> bool {
+        name == "flaky" && !self.0.flaky_changes.load(Ordering::SeqCst)
     }
 }
 
@@ -409,6 +417,20 @@ fn world_faults_are_retried_before_the_model_hears_of_them() {
     assert_eq!(files.runs("flaky"), 2);
     assert!(retries(&r.events)[0].contains("world's fault"));
 
+    // A tool that changes things is not run twice: the failure goes back after one run.
+    let files = Arc::new(Files::default());
+    files.flaky_failures.store(1, Ordering::SeqCst);
+    files.flaky_changes.store(true, Ordering::SeqCst);
+    let r = run_with(
+        vec![flaky.into(), "ok".into()],
+        files.clone(),
+        AgentOptions::default(),
+    );
+    let call = &r.transcript.turns[0].calls[0];
+    assert_eq!(call.result.fault(), Some(Fault::World));
+    assert_eq!(files.runs("flaky"), 1);
+    assert!(retries(&r.events).is_empty());
+
     // Still failing after the retries: the world-fault message goes back, not a correction.
     let files = Arc::new(Files::default());
     files.flaky_failures.store(5, Ordering::SeqCst);
@@ -593,4 +615,15 @@ fn a_successful_call_repeated_again_and_again_is_stopped() {
             .starts_with("Stop calling `ls`")
     );
     assert_eq!(retries(&r.events).len(), 1);
+}
+
+#[test]
+fn a_repeated_call_that_changes_things_runs_again() {
+    // Regression: the second identical `touch` was answered from the first one's result.
+    let touch = r#"{"name": "touch", "arguments": {"path": "notes.txt"}}"#;
+    let (r, files) = run(vec![touch.into(), touch.into(), "done".into()]);
+    assert_eq!(files.runs("touch"), 2);
+    let second = &r.transcript.turns[1].calls[0];
+    assert!(!second.result.cached, "{:?}", second.result);
+    assert_eq!(second.result.attempts, 1);
 }

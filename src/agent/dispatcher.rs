@@ -65,6 +65,14 @@ impl Toolbox for DispatchToolbox {
             .is_some_and(|e| e.spec.annotations.read_only)
     }
 
+    fn is_retry_safe(&self, name: &str) -> bool {
+        self.dispatcher
+            .registry()
+            .snapshot()
+            .get(name)
+            .is_some_and(|e| e.spec.annotations.read_only || e.spec.annotations.idempotent)
+    }
+
     /// One [`Dispatcher::dispatch_turn`]: the read-only calls run concurrently.
     fn call_read_only<'a>(
         &'a mut self,

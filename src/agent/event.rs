@@ -5,8 +5,10 @@
 //! # Wire format
 //! Each event is one JSON object with a `type` tag: `Chunk {text}`, `ToolStart {id, name, args}`,
 //! `ToolEnd {id, name, result, duration_ms}`, `Retry {reason}`, `Done {reason, stats}`,
-//! `Error {message}`. Every `ToolStart` is followed by exactly one `ToolEnd` with the same `id`
-//! before the next `ToolStart`, and `Done` is always the last event of a run.
+//! `Error {message}`. Every `ToolStart` is followed by exactly one `ToolEnd` with the same `id`;
+//! calls that run concurrently (consecutive read-only calls) start together, and their `ToolEnd`s
+//! follow in call order; any other call's `ToolEnd` comes before the next `ToolStart`. `Done` is
+//! always the last event of a run.
 
 use serde::Serialize;
 use serde_json::Value;

@@ -161,6 +161,13 @@ pub trait Toolbox: Send + Sync {
         false
     }
 
+    /// True when running a call of tool `name` again after a failure does no harm (the tool is
+    /// read-only or idempotent): only then does the loop retry a world-fault failure the toolbox
+    /// did not already retry itself. The default is [`Toolbox::is_read_only`].
+    fn is_retry_safe(&self, name: &str) -> bool {
+        self.is_read_only(name)
+    }
+
     /// Runs calls of read-only tools from one turn (the loop passes only such calls) and returns
     /// one result per call, in call order. The default runs them one after another;
     /// implementations may run them concurrently.
@@ -193,6 +200,10 @@ impl<T: Toolbox + ?Sized> Toolbox for Box<T> {
 
     fn is_read_only(&self, name: &str) -> bool {
         (**self).is_read_only(name)
+    }
+
+    fn is_retry_safe(&self, name: &str) -> bool {
+        (**self).is_retry_safe(name)
     }
 
     fn call_read_only<'a>(

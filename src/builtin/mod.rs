@@ -112,6 +112,7 @@ fn io_failure(tool: &str, sb: &Sandbox, abs: &Path, err: &io::Error) -> Failure 
             "/path",
             format!("`{shown}` is a directory; use `ls` to list it"),
         ),
+        _ if sandbox::is_bad_name(err) => sandbox::bad_name(tool, &shown, err),
         _ => Failure::transient(tool, format!("I/O error on `{shown}`: {err}")),
     }
 }

@@ -45,12 +45,14 @@ impl Sandbox {
     ///
     /// # Errors
     /// [`Failure::Denied`] for absolute paths, `..` above the root and symbolic links leading
-    /// out; [`Failure::Transient`] for I/O errors other than "not found".
+    /// out; [`Failure::InvalidArgs`] for a path that cannot name a file (a NUL byte, a name too
+    /// long); [`Failure::Transient`] for other I/O errors than "not found".
     pub fn resolve(&self, tool: &str, path: &str) -> Result<PathBuf, Failure> {
         let given = path.trim();
         let given = if given.is_empty() { "." } else { given };
         let p = Path::new(given);
-        if p.has_root() || given.starts_with('~') || p.is_absolute() {
+        // `~` and `~/…` mean a home folder; `~notes` is a file name like any other.
+        if p.has_root() || given == "~" || given.starts_with("~/") || p.is_absolute() {
             return Err(Failure::denied(tool, self.absolute_message(given)));
         }
         let mut parts: Vec<&std::ffi::OsStr> = Vec::new();
@@ -113,6 +115,9 @@ impl Sandbox {
                             self.display(cur.parent().unwrap_or(&self.root))
                         ),
                     ));
+                }
+                Err(e) if is_bad_name(&e) => {
+                    return Err(bad_name(tool, given, &e));
                 }
                 Err(e) => {
                     return Err(Failure::transient(
@@ -221,6 +226,28 @@ impl Sandbox {
     }
 }
 
+/// The path itself cannot name a file (a NUL byte, a name longer than the file system allows):
+/// the model's mistake, not the world's.
+pub(super) fn is_bad_name(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        io::ErrorKind::InvalidFilename | io::ErrorKind::InvalidInput
+    )
+}
+
+/// The failure for a path that cannot name a file ([`is_bad_name`]).
+pub(super) fn bad_name(tool: &str, given: &str, e: &io::Error) -> Failure {
+    let shown: String = given.chars().take(80).collect();
+    let more = if shown.len() < given.len() { "…" } else { "" };
+    Failure::invalid_args(
+        tool,
+        "/path",
+        format!(
+            "`{shown}{more}` cannot be a file name ({e}); use a shorter path without control characters"
+        ),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -239,6 +266,28 @@ mod tests {
         assert_eq!(sb.resolve("t", "").unwrap(), sb.root());
         assert_eq!(sb.display(&sb.root().join("src/x.rs")), "src/x.rs");
         assert_eq!(sb.display(sb.root()), ".");
+    }
+
+    #[test]
+    fn a_tilde_file_name_is_relative_and_bad_names_are_the_models_fault() {
+        // Regression: `~notes` was refused as absolute; a NUL byte or a 300-byte name was a
+        // transient (world) failure, retried, and the model told its call was fine.
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("~notes"), "x").unwrap();
+        let sb = Sandbox::new(dir.path()).unwrap();
+        assert_eq!(sb.resolve("t", "~notes").unwrap(), sb.root().join("~notes"));
+        assert_eq!(
+            sb.resolve("t", "~").unwrap_err().kind(),
+            FailureKind::Denied
+        );
+        assert_eq!(
+            sb.resolve("t", "~/x").unwrap_err().kind(),
+            FailureKind::Denied
+        );
+        for bad in ["a\0b.txt".to_owned(), "a".repeat(300)] {
+            let f = sb.resolve("t", &bad).unwrap_err();
+            assert_eq!(f.kind(), FailureKind::InvalidArgs, "{f}");
+        }
     }
 
     #[test]
