@@ -24,7 +24,9 @@
 //! Consecutive calls to read-only tools run concurrently; every other call runs alone, in order.
 //! The checks of step 5 see the calls of earlier batches, so two identical read-only calls in one
 //! batch both run. A policy failure (`Denied`, `BudgetExhausted`) ends the turn: the calls after it are not run
-//! and get a `Skipped` result, so every call still gets exactly one result, in call order.
+//! and get a `Skipped` result, so every call still gets exactly one result, in call order. (In a
+//! concurrent batch that holds for failures known before running; a read-only tool that refuses
+//! while it runs does not stop the calls started beside it.)
 //!
 //! World failures are never counted against the model; model failures count against the budget
 //! of their `(tool, canonical args)`, and a success of a tool resets all of that tool's budgets.
@@ -211,7 +213,23 @@ impl Dispatcher {
     }
 
     async fn run_batch(&mut self, snap: &Snapshot, batch: Vec<ToolCall>) -> Vec<ToolResult> {
-        let prepared: Vec<Prepared> = batch.into_iter().map(|c| self.prepare(snap, c)).collect();
+        // A policy failure known before running (a spent budget, a read-only task) skips the
+        // calls after it, as it would outside a batch.
+        let mut prepared: Vec<Prepared> = Vec::with_capacity(batch.len());
+        let mut ended: Option<String> = None;
+        for call in batch {
+            if let Some(reason) = &ended {
+                prepared.push(Prepared::Done(self.skipped(call, reason)));
+                continue;
+            }
+            let p = self.prepare(snap, call);
+            if let Prepared::Done(r) = &p
+                && r.ends_turn()
+            {
+                ended = Some(ended_reason(r));
+            }
+            prepared.push(p);
+        }
         let jobs: Vec<&Job> = prepared
             .iter()
             .filter_map(|p| match p {

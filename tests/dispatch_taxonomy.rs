@@ -257,6 +257,50 @@ async fn retry_budget_is_keyed_by_tool_and_canonical_args_and_resets_on_success(
 }
 
 #[tokio::test]
+async fn a_spent_budget_skips_the_rest_of_a_concurrent_batch() {
+    // Regression: in a batch of read-only calls, the calls after a `BudgetExhausted` still ran.
+    let registry = Registry::new();
+    let (t, runs) = probe("read", Annotations::READ_ONLY, |args, _| {
+        Box::pin(async move {
+            if args["path"] == "missing" {
+                Err(Failure::invalid_args("read", "/path", "no such file"))
+            } else {
+                Ok(Output::text("content"))
+            }
+        })
+    });
+    registry.register(t).unwrap();
+    let policy = Policy {
+        retry_budget: 1,
+        duplicate_limit: 100,
+        ..fast_policy()
+    };
+    let mut d = Dispatcher::new(registry, policy);
+    let bad = || ToolCall::new("read", json!({"path": "missing"}));
+    assert_eq!(
+        kind(&d.dispatch(bad()).await),
+        Some(FailureKind::InvalidArgs)
+    );
+    let results = d
+        .dispatch_turn(vec![
+            bad(),
+            ToolCall::new("read", json!({"path": "a"})),
+            ToolCall::new("read", json!({"path": "b"})),
+        ])
+        .await;
+    let kinds: Vec<_> = results.iter().map(kind).collect();
+    assert_eq!(
+        kinds,
+        [
+            Some(FailureKind::BudgetExhausted),
+            Some(FailureKind::Skipped),
+            Some(FailureKind::Skipped)
+        ]
+    );
+    assert_eq!(runs.load(Ordering::SeqCst), 1);
+}
+
+#[tokio::test]
 async fn unknown_tool_calls_have_a_budget_too() {
     let mut d = Dispatcher::new(
         Registry::new(),
