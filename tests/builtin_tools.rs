@@ -244,6 +244,26 @@ async fn edit_replaces_exact_text_once() {
 }
 
 #[tokio::test]
+async fn edit_keeps_a_crlf_files_line_ends() {
+    // Regression: `read` shows lines without their `\r`, so a multi-line old_text copied from it
+    // never matched a CRLF file.
+    let dir = root();
+    std::fs::write(dir.path().join("win.rs"), "fn a() {\r\n    1\r\n}\r\n").unwrap();
+    let mut d = dispatcher(&dir);
+    let r = call(
+        &mut d,
+        "edit",
+        json!({"path": "win.rs", "old_text": "fn a() {\n    1\n}", "new_text": "fn a() {\n    2\n    3\n}"}),
+    )
+    .await;
+    assert!(r.is_ok(), "{r:?}");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("win.rs")).unwrap(),
+        "fn a() {\r\n    2\r\n    3\r\n}\r\n"
+    );
+}
+
+#[tokio::test]
 async fn edit_fails_clearly_when_the_old_text_is_absent() {
     let dir = root();
     let mut d = dispatcher(&dir);

@@ -73,6 +73,18 @@ fn line_of(text: &str, at: usize) -> usize {
     memchr::memchr_iter(b'\n', &text.as_bytes()[..at]).count() + 1
 }
 
+/// True when `text` has line breaks and every one is CRLF.
+fn is_crlf(text: &str) -> bool {
+    let b = text.as_bytes();
+    let mut lfs = memchr::memchr_iter(b'\n', b).peekable();
+    lfs.peek().is_some() && lfs.all(|i| i > 0 && b[i - 1] == b'\r')
+}
+
+/// `s` with every line break as CRLF.
+fn to_crlf(s: &str) -> String {
+    s.replace("\r\n", "\n").replace('\n', "\r\n")
+}
+
 fn edit(sb: &Sandbox, args: &EditArgs) -> Result<Output, Failure> {
     let abs = sb.resolve("edit", &args.path)?;
     let shown = sb.display(&abs);
@@ -122,7 +134,15 @@ fn edit(sb: &Sandbox, args: &EditArgs) -> Result<Output, Failure> {
             format!("`{shown}` is not valid UTF-8 text, so it cannot be edited safely"),
         )
     })?;
-    let positions: Vec<usize> = text.match_indices(&args.old_text).map(|(i, _)| i).collect();
+    // A file whose every line ends in CRLF keeps doing so: `read` shows its lines without the
+    // `\r`, so old_text copied from it has bare line feeds, and new_text's lines get the file's
+    // line end.
+    let (old_text, new_text) = if is_crlf(&text) {
+        (to_crlf(&args.old_text), to_crlf(&args.new_text))
+    } else {
+        (args.old_text.clone(), args.new_text.clone())
+    };
+    let positions: Vec<usize> = text.match_indices(&old_text).map(|(i, _)| i).collect();
     if positions.is_empty() {
         let mut msg = format!("old_text was not found in `{shown}`.");
         let trimmed = args.old_text.trim();
@@ -163,7 +183,7 @@ fn edit(sb: &Sandbox, args: &EditArgs) -> Result<Output, Failure> {
             ),
         ));
     }
-    let new = text.replace(&args.old_text, &args.new_text);
+    let new = text.replace(&old_text, &new_text);
     std::fs::write(&abs, &new).map_err(|e| io_failure("edit", sb, &abs, &e))?;
     let first_line = line_of(&text, positions[0]);
     let summary = if positions.len() == 1 {
