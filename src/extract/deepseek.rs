@@ -131,7 +131,7 @@ pub(crate) fn handle(inp: &Input<'_>, s: usize, mend: usize) -> Step {
 fn truncated(t: &str, hs: usize, cs: usize) -> Option<Piece> {
     let head = t[hs..].trim();
     let name = head.strip_prefix("function").map_or(head, str::trim);
-    if name.is_empty() || !name.chars().all(super::scan::is_name_char) {
+    if !super::scan::is_name(name) {
         return None;
     }
     Some(Piece::Call(RawCall {

@@ -128,7 +128,7 @@ pub(crate) fn action(inp: &Input<'_>, s: usize, mend: usize) -> Step {
         return inp.more(Wait::Markers(&["\n"]));
     };
     let name = t[at..nl].trim();
-    if name.is_empty() || !name.chars().all(super::scan::is_name_char) {
+    if !super::scan::is_name(name) {
         return Step::NotMine;
     }
     let j = skip_ws(t, nl);

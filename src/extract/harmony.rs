@@ -23,7 +23,9 @@ const MAX_HEADER: usize = 256;
 /// `<|channel|>`, `<|start|>` or ` to=`.
 pub(crate) fn handle(inp: &Input<'_>, s: usize, _mend: usize) -> Step {
     let t = inp.text;
-    let Some(m) = find(t, s, MESSAGE).filter(|m| *m - s <= MAX_HEADER) else {
+    // Only a header's length ahead: `to=` in prose must not search the rest of the text.
+    let limit = (s + MAX_HEADER + MESSAGE.len()).min(t.len());
+    let Some(m) = find(&t[..limit], s, MESSAGE) else {
         if !inp.fin && t.len() - s <= MAX_HEADER {
             return Step::NeedMore(Wait::Markers(&[MESSAGE]));
         }
@@ -56,22 +58,9 @@ pub(crate) fn handle(inp: &Input<'_>, s: usize, _mend: usize) -> Step {
         channel = Some(&r[..e]);
     }
     let bs = m + MESSAGE.len();
-    // The body ends at an end marker (consumed) or at the next header (not consumed).
-    let mut best: Option<(usize, usize)> = None;
-    for e in ENDS {
-        if let Some(i) = find(t, bs, e)
-            && best.is_none_or(|(b, _)| i < b)
-        {
-            best = Some((i, i + e.len()));
-        }
-    }
-    for n in NEXT {
-        if let Some(i) = find(t, bs, n)
-            && best.is_none_or(|(b, _)| i < b)
-        {
-            best = Some((i, i));
-        }
-    }
+    // The body ends at an end marker (consumed) or at the next header (not consumed): one
+    // search for the nearest of them, so a run of messages is read in linear time.
+    let best = body_end(t, bs);
     let (be, end) = match best {
         Some(x) => x,
         None if inp.fin => (t.len(), t.len()),
@@ -102,4 +91,23 @@ pub(crate) fn handle(inp: &Input<'_>, s: usize, _mend: usize) -> Step {
         end,
         pieces: vec![piece],
     }
+}
+
+/// The nearest end marker (consumed: its start and end) or next header (not consumed: its start
+/// twice) at or after `from`.
+fn body_end(t: &str, from: usize) -> Option<(usize, usize)> {
+    static AC: std::sync::OnceLock<aho_corasick::AhoCorasick> = std::sync::OnceLock::new();
+    let ac = AC.get_or_init(|| {
+        aho_corasick::AhoCorasick::builder()
+            .match_kind(aho_corasick::MatchKind::LeftmostFirst)
+            .build(ENDS.iter().chain(NEXT))
+            .expect("static markers compile")
+    });
+    let m = ac.find(&t[from..])?;
+    let (i, e) = (from + m.start(), from + m.end());
+    Some(if m.pattern().as_usize() < ENDS.len() {
+        (i, e)
+    } else {
+        (i, i)
+    })
 }

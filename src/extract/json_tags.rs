@@ -212,7 +212,7 @@ fn salvage_names(text: &str) -> Vec<String> {
                 && let Some(end) = rest.find('"')
             {
                 let n = &rest[..end];
-                if !n.is_empty() && n.chars().all(super::scan::is_name_char) {
+                if super::scan::is_name(n) {
                     out.push(n.to_owned());
                 }
             }
@@ -552,7 +552,7 @@ fn functionary_at(inp: &Input<'_>, s: usize, at: usize) -> Step {
             pieces: Vec::new(),
         };
     }
-    if name.is_empty() || !name.chars().all(super::scan::is_name_char) {
+    if !super::scan::is_name(name) {
         return Step::NotMine;
     }
     let j = skip_ws(t, nl + 1);

@@ -134,7 +134,12 @@ pub(crate) fn handle(inp: &Input<'_>, s: usize, mend: usize) -> Step {
         let e = match json_at(t, a) {
             Ok((_, e)) => e,
             Err(Stop::Eof) if !inp.fin => return Step::NeedMore(Wait::Balanced),
-            Err(_) => find(t, a, TAG).unwrap_or(t.len()),
+            // Not JSON (`{'city': 'Paris'}`): up to where its brackets balance, so the prose
+            // after it stays content; else up to the next call.
+            Err(_) => {
+                let limit = find(t, a, TAG).unwrap_or(t.len());
+                crate::repair::value_extent(&t[a..limit]).map_or(limit, |n| a + n)
+            }
         };
         if !inp.fin && e == t.len() && a == t.len() {
             return Step::NeedMore(Wait::Any);

@@ -56,9 +56,9 @@ pub(crate) fn think(inp: &Input<'_>, s: usize, mend: usize) -> Step {
                 && !closers.iter().any(|c| inp.text[..end].ends_with(c)) =>
         {
             // Never closed: stop at the first call envelope inside.
-            match first_call_marker(inp.opts, inp.text, mend) {
-                Some(m) if has_call(inp, m) => (mend..m, m),
-                _ => (body, end),
+            match first_call_marker(inp.opts, inp.text, mend, |&m| has_call(inp, m)) {
+                Some(m) => (mend..m, m),
+                None => (body, end),
             }
         }
         Ok(x) => x,
@@ -169,9 +169,9 @@ fn prefilled(inp: &Input<'_>, _s: usize, _mend: usize) -> Step {
         Some((i, e)) => (0..i, e),
         // A prefix of a longer output: the block is still open, all of it is reasoning.
         None if inp.fin && inp.opts.partial => (0..t.len(), t.len()),
-        None if inp.fin => match first_call_marker(inp.opts, t, 0) {
-            Some(m) if has_call(inp, m) => (0..m, m),
-            _ => (0..t.len(), t.len()),
+        None if inp.fin => match first_call_marker(inp.opts, t, 0, |&m| has_call(inp, m)) {
+            Some(m) => (0..m, m),
+            None => (0..t.len(), t.len()),
         },
         None => return Step::NeedMore(Wait::Markers(CLOSERS)),
     };

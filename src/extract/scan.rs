@@ -412,8 +412,30 @@ fn strong(mk: &Marker) -> bool {
         )
 }
 
-/// The first strong call marker at or after `from` (for think blocks that were never closed).
-pub(crate) fn first_call_marker(opts: &Options, text: &str, from: usize) -> Option<usize> {
+/// How many strong markers a never-closed think block tries before it gives up looking for the
+/// call that ends it (each try parses a call; prose can hold many `(`).
+const CALL_MARKER_TRIES: usize = 64;
+
+/// The first strong call marker at or after `from` where `holds` (a call is there): the end of a
+/// think block that was never closed. A marker that holds no call (a `(` in the reasoning, a
+/// `<tool>` named in prose) does not end the block; at most [`CALL_MARKER_TRIES`] are tried.
+pub(crate) fn first_call_marker(
+    opts: &Options,
+    text: &str,
+    from: usize,
+    holds: impl FnMut(&usize) -> bool,
+) -> Option<usize> {
+    call_markers(opts, text, from)
+        .take(CALL_MARKER_TRIES)
+        .find(holds)
+}
+
+/// The strong call markers at or after `from`, in order.
+fn call_markers<'t>(
+    opts: &'t Options,
+    text: &'t str,
+    from: usize,
+) -> impl Iterator<Item = usize> + 't {
     type Strong = (AhoCorasick, Vec<&'static [Format]>);
     static STRONG: OnceLock<Strong> = OnceLock::new();
     let (ac, fams) = STRONG.get_or_init(|| {
@@ -425,11 +447,11 @@ pub(crate) fn first_call_marker(opts: &Options, text: &str, from: usize) -> Opti
         (ac, ms.iter().map(|mk| mk.families).collect())
     });
     ac.find_iter(&text[from..])
-        .find(|m| match opts.format {
+        .filter(move |m| match opts.format {
             FormatHint::Auto => true,
             FormatHint::Family(f) => fams[m.pattern().as_usize()].contains(&f),
         })
-        .map(|m| from + m.start())
+        .map(move |m| from + m.start())
 }
 
 struct Pending {
@@ -703,9 +725,12 @@ pub(crate) fn call_at(inp: &Input<'_>, at: usize) -> bool {
     }
 }
 
-/// Scans `inp.text[body]` as a text of its own (a final one): for envelopes inside fences.
+/// Scans `inp.text[body]` as a text of its own (a final one): for envelopes inside fences. The
+/// output goes on after the fence, so a call that runs to the fence's end was not cut off by the
+/// end of the output (it is read as partial text: repaired, not rejected as truncated).
 pub(crate) fn nested(inp: &Input<'_>, body: Range<usize>) -> Vec<Piece> {
-    let mut sc = Scanner::new(inp.opts);
+    let opts = inp.opts.clone().with_partial(true);
+    let mut sc = Scanner::new(&opts);
     sc.started = true;
     sc.pos = body.start;
     let mut out = Vec::new();
@@ -757,6 +782,12 @@ pub(crate) fn body_until(
 /// A tool name: letters, digits, `_`, `-`, `.`, `:`, `/` (no spaces).
 pub(crate) fn is_name_char(c: char) -> bool {
     c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | ':' | '/')
+}
+
+/// A tool name: name characters only, at least one of them a letter or digit (`...` or `.` in
+/// prose that quotes an envelope, `<tool_call>...</tool_call>`, is not a name).
+pub(crate) fn is_name(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(is_name_char) && s.chars().any(char::is_alphanumeric)
 }
 
 /// Reads a name starting at `at`; returns its end.

@@ -130,6 +130,16 @@ fn tag_call(
             pieces: Vec::new(),
         };
     }
+    // A bare word after a `<tool_call>` that is never closed (`wrap each call in <tool_call>
+    // tags.`) is prose, not a GLM call without arguments.
+    let closed = close.iter().any(|c| t[..end].ends_with(c));
+    let b = &t[body.clone()];
+    if !closed && !b.contains("<arg_key>") && !b.contains("<tool_sep>") {
+        return Step::Done {
+            end,
+            pieces: vec![Piece::Content(s..end)],
+        };
+    }
     Step::Done {
         end,
         pieces: key_value_call(t, body, s..end),
@@ -149,7 +159,7 @@ fn key_value_call(
         (None, None) => (b.len(), Format::Glm45Xml),
     };
     let name = b[..name_end].trim();
-    if name.is_empty() || !name.chars().all(super::scan::is_name_char) {
+    if !super::scan::is_name(name) {
         return vec![Piece::Content(span)];
     }
     let mut pairs = Vec::new();

@@ -51,7 +51,7 @@ const ARG_KEYS: &[&str] = &[
 ];
 
 fn good_name(s: &str) -> bool {
-    !s.is_empty() && s.len() <= 128 && s.chars().all(super::scan::is_name_char)
+    s.len() <= 128 && super::scan::is_name(s)
 }
 
 /// A short one-line phrase of words (`Healthy Lunch Recipe`): what a model writes as the name of

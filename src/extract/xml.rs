@@ -56,7 +56,7 @@ pub(crate) fn qwen_functions(
             break;
         };
         let name = t[ns..gt].trim().trim_matches('"').to_owned();
-        if name.is_empty() || !name.chars().all(super::scan::is_name_char) {
+        if !super::scan::is_name(&name) {
             // `<function=f` never closed by `>`: not a call; the next block is read on its own.
             at = ns;
             continue;
@@ -136,7 +136,7 @@ pub(crate) fn function_eq(inp: &Input<'_>, s: usize, mend: usize) -> Step {
         return inp.more(Wait::Markers(&[">"]));
     };
     let name = t[mend..gt].trim();
-    if name.is_empty() || !name.chars().all(super::scan::is_name_char) {
+    if !super::scan::is_name(name) {
         return Step::NotMine;
     }
     let at = skip_ws(t, gt + 1);
