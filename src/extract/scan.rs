@@ -464,7 +464,8 @@ struct Pending {
     check_from: usize,
     depth: i64,
     seen_open: bool,
-    in_str: bool,
+    /// The quote (`"` or `'`) of the string the balance count is inside, or 0.
+    in_str: u8,
     esc: bool,
     bal_at: usize,
 }
@@ -605,7 +606,7 @@ fn new_pending(start: usize, mend: usize, handler: Handler) -> Pending {
         check_from: mend,
         depth: 0,
         seen_open: false,
-        in_str: false,
+        in_str: 0,
         esc: false,
         bal_at: start,
     }
@@ -631,27 +632,26 @@ impl Pending {
                 let found = ms
                     .iter()
                     .any(|s| memchr::memmem::find(hay, s.as_bytes()).is_some());
-                if found || !throttled {
-                    self.check_from = text.len();
-                }
+                self.check_from = text.len();
                 found
             }
             Wait::Balanced => {
                 let b = text.as_bytes();
                 let mut hit = false;
                 for &c in &b[self.bal_at..] {
-                    if self.in_str {
+                    if self.in_str != 0 {
                         if self.esc {
                             self.esc = false;
                         } else if c == b'\\' {
                             self.esc = true;
-                        } else if c == b'"' {
-                            self.in_str = false;
+                        } else if c == self.in_str {
+                            self.in_str = 0;
                         }
                         continue;
                     }
                     match c {
-                        b'"' => self.in_str = true,
+                        // Python arguments quote with `'` (`send(msg='sorry :(')`).
+                        b'"' | b'\'' => self.in_str = c,
                         b'{' | b'[' | b'(' => {
                             self.depth += 1;
                             self.seen_open = true;
@@ -669,9 +669,12 @@ impl Pending {
                 self.bal_at = b.len();
                 hit
             }
-            Wait::Any => new * 8 >= cand,
+            Wait::Any => new * 8 >= cand && !throttled,
         };
-        hit && !throttled
+        // What the handler waits for has arrived: run it now, throttled or not (the marker or
+        // the balancing bracket is behind the check position from now on, so a later check
+        // would never see it again and the call would wait for the end of the stream).
+        hit
     }
 }
 
