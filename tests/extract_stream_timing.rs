@@ -15,6 +15,9 @@ const OUTPUTS: &[&str] = &[
     "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{\"city\": \"Paris\", \"unit\": \"celsius\"}<｜tool▁call▁end｜><｜tool▁calls▁end｜> I will check the weather in Paris for you and report back with the forecast shortly.",
     "[TOOL_CALLS]get_weather[ARGS]{\"city\": \"Paris\", \"unit\": \"celsius\", \"days\": 3} I will check the weather in Paris for you and report back with the forecast shortly.",
     "[send(msg='sorry :(', to='bob')] Done, the message is on its way and bob will read it soon enough.",
+    // Close markers these formats may leave out.
+    "<function_call> {\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}} Thanks, I will check the weather in Paris for you and report back with the forecast.",
+    "<|python_tag|>get_weather.call(city=\"Paris\") Thanks, I will check the weather in Paris for you and report back with the forecast shortly.",
 ];
 
 /// Pushes `text` in chunks of `size` bytes (on char boundaries); true when a call event came

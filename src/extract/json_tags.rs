@@ -283,7 +283,8 @@ fn data_run(inp: &Input<'_>, e: usize) -> Result<usize, Step> {
 }
 
 /// After a value: skips whitespace and consumes `close` if present. While streaming, waits when
-/// what follows could still become `close`.
+/// what follows could still become `close` — for any next text, not for the marker itself: an
+/// optional close marker (Granite 20B, `<|eom_id|>`) may never come.
 pub(crate) fn expect_close(
     inp: &Input<'_>,
     at: usize,
@@ -297,7 +298,7 @@ pub(crate) fn expect_close(
         }
     }
     if !inp.fin && close.iter().any(|c| c.starts_with(rest)) {
-        return Err(Step::NeedMore(Wait::Markers(close)));
+        return Err(Step::NeedMore(Wait::Any));
     }
     Ok(at)
 }
@@ -347,7 +348,7 @@ fn tagged_with(
         Err(Stop::Eof) if !inp.fin => Step::NeedMore(if close.is_empty() {
             Wait::Balanced
         } else {
-            Wait::Markers(close)
+            Wait::BalancedOr(close)
         }),
         _ => {
             if close.is_empty() {

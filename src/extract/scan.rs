@@ -65,6 +65,9 @@ pub(crate) enum Wait {
     Markers(&'static [&'static str]),
     /// When brackets opened since the marker are balanced again.
     Balanced,
+    /// When brackets are balanced again or one of these strings appears (a value whose close
+    /// marker is optional: either may come first, or only one).
+    BalancedOr(&'static [&'static str]),
     /// After enough new text (geometric back-off keeps the total work linear).
     Any,
 }
@@ -624,56 +627,67 @@ impl Pending {
         let cand = text.len() - self.start;
         let throttled = self.tries >= 2 && new * 8 < cand;
         let hit = match self.wait {
-            Wait::Markers(ms) => {
-                let b = text.as_bytes();
-                let longest = ms.iter().map(|s| s.len()).max().unwrap_or(1);
-                let from = self.check_from.saturating_sub(longest - 1).max(self.start);
-                let hay = &b[from..];
-                let found = ms
-                    .iter()
-                    .any(|s| memchr::memmem::find(hay, s.as_bytes()).is_some());
-                self.check_from = text.len();
-                found
-            }
-            Wait::Balanced => {
-                let b = text.as_bytes();
-                let mut hit = false;
-                for &c in &b[self.bal_at..] {
-                    if self.in_str != 0 {
-                        if self.esc {
-                            self.esc = false;
-                        } else if c == b'\\' {
-                            self.esc = true;
-                        } else if c == self.in_str {
-                            self.in_str = 0;
-                        }
-                        continue;
-                    }
-                    match c {
-                        // Python arguments quote with `'` (`send(msg='sorry :(')`).
-                        b'"' | b'\'' => self.in_str = c,
-                        b'{' | b'[' | b'(' => {
-                            self.depth += 1;
-                            self.seen_open = true;
-                        }
-                        b'}' | b']' | b')' => {
-                            self.depth -= 1;
-                            if self.seen_open && self.depth <= 0 {
-                                hit = true;
-                                self.depth = 0;
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-                self.bal_at = b.len();
-                hit
+            Wait::Markers(ms) => self.marker_arrived(text, ms),
+            Wait::Balanced => self.balanced(text),
+            Wait::BalancedOr(ms) => {
+                let balanced = self.balanced(text);
+                self.marker_arrived(text, ms) || balanced
             }
             Wait::Any => new * 8 >= cand && !throttled,
         };
         // What the handler waits for has arrived: run it now, throttled or not (the marker or
         // the balancing bracket is behind the check position from now on, so a later check
         // would never see it again and the call would wait for the end of the stream).
+        hit
+    }
+
+    /// One of `ms` appeared in the text not checked yet.
+    fn marker_arrived(&mut self, text: &str, ms: &[&str]) -> bool {
+        let b = text.as_bytes();
+        let longest = ms.iter().map(|s| s.len()).max().unwrap_or(1);
+        let from = self.check_from.saturating_sub(longest - 1).max(self.start);
+        let hay = &b[from..];
+        let found = ms
+            .iter()
+            .any(|s| memchr::memmem::find(hay, s.as_bytes()).is_some());
+        self.check_from = text.len();
+        found
+    }
+
+    /// The brackets opened since the marker closed again in the text not counted yet (strings
+    /// in `"…"` or Python's `'…'` skipped).
+    fn balanced(&mut self, text: &str) -> bool {
+        let b = text.as_bytes();
+        let mut hit = false;
+        for &c in &b[self.bal_at..] {
+            if self.in_str != 0 {
+                if self.esc {
+                    self.esc = false;
+                } else if c == b'\\' {
+                    self.esc = true;
+                } else if c == self.in_str {
+                    self.in_str = 0;
+                }
+                continue;
+            }
+            match c {
+                // Python arguments quote with `'` (`send(msg='sorry :(')`).
+                b'"' | b'\'' => self.in_str = c,
+                b'{' | b'[' | b'(' => {
+                    self.depth += 1;
+                    self.seen_open = true;
+                }
+                b'}' | b']' | b')' => {
+                    self.depth -= 1;
+                    if self.seen_open && self.depth <= 0 {
+                        hit = true;
+                        self.depth = 0;
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.bal_at = b.len();
         hit
     }
 }
