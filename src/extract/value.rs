@@ -419,7 +419,8 @@ pub(crate) fn gemma_value(
     }
     match c {
         b'"' => {
-            // A JSON string; unescaped inner quotes are tolerated up to the next `,` `}` `]`.
+            // A JSON string, which must be valid JSON (Gemma quotes its own strings with the
+            // quote token above; a `"…"` with unescaped inner quotes is refused, not guessed).
             match json_at(t, at) {
                 Ok((Value::String(s), e)) => Ok((Value::String(s), e)),
                 Err(Stop::Eof) => Err(Stop::Eof),
