@@ -401,16 +401,24 @@ fn an_identical_failing_call_is_escalated_then_ends_the_run() {
     assert_eq!(r.requests.len(), 3, "the budget of 8 was not spent");
 }
 
-#[test]
-fn world_faults_are_retried_before_the_model_hears_of_them() {
+/// One call of `flaky`, failing for the world's fault its first `failures` runs (`changes`: it
+/// is not safe to run twice), then an answer.
+fn flaky_run(failures: u32, changes: bool) -> (Run, Arc<Files>) {
     let files = Arc::new(Files::default());
-    files.flaky_failures.store(1, Ordering::SeqCst);
+    files.flaky_failures.store(failures, Ordering::SeqCst);
+    files.flaky_changes.store(changes, Ordering::SeqCst);
     let flaky = r#"{"name": "flaky", "arguments": {"path": "x"}}"#;
     let r = run_with(
         vec![flaky.into(), "ok".into()],
         files.clone(),
         AgentOptions::default(),
     );
+    (r, files)
+}
+
+#[test]
+fn world_faults_are_retried_before_the_model_hears_of_them() {
+    let (r, files) = flaky_run(1, false);
     let call = &r.transcript.turns[0].calls[0];
     assert!(call.result.is_ok());
     assert_eq!(call.result.attempts, 2);
@@ -418,27 +426,14 @@ fn world_faults_are_retried_before_the_model_hears_of_them() {
     assert!(retries(&r.events)[0].contains("world's fault"));
 
     // A tool that changes things is not run twice: the failure goes back after one run.
-    let files = Arc::new(Files::default());
-    files.flaky_failures.store(1, Ordering::SeqCst);
-    files.flaky_changes.store(true, Ordering::SeqCst);
-    let r = run_with(
-        vec![flaky.into(), "ok".into()],
-        files.clone(),
-        AgentOptions::default(),
-    );
+    let (r, files) = flaky_run(1, true);
     let call = &r.transcript.turns[0].calls[0];
     assert_eq!(call.result.fault(), Some(Fault::World));
     assert_eq!(files.runs("flaky"), 1);
     assert!(retries(&r.events).is_empty());
 
     // Still failing after the retries: the world-fault message goes back, not a correction.
-    let files = Arc::new(Files::default());
-    files.flaky_failures.store(5, Ordering::SeqCst);
-    let r = run_with(
-        vec![flaky.into(), "ok".into()],
-        files.clone(),
-        AgentOptions::default(),
-    );
+    let (r, files) = flaky_run(5, false);
     let call = &r.transcript.turns[0].calls[0];
     assert_eq!(call.result.fault(), Some(Fault::World));
     assert!(call.feedback.contains("outside your control"));

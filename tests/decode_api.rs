@@ -3,7 +3,7 @@
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
-use toolmend::decode::{CoercionKind, DecodeError, Decoder, Policy, decode};
+use toolmend::decode::{Coercion, CoercionKind, DecodeError, Decoder, Policy, decode};
 
 #[derive(Debug, Deserialize, JsonSchema, PartialEq)]
 #[serde(rename_all = "snake_case")]
@@ -20,6 +20,14 @@ struct Weather {
     unit: Unit,
     #[schemars(range(min = 1, max = 14))]
     days: u32,
+}
+
+/// The coercions as `(path, kind)` pairs, in order.
+fn kinds(coercions: &[Coercion]) -> Vec<(&str, CoercionKind)> {
+    coercions
+        .iter()
+        .map(|c| (c.path.as_str(), c.kind))
+        .collect()
 }
 
 #[test]
@@ -41,11 +49,7 @@ fn typical_slightly_wrong_args_are_coerced_and_reported() {
         &Policy::default(),
     )
     .unwrap();
-    let kinds: Vec<_> = d
-        .coercions
-        .iter()
-        .map(|c| (c.path.as_str(), c.kind))
-        .collect();
+    let kinds = kinds(&d.coercions);
     assert_eq!(
         kinds,
         vec![
@@ -138,11 +142,7 @@ fn flattened_tagged_enum_keeps_every_field() {
     )
     .unwrap();
     assert_eq!(d.value.shape, Shape::Square { side: 3.0 });
-    let kinds: Vec<_> = d
-        .coercions
-        .iter()
-        .map(|c| (c.path.as_str(), c.kind))
-        .collect();
+    let kinds = kinds(&d.coercions);
     assert_eq!(
         kinds,
         [

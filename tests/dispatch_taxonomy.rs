@@ -205,10 +205,9 @@ async fn typed_tool_gets_repaired_and_validated_arguments() {
 
 // ---------- retry budget ----------
 
-#[tokio::test]
-async fn retry_budget_is_keyed_by_tool_and_canonical_args_and_resets_on_success() {
-    let registry = Registry::new();
-    let (t, runs) = probe("read", Annotations::default(), |args, _| {
+/// A `read` tool that fails with the model's fault for the path `missing` and reads any other.
+fn read_probe(annotations: Annotations) -> (Probe, Arc<AtomicU32>) {
+    probe("read", annotations, |args, _| {
         Box::pin(async move {
             if args["path"] == "missing" {
                 Err(Failure::invalid_args("read", "/path", "no such file"))
@@ -216,7 +215,13 @@ async fn retry_budget_is_keyed_by_tool_and_canonical_args_and_resets_on_success(
                 Ok(Output::text("content"))
             }
         })
-    });
+    })
+}
+
+#[tokio::test]
+async fn retry_budget_is_keyed_by_tool_and_canonical_args_and_resets_on_success() {
+    let registry = Registry::new();
+    let (t, runs) = read_probe(Annotations::default());
     registry.register(t).unwrap();
     let policy = Policy {
         retry_budget: 2,
@@ -260,15 +265,7 @@ async fn retry_budget_is_keyed_by_tool_and_canonical_args_and_resets_on_success(
 async fn a_spent_budget_skips_the_rest_of_a_concurrent_batch() {
     // Regression: in a batch of read-only calls, the calls after a `BudgetExhausted` still ran.
     let registry = Registry::new();
-    let (t, runs) = probe("read", Annotations::READ_ONLY, |args, _| {
-        Box::pin(async move {
-            if args["path"] == "missing" {
-                Err(Failure::invalid_args("read", "/path", "no such file"))
-            } else {
-                Ok(Output::text("content"))
-            }
-        })
-    });
+    let (t, runs) = read_probe(Annotations::READ_ONLY);
     registry.register(t).unwrap();
     let policy = Policy {
         retry_budget: 1,
