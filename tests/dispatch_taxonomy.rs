@@ -205,9 +205,11 @@ async fn typed_tool_gets_repaired_and_validated_arguments() {
 
 // ---------- retry budget ----------
 
-/// A `read` tool that fails with the model's fault for the path `missing` and reads any other.
-fn read_probe(annotations: Annotations) -> (Probe, Arc<AtomicU32>) {
-    probe("read", annotations, |args, _| {
+/// A dispatcher with one `read` tool that fails with the model's fault for the path `missing`
+/// and reads any other, under a retry budget of `retry_budget`; and the tool's run count.
+fn read_dispatcher(annotations: Annotations, retry_budget: u32) -> (Dispatcher, Arc<AtomicU32>) {
+    let registry = Registry::new();
+    let (t, runs) = probe("read", annotations, |args, _| {
         Box::pin(async move {
             if args["path"] == "missing" {
                 Err(Failure::invalid_args("read", "/path", "no such file"))
@@ -215,20 +217,19 @@ fn read_probe(annotations: Annotations) -> (Probe, Arc<AtomicU32>) {
                 Ok(Output::text("content"))
             }
         })
-    })
+    });
+    registry.register(t).unwrap();
+    let policy = Policy {
+        retry_budget,
+        duplicate_limit: 100,
+        ..fast_policy()
+    };
+    (Dispatcher::new(registry, policy), runs)
 }
 
 #[tokio::test]
 async fn retry_budget_is_keyed_by_tool_and_canonical_args_and_resets_on_success() {
-    let registry = Registry::new();
-    let (t, runs) = read_probe(Annotations::default());
-    registry.register(t).unwrap();
-    let policy = Policy {
-        retry_budget: 2,
-        duplicate_limit: 100,
-        ..fast_policy()
-    };
-    let mut d = Dispatcher::new(registry, policy);
+    let (mut d, runs) = read_dispatcher(Annotations::default(), 2);
     let bad = || ToolCall::new("read", json!({"path": "missing", "n": 1}));
     // Same canonical args with the keys in another order.
     let bad_reordered: Value = serde_json::from_str(r#"{"n": 1, "path": "missing"}"#).unwrap();
@@ -264,15 +265,7 @@ async fn retry_budget_is_keyed_by_tool_and_canonical_args_and_resets_on_success(
 #[tokio::test]
 async fn a_spent_budget_skips_the_rest_of_a_concurrent_batch() {
     // Regression: in a batch of read-only calls, the calls after a `BudgetExhausted` still ran.
-    let registry = Registry::new();
-    let (t, runs) = read_probe(Annotations::READ_ONLY);
-    registry.register(t).unwrap();
-    let policy = Policy {
-        retry_budget: 1,
-        duplicate_limit: 100,
-        ..fast_policy()
-    };
-    let mut d = Dispatcher::new(registry, policy);
+    let (mut d, runs) = read_dispatcher(Annotations::READ_ONLY, 1);
     let bad = || ToolCall::new("read", json!({"path": "missing"}));
     assert_eq!(
         kind(&d.dispatch(bad()).await),
