@@ -276,6 +276,8 @@ fn has_lone_surrogate(input: &str) -> bool {
 /// let text = r#"{"a": "}", b: [1, 2]} and then some prose"#;
 /// assert_eq!(toolmend::repair::value_extent(text), Some(21));
 /// assert_eq!(toolmend::repair::value_extent("{\"a\": [1,"), None);
+/// // A backslash at the very end of a string that never closes (fuzz: it read past the end).
+/// assert_eq!(toolmend::repair::value_extent("{\"a\\"), None);
 /// ```
 #[must_use]
 pub fn value_extent(text: &str) -> Option<usize> {
@@ -294,6 +296,9 @@ pub fn value_extent(text: &str) -> Option<usize> {
                     i += k;
                     if b[i] == b'\\' {
                         i += 2;
+                        if i >= b.len() {
+                            return None;
+                        }
                     } else {
                         break;
                     }
