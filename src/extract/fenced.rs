@@ -11,12 +11,10 @@ const FENCE: &[&str] = &["```"];
 /// A fence: its info string picks the reader. A fence with no call in it stays content whole.
 pub(crate) fn fence(inp: &Input<'_>, s: usize, mend: usize) -> Step {
     let t = inp.text;
-    let Some(nl) = find(t, mend, "\n") else {
-        return if inp.fin {
-            Step::NotMine
-        } else {
-            Step::NeedMore(Wait::Markers(&["\n"]))
-        };
+    let nl = match super::scan::head_line_end(inp, mend) {
+        Ok(nl) => nl,
+        Err(true) => return Step::NeedMore(Wait::Markers(&["\n"])),
+        Err(false) => return Step::NotMine,
     };
     let lang = t[mend..nl].trim().to_ascii_lowercase();
     let (body, end) = match super::scan::find(t, nl + 1, "```") {

@@ -543,8 +543,10 @@ pub(crate) fn functionary_known(inp: &Input<'_>, _s: usize, _mend: usize) -> Ste
 
 fn functionary_at(inp: &Input<'_>, s: usize, at: usize) -> Step {
     let t = inp.text;
-    let Some(nl) = find(t, at, "\n") else {
-        return inp.more(Wait::Markers(&["\n"]));
+    let nl = match super::scan::head_line_end(inp, at) {
+        Ok(nl) => nl,
+        Err(true) => return Step::NeedMore(Wait::Markers(&["\n"])),
+        Err(false) => return Step::NotMine,
     };
     let name = t[at..nl].trim();
     if name == "all" {

@@ -764,6 +764,23 @@ pub(crate) fn find(text: &str, from: usize, needle: &str) -> Option<usize> {
         .map(|i| i + from)
 }
 
+/// Longest first line a marker reads before its body (a fence's info string, Functionary's
+/// function name): a longer one is not one, which keeps a text full of markers and no line
+/// breaks linear.
+pub(crate) const MAX_HEAD_LINE: usize = 256;
+
+/// The line break ending the short line that starts at `from` ([`MAX_HEAD_LINE`]): `Ok(nl)`;
+/// `Err(true)` when the text may still bring it (streaming, and the line is not too long yet),
+/// `Err(false)` when there is none.
+pub(crate) fn head_line_end(inp: &Input<'_>, from: usize) -> Result<usize, bool> {
+    let t = inp.text.as_bytes();
+    let limit = (from + MAX_HEAD_LINE).min(t.len());
+    match memchr::memchr(b'\n', &t[from.min(limit)..limit]) {
+        Some(i) => Ok(from + i),
+        None => Err(!inp.fin && limit == t.len()),
+    }
+}
+
 /// Skips ASCII whitespace from `at`.
 pub(crate) fn skip_ws(text: &str, mut at: usize) -> usize {
     let b = text.as_bytes();
