@@ -21,7 +21,8 @@ pub(crate) fn conforms_part(c: &Compiled, v: &Value, id: NodeId, depth: usize) -
     conforms_in(c, v, id, depth, true)
 }
 
-fn conforms_in(c: &Compiled, v: &Value, id: NodeId, depth: usize, part: bool) -> bool {
+/// [`conforms`] (`part` false) or [`conforms_part`] (`part` true).
+pub(crate) fn conforms_in(c: &Compiled, v: &Value, id: NodeId, depth: usize, part: bool) -> bool {
     if depth > MAX_DEPTH {
         return false;
     }

@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Number, Value};
 
-use super::check::{MAX_DEPTH, conforms, conforms_part, same_value};
+use super::check::{MAX_DEPTH, conforms, conforms_in, same_value};
 use super::coerce::allows_null;
 use super::node::{
     Additional, Compiled, NodeId, ROOT, T_ANY, T_ARR, T_BOOL, T_INT, T_NULL, T_NUM, T_OBJ, T_STR,
@@ -162,12 +162,7 @@ pub(crate) fn corrected(
 /// Changes `v` as little as possible until it fits node `id` (`part`: one part of the value's
 /// schema, which leaves keys it does not declare to the whole).
 fn fix(c: &Compiled, v: &mut Value, id: NodeId, depth: usize, part: bool) {
-    let fits = if part {
-        conforms_part(c, v, id, depth)
-    } else {
-        conforms(c, v, id, depth)
-    };
-    if depth > MAX_DEPTH || fits {
+    if depth > MAX_DEPTH || conforms_in(c, v, id, depth, part) {
         return;
     }
     let n = c.get(id);

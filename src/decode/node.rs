@@ -262,11 +262,8 @@ impl Compiled {
                 keys.push(k.clone());
             }
         }
-        match n.additional {
-            Additional::Allowed | Additional::Schema(_) => *open = true,
-            Additional::Denied => *closed = true,
-            Additional::Unspecified => *closed |= !n.props.is_empty(),
-        }
+        *open |= matches!(n.additional, Additional::Allowed | Additional::Schema(_));
+        *closed |= n.closed_keys();
         for &p in n.all_of.iter().chain(&n.any_of) {
             self.object_scope(p, depth + 1, keys, closed, open);
         }

@@ -623,22 +623,19 @@ impl Pending {
         if text.len() == self.tried_len {
             return false;
         }
-        let new = text.len() - self.tried_len;
-        let cand = text.len() - self.start;
-        let throttled = self.tries >= 2 && new * 8 < cand;
-        let hit = match self.wait {
+        // What the handler waits for has arrived: run it now (the marker or the balancing
+        // bracket is behind the check position from now on, so a later check would never see
+        // it again and the call would wait for the end of the stream). Only a wait for any text
+        // backs off: the candidate runs again once the new text is an eighth of it.
+        match self.wait {
             Wait::Markers(ms) => self.marker_arrived(text, ms),
             Wait::Balanced => self.balanced(text),
             Wait::BalancedOr(ms) => {
                 let balanced = self.balanced(text);
                 self.marker_arrived(text, ms) || balanced
             }
-            Wait::Any => new * 8 >= cand && !throttled,
-        };
-        // What the handler waits for has arrived: run it now, throttled or not (the marker or
-        // the balancing bracket is behind the check position from now on, so a later check
-        // would never see it again and the call would wait for the end of the stream).
-        hit
+            Wait::Any => (text.len() - self.tried_len) * 8 >= text.len() - self.start,
+        }
     }
 
     /// One of `ms` appeared in the text not checked yet.
