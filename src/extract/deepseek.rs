@@ -93,14 +93,14 @@ pub(crate) fn handle(inp: &Input<'_>, s: usize, mend: usize) -> Step {
         let after = sep_at + sep.len();
         let (name, args, fmt) = if head == "function" {
             // V3: name on the first line, then a ```json fence.
-            let nl = find(t, after, "\n").filter(|n| *n < ce).unwrap_or(ce);
+            // Searched only up to the call's end, so many calls on one line stay linear.
+            let call = &t[..ce];
+            let nl = find(call, after, "\n").unwrap_or(ce);
             let name = t[after..nl].trim().to_owned();
             let mut a = nl;
             let mut b = ce;
-            if let Some(f) = find(t, a, "```").filter(|f| *f < ce) {
-                a = find(t, f, "\n")
-                    .filter(|n| *n < ce)
-                    .map_or(f + 3, |n| n + 1);
+            if let Some(f) = find(call, a, "```") {
+                a = find(call, f, "\n").map_or(f + 3, |n| n + 1);
                 if let Some(fe) = t[a..ce].rfind("```") {
                     b = a + fe;
                 }

@@ -122,8 +122,10 @@ pub(crate) fn action(inp: &Input<'_>, s: usize, mend: usize) -> Step {
         return Step::NeedMore(Wait::Any);
     }
     // ReAct.
-    let Some(nl) = find(t, at, "\n") else {
-        return inp.more(Wait::Markers(&["\n"]));
+    let nl = match super::scan::head_line_end(inp, at) {
+        Ok(nl) => nl,
+        Err(true) => return Step::NeedMore(Wait::Markers(&["\n"])),
+        Err(false) => return Step::NotMine,
     };
     let name = t[at..nl].trim();
     if !super::scan::is_name(name) {

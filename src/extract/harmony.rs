@@ -4,7 +4,7 @@
 //! channel (and Glimmer's `to=self`) is reasoning; other channels are content.
 
 use super::Format;
-use super::scan::{Args, Input, Piece, RawCall, Step, Wait};
+use super::scan::{Args, Input, Piece, RawCall, Step, Wait, find_within};
 
 const MESSAGE: &str = "<|message|>";
 const ENDS: &[&str] = &["<|end|>", "<|call|>", "<|return|>", "<|eom|>", "<|eot|>"];
@@ -23,11 +23,8 @@ const MAX_HEADER: usize = 256;
 /// `<|channel|>`, `<|start|>` or ` to=`.
 pub(crate) fn handle(inp: &Input<'_>, s: usize, _mend: usize) -> Step {
     let t = inp.text;
-    // Only a header's length ahead: `to=` in prose must not search the rest of the text (bytes,
-    // so the limit may fall inside a character).
-    let limit = (s + MAX_HEADER + MESSAGE.len()).min(t.len());
-    let Some(m) = memchr::memmem::find(&t.as_bytes()[s..limit], MESSAGE.as_bytes()).map(|i| s + i)
-    else {
+    // Only a header's length ahead: `to=` in prose must not search the rest of the text.
+    let Some(m) = find_within(t, s, MAX_HEADER + MESSAGE.len(), MESSAGE) else {
         if !inp.fin && t.len() - s <= MAX_HEADER {
             return Step::NeedMore(Wait::Markers(&[MESSAGE]));
         }

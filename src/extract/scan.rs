@@ -770,12 +770,16 @@ pub(crate) const MAX_HEAD_LINE: usize = 256;
 /// `Err(true)` when the text may still bring it (streaming, and the line is not too long yet),
 /// `Err(false)` when there is none.
 pub(crate) fn head_line_end(inp: &Input<'_>, from: usize) -> Result<usize, bool> {
-    let t = inp.text.as_bytes();
-    let limit = (from + MAX_HEAD_LINE).min(t.len());
-    match memchr::memchr(b'\n', &t[from.min(limit)..limit]) {
-        Some(i) => Ok(from + i),
-        None => Err(!inp.fin && limit == t.len()),
-    }
+    find_within(inp.text, from, MAX_HEAD_LINE, "\n")
+        .ok_or(!inp.fin && from + MAX_HEAD_LINE >= inp.text.len())
+}
+
+/// [`find`] looking only at the `max` bytes from `from` (searched as bytes, so the limit may fall
+/// inside a character): a marker that must come soon is not searched for to the end of the text.
+pub(crate) fn find_within(text: &str, from: usize, max: usize, needle: &str) -> Option<usize> {
+    let b = text.as_bytes();
+    let limit = from.saturating_add(max).min(b.len());
+    memchr::memmem::find(&b[from.min(limit)..limit], needle.as_bytes()).map(|i| i + from)
 }
 
 /// Skips ASCII whitespace from `at`.
