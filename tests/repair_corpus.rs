@@ -6,6 +6,7 @@
 //!
 //! ```text
 //! {"note": "why this case exists", "fixes": ["quoted_key"]}      (or "error": "invalid")
+//! {"note": "…", "fixes": ["removed_comma"], "at": {"removed_comma": [5]}}   (offsets checked too)
 //! --- input
 //! {a: 1}
 //! --- expected
@@ -66,6 +67,30 @@ fn check(case: &Case) -> Result<(), String> {
                 .collect();
             if want != got {
                 return Err(format!("fix kinds: expected {want:?}, got {got:?}"));
+            }
+            // Optional `"at": {"kind": [offsets]}`: where those fixes must be reported, exactly.
+            if let Some(at) = case.header.get("at").and_then(Value::as_object) {
+                for (kind, offsets) in at {
+                    let want: Vec<u64> = offsets
+                        .as_array()
+                        .map(|a| a.iter().filter_map(Value::as_u64).collect())
+                        .unwrap_or_default();
+                    let got: Vec<u64> = r
+                        .fixes
+                        .iter()
+                        .filter(|f| {
+                            serde_json::to_value(f.kind)
+                                .ok()
+                                .as_ref()
+                                .and_then(Value::as_str)
+                                == Some(kind)
+                        })
+                        .map(|f| f.at as u64)
+                        .collect();
+                    if want != got {
+                        return Err(format!("{kind} offsets: expected {want:?}, got {got:?}"));
+                    }
+                }
             }
             if let Some(f) = r.fixes.iter().find(|f| f.at > case.input.len()) {
                 return Err(format!("fix offset beyond input: {f:?}"));

@@ -128,6 +128,9 @@ pub(crate) struct Parser<'a> {
     /// Plain completion mode (the fallback): every matching quote ends its string and no string
     /// is re-scanned; enough to complete any prefix of valid JSON.
     plain: bool,
+    /// Input offset of the last comma copied to the output: where a trailing comma that is
+    /// removed later was written.
+    comma_at: usize,
     /// Work counter: one step per loop iteration or byte examined (for the linearity tests).
     pub(crate) steps: u64,
 }
@@ -147,6 +150,7 @@ impl<'a> Parser<'a> {
             open_brackets: 0,
             ctx: Ctx::Root,
             plain: false,
+            comma_at: 0,
             steps: 0,
         }
     }
@@ -312,6 +316,9 @@ impl<'a> Parser<'a> {
 
     fn parse_char(&mut self, c: u8) -> bool {
         if self.peek() == Some(c) {
+            if c == b',' {
+                self.comma_at = self.i;
+            }
             self.out.push(c);
             self.i += 1;
             true
@@ -511,7 +518,7 @@ impl<'a> Parser<'a> {
                 self.insert_before_ws(b",");
             }
             let fenced_values = fenced && self.next_fenced_value().is_some();
-            self.ndjson(root_out, fenced_values)?;
+            self.ndjson((root_out, root_start), fenced_values, root_container)?;
         } else if comma {
             self.strip_trailing_comma();
             self.fix(FixKind::RemovedComma, comma_at);
@@ -575,20 +582,28 @@ impl<'a> Parser<'a> {
 
     /// Newline-delimited or concatenated root values become one array. Empty containers among
     /// non-empty ones are dropped (a model's placeholder before the real value).
-    fn ndjson(&mut self, first_out: usize, fenced: bool) -> R<()> {
-        let mut spans = vec![(first_out, self.trimmed_end())];
+    fn ndjson(&mut self, first: (usize, usize), fenced: bool, containers: bool) -> R<()> {
+        // Each value's output span and where it starts in the input.
+        let mut spans = vec![(first.0, self.trimmed_end(), first.1)];
         let mut initial = true;
         loop {
             let comma_at = self.i;
             let comma = initial || self.parse_char(b',');
             let before = self.out.len();
             initial = false;
-            self.close_fence();
+            // A fence here closes the previous block, unless it opens the next one (the closing
+            // fence of the first block was taken by `root`).
+            let w = ws_end(self.b, self.i);
+            if next_fenced_value(self.b, w) != Some(w) {
+                self.close_fence();
+            }
             self.ws_comments(true);
             if fenced && self.peek() != Some(b'`') {
                 // Prose between two fenced values: skip to the next fence, or stop.
                 let Some(f) = self.next_fenced_value() else {
-                    self.strip_trailing_comma();
+                    if self.strip_trailing_comma() {
+                        self.fix(FixKind::RemovedComma, self.comma_at);
+                    }
                     break;
                 };
                 self.fix(FixKind::StrippedWrapper, self.i);
@@ -598,8 +613,13 @@ impl<'a> Parser<'a> {
                 self.open_fence();
             }
             let mut start = self.out.len();
-            if !self.value()? {
-                self.strip_trailing_comma();
+            let in_start = self.i;
+            // After container values, only another container continues the list: a line of
+            // prose after them is stripped by `root_tail` (C3), not read as a value.
+            if (containers && !matches!(self.peek(), Some(b'{' | b'['))) || !self.value()? {
+                if self.strip_trailing_comma() {
+                    self.fix(FixKind::RemovedComma, self.comma_at);
+                }
                 break;
             }
             if !comma {
@@ -609,7 +629,7 @@ impl<'a> Parser<'a> {
                 self.fix(FixKind::InsertedComma, comma_at);
                 start += 1;
             }
-            spans.push((start, self.trimmed_end()));
+            spans.push((start, self.trimmed_end(), in_start));
         }
         let is_empty = |s: &[u8]| {
             let t: Vec<u8> = s.iter().copied().filter(|c| !is_ws(*c)).collect();
@@ -617,11 +637,18 @@ impl<'a> Parser<'a> {
         };
         let keep: Vec<(usize, usize)> = spans
             .iter()
-            .copied()
-            .filter(|&(a, b)| !is_empty(&self.out[a..b]))
+            .filter(|&&(a, b, _)| !is_empty(&self.out[a..b]))
+            .map(|&(a, b, _)| (a, b))
             .collect();
         if !keep.is_empty() && keep.len() < spans.len() {
-            self.fix(FixKind::DroppedEmpty, 0);
+            let dropped: Vec<usize> = spans
+                .iter()
+                .filter(|&&(a, b, _)| is_empty(&self.out[a..b]))
+                .map(|&(_, _, at)| at)
+                .collect();
+            for at in dropped {
+                self.fix(FixKind::DroppedEmpty, at);
+            }
             let mut out = Vec::with_capacity(self.out.len());
             if keep.len() == 1 {
                 out.extend_from_slice(&self.out[keep[0].0..keep[0].1]);
@@ -810,7 +837,7 @@ impl<'a> Parser<'a> {
             (Kind::Array | Kind::Tuple, State::Element, Some(processed)) => {
                 if !processed {
                     if self.strip_trailing_comma() {
-                        self.fix(FixKind::RemovedComma, self.i);
+                        self.fix(FixKind::RemovedComma, self.comma_at);
                     }
                     return self.close();
                 }
@@ -1062,7 +1089,7 @@ impl<'a> Parser<'a> {
             match self.peek() {
                 None | Some(b'}' | b'{' | b']' | b'[' | b')') => {
                     if self.strip_trailing_comma() {
-                        self.fix(FixKind::RemovedComma, self.i);
+                        self.fix(FixKind::RemovedComma, self.comma_at);
                     }
                     return self.close();
                 }
@@ -1134,7 +1161,7 @@ impl<'a> Parser<'a> {
         self.skip_ellipsis();
         if matches!(self.peek(), Some(b']' | b'}' | b')')) || self.i >= self.b.len() {
             if self.strip_trailing_comma() {
-                self.fix(FixKind::RemovedComma, self.i);
+                self.fix(FixKind::RemovedComma, self.comma_at);
             }
             if let Some(next) = self.handle_closer(kind) {
                 return next;
@@ -1179,7 +1206,7 @@ impl<'a> Parser<'a> {
         }
         let closer = if top.kind == Kind::Object { b"}" } else { b"]" };
         if self.strip_trailing_comma() {
-            self.fix(FixKind::RemovedComma, self.i);
+            self.fix(FixKind::RemovedComma, self.comma_at);
         }
         if consumed {
             self.out.extend_from_slice(closer);
@@ -1384,7 +1411,7 @@ impl<'a> Parser<'a> {
         self.out.truncate(o_quote);
         self.fixes.truncate(f_quote);
         self.i = i_quote + n;
-        self.escape_inner_quote(st, i_quote);
+        self.escape_inner_quote(st, i_quote, n);
         None
     }
 
@@ -1443,7 +1470,7 @@ impl<'a> Parser<'a> {
         self.out.truncate(o_quote);
         self.fixes.truncate(f_quote);
         self.i = i_quote + n2;
-        self.escape_inner_quote(st, i_quote);
+        self.escape_inner_quote(st, i_quote, n2);
         QuoteEnd::Inner
     }
 
@@ -1478,10 +1505,22 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// Writes the quote at `i_quote` as `\"`, a quote of the text.
-    fn escape_inner_quote(&mut self, st: &mut Str, i_quote: usize) {
-        self.out.extend_from_slice(b"\\\"");
-        self.fix(FixKind::EscapedQuote, i_quote);
+    /// Writes the quote at `i_quote` (`n` bytes of input: one quote, or a doubled pair standing
+    /// for one) as a quote of the text: `"` as `\"`; any other quote (the apostrophe in
+    /// `'it's'`, the `’` in `‘it’s’`) as it is, since only `"` needs escaping in JSON.
+    fn escape_inner_quote(&mut self, st: &mut Str, i_quote: usize, n: usize) {
+        let b = self.b;
+        let qlen = quote_at(b, i_quote).map_or(1, |(_, l)| l);
+        if b[i_quote] == b'"' {
+            self.out.extend_from_slice(b"\\\"");
+            self.fix(FixKind::EscapedQuote, i_quote);
+        } else {
+            self.out.extend_from_slice(&b[i_quote..i_quote + qlen]);
+            if n > qlen {
+                // `''` standing for one `'` (CSV quoting).
+                self.fix(FixKind::NormalizedQuote, i_quote);
+            }
+        }
         st.escaped_quotes += 1;
         st.ws_tail = None;
     }

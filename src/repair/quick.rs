@@ -81,6 +81,8 @@ struct Quick<'a> {
     /// Open containers, innermost last: `true` for an object.
     stack: [bool; MAX_DEPTH],
     depth: usize,
+    /// Input offset of the last comma kept: where a trailing comma removed later was.
+    comma_at: usize,
     steps: u64,
 }
 
@@ -101,6 +103,7 @@ pub(super) fn run(input: &str) -> Option<(Repaired<'_>, u64)> {
         fixes: Vec::new(),
         stack: [false; MAX_DEPTH],
         depth: 0,
+        comma_at: 0,
         steps: 0,
     };
     q.root().ok()?;
@@ -396,9 +399,8 @@ impl Quick<'_> {
         };
         let present = self.peek() == Some(closer);
         self.depth -= 1;
-        let at = if present { self.i + 1 } else { self.i };
         if self.strip_trailing_comma() {
-            self.fix(FixKind::RemovedComma, at);
+            self.fix(FixKind::RemovedComma, self.comma_at);
         }
         if present {
             self.keep_to(self.i + 1);
@@ -476,6 +478,7 @@ impl Quick<'_> {
             if self.peek() != Some(b',') {
                 return Err(Bail);
             }
+            self.comma_at = self.i;
             self.keep_to(self.i + 1);
             self.extra_commas()?;
         }
@@ -504,7 +507,7 @@ impl Quick<'_> {
             Some(c) if is_ident_start(c) => self.unquoted_key()?,
             None | Some(b'}') => {
                 if self.strip_trailing_comma() {
-                    self.fix(FixKind::RemovedComma, self.i);
+                    self.fix(FixKind::RemovedComma, self.comma_at);
                 }
                 return self.close();
             }
@@ -562,7 +565,7 @@ impl Quick<'_> {
         }
         if matches!(self.peek(), None | Some(b']' | b'}' | b')')) {
             if self.strip_trailing_comma() {
-                self.fix(FixKind::RemovedComma, self.i);
+                self.fix(FixKind::RemovedComma, self.comma_at);
             }
             return match self.handle_closer(false)? {
                 Some(next) => Ok(next),
