@@ -304,6 +304,15 @@ impl<'a> Parser<'a> {
         )
     }
 
+    /// Whitespace and comments where a value starts: a `#word` there is the value
+    /// ([`hash_value_at`]), not a comment.
+    fn ws_comments_before_value(&mut self) {
+        self.ws(true);
+        while !hash_value_at(self.b, self.i) && self.comment() {
+            self.ws(true);
+        }
+    }
+
     /// Whitespace and comments; returns whether anything was consumed.
     fn ws_comments(&mut self, newline: bool) -> bool {
         let start = self.i;
@@ -339,9 +348,14 @@ impl<'a> Parser<'a> {
     /// Commas where no value is — leading in a container (`[,1]`) or repeated after a separator
     /// (`[1,,2]`, `{"a": 1,,}`) —, and the whitespace and comments around them: each comma is
     /// dropped with its fix, so no value after it is lost.
-    fn skip_extra_commas(&mut self) {
+    fn skip_extra_commas(&mut self, values: bool) {
         loop {
-            self.ws_comments(true);
+            if values {
+                // In an array a `#word` is an element (`[#python]`), not a comment.
+                self.ws_comments_before_value();
+            } else {
+                self.ws_comments(true);
+            }
             if self.peek() != Some(b',') {
                 return;
             }
@@ -351,11 +365,11 @@ impl<'a> Parser<'a> {
     }
 
     fn skip_ellipsis(&mut self) {
-        self.ws_comments(true);
+        self.ws_comments_before_value();
         if self.b[self.i..].starts_with(b"...") {
             self.fix(FixKind::RemovedEllipsis, self.i);
             self.i += 3;
-            self.ws_comments(true);
+            self.ws_comments_before_value();
             self.skip_char(b',');
         }
     }
@@ -711,7 +725,7 @@ impl<'a> Parser<'a> {
     /// Starts a value: opens a container (returns `None`) or parses a leaf (returns whether one
     /// was found).
     fn begin_value(&mut self) -> R<Option<bool>> {
-        self.ws_comments(true);
+        self.ws_comments_before_value();
         self.ctx = match self.stack.last().map(|f| f.kind) {
             Some(Kind::Object) => Ctx::ObjValue,
             Some(Kind::Array | Kind::Tuple) => Ctx::Element,
@@ -798,7 +812,7 @@ impl<'a> Parser<'a> {
         };
         match (top.kind, top.state, child) {
             (Kind::Object, State::Open, _) => {
-                self.skip_extra_commas();
+                self.skip_extra_commas(false);
                 self.object_next(true)
             }
             (Kind::Object, State::ObjValue { colon, truncated }, Some(processed)) => {
@@ -831,7 +845,7 @@ impl<'a> Parser<'a> {
                 self.object_next(false)
             }
             (Kind::Array | Kind::Tuple, State::Open, _) => {
-                self.skip_extra_commas();
+                self.skip_extra_commas(true);
                 self.array_next(true)
             }
             (Kind::Array | Kind::Tuple, State::Element, Some(processed)) => {
@@ -1024,7 +1038,7 @@ impl<'a> Parser<'a> {
                 }
             }
             if self.parse_char(b',') {
-                self.skip_extra_commas();
+                self.skip_extra_commas(false);
             } else {
                 self.insert_before_ws(b",");
                 self.fix(FixKind::InsertedComma, comma_at);
@@ -1152,7 +1166,7 @@ impl<'a> Parser<'a> {
         if !initial {
             let comma_at = self.i;
             if self.parse_char(b',') {
-                self.skip_extra_commas();
+                self.skip_extra_commas(true);
             } else {
                 self.insert_before_ws(b",");
                 self.fix(FixKind::InsertedComma, comma_at);
@@ -1168,7 +1182,7 @@ impl<'a> Parser<'a> {
             }
             return self.close();
         }
-        self.ws_comments(true);
+        self.ws_comments_before_value();
         let elem_out = self.out.len();
         if let Some(f) = self.stack.last_mut() {
             f.state = State::Element;
@@ -2436,12 +2450,33 @@ pub(super) fn comment_end(b: &[u8], i: usize) -> Option<usize> {
             Some(k) => i + k,
             None => b.len(),
         },
-        (Some(b'#'), _) => match memchr::memchr3(b'\n', b'}', b']', &b[i..]) {
-            Some(k) => i + k,
-            None => b.len(),
-        },
+        (Some(b'#'), _) => hash_comment_end(b, i),
         _ => return None,
     })
+}
+
+/// Where a `#` comment at `i` ends: at the end of its line, or at a `}` or `]` that closes the
+/// container around it (`{"a": 1 # note}`); a bracket the comment opened itself is its text
+/// (`# see {x}` runs to the end of the line).
+fn hash_comment_end(b: &[u8], i: usize) -> usize {
+    let mut depth = 0usize;
+    let mut k = i;
+    while let Some(off) = memchr::memchr3(b'\n', b'}', b']', &b[k..]) {
+        let e = k + off;
+        depth += b[k..e].iter().filter(|&&c| c == b'{' || c == b'[').count();
+        if b[e] == b'\n' || depth == 0 {
+            return e;
+        }
+        depth -= 1;
+        k = e + 1;
+    }
+    b.len()
+}
+
+/// A `#` where a value starts, directly followed by a letter or digit (`#ff0000`, `#general`,
+/// `#python`): a value written without quotes, not a comment.
+pub(super) fn hash_value_at(b: &[u8], i: usize) -> bool {
+    b.get(i) == Some(&b'#') && b.get(i + 1).is_some_and(u8::is_ascii_alphanumeric)
 }
 
 /// Where an opening Markdown fence at `i` (```` ``` ````, `[````, `{```` with more backticks and a

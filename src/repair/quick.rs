@@ -29,9 +29,9 @@ use super::expr;
 use super::fix::{Fix, FixKind};
 use super::lexer::{is_ident, is_ident_start, short_escape};
 use super::parser::{
-    Balance, Ctx, comment_end, cut_string_retry, ends_with_newline_escape, hex4, next_fenced_value,
-    number_fix, open_fence_end, quote_ends_string, quote_is_inner, scan_keyword, scan_number,
-    write_number, ws_end, ws_start,
+    Balance, Ctx, comment_end, cut_string_retry, ends_with_newline_escape, hash_value_at, hex4,
+    next_fenced_value, number_fix, open_fence_end, quote_ends_string, quote_is_inner, scan_keyword,
+    scan_number, write_number, ws_end, ws_start,
 };
 
 /// Inputs longer than this go straight to the full cascade (its strict check is the faster
@@ -280,6 +280,10 @@ impl Quick<'_> {
     /// Comments, each followed by whitespace.
     fn comments(&mut self, newline: bool) -> Q<()> {
         while let Some(end) = comment_end(self.b, self.i) {
+            if hash_value_at(self.b, self.i) {
+                // `#ff0000` where a value starts is a value: the cascade tells the two apart.
+                return Err(Bail);
+            }
             self.fix(FixKind::StrippedComment, self.i);
             self.steps += (end - self.i) as u64 / 16 + 1;
             self.drop_to(end);
