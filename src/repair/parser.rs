@@ -1588,16 +1588,20 @@ impl<'a> Parser<'a> {
                 self.fix(FixKind::FixedEscape, at);
             }
             Some(c2) if c2 < 0x20 => {
+                // `\` then a raw newline: a `\n` escape whose letter became the character
+                // itself (as jsonrepair reads it).
                 self.push_control(c2);
                 self.i += 2;
                 self.fix(FixKind::FixedEscape, at);
             }
-            Some(c2) if c2 >= 0x80 => {
+            Some(c2) if c2 >= 0x80 && typographic_quote_at(b, at + 1) => {
+                // `\„`: an escaped typographic quote needs no escape (as json_repair reads it).
                 self.i += 1;
                 self.fix(FixKind::FixedEscape, at);
             }
             _ => {
-                // `\d`, `C:\Users`, or a backslash cut off by the end: keep it literally.
+                // `\d`, `C:\Users`, `C:\Émile`, or a backslash cut off by the end: keep it
+                // literally (C5; at the end as json_repair keeps it, so previews stay stable).
                 self.out.extend_from_slice(b"\\\\");
                 self.i += 1;
                 self.fix(FixKind::FixedEscape, at);
@@ -2455,6 +2459,15 @@ pub(super) fn comment_end(b: &[u8], i: usize) -> Option<usize> {
     })
 }
 
+/// A typographic quote (`„ “ ” ‘ ’ ‚ « » ‹ ›`) starts at `i`.
+fn typographic_quote_at(b: &[u8], i: usize) -> bool {
+    match b.get(i..) {
+        Some([0xE2, 0x80, c, ..]) => matches!(c, 0x98..=0x9F | 0xB9 | 0xBA),
+        Some([0xC2, c, ..]) => matches!(c, 0xAB | 0xBB),
+        _ => false,
+    }
+}
+
 /// Where a `#` comment at `i` ends: at the end of its line, or at a `}` or `]` that closes the
 /// container around it (`{"a": 1 # note}`); a bracket the comment opened itself is its text
 /// (`# see {x}` runs to the end of the line).
@@ -2659,7 +2672,11 @@ pub(super) fn cut_string_retry(
         memchr::memchr2(b'{', b'[', rest).is_none()
     };
     let key_colon = ctx == Ctx::Key && memchr::memchr(b':', rest).is_some();
-    let prev_delim = prev_non_ws(b, len).is_some_and(|p| p >= content_start && is_delimiter(b[p]));
+    // A bracket or slash the text ends with is part of it (`"f(a, b)`, `"src, lib/`): only a
+    // separator or closer there tells that the string ended before it.
+    let prev_delim = prev_non_ws(b, len).is_some_and(|p| {
+        p >= content_start && is_delimiter(b[p]) && !matches!(b[p], b'(' | b')' | b'/')
+    });
     (key_colon || (retry && prev_delim)).then_some(Attempt::RetryDelimiter)
 }
 

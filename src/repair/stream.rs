@@ -31,6 +31,8 @@ pub struct StreamRepairer {
     /// Buffer length when the cached preview was computed.
     preview_len: usize,
     preview: Option<String>,
+    /// Why the buffer could not be repaired at the last preview, if it could not.
+    error: Option<RepairError>,
     steps: u64,
 }
 
@@ -55,6 +57,10 @@ impl StreamRepairer {
     /// The best valid JSON for the text received so far, or `None` when nothing usable has
     /// arrived yet. Exact below 4 KiB; beyond that it may lag the buffer by up to an eighth of
     /// its length (see the module docs). Borrowed, so asking after every token copies nothing.
+    ///
+    /// When the text received so far cannot be repaired (often only for a moment, as in `{"a",`
+    /// before the colon arrives), the last good preview stays so a live view does not flicker,
+    /// and [`preview_error`](Self::preview_error) says why it is not current.
     pub fn preview(&mut self) -> Option<&str> {
         let len = self.buf.len();
         let stale = self.preview_len != len
@@ -62,12 +68,33 @@ impl StreamRepairer {
         if stale {
             let (res, steps) = repair_counting_steps(&self.buf);
             self.steps += steps + 1;
-            if let Ok(r) = res {
-                self.preview = Some(r.text.into_owned());
+            match res {
+                Ok(r) => {
+                    self.preview = Some(r.text.into_owned());
+                    self.error = None;
+                }
+                Err(e) => self.error = Some(e),
             }
             self.preview_len = len;
         }
         self.preview.as_deref()
+    }
+
+    /// Why the text received so far could not be repaired when [`preview`](Self::preview) last
+    /// looked at it (the preview it returned then is from earlier text), or `None` when that
+    /// preview is current.
+    ///
+    /// ```
+    /// let mut s = toolmend::repair::StreamRepairer::new();
+    /// s.push(r#"{"a": "x"#);
+    /// assert_eq!(s.preview(), Some(r#"{"a": "x"}"#));
+    /// s.push(r#"\uZZZZ"#);
+    /// assert_eq!(s.preview(), Some(r#"{"a": "x"}"#));
+    /// assert_eq!(s.preview_error().map(|e| e.kind()), Some("invalid"));
+    /// ```
+    #[must_use]
+    pub fn preview_error(&self) -> Option<&RepairError> {
+        self.error.as_ref()
     }
 
     /// Parser steps spent on previews so far (for the linearity tests).
