@@ -1280,6 +1280,46 @@ impl<'a> Parser<'a> {
         self.fix(FixKind::ClosedString, at);
     }
 
+    /// The string stops at a delimiter right after `\"` (or `\'` in a single-quoted string),
+    /// as in `{"dir": "C:\temp\", "n": 1}`: that quote was its end and the backslash the last
+    /// character of a path. Rewrites the output's escaped quote as `\\` and the end quote
+    /// (whitespace after it stays outside) and returns `true`; `false` when the text before the
+    /// delimiter is not such an escape.
+    fn escaped_quote_ends(&mut self, st: &Str) -> bool {
+        let b = self.b;
+        let Some(k) = prev_non_ws(b, self.i).filter(|&k| k > st.content_start) else {
+            return false;
+        };
+        let own = match b[k] {
+            b'"' => st.q == Quote::Double || st.q == Quote::DoubleLike,
+            b'\'' => st.q == Quote::Single || st.q == Quote::SingleLike,
+            _ => false,
+        };
+        let mut j = k;
+        while j > st.content_start && b[j - 1] == b'\\' {
+            j -= 1;
+        }
+        if !own || (k - j) % 2 == 0 {
+            return false;
+        }
+        // What `string_escape` wrote for it: `\"` for a double quote, `'` for `\'`.
+        let written: &[u8] = if b[k] == b'"' { b"\\\"" } else { b"'" };
+        let t = ws_start(&self.out, self.out.len());
+        if t < st.o_content + written.len() || &self.out[t - written.len()..t] != written {
+            return false;
+        }
+        let tail = self.out.split_off(t);
+        self.out.truncate(t - written.len());
+        self.out.extend_from_slice(b"\\\\\"");
+        self.out.extend_from_slice(&tail);
+        if b[k] == b'"' {
+            self.fix(FixKind::FixedEscape, k - 1);
+        } else {
+            self.fix(FixKind::NormalizedQuote, k);
+        }
+        true
+    }
+
     /// One reading of a string from its opening quote at `self.i`: `stop_delim` ends it at the
     /// first delimiter, `stop_at` at that offset (the stricter rules of a retry, see
     /// [`Parser::string_one`]).
@@ -1322,7 +1362,9 @@ impl<'a> Parser<'a> {
                 return Ok(self.string_cut_off(&st));
             }
             if stop_at == Some(self.i) {
-                self.close_string(self.i);
+                if !self.escaped_quote_ends(&st) {
+                    self.close_string(self.i);
+                }
                 return Ok(Attempt::Done { concat: false });
             }
             let c = b[self.i];
@@ -1340,7 +1382,9 @@ impl<'a> Parser<'a> {
                 }
             } else if stop_delim && self.stops_string(self.i) {
                 self.keep_url_scheme(content_start);
-                self.close_string(self.i);
+                if !self.escaped_quote_ends(&st) {
+                    self.close_string(self.i);
+                }
                 return Ok(Attempt::Done { concat: true });
             } else if c == b'\\' {
                 st.ws_tail = None;
@@ -2315,6 +2359,8 @@ pub(super) fn scan_number(b: &[u8], start: usize) -> Option<Scanned> {
             || (is_delimiter(b[i]) && !(b[i] == b'/' && digit(i + 1)))
             || special_ws_len(b, i) > 0
     };
+    // Only whitespace or separators follow: the input ends here (`[-,` as jsonrepair reads it).
+    let cut_at_end = |i: usize| b[i.min(len)..].iter().all(|&c| is_ws(c) || c == b',');
     let digits = |mut i: usize| {
         while i < len
             && (b[i].is_ascii_digit()
@@ -2333,7 +2379,9 @@ pub(super) fn scan_number(b: &[u8], start: usize) -> Option<Scanned> {
     } else if b.get(i) == Some(&b'-') {
         i += 1;
         if at_end(i) {
-            return Some(Scanned::cut(i, false));
+            // A lone `-` is a number cut off only at the end of the input (`[-` → `[-0]`); before
+            // more values or a closer it is a word (`{"sep": -}`).
+            return cut_at_end(i).then(|| Scanned::cut(i, false));
         }
         if !(digit(i) || (b[i] == b'.' && digit(i + 1))) {
             return None;
@@ -2346,7 +2394,9 @@ pub(super) fn scan_number(b: &[u8], start: usize) -> Option<Scanned> {
         lead_dot = i == int_start;
         i += 1;
         if at_end(i) {
-            return Some(Scanned::cut(i, lead_dot));
+            // `1.` is a number whose decimals were left out; a lone `.` only at the end of the
+            // input (before more text it is a word, as in `{"path": .}`).
+            return (!lead_dot || cut_at_end(i)).then(|| Scanned::cut(i, lead_dot));
         }
         if !digit(i) {
             return None;
