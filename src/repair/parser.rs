@@ -1988,6 +1988,19 @@ impl<'a> Parser<'a> {
             while j < len && is_ws(b[j]) {
                 j += 1;
             }
+            let name = &b[start..i];
+            let call = b.get(j) == Some(&b'(')
+                || (name == b"new" && b.get(j).is_some_and(|&c| is_ident_start(c)));
+            if call && self.ctx != Ctx::Root && !is_wrapper(name) {
+                // `abs(-5)`, `len("abc")`, `new Date(2024, 1, 1)`: an expression the model wrote
+                // instead of its value; the text is kept whole, as a string.
+                if let Some(end) = call_end(b, j) {
+                    self.fix(FixKind::QuotedString, start);
+                    self.push_json_string(&b[start..end]);
+                    self.i = end;
+                    return Ok(Unquoted::Yes);
+                }
+            }
             if b.get(j) == Some(&b'(') {
                 if self.stack.len() >= MAX_DEPTH {
                     return Err(RepairError::LimitExceeded {
@@ -2507,6 +2520,64 @@ pub(super) fn comment_end(b: &[u8], i: usize) -> Option<usize> {
         (Some(b'#'), _) => hash_comment_end(b, i),
         _ => return None,
     })
+}
+
+/// A function whose call only wraps its argument's value: MongoDB shell constructors and the
+/// like (`ObjectId("…")`, `NumberLong(2)`, `ISODate("…")`, `Decimal("1.5")`). A call of one of
+/// these is replaced by its argument; a call of anything else is kept as text (at the root it
+/// is a JSONP callback, unwrapped too).
+fn is_wrapper(name: &[u8]) -> bool {
+    matches!(
+        name,
+        b"ObjectId"
+            | b"ObjectID"
+            | b"ISODate"
+            | b"NumberLong"
+            | b"NumberInt"
+            | b"NumberDecimal"
+            | b"NumberDouble"
+            | b"UUID"
+            | b"Decimal"
+            | b"Decimal128"
+    )
+}
+
+/// Where a call whose name ends before `j` ends: after the `)` that balances the first `(` from
+/// `j` (a `new X` in between is skipped), within 256 bytes on the same line, quoted text inside
+/// skipped; `None` when it does not close there.
+fn call_end(b: &[u8], j: usize) -> Option<usize> {
+    let limit = (j + 256).min(b.len());
+    let mut k = j;
+    while k < limit && b[k] != b'(' {
+        if !(is_ident(b[k]) || is_ws(b[k])) || b[k] == b'\n' {
+            return None;
+        }
+        k += 1;
+    }
+    let mut depth = 0usize;
+    let mut quote: Option<u8> = None;
+    while k < limit {
+        let c = b[k];
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) if c == b'\\' => k += 1,
+            Some(_) => {}
+            None => match c {
+                b'"' | b'\'' => quote = Some(c),
+                b'(' => depth += 1,
+                b')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(k + 1);
+                    }
+                }
+                b'\n' => return None,
+                _ => {}
+            },
+        }
+        k += 1;
+    }
+    None
 }
 
 /// A typographic quote (`„ “ ” ‘ ’ ‚ « » ‹ ›`) starts at `i`.
