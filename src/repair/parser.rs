@@ -2031,7 +2031,7 @@ impl<'a> Parser<'a> {
                 && !(is_key && b[i] == b':')
                 && !(b[i] == b'/'
                     && matches!(b.get(i + 1), Some(b'/' | b'*'))
-                    && !(i > start && b[i - 1] == b':'))
+                    && !(i > start && !is_ws(b[i - 1])))
                 && !(self
                     .stack
                     .last()
@@ -2161,6 +2161,13 @@ impl<'a> Parser<'a> {
             i += 1;
         }
         i = (i + 1).min(b.len());
+        // Its flags (`/^a.*b$/gi`) belong to it.
+        while b
+            .get(i)
+            .is_some_and(|c| matches!(c, b'd' | b'g' | b'i' | b'm' | b's' | b'u' | b'v' | b'y'))
+        {
+            i += 1;
+        }
         self.steps += (i - start) as u64 / 8;
         self.fix(FixKind::ConvertedRegex, start);
         self.push_json_string(&b[start..i]);
