@@ -1,7 +1,45 @@
 //! GBNF grammars for llama.cpp: envelope, tool names, argument shapes, and the dropped report.
+//! Grammars are parsed and run by the test recognizer in `support/gbnf.rs`, so each test says
+//! which concrete call texts the grammar accepts and which it rejects.
 
-use serde_json::json;
+use serde_json::{Value, json};
 use toolmend::schema::{Envelope, gbnf, schema_for};
+
+#[path = "support/gbnf.rs"]
+mod recognizer;
+
+use recognizer::json_call;
+
+/// The grammar for one tool `t` with `schema` in the bare JSON envelope, parsed by the recognizer.
+fn grammar(schema: &Value) -> (recognizer::Grammar, toolmend::schema::Grammar) {
+    let g = gbnf(&[("t", schema)], &Envelope::json()).unwrap();
+    let r = recognizer::Grammar::parse(&g.text).unwrap_or_else(|e| panic!("{e}\n{}", g.text));
+    (r, g)
+}
+
+/// Asserts the grammar for `schema` accepts each of `valid` (which the schema accepts too) and
+/// rejects each of `invalid` (which the schema rejects too); returns the grammar.
+fn check(schema: &Value, valid: &[Value], invalid: &[Value]) -> toolmend::schema::Grammar {
+    let (r, g) = grammar(schema);
+    let v = jsonschema::validator_for(schema).unwrap();
+    for a in valid {
+        assert!(v.is_valid(a), "test case {a} is not valid for {schema}");
+        assert!(
+            r.accepts(&json_call("t", a)),
+            "grammar rejects valid {a}\n{}",
+            g.text
+        );
+    }
+    for a in invalid {
+        assert!(!v.is_valid(a), "test case {a} is valid for {schema}");
+        assert!(
+            !r.accepts(&json_call("t", a)),
+            "grammar accepts invalid {a}\n{}",
+            g.text
+        );
+    }
+    g
+}
 
 #[allow(dead_code)]
 #[derive(schemars::JsonSchema)]
@@ -51,6 +89,24 @@ fn grammar_has_envelope_names_and_properties() {
             );
         }
     }
+    // The recognizer reads the grammar as llama.cpp would, and real calls go through it.
+    let r = recognizer::Grammar::parse(t).unwrap();
+    for ok in [
+        "<tool_call>\n{\"name\": \"read\", \"arguments\": {\"path\": \"a.txt\", \"limit\": 5}}\n</tool_call>",
+        "<tool_call>\n{\"name\":\"read\",\"arguments\":{\"path\":\"a.txt\"}}\n</tool_call>",
+        "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"location\": \"Paris\", \"unit\": \"celsius\", \"tags\": [\"a\", \"b\"]}}\n</tool_call>",
+    ] {
+        assert!(r.accepts(ok), "{ok}");
+    }
+    for bad in [
+        "<tool_call>\n{\"name\": \"read\", \"arguments\": {}}\n</tool_call>",
+        "<tool_call>\n{\"name\": \"write\", \"arguments\": {\"path\": \"a\"}}\n</tool_call>",
+        "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"location\": \"\"}}\n</tool_call>",
+        "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"location\": \"P\", \"unit\": \"kelvin\"}}\n</tool_call>",
+        "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"location\": \"P\", \"tags\": [\"a\", \"b\", \"c\", \"d\"]}}\n</tool_call>",
+    ] {
+        assert!(!r.accepts(bad), "{bad}");
+    }
     // Bounds the grammar does not enforce are reported.
     assert!(
         g.dropped
@@ -66,6 +122,10 @@ fn recursive_refs_become_recursive_rules() {
     let g = gbnf(&[("walk", &s)], &Envelope::json()).unwrap();
     assert!(g.text.contains("walk-node ::="));
     assert!(g.text.matches("walk-node").count() >= 3, "{}", g.text);
+    let r = recognizer::Grammar::parse(&g.text).unwrap();
+    let args = json!({"head": {"next": {"next": {}}}});
+    assert!(r.accepts(&json_call("walk", &args)));
+    assert!(!r.accepts(&json_call("walk", &json!({"head": {"next": 1}}))));
 }
 
 #[test]
@@ -134,4 +194,54 @@ fn a_minimum_the_grammar_does_not_enforce_is_reported() {
         g.dropped
     );
     assert!(g.text.contains("natural"), "{}", g.text);
+    let (r, _) = grammar(&s);
+    assert!(r.accepts(&json_call(
+        "t",
+        &json!({"count": 0, "ratio": -0.5, "step": 1})
+    )));
+    assert!(!r.accepts(&json_call("t", &json!({"count": -1}))));
+}
+
+#[test]
+fn the_recognizer_reads_gbnf_like_llama_cpp() {
+    let g = recognizer::Grammar::parse(
+        "root ::= \"a\" x{2,3} [^\\x00-\\x1F\"] ( \"(\" | [0-9]+ )? y*\nx ::= [b-c] # comment\ny ::= \"\\\"\" | \"\\\\\"\n",
+    )
+    .unwrap();
+    for ok in ["abbz", "abcbz(", "abbz12\"\\"] {
+        assert!(g.accepts(ok), "{ok}");
+    }
+    for bad in ["abz", "abbbbz", "abb\u{1}", "abbz(1"] {
+        assert!(!g.accepts(bad), "{bad}");
+    }
+    assert!(recognizer::Grammar::parse("root ::= x\nx ::= \"a\"\nx ::= \"b\"\n").is_err());
+    assert!(recognizer::Grammar::parse("root ::= x\n").is_err());
+    assert!(recognizer::Grammar::parse("root ::= x\nx ::= \n").is_err());
+}
+
+#[test]
+fn rule_names_are_unique_even_when_refs_collide() {
+    // Regression: `#/$defs/Foo`, `#/definitions/Foo` and `#/$defs/foo_2` all became `t-foo-2`
+    // (the second with an empty body); llama.cpp refused the grammar.
+    let s = json!({"$defs": {"Foo": {"type": "string"}, "foo_2": {"type": "integer"}},
+                   "definitions": {"Foo": {"type": "boolean"}},
+                   "type": "object",
+                   "properties": {"a": {"$ref": "#/$defs/Foo"}, "b": {"$ref": "#/definitions/Foo"},
+                                  "c": {"$ref": "#/$defs/foo_2"}},
+                   "required": ["a", "b", "c"]});
+    check(
+        &s,
+        &[json!({"a": "s", "b": true, "c": 1})],
+        &[
+            json!({"a": "s", "b": 1, "c": 1}),
+            json!({"a": "s", "b": true, "c": true}),
+        ],
+    );
+    let p = json!({"type": "object", "properties": {"a b": {"type": "string"}, "a-b": {"type": "integer"}},
+                   "required": ["a b", "a-b"]});
+    check(
+        &p,
+        &[json!({"a b": "s", "a-b": 1})],
+        &[json!({"a b": 1, "a-b": "s"})],
+    );
 }

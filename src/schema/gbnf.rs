@@ -6,7 +6,7 @@
 //! `json-schema-to-grammar` emits. Constraints a grammar cannot cheaply express (`pattern`,
 //! `format`, numeric bounds) are listed in [`Grammar::dropped`]; decode still enforces them.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
 use serde_json::{Map, Value};
@@ -98,6 +98,7 @@ pub fn gbnf(tools: &[(&str, &Value)], envelope: &Envelope) -> Result<Grammar, Sc
     let mut g = Gen {
         rules: Vec::new(),
         names: HashMap::new(),
+        taken: HashSet::new(),
         refs: HashMap::new(),
         dropped: Vec::new(),
         root: &Value::Null,
@@ -166,7 +167,10 @@ array ::= "[" space ( value ("," space value)* )? "]" space
 
 struct Gen<'s> {
     rules: Vec<(String, String)>,
+    /// Per sanitised hint, the last number tried.
     names: HashMap<String, usize>,
+    /// Every rule name given out (and the fixed ones: `root`, `call`, the primitives).
+    taken: HashSet<String>,
     refs: HashMap<String, String>,
     dropped: Vec<Dropped>,
     root: &'s Value,
@@ -174,13 +178,33 @@ struct Gen<'s> {
 }
 
 impl<'s> Gen<'s> {
-    /// Adds a rule (de-duplicating the name) and returns its name.
+    /// Adds a rule and returns its name: `hint` made a valid name, with a number appended when
+    /// that name is taken (a candidate is checked against every name given out, since
+    /// `foo` + `-2` may already be the name another hint produced).
     fn rule(&mut self, hint: &str, body: String) -> String {
-        let base = sanitize(hint);
-        let n = self.names.entry(base.clone()).or_insert(0);
-        *n += 1;
-        let name = if *n == 1 { base } else { format!("{base}-{n}") };
+        debug_assert!(!body.trim().is_empty(), "empty body for rule {hint}");
+        let name = self.fresh_name(hint);
         self.rules.push((name.clone(), body));
+        name
+    }
+
+    /// A rule name made from `hint` that no rule has yet; reserved.
+    fn fresh_name(&mut self, hint: &str) -> String {
+        let base = sanitize(hint);
+        let mut n = self.names.get(&base).copied().unwrap_or(0);
+        let name = loop {
+            n += 1;
+            let candidate = if n == 1 {
+                base.clone()
+            } else {
+                format!("{base}-{n}")
+            };
+            if !self.taken.contains(&candidate) {
+                break candidate;
+            }
+        };
+        self.names.insert(base, n);
+        self.taken.insert(name.clone());
         name
     }
 
@@ -271,12 +295,12 @@ impl<'s> Gen<'s> {
                 reference: r.to_owned(),
             })?;
         let base = format!("{}-{}", self.tool, r.rsplit('/').next().unwrap_or("ref"));
-        let name = self.rule(&base, String::new());
+        // The name is reserved before the body exists (a recursive type refers to itself);
+        // the rule is added once its body is known, so no rule is ever written empty.
+        let name = self.fresh_name(&base);
         self.refs.insert(r.to_owned(), name.clone());
         let body = self.expr(target, &base, path, depth + 1)?;
-        if let Some(slot) = self.rules.iter_mut().find(|(n, _)| *n == name) {
-            slot.1 = body;
-        }
+        self.rules.push((name.clone(), body));
         Ok(name)
     }
 
