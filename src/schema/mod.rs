@@ -14,6 +14,7 @@
 
 mod dialect;
 mod gbnf;
+mod merge;
 
 use schemars::JsonSchema;
 use serde_json::Value;
