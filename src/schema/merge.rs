@@ -1,5 +1,6 @@
 //! Folding schemas that must all hold into one schema, for the consumers that cannot say "all of":
-//! the GBNF generator (a grammar has no intersection) and the dialects without `allOf`.
+//! the GBNF generator (a grammar has no intersection), the dialects without `allOf`, and the
+//! example calls of the chat templates (one value must fit every part).
 //!
 //! [`Merger::flatten`] folds a node's `allOf` parts (each part's `$ref` resolved) and a `$ref`'s
 //! sibling keywords into the node; [`Merger::meet`] combines two schemas the same way, which is

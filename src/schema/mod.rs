@@ -14,7 +14,7 @@
 
 mod dialect;
 mod gbnf;
-mod merge;
+pub(crate) mod merge;
 
 use schemars::JsonSchema;
 use serde_json::Value;
