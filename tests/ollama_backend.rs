@@ -236,3 +236,64 @@ async fn an_unreachable_server_is_unavailable() {
     let msg = r.unwrap_err().to_string();
     assert!(msg.contains("cannot reach Ollama"), "{msg}");
 }
+
+/// A final (`"done": true`) line with exactly the given extra fields.
+fn final_line(extra: serde_json::Value) -> String {
+    let mut v = serde_json::json!({
+        "model": "qwen2.5-coder:0.5b",
+        "created_at": "2026-01-01T00:00:00Z",
+        "message": {"role": "assistant", "content": ""},
+        "done": true,
+    });
+    for (k, val) in extra.as_object().unwrap() {
+        v[k] = val.clone();
+    }
+    format!("{v}\n")
+}
+
+#[tokio::test]
+async fn done_reason_length_is_max_tokens() {
+    // Regression: `done_reason` was never read, so a reply cut off by `num_predict` looked like
+    // a finished one and the agent's AnswerCutOff never fired on Ollama.
+    let (url, _) = serve(Reply {
+        status: "200 OK",
+        pieces: vec![
+            line("The answer is", false),
+            final_line(serde_json::json!({
+                "done_reason": "length", "total_duration": 10, "load_duration": 1,
+                "prompt_eval_count": 20, "prompt_eval_duration": 5,
+                "eval_count": 2, "eval_duration": 4_000_000u64})),
+        ],
+        cut: false,
+    })
+    .await;
+    let (events, r) = run(&url, false).await;
+    let stats = r.unwrap();
+    assert_eq!(text_of(&events), "The answer is");
+    assert_eq!(stats.stop, StopReason::MaxTokens);
+    assert_eq!(stats.generated_tokens, 2);
+}
+
+#[tokio::test]
+async fn a_final_line_missing_some_metrics_keeps_the_others() {
+    // Regression: Ollama omits zero-valued metrics (Go `omitempty`), e.g. `prompt_eval_count`
+    // when the whole prompt came from its cache; all six were read as one optional struct, so
+    // one missing field lost every metric.
+    let (url, _) = serve(Reply {
+        status: "200 OK",
+        pieces: vec![
+            line("Hi", false),
+            final_line(serde_json::json!({
+                "done_reason": "stop", "total_duration": 10, "load_duration": 1,
+                "eval_count": 7, "eval_duration": 4_000_000u64})),
+        ],
+        cut: false,
+    })
+    .await;
+    let (_, r) = run(&url, false).await;
+    let stats = r.unwrap();
+    assert_eq!(stats.stop, StopReason::EndOfGeneration);
+    assert_eq!(stats.generated_tokens, 7);
+    assert!((stats.generation_ms - 4.0).abs() < 1e-9, "{stats:?}");
+    assert_eq!(stats.prompt_tokens, 0);
+}

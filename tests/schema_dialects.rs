@@ -182,3 +182,43 @@ fn a_combinator_that_is_not_an_array_is_reported_and_later_paths_stay_right() {
         );
     }
 }
+
+#[test]
+fn all_of_merges_every_part_and_the_node_s_own_keywords() {
+    // Regression: Gemini, Ollama and OpenAI strict merged `allOf` by replacing `properties` and
+    // `required` wholesale, so earlier parts' (and the node's own) properties were lost — and
+    // strict mode then forbade them with `additionalProperties: false`.
+    let s = json!({"$defs": {"Base": {"type": "object", "properties": {"id": {"type": "integer"}}, "required": ["id"]}},
+                   "type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"],
+                   "allOf": [{"$ref": "#/$defs/Base"},
+                             {"properties": {"b": {"type": "integer"}, "a": {"maxLength": 9}}, "required": ["b"]},
+                             {"properties": {"c": {"type": "string", "pattern": "^x"}}},
+                             {"properties": {"c": {"pattern": "^y"}}}]});
+    for d in [Dialect::Gemini, Dialect::Ollama, Dialect::OpenAiStrict] {
+        let c = convert(&s, d);
+        let props = c.schema["properties"].as_object().unwrap();
+        let names: Vec<&str> = props.keys().map(String::as_str).collect();
+        assert_eq!(names, ["a", "id", "b", "c"], "{d:?}: {}", c.schema);
+        assert!(c.schema.get("allOf").is_none(), "{d:?}");
+        let required: Vec<&str> = c.schema["required"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(Value::as_str)
+            .collect();
+        for r in ["a", "id", "b"] {
+            assert!(required.contains(&r), "{d:?}: {required:?}");
+        }
+        assert_eq!(c.schema["properties"]["a"]["type"], "string", "{d:?}");
+        // The second `pattern` could not be merged with the first: reported, not silently lost.
+        assert!(
+            c.dropped.iter().any(|x| x.keyword == "pattern"
+                && x.path == "/properties/c"
+                && x.action == Action::Removed),
+            "{d:?}: {:?}",
+            c.dropped
+        );
+    }
+    // OpenAI and Anthropic keep `allOf` as it is.
+    assert!(convert(&s, Dialect::OpenAi).schema["allOf"].is_array());
+}

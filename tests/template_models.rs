@@ -290,3 +290,91 @@ fn hugging_face_helpers_work() {
     let r = t.render(&[], &[], &PromptOptions::default()).unwrap();
     assert_eq!(r.text, "4 [\"a\", \"b\"] {\n  \"k\": \"<x>\"\n} x");
 }
+
+#[allow(dead_code)]
+#[derive(schemars::JsonSchema)]
+struct Point {
+    x: f64,
+    y: f64,
+}
+
+#[allow(dead_code)]
+#[derive(schemars::JsonSchema)]
+enum Color {
+    Red,
+    Green,
+}
+
+#[allow(dead_code)]
+#[derive(schemars::JsonSchema)]
+#[serde(tag = "kind")]
+enum Shape {
+    Circle { r: f64 },
+    Square { side: f64 },
+}
+
+#[allow(dead_code)]
+#[derive(schemars::JsonSchema)]
+struct DrawArgs {
+    at: Point,
+    #[schemars(required)]
+    color: Option<Color>,
+    shape: Shape,
+    label: String,
+    #[schemars(range(min = 3, max = 9))]
+    width: u32,
+    points: Vec<Point>,
+}
+
+/// The arguments of the example call for the (only) tool in a prompt rendered without native
+/// tool support.
+fn example_arguments(tool: ToolDef) -> serde_json::Value {
+    let r = ChatTemplate::builtin_chatml()
+        .render(
+            &[Message::new(Role::User, "go")],
+            std::slice::from_ref(&tool),
+            &PromptOptions::default(),
+        )
+        .unwrap();
+    let turn = format!("<|im_start|>user\n{}<|im_end|>", tool.description);
+    let at = r.text.find(&turn).expect("example turn") + turn.len();
+    let start = r.text[at..].find("<tool_call>\n").unwrap() + at + "<tool_call>\n".len();
+    let end = r.text[start..].find("\n</tool_call>").unwrap() + start;
+    let call: serde_json::Value = serde_json::from_str(&r.text[start..end]).unwrap();
+    assert_eq!(call["name"], tool.name.as_str());
+    call["arguments"].clone()
+}
+
+#[test]
+fn example_calls_are_valid_for_refs_unions_and_all_of() {
+    // Regression: the example call followed neither `$ref` nor `anyOf`/`oneOf`/`allOf`, so a
+    // nested struct or an `Option<Enum>` got "example" strings, an invalid call the small model
+    // then copied.
+    let derived = toolmend::schema::schema_for::<DrawArgs>();
+    let hand = json!({"$defs": {"Base": {"type": "object", "properties": {"id": {"type": "integer", "minimum": 10}},
+                                          "required": ["id"]}},
+                      "type": "object",
+                      "properties": {
+                          "item": {"allOf": [{"$ref": "#/$defs/Base"},
+                                             {"properties": {"tag": {"type": "string", "minLength": 12}}, "required": ["tag"]}]},
+                          "mode": {"oneOf": [{"type": "null"}, {"type": "string", "enum": ["fast", "slow"]}]},
+                          "n": {"$ref": "#/$defs/Base", "description": "a base"},
+                          "pair": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}], "minItems": 2}},
+                      "required": ["item", "mode", "n", "pair"]});
+    for schema in [derived, hand] {
+        let args = example_arguments(ToolDef {
+            name: "draw".into(),
+            description: "Draw something.".into(),
+            parameters: schema.clone(),
+        });
+        let decoder = toolmend::decode::Decoder::new(&schema).unwrap();
+        let raw = args.to_string();
+        let decoded = decoder.decode_value(raw.as_str(), &toolmend::decode::Policy::default());
+        let decoded = decoded.unwrap_or_else(|e| panic!("{args} for {schema}: {e:?}"));
+        assert!(
+            decoded.coercions.is_empty() && decoded.fixes.is_empty(),
+            "{args}: {:?}",
+            decoded.coercions
+        );
+    }
+}

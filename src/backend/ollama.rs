@@ -178,11 +178,18 @@ impl OllamaBackend {
                 }
             };
             for line in lines {
-                let item = line?;
+                let (item, end) = line?;
                 first_token.get_or_insert_with(Instant::now);
                 match handle(item, sink, &mut stats) {
                     Flow::Continue => {}
-                    Flow::Done => return Ok(stats),
+                    Flow::Done => {
+                        // Measured first; what the final line reports replaces it field by field.
+                        finish_timing(&mut stats, started, first_token);
+                        if let Some(end) = end {
+                            end.apply(&mut stats);
+                        }
+                        return Ok(stats);
+                    }
                     Flow::Stop => {
                         stats.stop = StopReason::Stopped;
                         finish_timing(&mut stats, started, first_token);
@@ -231,16 +238,48 @@ fn handle(item: ChatMessageResponse, sink: &mut Sink<'_>, stats: &mut Stats) -> 
         }
     }
     if item.done {
-        if let Some(f) = item.final_data {
-            stats.prompt_tokens = u32::try_from(f.prompt_eval_count).unwrap_or(u32::MAX);
-            stats.generated_tokens = u32::try_from(f.eval_count).unwrap_or(u32::MAX);
-            stats.prompt_ms = ns_to_ms(f.prompt_eval_duration);
-            stats.generation_ms = ns_to_ms(f.eval_duration);
-        }
         return Flow::Done;
     }
     Flow::Continue
 }
+
+/// What the final (`"done": true`) line says about the generation, each field read on its own:
+/// Ollama leaves out zero-valued metrics (its Go structs use `omitempty`, so a prompt served
+/// from the cache has no `prompt_eval_count`), while ollama-rs's `ChatMessageFinalResponseData`
+/// needs all six to be present and has no `done_reason` at all.
+#[derive(Debug, Default, serde::Deserialize)]
+struct FinalLine {
+    done_reason: Option<String>,
+    prompt_eval_count: Option<u64>,
+    prompt_eval_duration: Option<u64>,
+    eval_count: Option<u64>,
+    eval_duration: Option<u64>,
+}
+
+impl FinalLine {
+    /// Puts the reported fields into `stats` (a missing one leaves what was counted or measured)
+    /// and `done_reason: "length"` as [`StopReason::MaxTokens`].
+    fn apply(&self, stats: &mut Stats) {
+        if let Some(n) = self.prompt_eval_count {
+            stats.prompt_tokens = u32::try_from(n).unwrap_or(u32::MAX);
+        }
+        if let Some(n) = self.eval_count {
+            stats.generated_tokens = u32::try_from(n).unwrap_or(u32::MAX);
+        }
+        if let Some(ns) = self.prompt_eval_duration {
+            stats.prompt_ms = ns_to_ms(ns);
+        }
+        if let Some(ns) = self.eval_duration {
+            stats.generation_ms = ns_to_ms(ns);
+        }
+        if self.done_reason.as_deref() == Some("length") {
+            stats.stop = StopReason::MaxTokens;
+        }
+    }
+}
+
+/// One parsed stream line: the response, and for the final line its own fields.
+type Line = Result<(ChatMessageResponse, Option<FinalLine>), BackendError>;
 
 #[allow(clippy::cast_precision_loss)]
 fn ns_to_ms(ns: u64) -> f64 {
@@ -263,7 +302,7 @@ struct NdjsonReader {
 }
 
 impl NdjsonReader {
-    fn push(&mut self, bytes: &[u8]) -> Vec<Result<ChatMessageResponse, BackendError>> {
+    fn push(&mut self, bytes: &[u8]) -> Vec<Line> {
         self.buf.extend_from_slice(bytes);
         let mut out = Vec::new();
         let mut start = 0;
@@ -279,18 +318,14 @@ impl NdjsonReader {
     }
 
     /// The last line when the stream ended without a newline after it.
-    fn finish(&mut self) -> Option<Result<ChatMessageResponse, BackendError>> {
+    fn finish(&mut self) -> Option<Line> {
         let end = self.buf.len();
         let r = self.parse(0, end);
         self.buf.clear();
         r
     }
 
-    fn parse(
-        &mut self,
-        start: usize,
-        end: usize,
-    ) -> Option<Result<ChatMessageResponse, BackendError>> {
+    fn parse(&mut self, start: usize, end: usize) -> Option<Line> {
         let raw = &self.buf[start..end];
         if raw.iter().all(u8::is_ascii_whitespace) {
             return None;
@@ -303,14 +338,24 @@ impl NdjsonReader {
                 "Ollama reported an error on stream line {line}: {message}"
             ))));
         }
+        let bad = |e: serde_json::Error| {
+            let preview: String = text.chars().take(120).collect();
+            BackendError::Generation(format!(
+                "stream line {line} from Ollama is not a valid chat response ({e}): {preview:?}; \
+                 generation stopped there so no output is silently lost"
+            ))
+        };
+        let response = match serde_json::from_slice::<ChatMessageResponse>(raw) {
+            Ok(r) => r,
+            Err(e) => return Some(Err(bad(e))),
+        };
+        if !response.done {
+            return Some(Ok((response, None)));
+        }
         Some(
-            serde_json::from_slice::<ChatMessageResponse>(raw).map_err(|e| {
-                let preview: String = text.chars().take(120).collect();
-                BackendError::Generation(format!(
-                    "stream line {line} from Ollama is not a valid chat response ({e}): {preview:?}; \
-                     generation stopped there so no output is silently lost"
-                ))
-            }),
+            serde_json::from_slice::<FinalLine>(raw)
+                .map(|f| (response, Some(f)))
+                .map_err(bad),
         )
     }
 }
@@ -363,7 +408,7 @@ mod tests {
         assert!(r.push(&bytes[..cut]).is_empty());
         let out = r.push(&bytes[cut..]);
         assert_eq!(out.len(), 1);
-        assert_eq!(out[0].as_ref().unwrap().message.content, "é");
+        assert_eq!(out[0].as_ref().unwrap().0.message.content, "é");
         assert!(r.finish().is_none());
     }
 

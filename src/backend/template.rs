@@ -467,19 +467,29 @@ fn example_turns(tools: &[ToolDef]) -> Vec<Message> {
         call.tool_calls.push(super::NativeToolCall {
             id: None,
             name: t.name.clone(),
-            arguments: example_value(&t.parameters, 0),
+            arguments: example_value(&t.parameters, &t.parameters, 0),
         });
         turns.push(call);
     }
     turns
 }
 
-/// A plausible value for a JSON Schema: its default, first example or enum value, or a short
-/// placeholder of the right type; for objects only the required properties (all when none are
-/// marked required).
-fn example_value(schema: &serde_json::Value, depth: usize) -> serde_json::Value {
+/// How deep an example value goes (a recursive type must end).
+const EXAMPLE_DEPTH: usize = 8;
+
+/// A plausible value for the JSON Schema `schema` (inside `root`, where its `$ref`s resolve): its
+/// default, first example or enum value, or a short placeholder of the right type within its
+/// bounds; for objects only the required properties (all when none are marked required). A
+/// `$ref` is followed and `allOf` parts are merged (see `schema::merge`); of an `anyOf`/`oneOf`
+/// the first branch that is not `null` is taken, met with the keywords beside it. The result is
+/// meant to be valid: the small model copies it.
+fn example_value(
+    schema: &serde_json::Value,
+    root: &serde_json::Value,
+    depth: usize,
+) -> serde_json::Value {
     use serde_json::Value as J;
-    if depth > 8 {
+    if depth > EXAMPLE_DEPTH {
         return J::Null;
     }
     if let Some(v) = schema
@@ -488,12 +498,25 @@ fn example_value(schema: &serde_json::Value, depth: usize) -> serde_json::Value 
     {
         return v.clone();
     }
-    if let Some(v) = schema.get("enum").and_then(|e| e.get(0)) {
+    let Some(node) = example_node(schema, root) else {
+        return J::Null;
+    };
+    let schema = &J::Object(node);
+    if let Some(v) = schema
+        .get("default")
+        .or_else(|| schema.get("examples").and_then(|e| e.get(0)))
+    {
+        return v.clone();
+    }
+    if let Some(e) = schema.get("enum").and_then(J::as_array)
+        && let Some(v) = e.iter().find(|v| !v.is_null()).or(e.first())
+    {
         return v.clone();
     }
     if let Some(v) = schema.get("const") {
         return v.clone();
     }
+    let num = |k: &str| schema.get(k).and_then(J::as_f64);
     let ty = match schema.get("type") {
         Some(J::String(t)) => t.as_str(),
         Some(J::Array(ts)) => ts
@@ -501,7 +524,8 @@ fn example_value(schema: &serde_json::Value, depth: usize) -> serde_json::Value 
             .filter_map(J::as_str)
             .find(|t| *t != "null")
             .unwrap_or("string"),
-        _ if schema.get("properties").is_some() => "object",
+        _ if schema.get("properties").is_some() || schema.get("required").is_some() => "object",
+        _ if schema.get("items").is_some() || schema.get("prefixItems").is_some() => "array",
         _ => "string",
     };
     match ty {
@@ -516,33 +540,135 @@ fn example_value(schema: &serde_json::Value, depth: usize) -> serde_json::Value 
             if let Some(props) = props {
                 for (k, v) in props {
                     if required.is_empty() || required.contains(&k.as_str()) {
-                        out.insert(k.clone(), example_value(v, depth + 1));
+                        out.insert(k.clone(), example_value(v, root, depth + 1));
                     }
                 }
             }
             J::Object(out)
         }
-        "array" => J::Array(
-            schema
-                .get("items")
-                .map(|i| vec![example_value(i, depth + 1)])
-                .unwrap_or_default(),
-        ),
-        "integer" => json!(1),
-        "number" => json!(1.5),
+        "array" => {
+            if let Some(J::Array(prefix)) = schema.get("prefixItems") {
+                return J::Array(
+                    prefix
+                        .iter()
+                        .map(|p| example_value(p, root, depth + 1))
+                        .collect(),
+                );
+            }
+            let Some(items) = schema.get("items") else {
+                return J::Array(Vec::new());
+            };
+            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+            let count = match (num("minItems"), num("maxItems")) {
+                (_, Some(max)) if max < 1.0 => 0,
+                (Some(min), _) => (min as usize).clamp(1, 3),
+                _ => 1,
+            };
+            J::Array(vec![example_value(items, root, depth + 1); count])
+        }
+        "integer" => {
+            let lo = num("minimum")
+                .map(f64::ceil)
+                .or(num("exclusiveMinimum").map(|x| x.floor() + 1.0));
+            let hi = num("maximum")
+                .map(f64::floor)
+                .or(num("exclusiveMaximum").map(|x| x.ceil() - 1.0));
+            let x = match (lo, hi) {
+                (Some(a), _) if a > 1.0 => a,
+                (_, Some(b)) if b < 1.0 => b,
+                _ => 1.0,
+            };
+            #[allow(clippy::cast_possible_truncation)]
+            let x = x as i64;
+            json!(x)
+        }
+        "number" => {
+            let lo = num("minimum").or(num("exclusiveMinimum").map(|x| x + 1.0));
+            let hi = num("maximum").or(num("exclusiveMaximum").map(|x| x - 1.0));
+            let x = match (lo, hi) {
+                (Some(a), _) if a > 1.5 => a,
+                (_, Some(b)) if b < 1.5 => b,
+                _ => 1.5,
+            };
+            json!(x)
+        }
         "boolean" => json!(true),
         "null" => J::Null,
         _ => {
-            let hint = schema.get("description").and_then(J::as_str).unwrap_or("");
-            if hint.to_ascii_lowercase().contains("path")
-                || hint.to_ascii_lowercase().contains("directory")
-            {
-                json!(".")
-            } else {
-                json!("example")
+            let hint = schema
+                .get("description")
+                .and_then(J::as_str)
+                .unwrap_or("")
+                .to_ascii_lowercase();
+            let base = match schema.get("format").and_then(J::as_str) {
+                Some("date") => "2024-01-31",
+                Some("date-time") => "2024-01-31T12:00:00Z",
+                Some("time") => "12:00:00Z",
+                Some("email") => "user@example.com",
+                Some("uri" | "url") => "https://example.com",
+                Some("uuid") => "123e4567-e89b-12d3-a456-426614174000",
+                _ if hint.contains("path") || hint.contains("directory") => ".",
+                _ => "example",
+            };
+            let mut s = base.to_owned();
+            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+            if let Some(min) = num("minLength").map(|m| m as usize) {
+                while s.chars().count() < min {
+                    s.push('x');
+                }
             }
+            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+            if let Some(max) = num("maxLength").map(|m| m as usize) {
+                s = s.chars().take(max).collect();
+            }
+            J::String(s)
         }
     }
+}
+
+/// `schema` as one schema to build an example from: its `$ref` resolved and `allOf` parts
+/// merged; a union replaced by its first branch that is not `null` (and fits the keywords beside
+/// it), merged with them. `None` when the schema accepts nothing or cannot be merged.
+fn example_node(
+    schema: &serde_json::Value,
+    root: &serde_json::Value,
+) -> Option<serde_json::Map<String, serde_json::Value>> {
+    use crate::schema::merge::{Merger, is_annotation};
+    use serde_json::Value as J;
+    let mut merger = Merger::new(root, 2 * EXAMPLE_DEPTH);
+    let mut node = merger.flatten(schema, "", 0).ok()??;
+    // A union inside a union's branch is taken apart again, a bounded number of times.
+    for _ in 0..EXAMPLE_DEPTH {
+        let Some(key) = ["anyOf", "oneOf"]
+            .into_iter()
+            .find(|k| node.get(*k).is_some_and(J::is_array))
+        else {
+            break;
+        };
+        let Some(J::Array(branches)) = node.remove(key) else {
+            break;
+        };
+        let siblings = J::Object(
+            node.iter()
+                .filter(|(k, _)| !is_annotation(k))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+        );
+        let is_null = |b: &J| b.get("type").is_some_and(|t| t == "null");
+        let mut met = branches
+            .iter()
+            .filter(|b| !is_null(b))
+            .chain(branches.iter().filter(|b| is_null(b)))
+            .find_map(|b| merger.meet(b, &siblings, "", 0).ok().flatten())?;
+        // The node's annotations (its description, a default) still count.
+        for (k, v) in &node {
+            if is_annotation(k) {
+                met.entry(k.clone()).or_insert_with(|| v.clone());
+            }
+        }
+        node = met;
+    }
+    Some(node)
 }
 
 #[cold]
@@ -726,7 +852,7 @@ mod tests {
             "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
             "n": {"type": "integer"}}});
         assert_eq!(
-            example_value(&schema, 0),
+            example_value(&schema, &schema, 0),
             json!({"path": ".", "unit": "celsius"})
         );
     }

@@ -6,6 +6,8 @@ use std::fmt::Write as _;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
+use super::merge::Merger;
+
 /// A provider's flavour of JSON Schema for tool parameters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -258,6 +260,11 @@ impl<'s> Converter<'s> {
             self.note(path, "*", Action::Removed, "nested too deep; cut".into());
             return json!({});
         }
+        if obj.get("allOf").is_some_and(Value::is_array)
+            && !matches!(self.dialect, Dialect::OpenAi | Dialect::Anthropic)
+        {
+            return self.merged_all_of(schema, obj, path, depth);
+        }
         if let Some(r) = obj.get("$ref").and_then(Value::as_str)
             && self.inlines()
         {
@@ -271,6 +278,64 @@ impl<'s> Converter<'s> {
             }
         }
         self.finish_node(node, path)
+    }
+
+    /// A node with `allOf` in a dialect without it: the parts (their `$ref`s inlined) and the
+    /// node's own keywords merged into one schema (see `merge.rs`), which is then converted.
+    /// Keywords the parts disagree on keep the first value and are reported; parts that
+    /// contradict each other become `false`; a merge that cannot finish (an unresolved `$ref`,
+    /// a cycle) drops the `allOf` and says so.
+    fn merged_all_of(
+        &mut self,
+        schema: &Value,
+        obj: &Map<String, Value>,
+        path: &mut String,
+        depth: usize,
+    ) -> Value {
+        let mut m = Merger::new(self.root, MAX_DEPTH);
+        let flat = m.flatten(schema, path, depth);
+        for c in std::mem::take(&mut m.conflicts) {
+            self.note(
+                &c.path,
+                &c.keyword,
+                Action::Removed,
+                format!(
+                    "allOf parts disagree; the merged schema keeps the first value and drops {}",
+                    compact(&c.other)
+                ),
+            );
+        }
+        match flat {
+            Ok(Some(flat)) => {
+                self.note(
+                    path,
+                    "allOf",
+                    Action::Rewritten,
+                    "parts merged into one schema".into(),
+                );
+                self.node(&Value::Object(flat), path, depth + 1)
+            }
+            Ok(None) => {
+                self.note(
+                    path,
+                    "allOf",
+                    Action::Removed,
+                    "the parts contradict each other: no value fits".into(),
+                );
+                self.node(&Value::Bool(false), path, depth + 1)
+            }
+            Err(e) => {
+                self.note(
+                    path,
+                    "allOf",
+                    Action::Removed,
+                    format!("cannot merge the parts: {e}"),
+                );
+                let mut rest = obj.clone();
+                rest.remove("allOf");
+                self.node(&Value::Object(rest), path, depth + 1)
+            }
+        }
     }
 
     /// A `$ref` in a dialect without references: the target inlined (with a guard against
@@ -532,25 +597,9 @@ impl<'s> Converter<'s> {
             self.note(path, k, Action::Rewritten, "null branch → nullable".into());
         }
         if k == "allOf" {
-            if matches!(self.dialect, Dialect::OpenAi | Dialect::Anthropic) {
-                out.insert(k.into(), Value::Array(conv));
-                return;
-            }
-            // Merge the parts: loses nothing for the common `allOf: [{$ref}]` of generated
-            // schemas; conflicting keywords keep the last part's value.
-            self.note(
-                path,
-                k,
-                Action::Rewritten,
-                "parts merged into one schema".into(),
-            );
-            for part in conv {
-                if let Value::Object(m) = part {
-                    for (kk, vv) in m {
-                        out.insert(kk, vv);
-                    }
-                }
-            }
+            // Only OpenAI and Anthropic keep `allOf`; the other dialects merged it before the
+            // node was converted (`merged_all_of`).
+            out.insert(k.into(), Value::Array(conv));
             return;
         }
         if conv.len() == 1 && simplify {

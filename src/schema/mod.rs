@@ -14,6 +14,7 @@
 
 mod dialect;
 mod gbnf;
+pub(crate) mod merge;
 
 use schemars::JsonSchema;
 use serde_json::Value;
