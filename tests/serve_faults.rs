@@ -389,6 +389,25 @@ async fn api_key_is_required_when_set_and_only_the_upstream_key_is_forwarded() {
         .await
         .unwrap();
     assert_eq!(ok.status(), 200);
+    // The scheme is case-insensitive (RFC 7235 §2.1), the key is not.
+    for auth in ["bearer s3cret", "BEARER s3cret", "Bearer  s3cret"] {
+        let resp = c
+            .post(&url)
+            .header("authorization", auth)
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(resp.status(), 200, "{auth:?}");
+    }
+    let resp = c
+        .post(&url)
+        .header("authorization", "bearer S3CRET")
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 401);
     // The client's key is toolmend's, not the upstream's: it is not forwarded.
     assert_eq!(fake.last_authorization(), None);
     let health = c

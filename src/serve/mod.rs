@@ -266,13 +266,23 @@ fn authorize(config: &Config, headers: &HeaderMap) -> Result<(), ApiError> {
     let given = headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
+        .and_then(bearer_token)
         .unwrap_or("");
     if constant_time_eq(given.as_bytes(), key.as_bytes()) {
         Ok(())
     } else {
         Err(ApiError::unauthorized())
     }
+}
+
+/// The token of an `Authorization: Bearer TOKEN` value. The scheme is case-insensitive and may be
+/// followed by more than one space (RFC 7235 §2.1: `auth-scheme 1*SP token68`); the token itself
+/// is compared exactly.
+fn bearer_token(value: &str) -> Option<&str> {
+    let (scheme, token) = value.split_once(' ')?;
+    scheme
+        .eq_ignore_ascii_case("bearer")
+        .then(|| token.trim_start_matches(' '))
 }
 
 /// Compares without an early exit, so the time taken does not reveal how much of a key matched.
