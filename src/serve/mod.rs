@@ -11,7 +11,8 @@
 //!
 //! Faults never hang and always answer an OpenAI-style error object ([`error`]): 502 for an
 //! unreachable, failing or malformed upstream, 504 for a timeout, 413 for an oversized request, 401
-//! for a missing `--api-key` token. A client that disconnects drops the upstream request with it.
+//! for a missing `--api-key` token, 404 for any other path and 405 for a known path with another
+//! method. A client that disconnects drops the upstream request with it.
 //! Every request is logged on stderr ([`log`]). [`fake`] is the loopback upstream the tests and the
 //! bench replay recorded model outputs with.
 
@@ -35,7 +36,7 @@ use std::time::{Duration, Instant};
 use axum::Router;
 use axum::body::Body;
 use axum::extract::{DefaultBodyLimit, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use bytes::Bytes;
@@ -194,6 +195,8 @@ pub fn router(config: Config) -> Result<Router, StartError> {
         .route("/v1/chat/completions", post(chat))
         .route("/v1/models", get(models))
         .route("/health", get(health))
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::disable())
         .with_state(app))
 }
@@ -201,6 +204,24 @@ pub fn router(config: Config) -> Result<Router, StartError> {
 /// `GET /health`: the server is up (it does not call the upstream).
 async fn health() -> Response {
     axum::Json(serde_json::json!({"status": "ok"})).into_response()
+}
+
+/// Any other path: 404 with an error object naming the routes there are.
+async fn not_found(State(app): State<Arc<App>>, method: Method, uri: Uri) -> Response {
+    let mut log = RequestLog::new(method.as_str(), uri.path());
+    let e = ApiError::not_found(method.as_str(), uri.path());
+    let resp = finish(&mut log, Err(e));
+    log.emit(app.config.log);
+    resp
+}
+
+/// A known path with another method: 405 with an error object (axum adds the `Allow` header).
+async fn method_not_allowed(State(app): State<Arc<App>>, method: Method, uri: Uri) -> Response {
+    let mut log = RequestLog::new(method.as_str(), uri.path());
+    let e = ApiError::method_not_allowed(method.as_str(), uri.path());
+    let resp = finish(&mut log, Err(e));
+    log.emit(app.config.log);
+    resp
 }
 
 /// Logs the request when dropped, so a stream logs when it ends or when the client goes away.
