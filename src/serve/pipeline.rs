@@ -185,11 +185,13 @@ impl PipelineChoice {
         }
     }
 
-    /// One native call: arguments repaired and decoded when the tool is known, else untouched.
+    /// One native call: arguments repaired and decoded when the tool is known, else untouched
+    /// (but always sent as a string).
     fn native(&self, n: NativeCall) -> OutCall {
         let mut report = CallReport {
             name: n.name.clone(),
             envelope: "native".into(),
+            changed: n.not_a_string,
             ..CallReport::default()
         };
         let mut arguments = n.arguments;

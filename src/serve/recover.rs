@@ -56,8 +56,11 @@ pub struct NativeCall {
     pub id: Option<String>,
     /// The function name.
     pub name: String,
-    /// The arguments text as sent.
+    /// The arguments text as sent (arguments sent as a JSON value are serialised).
     pub arguments: String,
+    /// True when the upstream sent `arguments` as a JSON value instead of a string: OpenAI's
+    /// `arguments` is a string, so the call goes out rewritten even when nothing else changes.
+    pub not_a_string: bool,
 }
 
 /// A call ready to go out as a `tool_calls` entry.

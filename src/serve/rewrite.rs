@@ -131,7 +131,8 @@ pub fn call_json(c: &OutCall) -> Value {
     })
 }
 
-/// Reads native calls from a `tool_calls` value; arguments given as an object are serialised.
+/// Reads native calls from a `tool_calls` value; arguments given as an object are serialised (and
+/// the call marked [`NativeCall::not_a_string`]).
 pub fn natives_of(v: Option<&Value>) -> Vec<NativeCall> {
     let Some(Value::Array(list)) = v else {
         return Vec::new();
@@ -139,14 +140,16 @@ pub fn natives_of(v: Option<&Value>) -> Vec<NativeCall> {
     list.iter()
         .filter_map(|c| {
             let f = c.get("function")?;
+            let args = f.get("arguments");
             Some(NativeCall {
                 id: c.get("id").and_then(Value::as_str).map(str::to_owned),
                 name: f.get("name").and_then(Value::as_str)?.to_owned(),
-                arguments: match f.get("arguments") {
+                arguments: match args {
                     Some(Value::String(s)) => s.clone(),
                     Some(Value::Null) | None => String::new(),
                     Some(other) => other.to_string(),
                 },
+                not_a_string: !matches!(args, Some(Value::String(_) | Value::Null) | None),
             })
         })
         .collect()

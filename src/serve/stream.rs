@@ -188,7 +188,10 @@ impl StreamRewriter {
                     match func.get("arguments") {
                         Some(Value::String(s)) => n.arguments.push_str(s),
                         Some(Value::Null) | None => {}
-                        Some(other) => n.arguments.push_str(&other.to_string()),
+                        Some(other) => {
+                            n.arguments.push_str(&other.to_string());
+                            n.not_a_string = true;
+                        }
                     }
                 }
             }
