@@ -1,12 +1,13 @@
-//! `toolmend serve` honouring what the upstream's answer says: native `arguments` sent as a JSON
-//! object. Every case is checked on the JSON and the streamed path.
+//! `toolmend serve` honouring what the upstream's answer says: an answer cut off at the token
+//! limit (`finish_reason: "length"`), and native `arguments` sent as a JSON object. Every case is
+//! checked on the JSON and the streamed path, which must agree.
 
 #[path = "serve/common.rs"]
 mod common;
 
-use common::{Serve, chat_body, client, final_of_sse, sse_payloads};
+use common::{Final, Serve, chat_body, client, final_of_json, final_of_sse, sse_payloads};
 use serde_json::{Value, json};
-use toolmend::serve::fake::{FakeUpstream, Reply};
+use toolmend::serve::fake::{FakeUpstream, Output, Reply};
 
 /// `get_weather(city)` and `get_time(tz)`.
 fn tools() -> Value {
@@ -16,6 +17,131 @@ fn tools() -> Value {
         {"type": "function", "function": {"name": "get_time", "parameters": {
             "type": "object", "properties": {"tz": {"type": "string"}}, "required": ["tz"]}}}
     ])
+}
+
+fn hermes(name: &str, args: &Value) -> String {
+    format!(
+        "<tool_call>\n{}\n</tool_call>\n",
+        json!({"name": name, "arguments": args})
+    )
+}
+
+/// What a client gets for one request: the JSON answer (and its body), and the streamed answer.
+struct Both {
+    json: Value,
+    whole: Final,
+    rewritten: bool,
+    streamed: Final,
+}
+
+/// Sends the request built from `extra` (merged into a chat body with [`tools`]) once as JSON and
+/// once as a stream to a server in front of a fake answering `reply`, with `--report`.
+async fn ask(reply: Reply, extra: Value) -> Both {
+    let fake = FakeUpstream::always(reply).await.unwrap();
+    let serve = Serve::start(&fake.url(), |c| c.report = true).await;
+    let c = client();
+    let body = |stream: bool| {
+        let mut b = chat_body(stream, Some(tools()));
+        for (k, v) in extra.as_object().unwrap() {
+            b[k] = v.clone();
+        }
+        b
+    };
+    let resp = c
+        .post(serve.url("/chat/completions"))
+        .json(&body(false))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 200);
+    let rewritten = resp.headers().get("x-toolmend").is_some();
+    let json: Value = resp.json().await.unwrap();
+    let text = c
+        .post(serve.url("/chat/completions"))
+        .json(&body(true))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let streamed = final_of_sse(&sse_payloads(&text));
+    Both {
+        whole: final_of_json(&json),
+        json,
+        rewritten,
+        streamed,
+    }
+}
+
+fn output(content: &str, calls: &[(&str, &str)], finish: &str) -> Reply {
+    let mut o = Output::text(content);
+    o.tool_calls = calls
+        .iter()
+        .map(|(n, a)| ((*n).to_owned(), (*a).to_owned()))
+        .collect();
+    o.finish_reason = finish.into();
+    Reply::Output(o)
+}
+
+#[tokio::test]
+async fn a_native_call_cut_off_at_the_token_limit_is_not_presented_as_finished() {
+    let cut = r#"{"city": "San Fra"#;
+    let b = ask(output("", &[("get_weather", cut)], "length"), json!({})).await;
+    for f in [&b.whole, &b.streamed] {
+        assert_eq!(f.finish_reason.as_deref(), Some("length"), "{f:?}");
+        // Arguments as the model sent them, not completed into `{"city": "San Fra"}`.
+        assert_eq!(
+            f.calls,
+            vec![("get_weather".to_owned(), Value::String(cut.into()))]
+        );
+    }
+    // Nothing was changed: the upstream's answer goes out as it was.
+    assert!(!b.rewritten, "{}", b.json);
+
+    // A complete call before the cut one is repaired as usual; the finish reason stays.
+    let b = ask(
+        output(
+            "",
+            &[("get_weather", "{'city': 'Paris'}"), ("get_weather", cut)],
+            "length",
+        ),
+        json!({}),
+    )
+    .await;
+    for f in [&b.whole, &b.streamed] {
+        assert_eq!(f.finish_reason.as_deref(), Some("length"), "{f:?}");
+        assert_eq!(
+            f.calls,
+            vec![
+                ("get_weather".to_owned(), json!({"city": "Paris"})),
+                ("get_weather".to_owned(), Value::String(cut.into())),
+            ]
+        );
+    }
+    let report = &b.json["toolmend"]["choices"][0]["calls"][1];
+    assert!(
+        report["error"].as_str().unwrap_or("").contains("cut off"),
+        "{}",
+        b.json
+    );
+}
+
+#[tokio::test]
+async fn a_text_call_before_a_cut_off_keeps_finish_reason_length() {
+    let text = format!(
+        "{}<tool_call>\n{{\"name\": \"get_weather\", \"arguments\": {{\"city\": \"Ber",
+        hermes("get_weather", &json!({"city": "Paris"}))
+    );
+    let b = ask(output(&text, &[], "length"), json!({})).await;
+    for f in [&b.whole, &b.streamed] {
+        assert_eq!(f.finish_reason.as_deref(), Some("length"), "{f:?}");
+        assert_eq!(
+            f.calls,
+            vec![("get_weather".to_owned(), json!({"city": "Paris"}))]
+        );
+    }
+    assert_eq!(b.whole, b.streamed);
 }
 
 #[tokio::test]

@@ -5,8 +5,9 @@
 //! `tools` pass through untouched, byte for byte. For requests with `tools`, each choice of the
 //! answer goes through a [`recover::Recover`] (extract → repair → decode against the request's tool
 //! schemas): calls written in `content` in any envelope, or sent as broken native `tool_calls`,
-//! come back as proper `tool_calls` with `finish_reason: "tool_calls"`; everything else stays as it
-//! was. Streams are rewritten event by event ([`stream`]), whole answers at once ([`rewrite`]), from
+//! come back as proper `tool_calls` with `finish_reason: "tool_calls"` (except that a `"length"`
+//! is kept, and a call cut off by it is never completed: see [`pipeline`]); everything else stays
+//! as it was. Streams are rewritten event by event ([`stream`]), whole answers at once ([`rewrite`]), from
 //! the same pieces, so both give the same final message.
 //!
 //! Faults never hang and always answer an OpenAI-style error object ([`error`]): 502 for an

@@ -9,6 +9,12 @@
 //! the model with a corrective message — OpenAI's `arguments` are not guaranteed valid either.
 //! Calls to tools the request did not offer are never made: their text stays in `content`.
 //!
+//! A choice that ended at the token limit (`finish_reason: "length"`) is never presented as a
+//! finished call: an envelope cut off in the text stays in `content` (the extractor refuses it),
+//! and a last native call whose arguments end mid-value goes out with the arguments exactly as the
+//! model sent them (not completed) and the cut in its report. Complete calls before the cut are
+//! recovered as usual, and the choice keeps its `"length"`.
+//!
 //! When a choice has calls or reasoning, whitespace left at the end of its content is dropped (as
 //! [`crate::extract::Extraction`] trims it), so it is held until text follows; when nothing was
 //! found, the content comes back exactly as the upstream sent it. Both the JSON and the SSE path
@@ -241,6 +247,32 @@ fn coercions(d: &crate::decode::Decoded<Value>) -> Vec<Value> {
         .collect()
 }
 
+/// True when `arguments` end inside a JSON value (the rule the extractor uses for envelopes).
+fn is_cut(arguments: &str) -> bool {
+    let s = arguments.trim();
+    !s.is_empty() && serde_json::from_str::<serde::de::IgnoredAny>(s).is_err_and(|e| e.is_eof())
+}
+
+/// The last native call of a choice cut off at the token limit, whose arguments end mid-value:
+/// they are sent as the model wrote them, not completed into a call the model never finished,
+/// with the cut in the report (the choice keeps `finish_reason: "length"`).
+fn cut_native(n: NativeCall) -> OutCall {
+    let reason = crate::extract::RejectReason::CutOff {
+        name: n.name.clone(),
+    };
+    OutCall {
+        id: n.id.unwrap_or_else(call_id),
+        report: CallReport {
+            name: n.name.clone(),
+            envelope: "native".into(),
+            error: Some(reason.to_string()),
+            ..CallReport::default()
+        },
+        name: n.name,
+        arguments: n.arguments,
+    }
+}
+
 /// A decoder for `schema`, compiled once per distinct schema (clients send the same tools with
 /// every request). A missing schema accepts any object.
 fn decoder_for(schema: &Value) -> Result<Decoder, String> {
@@ -370,7 +402,7 @@ impl ChoiceRecoverer for PipelineChoice {
         }
     }
 
-    fn finish(&mut self, natives: Vec<NativeCall>, out: &mut Vec<Piece>) {
+    fn finish(&mut self, natives: Vec<NativeCall>, cut_off: bool, out: &mut Vec<Piece>) {
         if let Some(ex) = self.ex.take() {
             let text = ex.text().to_owned();
             let x = ex.finish();
@@ -398,8 +430,14 @@ impl ChoiceRecoverer for PipelineChoice {
                 out.push(Piece::Call(self.extracted(c)));
             }
         }
-        for n in natives {
-            out.push(Piece::Call(self.native(n)));
+        let last = natives.len().saturating_sub(1);
+        for (i, n) in natives.into_iter().enumerate() {
+            let call = if cut_off && i == last && is_cut(&n.arguments) {
+                cut_native(n)
+            } else {
+                self.native(n)
+            };
+            out.push(Piece::Call(call));
         }
     }
 }

@@ -121,8 +121,10 @@ pub enum Piece {
 pub trait ChoiceRecoverer: Send {
     /// Feeds the next piece of the choice's `content`.
     fn push(&mut self, text: &str, out: &mut Vec<Piece>);
-    /// Ends the choice; `natives` are the calls the upstream reported for it.
-    fn finish(&mut self, natives: Vec<NativeCall>, out: &mut Vec<Piece>);
+    /// Ends the choice; `natives` are the calls the upstream reported for it, `cut_off` is true
+    /// when the choice ended at the token limit (`finish_reason: "length"`), so its last call may
+    /// be incomplete.
+    fn finish(&mut self, natives: Vec<NativeCall>, cut_off: bool, out: &mut Vec<Piece>);
 }
 
 /// Makes a [`ChoiceRecoverer`] per choice, for the tools of one request.

@@ -39,7 +39,7 @@ pub fn rewrite_json(
     let mut changed = false;
     for (pos, choice) in choices.iter_mut().enumerate() {
         let index = choice.get("index").cloned().unwrap_or_else(|| pos.into());
-        let finish = choice.get("finish_reason").cloned();
+        let finish = choice.get("finish_reason").cloned().unwrap_or(Value::Null);
         let Some(Value::Object(message)) = choice.get_mut("message") else {
             continue;
         };
@@ -54,14 +54,11 @@ pub fn rewrite_json(
         if let Some(text) = &original {
             r.push(text, &mut pieces);
         }
-        r.finish(natives, &mut pieces);
+        r.finish(natives, is_cut_off(&finish), &mut pieces);
         let a = Assembled::from_pieces(pieces);
         let calls_changed = a.calls.iter().filter(|c| c.report.changed).count();
-        // Runtimes that report calls with `finish_reason: "stop"` (Ollama does) are corrected too:
-        // clients look at the finish reason to decide whether to run tools.
-        let finish_ok =
-            a.calls.is_empty() || finish.as_ref().and_then(Value::as_str) == Some("tool_calls");
-        let same = finish_ok
+        let new_finish = finish_reason(&finish, !a.calls.is_empty());
+        let same = new_finish == finish
             && calls_changed == 0
             && a.reasoning.is_none()
             && a.calls.len() == n_natives
@@ -79,8 +76,8 @@ pub fn rewrite_json(
         changed = true;
         recovered += calls_changed;
         apply(message, original.is_some(), &a);
-        if let Some(obj) = choice.as_object_mut().filter(|_| !a.calls.is_empty()) {
-            obj.insert("finish_reason".into(), "tool_calls".into());
+        if let Some(obj) = choice.as_object_mut().filter(|_| new_finish != finish) {
+            obj.insert("finish_reason".into(), new_finish);
         }
     }
     if !changed {
@@ -119,6 +116,24 @@ fn apply(message: &mut Map<String, Value>, had_content: bool, a: &Assembled) {
     if !a.calls.is_empty() {
         let calls: Vec<Value> = a.calls.iter().map(call_json).collect();
         message.insert("tool_calls".into(), Value::Array(calls));
+    }
+}
+
+/// True when `finish` (a choice's `finish_reason`) says the output stopped at the token limit.
+pub fn is_cut_off(finish: &Value) -> bool {
+    finish.as_str() == Some("length")
+}
+
+/// The `finish_reason` a choice goes out with, given the upstream's (`original`) and whether it
+/// carries calls: `"tool_calls"` when it does — runtimes that report calls with `"stop"` (Ollama
+/// does) are corrected too, since clients look at the finish reason to decide whether to run
+/// tools — except that `"length"` and `"content_filter"` are never replaced: they are the only
+/// signal a client has that the output was cut short, and its last call may be incomplete.
+pub fn finish_reason(original: &Value, has_calls: bool) -> Value {
+    match original.as_str() {
+        _ if !has_calls => original.clone(),
+        Some("length" | "content_filter") => original.clone(),
+        _ => Value::from("tool_calls"),
     }
 }
 
@@ -198,7 +213,7 @@ pub(crate) mod tests {
         fn push(&mut self, text: &str, _out: &mut Vec<Piece>) {
             self.1.push_str(text);
         }
-        fn finish(&mut self, natives: Vec<NativeCall>, out: &mut Vec<Piece>) {
+        fn finish(&mut self, natives: Vec<NativeCall>, _cut_off: bool, out: &mut Vec<Piece>) {
             for line in std::mem::take(&mut self.1).split_inclusive('\n') {
                 let call = line
                     .strip_prefix("CALL ")
