@@ -1,5 +1,6 @@
-//! `toolmend serve` honouring what the upstream's answer says: an answer cut off at the token
-//! limit (`finish_reason: "length"`), and native `arguments` sent as a JSON object. Every case is
+//! `toolmend serve` honouring what the request asks for and what the upstream's answer says:
+//! `tool_choice` (`none`, a named function), an answer cut off at the token limit
+//! (`finish_reason: "length"`), and native `arguments` sent as a JSON object. Every case is
 //! checked on the JSON and the streamed path, which must agree.
 
 #[path = "serve/common.rs"]
@@ -142,6 +143,47 @@ async fn a_text_call_before_a_cut_off_keeps_finish_reason_length() {
         );
     }
     assert_eq!(b.whole, b.streamed);
+}
+
+#[tokio::test]
+async fn tool_choice_none_leaves_envelopes_as_content() {
+    let text = hermes("get_weather", &json!({"city": "Paris"}));
+    let b = ask(output(&text, &[], "stop"), json!({"tool_choice": "none"})).await;
+    assert!(!b.rewritten, "{}", b.json);
+    for f in [&b.whole, &b.streamed] {
+        assert!(f.calls.is_empty(), "{f:?}");
+        assert_eq!(f.content.as_deref(), Some(text.as_str()));
+        assert_eq!(f.finish_reason.as_deref(), Some("stop"));
+    }
+}
+
+#[tokio::test]
+async fn a_named_tool_choice_recovers_only_that_function() {
+    let text = format!(
+        "{}{}",
+        hermes("get_weather", &json!({"city": "Paris"})),
+        hermes("get_time", &json!({"tz": "Europe/Paris"}))
+    );
+    let choice = json!({"tool_choice": {"type": "function", "function": {"name": "get_time"}}});
+    let b = ask(output(&text, &[], "stop"), choice).await;
+    for f in [&b.whole, &b.streamed] {
+        assert_eq!(
+            f.calls,
+            vec![("get_time".to_owned(), json!({"tz": "Europe/Paris"}))],
+            "{f:?}"
+        );
+        assert!(
+            f.content.as_deref().unwrap_or("").contains("get_weather"),
+            "{f:?}"
+        );
+        assert_eq!(f.finish_reason.as_deref(), Some("tool_calls"));
+    }
+    // `auto` and `required` recover every offered tool.
+    for choice in ["auto", "required"] {
+        let b = ask(output(&text, &[], "stop"), json!({"tool_choice": choice})).await;
+        assert_eq!(b.whole.calls.len(), 2, "{choice}: {:?}", b.whole);
+        assert_eq!(b.streamed.calls.len(), 2, "{choice}: {:?}", b.streamed);
+    }
 }
 
 #[tokio::test]

@@ -2,7 +2,8 @@
 //!
 //! The server forwards `POST /v1/chat/completions` and `GET /v1/models` to an upstream
 //! OpenAI-compatible runtime (llama-server, Ollama's `/v1`, vLLM, LM Studio, …). Requests without
-//! `tools` pass through untouched, byte for byte. For requests with `tools`, each choice of the
+//! `tools`, or with `tool_choice: "none"`, pass through untouched, byte for byte. For requests with
+//! `tools` (narrowed to one by a named `tool_choice`: [`Tools::for_request`]), each choice of the
 //! answer goes through a [`recover::Recover`] (extract → repair → decode against the request's tool
 //! schemas): calls written in `content` in any envelope, or sent as broken native `tool_calls`,
 //! come back as proper `tool_calls` with `finish_reason: "tool_calls"` (except that a `"length"`
@@ -338,13 +339,15 @@ async fn read_body(headers: &HeaderMap, body: Body, limit: usize) -> Result<Byte
     Ok(Bytes::from(buf))
 }
 
-/// The two fields of a chat request toolmend looks at.
+/// The fields of a chat request toolmend looks at.
 #[derive(serde::Deserialize)]
 struct Peek {
     #[serde(default)]
     stream: Option<bool>,
     #[serde(default)]
     tools: Option<Vec<serde_json::Value>>,
+    #[serde(default)]
+    tool_choice: Option<serde_json::Value>,
 }
 
 /// `POST /v1/chat/completions`.
@@ -386,9 +389,12 @@ async fn chat_inner(
     let peek: Option<Peek> = serde_json::from_slice(&body).ok();
     let stream = peek.as_ref().and_then(|p| p.stream).unwrap_or(false);
     let tools = peek
-        .and_then(|p| p.tools)
-        .filter(|t| !t.is_empty())
-        .map(|t| Arc::new(Tools::from_request(&t)));
+        .as_ref()
+        .and_then(|p| {
+            let t = p.tools.as_ref().filter(|t| !t.is_empty())?;
+            Tools::for_request(t, p.tool_choice.as_ref())
+        })
+        .map(Arc::new);
     guard.log.stream = stream;
     guard.log.tools = tools.is_some();
     guard.log.add_toolmend(t.elapsed());

@@ -43,6 +43,32 @@ impl Tools {
         Self(list)
     }
 
+    /// The tools whose calls toolmend recovers for a request offering `tools` with `tool_choice`
+    /// (OpenAI's rules): `"none"` forbids calls, so nothing is recovered (`None`: the answer passes
+    /// through untouched, envelopes stay in `content`); a named function
+    /// (`{"type": "function", "function": {"name": …}}`) allows only that one, so only its calls
+    /// are recovered and calls to the other tools stay in `content` as text; `"auto"`,
+    /// `"required"`, or no `tool_choice` allow every function offered. Native calls the upstream
+    /// sent are not filtered: they are the upstream's answer.
+    pub fn for_request(
+        tools: &[serde_json::Value],
+        tool_choice: Option<&serde_json::Value>,
+    ) -> Option<Self> {
+        let mut all = Self::from_request(tools);
+        match tool_choice {
+            Some(serde_json::Value::String(s)) if s == "none" => None,
+            Some(c @ serde_json::Value::Object(_)) => {
+                let name = c
+                    .get("function")
+                    .and_then(|f| f.get("name"))
+                    .and_then(serde_json::Value::as_str)?;
+                all.0.retain(|t| t.name == name);
+                (!all.0.is_empty()).then_some(all)
+            }
+            _ => Some(all),
+        }
+    }
+
     /// The schema of the tool called `name`.
     pub fn get(&self, name: &str) -> Option<&ToolSchema> {
         self.0.iter().find(|t| t.name == name)
@@ -197,5 +223,26 @@ mod tests {
         assert_eq!(t.0.len(), 2);
         assert_eq!(t.get("g").unwrap().parameters, serde_json::json!({}));
         assert!(t.get("web_search").is_none());
+    }
+
+    #[test]
+    fn tool_choice_narrows_the_tools_recovered() {
+        let tools = [
+            serde_json::json!({"type": "function", "function": {"name": "f"}}),
+            serde_json::json!({"type": "function", "function": {"name": "g"}}),
+        ];
+        let names = |c: Option<serde_json::Value>| {
+            Tools::for_request(&tools, c.as_ref())
+                .map(|t| t.0.into_iter().map(|t| t.name).collect::<Vec<_>>())
+        };
+        let both = Some(vec!["f".to_owned(), "g".to_owned()]);
+        assert_eq!(names(None), both);
+        assert_eq!(names(Some("auto".into())), both);
+        assert_eq!(names(Some("required".into())), both);
+        assert_eq!(names(Some("none".into())), None);
+        let g = serde_json::json!({"type": "function", "function": {"name": "g"}});
+        assert_eq!(names(Some(g)), Some(vec!["g".to_owned()]));
+        let h = serde_json::json!({"type": "function", "function": {"name": "h"}});
+        assert_eq!(names(Some(h)), None);
     }
 }
