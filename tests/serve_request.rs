@@ -1,7 +1,7 @@
 //! `toolmend serve` honouring what the request asks for and what the upstream's answer says:
-//! `tool_choice` (`none`, a named function), an answer cut off at the token limit
-//! (`finish_reason: "length"`), and native `arguments` sent as a JSON object. Every case is
-//! checked on the JSON and the streamed path, which must agree.
+//! `tool_choice` (`none`, a named function), `parallel_tool_calls: false`, an answer cut off at the
+//! token limit (`finish_reason: "length"`), and native `arguments` sent as a JSON object. Every
+//! case is checked on the JSON and the streamed path, which must agree.
 
 #[path = "serve/common.rs"]
 mod common;
@@ -178,12 +178,56 @@ async fn a_named_tool_choice_recovers_only_that_function() {
         );
         assert_eq!(f.finish_reason.as_deref(), Some("tool_calls"));
     }
+    assert_eq!(b.whole, b.streamed);
     // `auto` and `required` recover every offered tool.
     for choice in ["auto", "required"] {
         let b = ask(output(&text, &[], "stop"), json!({"tool_choice": choice})).await;
         assert_eq!(b.whole.calls.len(), 2, "{choice}: {:?}", b.whole);
         assert_eq!(b.streamed.calls.len(), 2, "{choice}: {:?}", b.streamed);
     }
+}
+
+#[tokio::test]
+async fn parallel_tool_calls_false_sends_one_call_and_leaves_the_rest_as_content() {
+    let text = format!(
+        "{}{}",
+        hermes("get_weather", &json!({"city": "Paris"})),
+        hermes("get_weather", &json!({"city": "Berlin"}))
+    );
+    let b = ask(
+        output(&text, &[], "stop"),
+        json!({"parallel_tool_calls": false}),
+    )
+    .await;
+    for f in [&b.whole, &b.streamed] {
+        assert_eq!(
+            f.calls,
+            vec![("get_weather".to_owned(), json!({"city": "Paris"}))],
+            "{f:?}"
+        );
+        assert!(
+            f.content.as_deref().unwrap_or("").contains("Berlin"),
+            "{f:?}"
+        );
+        assert_eq!(f.finish_reason.as_deref(), Some("tool_calls"));
+    }
+    assert_eq!(b.whole, b.streamed);
+    let rejected = &b.json["toolmend"]["choices"][0]["rejected"][0];
+    assert!(
+        rejected["reason"]
+            .as_str()
+            .unwrap_or("")
+            .contains("parallel_tool_calls"),
+        "{}",
+        b.json
+    );
+    let b = ask(
+        output(&text, &[], "stop"),
+        json!({"parallel_tool_calls": true}),
+    )
+    .await;
+    assert_eq!(b.whole.calls.len(), 2);
+    assert_eq!(b.streamed.calls.len(), 2);
 }
 
 #[tokio::test]

@@ -348,6 +348,8 @@ struct Peek {
     tools: Option<Vec<serde_json::Value>>,
     #[serde(default)]
     tool_choice: Option<serde_json::Value>,
+    #[serde(default)]
+    parallel_tool_calls: Option<bool>,
 }
 
 /// `POST /v1/chat/completions`.
@@ -392,7 +394,7 @@ async fn chat_inner(
         .as_ref()
         .and_then(|p| {
             let t = p.tools.as_ref().filter(|t| !t.is_empty())?;
-            Tools::for_request(t, p.tool_choice.as_ref())
+            Tools::for_request(t, p.tool_choice.as_ref(), p.parallel_tool_calls)
         })
         .map(Arc::new);
     guard.log.stream = stream;

@@ -20,9 +20,16 @@ pub struct ToolSchema {
     pub parameters: serde_json::Value,
 }
 
-/// The tools of one request.
+/// The tools of one request whose calls toolmend recovers, and how many calls it allows.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Tools(pub Vec<ToolSchema>);
+pub struct Tools {
+    /// The functions offered.
+    pub list: Vec<ToolSchema>,
+    /// At most one call per choice (`parallel_tool_calls: false`): only the first call found in
+    /// the text is recovered; the text of later ones stays in `content`, and they are reported as
+    /// rejected. Native calls the upstream sent are never dropped.
+    pub one_call: bool,
+}
 
 impl Tools {
     /// Reads the `tools` array of a chat request; entries that are not `{"type": "function",
@@ -40,7 +47,10 @@ impl Tools {
                 Some(ToolSchema { name, parameters })
             })
             .collect();
-        Self(list)
+        Self {
+            list,
+            one_call: false,
+        }
     }
 
     /// The tools whose calls toolmend recovers for a request offering `tools` with `tool_choice`
@@ -49,12 +59,15 @@ impl Tools {
     /// (`{"type": "function", "function": {"name": …}}`) allows only that one, so only its calls
     /// are recovered and calls to the other tools stay in `content` as text; `"auto"`,
     /// `"required"`, or no `tool_choice` allow every function offered. Native calls the upstream
-    /// sent are not filtered: they are the upstream's answer.
+    /// sent are not filtered: they are the upstream's answer. `parallel_tool_calls: false` sets
+    /// [`Tools::one_call`].
     pub fn for_request(
         tools: &[serde_json::Value],
         tool_choice: Option<&serde_json::Value>,
+        parallel_tool_calls: Option<bool>,
     ) -> Option<Self> {
         let mut all = Self::from_request(tools);
+        all.one_call = parallel_tool_calls == Some(false);
         match tool_choice {
             Some(serde_json::Value::String(s)) if s == "none" => None,
             Some(c @ serde_json::Value::Object(_)) => {
@@ -62,8 +75,8 @@ impl Tools {
                     .get("function")
                     .and_then(|f| f.get("name"))
                     .and_then(serde_json::Value::as_str)?;
-                all.0.retain(|t| t.name == name);
-                (!all.0.is_empty()).then_some(all)
+                all.list.retain(|t| t.name == name);
+                (!all.list.is_empty()).then_some(all)
             }
             _ => Some(all),
         }
@@ -71,7 +84,7 @@ impl Tools {
 
     /// The schema of the tool called `name`.
     pub fn get(&self, name: &str) -> Option<&ToolSchema> {
-        self.0.iter().find(|t| t.name == name)
+        self.list.iter().find(|t| t.name == name)
     }
 }
 
@@ -220,7 +233,8 @@ mod tests {
             serde_json::json!({"type": "function", "function": {"name": "g"}}),
             serde_json::json!({"type": "web_search"}),
         ]);
-        assert_eq!(t.0.len(), 2);
+        assert_eq!(t.list.len(), 2);
+        assert!(!t.one_call);
         assert_eq!(t.get("g").unwrap().parameters, serde_json::json!({}));
         assert!(t.get("web_search").is_none());
     }
@@ -232,8 +246,8 @@ mod tests {
             serde_json::json!({"type": "function", "function": {"name": "g"}}),
         ];
         let names = |c: Option<serde_json::Value>| {
-            Tools::for_request(&tools, c.as_ref())
-                .map(|t| t.0.into_iter().map(|t| t.name).collect::<Vec<_>>())
+            Tools::for_request(&tools, c.as_ref(), None)
+                .map(|t| t.list.into_iter().map(|t| t.name).collect::<Vec<_>>())
         };
         let both = Some(vec!["f".to_owned(), "g".to_owned()]);
         assert_eq!(names(None), both);
@@ -244,5 +258,9 @@ mod tests {
         assert_eq!(names(Some(g)), Some(vec!["g".to_owned()]));
         let h = serde_json::json!({"type": "function", "function": {"name": "h"}});
         assert_eq!(names(Some(h)), None);
+        for (parallel, one) in [(None, false), (Some(true), false), (Some(false), true)] {
+            let t = Tools::for_request(&tools, None, parallel).unwrap();
+            assert_eq!(t.one_call, one, "{parallel:?}");
+        }
     }
 }
