@@ -148,6 +148,8 @@ fn the_rendered_transcript_shows_calls_results_and_errors_without_colour_off_a_t
     let stderr = out.stderr;
     assert!(stderr.contains("the model answered"), "{stderr}");
     assert!(stderr.contains("4 calls (2 failed)"), "{stderr}");
+    // The tools' run time is reported apart from toolmend's own.
+    assert!(stderr.contains(" · tools "), "{stderr}");
 }
 
 #[test]

@@ -4,8 +4,9 @@
 //! Rendering (stdout): the model's text as it streams, then per call `🔧 name {args}`, and
 //! `✓ name (12 ms) short output` or `✗ name: error`. Colours only when stdout is a terminal and
 //! `NO_COLOR` is unset. Diagnostics (model loading with a progress bar, the end-of-run summary with
-//! tokens per second and toolmend's own share of the time) go to stderr. With `--json`, stdout is
-//! the event stream as JSON Lines (see [`toolmend::agent::AgentEvent`]).
+//! tokens per second, toolmend's own share of the time and the tools' run time apart) go to
+//! stderr. With `--json`, stdout is the event stream as JSON Lines (see
+//! [`toolmend::agent::AgentEvent`]).
 //!
 //! Exit status: 0 when the model answered, 1 when the run ended without an answer (turn budget,
 //! repeated failing call, empty output, a backend failure mid-run), 2 for usage or set-up errors
@@ -674,7 +675,9 @@ impl Render {
     }
 }
 
-/// The end-of-run line: how it ended, counts, speeds and toolmend's own share of the time.
+/// The end-of-run line: how it ended, counts, speeds, toolmend's own time (extraction, repair,
+/// decode and dispatch bookkeeping) as a share of generation time, and the tools' run time apart
+/// (it is neither the model's nor toolmend's).
 fn summary(reason: EndReason, s: &RunStats) -> String {
     let mut line = format!(
         "— {} · {} turn{} · {} call{} ({} failed)",
@@ -697,6 +700,9 @@ fn summary(reason: EndReason, s: &RunStats) -> String {
             s.timing.extract_ms + s.timing.dispatch_ms,
             share * 100.0
         ));
+    }
+    if s.calls > 0 {
+        line.push_str(&format!(" · tools {:.0} ms", s.timing.tools_ms));
     }
     line
 }
