@@ -99,6 +99,9 @@ pub struct Agent<B: Backend, T: Toolbox> {
     options: AgentOptions,
     history: Vec<Message>,
     calls_made: u64,
+    /// Time spent waiting for the toolbox in the current turn (the tools' run time when the
+    /// toolbox cannot tell it apart).
+    toolbox_wait: Duration,
 }
 
 impl<B: Backend, T: Toolbox> Agent<B, T> {
@@ -115,6 +118,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             options,
             history,
             calls_made: 0,
+            toolbox_wait: Duration::ZERO,
         }
     }
 
@@ -245,10 +249,20 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             self.history.push(assistant);
 
             let started = Instant::now();
+            let ran_before = self.tools.run_time();
+            self.toolbox_wait = Duration::ZERO;
             let repeated_failure = self
                 .dispatch_all(pending, &mut seen, &mut record, &mut stats, on_event)
                 .await;
-            record.timing.dispatch_ms = ms(started.elapsed());
+            let spent = started.elapsed();
+            // The tools' share: what the toolbox says they ran, else all the time spent in it.
+            let tools = match (ran_before, self.tools.run_time()) {
+                (Some(before), Some(after)) => after.saturating_sub(before),
+                _ => self.toolbox_wait,
+            }
+            .min(spent);
+            record.timing.tools_ms = ms(tools);
+            record.timing.dispatch_ms = ms(spent - tools);
             add_timing(&mut stats, &record.timing);
             turns.push(record);
             if repeated_failure {
@@ -429,6 +443,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 }
                 let started = Instant::now();
                 let results = self.tools.call_read_only(batch).await;
+                self.toolbox_wait += started.elapsed();
                 for (k, r) in results.into_iter().enumerate() {
                     ahead.insert(idx + k, (r, started));
                 }
@@ -614,7 +629,12 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             attempts += 1;
             let r = match first.take() {
                 Some(r) => r,
-                None => self.tools.call(call).await,
+                None => {
+                    let t = Instant::now();
+                    let r = self.tools.call(call).await;
+                    self.toolbox_wait += t.elapsed();
+                    r
+                }
             };
             // Only a call that is safe to repeat, and that the toolbox did not retry already.
             if r.fault() == Some(Fault::World)
@@ -710,4 +730,5 @@ fn add_timing(stats: &mut RunStats, t: &TurnTiming) {
     stats.timing.generation_ms += t.generation_ms;
     stats.timing.extract_ms += t.extract_ms;
     stats.timing.dispatch_ms += t.dispatch_ms;
+    stats.timing.tools_ms += t.tools_ms;
 }

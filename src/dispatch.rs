@@ -108,6 +108,7 @@ pub struct Dispatcher {
     budgets: HashMap<String, u32>,
     seen: HashMap<String, Seen>,
     calls: u64,
+    run_time: Duration,
 }
 
 /// A call that passed every check and will run.
@@ -138,6 +139,7 @@ impl Dispatcher {
             budgets: HashMap::new(),
             seen: HashMap::new(),
             calls: 0,
+            run_time: Duration::ZERO,
         }
     }
 
@@ -156,6 +158,13 @@ impl Dispatcher {
         &self.memo
     }
 
+    /// The total wall time tools have spent running (step 6: under their timeouts, with retries
+    /// and back-off) since the dispatcher was made; a concurrent batch counts once. Everything
+    /// else a dispatch takes is toolmend's own work.
+    pub fn run_time(&self) -> Duration {
+        self.run_time
+    }
+
     /// Runs one call as a turn of its own.
     pub async fn dispatch(&mut self, call: ToolCall) -> ToolResult {
         let snap = self.registry.snapshot();
@@ -167,7 +176,9 @@ impl Dispatcher {
         match self.prepare(snap, call) {
             Prepared::Done(r) => r,
             Prepared::Run(job) => {
+                let t = Instant::now();
                 let (outcome, attempts) = execute(&job, &self.policy).await;
+                self.run_time += t.elapsed();
                 self.finish(job, outcome, attempts)
             }
         }
@@ -237,12 +248,14 @@ impl Dispatcher {
                 Prepared::Done(_) => None,
             })
             .collect();
+        let t = Instant::now();
         let mut outcomes = if jobs.len() == 1 {
             vec![execute(jobs[0], &self.policy).await]
         } else {
             futures::future::join_all(jobs.iter().map(|j| execute(j, &self.policy))).await
         }
         .into_iter();
+        self.run_time += t.elapsed();
         let mut results = Vec::with_capacity(prepared.len());
         for p in prepared {
             match p {

@@ -149,3 +149,43 @@ fn a_lookup_alone_in_its_turn_runs_alone() {
     assert_eq!(t.turns[0].calls[0].result.output, "ran alone");
     assert_eq!(log, ["start left", "end left"]);
 }
+
+/// A tool that takes `ms` milliseconds to run.
+struct Slow {
+    ms: u64,
+}
+
+impl TypedTool for Slow {
+    type Args = KeyArgs;
+    fn name(&self) -> &str {
+        "slow"
+    }
+    fn description(&self) -> &str {
+        "Takes its time."
+    }
+    async fn run(&self, _ctx: &ToolContext, args: KeyArgs) -> Result<Output, Failure> {
+        tokio::time::sleep(Duration::from_millis(self.ms)).await;
+        Ok(Output::text(args.key))
+    }
+}
+
+#[test]
+fn the_tools_run_time_is_counted_apart_from_toolmends_own_time() {
+    let registry = Registry::new();
+    registry.register(typed(Slow { ms: 400 })).unwrap();
+    let tools = DispatchToolbox::new(Dispatcher::new(registry, Policy::default()));
+    let turns: Vec<ScriptedTurn> = vec![call("slow", "a").into(), "Done.".into()];
+    let mut agent = Agent::new(ScriptedBackend::new(turns), tools, AgentOptions::default());
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let t = rt.block_on(agent.run("Go.", &mut |_| {}));
+    assert_eq!(t.end, EndReason::Answered);
+    let timing = t.stats.timing;
+    assert!(timing.tools_ms >= 400.0, "{timing:?}");
+    // Dispatch bookkeeping (lookup, decode, policy, the loop's records) is far below the tool's
+    // 400 ms; the bound is loose for a loaded machine.
+    assert!(timing.dispatch_ms < 200.0, "{timing:?}");
+    assert_eq!(t.turns[0].timing.tools_ms, timing.tools_ms);
+}

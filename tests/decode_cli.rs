@@ -135,8 +135,9 @@ fn jsonl_mode_answers_every_line() {
         String::new(),
     ]
     .join("\n");
-    let (code, out, _) = run(&["--jsonl"], &input);
-    assert_eq!(code, 0);
+    let (code, out, err) = run(&["--jsonl"], &input);
+    assert_eq!(code, 2, "a malformed line is a usage error");
+    assert!(err.contains("line 4"), "{err}");
     let lines: Vec<Line> = out
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
@@ -163,6 +164,24 @@ fn jsonl_mode_answers_every_line() {
         other => panic!("{other:?}"),
     }
     assert!(matches!(&lines[3], Line::Err { ok: false, errors, .. } if errors.is_empty()));
+}
+
+#[test]
+fn jsonl_exit_status_is_that_of_repair_jsonl() {
+    let s = schema();
+    let good =
+        json!({"text": "{\"location\": \"Rome\", \"unit\": \"celsius\"}", "schema": s}).to_string();
+    let rejected = json!({"text": "{\"unit\": \"kelvin\"}", "schema": s}).to_string();
+    let (code, out, _) = run(&["--jsonl"], &format!("{good}\n{good}\n"));
+    assert_eq!((code, out.lines().count()), (0, 2), "every line decoded");
+    let (code, out, _) = run(&["--jsonl"], &format!("{good}\n{rejected}\n"));
+    assert_eq!((code, out.lines().count()), (1, 2), "some line rejected");
+    let (code, out, _) = run(&["--jsonl"], &format!("{{\"text\": \"{{}}\"}}\n{good}\n"));
+    assert_eq!(
+        (code, out.lines().count()),
+        (2, 2),
+        "a line with no schema (and no --schema) is malformed; the next is still answered"
+    );
 }
 
 #[test]

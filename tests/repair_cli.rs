@@ -89,3 +89,35 @@ fn json_mode_and_usage_errors() {
     let (code, _, _) = toolmend(&["repair", "/nonexistent/file.json"], "");
     assert_eq!(code, 2, "an unreadable file is an I/O error");
 }
+
+#[test]
+fn jsonl_a_malformed_line_is_answered_and_the_lines_after_it_still_run() {
+    let input = concat!(
+        r#"{"text": "[1,"}"#,
+        "\n",
+        "not json\n",
+        r#"{"text": "{a: 1}"}"#,
+        "\n",
+        r#"{"txt": "x"}"#,
+        "\n"
+    );
+    let (code, stdout, stderr) = toolmend(&["repair", "--jsonl"], input);
+    assert_eq!(code, 2, "a malformed line is a usage error");
+    let lines: Vec<ResultLine> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
+        .collect();
+    assert_eq!(lines.len(), 4, "{stdout}");
+    assert!(matches!(&lines[0], ResultLine::Ok { ok: true, .. }));
+    for bad in [&lines[1], &lines[3]] {
+        assert!(
+            matches!(bad, ResultLine::Err { ok: false, error, .. } if error == "malformed_line"),
+            "{bad:?}"
+        );
+    }
+    assert!(matches!(&lines[2], ResultLine::Ok { output, .. } if output == r#"{"a": 1}"#));
+    assert!(
+        stderr.contains("line 2") && stderr.contains("line 4"),
+        "{stderr}"
+    );
+}

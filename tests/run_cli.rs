@@ -148,6 +148,8 @@ fn the_rendered_transcript_shows_calls_results_and_errors_without_colour_off_a_t
     let stderr = out.stderr;
     assert!(stderr.contains("the model answered"), "{stderr}");
     assert!(stderr.contains("4 calls (2 failed)"), "{stderr}");
+    // The tools' run time is reported apart from toolmend's own.
+    assert!(stderr.contains(" · tools "), "{stderr}");
 }
 
 #[test]
@@ -285,5 +287,113 @@ fn command_tools_from_a_file_run_with_decoded_arguments_on_stdin() {
             .as_str()
             .unwrap()
             .contains("real city")
+    );
+}
+
+/// Runs `toolmend args…` (stdin closed) and fails the test when it has not finished within
+/// `limit`: the process is killed instead of hanging the suite.
+fn toolmend_within(args: &[&str], limit: std::time::Duration) -> Ran {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_toolmend"))
+        .args(args)
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("toolmend runs");
+    let mut out = child.stdout.take().unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let out = std::thread::spawn(move || {
+        let mut s = String::new();
+        out.read_to_string(&mut s).map(|_| s)
+    });
+    let err = std::thread::spawn(move || {
+        let mut s = String::new();
+        err.read_to_string(&mut s).map(|_| s)
+    });
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("toolmend {args:?} did not finish within {limit:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    Ran {
+        code: status.code().unwrap_or(-1),
+        stdout: out.join().unwrap().unwrap(),
+        stderr: err.join().unwrap().unwrap(),
+    }
+}
+
+#[test]
+fn command_tools_with_large_input_and_output_do_not_block_on_full_pipes() {
+    let dir = tempfile::tempdir().unwrap();
+    let tools = dir.path().join("tools.json");
+    // `loud` writes 300 kB to stdout and to stderr, far more than a pipe holds, before it exits;
+    // `early` writes 200 kB before it reads its (200 kB) arguments.
+    std::fs::write(
+        &tools,
+        serde_json::json!([
+            {"name": "loud", "description": "Talks a lot.",
+             "parameters": {"type": "object", "properties": {}},
+             "command": ["sh", "-c", "head -c 300000 /dev/zero | tr '\\0' a; head -c 300000 /dev/zero | tr '\\0' b >&2"]},
+            {"name": "early", "description": "Answers before it reads.",
+             "parameters": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]},
+             "command": ["sh", "-c", "head -c 200000 /dev/zero | tr '\\0' c; wc -c"]}
+        ])
+        .to_string(),
+    )
+    .unwrap();
+    let big = "x".repeat(200_000);
+    let s = script(
+        dir.path(),
+        &[
+            Value::String(format!(
+                "{{\"name\": \"loud\", \"arguments\": {{}}}}\n{{\"name\": \"early\", \"arguments\": {{\"text\": \"{big}\"}}}}"
+            )),
+            Value::String("done".into()),
+        ],
+    );
+    let out = toolmend_within(
+        &[
+            "run",
+            "x",
+            "--script",
+            s.to_str().unwrap(),
+            "--tools",
+            tools.to_str().unwrap(),
+            "--root",
+            dir.path().to_str().unwrap(),
+            "--json",
+        ],
+        std::time::Duration::from_secs(20),
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let ends: Vec<Value> = out
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|e| e["type"] == "ToolEnd")
+        .collect();
+    assert_eq!(ends.len(), 2, "{}", out.stdout);
+    for e in &ends {
+        assert!(e["result"]["failure"].is_null(), "{e}");
+        // The output reaches the model capped, with a note.
+        let output = e["result"]["output"].as_str().unwrap();
+        assert!(output.len() < 20_000, "{}", output.len());
+        assert!(output.contains("[output truncated:"), "{output:.200}");
+    }
+    assert!(
+        ends[0]["result"]["output"]
+            .as_str()
+            .unwrap()
+            .starts_with("aaaa")
     );
 }

@@ -389,6 +389,25 @@ async fn api_key_is_required_when_set_and_only_the_upstream_key_is_forwarded() {
         .await
         .unwrap();
     assert_eq!(ok.status(), 200);
+    // The scheme is case-insensitive (RFC 7235 §2.1), the key is not.
+    for auth in ["bearer s3cret", "BEARER s3cret", "Bearer  s3cret"] {
+        let resp = c
+            .post(&url)
+            .header("authorization", auth)
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(resp.status(), 200, "{auth:?}");
+    }
+    let resp = c
+        .post(&url)
+        .header("authorization", "bearer S3CRET")
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 401);
     // The client's key is toolmend's, not the upstream's: it is not forwarded.
     assert_eq!(fake.last_authorization(), None);
     let health = c
@@ -408,4 +427,38 @@ async fn api_key_is_required_when_set_and_only_the_upstream_key_is_forwarded() {
         .unwrap();
     assert_eq!(ok.status(), 200);
     assert_eq!(fake.last_authorization().as_deref(), Some("Bearer up-key"));
+}
+
+#[tokio::test]
+async fn unknown_routes_and_wrong_methods_answer_an_error_object() {
+    let fake = FakeUpstream::always(Reply::Output(Output::text("hi")))
+        .await
+        .unwrap();
+    let serve = Serve::start(&fake.url(), |_| {}).await;
+    let c = client();
+    let (status, v) = error_of(
+        c.post(serve.url("/completions"))
+            .json(&chat_body(false, None))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, 404);
+    assert_eq!(v["error"]["code"], "unknown_route");
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("/v1/chat/completions"),
+        "{v}"
+    );
+    let (status, v) = error_of(c.get(serve.url("/chat/completions")).send().await.unwrap()).await;
+    assert_eq!(status, 405);
+    assert_eq!(v["error"]["code"], "method_not_allowed");
+    let resp = c.delete(serve.url("/models")).send().await.unwrap();
+    assert!(resp.headers().get("allow").is_some(), "{resp:?}");
+    let (status, _) = error_of(resp).await;
+    assert_eq!(status, 405);
+    assert_eq!(fake.requests(), 0);
 }

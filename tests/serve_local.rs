@@ -129,4 +129,8 @@ fn usage_errors_exit_2_with_a_message() {
     assert!(err.contains("cannot listen"), "{err}");
     let (code, err) = run(&["--upstream", "http://127.0.0.1:1/v1", "--timeout", "0"]);
     assert_eq!(code, Some(2), "{err}");
+    // Finite but too large for a Duration: a usage error, not a panic (exit 101).
+    let (code, err) = run(&["--upstream", "http://127.0.0.1:1/v1", "--timeout", "1e20"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("--timeout"), "{err}");
 }

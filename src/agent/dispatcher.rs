@@ -73,6 +73,11 @@ impl Toolbox for DispatchToolbox {
             .is_some_and(|e| e.spec.annotations.read_only || e.spec.annotations.idempotent)
     }
 
+    /// [`Dispatcher::run_time`].
+    fn run_time(&self) -> Option<std::time::Duration> {
+        Some(self.dispatcher.run_time())
+    }
+
     /// One [`Dispatcher::dispatch_turn`]: the read-only calls run concurrently.
     fn call_read_only<'a>(
         &'a mut self,

@@ -109,13 +109,18 @@ pub struct TurnTiming {
     pub generation_ms: f64,
     /// Watching the stream and extracting calls, milliseconds.
     pub extract_ms: f64,
-    /// Repair, decode and dispatch (including the tools' own run time), milliseconds.
+    /// Repair, decode, validation, policy and the loop's bookkeeping around the calls,
+    /// milliseconds: dispatch without the tools' own run time.
     pub dispatch_ms: f64,
+    /// The tools' own run time (wall time spent waiting for them to run, retries and their
+    /// back-off included; concurrent calls overlap), milliseconds. Not toolmend's work, so not
+    /// in [`TurnTiming::overhead_share`].
+    pub tools_ms: f64,
 }
 
 impl TurnTiming {
-    /// toolmend's own time (extract + repair + decode + dispatch) as a fraction of generation
-    /// time; `None` when nothing was generated.
+    /// toolmend's own time (extract + repair + decode + dispatch, without the tools' run time)
+    /// as a fraction of generation time; `None` when nothing was generated.
     #[must_use]
     pub fn overhead_share(&self) -> Option<f64> {
         (self.generation_ms > 0.0)

@@ -168,6 +168,14 @@ pub trait Toolbox: Send + Sync {
         self.is_read_only(name)
     }
 
+    /// The total wall time the tools themselves have run in this toolbox so far (executing, with
+    /// retries and their back-off; concurrent calls counted once), so the loop can tell toolmend's
+    /// own dispatch time from the tools'. The default, `None`, means the toolbox cannot tell: the
+    /// loop then counts all the time spent in it as the tools'.
+    fn run_time(&self) -> Option<Duration> {
+        None
+    }
+
     /// Runs calls of read-only tools from one turn (the loop passes only such calls) and returns
     /// one result per call, in call order. The default runs them one after another;
     /// implementations may run them concurrently.
@@ -204,6 +212,10 @@ impl<T: Toolbox + ?Sized> Toolbox for Box<T> {
 
     fn is_retry_safe(&self, name: &str) -> bool {
         (**self).is_retry_safe(name)
+    }
+
+    fn run_time(&self) -> Option<Duration> {
+        (**self).run_time()
     }
 
     fn call_read_only<'a>(

@@ -140,6 +140,30 @@ impl ApiError {
         }
     }
 
+    /// 404: no such route.
+    pub fn not_found(method: &str, path: &str) -> Self {
+        Self {
+            status: StatusCode::NOT_FOUND,
+            kind: "invalid_request_error",
+            code: "unknown_route",
+            message: format!(
+                "toolmend serve has no route {method} {path}: it serves POST /v1/chat/completions, GET /v1/models and GET /health"
+            ),
+        }
+    }
+
+    /// 405: the route exists, but not with this method.
+    pub fn method_not_allowed(method: &str, path: &str) -> Self {
+        Self {
+            status: StatusCode::METHOD_NOT_ALLOWED,
+            kind: "invalid_request_error",
+            code: "method_not_allowed",
+            message: format!(
+                "{path} does not take {method}: use POST /v1/chat/completions, GET /v1/models or GET /health"
+            ),
+        }
+    }
+
     /// 400: the request body could not be read.
     pub fn bad_request(message: impl Into<String>) -> Self {
         Self {

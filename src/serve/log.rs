@@ -31,7 +31,7 @@ pub struct RequestLog {
     pub status: u16,
     /// Whether the client asked for a stream.
     pub stream: bool,
-    /// Whether the request carried `tools` (so the answer was inspected).
+    /// Whether the request carried `tools` and allowed calls (so the answer was inspected).
     pub tools: bool,
     /// Milliseconds spent waiting for the upstream (head and body).
     pub upstream_ms: f64,

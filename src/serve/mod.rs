@@ -2,16 +2,19 @@
 //!
 //! The server forwards `POST /v1/chat/completions` and `GET /v1/models` to an upstream
 //! OpenAI-compatible runtime (llama-server, Ollama's `/v1`, vLLM, LM Studio, …). Requests without
-//! `tools` pass through untouched, byte for byte. For requests with `tools`, each choice of the
+//! `tools`, or with `tool_choice: "none"`, pass through untouched, byte for byte. For requests with
+//! `tools` (narrowed to one by a named `tool_choice`: [`Tools::for_request`]), each choice of the
 //! answer goes through a [`recover::Recover`] (extract → repair → decode against the request's tool
 //! schemas): calls written in `content` in any envelope, or sent as broken native `tool_calls`,
-//! come back as proper `tool_calls` with `finish_reason: "tool_calls"`; everything else stays as it
-//! was. Streams are rewritten event by event ([`stream`]), whole answers at once ([`rewrite`]), from
+//! come back as proper `tool_calls` with `finish_reason: "tool_calls"` (except that a `"length"`
+//! is kept, and a call cut off by it is never completed: see [`pipeline`]); everything else stays
+//! as it was. Streams are rewritten event by event ([`stream`]), whole answers at once ([`rewrite`]), from
 //! the same pieces, so both give the same final message.
 //!
 //! Faults never hang and always answer an OpenAI-style error object ([`error`]): 502 for an
 //! unreachable, failing or malformed upstream, 504 for a timeout, 413 for an oversized request, 401
-//! for a missing `--api-key` token. A client that disconnects drops the upstream request with it.
+//! for a missing `--api-key` token, 404 for any other path and 405 for a known path with another
+//! method. A client that disconnects drops the upstream request with it.
 //! Every request is logged on stderr ([`log`]). [`fake`] is the loopback upstream the tests and the
 //! bench replay recorded model outputs with.
 
@@ -35,7 +38,7 @@ use std::time::{Duration, Instant};
 use axum::Router;
 use axum::body::Body;
 use axum::extract::{DefaultBodyLimit, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use bytes::Bytes;
@@ -194,6 +197,8 @@ pub fn router(config: Config) -> Result<Router, StartError> {
         .route("/v1/chat/completions", post(chat))
         .route("/v1/models", get(models))
         .route("/health", get(health))
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::disable())
         .with_state(app))
 }
@@ -201,6 +206,24 @@ pub fn router(config: Config) -> Result<Router, StartError> {
 /// `GET /health`: the server is up (it does not call the upstream).
 async fn health() -> Response {
     axum::Json(serde_json::json!({"status": "ok"})).into_response()
+}
+
+/// Any other path: 404 with an error object naming the routes there are.
+async fn not_found(State(app): State<Arc<App>>, method: Method, uri: Uri) -> Response {
+    let mut log = RequestLog::new(method.as_str(), uri.path());
+    let e = ApiError::not_found(method.as_str(), uri.path());
+    let resp = finish(&mut log, Err(e));
+    log.emit(app.config.log);
+    resp
+}
+
+/// A known path with another method: 405 with an error object (axum adds the `Allow` header).
+async fn method_not_allowed(State(app): State<Arc<App>>, method: Method, uri: Uri) -> Response {
+    let mut log = RequestLog::new(method.as_str(), uri.path());
+    let e = ApiError::method_not_allowed(method.as_str(), uri.path());
+    let resp = finish(&mut log, Err(e));
+    log.emit(app.config.log);
+    resp
 }
 
 /// Logs the request when dropped, so a stream logs when it ends or when the client goes away.
@@ -266,13 +289,23 @@ fn authorize(config: &Config, headers: &HeaderMap) -> Result<(), ApiError> {
     let given = headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
+        .and_then(bearer_token)
         .unwrap_or("");
     if constant_time_eq(given.as_bytes(), key.as_bytes()) {
         Ok(())
     } else {
         Err(ApiError::unauthorized())
     }
+}
+
+/// The token of an `Authorization: Bearer TOKEN` value. The scheme is case-insensitive and may be
+/// followed by more than one space (RFC 7235 §2.1: `auth-scheme 1*SP token68`); the token itself
+/// is compared exactly.
+fn bearer_token(value: &str) -> Option<&str> {
+    let (scheme, token) = value.split_once(' ')?;
+    scheme
+        .eq_ignore_ascii_case("bearer")
+        .then(|| token.trim_start_matches(' '))
 }
 
 /// Compares without an early exit, so the time taken does not reveal how much of a key matched.
@@ -306,13 +339,17 @@ async fn read_body(headers: &HeaderMap, body: Body, limit: usize) -> Result<Byte
     Ok(Bytes::from(buf))
 }
 
-/// The two fields of a chat request toolmend looks at.
+/// The fields of a chat request toolmend looks at.
 #[derive(serde::Deserialize)]
 struct Peek {
     #[serde(default)]
     stream: Option<bool>,
     #[serde(default)]
     tools: Option<Vec<serde_json::Value>>,
+    #[serde(default)]
+    tool_choice: Option<serde_json::Value>,
+    #[serde(default)]
+    parallel_tool_calls: Option<bool>,
 }
 
 /// `POST /v1/chat/completions`.
@@ -354,9 +391,12 @@ async fn chat_inner(
     let peek: Option<Peek> = serde_json::from_slice(&body).ok();
     let stream = peek.as_ref().and_then(|p| p.stream).unwrap_or(false);
     let tools = peek
-        .and_then(|p| p.tools)
-        .filter(|t| !t.is_empty())
-        .map(|t| Arc::new(Tools::from_request(&t)));
+        .as_ref()
+        .and_then(|p| {
+            let t = p.tools.as_ref().filter(|t| !t.is_empty())?;
+            Tools::for_request(t, p.tool_choice.as_ref(), p.parallel_tool_calls)
+        })
+        .map(Arc::new);
     guard.log.stream = stream;
     guard.log.tools = tools.is_some();
     guard.log.add_toolmend(t.elapsed());

@@ -7,7 +7,16 @@
 //! they do not validate, the call still goes out with the repaired arguments (or the model's raw
 //! text when even repair fails) and the problem in the report, so the client's agent can answer
 //! the model with a corrective message — OpenAI's `arguments` are not guaranteed valid either.
-//! Calls to tools the request did not offer are never made: their text stays in `content`.
+//! Calls to tools the request did not offer are never made: their text stays in `content`. With
+//! `parallel_tool_calls: false` ([`Tools::one_call`]) only the first call found in the text is
+//! made; the text of the later ones stays in `content` too, and they are reported as rejected
+//! (the model can make them in its next turn). Native calls are never dropped.
+//!
+//! A choice that ended at the token limit (`finish_reason: "length"`) is never presented as a
+//! finished call: an envelope cut off in the text stays in `content` (the extractor refuses it),
+//! and a last native call whose arguments end mid-value goes out with the arguments exactly as the
+//! model sent them (not completed) and the cut in its report. Complete calls before the cut are
+//! recovered as usual, and the choice keeps its `"length"`.
 //!
 //! When a choice has calls or reasoning, whitespace left at the end of its content is dropped (as
 //! [`crate::extract::Extraction`] trims it), so it is held until text follows; when nothing was
@@ -42,7 +51,7 @@ impl Pipeline {
 impl Recover for Pipeline {
     fn start(&self, tools: Arc<Tools>) -> Box<dyn ChoiceRecoverer> {
         let infos = tools
-            .0
+            .list
             .iter()
             .map(|t| ToolInfo::new(t.name.clone(), t.parameters.clone()))
             .collect();
@@ -57,6 +66,7 @@ impl Recover for Pipeline {
             reasoning: Gate::default(),
             calls: 0,
             rejected: 0,
+            made: 0,
         })
     }
 }
@@ -99,6 +109,41 @@ struct PipelineChoice {
     /// Calls and rejections reported so far (the extraction lists them in the same order).
     calls: usize,
     rejected: usize,
+    /// Calls sent out so far (with [`Tools::one_call`], only the first is).
+    made: usize,
+}
+
+/// A candidate whose text goes back to `content`: a call to a tool the request did not offer, or
+/// a call after the first when the request allows one.
+struct Back {
+    name: String,
+    reason: String,
+    span: std::ops::Range<usize>,
+    /// The extractor kept the text in `content` already.
+    shown: bool,
+}
+
+impl Back {
+    fn rejected(r: &crate::extract::Rejected) -> Self {
+        Self {
+            name: r.name.clone(),
+            reason: r.reason.to_string(),
+            span: r.span.clone(),
+            shown: r.shown,
+        }
+    }
+
+    fn over_limit(c: &Call) -> Self {
+        Self {
+            name: c.name.clone(),
+            reason: format!(
+                "the request set parallel_tool_calls to false, so only the first call was made; call `{}` again in the next turn if it is still needed",
+                c.name
+            ),
+            span: c.span.clone(),
+            shown: false,
+        }
+    }
 }
 
 impl PipelineChoice {
@@ -126,18 +171,29 @@ impl PipelineChoice {
             }
             Event::Call(c) => {
                 self.calls += 1;
-                out.push(Piece::Call(self.extracted(c)));
+                if self.allows_call() {
+                    out.push(Piece::Call(self.extracted(c)));
+                } else {
+                    self.put_back(text, &Back::over_limit(&c), out);
+                }
             }
             Event::Rejected(r) => {
                 self.rejected += 1;
-                self.unknown(text, &r, out);
+                self.put_back(text, &Back::rejected(&r), out);
             }
         }
     }
 
-    /// A call to a tool the request did not offer: its text goes back to `content` (unless the
-    /// extractor already kept it there: a bare value that may be data).
-    fn unknown(&mut self, text: &str, r: &crate::extract::Rejected, out: &mut Vec<Piece>) {
+    /// Whether the next call found in the text may go out (counting it when it may).
+    fn allows_call(&mut self) -> bool {
+        let ok = !self.tools.one_call || self.made == 0;
+        self.made += usize::from(ok);
+        ok
+    }
+
+    /// A candidate that is not made: its text goes back to `content` (unless the extractor
+    /// already kept it there: a bare value that may be data), and it is reported as rejected.
+    fn put_back(&mut self, text: &str, r: &Back, out: &mut Vec<Piece>) {
         if !r.shown
             && let Some(s) = text.get(r.span.clone())
         {
@@ -145,7 +201,7 @@ impl PipelineChoice {
         }
         out.push(Piece::Rejected(Rejected {
             name: r.name.clone(),
-            reason: r.reason.to_string(),
+            reason: r.reason.clone(),
         }));
     }
 
@@ -185,11 +241,13 @@ impl PipelineChoice {
         }
     }
 
-    /// One native call: arguments repaired and decoded when the tool is known, else untouched.
+    /// One native call: arguments repaired and decoded when the tool is known, else untouched
+    /// (but always sent as a string).
     fn native(&self, n: NativeCall) -> OutCall {
         let mut report = CallReport {
             name: n.name.clone(),
             envelope: "native".into(),
+            changed: n.not_a_string,
             ..CallReport::default()
         };
         let mut arguments = n.arguments;
@@ -239,6 +297,32 @@ fn coercions(d: &crate::decode::Decoded<Value>) -> Vec<Value> {
         .collect()
 }
 
+/// True when `arguments` end inside a JSON value (the rule the extractor uses for envelopes).
+fn is_cut(arguments: &str) -> bool {
+    let s = arguments.trim();
+    !s.is_empty() && serde_json::from_str::<serde::de::IgnoredAny>(s).is_err_and(|e| e.is_eof())
+}
+
+/// The last native call of a choice cut off at the token limit, whose arguments end mid-value:
+/// they are sent as the model wrote them, not completed into a call the model never finished,
+/// with the cut in the report (the choice keeps `finish_reason: "length"`).
+fn cut_native(n: NativeCall) -> OutCall {
+    let reason = crate::extract::RejectReason::CutOff {
+        name: n.name.clone(),
+    };
+    OutCall {
+        id: n.id.unwrap_or_else(call_id),
+        report: CallReport {
+            name: n.name.clone(),
+            envelope: "native".into(),
+            error: Some(reason.to_string()),
+            ..CallReport::default()
+        },
+        name: n.name,
+        arguments: n.arguments,
+    }
+}
+
 /// A decoder for `schema`, compiled once per distinct schema (clients send the same tools with
 /// every request). A missing schema accepts any object.
 fn decoder_for(schema: &Value) -> Result<Decoder, String> {
@@ -265,8 +349,8 @@ fn decoder_for(schema: &Value) -> Result<Decoder, String> {
 }
 
 impl PipelineChoice {
-    /// Emits the content `finish` still held (`rest`) with the text of calls to unknown tools put
-    /// back where they were: `finish` reports no order, so the content after each leftover call
+    /// Emits the content `finish` still held (`rest`) with the text of calls not made (`back`)
+    /// put back where they were: `finish` reports no order, so the content after each leftover call
     /// is read from the text by the calls' spans, and whatever of `rest` precedes it comes first.
     /// When the text does not line up (a think block in the tail), each rejected text goes before
     /// or after the held content by where that content is found in the text.
@@ -275,7 +359,7 @@ impl PipelineChoice {
         text: &str,
         rest: &str,
         calls: &[&Call],
-        rejected: &[&crate::extract::Rejected],
+        rejected: &[Back],
         out: &mut Vec<Piece>,
     ) {
         let mut items: Vec<(std::ops::Range<usize>, Option<usize>)> = calls
@@ -308,7 +392,7 @@ impl PipelineChoice {
                 self.content(before, out);
                 for ((_, rej), seg) in items.iter().zip(&segments) {
                     if let Some(i) = rej {
-                        self.unknown(text, rejected[*i], out);
+                        self.put_back(text, &rejected[*i], out);
                     }
                     self.content(seg, out);
                 }
@@ -324,16 +408,16 @@ impl PipelineChoice {
                     rejected.iter().partition(|r| r.span.end <= at);
                 let gap = before
                     .last()
-                    .and_then(|r: &&&crate::extract::Rejected| text.get(r.span.end..at))
+                    .and_then(|r: &&Back| text.get(r.span.end..at))
                     .filter(|g| g.trim().is_empty())
                     .unwrap_or_default();
                 for r in before {
-                    self.unknown(text, r, out);
+                    self.put_back(text, r, out);
                 }
                 self.content(gap, out);
                 self.content(rest, out);
                 for r in after {
-                    self.unknown(text, r, out);
+                    self.put_back(text, r, out);
                 }
             }
         }
@@ -368,7 +452,7 @@ impl ChoiceRecoverer for PipelineChoice {
         }
     }
 
-    fn finish(&mut self, natives: Vec<NativeCall>, out: &mut Vec<Piece>) {
+    fn finish(&mut self, natives: Vec<NativeCall>, cut_off: bool, out: &mut Vec<Piece>) {
         if let Some(ex) = self.ex.take() {
             let text = ex.text().to_owned();
             let x = ex.finish();
@@ -377,13 +461,29 @@ impl ChoiceRecoverer for PipelineChoice {
                 && x.reasoning.is_empty()
                 && x.content == text.trim()
                 && text.starts_with(&self.content_seen);
+            // The calls `finish` adds, and whether each may go out.
+            let mut made = Vec::new();
             if !untouched {
                 let rest = tail(&x.content, &self.content_seen).to_owned();
                 let rest_reasoning = tail(&x.reasoning, &self.reasoning_seen).to_owned();
                 self.reasoning(&rest_reasoning, out);
-                let left_rejected: Vec<_> = x.rejected.iter().skip(self.rejected).collect();
-                let left_calls: Vec<_> = x.calls.iter().skip(self.calls).collect();
-                self.tail_in_order(&text, &rest, &left_calls, &left_rejected, out);
+                let mut back: Vec<Back> = x
+                    .rejected
+                    .iter()
+                    .skip(self.rejected)
+                    .map(Back::rejected)
+                    .collect();
+                let mut left_calls = Vec::new();
+                for c in x.calls.iter().skip(self.calls) {
+                    let ok = self.allows_call();
+                    made.push(ok);
+                    if ok {
+                        left_calls.push(c);
+                    } else {
+                        back.push(Back::over_limit(c));
+                    }
+                }
+                self.tail_in_order(&text, &rest, &left_calls, &back, out);
             } else {
                 // Nothing found: the content is the text, to the byte.
                 let mut rest = self.content.flush();
@@ -392,12 +492,20 @@ impl ChoiceRecoverer for PipelineChoice {
                     out.push(Piece::Content(rest));
                 }
             }
-            for c in x.calls.into_iter().skip(self.calls) {
-                out.push(Piece::Call(self.extracted(c)));
+            for (c, ok) in x.calls.into_iter().skip(self.calls).zip(made) {
+                if ok {
+                    out.push(Piece::Call(self.extracted(c)));
+                }
             }
         }
-        for n in natives {
-            out.push(Piece::Call(self.native(n)));
+        let last = natives.len().saturating_sub(1);
+        for (i, n) in natives.into_iter().enumerate() {
+            let call = if cut_off && i == last && is_cut(&n.arguments) {
+                cut_native(n)
+            } else {
+                self.native(n)
+            };
+            out.push(Piece::Call(call));
         }
     }
 }

@@ -20,9 +20,16 @@ pub struct ToolSchema {
     pub parameters: serde_json::Value,
 }
 
-/// The tools of one request.
+/// The tools of one request whose calls toolmend recovers, and how many calls it allows.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Tools(pub Vec<ToolSchema>);
+pub struct Tools {
+    /// The functions offered.
+    pub list: Vec<ToolSchema>,
+    /// At most one call per choice (`parallel_tool_calls: false`): only the first call found in
+    /// the text is recovered; the text of later ones stays in `content`, and they are reported as
+    /// rejected. Native calls the upstream sent are never dropped.
+    pub one_call: bool,
+}
 
 impl Tools {
     /// Reads the `tools` array of a chat request; entries that are not `{"type": "function",
@@ -40,12 +47,44 @@ impl Tools {
                 Some(ToolSchema { name, parameters })
             })
             .collect();
-        Self(list)
+        Self {
+            list,
+            one_call: false,
+        }
+    }
+
+    /// The tools whose calls toolmend recovers for a request offering `tools` with `tool_choice`
+    /// (OpenAI's rules): `"none"` forbids calls, so nothing is recovered (`None`: the answer passes
+    /// through untouched, envelopes stay in `content`); a named function
+    /// (`{"type": "function", "function": {"name": …}}`) allows only that one, so only its calls
+    /// are recovered and calls to the other tools stay in `content` as text; `"auto"`,
+    /// `"required"`, or no `tool_choice` allow every function offered. Native calls the upstream
+    /// sent are not filtered: they are the upstream's answer. `parallel_tool_calls: false` sets
+    /// [`Tools::one_call`].
+    pub fn for_request(
+        tools: &[serde_json::Value],
+        tool_choice: Option<&serde_json::Value>,
+        parallel_tool_calls: Option<bool>,
+    ) -> Option<Self> {
+        let mut all = Self::from_request(tools);
+        all.one_call = parallel_tool_calls == Some(false);
+        match tool_choice {
+            Some(serde_json::Value::String(s)) if s == "none" => None,
+            Some(c @ serde_json::Value::Object(_)) => {
+                let name = c
+                    .get("function")
+                    .and_then(|f| f.get("name"))
+                    .and_then(serde_json::Value::as_str)?;
+                all.list.retain(|t| t.name == name);
+                (!all.list.is_empty()).then_some(all)
+            }
+            _ => Some(all),
+        }
     }
 
     /// The schema of the tool called `name`.
     pub fn get(&self, name: &str) -> Option<&ToolSchema> {
-        self.0.iter().find(|t| t.name == name)
+        self.list.iter().find(|t| t.name == name)
     }
 }
 
@@ -56,8 +95,11 @@ pub struct NativeCall {
     pub id: Option<String>,
     /// The function name.
     pub name: String,
-    /// The arguments text as sent.
+    /// The arguments text as sent (arguments sent as a JSON value are serialised).
     pub arguments: String,
+    /// True when the upstream sent `arguments` as a JSON value instead of a string: OpenAI's
+    /// `arguments` is a string, so the call goes out rewritten even when nothing else changes.
+    pub not_a_string: bool,
 }
 
 /// A call ready to go out as a `tool_calls` entry.
@@ -118,8 +160,10 @@ pub enum Piece {
 pub trait ChoiceRecoverer: Send {
     /// Feeds the next piece of the choice's `content`.
     fn push(&mut self, text: &str, out: &mut Vec<Piece>);
-    /// Ends the choice; `natives` are the calls the upstream reported for it.
-    fn finish(&mut self, natives: Vec<NativeCall>, out: &mut Vec<Piece>);
+    /// Ends the choice; `natives` are the calls the upstream reported for it, `cut_off` is true
+    /// when the choice ended at the token limit (`finish_reason: "length"`), so its last call may
+    /// be incomplete.
+    fn finish(&mut self, natives: Vec<NativeCall>, cut_off: bool, out: &mut Vec<Piece>);
 }
 
 /// Makes a [`ChoiceRecoverer`] per choice, for the tools of one request.
@@ -189,8 +233,34 @@ mod tests {
             serde_json::json!({"type": "function", "function": {"name": "g"}}),
             serde_json::json!({"type": "web_search"}),
         ]);
-        assert_eq!(t.0.len(), 2);
+        assert_eq!(t.list.len(), 2);
+        assert!(!t.one_call);
         assert_eq!(t.get("g").unwrap().parameters, serde_json::json!({}));
         assert!(t.get("web_search").is_none());
+    }
+
+    #[test]
+    fn tool_choice_narrows_the_tools_recovered() {
+        let tools = [
+            serde_json::json!({"type": "function", "function": {"name": "f"}}),
+            serde_json::json!({"type": "function", "function": {"name": "g"}}),
+        ];
+        let names = |c: Option<serde_json::Value>| {
+            Tools::for_request(&tools, c.as_ref(), None)
+                .map(|t| t.list.into_iter().map(|t| t.name).collect::<Vec<_>>())
+        };
+        let both = Some(vec!["f".to_owned(), "g".to_owned()]);
+        assert_eq!(names(None), both);
+        assert_eq!(names(Some("auto".into())), both);
+        assert_eq!(names(Some("required".into())), both);
+        assert_eq!(names(Some("none".into())), None);
+        let g = serde_json::json!({"type": "function", "function": {"name": "g"}});
+        assert_eq!(names(Some(g)), Some(vec!["g".to_owned()]));
+        let h = serde_json::json!({"type": "function", "function": {"name": "h"}});
+        assert_eq!(names(Some(h)), None);
+        for (parallel, one) in [(None, false), (Some(true), false), (Some(false), true)] {
+            let t = Tools::for_request(&tools, None, parallel).unwrap();
+            assert_eq!(t.one_call, one, "{parallel:?}");
+        }
     }
 }

@@ -39,7 +39,7 @@ pub fn rewrite_json(
     let mut changed = false;
     for (pos, choice) in choices.iter_mut().enumerate() {
         let index = choice.get("index").cloned().unwrap_or_else(|| pos.into());
-        let finish = choice.get("finish_reason").cloned();
+        let finish = choice.get("finish_reason").cloned().unwrap_or(Value::Null);
         let Some(Value::Object(message)) = choice.get_mut("message") else {
             continue;
         };
@@ -54,14 +54,11 @@ pub fn rewrite_json(
         if let Some(text) = &original {
             r.push(text, &mut pieces);
         }
-        r.finish(natives, &mut pieces);
+        r.finish(natives, is_cut_off(&finish), &mut pieces);
         let a = Assembled::from_pieces(pieces);
         let calls_changed = a.calls.iter().filter(|c| c.report.changed).count();
-        // Runtimes that report calls with `finish_reason: "stop"` (Ollama does) are corrected too:
-        // clients look at the finish reason to decide whether to run tools.
-        let finish_ok =
-            a.calls.is_empty() || finish.as_ref().and_then(Value::as_str) == Some("tool_calls");
-        let same = finish_ok
+        let new_finish = finish_reason(&finish, !a.calls.is_empty());
+        let same = new_finish == finish
             && calls_changed == 0
             && a.reasoning.is_none()
             && a.calls.len() == n_natives
@@ -79,8 +76,8 @@ pub fn rewrite_json(
         changed = true;
         recovered += calls_changed;
         apply(message, original.is_some(), &a);
-        if let Some(obj) = choice.as_object_mut().filter(|_| !a.calls.is_empty()) {
-            obj.insert("finish_reason".into(), "tool_calls".into());
+        if let Some(obj) = choice.as_object_mut().filter(|_| new_finish != finish) {
+            obj.insert("finish_reason".into(), new_finish);
         }
     }
     if !changed {
@@ -122,6 +119,24 @@ fn apply(message: &mut Map<String, Value>, had_content: bool, a: &Assembled) {
     }
 }
 
+/// True when `finish` (a choice's `finish_reason`) says the output stopped at the token limit.
+pub fn is_cut_off(finish: &Value) -> bool {
+    finish.as_str() == Some("length")
+}
+
+/// The `finish_reason` a choice goes out with, given the upstream's (`original`) and whether it
+/// carries calls: `"tool_calls"` when it does — runtimes that report calls with `"stop"` (Ollama
+/// does) are corrected too, since clients look at the finish reason to decide whether to run
+/// tools — except that `"length"` and `"content_filter"` are never replaced: they are the only
+/// signal a client has that the output was cut short, and its last call may be incomplete.
+pub fn finish_reason(original: &Value, has_calls: bool) -> Value {
+    match original.as_str() {
+        _ if !has_calls => original.clone(),
+        Some("length" | "content_filter") => original.clone(),
+        _ => Value::from("tool_calls"),
+    }
+}
+
 /// The `tool_calls` entry of a message for `c`.
 pub fn call_json(c: &OutCall) -> Value {
     serde_json::json!({
@@ -131,7 +146,8 @@ pub fn call_json(c: &OutCall) -> Value {
     })
 }
 
-/// Reads native calls from a `tool_calls` value; arguments given as an object are serialised.
+/// Reads native calls from a `tool_calls` value; arguments given as an object are serialised (and
+/// the call marked [`NativeCall::not_a_string`]).
 pub fn natives_of(v: Option<&Value>) -> Vec<NativeCall> {
     let Some(Value::Array(list)) = v else {
         return Vec::new();
@@ -139,14 +155,16 @@ pub fn natives_of(v: Option<&Value>) -> Vec<NativeCall> {
     list.iter()
         .filter_map(|c| {
             let f = c.get("function")?;
+            let args = f.get("arguments");
             Some(NativeCall {
                 id: c.get("id").and_then(Value::as_str).map(str::to_owned),
                 name: f.get("name").and_then(Value::as_str)?.to_owned(),
-                arguments: match f.get("arguments") {
+                arguments: match args {
                     Some(Value::String(s)) => s.clone(),
                     Some(Value::Null) | None => String::new(),
                     Some(other) => other.to_string(),
                 },
+                not_a_string: !matches!(args, Some(Value::String(_) | Value::Null) | None),
             })
         })
         .collect()
@@ -195,7 +213,7 @@ pub(crate) mod tests {
         fn push(&mut self, text: &str, _out: &mut Vec<Piece>) {
             self.1.push_str(text);
         }
-        fn finish(&mut self, natives: Vec<NativeCall>, out: &mut Vec<Piece>) {
+        fn finish(&mut self, natives: Vec<NativeCall>, _cut_off: bool, out: &mut Vec<Piece>) {
             for line in std::mem::take(&mut self.1).split_inclusive('\n') {
                 let call = line
                     .strip_prefix("CALL ")

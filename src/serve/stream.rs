@@ -3,7 +3,8 @@
 //! Each choice's `delta.content` goes through its [`ChoiceRecoverer`] as it arrives: content the
 //! recoverer releases (text that can no longer be the start of a call) is forwarded at once, each
 //! call goes out as one `tool_calls` delta when it is complete, and the choice's last chunk carries
-//! `finish_reason: "tool_calls"` when it made calls. Native `tool_calls` fragments are gathered and
+//! `finish_reason: "tool_calls"` when it made calls (but `"length"` stays: see
+//! [`finish_reason`]). Native `tool_calls` fragments are gathered and
 //! sent, repaired, when the choice ends. An event that nothing changes is forwarded byte for byte.
 
 use std::collections::BTreeMap;
@@ -14,7 +15,7 @@ use serde_json::{Map, Value};
 
 use super::error::UpstreamError;
 use super::recover::{CallReport, ChoiceRecoverer, NativeCall, Piece, Recover, Rejected, Tools};
-use super::rewrite::is_plain_content;
+use super::rewrite::{finish_reason, is_cut_off, is_plain_content};
 use super::sse::SseEvent;
 
 /// The rewriting state of one streamed answer.
@@ -188,7 +189,10 @@ impl StreamRewriter {
                     match func.get("arguments") {
                         Some(Value::String(s)) => n.arguments.push_str(s),
                         Some(Value::Null) | None => {}
-                        Some(other) => n.arguments.push_str(&other.to_string()),
+                        Some(other) => {
+                            n.arguments.push_str(&other.to_string());
+                            n.not_a_string = true;
+                        }
                     }
                 }
             }
@@ -212,18 +216,14 @@ impl StreamRewriter {
         let state = self.choices.get_mut(&index).expect("inserted above");
         let natives = std::mem::take(&mut state.natives).into_values().collect();
         if !state.finished {
-            state.rec.finish(natives, &mut pieces);
+            state.rec.finish(natives, is_cut_off(&finish), &mut pieces);
         }
         state.finished = true;
         let mut calls_seen = state.calls_out;
         for p in &pieces {
             calls_seen += usize::from(matches!(p, Piece::Call(_)));
         }
-        let new_finish = if calls_seen > 0 {
-            Value::from("tool_calls")
-        } else {
-            finish.clone()
-        };
+        let new_finish = finish_reason(&finish, calls_seen > 0);
         plain &= is_plain_content(&pieces, &content) && new_finish == finish;
         let chunks = self.chunks(index, choice, delta, pieces, new_finish, top, last);
         made.extend(chunks);
@@ -242,7 +242,7 @@ impl StreamRewriter {
         };
         let natives = std::mem::take(&mut state.natives).into_values().collect();
         let mut pieces = Vec::new();
-        state.rec.finish(natives, &mut pieces);
+        state.rec.finish(natives, false, &mut pieces);
         state.finished = true;
         if pieces.is_empty() {
             return true;

@@ -6,6 +6,9 @@
 //! native `tool_calls` entry carries it) gives one output line
 //! `{"ok": true, "value": …, "fixes": […], "coercions": [{"path", "kind", "cost", "original"}]}` or
 //! `{"ok": false, "message": "<corrective message>", "errors": [{"path", "expected", "received"}]}`.
+//! A malformed line gets `{"ok": false, "message", "errors": []}` and the lines after it are still
+//! answered. Exit status of `--jsonl`: 0 when every line decoded, 1 when some line was rejected,
+//! 2 when some line was malformed (as `repair --jsonl`).
 
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
@@ -96,6 +99,9 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     })
 }
 
+/// `--jsonl`: one result line per input line; a malformed line (not JSON, no `text`, no usable
+/// schema) is answered `{"ok": false, "message": …, "errors": []}` and the run goes on. Exit
+/// status: see [`crate::io::JsonlTally`].
 fn run_jsonl(args: &Args, default: Option<&Decoder>, policy: &Policy) -> anyhow::Result<ExitCode> {
     let reader: Box<dyn BufRead> = match args.file.as_deref() {
         Some(p) if p.as_os_str() != "-" => Box::new(std::io::BufReader::new(
@@ -105,27 +111,25 @@ fn run_jsonl(args: &Args, default: Option<&Decoder>, policy: &Policy) -> anyhow:
     };
     let mut out = std::io::stdout().lock();
     let mut cache: HashMap<String, Result<Decoder, String>> = HashMap::new();
-    let (mut lines, mut oks) = (0usize, 0usize);
-    for line in reader.lines() {
+    let mut tally = crate::io::JsonlTally::default();
+    for (n, line) in reader.lines().enumerate() {
         let line = line.context("cannot read input")?;
         if line.trim().is_empty() {
             continue;
         }
-        lines += 1;
         let v = match one_line(&line, default, policy, &mut cache) {
             Ok(r) => {
-                oks += usize::from(r.is_ok());
+                tally.answered(r.is_ok());
                 result_json(&r)
             }
-            Err(msg) => json!({"ok": false, "message": msg, "errors": []}),
+            Err(msg) => {
+                tally.malformed(n + 1, &msg);
+                json!({"ok": false, "message": msg, "errors": []})
+            }
         };
         writeln!(out, "{v}")?;
     }
-    Ok(if lines > 0 && oks == 0 {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(tally.exit_code())
 }
 
 /// Decodes one `--jsonl` request; `Err` is a problem with the request line itself.

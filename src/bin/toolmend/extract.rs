@@ -6,7 +6,8 @@
 //! "reasoning_in_content"?, "partial"?, "drop_text_after_calls"?}`
 //! from stdin and answers each with one line `{"calls", "content", "reasoning", "rejected"}`.
 //! Exit status: 0 when a call was found (`--jsonl`: every line was read), 1 when none was,
-//! 2 on usage or I/O errors (`--jsonl`: some line was not valid input; it gets `{"error": …}`).
+//! 2 on usage or I/O errors (`--jsonl`: some line was not valid input; it gets `{"error": …}`
+//! and the lines after it are still answered).
 
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -109,31 +110,33 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     })
 }
 
+/// `--jsonl`: one result line per input line; a malformed line is answered `{"error": …}` and the
+/// run goes on. Exit status: see [`crate::io::JsonlTally`] (every extraction counts as usable).
 fn jsonl(base: &Options) -> anyhow::Result<ExitCode> {
     let stdin = std::io::stdin().lock();
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    let mut bad = false;
+    let mut tally = crate::io::JsonlTally::default();
     for (n, line) in stdin.lines().enumerate() {
         let line = line.context("cannot read stdin")?;
         if line.trim().is_empty() {
             continue;
         }
         let answer = match parse_line(&line, base) {
-            Ok((text, opts)) => wire(&extract(&text, &opts)),
+            Ok((text, opts)) => {
+                // An extraction is the result, call or none ("no call" is an outcome).
+                tally.answered(true);
+                wire(&extract(&text, &opts))
+            }
             Err(e) => {
-                bad = true;
-                eprintln!("line {}: {e:#}", n + 1);
-                serde_json::json!({"error": format!("{e:#}")})
+                let message = format!("{e:#}");
+                tally.malformed(n + 1, &message);
+                serde_json::json!({"error": message})
             }
         };
         writeln!(out, "{answer}")?;
     }
     out.flush()?;
-    Ok(if bad {
-        ExitCode::from(2)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(tally.exit_code())
 }
 
 fn parse_line(line: &str, base: &Options) -> anyhow::Result<(String, Options)> {

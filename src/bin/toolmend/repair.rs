@@ -2,7 +2,10 @@
 //!
 //! Machine mode `--jsonl` reads one `{"text": "..."}` object per stdin line and writes one line per
 //! input: `{"ok": true, "output": "<repaired JSON text>", "fixes": [{"kind": "...", "at": N}]}` or
-//! `{"ok": false, "error": "<kind>", "message": "<corrective message>"}` (DESIGN.md).
+//! `{"ok": false, "error": "<kind>", "message": "<corrective message>"}` (DESIGN.md); a malformed
+//! line gets `{"ok": false, "error": "malformed_line", "message"}` and the lines after it are still
+//! answered. Exit status of `--jsonl`: 0 when every line was repaired, 1 when some line had
+//! nothing usable, 2 when some line was malformed.
 
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -82,8 +85,9 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// `--jsonl`: one result line per input line. Exit 0 when every line was repaired, 1 when some
-/// line had nothing usable, 2 on a malformed input line or I/O error.
+/// `--jsonl`: one result line per input line; a malformed line is answered
+/// `{"ok": false, "error": "malformed_line", "message": …}` and the run goes on. Exit status: see
+/// [`crate::io::JsonlTally`].
 fn run_jsonl(args: &Args) -> anyhow::Result<ExitCode> {
     let reader: Box<dyn BufRead> = match args.file.as_deref() {
         Some(p) if p.as_os_str() != "-" => Box::new(std::io::BufReader::new(
@@ -92,22 +96,26 @@ fn run_jsonl(args: &Args) -> anyhow::Result<ExitCode> {
         _ => Box::new(std::io::stdin().lock()),
     };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    let mut all_ok = true;
+    let mut tally = crate::io::JsonlTally::default();
     for (n, line) in reader.lines().enumerate() {
         let line = line.context("cannot read input")?;
         if line.trim().is_empty() {
             continue;
         }
-        let parsed: Line = serde_json::from_str(&line)
-            .with_context(|| format!("line {}: expected {{\"text\": \"...\"}}", n + 1))?;
-        let res = toolmend::repair::repair(&parsed.text);
-        all_ok &= res.is_ok();
-        writeln!(out, "{}", result_json(&parsed.text, &res))?;
+        let answer = match serde_json::from_str::<Line>(&line) {
+            Ok(parsed) => {
+                let res = toolmend::repair::repair(&parsed.text);
+                tally.answered(res.is_ok());
+                result_json(&parsed.text, &res)
+            }
+            Err(e) => {
+                let message = format!("expected {{\"text\": \"...\"}}: {e}");
+                tally.malformed(n + 1, &message);
+                serde_json::json!({"ok": false, "error": "malformed_line", "message": message})
+            }
+        };
+        writeln!(out, "{answer}")?;
     }
     out.flush()?;
-    Ok(if all_ok {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    Ok(tally.exit_code())
 }

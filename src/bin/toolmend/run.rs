@@ -4,8 +4,9 @@
 //! Rendering (stdout): the model's text as it streams, then per call `🔧 name {args}`, and
 //! `✓ name (12 ms) short output` or `✗ name: error`. Colours only when stdout is a terminal and
 //! `NO_COLOR` is unset. Diagnostics (model loading with a progress bar, the end-of-run summary with
-//! tokens per second and toolmend's own share of the time) go to stderr. With `--json`, stdout is
-//! the event stream as JSON Lines (see [`toolmend::agent::AgentEvent`]).
+//! tokens per second, toolmend's own share of the time and the tools' run time apart) go to
+//! stderr. With `--json`, stdout is the event stream as JSON Lines (see
+//! [`toolmend::agent::AgentEvent`]).
 //!
 //! Exit status: 0 when the model answered, 1 when the run ended without an answer (turn budget,
 //! repeated failing call, empty output, a backend failure mid-run), 2 for usage or set-up errors
@@ -295,11 +296,21 @@ impl CommandTool {
         Ok(tools)
     }
 
+    /// Runs the program once: the arguments are written to its stdin while its stdout and stderr
+    /// are read, each on its own thread, so a program that writes more than a pipe holds (or
+    /// writes before it reads) never blocks on a full pipe. It is killed at the time limit; a
+    /// program that exits while something it started still holds its output open counts as not
+    /// finished. At most [`MAX_STDOUT`] / [`MAX_STDERR`] bytes are kept; the rest is read and
+    /// dropped (the dispatcher cuts the result further for the model, with a note).
     fn run_blocking(&self, args: &serde_json::Value) -> Result<String, toolmend::tools::Failure> {
         use std::process::Stdio;
         use toolmend::tools::Failure;
         const LIMIT: std::time::Duration = std::time::Duration::from_secs(30);
         let world = |m: String| Failure::transient(self.name.clone(), m);
+        let timeout = || Failure::Timeout {
+            tool: self.name.clone(),
+            after: LIMIT,
+        };
         let mut child = std::process::Command::new(&self.command[0])
             .args(&self.command[1..])
             .current_dir(&self.root)
@@ -308,31 +319,51 @@ impl CommandTool {
             .stderr(Stdio::piped())
             .spawn()
             .map_err(|e| world(format!("cannot start {:?}: {e}", self.command[0])))?;
-        if let Some(mut stdin) = child.stdin.take() {
-            let _ = stdin.write_all(args.to_string().as_bytes());
-        }
         let started = std::time::Instant::now();
+        // Not joined: a program that never reads its stdin leaves the writer blocked until the
+        // pipe closes (when the program is killed or exits).
+        if let Some(mut stdin) = child.stdin.take() {
+            let input = args.to_string().into_bytes();
+            std::thread::spawn(move || {
+                let _ = stdin.write_all(&input);
+            });
+        }
+        let stdout = child
+            .stdout
+            .take()
+            .map(|s| std::thread::spawn(move || read_capped(s, MAX_STDOUT)));
+        let stderr = child
+            .stderr
+            .take()
+            .map(|s| std::thread::spawn(move || read_capped(s, MAX_STDERR)));
+        let drained = |h: &Option<std::thread::JoinHandle<Vec<u8>>>| {
+            h.as_ref().is_none_or(std::thread::JoinHandle::is_finished)
+        };
+        let mut status = None;
         loop {
-            match child.try_wait() {
-                Ok(Some(_)) => break,
-                Ok(None) if started.elapsed() > LIMIT => {
+            if status.is_none() {
+                status = child
+                    .try_wait()
+                    .map_err(|e| world(format!("cannot wait for the program: {e}")))?;
+            }
+            if status.is_some() && drained(&stdout) && drained(&stderr) {
+                break;
+            }
+            if started.elapsed() > LIMIT {
+                if status.is_none() {
                     let _ = child.kill();
                     let _ = child.wait();
-                    return Err(Failure::Timeout {
-                        tool: self.name.clone(),
-                        after: LIMIT,
-                    });
                 }
-                Ok(None) => std::thread::sleep(std::time::Duration::from_millis(5)),
-                Err(e) => return Err(world(format!("cannot wait for the program: {e}"))),
+                return Err(timeout());
             }
+            std::thread::sleep(std::time::Duration::from_millis(5));
         }
-        let out = child
-            .wait_with_output()
-            .map_err(|e| world(format!("cannot read the program's output: {e}")))?;
-        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-        let stderr = String::from_utf8_lossy(&out.stderr).trim().to_owned();
-        match out.status.code() {
+        let take = |h: Option<std::thread::JoinHandle<Vec<u8>>>| {
+            h.and_then(|h| h.join().ok()).unwrap_or_default()
+        };
+        let stdout = String::from_utf8_lossy(&take(stdout)).into_owned();
+        let stderr = String::from_utf8_lossy(&take(stderr)).trim().to_owned();
+        match status.and_then(|s| s.code()) {
             Some(0) => Ok(stdout),
             Some(2) => Err(Failure::invalid_args(self.name.clone(), "", stderr)),
             code => Err(world(format!(
@@ -341,6 +372,30 @@ impl CommandTool {
             ))),
         }
     }
+}
+
+/// Most bytes of a command tool's stdout kept (the model sees far less: the dispatcher's cap).
+const MAX_STDOUT: usize = 1 << 20;
+/// Most bytes of a command tool's stderr kept (it becomes an error message).
+const MAX_STDERR: usize = 64 << 10;
+
+/// Reads `r` to its end, keeping the first `max` bytes and dropping the rest, so the writer never
+/// blocks on a full pipe however much it writes.
+fn read_capped(mut r: impl std::io::Read, max: usize) -> Vec<u8> {
+    let mut kept = Vec::new();
+    let mut buf = [0u8; 8192];
+    loop {
+        match r.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => {
+                let room = max.saturating_sub(kept.len());
+                kept.extend_from_slice(&buf[..n.min(room)]);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => break,
+        }
+    }
+    kept
 }
 
 impl toolmend::tools::Tool for CommandTool {
@@ -620,7 +675,9 @@ impl Render {
     }
 }
 
-/// The end-of-run line: how it ended, counts, speeds and toolmend's own share of the time.
+/// The end-of-run line: how it ended, counts, speeds, toolmend's own time (extraction, repair,
+/// decode and dispatch bookkeeping) as a share of generation time, and the tools' run time apart
+/// (it is neither the model's nor toolmend's).
 fn summary(reason: EndReason, s: &RunStats) -> String {
     let mut line = format!(
         "— {} · {} turn{} · {} call{} ({} failed)",
@@ -643,6 +700,9 @@ fn summary(reason: EndReason, s: &RunStats) -> String {
             s.timing.extract_ms + s.timing.dispatch_ms,
             share * 100.0
         ));
+    }
+    if s.calls > 0 {
+        line.push_str(&format!(" · tools {:.0} ms", s.timing.tools_ms));
     }
     line
 }

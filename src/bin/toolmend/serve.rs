@@ -65,15 +65,23 @@ pub struct Args {
 
 /// Runs `toolmend serve` until interrupted (Ctrl-C or SIGTERM).
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
-    if !(args.timeout.is_finite() && args.timeout > 0.0) {
-        eprintln!("error: --timeout must be a positive number of seconds");
-        return Ok(ExitCode::from(2));
-    }
+    // `try_from_secs_f64` refuses NaN, negatives and values too large for a `Duration` (1e20
+    // would panic in `from_secs_f64`).
+    let timeout = match Duration::try_from_secs_f64(args.timeout) {
+        Ok(t) if !t.is_zero() => t,
+        _ => {
+            eprintln!(
+                "error: --timeout must be a positive number of seconds no larger than {}",
+                Duration::MAX.as_secs()
+            );
+            return Ok(ExitCode::from(2));
+        }
+    };
     let upstream = args.upstream.clone().unwrap_or_default();
     let mut config = Config::new(upstream, Arc::new(Pipeline::default()));
     config.api_key.clone_from(&args.api_key);
     config.upstream_api_key.clone_from(&args.upstream_api_key);
-    config.timeout = Duration::from_secs_f64(args.timeout);
+    config.timeout = timeout;
     config.max_body = args.max_body;
     config.report = args.report;
     config.log = if args.quiet {
