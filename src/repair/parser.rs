@@ -2029,9 +2029,10 @@ impl<'a> Parser<'a> {
                 && !is_unquoted_delimiter(b[i])
                 && quote_at(b, i).is_none()
                 && !(is_key && b[i] == b':')
+                // A comment starts only where a word does (`**/*.rs` is one word).
                 && !(b[i] == b'/'
                     && matches!(b.get(i + 1), Some(b'/' | b'*'))
-                    && !(i > start && !is_ws(b[i - 1])))
+                    && (i == start || is_ws(b[i - 1])))
                 && !(self
                     .stack
                     .last()
