@@ -99,8 +99,9 @@ struct Str {
     bal: Balance,
     /// Quotes of the text escaped so far.
     escaped_quotes: u32,
-    /// Output offset where a run of raw trailing whitespace with a newline started.
-    ws_tail: Option<usize>,
+    /// Output offset where a run of raw trailing whitespace with a newline started, and the
+    /// index of the first fix recorded in it.
+    ws_tail: Option<(usize, usize)>,
 }
 
 /// What a quote inside a string turned out to be ([`Parser::string_quote`]).
@@ -1556,9 +1557,11 @@ impl<'a> Parser<'a> {
 
     /// The end quote was just written at output offset `o_quote`: raw trailing whitespace with a
     /// newline before it is dropped.
+    /// The control characters it held were dropped, not escaped: their fixes go.
     fn trim_ws_tail(&mut self, st: &Str, o_quote: usize, i_quote: usize) {
-        if let Some(t) = st.ws_tail {
+        if let Some((t, f)) = st.ws_tail {
             self.out.drain(t..o_quote);
+            drop_escaped_controls(&mut self.fixes, f);
             self.fix(FixKind::TrimmedString, i_quote);
         }
     }
@@ -1695,7 +1698,8 @@ impl<'a> Parser<'a> {
         }
         self.fix(FixKind::EscapedControlChar, self.i);
         if c == b'\n' || c == b'\r' {
-            st.ws_tail.get_or_insert(self.out.len());
+            st.ws_tail
+                .get_or_insert((self.out.len(), self.fixes.len() - 1));
         } else if c != b'\t' {
             st.ws_tail = None;
         }
@@ -2588,6 +2592,19 @@ fn call_end(b: &[u8], j: usize) -> Option<usize> {
     None
 }
 
+/// Removes the `EscapedControlChar` fixes from index `from` on: the whitespace they escaped was
+/// trimmed from the end of its string instead (shared with the quick pass).
+pub(super) fn drop_escaped_controls(fixes: &mut Vec<Fix>, from: usize) {
+    let mut k = from;
+    while k < fixes.len() {
+        if fixes[k].kind == FixKind::EscapedControlChar {
+            fixes.remove(k);
+        } else {
+            k += 1;
+        }
+    }
+}
+
 /// A typographic quote (`„ “ ” ‘ ’ ‚ « » ‹ ›`) starts at `i`.
 fn typographic_quote_at(b: &[u8], i: usize) -> bool {
     match b.get(i..) {
@@ -2813,7 +2830,17 @@ pub(super) fn cut_string_retry(
 /// backslash then `n`) inside the content that starts at `o_content`: the line it starts never
 /// arrived, and the escape is trimmed.
 pub(super) fn ends_with_newline_escape(out: &[u8], o_content: usize) -> bool {
-    out.ends_with(b"\\n") && !out.ends_with(b"\\\\n") && out.len() >= o_content + 2
+    if !(out.ends_with(b"\\n") && out.len() >= o_content + 2) {
+        return false;
+    }
+    // The backslash before the `n` starts an escape when the run of backslashes it ends is odd
+    // (`\\\n` is an escaped backslash, then `\n`).
+    let run = out[o_content..out.len() - 1]
+        .iter()
+        .rev()
+        .take_while(|&&c| c == b'\\')
+        .count();
+    run % 2 == 1
 }
 
 /// A string opened at `i` with a doubled ASCII quote right before its text (`""answer""`,

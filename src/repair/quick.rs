@@ -29,9 +29,9 @@ use super::expr;
 use super::fix::{Fix, FixKind};
 use super::lexer::{is_ident, is_ident_start, short_escape};
 use super::parser::{
-    Balance, Ctx, comment_end, cut_string_retry, ends_with_newline_escape, hash_value_at, hex4,
-    next_fenced_value, number_fix, open_fence_end, quote_ends_string, quote_is_inner, scan_keyword,
-    scan_number, write_number, ws_end, ws_start,
+    Balance, Ctx, comment_end, cut_string_retry, drop_escaped_controls, ends_with_newline_escape,
+    hash_value_at, hex4, next_fenced_value, number_fix, open_fence_end, quote_ends_string,
+    quote_is_inner, scan_keyword, scan_number, write_number, ws_end, ws_start,
 };
 
 /// Inputs longer than this go straight to the full cascade (its strict check is the faster
@@ -681,7 +681,7 @@ impl Quick<'_> {
         let content_start = self.i;
         let o_content = self.out_len();
         // Output offset where a run of raw trailing whitespace with a newline started.
-        let mut ws_tail: Option<usize> = None;
+        let mut ws_tail: Option<(usize, usize)> = None;
         loop {
             self.steps += 1;
             let Some(&c) = b.get(self.i) else {
@@ -727,7 +727,7 @@ impl Quick<'_> {
                 let e = short_escape(c).ok_or(Bail)?;
                 self.fix(FixKind::EscapedControlChar, self.i);
                 if c == b'\n' || c == b'\r' {
-                    ws_tail.get_or_insert(self.out.len());
+                    ws_tail.get_or_insert((self.out.len(), self.fixes.len() - 1));
                 } else if c != b'\t' {
                     ws_tail = None;
                 }
@@ -757,7 +757,7 @@ impl Quick<'_> {
         &mut self,
         ctx: Ctx,
         content_start: usize,
-        ws_tail: Option<usize>,
+        ws_tail: Option<(usize, usize)>,
         single: bool,
     ) -> Q<()> {
         let b = self.b;
@@ -783,9 +783,10 @@ impl Quick<'_> {
         if !quote_ends_string(b, self.i, ctx) {
             return Err(Bail);
         }
-        if let Some(t) = ws_tail {
+        if let Some((t, f)) = ws_tail {
             self.flush();
             self.out.drain(t..o_quote);
+            drop_escaped_controls(&mut self.fixes, f);
             self.fix(FixKind::TrimmedString, i_quote);
         }
         // What may follow a string: spaces, comments, and no `+` concatenation.
