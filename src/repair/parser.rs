@@ -436,7 +436,22 @@ impl<'a> Parser<'a> {
         }
         let rest = &self.b[self.i..];
         self.steps += rest.len() as u64 / 16;
-        let brace = memchr::memchr2(b'{', b'[', rest);
+        // The first `{` or `[`, past bracket groups of the prose itself (`Calling [read] now:
+        // {…}`, `I found [2] results: {…}`) when a value still follows them.
+        let mut from = 0;
+        let brace = loop {
+            let Some(k) = memchr::memchr2(b'{', b'[', &rest[from..]).map(|k| k + from) else {
+                break None;
+            };
+            if rest[k] == b'['
+                && let Some(close) = prose_bracket_end(rest, k)
+                && memchr::memchr2(b'{', b'[', &rest[close..]).is_some()
+            {
+                from = close;
+                continue;
+            }
+            break Some(k);
+        };
         let fence = memchr::memmem::find(rest, b"```");
         let start = self.i;
         match (brace, fence) {
@@ -2532,6 +2547,20 @@ pub(super) fn comment_end(b: &[u8], i: usize) -> Option<usize> {
         (Some(b'#'), _) => hash_comment_end(b, i),
         _ => return None,
     })
+}
+
+/// Where a bracket group of prose opened at `k` ends (after its `]`): a short bracketed word or
+/// number on one line (`[read]`, `[2]`, `[WIP]`) with no quote, colon or other bracket inside,
+/// which holds no JSON worth taking over a value that follows it.
+fn prose_bracket_end(b: &[u8], k: usize) -> Option<usize> {
+    let limit = (k + 64).min(b.len());
+    let close = k + 1 + memchr::memchr(b']', &b[k + 1..limit])?;
+    let inside = &b[k + 1..close];
+    (!inside.is_empty()
+        && !inside
+            .iter()
+            .any(|c| matches!(c, b'{' | b'[' | b'"' | b'\'' | b':' | b'\n')))
+    .then_some(close + 1)
 }
 
 /// A function whose call only wraps its argument's value: MongoDB shell constructors and the
