@@ -1550,9 +1550,17 @@ impl<'a> Parser<'a> {
 
     /// A quote at `i_quote` that does not end the string by what follows it may still tell that
     /// the string ended earlier, before a delimiter inside it: the retry that reads it so.
-    fn retry_before_quote(&self, st: &Str, i_quote: usize) -> Option<Attempt> {
+    fn retry_before_quote(&self, st: &mut Str, i_quote: usize) -> Option<Attempt> {
         let b = self.b;
         let ctx = self.ctx;
+        if ctx == Ctx::ObjValue && matches!(b.get(st.content_start), Some(b'{' | b'[')) {
+            // Inside an unescaped JSON object written into the string (see `quote_is_inner`),
+            // its own commas do not end the string.
+            st.bal.count_to(b, i_quote);
+            if st.bal.counts[1] > 0 || st.bal.counts[2] > 0 {
+                return None;
+            }
+        }
         let p = prev_non_ws(b, i_quote).filter(|&p| p >= st.content_start)?;
         if b[p] == b',' && (ctx != Ctx::ObjValue || self.key_at(i_quote)) {
             return Some(Attempt::RetryAt(p));
@@ -2202,6 +2210,26 @@ pub(super) struct Balance {
     pub(super) counts: [i64; 3],
 }
 
+impl Balance {
+    /// Counts the brackets from where the count stopped up to `to`.
+    fn count_to(&mut self, b: &[u8], to: usize) {
+        if self.upto < to {
+            for &c in &b[self.upto..to] {
+                match c {
+                    b'(' => self.counts[0] += 1,
+                    b')' => self.counts[0] -= 1,
+                    b'[' => self.counts[1] += 1,
+                    b']' => self.counts[1] -= 1,
+                    b'{' => self.counts[2] += 1,
+                    b'}' => self.counts[2] -= 1,
+                    _ => {}
+                }
+            }
+            self.upto = to;
+        }
+    }
+}
+
 /// Start of the quote character that ends just before `end` (quotes are 1 to 3 bytes).
 fn prev_quote_start(b: &[u8], end: usize) -> usize {
     (1..=3)
@@ -2275,21 +2303,10 @@ pub(super) fn quote_is_inner(
         b'}' => Some(2),
         _ => None,
     } {
-        let quote_start = prev_quote_start(b, after_quote.min(b.len())).max(content_start);
-        if bal.upto < quote_start {
-            for &c in &b[bal.upto..quote_start] {
-                match c {
-                    b'(' => bal.counts[0] += 1,
-                    b')' => bal.counts[0] -= 1,
-                    b'[' => bal.counts[1] += 1,
-                    b']' => bal.counts[1] -= 1,
-                    b'{' => bal.counts[2] += 1,
-                    b'}' => bal.counts[2] -= 1,
-                    _ => {}
-                }
-            }
-            bal.upto = quote_start;
-        }
+        bal.count_to(
+            b,
+            prev_quote_start(b, after_quote.min(b.len())).max(content_start),
+        );
         if bal.counts[k] > 0 {
             return true;
         }
@@ -2310,6 +2327,17 @@ pub(super) fn quote_is_inner(
         }
     }
     if ctx == Ctx::ObjValue && next == b',' {
+        if matches!(b.get(content_start), Some(b'{' | b'[')) {
+            // `"{"city": "Paris", "days": 3}"`: a JSON object written into a string without
+            // escapes; its own quotes are inside it until its brackets balance.
+            bal.count_to(
+                b,
+                prev_quote_start(b, after_quote.min(b.len())).max(content_start),
+            );
+            if bal.counts[1] > 0 || bal.counts[2] > 0 {
+                return true;
+            }
+        }
         // In an object value, a quote then a comma ends the string only when a key (or the
         // end) follows: `"a, "b", c"` keeps going.
         let mut k = j + 1;
