@@ -1553,7 +1553,7 @@ impl<'a> Parser<'a> {
     fn retry_before_quote(&self, st: &mut Str, i_quote: usize) -> Option<Attempt> {
         let b = self.b;
         let ctx = self.ctx;
-        if ctx == Ctx::ObjValue && matches!(b.get(st.content_start), Some(b'{' | b'[')) {
+        if ctx == Ctx::ObjValue && json_in_string(b, st.content_start) {
             // Inside an unescaped JSON object written into the string (see `quote_is_inner`),
             // its own commas do not end the string.
             st.bal.count_to(b, i_quote);
@@ -1645,6 +1645,12 @@ impl<'a> Parser<'a> {
                 } else if at + j >= len {
                     self.fix(FixKind::DroppedEscape, at);
                     self.i = len;
+                } else if (b'g'..=b'z').contains(&b[at + 2]) {
+                    // `src\utils`, `C:\users`: a path or word after a backslash, not a broken
+                    // escape: the backslash is kept (C5).
+                    self.out.extend_from_slice(b"\\\\");
+                    self.i += 1;
+                    self.fix(FixKind::FixedEscape, at);
                 } else {
                     return Err(self.invalid(
                         at,
@@ -2210,6 +2216,13 @@ pub(super) struct Balance {
     pub(super) counts: [i64; 3],
 }
 
+/// The string content from `content_start` opens a JSON container with a quoted member
+/// (`{"city": …`, `["a", …`): JSON written into a string without escapes.
+fn json_in_string(b: &[u8], content_start: usize) -> bool {
+    matches!(b.get(content_start), Some(b'{' | b'['))
+        && quote_at(b, ws_end(b, content_start + 1)).is_some()
+}
+
 impl Balance {
     /// Counts the brackets from where the count stopped up to `to`.
     fn count_to(&mut self, b: &[u8], to: usize) {
@@ -2327,7 +2340,7 @@ pub(super) fn quote_is_inner(
         }
     }
     if ctx == Ctx::ObjValue && next == b',' {
-        if matches!(b.get(content_start), Some(b'{' | b'[')) {
+        if json_in_string(b, content_start) {
             // `"{"city": "Paris", "days": 3}"`: a JSON object written into a string without
             // escapes; its own quotes are inside it until its brackets balance.
             bal.count_to(
