@@ -96,3 +96,24 @@ fn malformed_text_says_what_to_send() {
         "{e}"
     );
 }
+
+#[test]
+fn a_field_made_of_all_of_parts_is_described_and_fixed_with_every_part() {
+    // Regression: the example for a field whose schema is only `allOf` parts came from the first
+    // part alone (`"x": {"p":"text"}`, missing the second part's required `q`), so the fix the
+    // model copied failed again; its description named only the first part's fields.
+    let schema = serde_json::json!({"type": "object", "required": ["x"], "properties": {"x": {"allOf": [
+        {"type": "object", "properties": {"p": {"type": "string"}}, "required": ["p"]},
+        {"properties": {"q": {"type": "integer", "minimum": 3}}, "required": ["q"]}
+    ]}}});
+    let d = toolmend::decode::Decoder::new(&schema).unwrap();
+    let e = d.decode_value("{}", &Policy::default()).unwrap_err();
+    let m = e.corrective_message();
+    println!("{m}");
+    assert!(m.contains("(an object with fields p, q)"), "{m}");
+    assert!(m.contains(r#"Fix: add "x": {"p":"text","q":3}"#), "{m}");
+    assert!(
+        m.contains(r#"Corrected arguments: {"x":{"p":"text","q":3}}"#),
+        "{m}"
+    );
+}

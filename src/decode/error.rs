@@ -527,6 +527,14 @@ fn describe_at(c: &Compiled, id: NodeId, depth: usize) -> String {
         return s;
     }
     if types == super::node::T_ANY && !n.all_of.is_empty() {
+        // Every part holds: objects are described by the fields of all of them.
+        if !n.known_keys.is_empty()
+            && n.all_of
+                .iter()
+                .all(|&p| c.get(p).types & T_OBJ != 0 || !c.get(p).props.is_empty())
+        {
+            return format!("an object with fields {}", n.known_keys.join(", "));
+        }
         return describe_at(c, n.all_of[0], depth + 1);
     }
     let nullable = types & T_NULL != 0 && types != T_NULL;
@@ -566,11 +574,11 @@ fn describe_at(c: &Compiled, id: NodeId, depth: usize) -> String {
             s
         }
         T_OBJ => {
-            if n.props.is_empty() {
+            if n.known_keys.is_empty() {
                 "an object".to_owned()
             } else {
-                let names: Vec<&str> = n.props.iter().map(|(k, _)| k.as_str()).collect();
-                format!("an object with fields {}", names.join(", "))
+                // The fields of the object's own schema and of every part of it (`allOf`, …).
+                format!("an object with fields {}", n.known_keys.join(", "))
             }
         }
         super::node::T_ANY => "any value".to_owned(),

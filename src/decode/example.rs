@@ -44,8 +44,24 @@ fn example_at(c: &Compiled, id: NodeId, depth: usize) -> Value {
         {
             return example_at(c, b, depth + 1);
         }
-        if let Some(&p) = n.all_of.first() {
-            return example_at(c, p, depth + 1);
+        if !n.all_of.is_empty() {
+            // Every part must hold: the parts' object examples merged (the first part's value
+            // otherwise).
+            let mut acc = Value::Null;
+            for (i, &p) in n.all_of.iter().enumerate() {
+                let e = example_at(c, p, depth + 1);
+                acc = match (acc, e) {
+                    (_, e) if i == 0 => e,
+                    (Value::Object(mut a), Value::Object(b)) => {
+                        for (k, v) in b {
+                            a.entry(k).or_insert(v);
+                        }
+                        Value::Object(a)
+                    }
+                    (a, _) => a,
+                };
+            }
+            return acc;
         }
         if !n.props.is_empty() {
             return object_example(c, id, depth);
@@ -94,6 +110,14 @@ fn object_example(c: &Compiled, id: NodeId, depth: usize) -> Value {
     for (k, p) in &n.props {
         if n.required.contains(k) {
             m.insert(k.clone(), example_at(c, *p, depth + 1));
+        }
+    }
+    // The required fields of the object's `allOf` parts hold too.
+    for &p in &n.all_of {
+        if let Value::Object(part) = example_at(c, p, depth + 1) {
+            for (k, v) in part {
+                m.entry(k).or_insert(v);
+            }
         }
     }
     Value::Object(m)
