@@ -45,6 +45,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 pub use error::{DecodeError, Problem, SchemaError};
+pub(crate) use node::is_annotation;
 pub(crate) use parse::push_escaped as push_pointer;
 
 use crate::repair::{self, Fix};

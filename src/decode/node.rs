@@ -593,14 +593,16 @@ fn type_bits(s: &str) -> Result<u8, SchemaError> {
     })
 }
 
-/// Keywords that only annotate.
-fn is_annotation(k: &str) -> bool {
+/// Keywords that describe a value without constraining it (shared with `schema`'s merge).
+pub(crate) fn is_annotation(k: &str) -> bool {
     matches!(
         k,
         "description"
             | "title"
             | "default"
             | "examples"
+            | "example"
+            | "$anchor"
             | "$comment"
             | "deprecated"
             | "readOnly"

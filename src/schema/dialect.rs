@@ -656,16 +656,10 @@ impl<'s> Converter<'s> {
             .and_then(Value::as_object)
             .map(|p| p.keys().cloned().collect())
             .unwrap_or_default();
-        let required: Vec<String> = out
-            .get("required")
-            .and_then(Value::as_array)
-            .map(|r| {
-                r.iter()
-                    .filter_map(Value::as_str)
-                    .map(str::to_owned)
-                    .collect()
-            })
-            .unwrap_or_default();
+        let required: Vec<String> = super::merge::required_names(out)
+            .into_iter()
+            .map(str::to_owned)
+            .collect();
         for name in &names {
             if required.contains(name) {
                 continue;

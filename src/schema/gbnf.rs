@@ -733,11 +733,7 @@ impl Gen<'_> {
         {
             self.drop_kw(path, "additionalProperties", a);
         }
-        let required: Vec<&str> = o
-            .get("required")
-            .and_then(Value::as_array)
-            .map(|r| r.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default();
+        let required = merge::required_names(o);
         let mut req = Vec::new();
         let mut opt = Vec::new();
         for (name, sub) in props.into_iter().flatten() {
@@ -854,30 +850,22 @@ fn pairwise_disjoint(branches: &[Option<Map<String, Value>>]) -> bool {
         {
             return true;
         }
-        let req = |m: &Map<String, Value>| -> Vec<String> {
-            m.get("required")
-                .and_then(Value::as_array)
-                .map(|r| {
-                    r.iter()
-                        .filter_map(Value::as_str)
-                        .map(str::to_owned)
-                        .collect()
-                })
-                .unwrap_or_default()
-        };
         let (pa, pb) = (a.get("properties"), b.get("properties"));
-        let rb = req(b);
-        req(a).iter().filter(|n| rb.contains(n)).any(|n| {
-            let va = pa
-                .and_then(|p| p.get(n))
-                .and_then(Value::as_object)
-                .and_then(values);
-            let vb = pb
-                .and_then(|p| p.get(n))
-                .and_then(Value::as_object)
-                .and_then(values);
-            matches!((va, vb), (Some(va), Some(vb)) if !va.iter().any(|v| vb.contains(v)))
-        })
+        let rb = merge::required_names(b);
+        merge::required_names(a)
+            .iter()
+            .filter(|n| rb.contains(n))
+            .any(|n| {
+                let va = pa
+                    .and_then(|p| p.get(n))
+                    .and_then(Value::as_object)
+                    .and_then(values);
+                let vb = pb
+                    .and_then(|p| p.get(n))
+                    .and_then(Value::as_object)
+                    .and_then(values);
+                matches!((va, vb), (Some(va), Some(vb)) if !va.iter().any(|v| vb.contains(v)))
+            })
     };
     branches.iter().enumerate().all(|(i, a)| {
         branches[i + 1..].iter().all(|b| match (a, b) {

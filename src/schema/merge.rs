@@ -28,25 +28,14 @@ pub(crate) struct Conflict {
     pub other: Value,
 }
 
-/// Keywords that describe a value without constraining it.
-pub(crate) fn is_annotation(k: &str) -> bool {
-    matches!(
-        k,
-        "description"
-            | "title"
-            | "default"
-            | "examples"
-            | "example"
-            | "$comment"
-            | "deprecated"
-            | "readOnly"
-            | "writeOnly"
-            | "$schema"
-            | "$id"
-            | "$anchor"
-            | "$defs"
-            | "definitions"
-    )
+pub(crate) use crate::decode::is_annotation;
+
+/// The names in a schema object's `required` list (none when it has no list).
+pub(crate) fn required_names(m: &Map<String, Value>) -> Vec<&str> {
+    m.get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default()
 }
 
 /// The schema a local `$ref` (`#`, `#/$defs/Name`, percent-encoded or `~`-escaped) points to.
