@@ -167,6 +167,13 @@ pub(crate) fn function_eq(inp: &Input<'_>, s: usize, mend: usize) -> Step {
             })],
         };
     }
+    // The XML form's body starts with a parameter or the close tag (or is cut off here); text
+    // after the tag is prose that quotes it (`use <function=get_weather> to …`).
+    let rest = &t[at..];
+    let opens = |tag: &str| rest.starts_with(tag) || (!inp.fin && tag.starts_with(rest));
+    if !(rest.is_empty() || opens("<parameter=") || opens("</function>")) {
+        return Step::NotMine;
+    }
     match body_until(inp, gt + 1, &["</function>"]) {
         Ok((body, end)) => {
             let end = match super::json_tags::expect_close(inp, end, &["</tool_call>"]) {
