@@ -491,6 +491,11 @@ pub(crate) fn internlm2(inp: &Input<'_>, s: usize, mend: usize) -> Step {
 
 /// `>>>name\n{…}` (Functionary v3.2); `>>>all\n` introduces plain text.
 pub(crate) fn functionary_v32(inp: &Input<'_>, s: usize, mend: usize) -> Step {
+    // `>>> x` with a space is a Python prompt in a REPL transcript; Functionary writes the name
+    // right after the marker. Only a caller that names the format accepts the space.
+    if inp.text.as_bytes().get(mend) == Some(&b' ') && inp.hint() != Some(Format::FunctionaryV32) {
+        return Step::NotMine;
+    }
     functionary_at(inp, s, mend)
 }
 
