@@ -222,3 +222,30 @@ fn all_of_merges_every_part_and_the_node_s_own_keywords() {
     // OpenAI and Anthropic keep `allOf` as it is.
     assert!(convert(&s, Dialect::OpenAi).schema["allOf"].is_array());
 }
+
+#[test]
+fn a_ref_with_constraining_siblings_keeps_the_target_s_keywords_when_inlined() {
+    // Regression: inlining `{"$ref": …, "properties": {…}}` (2019-09+ applies both) wrote the
+    // siblings over the target, so the target's own properties were lost without a word.
+    let s = json!({
+        "type": "object",
+        "properties": {"p": {"$ref": "#/$defs/Base", "properties": {"extra": {"type": "string"}}, "required": ["extra"]}},
+        "$defs": {"Base": {"type": "object", "properties": {"base": {"type": "integer"}}, "required": ["base"]}}
+    });
+    for d in [Dialect::Gemini, Dialect::Ollama, Dialect::OpenAiStrict] {
+        let c = convert(&s, d);
+        let p = &c.schema["properties"]["p"];
+        assert!(p["properties"]["base"].is_object(), "{d:?}: {p}");
+        assert!(p["properties"]["extra"].is_object(), "{d:?}: {p}");
+        let req: Vec<&str> = p["required"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(Value::as_str)
+            .collect();
+        assert!(
+            req.contains(&"base") && req.contains(&"extra"),
+            "{d:?}: {p}"
+        );
+    }
+}

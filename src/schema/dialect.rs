@@ -266,6 +266,22 @@ impl<'s> Converter<'s> {
             return self.merged_all_of(schema, obj, path, depth);
         }
         if let Some(r) = obj.get("$ref").and_then(Value::as_str)
+            && !matches!(self.dialect, Dialect::OpenAi | Dialect::Anthropic)
+            && obj
+                .keys()
+                .any(|k| k != "$ref" && !super::merge::is_annotation(k))
+        {
+            // Keywords beside a `$ref` constrain too (2019-09 on): in a dialect that inlines
+            // references or allows no siblings, the target and they are merged like the parts of
+            // an `allOf`, not written over one another.
+            let mut rest = obj.clone();
+            rest.remove("$ref");
+            let all = json!({"allOf": [{"$ref": r}, Value::Object(rest)]});
+            if let Value::Object(o) = &all {
+                return self.merged_all_of(&all, o, path, depth);
+            }
+        }
+        if let Some(r) = obj.get("$ref").and_then(Value::as_str)
             && self.inlines()
         {
             return self.inline_ref(obj, r, path, depth);
@@ -339,7 +355,8 @@ impl<'s> Converter<'s> {
     }
 
     /// A `$ref` in a dialect without references: the target inlined (with a guard against
-    /// recursive types), the sibling keywords (a description, a default) over it.
+    /// recursive types), the sibling annotations (a description, a default) over it; siblings
+    /// that constrain are merged with the target (see [`Converter::merged_all_of`]).
     fn inline_ref(
         &mut self,
         obj: &Map<String, Value>,
