@@ -50,7 +50,8 @@ pub use event::{AgentEvent, CallRecord, EndReason, RunStats, Transcript, TurnRec
 pub use toolbox::{Args, CallFailure, CallResult, Fault, PendingCall, Toolbox, ms};
 
 use crate::backend::{
-    Backend, Control, Event, GenerateOptions, Message, NativeToolCall, Request, Role, StopReason,
+    Backend, Control, Event, GenerateOptions, GrammarMode, Message, NativeToolCall, Request, Role,
+    StopReason,
 };
 use crate::extract::Extraction;
 
@@ -66,7 +67,8 @@ pub struct AgentOptions {
     /// How many times a call that failed for the world's fault is run again, when its tool is
     /// safe to repeat ([`Toolbox::is_retry_safe`]) and the toolbox did not retry it itself.
     pub world_retries: u32,
-    /// Sampling and length settings for each generation.
+    /// Sampling and length settings for each generation. A strict grammar applies to the first
+    /// turn of a prompt only; later turns use it lazily, so the model can answer after a result.
     pub generate: GenerateOptions,
     /// A system message placed first in the conversation.
     pub system_prompt: Option<String>,
@@ -156,6 +158,8 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         prompt: &str,
         on_event: &mut (dyn FnMut(&AgentEvent) + Send),
     ) -> Transcript {
+        // A prompt whose run fails in the backend is rolled back (see the error branch below).
+        let base = self.history.len();
         self.history.push(Message::new(Role::User, prompt));
         let defs = self.tools.defs();
         let extract_options = calls::options(&defs);
@@ -174,10 +178,18 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             if let Some(n) = &nudge {
                 messages.push(Message::new(Role::User, n.clone()));
             }
+            let mut options = self.options.generate.clone();
+            if t > 1 && options.grammar == GrammarMode::Strict {
+                // A strict grammar makes the whole output a call: right for the turn that must
+                // start the work, but after a tool result the model must be free to answer (and
+                // to follow a corrective message or the last turn's nudge). Later turns keep the
+                // grammar for the calls they make (lazy: from a call marker on).
+                options.grammar = GrammarMode::Lazy;
+            }
             let request = Request {
                 messages,
                 tools: defs.clone(),
-                options: self.options.generate.clone(),
+                options,
             };
 
             let generated = self.generate(&request, &extract_options, on_event).await;
@@ -208,6 +220,10 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     turns.push(record);
                     error = Some(message);
                     end = EndReason::BackendError;
+                    // The conversation goes back to before this prompt (the transcript keeps what
+                    // happened): a prompt that overflowed the context, or whatever else failed,
+                    // must not make every later prompt fail too.
+                    self.history.truncate(base);
                     break;
                 }
             };
@@ -233,6 +249,8 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     EndReason::EmptyOutput
                 } else if backend_stats.stop == StopReason::MaxTokens {
                     EndReason::AnswerCutOff
+                } else if backend_stats.stop == StopReason::ContextFull {
+                    EndReason::ContextFull
                 } else {
                     EndReason::Answered
                 };

@@ -622,3 +622,48 @@ fn a_repeated_call_that_changes_things_runs_again() {
     assert!(!second.result.cached, "{:?}", second.result);
     assert_eq!(second.result.attempts, 1);
 }
+
+#[test]
+fn a_prompt_whose_run_fails_is_rolled_back_so_the_next_prompt_works() {
+    // Regression (`toolmend chat`): a prompt that overflowed the context stayed in the history,
+    // so every later prompt overflowed too until `/reset`.
+    let backend = ScriptedBackend::new(vec![
+        ScriptedTurn::from(LS),
+        ScriptedTurn::failing("", "the prompt has 1622 tokens but the context holds 1536"),
+        ScriptedTurn::from("Hi!"),
+    ]);
+    let log = backend.log();
+    let mut agent = Agent::new(
+        backend,
+        ArcBox(Arc::new(Files::default())),
+        AgentOptions::default(),
+    );
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    let t = rt.block_on(agent.run("a very long prompt", &mut |_| {}));
+    assert_eq!(t.end, EndReason::BackendError);
+    assert!(agent.history().is_empty(), "{:?}", agent.history());
+    let t = rt.block_on(agent.run("Say hi", &mut |_| {}));
+    assert_eq!(t.end, EndReason::Answered);
+    let last = log.requests().pop().unwrap();
+    assert_eq!(last.messages.len(), 1, "{:?}", last.messages);
+    assert_eq!(last.messages[0].content, "Say hi");
+}
+
+#[test]
+fn a_strict_grammar_binds_the_first_turn_only() {
+    // Regression (`run --grammar strict`): every turn was forced to be a call, so after a result
+    // the model could never answer and the run ended in repeated calls.
+    let mut options = AgentOptions::default();
+    options.generate.grammar = toolmend::backend::GrammarMode::Strict;
+    let r = run_with(
+        vec![LS.into(), "The files are notes.txt and todo.txt.".into()],
+        Arc::new(Files::default()),
+        options,
+    );
+    assert_eq!(r.transcript.end, EndReason::Answered);
+    let modes: Vec<_> = r.requests.iter().map(|q| q.options.grammar).collect();
+    use toolmend::backend::GrammarMode::{Lazy, Strict};
+    assert_eq!(modes, [Strict, Lazy]);
+}

@@ -229,6 +229,40 @@ fn a_prompt_larger_than_the_context_is_refused() {
     });
 }
 
+#[test]
+fn a_full_context_is_told_apart_from_the_token_limit() {
+    // Regression: generation ending because the context window filled up was reported as
+    // `MaxTokens` ("raise --max-tokens"), which does not help.
+    with_model(|b| {
+        let prompt = |n: usize| format!("Continue this list forever: {}", "word ".repeat(n));
+        let tokens = |b: &mut LlamaBackend, n: usize| {
+            fresh(b);
+            run(b, &request(&prompt(n), 1), |_| Control::Continue)
+                .1
+                .prompt_tokens as usize
+        };
+        // Calibrate how many prompt tokens a word adds, then leave room for 4 new tokens.
+        let (p1, p2) = (tokens(b, 1000), tokens(b, 1200));
+        let per_word = (p2 - p1) as f64 / 200.0;
+        let n = 1000 + ((2048 - 4 - p1) as f64 / per_word) as usize;
+        fresh(b);
+        let (_, s) = run(b, &request(&prompt(n), 64), |_| Control::Continue);
+        let room = 2048 - s.prompt_tokens as usize;
+        println!("room {room}: {s:?}");
+        assert!(room < 64, "room {room}: the calibration missed");
+        if s.stop != StopReason::EndOfGeneration {
+            assert_eq!(s.stop, StopReason::ContextFull, "{s:?}");
+            assert_eq!(s.generated_tokens as usize, room, "{s:?}");
+        }
+        // With room to spare, the token limit is the limit.
+        fresh(b);
+        let (_, s) = run(b, &request("Count from 1 to 100, one per line.", 3), |_| {
+            Control::Continue
+        });
+        assert_eq!(s.stop, StopReason::MaxTokens, "{s:?}");
+    });
+}
+
 /// The call object in `text`: inside `<tool_call>…</tool_call>`, or the text itself.
 fn call_in(text: &str) -> serde_json::Value {
     let t = text.trim();

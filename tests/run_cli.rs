@@ -194,6 +194,22 @@ fn a_run_without_an_answer_exits_1_and_set_up_errors_exit_2() {
 
     let out = toolmend(&["run", "x", "--grammar", "sometimes"], "");
     assert_eq!(out.code, 2);
+
+    // Regression: these were accepted and quietly changed (0 turns ran 1, a context of 0 became
+    // 256, 0 tokens evaluated the whole prompt to produce nothing).
+    for (flag, value) in [
+        ("--turns", "0"),
+        ("--max-tokens", "0"),
+        ("--ctx", "10"),
+        ("--threads", "0"),
+        ("--temperature", "-1"),
+        ("--temperature", "NaN"),
+    ] {
+        let arg = format!("{flag}={value}");
+        let out = toolmend(&["run", "x", "--script", s, &arg], "");
+        assert_eq!(out.code, 2, "{flag} {value}: {}", out.stderr);
+        assert!(out.stderr.contains(flag), "{flag} {value}: {}", out.stderr);
+    }
 }
 
 #[test]

@@ -72,6 +72,8 @@ pub enum EndReason {
     Answered,
     /// The model answered in text but hit the token limit mid-answer.
     AnswerCutOff,
+    /// The model answered in text but the context window filled up mid-answer.
+    ContextFull,
     /// The model produced no text and no call.
     EmptyOutput,
     /// The turn budget ran out while the model was still calling tools.
@@ -90,6 +92,9 @@ impl EndReason {
         match self {
             Self::Answered => "the model answered",
             Self::AnswerCutOff => "the answer was cut off at the token limit (raise --max-tokens)",
+            Self::ContextFull => {
+                "the answer was cut off: the context window is full (raise --ctx or start a new conversation)"
+            }
             Self::EmptyOutput => "the model produced nothing",
             Self::TurnBudget => "the turn budget ran out (raise --turns)",
             Self::RepeatedFailure => {
@@ -154,11 +159,11 @@ impl RunStats {
             .then(|| self.prompt_tokens as f64 / (self.timing.prompt_ms / 1e3))
     }
 
-    /// Generated tokens per second over the run, when measurable.
+    /// Generated tokens per second over the run, when measurable (some tokens were generated).
     #[must_use]
     pub fn generation_tps(&self) -> Option<f64> {
         #[allow(clippy::cast_precision_loss)]
-        (self.timing.generation_ms > 0.0)
+        (self.timing.generation_ms > 0.0 && self.generated_tokens > 0)
             .then(|| self.generated_tokens as f64 / (self.timing.generation_ms / 1e3))
     }
 }

@@ -20,6 +20,9 @@ const MAX_STRING: u64 = 16 << 20;
 const MAX_ENTRIES: u64 = 1 << 16;
 /// Deepest nesting of arrays accepted.
 const MAX_DEPTH: usize = 8;
+/// Most entries in a kept string array (the token list): real vocabularies have 32k–262k, and
+/// every kept string costs far more in memory than its bytes in the file.
+const MAX_TOKENS: u64 = 1 << 20;
 
 /// A metadata value, with large arrays summarised except the token list.
 #[derive(Debug, Clone, PartialEq)]
@@ -294,6 +297,11 @@ impl<R: Read + Seek> Reader<R> {
                     self.invalid(format!("an array of {len} strings cannot fit in the file"))
                 );
             }
+            if len > MAX_TOKENS {
+                return Err(self.invalid(format!(
+                    "a token list of {len} entries is more than the {MAX_TOKENS} any vocabulary has"
+                )));
+            }
             let mut out = Vec::with_capacity(usize::try_from(len).unwrap_or(0).min(1 << 20));
             for _ in 0..len {
                 // keep = true always yields Some.
@@ -445,6 +453,22 @@ mod tests {
                 .to_string()
                 .contains("magic")
         );
+    }
+
+    #[test]
+    fn a_token_list_longer_than_any_vocabulary_is_refused_before_it_is_read() {
+        // Regression: a list of millions of empty tokens (8 bytes each in the file) was read into
+        // memory several times the file's size (3 GB for a 491 MB file).
+        let n = MAX_TOKENS + 1;
+        let mut b = header(1);
+        put_str(&mut b, "tokenizer.ggml.tokens");
+        b.extend_from_slice(&9u32.to_le_bytes());
+        b.extend_from_slice(&8u32.to_le_bytes());
+        b.extend_from_slice(&n.to_le_bytes());
+        b.resize(b.len() + usize::try_from(n).unwrap() * 8, 0);
+        let f = write(&b);
+        let e = GgufMetadata::read(f.path()).unwrap_err();
+        assert!(e.to_string().contains("more than"), "{e}");
     }
 
     #[test]

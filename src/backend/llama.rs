@@ -28,6 +28,7 @@ use llama_cpp_2::token::LlamaToken;
 use serde::{Deserialize, Serialize};
 
 mod grammar;
+mod log;
 mod stop;
 
 use super::models;
@@ -379,11 +380,18 @@ fn worker_main(
         progress(p);
         true
     });
-    let model = match LlamaModel::load_from_file(backend, &resolved.path, &params) {
+    let (loaded, said) =
+        log::capture(|| LlamaModel::load_from_file(backend, &resolved.path, &params));
+    let model = match loaded {
         Ok(m) => m,
         Err(e) => {
+            let why = if said.is_empty() {
+                "is it a GGUF file llama.cpp supports?".to_owned()
+            } else {
+                format!("llama.cpp says: {said}")
+            };
             let _ = ready.send(Err(BackendError::Unavailable(format!(
-                "cannot load {}: {e} (is it a GGUF file llama.cpp supports?)",
+                "cannot load {}: {e} ({why})",
                 resolved.path.display()
             ))));
             return;
@@ -539,7 +547,14 @@ impl Worker<'_> {
 
         let gen_start = Instant::now();
         let mut sampling = self.sampling(&job.options, &job.tools)?;
-        let max_new = (job.options.max_tokens as usize).min(n_ctx - tokens.len());
+        let room = n_ctx - tokens.len();
+        let max_new = (job.options.max_tokens as usize).min(room);
+        // Which limit ends the generation when it reaches `max_new`.
+        let limit = if job.options.max_tokens as usize <= room {
+            StopReason::MaxTokens
+        } else {
+            StopReason::ContextFull
+        };
         let mut utf8 = Utf8Stream::new();
         let mut piece = Vec::with_capacity(32);
         let mut text = String::new();
@@ -549,7 +564,7 @@ impl Worker<'_> {
         let mut at_marker = false;
         let stop = loop {
             if generated as usize >= max_new {
-                break StopReason::MaxTokens;
+                break limit;
             }
             let token = sampling.next(&self.ctx, logits_at, &vocab);
             if vocab.is_eog(token) {
@@ -572,7 +587,7 @@ impl Worker<'_> {
                 }
             }
             if generated as usize >= max_new {
-                break StopReason::MaxTokens;
+                break limit;
             }
             batch.clear();
             batch

@@ -161,6 +161,8 @@ pub enum StopReason {
     EndOfGeneration,
     /// The token limit was reached.
     MaxTokens,
+    /// The context window filled up before the token limit (the prompt left too little room).
+    ContextFull,
     /// The event sink asked to stop.
     Stopped,
 }

@@ -192,7 +192,7 @@ impl Writer {
 
     fn end(&mut self, stop: StopReason, prompt: u32, generated: u32) {
         let finish = match stop {
-            StopReason::MaxTokens => "length",
+            StopReason::MaxTokens | StopReason::ContextFull => "length",
             _ if !self.calls.is_empty() => "tool_calls",
             _ => "stop",
         };

@@ -49,14 +49,14 @@ pub struct Common {
     /// Print the events as JSON Lines instead of the rendered transcript.
     #[arg(long)]
     json: bool,
-    /// Most model turns per prompt.
-    #[arg(long, default_value_t = 8)]
+    /// Most model turns per prompt (at least 1).
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..))]
     turns: u32,
-    /// Most tokens per model turn.
-    #[arg(long, default_value_t = 512)]
+    /// Most tokens per model turn (at least 1).
+    #[arg(long, default_value_t = 512, value_parser = clap::value_parser!(u32).range(1..))]
     max_tokens: u32,
     /// Sampling temperature (0 = greedy).
-    #[arg(long, default_value_t = 0.0)]
+    #[arg(long, default_value_t = 0.0, value_parser = parse_temperature)]
     temperature: f32,
     /// Sampling seed.
     #[arg(long, default_value_t = 42)]
@@ -65,10 +65,10 @@ pub struct Common {
     #[arg(long, default_value = "off", value_parser = parse_grammar)]
     grammar: GrammarMode,
     /// Generation threads for embedded models (1 holds its speed on a busy machine).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     threads: u32,
-    /// Context size in tokens for embedded models.
-    #[arg(long, default_value_t = 4096)]
+    /// Context size in tokens for embedded models (at least 256).
+    #[arg(long, default_value_t = 4096, value_parser = clap::value_parser!(u32).range(256..))]
     ctx: u32,
     /// A system prompt placed first in the conversation.
     #[arg(long)]
@@ -89,6 +89,15 @@ pub struct Args {
 pub struct ChatArgs {
     #[command(flatten)]
     common: Common,
+}
+
+fn parse_temperature(s: &str) -> Result<f32, String> {
+    match s.parse::<f32>() {
+        Ok(t) if t.is_finite() && t >= 0.0 => Ok(t),
+        _ => Err(format!(
+            "{s:?} is no temperature: use a number from 0 (greedy) up"
+        )),
+    }
 }
 
 fn parse_grammar(s: &str) -> Result<GrammarMode, String> {
@@ -176,7 +185,7 @@ fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
 
 fn exit_code(t: &Transcript) -> ExitCode {
     match t.end {
-        EndReason::Answered | EndReason::AnswerCutOff => ExitCode::SUCCESS,
+        EndReason::Answered | EndReason::AnswerCutOff | EndReason::ContextFull => ExitCode::SUCCESS,
         _ => ExitCode::from(1),
     }
 }
@@ -694,7 +703,9 @@ fn summary(reason: EndReason, s: &RunStats) -> String {
     if let Some(tps) = s.generation_tps() {
         line.push_str(&format!(" · generation {tps:.1} tok/s"));
     }
-    if let Some(share) = s.timing.overhead_share() {
+    // A share of a generation that produced nothing (a failed load, an empty turn) means
+    // nothing.
+    if let Some(share) = s.timing.overhead_share().filter(|_| s.generated_tokens > 0) {
         line.push_str(&format!(
             " · toolmend {:.2} ms = {:.3}% of generation",
             s.timing.extract_ms + s.timing.dispatch_ms,
