@@ -25,6 +25,9 @@
 //!      ([`AgentOptions::world_retries`]) before its message goes back, unless the toolbox
 //!      retried it already (the dispatch path does); a state-changing tool never runs twice.
 //!    - After a policy refusal the turn's remaining calls are skipped.
+//!    - A call the output cut off inside its arguments (the token limit) is never run, not even
+//!      with the arguments that arrived: its result is a `cut_off` failure asking for the whole
+//!      call again.
 //!    - Consecutive calls of read-only tools ([`Toolbox::is_read_only`]) that repeat nothing
 //!      start together and run concurrently ([`Toolbox::call_read_only`]; through the dispatch
 //!      path that is one [`crate::dispatch::Dispatcher::dispatch_turn`]); every other call runs
@@ -239,7 +242,8 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             stats.generated_tokens += u64::from(backend_stats.generated_tokens);
 
             let started = Instant::now();
-            let pending = self.pending(&record.raw, &generated.extraction, &generated.native);
+            let (pending, refusals) =
+                self.pending(&record.raw, &generated.extraction, &generated.native);
             record.timing.extract_ms += ms(started.elapsed());
 
             if pending.is_empty() {
@@ -270,7 +274,14 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             let ran_before = self.tools.run_time();
             self.toolbox_wait = Duration::ZERO;
             let repeated_failure = self
-                .dispatch_all(pending, &mut seen, &mut record, &mut stats, on_event)
+                .dispatch_all(
+                    pending,
+                    &refusals,
+                    &mut seen,
+                    &mut record,
+                    &mut stats,
+                    on_event,
+                )
                 .await;
             let spent = started.elapsed();
             // The tools' share: what the toolbox says they ran, else all the time spent in it.
@@ -363,9 +374,10 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         text: &str,
         extraction: &Extraction,
         native: &[NativeToolCall],
-    ) -> Vec<PendingCall> {
+    ) -> (Vec<PendingCall>, Vec<Option<String>>) {
         let limit = self.options.max_calls_per_turn.max(1);
-        let mut found: Vec<(usize, PendingCall)> = Vec::new();
+        // Each call with, for one that must not run, the message that answers it instead.
+        let mut found: Vec<(usize, PendingCall, Option<String>)> = Vec::new();
         for c in &extraction.calls {
             let arguments = match &c.arguments {
                 Ok(v) => Args::Value(v.clone()),
@@ -381,9 +393,15 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     raw: text.get(c.span.clone()).unwrap_or_default().to_owned(),
                     fixes: c.fixes.clone(),
                 },
+                None,
             ));
         }
         for r in &extraction.rejected {
+            // A call cut off inside its arguments is never run, not even with what arrived (E4):
+            // the rejection asks for the whole call again. Other refusals (an unknown name, no
+            // arguments object) go to the toolbox, which answers them with its own message.
+            let refusal = matches!(r.reason, crate::extract::RejectReason::CutOff { .. })
+                .then(|| r.reason.to_string());
             found.push((
                 r.span.start,
                 PendingCall {
@@ -394,10 +412,12 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     raw: text.get(r.span.clone()).unwrap_or_default().to_owned(),
                     fixes: Vec::new(),
                 },
+                refusal,
             ));
         }
-        found.sort_by_key(|(at, _)| *at);
-        let mut out: Vec<PendingCall> = found.into_iter().map(|(_, c)| c).collect();
+        found.sort_by_key(|(at, _, _)| *at);
+        let (mut out, mut refusals): (Vec<PendingCall>, Vec<Option<String>>) =
+            found.into_iter().map(|(_, c, r)| (c, r)).unzip();
         let written: Vec<String> = out
             .iter()
             .map(|c| correct::call_key(&c.name, &c.arguments))
@@ -417,16 +437,18 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             // A backend that parsed a call out of the text it also returns reports it twice.
             if !written.contains(&correct::call_key(&call.name, &call.arguments)) {
                 out.push(call);
+                refusals.push(None);
             }
         }
         out.truncate(limit);
+        refusals.truncate(limit);
         for c in &mut out {
             self.calls_made += 1;
             if c.id.is_empty() {
                 c.id = format!("call_{}", self.calls_made);
             }
         }
-        out
+        (out, refusals)
     }
 
     /// Handles every call of one turn; returns true when the run must end (a failing call was
@@ -434,6 +456,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     async fn dispatch_all(
         &mut self,
         pending: Vec<PendingCall>,
+        refusals: &[Option<String>],
         seen: &mut HashMap<String, Seen>,
         record: &mut TurnRecord,
         stats: &mut RunStats,
@@ -441,7 +464,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     ) -> bool {
         let mut skip: Option<String> = None;
         let mut end_run = false;
-        let runs = self.read_only_runs(&pending, seen);
+        let runs = self.read_only_runs(&pending, refusals, seen);
         // Results of calls already run concurrently with their run, with when the run started.
         let mut ahead: HashMap<usize, (CallResult, Instant)> = HashMap::new();
         for (idx, call) in pending.iter().cloned().enumerate() {
@@ -482,7 +505,14 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             let key = correct::call_key(&call.name, &call.arguments);
             let mut ran = false;
             let mut retry: Option<String> = None;
-            let (result, feedback) = if let Some(first) = first {
+            let refusal = refusals.get(idx).cloned().flatten();
+            let (result, feedback) = if let Some(message) = refusal {
+                // Not run: the extraction refused it (a call cut off inside its arguments).
+                let mut r = CallResult::failed("cut_off", Fault::Model, message);
+                r.attempts = 0;
+                let f = r.output.clone();
+                (r, f)
+            } else if let Some(first) = first {
                 // Already run with its read-only run (before any refusal of this turn).
                 ran = true;
                 let (r, f, why) = self.run_call(&call, on_event, &mut skip, Some(first)).await;
@@ -606,6 +636,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     fn read_only_runs(
         &self,
         pending: &[PendingCall],
+        refusals: &[Option<String>],
         seen: &HashMap<String, Seen>,
     ) -> HashMap<usize, usize> {
         let mut runs = HashMap::new();
@@ -615,7 +646,10 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             let mut end = i;
             while let Some(c) = pending.get(end) {
                 let key = correct::call_key(&c.name, &c.arguments);
-                if !self.tools.is_read_only(&c.name) || seen.contains_key(&key) || !keys.insert(key)
+                if !self.tools.is_read_only(&c.name)
+                    || refusals.get(end).is_some_and(Option::is_some)
+                    || seen.contains_key(&key)
+                    || !keys.insert(key)
                 {
                     break;
                 }

@@ -667,3 +667,23 @@ fn a_strict_grammar_binds_the_first_turn_only() {
     use toolmend::backend::GrammarMode::{Lazy, Strict};
     assert_eq!(modes, [Strict, Lazy]);
 }
+
+#[test]
+fn a_call_cut_off_by_the_token_limit_is_never_run() {
+    let text = "<tool_call>\n{\"name\": \"ls\", \"arguments\": {\"path\": \"sr";
+    let (r, files) = run(vec![
+        ScriptedTurn {
+            text: text.into(),
+            max_chunks: Some(1000),
+            ..ScriptedTurn::default()
+        },
+        "Done.".into(),
+    ]);
+    // Regression: the rejected call went to the toolbox with the arguments that had arrived
+    // (`{"path": "sr"}`), so a tool whose arguments happened to validate ran half-written.
+    assert_eq!(files.runs("ls"), 0, "a half-written call ran");
+    let call = &r.transcript.turns[0].calls[0];
+    assert_eq!(call.result.failure.as_ref().unwrap().kind, "cut_off");
+    assert!(call.feedback.contains("cut off"), "{}", call.feedback);
+    assert_eq!(r.transcript.end, EndReason::Answered);
+}
