@@ -1367,6 +1367,7 @@ impl<'a> Parser<'a> {
             bal: Balance {
                 upto: content_start,
                 counts: [0; 3],
+                json_close: None,
             },
             escaped_quotes: 0,
             ws_tail: None,
@@ -1553,13 +1554,10 @@ impl<'a> Parser<'a> {
     fn retry_before_quote(&self, st: &mut Str, i_quote: usize) -> Option<Attempt> {
         let b = self.b;
         let ctx = self.ctx;
-        if ctx == Ctx::ObjValue && json_in_string(b, st.content_start) {
+        if ctx == Ctx::ObjValue && st.bal.inside_json(b, st.content_start, i_quote + 1) {
             // Inside an unescaped JSON object written into the string (see `quote_is_inner`),
             // its own commas do not end the string.
-            st.bal.count_to(b, i_quote);
-            if st.bal.counts[1] > 0 || st.bal.counts[2] > 0 {
-                return None;
-            }
+            return None;
         }
         let p = prev_non_ws(b, i_quote).filter(|&p| p >= st.content_start)?;
         if b[p] == b',' && (ctx != Ctx::ObjValue || self.key_at(i_quote)) {
@@ -2214,16 +2212,59 @@ impl<'a> Parser<'a> {
 pub(super) struct Balance {
     pub(super) upto: usize,
     pub(super) counts: [i64; 3],
+    /// Where JSON written into the string closes ([`json_close`]), once looked for.
+    pub(super) json_close: Option<Option<usize>>,
 }
 
 /// The string content from `content_start` opens a JSON container with a quoted member
-/// (`{"city": …`, `["a", …`): JSON written into a string without escapes.
-fn json_in_string(b: &[u8], content_start: usize) -> bool {
+/// (`{"city": …`, `['a', …`): JSON written into a string without escapes.
+pub(super) fn json_in_string(b: &[u8], content_start: usize) -> bool {
     matches!(b.get(content_start), Some(b'{' | b'['))
-        && quote_at(b, ws_end(b, content_start + 1)).is_some()
+        && matches!(b.get(ws_end(b, content_start + 1)), Some(b'"' | b'\''))
+}
+
+/// How far [`json_close`] looks for the end of JSON written into a string.
+const JSON_IN_STRING_MAX: usize = 1024;
+
+/// Where JSON written into a string from `content_start` ([`json_in_string`]) closes: the
+/// offset of the bracket that balances its first one, within [`JSON_IN_STRING_MAX`] bytes, when
+/// the string's own quote follows it (`…, "days": 3}"`); `None` otherwise (then its quotes are
+/// judged like any other: a bracket balanced only by the closers around the string proves
+/// nothing).
+fn json_close(b: &[u8], content_start: usize) -> Option<usize> {
+    let end = (content_start + JSON_IN_STRING_MAX).min(b.len());
+    let mut depth = 0i64;
+    for (k, &c) in b[content_start..end].iter().enumerate() {
+        match c {
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => {
+                depth -= 1;
+                if depth == 0 {
+                    let k = content_start + k;
+                    let quote = content_start.checked_sub(1).map(|q| b[q]);
+                    return (b.get(ws_end(b, k + 1)).copied() == quote).then_some(k);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 impl Balance {
+    /// Whether the quote that ends before `after_quote` lies inside JSON written into the string
+    /// that starts at `content_start`: the JSON opens there ([`json_in_string`]) and closes
+    /// after the quote ([`json_close`], looked for once per string).
+    fn inside_json(&mut self, b: &[u8], content_start: usize, after_quote: usize) -> bool {
+        if !json_in_string(b, content_start) {
+            return false;
+        }
+        let close = *self
+            .json_close
+            .get_or_insert_with(|| json_close(b, content_start));
+        close.is_some_and(|e| after_quote <= e)
+    }
+
     /// Counts the brackets from where the count stopped up to `to`.
     fn count_to(&mut self, b: &[u8], to: usize) {
         if self.upto < to {
@@ -2340,16 +2381,10 @@ pub(super) fn quote_is_inner(
         }
     }
     if ctx == Ctx::ObjValue && next == b',' {
-        if json_in_string(b, content_start) {
+        if bal.inside_json(b, content_start, after_quote) {
             // `"{"city": "Paris", "days": 3}"`: a JSON object written into a string without
             // escapes; its own quotes are inside it until its brackets balance.
-            bal.count_to(
-                b,
-                prev_quote_start(b, after_quote.min(b.len())).max(content_start),
-            );
-            if bal.counts[1] > 0 || bal.counts[2] > 0 {
-                return true;
-            }
+            return true;
         }
         // In an object value, a quote then a comma ends the string only when a key (or the
         // end) follows: `"a, "b", c"` keeps going.

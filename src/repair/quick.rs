@@ -30,8 +30,8 @@ use super::fix::{Fix, FixKind};
 use super::lexer::{is_ident, is_ident_start, short_escape};
 use super::parser::{
     Balance, Ctx, comment_end, cut_string_retry, drop_escaped_controls, ends_with_newline_escape,
-    hash_value_at, hex4, next_fenced_value, number_fix, open_fence_end, quote_ends_string,
-    quote_is_inner, scan_keyword, scan_number, write_number, ws_end, ws_start,
+    hash_value_at, hex4, json_in_string, next_fenced_value, number_fix, open_fence_end,
+    quote_ends_string, quote_is_inner, scan_keyword, scan_number, write_number, ws_end, ws_start,
 };
 
 /// Inputs longer than this go straight to the full cascade (its strict check is the faster
@@ -773,6 +773,7 @@ impl Quick<'_> {
         let mut bal = Balance {
             upto: content_start,
             counts: [0; 3],
+            json_close: None,
         };
         // A key's quote right before its colon: `quote_is_inner` looks for a closer first and
         // answers "not inner" for every key, so the call is skipped for the most common case.
@@ -860,7 +861,9 @@ fn plain_key_end(b: &[u8], k: usize) -> Option<usize> {
 ///   comma — in an array that always ends it (no rule for a comma outside an object value), in
 ///   an object value when a plain key and its colon follow the comma (after whitespace, which
 ///   it skips too), which is what `quoted_then_colon_or_cut` looks for (the key's end quote lies
-///   inside its 256-byte window: the key is checked to be shorter). `quote_ends_string` agrees:
+///   inside its 256-byte window: the key is checked to be shorter), unless the string opens
+///   like JSON written into it ([`json_in_string`]), whose quotes stay inside while its brackets
+///   are open. `quote_ends_string` agrees:
 ///   the delimiter, or the `\n` the spaces before it stop at, is a delimiter.
 #[inline(always)]
 fn plain_value_end(b: &[u8], k: usize, ctx: Ctx) -> Option<(usize, usize)> {
@@ -884,6 +887,9 @@ fn plain_value_end(b: &[u8], k: usize, ctx: Ctx) -> Option<(usize, usize)> {
                 }
                 _ => match ctx {
                     Ctx::Element => Some((e, d)),
+                    // JSON written into the string keeps its quotes inside while its brackets
+                    // are open (`quote_is_inner`): the general path judges it.
+                    Ctx::ObjValue if json_in_string(b, k + 1) => None,
                     Ctx::ObjValue => {
                         let n = ws_end(b, d + 1);
                         let key_end = plain_key_end(b, n)?;
