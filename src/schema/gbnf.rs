@@ -431,11 +431,7 @@ impl Gen<'_> {
                 "not enforced by the grammar: a value may match more than one branch".into(),
             );
         }
-        Ok(match alts.len() {
-            0 => None,
-            1 => alts.pop(),
-            _ => Some(format!("( {} )", alts.join(" | "))),
-        })
+        Ok(alternatives(alts))
     }
 
     /// A `$ref` without sibling keywords: the rule of its target, made once (its name reserved
@@ -598,11 +594,7 @@ impl Gen<'_> {
             };
             alts.extend(e);
         }
-        Ok(match alts.len() {
-            0 => None,
-            1 => alts.pop(),
-            _ => Some(format!("( {} )", alts.join(" | "))),
-        })
+        Ok(alternatives(alts))
     }
 
     /// An item schema at `path/<key>` as a rule; `None` when it accepts nothing.
@@ -908,6 +900,16 @@ fn string_expr(o: &Map<String, Value>) -> String {
 /// `s` as a JSON string literal.
 fn json_str(s: &str) -> String {
     Value::String(s.to_owned()).to_string()
+}
+
+/// The grammar expressions `alts` as one: `None` for none (nothing is accepted), the one itself,
+/// or their alternation.
+fn alternatives(mut alts: Vec<String>) -> Option<String> {
+    match alts.len() {
+        0 => None,
+        1 => alts.pop(),
+        _ => Some(format!("( {} )", alts.join(" | "))),
+    }
 }
 
 /// `s` as a GBNF literal.
