@@ -353,12 +353,17 @@ fn cut_off(text: &str, rc: &RawCall) -> bool {
         // The arguments run to the end of the envelope, which runs to the end of the output (an
         // envelope closed right where a stream's buffer ends is not cut off).
         Args::Json(r) if rc.span.end == text.len() && r.end == rc.span.end => {
-            let s = text[r.clone()].trim();
-            !s.is_empty()
-                && serde_json::from_str::<serde::de::IgnoredAny>(s).is_err_and(|e| e.is_eof())
+            ends_mid_value(&text[r.clone()])
         }
         _ => false,
     }
+}
+
+/// True when JSON argument text ends inside a value (cut off, not merely broken): the rule for a
+/// call cut off at the end of the output, shared with `serve` for native calls.
+pub(crate) fn ends_mid_value(arguments: &str) -> bool {
+    let s = arguments.trim();
+    !s.is_empty() && serde_json::from_str::<serde::de::IgnoredAny>(s).is_err_and(|e| e.is_eof())
 }
 
 /// Repairs JSON argument text; empty text is an empty object.

@@ -74,7 +74,7 @@ use serde_json::Value;
 
 use crate::repair::{Fix, RepairError};
 
-pub(crate) use finish::{resolve_alias, squash};
+pub(crate) use finish::{ends_mid_value, resolve_alias, squash};
 pub use format::{Format, UnknownFormat};
 pub use stream::{Event, StreamExtractor};
 

@@ -297,12 +297,6 @@ fn coercions(d: &crate::decode::Decoded<Value>) -> Vec<Value> {
         .collect()
 }
 
-/// True when `arguments` end inside a JSON value (the rule the extractor uses for envelopes).
-fn is_cut(arguments: &str) -> bool {
-    let s = arguments.trim();
-    !s.is_empty() && serde_json::from_str::<serde::de::IgnoredAny>(s).is_err_and(|e| e.is_eof())
-}
-
 /// The last native call of a choice cut off at the token limit, whose arguments end mid-value:
 /// they are sent as the model wrote them, not completed into a call the model never finished,
 /// with the cut in the report (the choice keeps `finish_reason: "length"`).
@@ -500,7 +494,7 @@ impl ChoiceRecoverer for PipelineChoice {
         }
         let last = natives.len().saturating_sub(1);
         for (i, n) in natives.into_iter().enumerate() {
-            let call = if cut_off && i == last && is_cut(&n.arguments) {
+            let call = if cut_off && i == last && crate::extract::ends_mid_value(&n.arguments) {
                 cut_native(n)
             } else {
                 self.native(n)
