@@ -566,22 +566,12 @@ fn example_value(
             };
             J::Array(vec![example_value(items, root, depth + 1); count])
         }
-        "integer" => {
-            let lo = num("minimum")
-                .map(f64::ceil)
-                .or(num("exclusiveMinimum").map(|x| x.floor() + 1.0));
-            let hi = num("maximum")
-                .map(f64::floor)
-                .or(num("exclusiveMaximum").map(|x| x.ceil() - 1.0));
-            let x = match (lo, hi) {
-                (Some(a), _) if a > 1.0 => a,
-                (_, Some(b)) if b < 1.0 => b,
-                _ => 1.0,
-            };
-            #[allow(clippy::cast_possible_truncation)]
-            let x = x as i64;
-            json!(x)
-        }
+        "integer" => json!(crate::decode::integer_within(
+            num("minimum"),
+            num("exclusiveMinimum"),
+            num("maximum"),
+            num("exclusiveMaximum"),
+        )),
         "number" => {
             let lo = num("minimum").or(num("exclusiveMinimum").map(|x| x + 1.0));
             let hi = num("maximum").or(num("exclusiveMaximum").map(|x| x - 1.0));
@@ -600,27 +590,21 @@ fn example_value(
                 .and_then(J::as_str)
                 .unwrap_or("")
                 .to_ascii_lowercase();
-            let base = match schema.get("format").and_then(J::as_str) {
-                Some("date") => "2024-01-31",
-                Some("date-time") => "2024-01-31T12:00:00Z",
-                Some("time") => "12:00:00Z",
-                Some("email") => "user@example.com",
-                Some("uri" | "url") => "https://example.com",
-                Some("uuid") => "123e4567-e89b-12d3-a456-426614174000",
-                _ if hint.contains("path") || hint.contains("directory") => ".",
-                _ => "example",
+            let base = match schema
+                .get("format")
+                .and_then(J::as_str)
+                .and_then(crate::decode::format_sample)
+            {
+                Some(sample) => sample,
+                None if hint.contains("path") || hint.contains("directory") => ".",
+                None => "example",
             };
-            let mut s = base.to_owned();
             #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-            if let Some(min) = num("minLength").map(|m| m as usize) {
-                while s.chars().count() < min {
-                    s.push('x');
-                }
-            }
-            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-            if let Some(max) = num("maxLength").map(|m| m as usize) {
-                s = s.chars().take(max).collect();
-            }
+            let s = crate::decode::fit_length(
+                base,
+                num("minLength").map(|m| m as usize),
+                num("maxLength").map(|m| m as usize),
+            );
             J::String(s)
         }
     }

@@ -124,46 +124,77 @@ fn object_example(c: &Compiled, id: NodeId, depth: usize) -> Value {
 }
 
 fn int_example(n: &super::node::Node) -> Number {
-    #[allow(clippy::cast_possible_truncation)]
-    let lo = n
-        .minimum
+    integer_within(
+        n.minimum,
+        n.exclusive_minimum,
+        n.maximum,
+        n.exclusive_maximum,
+    )
+    .into()
+}
+
+/// An integer within the bounds: 1 when they allow it, else the bound nearest to it. Shared
+/// with the chat templates' example calls.
+#[allow(clippy::cast_possible_truncation)]
+pub(crate) fn integer_within(
+    minimum: Option<f64>,
+    exclusive_minimum: Option<f64>,
+    maximum: Option<f64>,
+    exclusive_maximum: Option<f64>,
+) -> i64 {
+    let lo = minimum
         .map(|x| x.ceil() as i64)
-        .or(n.exclusive_minimum.map(|x| x.floor() as i64 + 1));
-    #[allow(clippy::cast_possible_truncation)]
-    let hi = n
-        .maximum
+        .or(exclusive_minimum.map(|x| x.floor() as i64 + 1));
+    let hi = maximum
         .map(|x| x.floor() as i64)
-        .or(n.exclusive_maximum.map(|x| x.ceil() as i64 - 1));
-    let x = match (lo, hi) {
+        .or(exclusive_maximum.map(|x| x.ceil() as i64 - 1));
+    match (lo, hi) {
         (Some(a), _) if a > 1 => a,
         (_, Some(b)) if b < 1 => b,
         _ => 1,
-    };
-    x.into()
+    }
 }
 
 fn string_example(n: &super::node::Node) -> String {
-    let base = match n.format.as_deref() {
-        Some("date") => "2024-01-31",
-        Some("date-time") => "2024-01-31T12:00:00Z",
-        Some("time") => "12:00:00Z",
-        Some("email") => "user@example.com",
-        Some("uri" | "url") => "https://example.com",
-        Some("uuid") => "123e4567-e89b-12d3-a456-426614174000",
-        Some("ipv4") => "192.0.2.1",
-        Some("ipv6") => "2001:db8::1",
-        Some("hostname") => "example.com",
-        _ => "text",
-    };
-    let mut s = base.to_owned();
+    let base = n
+        .format
+        .as_deref()
+        .and_then(format_sample)
+        .unwrap_or("text");
     #[allow(clippy::cast_possible_truncation)]
-    if let Some(min) = n.min_length.map(|m| m as usize) {
+    fit_length(
+        base,
+        n.min_length.map(|m| m as usize),
+        n.max_length.map(|m| m as usize),
+    )
+}
+
+/// A valid sample of a string `format` (`date`, `email`, `uuid`, …), `None` for other formats.
+/// Shared with the chat templates' example calls.
+pub(crate) fn format_sample(format: &str) -> Option<&'static str> {
+    Some(match format {
+        "date" => "2024-01-31",
+        "date-time" => "2024-01-31T12:00:00Z",
+        "time" => "12:00:00Z",
+        "email" => "user@example.com",
+        "uri" | "url" => "https://example.com",
+        "uuid" => "123e4567-e89b-12d3-a456-426614174000",
+        "ipv4" => "192.0.2.1",
+        "ipv6" => "2001:db8::1",
+        "hostname" => "example.com",
+        _ => return None,
+    })
+}
+
+/// `base` padded with `x` to `min` characters and cut to `max`.
+pub(crate) fn fit_length(base: &str, min: Option<usize>, max: Option<usize>) -> String {
+    let mut s = base.to_owned();
+    if let Some(min) = min {
         while s.chars().count() < min {
             s.push('x');
         }
     }
-    #[allow(clippy::cast_possible_truncation)]
-    if let Some(max) = n.max_length.map(|m| m as usize)
+    if let Some(max) = max
         && s.chars().count() > max
     {
         s = s.chars().take(max).collect();

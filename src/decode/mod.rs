@@ -45,6 +45,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 pub use error::{DecodeError, Problem, SchemaError};
+pub(crate) use example::{fit_length, format_sample, integer_within};
 pub(crate) use node::is_annotation;
 pub(crate) use parse::push_escaped as push_pointer;
 
