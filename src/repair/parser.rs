@@ -665,18 +665,11 @@ impl<'a> Parser<'a> {
             let t: Vec<u8> = s.iter().copied().filter(|c| !is_ws(*c)).collect();
             t == b"[]" || t == b"{}"
         };
-        let keep: Vec<(usize, usize)> = spans
+        let (keep, dropped): (Vec<_>, Vec<_>) = spans
             .iter()
-            .filter(|&&(a, b, _)| !is_empty(&self.out[a..b]))
-            .map(|&(a, b, _)| (a, b))
-            .collect();
-        if !keep.is_empty() && keep.len() < spans.len() {
-            let dropped: Vec<usize> = spans
-                .iter()
-                .filter(|&&(a, b, _)| is_empty(&self.out[a..b]))
-                .map(|&(_, _, at)| at)
-                .collect();
-            for at in dropped {
+            .partition(|&&(a, b, _)| !is_empty(&self.out[a..b]));
+        if !keep.is_empty() && !dropped.is_empty() {
+            for &(_, _, at) in dropped {
                 self.fix(FixKind::DroppedEmpty, at);
             }
             let mut out = Vec::with_capacity(self.out.len());
@@ -684,7 +677,7 @@ impl<'a> Parser<'a> {
                 out.extend_from_slice(&self.out[keep[0].0..keep[0].1]);
             } else {
                 out.extend_from_slice(b"[\n");
-                for (n, &(a, b)) in keep.iter().enumerate() {
+                for (n, &&(a, b, _)) in keep.iter().enumerate() {
                     if n > 0 {
                         out.extend_from_slice(b",\n");
                     }
@@ -1306,16 +1299,10 @@ impl<'a> Parser<'a> {
         let Some(k) = prev_non_ws(b, self.i).filter(|&k| k > st.content_start) else {
             return false;
         };
-        let own = match b[k] {
-            b'"' => st.q == Quote::Double || st.q == Quote::DoubleLike,
-            b'\'' => st.q == Quote::Single || st.q == Quote::SingleLike,
-            _ => false,
-        };
-        let mut j = k;
-        while j > st.content_start && b[j - 1] == b'\\' {
-            j -= 1;
-        }
-        if !own || (k - j) % 2 == 0 {
+        // An ASCII quote of the string's own family, escaped by an odd run of backslashes.
+        let own =
+            matches!(b[k], b'"' | b'\'') && quote_at(b, k).is_some_and(|(q, _)| st.q.is_end(q));
+        if !own || backslashes_before(&b[st.content_start..k]).is_multiple_of(2) {
             return false;
         }
         // What `string_escape` wrote for it: `\"` for a double quote, `'` for `\'`.
@@ -2940,12 +2927,12 @@ pub(super) fn ends_with_newline_escape(out: &[u8], o_content: usize) -> bool {
     }
     // The backslash before the `n` starts an escape when the run of backslashes it ends is odd
     // (`\\\n` is an escaped backslash, then `\n`).
-    let run = out[o_content..out.len() - 1]
-        .iter()
-        .rev()
-        .take_while(|&&c| c == b'\\')
-        .count();
-    run % 2 == 1
+    backslashes_before(&out[o_content..out.len() - 1]) % 2 == 1
+}
+
+/// How many backslashes `s` ends with: an odd run escapes what follows it.
+fn backslashes_before(s: &[u8]) -> usize {
+    s.iter().rev().take_while(|&&c| c == b'\\').count()
 }
 
 /// A string opened at `i` with a doubled ASCII quote right before its text (`""answer""`,
