@@ -263,7 +263,7 @@ impl<'s> Converter<'s> {
         if obj.get("allOf").is_some_and(Value::is_array)
             && !matches!(self.dialect, Dialect::OpenAi | Dialect::Anthropic)
         {
-            return self.merged_all_of(schema, obj, path, depth);
+            return self.merged_all_of(schema, path, depth);
         }
         if let Some(r) = obj.get("$ref").and_then(Value::as_str)
             && !matches!(self.dialect, Dialect::OpenAi | Dialect::Anthropic)
@@ -277,9 +277,7 @@ impl<'s> Converter<'s> {
             let mut rest = obj.clone();
             rest.remove("$ref");
             let all = json!({"allOf": [{"$ref": r}, Value::Object(rest)]});
-            if let Value::Object(o) = &all {
-                return self.merged_all_of(&all, o, path, depth);
-            }
+            return self.merged_all_of(&all, path, depth);
         }
         if let Some(r) = obj.get("$ref").and_then(Value::as_str)
             && self.inlines()
@@ -301,13 +299,7 @@ impl<'s> Converter<'s> {
     /// Keywords the parts disagree on keep the first value and are reported; parts that
     /// contradict each other become `false`; a merge that cannot finish (an unresolved `$ref`,
     /// a cycle) drops the `allOf` and says so.
-    fn merged_all_of(
-        &mut self,
-        schema: &Value,
-        obj: &Map<String, Value>,
-        path: &mut String,
-        depth: usize,
-    ) -> Value {
+    fn merged_all_of(&mut self, schema: &Value, path: &mut String, depth: usize) -> Value {
         let mut m = Merger::new(self.root, MAX_DEPTH);
         let flat = m.flatten(schema, path, depth);
         for c in std::mem::take(&mut m.conflicts) {
@@ -347,7 +339,7 @@ impl<'s> Converter<'s> {
                     Action::Removed,
                     format!("cannot merge the parts: {e}"),
                 );
-                let mut rest = obj.clone();
+                let mut rest = schema.as_object().cloned().unwrap_or_default();
                 rest.remove("allOf");
                 self.node(&Value::Object(rest), path, depth + 1)
             }
