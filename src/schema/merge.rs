@@ -102,11 +102,7 @@ impl<'s> Merger<'s> {
         path: &str,
         depth: usize,
     ) -> Result<Option<Map<String, Value>>, SchemaError> {
-        if depth > self.max_depth {
-            return Err(SchemaError::TooDeep {
-                limit: self.max_depth,
-            });
-        }
+        self.within_depth(depth)?;
         let o = match schema {
             Value::Bool(false) => return Ok(None),
             Value::Object(o) => o,
@@ -193,11 +189,7 @@ impl<'s> Merger<'s> {
         path: &str,
         depth: usize,
     ) -> Result<Option<Map<String, Value>>, SchemaError> {
-        if depth > self.max_depth {
-            return Err(SchemaError::TooDeep {
-                limit: self.max_depth,
-            });
-        }
+        self.within_depth(depth)?;
         let (Some(mut a), Some(mut b)) = (a, b) else {
             return Ok(None);
         };
@@ -257,33 +249,19 @@ impl<'s> Merger<'s> {
                     self.meet_value(av, &bv, &p, depth + 1)?
                 }
                 "minimum" | "exclusiveMinimum" | "minLength" | "minItems" | "minProperties"
-                | "minContains" => match (av.as_f64(), bv.as_f64()) {
-                    (Some(x), Some(y)) => {
-                        if y > x {
-                            bv
-                        } else {
-                            av.clone()
+                | "minContains" | "maximum" | "exclusiveMaximum" | "maxLength" | "maxItems"
+                | "maxProperties" | "maxContains" => {
+                    // The tighter bound: the larger lower bound, the smaller upper one.
+                    let lower = k.starts_with("min") || k == "exclusiveMinimum";
+                    match (av.as_f64(), bv.as_f64()) {
+                        (Some(x), Some(y)) if (y > x) == lower && y != x => bv,
+                        (Some(_), Some(_)) => av.clone(),
+                        _ => {
+                            self.conflict(path, &k, bv);
+                            continue;
                         }
                     }
-                    _ => {
-                        self.conflict(path, &k, bv);
-                        continue;
-                    }
-                },
-                "maximum" | "exclusiveMaximum" | "maxLength" | "maxItems" | "maxProperties"
-                | "maxContains" => match (av.as_f64(), bv.as_f64()) {
-                    (Some(x), Some(y)) => {
-                        if y < x {
-                            bv
-                        } else {
-                            av.clone()
-                        }
-                    }
-                    _ => {
-                        self.conflict(path, &k, bv);
-                        continue;
-                    }
-                },
+                }
                 "enum" => {
                     let (Value::Array(ae), Value::Array(be)) = (av, &bv) else {
                         self.conflict(path, &k, bv);
@@ -307,6 +285,16 @@ impl<'s> Merger<'s> {
             a.insert(k, merged);
         }
         Ok(reconcile(a))
+    }
+
+    /// The error for nesting deeper than the limit (`A: allOf[B]`, `B: allOf[A]`).
+    fn within_depth(&self, depth: usize) -> Result<(), SchemaError> {
+        if depth > self.max_depth {
+            return Err(SchemaError::TooDeep {
+                limit: self.max_depth,
+            });
+        }
+        Ok(())
     }
 
     fn conflict(&mut self, path: &str, keyword: &str, other: Value) {
