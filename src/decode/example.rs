@@ -44,22 +44,12 @@ fn example_at(c: &Compiled, id: NodeId, depth: usize) -> Value {
         {
             return example_at(c, b, depth + 1);
         }
-        if !n.all_of.is_empty() {
+        if let Some((&first, rest)) = n.all_of.split_first() {
             // Every part must hold: the parts' object examples merged (the first part's value
             // otherwise).
-            let mut acc = Value::Null;
-            for (i, &p) in n.all_of.iter().enumerate() {
-                let e = example_at(c, p, depth + 1);
-                acc = match (acc, e) {
-                    (_, e) if i == 0 => e,
-                    (Value::Object(mut a), Value::Object(b)) => {
-                        for (k, v) in b {
-                            a.entry(k).or_insert(v);
-                        }
-                        Value::Object(a)
-                    }
-                    (a, _) => a,
-                };
+            let mut acc = example_at(c, first, depth + 1);
+            if let Value::Object(m) = &mut acc {
+                add_part_examples(c, rest, depth, m);
             }
             return acc;
         }
@@ -113,14 +103,20 @@ fn object_example(c: &Compiled, id: NodeId, depth: usize) -> Value {
         }
     }
     // The required fields of the object's `allOf` parts hold too.
-    for &p in &n.all_of {
+    add_part_examples(c, &n.all_of, depth, &mut m);
+    Value::Object(m)
+}
+
+/// Adds to `m` the fields of the object examples of `parts` (all of which must hold) that it
+/// does not have yet.
+fn add_part_examples(c: &Compiled, parts: &[NodeId], depth: usize, m: &mut Map<String, Value>) {
+    for &p in parts {
         if let Value::Object(part) = example_at(c, p, depth + 1) {
             for (k, v) in part {
                 m.entry(k).or_insert(v);
             }
         }
     }
-    Value::Object(m)
 }
 
 fn int_example(n: &super::node::Node) -> Number {
