@@ -1,5 +1,5 @@
 //! `toolmend extract` as a machine interface: `--jsonl` answers each line with exactly the fields
-//! DESIGN.md names, a bad line gets `{"error"}` and exit 2; a document with a call exits 0 and
+//! DESIGN.md names, a bad line gets `{"error": "malformed_line"}` and exit 2; a document with a call exits 0 and
 //! one without exits 1.
 
 use serde_json::Value;

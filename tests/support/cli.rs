@@ -11,6 +11,12 @@ use std::process::{Command, Stdio};
 /// The process may exit before reading its input (a usage error ends it at once), so a broken
 /// pipe while writing stdin is not a failure: what the test checks is the exit code and output.
 pub fn toolmend(args: &[&str], stdin: &str) -> (i32, String, String) {
+    toolmend_bytes(args, stdin.as_bytes())
+}
+
+/// [`toolmend`] with raw bytes on stdin (input that is not UTF-8).
+#[allow(dead_code)]
+pub fn toolmend_bytes(args: &[&str], stdin: &[u8]) -> (i32, String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_toolmend"))
         .args(args)
         .env_remove("NO_COLOR")
@@ -20,7 +26,7 @@ pub fn toolmend(args: &[&str], stdin: &str) -> (i32, String, String) {
         .spawn()
         .expect("toolmend runs");
     if let Some(mut input) = child.stdin.take() {
-        let _ = input.write_all(stdin.as_bytes());
+        let _ = input.write_all(stdin);
     }
     let out = child.wait_with_output().expect("toolmend exits");
     (

@@ -6,12 +6,13 @@
 //! native `tool_calls` entry carries it) gives one output line
 //! `{"ok": true, "value": …, "fixes": […], "coercions": [{"path", "kind", "cost", "original"}]}` or
 //! `{"ok": false, "message": "<corrective message>", "errors": [{"path", "expected", "received"}]}`.
-//! A malformed line gets `{"ok": false, "message", "errors": []}` and the lines after it are still
-//! answered. Exit status of `--jsonl`: 0 when every line decoded, 1 when some line was rejected,
+//! A malformed line (not UTF-8, not a JSON object, an unknown key, no `text`, no usable schema)
+//! gets `{"ok": false, "error": "malformed_line", "message", "errors": []}` and the lines after it
+//! are still answered. Exit status of `--jsonl`: 0 when every line decoded, 1 when some line was rejected,
 //! 2 when some line was malformed (as `repair --jsonl`).
 
 use std::collections::HashMap;
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -100,35 +101,28 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
 }
 
 /// `--jsonl`: one result line per input line; a malformed line (not JSON, no `text`, no usable
-/// schema) is answered `{"ok": false, "message": …, "errors": []}` and the run goes on. Exit
+/// schema) is answered `{"ok": false, "error": "malformed_line", "message": …, "errors": []}` and
+/// the run goes on. Exit
 /// status: see [`crate::io::JsonlTally`].
 fn run_jsonl(args: &Args, default: Option<&Decoder>, policy: &Policy) -> anyhow::Result<ExitCode> {
-    let reader: Box<dyn BufRead> = match args.file.as_deref() {
-        Some(p) if p.as_os_str() != "-" => Box::new(std::io::BufReader::new(
-            std::fs::File::open(p).with_context(|| format!("cannot read {}", p.display()))?,
-        )),
-        _ => Box::new(std::io::stdin().lock()),
-    };
+    let reader = crate::io::open_lines(args.file.as_deref())?;
     let mut out = std::io::stdout().lock();
     let mut cache: HashMap<String, Result<Decoder, String>> = HashMap::new();
     let mut tally = crate::io::JsonlTally::default();
-    for (n, line) in reader.lines().enumerate() {
-        let line = line.context("cannot read input")?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let v = match one_line(&line, default, policy, &mut cache) {
+    crate::io::for_each_line(reader, |n, line| {
+        let v = match line.and_then(|l| one_line(l, default, policy, &mut cache)) {
             Ok(r) => {
                 tally.answered(r.is_ok());
                 result_json(&r)
             }
             Err(msg) => {
-                tally.malformed(n + 1, &msg);
-                json!({"ok": false, "message": msg, "errors": []})
+                tally.malformed(n, &msg);
+                crate::io::malformed_answer(&msg, json!({"errors": []}))
             }
         };
         writeln!(out, "{v}")?;
-    }
+        Ok(())
+    })?;
     Ok(tally.exit_code())
 }
 
@@ -139,9 +133,7 @@ fn one_line(
     policy: &Policy,
     cache: &mut HashMap<String, Result<Decoder, String>>,
 ) -> Result<Result<toolmend::decode::Decoded<Value>, DecodeError>, String> {
-    let req: Value = serde_json::from_str(line).map_err(|e| {
-        format!("input line is not JSON ({e}); send {{\"text\": …, \"schema\": {{…}}}}")
-    })?;
+    let req = crate::io::request_object(line, &["text", "schema"])?;
     let decoder = match req.get("schema") {
         Some(s) => {
             let key = s.to_string();

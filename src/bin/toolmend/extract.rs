@@ -4,12 +4,12 @@
 //! content, reasoning and rejected calls on stderr. `--json` prints the whole extraction as one
 //! JSON object. `--jsonl` reads JSON lines `{"text", "tools"?, "format"?, "think_prefilled"?,
 //! "reasoning_in_content"?, "partial"?, "drop_text_after_calls"?}`
-//! from stdin and answers each with one line `{"calls", "content", "reasoning", "rejected"}`.
+//! from FILE or stdin and answers each with one line `{"calls", "content", "reasoning", "rejected"}`.
 //! Exit status: 0 when a call was found (`--jsonl`: every line was read), 1 when none was,
-//! 2 on usage or I/O errors (`--jsonl`: some line was not valid input; it gets `{"error": …}`
-//! and the lines after it are still answered).
+//! 2 on usage or I/O errors (`--jsonl`: some line was not valid input; it gets
+//! `{"ok": false, "error": "malformed_line", "message"}` and the lines after it are still answered).
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -75,7 +75,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         opts = opts.with_tools(tools);
     }
     if args.jsonl {
-        return jsonl(&opts);
+        return jsonl(args.file.as_deref(), &opts);
     }
     let input = crate::io::read_input(args.file.as_deref())?;
     let x = extract(&input, &opts);
@@ -110,41 +110,50 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// `--jsonl`: one result line per input line; a malformed line is answered `{"error": …}` and the
-/// run goes on. Exit status: see [`crate::io::JsonlTally`] (every extraction counts as usable).
-fn jsonl(base: &Options) -> anyhow::Result<ExitCode> {
-    let stdin = std::io::stdin().lock();
+/// `--jsonl`: one result line per input line (from `file`, or stdin); a malformed line is
+/// answered `{"ok": false, "error": "malformed_line", "message": …}` and the run goes on. Exit
+/// status: see [`crate::io::JsonlTally`] (every extraction counts as usable).
+fn jsonl(file: Option<&std::path::Path>, base: &Options) -> anyhow::Result<ExitCode> {
+    let reader = crate::io::open_lines(file)?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut tally = crate::io::JsonlTally::default();
-    for (n, line) in stdin.lines().enumerate() {
-        let line = line.context("cannot read stdin")?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let answer = match parse_line(&line, base) {
+    crate::io::for_each_line(reader, |n, line| {
+        let answer = match line.and_then(|l| parse_line(l, base)) {
             Ok((text, opts)) => {
                 // An extraction is the result, call or none ("no call" is an outcome).
                 tally.answered(true);
                 wire(&extract(&text, &opts))
             }
-            Err(e) => {
-                let message = format!("{e:#}");
-                tally.malformed(n + 1, &message);
-                serde_json::json!({"error": message})
+            Err(message) => {
+                tally.malformed(n, &message);
+                crate::io::malformed_answer(&message, serde_json::json!({}))
             }
         };
         writeln!(out, "{answer}")?;
-    }
+        Ok(())
+    })?;
     out.flush()?;
     Ok(tally.exit_code())
 }
 
-fn parse_line(line: &str, base: &Options) -> anyhow::Result<(String, Options)> {
-    let l: Line = serde_json::from_str(line)
-        .context("expected {\"text\": \"…\", \"tools\"?, \"format\"?}")?;
+/// The keys an `--jsonl` request line may have.
+const LINE_KEYS: &[&str] = &[
+    "text",
+    "tools",
+    "format",
+    "think_prefilled",
+    "reasoning_in_content",
+    "partial",
+    "drop_text_after_calls",
+];
+
+fn parse_line(line: &str, base: &Options) -> Result<(String, Options), String> {
+    let req = crate::io::request_object(line, LINE_KEYS)?;
+    let l: Line = serde_json::from_value(serde_json::Value::Object(req))
+        .map_err(|e| format!("{e}; expected {{\"text\": \"…\", \"tools\"?, \"format\"?}}"))?;
     let mut opts = base.clone();
     if let Some(f) = &l.format {
-        opts = opts.with_format(f.parse()?);
+        opts = opts.with_format(f.parse().map_err(|e| format!("{e:#}"))?);
     }
     if let Some(t) = l.tools {
         opts = opts.with_tools(t);

@@ -7,11 +7,9 @@
 //! answered. Exit status of `--jsonl`: 0 when every line was repaired, 1 when some line had
 //! nothing usable, 2 when some line was malformed.
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
-
-use anyhow::Context;
 
 /// Arguments of `toolmend repair`.
 #[derive(Debug, clap::Args)]
@@ -24,12 +22,6 @@ pub struct Args {
     /// Machine mode: each stdin line `{"text": "..."}` gives one JSON result line on stdout.
     #[arg(long)]
     jsonl: bool,
-}
-
-/// One `--jsonl` input line.
-#[derive(serde::Deserialize)]
-struct Line {
-    text: String,
 }
 
 /// The JSON form of one result (`--json` and `--jsonl`).
@@ -61,7 +53,11 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     match res {
         Ok(r) => {
             if !args.json {
-                writeln!(out, "{}", r.text)?;
+                // The repaired text keeps the input's trailing whitespace: one line ending, not two.
+                write!(out, "{}", r.text)?;
+                if !r.text.ends_with('\n') {
+                    writeln!(out)?;
+                }
             }
             let mut err = std::io::stderr().lock();
             for f in &r.fixes {
@@ -89,33 +85,32 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
 /// `{"ok": false, "error": "malformed_line", "message": …}` and the run goes on. Exit status: see
 /// [`crate::io::JsonlTally`].
 fn run_jsonl(args: &Args) -> anyhow::Result<ExitCode> {
-    let reader: Box<dyn BufRead> = match args.file.as_deref() {
-        Some(p) if p.as_os_str() != "-" => Box::new(std::io::BufReader::new(
-            std::fs::File::open(p).with_context(|| format!("cannot read {}", p.display()))?,
-        )),
-        _ => Box::new(std::io::stdin().lock()),
-    };
+    let reader = crate::io::open_lines(args.file.as_deref())?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut tally = crate::io::JsonlTally::default();
-    for (n, line) in reader.lines().enumerate() {
-        let line = line.context("cannot read input")?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let answer = match serde_json::from_str::<Line>(&line) {
-            Ok(parsed) => {
-                let res = toolmend::repair::repair(&parsed.text);
-                tally.answered(res.is_ok());
-                result_json(&parsed.text, &res)
+    crate::io::for_each_line(reader, |n, line| {
+        let text = line.and_then(|l| {
+            let mut req = crate::io::request_object(l, &["text"])?;
+            match req.remove("text") {
+                Some(serde_json::Value::String(t)) => Ok(t),
+                Some(_) => Err("\"text\" must be a string (the JSON to repair)".to_owned()),
+                None => Err("the line has no \"text\" (the JSON to repair)".to_owned()),
             }
-            Err(e) => {
-                let message = format!("expected {{\"text\": \"...\"}}: {e}");
-                tally.malformed(n + 1, &message);
-                serde_json::json!({"ok": false, "error": "malformed_line", "message": message})
+        });
+        let answer = match text {
+            Ok(text) => {
+                let res = toolmend::repair::repair(&text);
+                tally.answered(res.is_ok());
+                result_json(&text, &res)
+            }
+            Err(message) => {
+                tally.malformed(n, &message);
+                crate::io::malformed_answer(&message, serde_json::json!({}))
             }
         };
         writeln!(out, "{answer}")?;
-    }
+        Ok(())
+    })?;
     out.flush()?;
     Ok(tally.exit_code())
 }
