@@ -190,3 +190,35 @@ fn missing_schema_is_a_usage_error() {
     assert_eq!(code, 2);
     assert!(err.contains("--schema"), "{err}");
 }
+
+/// The README's decode commands, on the example files shipped in `examples/decode/`.
+#[test]
+fn readme_examples_run_on_the_shipped_files() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/decode");
+    let schema = format!("{dir}/weather.json");
+    let (code, out, err) = run(
+        &["--schema", &schema],
+        r#"{"Location": "Paris", "days": "3"}"#,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        serde_json::from_str::<Value>(&out).unwrap(),
+        json!({"location": "Paris", "days": 3})
+    );
+    let (code, out, err) = run(
+        &["--schema", &schema, "--json", &format!("{dir}/args.txt")],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        serde_json::from_str::<Value>(&out).unwrap()["value"],
+        json!({"location": "Paris", "days": 3})
+    );
+    let requests = std::fs::read_to_string(format!("{dir}/requests.jsonl")).unwrap();
+    let (code, out, _) = run(&["--jsonl"], &requests);
+    let oks: Vec<bool> = out
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap()["ok"] == true)
+        .collect();
+    assert_eq!((code, oks), (1, vec![true, false, true]));
+}
