@@ -1,10 +1,11 @@
 //! `toolmend call NAME --args JSON --root DIR [--json]`: one call through the dispatch path,
 //! exactly as the agent would make it, against the built-in tools confined to `--root`.
 //!
-//! Without `--json`, the model-facing output goes to stdout and the failure (kind and message)
-//! and effects go to stderr. With `--json`, the whole `ToolResult` is printed as one JSON line:
-//! `{"call_id", "name", "output", "data", "failure": {"kind", "fault", "message"} | null,
-//! "effects", "duration_ms", "attempts", "cached", "truncated"}`. Exit 0 when the call
+//! Without `--json`, a successful call's output goes to stdout and its coercions and effects to
+//! stderr; a failed call prints nothing on stdout and its failure (kind and the corrective message
+//! the model would get) on stderr. With `--json`, the whole `ToolResult` is printed as one JSON
+//! line: `{"call_id", "name", "output", "data", "failure": {"kind", "fault", "message"} | null,
+//! "coercions", "effects", "duration_ms", "attempts", "cached", "truncated"}`. Exit 0 when the call
 //! succeeded, 1 when it failed, 2 on a usage or I/O error.
 
 use std::io::Write;
