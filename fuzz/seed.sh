@@ -76,4 +76,24 @@ for path in glob.glob(sys.argv[1] + "/*.jsonl"):
         for t in ("extract", "extract_stream"):
             open(f"corpus/{t}/wild-{h}", "wb").write(bytes([k % 8]) + data)
 PY
-echo "seeded $n repair corpus cases, $(ls corpus/extract | wc -l) extract inputs (+ peer inputs when present)"
+# decode: the argument texts of the committed decode corpus (the text after its `---` line) and
+# of the repair corpus, each behind eight schema/policy bytes (see fuzz_targets/decode.rs).
+mkdir -p corpus/decode
+python3 - ../corpus/decode ../corpus/repair <<'PY'
+import glob, hashlib, sys
+texts = []
+for path in glob.glob(sys.argv[1] + "/*.txt"):
+    t = open(path, encoding="utf-8").read()
+    if "\n---\n" in t:
+        texts.append(t.split("\n---\n", 1)[1])
+for path in glob.glob(sys.argv[2] + "/*/*.txt"):
+    t = open(path, encoding="utf-8").read()
+    if "--- input\n" in t and "\n--- expected\n" in t:
+        texts.append(t.split("--- input\n", 1)[1].split("\n--- expected\n", 1)[0])
+for text in texts:
+    data = text.encode("utf-8")
+    h = hashlib.sha1(data).hexdigest()[:16]
+    for policy in (0x00, 0x01, 0x02, 0x13, 0x24, 0x45, 0x06, 0x77):
+        open(f"corpus/decode/{h}-{policy:02x}", "wb").write(bytes([policy]) + data)
+PY
+echo "seeded $n repair corpus cases, $(ls corpus/extract | wc -l) extract inputs, $(ls corpus/decode | wc -l) decode inputs (+ peer inputs when present)"
