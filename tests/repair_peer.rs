@@ -164,3 +164,52 @@ fn peer_suites_ratchet() {
         "peer-suite regression: {regressions:?}"
     );
 }
+
+/// The acceptance runs the suites through `toolmend repair --jsonl`: every case's input, one
+/// request line each, gives exactly the library's answer (the same text, or an error of the same
+/// kind), so the rates above are the CLI's too.
+#[test]
+fn peer_suites_through_the_cli_give_the_library_answers() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(DIR);
+    if !dir.is_dir() {
+        eprintln!("SKIP: {} not found; peer suites not run", dir.display());
+        return;
+    }
+    let mut inputs = Vec::new();
+    for (_, file) in SUITES {
+        let text = std::fs::read_to_string(dir.join(file)).expect("readable suite");
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let case: Value = serde_json::from_str(line).expect("suite line is JSON");
+            inputs.push(case["input"].as_str().unwrap_or("").to_owned());
+        }
+    }
+    let request: String = inputs
+        .iter()
+        .map(|t| format!("{}\n", serde_json::json!({"text": t})))
+        .collect();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_toolmend"))
+        .args(["repair", "--jsonl"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("toolmend runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let writer = std::thread::spawn(move || stdin.write_all(request.as_bytes()));
+    let out = child.wait_with_output().expect("toolmend exits");
+    writer.join().expect("writer").expect("input written");
+    let lines: Vec<Value> = String::from_utf8(out.stdout)
+        .expect("UTF-8")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON answer line"))
+        .collect();
+    assert_eq!(lines.len(), inputs.len(), "one answer line per case");
+    for (input, line) in inputs.iter().zip(&lines) {
+        match toolmend::repair::repair(input) {
+            Ok(r) => assert_eq!(line["output"], *r.text, "{input:?}"),
+            Err(e) => assert_eq!(line["error"], e.kind(), "{input:?}"),
+        }
+    }
+}
