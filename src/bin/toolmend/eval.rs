@@ -41,7 +41,7 @@ pub struct BfclArgs {
     /// Record: an Ollama model instead of the embedded one.
     #[arg(long, value_name = "MODEL")]
     ollama: Option<String>,
-    /// Record: the Ollama server (default http://localhost:11434).
+    /// Record: the Ollama server (default http://127.0.0.1:11434).
     #[arg(long, value_name = "URL", env = "OLLAMA_HOST")]
     ollama_host: Option<String>,
     /// Comma-separated categories.
@@ -313,6 +313,11 @@ fn open_llama(a: &BfclArgs) -> anyhow::Result<Opened> {
 #[cfg(not(feature = "llama"))]
 fn open_llama(_: &BfclArgs) -> anyhow::Result<Opened> {
     anyhow::bail!(
-        "recording with --model needs the embedded llama backend: build with the default features (feature `llama`), or use --ollama MODEL"
+        "recording with --model needs the embedded llama backend: build with the default features (feature `llama`){}",
+        if cfg!(feature = "ollama") {
+            ", or use --ollama MODEL"
+        } else {
+            ""
+        }
     )
 }

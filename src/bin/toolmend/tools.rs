@@ -64,9 +64,15 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
                 let line = serde_json::json!({"tool": e.name, "dropped": dropped});
                 eprintln!("{line}");
             } else {
+                // The action's wire name (`moved_to_description`), as in the `--json` form.
+                let action = serde_json::to_value(dropped.action)?;
                 eprintln!(
-                    "{}: {} at `{}` {:?}: {}",
-                    e.name, dropped.keyword, dropped.path, dropped.action, dropped.detail
+                    "{}: {} at `{}` {}: {}",
+                    e.name,
+                    dropped.keyword,
+                    dropped.path,
+                    action.as_str().unwrap_or("?"),
+                    dropped.detail
                 );
             }
         }
