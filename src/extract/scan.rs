@@ -106,7 +106,12 @@ pub(crate) enum Args {
     /// Already a value (from a repaired payload or a Python / Gemma literal).
     Value(Value, Vec<Fix>),
     /// Raw-text key/value pairs (XML families); `Some(true)` when the envelope says "string".
-    Pairs(Vec<(String, String, Option<bool>)>),
+    Pairs {
+        pairs: Vec<(String, String, Option<bool>)>,
+        /// The output ended inside a key or a value (its close tag never came): the last pair
+        /// is partial or missing, so the call is cut off (E4), not complete.
+        cut: bool,
+    },
     /// Could not be read at all.
     Bad(RepairError),
 }

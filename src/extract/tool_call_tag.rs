@@ -163,10 +163,15 @@ fn key_value_call(
         return vec![Piece::Content(span)];
     }
     let mut pairs = Vec::new();
+    // The body runs to the end of the output (no `</tool_call>`): a key or value that never
+    // closed there was cut off, and so was the call (E4).
+    let at_end = body.end == t.len();
+    let mut cut = false;
     let mut at = body.start + name_end;
     while let Some(k) = find(t, at, "<arg_key>").filter(|k| *k < body.end) {
         let ks = k + "<arg_key>".len();
         let Some(ke) = find(t, ks, "</arg_key>").filter(|e| *e <= body.end) else {
+            cut = at_end;
             break;
         };
         let key = t[ks..ke].trim().to_owned();
@@ -175,9 +180,14 @@ fn key_value_call(
             let vs = vs0 + "<arg_value>".len();
             match find(t, vs, "</arg_value>").filter(|e| *e <= body.end) {
                 Some(ve) => (t[vs..ve].to_owned(), ve + "</arg_value>".len()),
-                None => (t[vs..body.end].to_owned(), body.end),
+                None => {
+                    cut = at_end;
+                    (t[vs..body.end].to_owned(), body.end)
+                }
             }
         } else {
+            // A key with no value yet: cut off when only (part of) `<arg_value>` follows.
+            cut |= at_end && "<arg_value>".starts_with(t[vs0..body.end].trim_end());
             (String::new(), vs0)
         };
         pairs.push((key, val, None));
@@ -185,7 +195,7 @@ fn key_value_call(
     }
     vec![Piece::Call(RawCall {
         name: name.to_owned(),
-        args: Args::Pairs(pairs),
+        args: Args::Pairs { pairs, cut },
         raw: body.start + name_end..body.end,
         span,
         format: fmt,
