@@ -17,7 +17,18 @@ pub(crate) fn tool_call(inp: &Input<'_>, s: usize, mend: usize) -> Step {
 
 /// `<tool>`, `<tools>`, `<response>`, `<json>`, `<xml>`, `<user>`: a call only when the body is
 /// one; a `<response>` without a call is content with its tags dropped; others stay as written.
+/// `<tools>` wraps tool *definitions* in the prompts of Qwen and Hermes: a block holding any
+/// JSON that is not a call with an `arguments` key is content, all of it.
 pub(crate) fn generic(inp: &Input<'_>, s: usize, mend: usize) -> Step {
+    if &inp.text[s..mend] == "<tools>" {
+        let (body, end) = match body_until(inp, mend, &["</tools>"]) {
+            Ok(x) => x,
+            Err(st) => return st,
+        };
+        if !argument_calls_only(inp.text, body) {
+            return Step::Skip(end);
+        }
+    }
     let close: &'static [&'static str] = match &inp.text[s..mend] {
         "<tool>" => &["</tool>"],
         "<tools>" => &["</tools>"],
@@ -47,6 +58,33 @@ pub(crate) fn generic(inp: &Input<'_>, s: usize, mend: usize) -> Step {
         }
         other => other,
     }
+}
+
+/// True unless `t[body]` opens with JSON that is not all calls carrying an `arguments` key
+/// (see [`super::value::has_arguments_key`]); a body that is not JSON is left to the caller.
+fn argument_calls_only(t: &str, body: std::ops::Range<usize>) -> bool {
+    let r = trim_range(t, body);
+    let sub = &t[..r.end];
+    if !sub[r.start..].starts_with(['{', '[']) {
+        return true;
+    }
+    let mut at = r.start;
+    while at < r.end {
+        match json_at(sub, at) {
+            Ok((v, e)) => {
+                if !super::value::has_arguments_key(&v) {
+                    return false;
+                }
+                at = skip_ws(sub, e);
+                if sub[at..].starts_with([',', ';']) {
+                    at = skip_ws(sub, at + 1);
+                }
+            }
+            // Not JSON from here (broken or cut off): a call only if it names its arguments.
+            Err(_) => return sub[at..].contains("\"arguments\""),
+        }
+    }
+    true
 }
 
 fn tag_call(
