@@ -136,6 +136,22 @@ fn tag_call(
         Ok(x) => x,
         Err(st) => return st,
     };
+    if t[at..].starts_with("```") {
+        // A fence inside the tag (Qwen2.5-Coder writes ```json fences while its template asks
+        // for <tool_call>): the JSON between the fence's info word and its close is the payload.
+        let mut j = at + 3;
+        while j < body.end && (t.as_bytes()[j].is_ascii_alphanumeric() || t.as_bytes()[j] == b'_') {
+            j += 1;
+        }
+        let close_fence = t[j..body.end].rfind("```").map_or(body.end, |i| j + i);
+        let r = trim_range(t, j..close_fence);
+        if t[r.clone()].starts_with(['{', '[']) {
+            return Step::Done {
+                end,
+                pieces: payload(inp, r, s..end, Format::Hermes, false),
+            };
+        }
+    }
     if t[at..].starts_with("<function=") {
         return Step::Done {
             end,
