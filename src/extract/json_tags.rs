@@ -546,6 +546,23 @@ pub(crate) fn functionary_known(inp: &Input<'_>, _s: usize, _mend: usize) -> Ste
     }
 }
 
+/// A call to the code interpreter: the `python` tool with the source text `t[code]` (trailing
+/// whitespace dropped) as its `code` argument. Functionary v3.2's `>>>python` and Llama 3.1's
+/// `<|python_tag|>` followed by raw code write it (llama.cpp reads both the same way).
+pub(crate) fn code_call(t: &str, code: Range<usize>, span: Range<usize>, format: Format) -> Piece {
+    Piece::Call(RawCall {
+        name: "python".to_owned(),
+        args: Args::Value(
+            serde_json::json!({ "code": t[code.clone()].trim_end() }),
+            Vec::new(),
+        ),
+        raw: code,
+        span,
+        format,
+        id: None,
+    })
+}
+
 fn functionary_at(inp: &Input<'_>, s: usize, at: usize) -> Step {
     let t = inp.text;
     let nl = match super::scan::head_line_end(inp, at) {
@@ -570,17 +587,9 @@ fn functionary_at(inp: &Input<'_>, s: usize, at: usize) -> Step {
         if !inp.fin && end == t.len() {
             return Step::NeedMore(Wait::Markers(&[">>>"]));
         }
-        let code = t[nl + 1..end].trim_end().to_owned();
         return Step::Done {
             end,
-            pieces: vec![Piece::Call(RawCall {
-                name: name.to_owned(),
-                args: Args::Value(serde_json::json!({ "code": code }), Vec::new()),
-                raw: nl + 1..end,
-                span: s..end,
-                format: Format::FunctionaryV32,
-                id: None,
-            })],
+            pieces: vec![code_call(t, nl + 1..end, s..end, Format::FunctionaryV32)],
         };
     }
     match json_at(t, j) {

@@ -202,7 +202,7 @@ const MARKERS: &[Marker] = &[
     // Pythonic.
     m("<|tool_call_start|>", pythonic::lfm2, &[F::Lfm2Pythonic, F::Lfm2Json]),
     m("<function_calls>", pythonic::olmo3, &[F::Olmo3Pythonic]),
-    m("<|python_tag|>", pythonic::python_tag, &[F::Llama3PythonTag, F::Llama3Json]),
+    m("<|python_tag|>", pythonic::python_tag, &[F::Llama3PythonTag, F::Llama3Json, F::FunctionaryV31]),
     // Mistral.
     m("[TOOL_CALLS]", mistral::handle, &[F::MistralJsonArray, F::MistralV11, F::JsonArray]),
     // JSON between tags.
