@@ -11,15 +11,18 @@
 //! --- input
 //! <tool_call>{"name": "f", "arguments": {"a": 1}}</tool_call>
 //! --- expected
-//! {"calls": [{"name": "f", "arguments": {"a": 1}}], "content": "", "reasoning"?: "", "rejected"?: ["name"]}
+//! {"calls": [{"name": "f", "arguments": {"a": 1}, "format"?: "hermes"}], "content": "", "reasoning"?: "",
+//!  "rejected"?: ["name" | {"name": "f", "reason"?: "cut_off", "format"?: "hermes"}]}
 //! ```
-//! `content`, `reasoning` and `rejected` are checked only when present. A call written
-//! `{"name": "f", "error": true}` is expected with arguments that could not be read (`Err`).
+//! `content`, `reasoning`, `rejected` and a call's `format` are checked only when present; a
+//! rejected entry written as an object also checks the reason (`unknown_tool`, `no_arguments`,
+//! `cut_off`) and the format when it gives them. A call written `{"name": "f", "error": true}` is
+//! expected with arguments that could not be read (`Err`).
 
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use toolmend::extract::{Extraction, Options, StreamExtractor, ToolInfo, extract};
+use toolmend::extract::{Extraction, Options, RejectReason, StreamExtractor, ToolInfo, extract};
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     for e in std::fs::read_dir(dir).expect("corpus folder readable") {
@@ -85,6 +88,11 @@ fn check(input: &str, exp: &Value, x: &Extraction) -> Result<(), String> {
         ));
     }
     for (e, g) in calls.iter().zip(&x.calls) {
+        if let Some(f) = e["format"].as_str()
+            && f != g.format.to_string()
+        {
+            return Err(format!("{} has format {}, expected {f}", g.name, g.format));
+        }
         if e["error"] == Value::Bool(true) {
             // A call kept with arguments that could not be read.
             if e["name"].as_str() != Some(g.name.as_str()) || g.arguments.is_ok() {
@@ -115,9 +123,33 @@ fn check(input: &str, exp: &Value, x: &Extraction) -> Result<(), String> {
     }
     if let Some(r) = exp["rejected"].as_array() {
         let got: Vec<&str> = x.rejected.iter().map(|r| r.name.as_str()).collect();
-        let want: Vec<&str> = r.iter().filter_map(Value::as_str).collect();
+        let want: Vec<&str> = r
+            .iter()
+            .filter_map(|w| w.as_str().or_else(|| w["name"].as_str()))
+            .collect();
         if got != want {
             return Err(format!("rejected {got:?}, expected {want:?}"));
+        }
+        for (w, g) in r.iter().zip(&x.rejected) {
+            let reason = match g.reason {
+                RejectReason::UnknownTool { .. } => "unknown_tool",
+                RejectReason::NoArguments { .. } => "no_arguments",
+                RejectReason::CutOff { .. } => "cut_off",
+                _ => "other",
+            };
+            if let Some(want) = w["reason"].as_str()
+                && want != reason
+            {
+                return Err(format!("{} rejected as {reason}, expected {want}", g.name));
+            }
+            if let Some(f) = w["format"].as_str()
+                && f != g.format.to_string()
+            {
+                return Err(format!(
+                    "{} rejected with format {}, expected {f}",
+                    g.name, g.format
+                ));
+            }
         }
     }
     for s in x

@@ -247,7 +247,7 @@ impl Finisher {
                 .map_or_else(|e| (Err(e), Vec::new()), |(v, f)| (Ok(v), f)),
             Args::Value(v, f) => (Ok(v), f),
             Args::Bad(e) => (Err(err(e, rc.raw.start)), Vec::new()),
-            Args::Pairs(pairs) => {
+            Args::Pairs { pairs, .. } => {
                 let tool = self.opts.tool(&rc.name);
                 let mut m = Map::new();
                 for (k, v, hint) in pairs {
@@ -349,7 +349,7 @@ fn suggest(known: &[String], name: &str) -> Option<String> {
 /// True when the output ended inside the call's arguments.
 fn cut_off(text: &str, rc: &RawCall) -> bool {
     match &rc.args {
-        Args::Bad(RepairError::Truncated { .. }) => true,
+        Args::Bad(RepairError::Truncated { .. }) | Args::Pairs { cut: true, .. } => true,
         // The arguments run to the end of the envelope, which runs to the end of the output (an
         // envelope closed right where a stream's buffer ends is not cut off).
         Args::Json(r) if rc.span.end == text.len() && r.end == rc.span.end => {

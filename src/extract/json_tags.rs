@@ -546,6 +546,23 @@ pub(crate) fn functionary_known(inp: &Input<'_>, _s: usize, _mend: usize) -> Ste
     }
 }
 
+/// A call to the code interpreter: the `python` tool with the source text `t[code]` (trailing
+/// whitespace dropped) as its `code` argument. Functionary v3.2's `>>>python` and Llama 3.1's
+/// `<|python_tag|>` followed by raw code write it (llama.cpp reads both the same way).
+pub(crate) fn code_call(t: &str, code: Range<usize>, span: Range<usize>, format: Format) -> Piece {
+    Piece::Call(RawCall {
+        name: "python".to_owned(),
+        args: Args::Value(
+            serde_json::json!({ "code": t[code.clone()].trim_end() }),
+            Vec::new(),
+        ),
+        raw: code,
+        span,
+        format,
+        id: None,
+    })
+}
+
 fn functionary_at(inp: &Input<'_>, s: usize, at: usize) -> Step {
     let t = inp.text;
     let nl = match super::scan::head_line_end(inp, at) {
@@ -570,17 +587,9 @@ fn functionary_at(inp: &Input<'_>, s: usize, at: usize) -> Step {
         if !inp.fin && end == t.len() {
             return Step::NeedMore(Wait::Markers(&[">>>"]));
         }
-        let code = t[nl + 1..end].trim_end().to_owned();
         return Step::Done {
             end,
-            pieces: vec![Piece::Call(RawCall {
-                name: name.to_owned(),
-                args: Args::Value(serde_json::json!({ "code": code }), Vec::new()),
-                raw: nl + 1..end,
-                span: s..end,
-                format: Format::FunctionaryV32,
-                id: None,
-            })],
+            pieces: vec![code_call(t, nl + 1..end, s..end, Format::FunctionaryV32)],
         };
     }
     match json_at(t, j) {
@@ -653,7 +662,12 @@ pub(crate) fn bare_object(inp: &Input<'_>, s: usize, _mend: usize) -> Step {
                     end: e,
                     pieces: payload(inp, s..e, s..e, fmt, false),
                 }
-            } else if let Some(name) = prose_tool(inp, s, &v) {
+            } else if let Some(name) = prose_tool(inp, s, &v)
+                && match prose_call_stands(inp, s, e) {
+                    Ok(yes) => yes,
+                    Err(st) => return st,
+                }
+            {
                 Step::Done {
                     end: e,
                     pieces: vec![Piece::Call(RawCall {
@@ -680,7 +694,8 @@ pub(crate) fn bare_object(inp: &Input<'_>, s: usize, _mend: usize) -> Step {
 
 /// Prose recovery (as Ollama's generic parser does): a known tool's name shortly before a JSON
 /// object whose keys are all parameters of that tool (`I'll call ls with {"path": "."}`,
-/// `` `ls` {"path": "."} ``) makes the object that tool's arguments. Needs a tool list.
+/// `` `ls` {"path": "."} ``) makes the object that tool's arguments. Needs a tool list; the
+/// caller also applies [`prose_call_stands`].
 fn prose_tool(inp: &Input<'_>, s: usize, v: &Value) -> Option<String> {
     let tools = inp.opts.tools.as_ref()?;
     let obj = v.as_object()?;
@@ -728,7 +743,8 @@ fn prose_tool(inp: &Input<'_>, s: usize, v: &Value) -> Option<String> {
 /// Prose recovery of a Python-style call: a known tool's name written right before `(` with
 /// keyword arguments that are all parameters of that tool (`I'll run get_weather(city="Paris")
 /// now`). The marker is the `(`; the call's span starts at the name. Needs a tool list; any other
-/// name, positional arguments or an unreadable argument list leave the text as content.
+/// name, positional arguments or an unreadable argument list leave the text as content, and so
+/// does a call [`prose_call_stands`] refuses (in a code span, negated, or reported as done).
 pub(crate) fn prose_python(inp: &Input<'_>, s: usize, _mend: usize) -> Step {
     let Some(tools) = inp.opts.tools.as_ref() else {
         return Step::NotMine;
@@ -754,6 +770,11 @@ pub(crate) fn prose_python(inp: &Input<'_>, s: usize, _mend: usize) -> Step {
             if props.is_some_and(|p| !args.keys().all(|k| p.contains_key(k))) {
                 return Step::NotMine;
             }
+            match prose_call_stands(inp, ns, e) {
+                Ok(true) => {}
+                Ok(false) => return Step::NotMine,
+                Err(st) => return st,
+            }
             Step::Done {
                 end: e,
                 pieces: vec![Piece::Call(RawCall {
@@ -769,6 +790,102 @@ pub(crate) fn prose_python(inp: &Input<'_>, s: usize, _mend: usize) -> Step {
         Err(Stop::Eof) if !inp.fin => Step::NeedMore(Wait::Balanced),
         _ => Step::NotMine,
     }
+}
+
+/// How far prose recovery looks around a call for its sentence (keeps the work per candidate
+/// bounded, so the scan stays linear).
+const SENTENCE_WINDOW: usize = 240;
+
+/// Words that, before a call in the same sentence, say it will not be made (`cannot`, `won't`,
+/// `do not`, `never`, `without`, …) or was already made (`called`, `ran`, `earlier`, …).
+fn refuses_or_reports(word: &str, prev: &str) -> bool {
+    const NOT_AFTER: &[&str] = &[
+        "will", "should", "do", "does", "did", "can", "could", "would", "must", "shall",
+    ];
+    const WORDS: &[&str] = &[
+        "cannot",
+        "never",
+        "without",
+        "unable",
+        "called",
+        "ran",
+        "used",
+        "invoked",
+        "executed",
+        "tried",
+        "returned",
+        "earlier",
+        "previously",
+        "already",
+    ];
+    word.ends_with("n't") || WORDS.contains(&word) || (word == "not" && NOT_AFTER.contains(&prev))
+}
+
+/// Words that, after a call in the same sentence, report it as done (`… returned 18 °C`).
+fn reports_after(word: &str) -> bool {
+    [
+        "returned",
+        "earlier",
+        "previously",
+        "already",
+        "gave",
+        "failed",
+    ]
+    .contains(&word)
+}
+
+/// The lower-case words of `s` (letters, digits and apostrophes; `’` read as `'`).
+fn words(s: &str) -> impl Iterator<Item = String> + '_ {
+    s.split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '\u{2019}'))
+        .filter(|w| !w.is_empty())
+        .map(|w| w.to_lowercase().replace('\u{2019}', "'"))
+}
+
+/// Prose recovery's guard for a known tool's call written in prose at `start..end`: the call is
+/// taken only when it is not shown as code (inside an inline `` `…` `` span on its line) and
+/// its sentence neither says it will not be made (a negation before it) nor reports it as
+/// already made (past-tense words before it, `returned` / `earlier` after it). While streaming
+/// the rest of the sentence may still be arriving: `Err(NeedMore)`.
+fn prose_call_stands(inp: &Input<'_>, start: usize, end: usize) -> Result<bool, Step> {
+    let t = inp.text;
+    let mut lo = start.saturating_sub(SENTENCE_WINDOW);
+    while !t.is_char_boundary(lo) {
+        lo += 1;
+    }
+    let line = &t[lo..start];
+    let line = &line[line.rfind('\n').map_or(0, |i| i + 1)..];
+    if line.matches('`').count() % 2 == 1 {
+        return Ok(false);
+    }
+    let before = &line[line.rfind(['.', '!', '?']).map_or(0, |i| i + 1)..];
+    let ws: Vec<String> = words(before).collect();
+    let mut prev = "";
+    for w in &ws {
+        if refuses_or_reports(w, prev) {
+            return Ok(false);
+        }
+        prev = w;
+    }
+    let rest = &t[end..];
+    let stop = rest
+        .char_indices()
+        .take_while(|(i, _)| *i < SENTENCE_WINDOW)
+        .find(|(_, c)| matches!(c, '.' | '!' | '?' | '\n'))
+        .map(|(i, _)| i);
+    let after = match stop {
+        Some(i) => &rest[..i],
+        None if !inp.fin && rest.len() < SENTENCE_WINDOW => {
+            return Err(Step::NeedMore(Wait::Markers(&[".", "!", "?", "\n"])));
+        }
+        None => {
+            let mut cap = rest.len().min(SENTENCE_WINDOW);
+            while !rest.is_char_boundary(cap) {
+                cap -= 1;
+            }
+            &rest[..cap]
+        }
+    };
+    Ok(!words(after).any(|w| reports_after(&w)))
 }
 
 /// An object cut off by the end of the output that starts like a call (`{"name": "f", …` or a

@@ -32,6 +32,22 @@ fn junk_then_json(inp: &Input<'_>, s: usize, from: usize) -> Step {
     }
 }
 
+/// A v11 call named `name` (ending at `ne`, its `[TOOL_CALLS]` at `cs`) whose arguments never
+/// came: the output ended first, at `end`.
+fn cut_before_args(name: String, ne: usize, cs: usize, end: usize) -> Piece {
+    Piece::Call(RawCall {
+        name,
+        args: Args::Bad(crate::repair::RepairError::Truncated {
+            at: end,
+            message: "the output ends before the arguments".into(),
+        }),
+        raw: ne..end,
+        span: cs..end,
+        format: Format::MistralV11,
+        id: None,
+    })
+}
+
 /// `[TOOL_CALLS]`.
 pub(crate) fn handle(inp: &Input<'_>, s: usize, mend: usize) -> Step {
     let t = inp.text;
@@ -78,41 +94,28 @@ pub(crate) fn handle(inp: &Input<'_>, s: usize, mend: usize) -> Step {
         if name.is_empty() {
             break;
         }
-        let after = &t[ne..];
-        let shaped = after.starts_with("[ARGS]")
-            || after.starts_with("[CALL_ID]")
-            || after.trim_start().starts_with('{');
+        // Whitespace before `[ARGS]` / `[CALL_ID]` is accepted, as it is after them.
+        let k = skip_ws(t, ne);
+        let after = &t[k..];
+        let shaped =
+            after.starts_with("[ARGS]") || after.starts_with("[CALL_ID]") || after.starts_with('{');
         if !shaped {
-            if !inp.fin
-                && ("[ARGS]".starts_with(after)
-                    || "[CALL_ID]".starts_with(after)
-                    || after.trim().is_empty())
-            {
+            if !inp.fin && ("[ARGS]".starts_with(after) || "[CALL_ID]".starts_with(after)) {
                 return Step::NeedMore(Wait::Any);
             }
             if pieces.is_empty() {
-                if inp.fin && after.trim().is_empty() {
+                if inp.fin && after.is_empty() {
                     // `[TOOL_CALLS]name` and the output ends: cut off before its arguments.
                     return Step::Done {
                         end: t.len(),
-                        pieces: vec![Piece::Call(RawCall {
-                            name,
-                            args: Args::Bad(crate::repair::RepairError::Truncated {
-                                at: t.len(),
-                                message: "the output ends before the arguments".into(),
-                            }),
-                            raw: ne..t.len(),
-                            span: s..t.len(),
-                            format: Format::MistralV11,
-                            id: None,
-                        })],
+                        pieces: vec![cut_before_args(name, ne, s, t.len())],
                     };
                 }
                 return junk_then_json(inp, s, pos);
             }
             break;
         }
-        let mut a = ne;
+        let mut a = k;
         let mut id = None;
         if t[a..].starts_with("[CALL_ID]") {
             let is = a + "[CALL_ID]".len();
@@ -131,6 +134,16 @@ pub(crate) fn handle(inp: &Input<'_>, s: usize, mend: usize) -> Step {
             return Step::NeedMore(Wait::Any);
         }
         let a = skip_ws(t, a);
+        if a == t.len() && !inp.fin {
+            return Step::NeedMore(Wait::Any);
+        }
+        if a == t.len() && !inp.opts.partial {
+            // `[TOOL_CALLS]name[ARGS]` and the output ends: cut off before its arguments (a
+            // partial text reads them as far as they go: `{}`).
+            pieces.push(cut_before_args(name, ne, cs, a));
+            pos = a;
+            break;
+        }
         let e = match json_at(t, a) {
             Ok((_, e)) => e,
             Err(Stop::Eof) if !inp.fin => return Step::NeedMore(Wait::Balanced),

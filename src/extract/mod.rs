@@ -24,7 +24,9 @@
 //! - `[TOOL_CALLS]` then `[` → mistral-json-array; then a name → mistral-v11.
 //! - A bare `{` or `[` is tried last of all at its position: a JSON value that has the shape of
 //!   a call (a name key and an arguments key, or OpenAI's nested `{"type": "function", …}`) is a
-//!   call; any other JSON (and anything that is not JSON) stays content.
+//!   call; any other JSON (and anything that is not JSON) stays content. A tool *definition*
+//!   (a `description` beside a schema-shaped `parameters`, no `arguments`) is never a call, nor
+//!   is anything inside `<tools>…</tools>` but a call with an `arguments` key.
 //!
 //! Families with no marker of their own (functionary-v3.2's first-line form, Python fenced
 //! blocks, prose recovery) are only tried when the hint names them or a tool list makes the

@@ -12,33 +12,98 @@ use super::json_tags::{expect_close, payload, trim_range};
 use super::scan::{Args, Input, Piece, RawCall, Step, Wait, body_until, skip_ws};
 use super::value::{Stop, py_call};
 
-/// Reads calls separated by `,`, `;` or newlines from `at` up to `stop` (exclusive).
+/// Why [`calls_in`] stopped before the end of a run of calls: the reason, the calls read
+/// before, and where the call it could not read starts.
+struct Broken {
+    stop: Stop,
+    calls: PyCalls,
+    at: usize,
+}
+
+/// Reads calls separated by `,`, `;` or newlines from `at` (up to a `]` when `bracket`).
 /// Returns the calls and where reading ended.
-fn calls_in(t: &str, mut at: usize, bracket: bool) -> Result<(PyCalls, usize), Stop> {
+fn calls_in(t: &str, mut at: usize, bracket: bool) -> Result<(PyCalls, usize), Broken> {
     let mut out = Vec::new();
     loop {
         at = skip_ws(t, at);
         if bracket {
             match t.as_bytes().get(at) {
                 Some(b']') => return Ok((out, at + 1)),
-                None => return Err(Stop::Eof),
+                None => {
+                    return Err(Broken {
+                        stop: Stop::Eof,
+                        calls: out,
+                        at,
+                    });
+                }
                 _ => {}
             }
         } else if at >= t.len() {
             return Ok((out, at));
         }
-        let (name, args, e) = py_call(t, at)?;
+        let (name, args, e) = match py_call(t, at) {
+            Ok(c) => c,
+            Err(stop) => {
+                return Err(Broken {
+                    stop,
+                    calls: out,
+                    at,
+                });
+            }
+        };
         out.push((name, args, at..e));
         at = skip_ws(t, e);
         match t.as_bytes().get(at) {
             Some(b',' | b';') => at += 1,
             Some(b']') if bracket => {}
-            None if bracket => return Err(Stop::Eof),
+            None if bracket => {
+                return Err(Broken {
+                    stop: Stop::Eof,
+                    calls: out,
+                    at,
+                });
+            }
             None => return Ok((out, at)),
             Some(_) if !bracket => {}
-            Some(_) => return Err(Stop::Invalid),
+            Some(_) => {
+                return Err(Broken {
+                    stop: Stop::Invalid,
+                    calls: out,
+                    at,
+                });
+            }
         }
     }
+}
+
+/// The call the output was cut off in, starting at `at`: its name (`.call` dropped) when a
+/// name and `(` are there, with its arguments marked cut off (E4).
+fn cut_call(t: &str, at: usize, span: std::ops::Range<usize>, fmt: Format) -> Option<Piece> {
+    let ne = super::value::py_ident(t, at)?;
+    if t.as_bytes().get(skip_ws(t, ne)) != Some(&b'(') {
+        return None;
+    }
+    let name = &t[at..ne];
+    Some(Piece::Call(RawCall {
+        name: name.strip_suffix(".call").unwrap_or(name).to_owned(),
+        args: Args::Bad(crate::repair::RepairError::Truncated {
+            at: t.len(),
+            message: "the call is cut off".into(),
+        }),
+        raw: ne..t.len(),
+        span,
+        format: fmt,
+        id: None,
+    }))
+}
+
+/// Calls read before the output ended, then the one it ended in (when it has a name and `(`):
+/// the complete ones are calls, the cut-off one is rejected, as in a cut-off JSON array.
+fn cut_pieces(t: &str, b: Broken, span: std::ops::Range<usize>, fmt: Format) -> Vec<Piece> {
+    let cut = cut_call(t, b.at, span.clone(), fmt);
+    let mut out = to_pieces(b.calls, span, fmt);
+    out.extend(cut);
+    out
 }
 
 fn to_pieces(calls: PyCalls, span: std::ops::Range<usize>, fmt: Format) -> Vec<Piece> {
@@ -83,25 +148,10 @@ fn body_calls(
     match calls_in(sub, from, bracket) {
         Ok((calls, _)) if !calls.is_empty() => to_pieces(calls, span, py_fmt),
         Ok(_) => Vec::new(),
-        Err(Stop::Eof) if inp.fin && !closed => {
-            // Cut off inside the call: keep the name so the model can be asked to finish it.
-            match super::value::py_ident(t, skip_ws(t, from)) {
-                Some(ne) => {
-                    let n = skip_ws(t, from);
-                    vec![Piece::Call(RawCall {
-                        name: t[n..ne].to_owned(),
-                        args: Args::Bad(crate::repair::RepairError::Truncated {
-                            at: t.len(),
-                            message: "the call is cut off".into(),
-                        }),
-                        raw: ne..r.end,
-                        span,
-                        format: py_fmt,
-                        id: None,
-                    })]
-                }
-                None => Vec::new(),
-            }
+        Err(b) if b.stop == Stop::Eof && inp.fin && !closed => {
+            // Cut off inside a call: the complete calls, then the cut-off one by its name so
+            // the model can be asked to finish it.
+            cut_pieces(t, b, span, py_fmt)
         }
         Err(_) => {
             // Not readable: the text stays visible as content.
@@ -140,12 +190,22 @@ pub(crate) fn olmo3(inp: &Input<'_>, s: usize, mend: usize) -> Step {
 
 const PY_TAG_END: &[&str] = &["<|eom_id|>", "<|eot_id|>"];
 
-/// `<|python_tag|>f.call(a=1)` or `<|python_tag|>{"name": …}`.
+/// `<|python_tag|>f.call(a=1)`, `<|python_tag|>{"name": …}`, or `<|python_tag|>` then raw
+/// Python code (Llama 3.1's and Functionary v3.1's code interpreter: a call to the `python`
+/// tool, as Functionary v3.2's `>>>python`), each up to `<|eom_id|>` / `<|eot_id|>` or the end.
 pub(crate) fn python_tag(inp: &Input<'_>, s: usize, mend: usize) -> Step {
     let t = inp.text;
     let at = skip_ws(t, mend);
     if at >= t.len() {
-        return inp.more(Wait::Any);
+        // Nothing after the tag: a control token, never content.
+        return if inp.fin {
+            Step::Done {
+                end: t.len(),
+                pieces: Vec::new(),
+            }
+        } else {
+            Step::NeedMore(Wait::Any)
+        };
     }
     if t.as_bytes()[at] == b'{' || t.as_bytes()[at] == b'[' {
         // One or more JSON calls (`;`-separated) up to the end-of-message token.
@@ -172,9 +232,22 @@ pub(crate) fn python_tag(inp: &Input<'_>, s: usize, mend: usize) -> Step {
                 break;
             }
             Err(Stop::Eof) if !inp.fin => return Step::NeedMore(Wait::Balanced),
-            Err(_) => {
+            Err(stop) => {
+                if stop == Stop::Eof && cut_call(t, pos, 0..0, Format::Llama3PythonTag).is_some() {
+                    // The output ended inside a call.
+                    let b = Broken {
+                        stop,
+                        calls,
+                        at: pos,
+                    };
+                    let span = s..t.len();
+                    return Step::Done {
+                        end: t.len(),
+                        pieces: cut_pieces(t, b, span, Format::Llama3PythonTag),
+                    };
+                }
                 if calls.is_empty() {
-                    return Step::NotMine;
+                    return raw_code(inp, s, at);
                 }
                 break;
             }
@@ -190,7 +263,27 @@ pub(crate) fn python_tag(inp: &Input<'_>, s: usize, mend: usize) -> Step {
     }
 }
 
-/// A bare Python list of calls: `[f(a=1), g()]`. Only a complete, well-formed list counts.
+/// `<|python_tag|>` then code that is no call: the code interpreter's input, up to the
+/// end-of-message token or the end of the output.
+fn raw_code(inp: &Input<'_>, s: usize, at: usize) -> Step {
+    match body_until(inp, at, PY_TAG_END) {
+        Ok((body, end)) => {
+            let fmt = match inp.hint() {
+                Some(Format::FunctionaryV31) => Format::FunctionaryV31,
+                _ => Format::Llama3PythonTag,
+            };
+            Step::Done {
+                end,
+                pieces: vec![super::json_tags::code_call(inp.text, body, s..end, fmt)],
+            }
+        }
+        Err(st) => st,
+    }
+}
+
+/// A bare Python list of calls: `[f(a=1), g()]`. A complete, well-formed list counts; so does
+/// one the output ends in once a call in it has its name and `(` (the complete calls are calls,
+/// the cut-off one is rejected).
 pub(crate) fn bare_list(inp: &Input<'_>, s: usize) -> Step {
     let t = inp.text;
     match calls_in(t, s + 1, true) {
@@ -199,7 +292,17 @@ pub(crate) fn bare_list(inp: &Input<'_>, s: usize) -> Step {
             pieces: to_pieces(calls, s..e, Format::Pythonic),
         },
         Ok(_) => Step::NotMine,
-        Err(Stop::Eof) if !inp.fin => Step::NeedMore(Wait::Balanced),
+        Err(b) if b.stop == Stop::Eof && !inp.fin => Step::NeedMore(Wait::Balanced),
+        Err(b) if b.stop == Stop::Eof && !inp.opts.partial => {
+            let pieces = cut_pieces(t, b, s..t.len(), Format::Pythonic);
+            if pieces.is_empty() {
+                return Step::NotMine;
+            }
+            Step::Done {
+                end: t.len(),
+                pieces,
+            }
+        }
         Err(_) => Step::NotMine,
     }
 }

@@ -1,6 +1,7 @@
 //! Think blocks: `<think>…</think>`, `[THINK]…[/THINK]`, `<|START_THINKING|>…<|END_THINKING|>`,
 //! `<|inner_prefix|>…<|inner_suffix|>`, `<seed:think>…</seed:think>`, Gemma 4's
-//! `<|channel>thought…<channel|>`, and a block the prompt already opened. Everything inside a
+//! `<|channel>thought…<channel|>`, `<thinking>…</thinking>`, Kimi's `◁think▷…◁/think▷`, and a
+//! block the prompt already opened. Everything inside a
 //! closed block is reasoning, calls included. A block that is never closed ends where the first
 //! call envelope starts (the model forgot to close it); with no envelope it runs to the end. In a
 //! partial text (a prefix of a longer output) an unclosed block is still open: all reasoning.
@@ -19,6 +20,8 @@ pub(crate) const CLOSERS: &[&str] = &[
     "</seed:think>",
     "<channel|>",
     "[BEGIN FINAL RESPONSE]",
+    "</thinking>",
+    "\u{25c1}/think\u{25b7}",
 ];
 
 const OPENERS: &[&str] = &[
@@ -31,6 +34,8 @@ const OPENERS: &[&str] = &[
     "<|channel|>",
     "to=",
     "<|start|>",
+    "<thinking>",
+    "\u{25c1}think\u{25b7}",
 ];
 
 fn closer_of(open: &str) -> &'static [&'static str] {
@@ -40,6 +45,8 @@ fn closer_of(open: &str) -> &'static [&'static str] {
         "<|START_THINKING|>" => &["<|END_THINKING|>"],
         "<|inner_prefix|>" => &["<|inner_suffix|>"],
         "<seed:think>" => &["</seed:think>"],
+        "<thinking>" => &["</thinking>"],
+        "\u{25c1}think\u{25b7}" => &["\u{25c1}/think\u{25b7}"],
         _ => &["<channel|>"],
     }
 }

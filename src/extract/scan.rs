@@ -106,7 +106,12 @@ pub(crate) enum Args {
     /// Already a value (from a repaired payload or a Python / Gemma literal).
     Value(Value, Vec<Fix>),
     /// Raw-text key/value pairs (XML families); `Some(true)` when the envelope says "string".
-    Pairs(Vec<(String, String, Option<bool>)>),
+    Pairs {
+        pairs: Vec<(String, String, Option<bool>)>,
+        /// The output ended inside a key or a value (its close tag never came): the last pair
+        /// is partial or missing, so the call is cut off (E4), not complete.
+        cut: bool,
+    },
     /// Could not be read at all.
     Bad(RepairError),
 }
@@ -135,6 +140,8 @@ const MARKERS: &[Marker] = &[
     m("<|inner_prefix|>", reasoning::think, &[]),
     m("<seed:think>", reasoning::think, &[]),
     m("<|channel>", reasoning::think, &[]),
+    m("<thinking>", reasoning::think, &[]),
+    m("\u{25c1}think\u{25b7}", reasoning::think, &[]),
     // Stray closers and control tokens that carry no text.
     m("</think>", reasoning::drop_token, &[]),
     m("[/THINK]", reasoning::drop_token, &[]),
@@ -197,7 +204,7 @@ const MARKERS: &[Marker] = &[
     // Pythonic.
     m("<|tool_call_start|>", pythonic::lfm2, &[F::Lfm2Pythonic, F::Lfm2Json]),
     m("<function_calls>", pythonic::olmo3, &[F::Olmo3Pythonic]),
-    m("<|python_tag|>", pythonic::python_tag, &[F::Llama3PythonTag, F::Llama3Json]),
+    m("<|python_tag|>", pythonic::python_tag, &[F::Llama3PythonTag, F::Llama3Json, F::FunctionaryV31]),
     // Mistral.
     m("[TOOL_CALLS]", mistral::handle, &[F::MistralJsonArray, F::MistralV11, F::JsonArray]),
     // JSON between tags.
@@ -240,7 +247,8 @@ const fn m(pat: &'static str, handler: Handler, families: &'static [Format]) -> 
 /// Most markers start with a byte that is rare in prose (`<`, `[`, `{`, `` ` ``, `>`); the few
 /// that start with a letter (`to=`, `Action:`, `function call<|role_sep|>`) hold such a byte
 /// further in. Stage one skips every byte that is no marker's *anchor* (its first byte that is
-/// neither a letter, a digit, `_` nor a space) with a branch-free table scan; stage two checks
+/// neither a letter, a digit, `_` nor a space; ASCII, or the lead byte of `◁think▷`'s `◁`) with
+/// a branch-free table scan; stage two checks
 /// the markers anchored there: those that start at the anchor (one anchored Aho-Corasick
 /// search) and those that start a fixed number of bytes before it. A marker made only of letters
 /// (`functools`) has no anchor: it is searched for with `memmem` in the stretch before the next
@@ -322,7 +330,8 @@ impl Matcher {
             if let Some(m) = self.ac.find(input) {
                 return Some((m.start(), m.end(), m.pattern().as_usize()));
             }
-            p = c + 1;
+            // An anchor is ASCII or a UTF-8 lead byte (`◁` of `◁think▷`): step over its char.
+            p = c + text[c..].chars().next().map_or(1, char::len_utf8);
         }
     }
 

@@ -17,7 +17,18 @@ pub(crate) fn tool_call(inp: &Input<'_>, s: usize, mend: usize) -> Step {
 
 /// `<tool>`, `<tools>`, `<response>`, `<json>`, `<xml>`, `<user>`: a call only when the body is
 /// one; a `<response>` without a call is content with its tags dropped; others stay as written.
+/// `<tools>` wraps tool *definitions* in the prompts of Qwen and Hermes: a block holding any
+/// JSON that is not a call with an `arguments` key is content, all of it.
 pub(crate) fn generic(inp: &Input<'_>, s: usize, mend: usize) -> Step {
+    if &inp.text[s..mend] == "<tools>" {
+        let (body, end) = match body_until(inp, mend, &["</tools>"]) {
+            Ok(x) => x,
+            Err(st) => return st,
+        };
+        if !argument_calls_only(inp.text, body) {
+            return Step::Skip(end);
+        }
+    }
     let close: &'static [&'static str] = match &inp.text[s..mend] {
         "<tool>" => &["</tool>"],
         "<tools>" => &["</tools>"],
@@ -47,6 +58,33 @@ pub(crate) fn generic(inp: &Input<'_>, s: usize, mend: usize) -> Step {
         }
         other => other,
     }
+}
+
+/// True unless `t[body]` opens with JSON that is not all calls carrying an `arguments` key
+/// (see [`super::value::has_arguments_key`]); a body that is not JSON is left to the caller.
+fn argument_calls_only(t: &str, body: std::ops::Range<usize>) -> bool {
+    let r = trim_range(t, body);
+    let sub = &t[..r.end];
+    if !sub[r.start..].starts_with(['{', '[']) {
+        return true;
+    }
+    let mut at = r.start;
+    while at < r.end {
+        match json_at(sub, at) {
+            Ok((v, e)) => {
+                if !super::value::has_arguments_key(&v) {
+                    return false;
+                }
+                at = skip_ws(sub, e);
+                if sub[at..].starts_with([',', ';']) {
+                    at = skip_ws(sub, at + 1);
+                }
+            }
+            // Not JSON from here (broken or cut off): a call only if it names its arguments.
+            Err(_) => return sub[at..].contains("\"arguments\""),
+        }
+    }
+    true
 }
 
 fn tag_call(
@@ -98,6 +136,22 @@ fn tag_call(
         Ok(x) => x,
         Err(st) => return st,
     };
+    if t[at..].starts_with("```") {
+        // A fence inside the tag (Qwen2.5-Coder writes ```json fences while its template asks
+        // for <tool_call>): the JSON between the fence's info word and its close is the payload.
+        let mut j = at + 3;
+        while j < body.end && (t.as_bytes()[j].is_ascii_alphanumeric() || t.as_bytes()[j] == b'_') {
+            j += 1;
+        }
+        let close_fence = t[j..body.end].rfind("```").map_or(body.end, |i| j + i);
+        let r = trim_range(t, j..close_fence);
+        if t[r.clone()].starts_with(['{', '[']) {
+            return Step::Done {
+                end,
+                pieces: payload(inp, r, s..end, Format::Hermes, false),
+            };
+        }
+    }
     if t[at..].starts_with("<function=") {
         return Step::Done {
             end,
@@ -163,10 +217,15 @@ fn key_value_call(
         return vec![Piece::Content(span)];
     }
     let mut pairs = Vec::new();
+    // The body runs to the end of the output (no `</tool_call>`): a key or value that never
+    // closed there was cut off, and so was the call (E4).
+    let at_end = body.end == t.len();
+    let mut cut = false;
     let mut at = body.start + name_end;
     while let Some(k) = find(t, at, "<arg_key>").filter(|k| *k < body.end) {
         let ks = k + "<arg_key>".len();
         let Some(ke) = find(t, ks, "</arg_key>").filter(|e| *e <= body.end) else {
+            cut = at_end;
             break;
         };
         let key = t[ks..ke].trim().to_owned();
@@ -175,9 +234,14 @@ fn key_value_call(
             let vs = vs0 + "<arg_value>".len();
             match find(t, vs, "</arg_value>").filter(|e| *e <= body.end) {
                 Some(ve) => (t[vs..ve].to_owned(), ve + "</arg_value>".len()),
-                None => (t[vs..body.end].to_owned(), body.end),
+                None => {
+                    cut = at_end;
+                    (t[vs..body.end].to_owned(), body.end)
+                }
             }
         } else {
+            // A key with no value yet: cut off when only (part of) `<arg_value>` follows.
+            cut |= at_end && "<arg_value>".starts_with(t[vs0..body.end].trim_end());
             (String::new(), vs0)
         };
         pairs.push((key, val, None));
@@ -185,7 +249,7 @@ fn key_value_call(
     }
     vec![Piece::Call(RawCall {
         name: name.to_owned(),
-        args: Args::Pairs(pairs),
+        args: Args::Pairs { pairs, cut },
         raw: body.start + name_end..body.end,
         span,
         format: fmt,

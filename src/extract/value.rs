@@ -71,6 +71,9 @@ fn phrase_name(s: &str) -> bool {
 /// `null` arguments standing for "no arguments key".
 pub(crate) fn call_from_object(v: &Value, need_args: bool) -> Option<JsonCall> {
     let o = v.as_object()?;
+    if is_definition(o) {
+        return None;
+    }
     // OpenAI nesting: {"type": "function", "function": {"name", "arguments"}, "id"}.
     if let Some(inner @ Value::Object(_)) = o.get("function") {
         let (n, a, id) = call_from_object(inner, false)?;
@@ -108,6 +111,41 @@ pub(crate) fn call_from_object(v: &Value, need_args: bool) -> Option<JsonCall> {
             _ => None,
         });
     Some((name.to_owned(), args, id))
+}
+
+/// A tool *definition* as a prompt lists it: a `description` beside a schema-shaped
+/// `parameters` (`"type": "object"` with a `properties` object) and no `arguments`. Small models
+/// echo the tool list of their system prompt; a definition is never a call. Llama 3's call
+/// `{"name": "f", "parameters": {…}}` has no description, so its arguments stay arguments
+/// whatever keys they have.
+fn is_definition(o: &Map<String, Value>) -> bool {
+    !o.contains_key("arguments")
+        && o.contains_key("description")
+        && o.get("parameters")
+            .and_then(Value::as_object)
+            .is_some_and(|p| {
+                p.get("type").and_then(Value::as_str) == Some("object")
+                    && p.get("properties").is_some_and(Value::is_object)
+            })
+}
+
+/// True when `v` is a call, or a list of calls, that carries its arguments under an
+/// `arguments` key (OpenAI / Hermes calls; OpenAI's `{"type": "function", "function": …}`
+/// nesting and `{"tool_call": …}` wrappers included). Inside `<tools>…</tools>`, the wrapper of
+/// tool definitions, only these are calls (Hermes 2 Pro writes them there).
+pub(crate) fn has_arguments_key(v: &Value) -> bool {
+    match v {
+        Value::Object(o) => {
+            o.contains_key("arguments")
+                || ["function", "tool_call", "function_call"].iter().any(|k| {
+                    o.get(*k)
+                        .is_some_and(|i| i.is_object() && has_arguments_key(i))
+                })
+                || o.get("tool_calls").is_some_and(has_arguments_key)
+        }
+        Value::Array(a) => !a.is_empty() && a.iter().all(has_arguments_key),
+        _ => false,
+    }
 }
 
 /// Arguments given as a JSON-encoded string: the decoded object when it is one.

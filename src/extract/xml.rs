@@ -66,8 +66,8 @@ pub(crate) fn qwen_functions(
             Some(e) => (e, e + "</function>".len()),
             None => (body.end, body.end),
         };
-        let pairs = params_eq(t, fs..fe, fmt != Format::SeedOssXml);
-        out.push(body_call(t, name, fs..fe, pairs, span.clone(), fmt));
+        let (pairs, cut) = params_eq(t, fs..fe, fmt != Format::SeedOssXml);
+        out.push(body_call(t, name, fs..fe, pairs, cut, span.clone(), fmt));
         at = next;
     }
     if out.is_empty() {
@@ -76,14 +76,15 @@ pub(crate) fn qwen_functions(
     out
 }
 
-/// The call named `name` whose body is `body`: its parameter `pairs`, or, when the body holds
-/// none and starts with `{`, the body itself as JSON arguments (models that drop the parameter
-/// tags and write the object).
+/// The call named `name` whose body is `body`: its parameter `pairs` (`cut`: the output ended
+/// inside one), or, when the body holds none and starts with `{`, the body itself as JSON
+/// arguments (models that drop the parameter tags and write the object).
 fn body_call(
     t: &str,
     name: String,
     body: Range<usize>,
     pairs: Vec<(String, String, Option<bool>)>,
+    cut: bool,
     span: Range<usize>,
     format: Format,
 ) -> Piece {
@@ -91,7 +92,7 @@ fn body_call(
     let args = if pairs.is_empty() && t[body_json.clone()].starts_with('{') {
         Args::Json(body_json)
     } else {
-        Args::Pairs(pairs)
+        Args::Pairs { pairs, cut }
     };
     Piece::Call(RawCall {
         name,
@@ -103,14 +104,17 @@ fn body_call(
     })
 }
 
-/// `<parameter=KEY>VALUE</parameter>` pairs (a missing close runs to the next parameter).
-fn params_eq(t: &str, r: Range<usize>, trim: bool) -> Vec<(String, String, Option<bool>)> {
+/// `<parameter=KEY>VALUE</parameter>` pairs (a missing close runs to the next parameter, or to
+/// `</function>`). Also says whether the output ended inside a key or a value: the body runs to
+/// the end of the text and the last key or value never closed.
+fn params_eq(t: &str, r: Range<usize>, trim: bool) -> (Vec<(String, String, Option<bool>)>, bool) {
     let mut pairs = Vec::new();
     let mut at = r.start;
+    let at_end = r.end == t.len();
     while let Some(p) = find(t, at, "<parameter=").filter(|p| *p < r.end) {
         let ks = p + "<parameter=".len();
         let Some(gt) = find(t, ks, ">").filter(|g| *g <= r.end) else {
-            break;
+            return (pairs, at_end);
         };
         let key = t[ks..gt].trim().trim_matches('"').to_owned();
         let vs = gt + 1;
@@ -124,9 +128,13 @@ fn params_eq(t: &str, r: Range<usize>, trim: bool) -> Vec<(String, String, Optio
         };
         let v = &t[vs..ve];
         pairs.push((key, if trim { trim_value(v) } else { v }.to_owned(), None));
+        if close.is_none() && next_open.is_none() && at_end {
+            // No close tag, no next parameter, no `</function>`: the output ended in the value.
+            return (pairs, true);
+        }
         at = next;
     }
-    pairs
+    (pairs, false)
 }
 
 /// `<function=` without a wrapper: Functionary v3.1 JSON or a bare Qwen3-Coder function.
@@ -180,11 +188,12 @@ pub(crate) fn function_eq(inp: &Input<'_>, s: usize, mend: usize) -> Step {
                 Ok(x) => x,
                 Err(st) => return st,
             };
+            let (pairs, cut) = params_eq(t, body.clone(), true);
             Step::Done {
                 end,
                 pieces: vec![Piece::Call(RawCall {
                     name: name.to_owned(),
-                    args: Args::Pairs(params_eq(t, body.clone(), true)),
+                    args: Args::Pairs { pairs, cut },
                     raw: body,
                     span: s..end,
                     format: Format::Qwen3CoderXml,
@@ -250,9 +259,13 @@ fn invokes(
             None => (body.end, body.end),
         };
         let mut pairs = Vec::new();
+        // The output ended inside a parameter's tag or value (the invoke runs to the end).
+        let mut cut = false;
+        let at_end = fe == t.len();
         let mut p = fs;
         while let Some(po) = find(t, p, tags.param).filter(|x| *x < fe) {
             let Some((key, rest, vs)) = attr_tag(t, po + tags.param.len(), fe) else {
+                cut = at_end;
                 break;
             };
             let hint = if rest.contains("string=\"true\"") {
@@ -273,7 +286,10 @@ fn invokes(
             };
             let (ve, pn) = match find(t, search_from, tags.param_close).filter(|e| *e <= fe) {
                 Some(e) => (e, e + tags.param_close.len()),
-                None => (fe, fe),
+                None => {
+                    cut = at_end;
+                    (fe, fe)
+                }
             };
             let v = match cdata {
                 Some(c) => t[c].to_owned(),
@@ -282,7 +298,7 @@ fn invokes(
             pairs.push((key, v, hint));
             p = pn;
         }
-        out.push(body_call(t, name, fs..fe, pairs, span.clone(), fmt));
+        out.push(body_call(t, name, fs..fe, pairs, cut, span.clone(), fmt));
         at = next;
     }
     if out.is_empty() && !t[trim_range(t, body)].is_empty() {
