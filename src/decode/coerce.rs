@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Number, Value};
 
-use super::check::{MAX_DEPTH, conforms_part, same_value};
+use super::check::{MAX_DEPTH, conforms, conforms_part, same_value};
 use super::error::unknown_key_problem;
 use super::node::{
     Additional, Compiled, Node, NodeId, ROOT, T_ANY, T_ARR, T_BOOL, T_INT, T_NULL, T_NUM, T_OBJ,
@@ -302,6 +302,28 @@ impl Walker<'_> {
         self.record(path, kind, kind.cost(), orig);
     }
 
+    /// The default of property `pid`, made to fit the property's own schema by the rules a value
+    /// the model sent goes through (BFCL writes `"default": "false"` for a boolean); `None` when
+    /// there is none or it cannot be made to fit (`"The current year"` for an integer): then the
+    /// field is left out rather than filled with a value the validator would blame on the model.
+    fn usable_default(&mut self, pid: NodeId, path: &mut String, depth: usize) -> Option<Value> {
+        let c = self.c;
+        let mut d = c.get(pid).default.clone()?;
+        if conforms(c, &d, pid, depth + 1) {
+            return Some(d);
+        }
+        let mut sub = Walker {
+            c,
+            policy: self.policy,
+            out: Vec::new(),
+            problems: Vec::new(),
+            fuel: self.fuel,
+        };
+        sub.walk(&mut d, pid, path, depth + 1, false);
+        self.fuel = sub.fuel;
+        (sub.problems.is_empty() && conforms(c, &d, pid, depth + 1)).then_some(d)
+    }
+
     fn object(
         &mut self,
         obj: &mut Map<String, Value>,
@@ -364,8 +386,10 @@ impl Walker<'_> {
             let prop = c.get(*pid);
             match obj.get_mut(name) {
                 Some(x) if x.is_null() && !allows_null(c, *pid) => {
-                    if let Some(d) = &prop.default {
-                        *x = d.clone();
+                    if let Some(d) = self.usable_default(*pid, path, depth) {
+                        if let Some(x) = obj.get_mut(name) {
+                            *x = d;
+                        }
                         let k = CoercionKind::NullToDefault;
                         self.record(path, k, k.cost(), Value::Null);
                     } else if !required {
@@ -376,8 +400,11 @@ impl Walker<'_> {
                 }
                 Some(x) => self.walk(x, *pid, path, depth + 1, false),
                 None => {
-                    if !required && let Some(d) = &prop.default {
-                        obj.insert(name.clone(), d.clone());
+                    if !required
+                        && prop.default.is_some()
+                        && let Some(d) = self.usable_default(*pid, path, depth)
+                    {
+                        obj.insert(name.clone(), d);
                         let k = CoercionKind::MissingToDefault;
                         self.record(path, k, k.cost(), Value::Null);
                     }
@@ -652,4 +679,65 @@ pub(crate) fn did_you_mean<'n>(key: &str, n: &'n Node) -> Option<&'n str> {
     names()
         .find(|k| fold(k) == f)
         .or_else(|| misspelling(key, names()))
+}
+
+/// Takes back the defaults the full validator still rejects (a check coercion does not make,
+/// such as a `format`): the model did not send them, so they must not become its problems. A
+/// default filled into a missing field is taken out again; one that replaced a `null` leaves an
+/// optional field out and puts the `null` back into a required one.
+pub(crate) fn drop_unfit_defaults(
+    c: &Compiled,
+    validator: &jsonschema::Validator,
+    value: &mut Value,
+    coercions: &mut Vec<Coercion>,
+) {
+    use CoercionKind as K;
+    let is_default = |x: &Coercion| {
+        matches!(x.kind, K::MissingToDefault | K::NullToDefault) && !x.path.is_empty()
+    };
+    if !coercions.iter().any(is_default) {
+        return;
+    }
+    let bad: Vec<String> = validator
+        .iter_errors(value)
+        .map(|e| e.instance_path().as_str().to_owned())
+        .collect();
+    let under = |p: &str, inside: &str| {
+        p == inside || (p.starts_with(inside) && p.as_bytes().get(inside.len()) == Some(&b'/'))
+    };
+    let unfit: Vec<(String, CoercionKind)> = coercions
+        .iter()
+        .filter(|x| is_default(x) && bad.iter().any(|e| under(e, &x.path)))
+        .map(|x| (x.path.clone(), x.kind))
+        .collect();
+    for (path, kind) in unfit {
+        let Some((parent, last)) = path.rsplit_once('/') else {
+            continue;
+        };
+        let name = last.replace("~1", "/").replace("~0", "~");
+        let required = super::error::node_at(c, value, parent)
+            .is_some_and(|n| c.get(n).required.contains(&name));
+        let obj = if parent.is_empty() {
+            Some(&mut *value)
+        } else {
+            value.pointer_mut(parent)
+        };
+        let Some(Value::Object(obj)) = obj else {
+            continue;
+        };
+        coercions.retain(|x| !under(&x.path, &path));
+        if kind == K::NullToDefault && required {
+            obj.insert(name, Value::Null);
+            continue;
+        }
+        obj.shift_remove(&name);
+        if kind == K::NullToDefault {
+            coercions.push(Coercion {
+                path,
+                kind: K::NullDropped,
+                cost: K::NullDropped.cost(),
+                original: Value::Null,
+            });
+        }
+    }
 }

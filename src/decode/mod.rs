@@ -198,11 +198,14 @@ pub enum CoercionKind {
     KeyFolded,
     /// `"locaton"` → `"location"` (a close misspelling; did you mean).
     KeyMisspelled,
-    /// `null` for a non-nullable field with a default → the default.
+    /// `null` for a non-nullable field with a default → the default. A default that does not
+    /// fit the field's own schema goes through the same rules as a sent value (`"false"` for a
+    /// boolean → `false`); one that still does not fit is not used.
     NullToDefault,
     /// `null` for an optional, non-nullable field without a default → the field is omitted.
     NullDropped,
-    /// A missing optional field with a declared default → the default.
+    /// A missing optional field with a declared default → the default (made to fit as for
+    /// [`CoercionKind::NullToDefault`]; a default that cannot fit leaves the field out).
     MissingToDefault,
     /// A key the schema does not list was dropped (policy).
     UnknownKeyDropped,
@@ -404,6 +407,14 @@ impl Decoder {
             &mut coercions,
             &mut problems,
         );
+        if problems.is_empty() && !inner.validator.is_valid(&value) {
+            coerce::drop_unfit_defaults(
+                &inner.compiled,
+                &inner.validator,
+                &mut value,
+                &mut coercions,
+            );
+        }
         if !problems.is_empty() || !inner.validator.is_valid(&value) {
             return Err(error::invalid(
                 &inner.compiled,
