@@ -644,18 +644,32 @@ fn match_key<'n>(
     Some((k, CoercionKind::KeyMisspelled))
 }
 
-/// The unique candidate within a small edit distance of `key` (1 for short names, 2 for long).
+/// The unique candidate within a small edit distance of `key` (1 for short names, 2 for long),
+/// by [`near`], whose edits also stay inside words: a key is renamed only for a typo, never for a
+/// whole word replaced (`min_price` is not `max_price`, `point_x` is not `point_y`).
 fn misspelling<'n>(key: &str, candidates: impl Iterator<Item = &'n str>) -> Option<&'n str> {
+    near(key, candidates).filter(|cand| typo_inside_words(&fold(key), cand))
+}
+
+/// The unique candidate within a small edit distance of `key` (1 for short names, 2 for long),
+/// whatever words the edits touch: good enough for a did-you-mean, not for a silent rename.
+fn near<'n>(key: &str, candidates: impl Iterator<Item = &'n str>) -> Option<&'n str> {
     let f = fold(key);
+    let f_len = f.chars().count();
     let mut best: Option<(usize, &'n str)> = None;
     let mut tie = false;
     for cand in candidates {
         let fc = fold(cand);
-        let limit = match fc.chars().count() {
+        let fc_len = fc.chars().count();
+        let limit = match fc_len {
             0..=3 => 0,
             4..=7 => 1,
             _ => 2,
         };
+        // The distance is at least the difference in length (and a long key costs nothing).
+        if f_len.abs_diff(fc_len) > limit {
+            continue;
+        }
         let d = strsim::damerau_levenshtein(&f, &fc);
         if d == 0 || d > limit {
             continue;
@@ -672,13 +686,109 @@ fn misspelling<'n>(key: &str, candidates: impl Iterator<Item = &'n str>) -> Opti
     if tie { None } else { best.map(|(_, k)| k) }
 }
 
+/// The words of a field name: split at `_`, `-`, `.`, spaces, a lower- to upper-case change and
+/// a letter–digit change. Returns each character of the folded name ([`fold`]) with the index of
+/// its word, and each word's length and whether it is a number.
+fn words(name: &str) -> (Vec<char>, Vec<usize>, Vec<(usize, bool)>) {
+    let (mut chars, mut word_of, mut words) = (Vec::new(), Vec::new(), Vec::<(usize, bool)>::new());
+    let mut prev: Option<char> = None;
+    for ch in name.chars() {
+        if matches!(ch, '_' | '-' | '.') || ch.is_whitespace() {
+            prev = None;
+            continue;
+        }
+        let new_word = match prev {
+            None => true,
+            Some(p) => {
+                (p.is_lowercase() && ch.is_uppercase())
+                    || (p.is_ascii_digit() != ch.is_ascii_digit()
+                        && p.is_alphanumeric()
+                        && ch.is_alphanumeric())
+            }
+        };
+        if new_word {
+            words.push((0, true));
+        }
+        let w = words.len() - 1;
+        for low in ch.to_lowercase() {
+            chars.push(low);
+            word_of.push(w);
+            words[w].0 += 1;
+        }
+        words[w].1 &= ch.is_ascii_digit();
+        prev = Some(ch);
+    }
+    (chars, word_of, words)
+}
+
+/// True when turning the folded key `f` into `cand` takes at most one edit in any one word of
+/// `cand`, and none in a word of one or two letters or in a number (one optimal alignment,
+/// Damerau's transposition counted as one edit).
+fn typo_inside_words(f: &str, cand: &str) -> bool {
+    let a: Vec<char> = f.chars().collect();
+    let (b, word_of, words) = words(cand);
+    let (n, m) = (a.len(), b.len());
+    if m == 0 || n > 256 || m > 256 {
+        return false;
+    }
+    let w = m + 1;
+    let mut d = vec![0usize; (n + 1) * w];
+    for i in 0..=n {
+        for j in 0..=m {
+            d[i * w + j] = if i == 0 || j == 0 {
+                i + j
+            } else {
+                let sub = d[(i - 1) * w + j - 1] + usize::from(a[i - 1] != b[j - 1]);
+                let mut best = sub.min(d[(i - 1) * w + j] + 1).min(d[i * w + j - 1] + 1);
+                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                    best = best.min(d[(i - 2) * w + j - 2] + 1);
+                }
+                best
+            };
+        }
+    }
+    // Walk one optimal alignment back, charging each edit to the word of `cand` it falls in.
+    let mut edits = vec![0usize; words.len()];
+    let (mut i, mut j) = (n, m);
+    while i > 0 || j > 0 {
+        let here = d[i * w + j];
+        if i > 0 && j > 0 && a[i - 1] == b[j - 1] && here == d[(i - 1) * w + j - 1] {
+            i -= 1;
+            j -= 1;
+            continue;
+        }
+        let word = word_of[j.saturating_sub(1)];
+        edits[word] += 1;
+        if i > 1
+            && j > 1
+            && a[i - 1] == b[j - 2]
+            && a[i - 2] == b[j - 1]
+            && here == d[(i - 2) * w + j - 2] + 1
+        {
+            i -= 2;
+            j -= 2;
+        } else if i > 0 && j > 0 && here == d[(i - 1) * w + j - 1] + 1 {
+            i -= 1;
+            j -= 1;
+        } else if j > 0 && here == d[i * w + j - 1] + 1 {
+            j -= 1;
+        } else {
+            i -= 1;
+        }
+    }
+    edits
+        .iter()
+        .zip(&words)
+        .all(|(&e, &(len, number))| e == 0 || (e == 1 && len >= 3 && !number))
+}
+
 /// The field name `key` probably meant (for did-you-mean in messages).
 pub(crate) fn did_you_mean<'n>(key: &str, n: &'n Node) -> Option<&'n str> {
     let names = || n.known_keys.iter().map(String::as_str);
     let f = fold(key);
     names()
         .find(|k| fold(k) == f)
-        .or_else(|| misspelling(key, names()))
+        .or_else(|| near(key, names()))
 }
 
 /// Takes back the defaults the full validator still rejects (a check coercion does not make,

@@ -196,7 +196,9 @@ pub enum CoercionKind {
     KeyCase,
     /// `"maxResults"` → `"max_results"` (case, `_`, `-` folded).
     KeyFolded,
-    /// `"locaton"` → `"location"` (a close misspelling; did you mean).
+    /// `"locaton"` → `"location"` (a close misspelling: at most one edit in any one word of the
+    /// name, none in a word of one or two letters or a number; `min_price` never becomes
+    /// `max_price`).
     KeyMisspelled,
     /// `null` for a non-nullable field with a default → the default. A default that does not
     /// fit the field's own schema goes through the same rules as a sent value (`"false"` for a
