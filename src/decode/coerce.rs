@@ -155,6 +155,42 @@ impl Walker<'_> {
 
     /// Changes the value's type when the schema wants another one and a rule applies.
     fn fix_type(&mut self, v: &mut Value, n: &Node, path: &str) {
+        if let Value::String(s) = v
+            && n.types & T_ARR != 0
+            && n.types & T_STR == 0
+            && let Some(item) = numeric_items(self.c, n)
+        {
+            // A string for an array of numbers is a list of them, or not a value of the array
+            // (wrapping "1, 2, three" would blame /0, a path the model never sent).
+            let t = s.trim();
+            let inner = t
+                .strip_prefix('(')
+                .and_then(|x| x.strip_suffix(')'))
+                .map(str::trim);
+            let list = inner.unwrap_or(t);
+            let parse = |p: &str| {
+                if item & T_NUM == 0 {
+                    parse_integer(p).map(|x| x.0)
+                } else {
+                    parse_number(p).map(|x| x.0)
+                }
+            };
+            if inner.is_some() || list.contains(',') {
+                let parts: Option<Vec<Value>> = list
+                    .split(',')
+                    .map(|p| parse(p.trim()).map(Value::Number))
+                    .collect();
+                if let Some(parts) = parts {
+                    let orig = std::mem::replace(v, Value::Array(parts));
+                    let k = CoercionKind::SplitList;
+                    self.record(path, k, k.cost(), orig);
+                }
+                return;
+            }
+            if parse(list).is_none() {
+                return;
+            }
+        }
         // An unwrapped one-element array may need a second rule ("[\"5\"]" → "5" → 5).
         for _ in 0..3 {
             let want = n.types;
@@ -413,6 +449,16 @@ impl Walker<'_> {
             path.truncate(len);
         }
     }
+}
+
+/// The item types of an array node whose every element must be a number or an integer (and
+/// nothing else); `None` for any other array.
+fn numeric_items(c: &Compiled, n: &Node) -> Option<u8> {
+    if !n.prefix_items.is_empty() {
+        return None;
+    }
+    let t = c.get(n.items?).types & !T_NULL;
+    (t != 0 && t & !(T_INT | T_NUM) == 0).then_some(t)
 }
 
 /// True when node `id` accepts `null`.

@@ -180,6 +180,9 @@ pub enum CoercionKind {
     WrappedInArray,
     /// `["Paris"]` → `"Paris"` where a single value is expected.
     UnwrappedArray,
+    /// `"10, 200"` or a Python tuple `"(1, 3)"` → `[10, 200]` where an array of numbers is
+    /// expected (every part a number of the item type; never read as one grouped number).
+    SplitList,
     /// `"{\"a\": 1}"` → `{"a": 1}` where an object or array is expected.
     ParsedJsonString,
     /// `"Celsius"` → `"celsius"`.
@@ -217,7 +220,7 @@ pub enum CoercionKind {
 
 impl CoercionKind {
     /// Every kind, for iteration (tests check each has a firing and a non-firing case).
-    pub const ALL: [CoercionKind; 23] = [
+    pub const ALL: [CoercionKind; 24] = [
         CoercionKind::StringToInteger,
         CoercionKind::StringToNumber,
         CoercionKind::StringToBool,
@@ -227,6 +230,7 @@ impl CoercionKind {
         CoercionKind::BoolToString,
         CoercionKind::WrappedInArray,
         CoercionKind::UnwrappedArray,
+        CoercionKind::SplitList,
         CoercionKind::ParsedJsonString,
         CoercionKind::EnumCase,
         CoercionKind::EnumWhitespace,
@@ -263,6 +267,7 @@ impl CoercionKind {
             | K::NullDropped => 1,
             K::WrappedInArray
             | K::UnwrappedArray
+            | K::SplitList
             | K::EnumFolded
             | K::KeyFolded
             | K::UnknownKeyDropped
