@@ -370,46 +370,50 @@ impl Walker<'_> {
     ) {
         let c = self.c;
         // Keys no schema of the object declares: fold or correct their names, else drop or
-        // reject (once, by the whole schema, not by each part).
-        if !part && (n.keys_closed || matches!(n.additional, Additional::Schema(_))) {
-            let unknown: Vec<String> = obj
-                .keys()
-                .filter(|k| !n.known_keys.contains(k))
-                .cloned()
-                .collect();
-            for key in unknown {
+        // reject (once, by the whole schema, not by each part). One pass that rebuilds the map,
+        // so dropping many keys stays linear (removing them one by one shifts the rest each time).
+        if !part
+            && (n.keys_closed || matches!(n.additional, Additional::Schema(_)))
+            && obj.keys().any(|k| !n.known_keys.contains(k))
+        {
+            // Which declared keys are already present (a rename may only go to a free one).
+            let mut taken: Vec<bool> = n.known_keys.iter().map(|k| obj.contains_key(k)).collect();
+            let old = std::mem::take(obj);
+            for (key, mut x) in old {
+                if n.known_keys.contains(&key) {
+                    obj.insert(key, x);
+                    continue;
+                }
                 if let Additional::Schema(s) = n.additional {
                     let len = path.len();
                     path.push('/');
                     push_escaped(path, &key);
-                    if let Some(x) = obj.get_mut(&key) {
-                        self.walk(x, s, path, depth + 1, false);
-                    }
+                    self.walk(&mut x, s, path, depth + 1, false);
                     path.truncate(len);
+                    obj.insert(key, x);
                     continue;
                 }
-                if let Some((target, kind)) = match_key(&key, n, obj) {
-                    let target = target.to_owned();
-                    if let Some(x) = obj.shift_remove(&key) {
-                        obj.insert(target.clone(), x);
-                    }
+                if let Some((i, kind)) = match_key(&key, n, &taken) {
+                    taken[i] = true;
+                    let target = n.known_keys[i].clone();
                     let mut p = path.clone();
                     p.push('/');
                     push_escaped(&mut p, &target);
+                    obj.insert(target, x);
                     self.record(&p, kind, kind.cost(), Value::String(key));
                     continue;
                 }
                 match self.policy.unknown_keys {
                     UnknownKeys::Drop => {
-                        let orig = obj.shift_remove(&key).unwrap_or(Value::Null);
                         let mut p = path.clone();
                         p.push('/');
                         push_escaped(&mut p, &key);
                         let k = CoercionKind::UnknownKeyDropped;
-                        self.record(&p, k, k.cost(), orig);
+                        self.record(&p, k, k.cost(), x);
                     }
                     UnknownKeys::Reject => {
                         self.problems.push(unknown_key_problem(Some(n), path, &key));
+                        obj.insert(key, x);
                     }
                 }
             }
@@ -661,33 +665,32 @@ pub(crate) fn match_enum(
     None
 }
 
-/// The declared property a key most likely meant, by case, folding, or a close misspelling
-/// (ignores properties already present in `obj`).
-fn match_key<'n>(
-    key: &str,
-    n: &'n Node,
-    obj: &Map<String, Value>,
-) -> Option<(&'n str, CoercionKind)> {
+/// The declared property a key most likely meant, by case, folding, or a close misspelling: its
+/// index in [`Node::known_keys`] (ignoring the properties `taken` marks as already present).
+fn match_key<'n>(key: &str, n: &'n Node, taken: &[bool]) -> Option<(usize, CoercionKind)> {
     let free = || {
         n.known_keys
             .iter()
-            .map(String::as_str)
-            .filter(|k| !obj.contains_key(*k))
+            .zip(taken)
+            .filter(|(_, t)| !**t)
+            .map(|(k, _)| k.as_str())
     };
     let one = |mut it: Box<dyn Iterator<Item = &'n str> + '_>| -> Option<&'n str> {
         let first = it.next()?;
         it.next().is_none().then_some(first)
     };
     let lower = key.to_lowercase();
-    if let Some(k) = one(Box::new(free().filter(|k| k.to_lowercase() == lower))) {
-        return Some((k, CoercionKind::KeyCase));
-    }
-    let f = fold(key);
-    if let Some(k) = one(Box::new(free().filter(|k| fold(k) == f))) {
-        return Some((k, CoercionKind::KeyFolded));
-    }
-    let k = misspelling(key, free())?;
-    Some((k, CoercionKind::KeyMisspelled))
+    let (k, kind) = if let Some(k) = one(Box::new(free().filter(|k| k.to_lowercase() == lower))) {
+        (k, CoercionKind::KeyCase)
+    } else {
+        let f = fold(key);
+        match one(Box::new(free().filter(|k| fold(k) == f))) {
+            Some(k) => (k, CoercionKind::KeyFolded),
+            None => (misspelling(key, free())?, CoercionKind::KeyMisspelled),
+        }
+    };
+    let i = n.known_keys.iter().position(|x| x == k)?;
+    Some((i, kind))
 }
 
 /// The unique candidate within a small edit distance of `key` (1 for short names, 2 for long),
