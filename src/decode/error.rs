@@ -614,12 +614,12 @@ fn plural(s: &str) -> String {
 fn bounds(n: &super::node::Node) -> String {
     let lo = n
         .minimum
-        .map(|a| ("from", a))
-        .or(n.exclusive_minimum.map(|a| ("above", a)));
+        .map(|a| ("from", a.f64()))
+        .or(n.exclusive_minimum.map(|a| ("above", a.f64())));
     let hi = n
         .maximum
-        .map(|b| ("to", b))
-        .or(n.exclusive_maximum.map(|b| ("below", b)));
+        .map(|b| ("to", b.f64()))
+        .or(n.exclusive_maximum.map(|b| ("below", b.f64())));
     match (lo, hi) {
         (Some(("from", a)), Some(("to", b))) => format!(" from {} to {}", num(a), num(b)),
         (Some((w1, a)), Some((w2, b))) => format!(" {w1} {} and {w2} {}", num(a), num(b)),

@@ -6,8 +6,8 @@ use serde_json::{Map, Number, Value};
 use super::check::{MAX_DEPTH, conforms, conforms_in, same_value};
 use super::coerce::allows_null;
 use super::node::{
-    Additional, Compiled, NodeId, ROOT, T_ANY, T_ARR, T_BOOL, T_INT, T_NULL, T_NUM, T_OBJ, T_STR,
-    type_of,
+    Additional, Compiled, NodeId, Num, ROOT, T_ANY, T_ARR, T_BOOL, T_INT, T_NULL, T_NUM, T_OBJ,
+    T_STR, type_of,
 };
 
 /// Deepest an invented example goes (a recursive type must not recurse forever).
@@ -63,8 +63,14 @@ fn example_at(c: &Compiled, id: NodeId, depth: usize) -> Value {
         return Value::Number(int_example(n));
     }
     if t & T_NUM != 0 {
-        let lo = n.minimum.or(n.exclusive_minimum.map(|x| x + 1.0));
-        let hi = n.maximum.or(n.exclusive_maximum.map(|x| x - 1.0));
+        let lo = n
+            .minimum
+            .map(Num::f64)
+            .or(n.exclusive_minimum.map(|x| x.f64() + 1.0));
+        let hi = n
+            .maximum
+            .map(Num::f64)
+            .or(n.exclusive_maximum.map(|x| x.f64() - 1.0));
         let x = lo.unwrap_or(0.0_f64).max(0.0).min(hi.unwrap_or(f64::MAX));
         let x = if x < lo.unwrap_or(f64::MIN) {
             lo.unwrap_or(0.0)
@@ -121,10 +127,10 @@ fn add_part_examples(c: &Compiled, parts: &[NodeId], depth: usize, m: &mut Map<S
 
 fn int_example(n: &super::node::Node) -> Number {
     integer_within(
-        n.minimum,
-        n.exclusive_minimum,
-        n.maximum,
-        n.exclusive_maximum,
+        n.minimum.map(Num::f64),
+        n.exclusive_minimum.map(Num::f64),
+        n.maximum.map(Num::f64),
+        n.exclusive_maximum.map(Num::f64),
     )
     .into()
 }
@@ -331,10 +337,10 @@ fn clamp_or_example(c: &Compiled, id: NodeId, v: &Value) -> Value {
     {
         let mut y = x;
         if let Some(m) = n.minimum {
-            y = y.max(m);
+            y = y.max(m.f64());
         }
         if let Some(m) = n.maximum {
-            y = y.min(m);
+            y = y.min(m.f64());
         }
         let out = if n.types & T_INT != 0 && n.types & T_NUM == 0 {
             #[allow(clippy::cast_possible_truncation)]
