@@ -510,6 +510,7 @@ fn parse_raw(
                         fix: "flatten the arguments".into(),
                     }],
                     example: None,
+                    ignored: Vec::new(),
                 });
             }
             return Ok((v.into_owned(), Vec::new(), Vec::new()));
