@@ -823,3 +823,17 @@ fn registry_exports_every_dialect_in_the_stable_order() {
     assert_eq!(infos[0].name, "add");
     assert_eq!(infos[0].parameters["required"], json!(["a", "b"]));
 }
+
+#[tokio::test]
+async fn null_as_text_means_no_arguments() {
+    // Regression: `null` as a value meant `{}`, the text "null" was rejected.
+    for args in [json!("null"), json!(" null "), Value::Null] {
+        let registry = Registry::new();
+        let (t, runs) = probe("read", Annotations::READ_ONLY, ok_text("x"));
+        registry.register(t).unwrap();
+        let mut d = Dispatcher::new(registry, fast_policy());
+        let r = d.dispatch(ToolCall::new("read", args.clone())).await;
+        assert_eq!(kind(&r), None, "{args}: {}", r.output);
+        assert_eq!(runs.load(Ordering::SeqCst), 1);
+    }
+}

@@ -373,10 +373,12 @@ impl Decoder {
     ) -> Result<Decoded<Value>, DecodeError> {
         let raw = raw.into();
         let inner = &*self.inner;
-        // No arguments at all (empty text, `null`) for a tool that takes an object: `{}`.
+        // No arguments at all (empty text, `null` as text or value) for a tool that takes an
+        // object: `{}`.
+        let no_text = |t: &str| matches!(t.trim(), "" | "null");
         let empty = match &raw {
-            Raw::Text(t) => t.trim().is_empty(),
-            Raw::Value(v) => v.is_null() || v.as_str().is_some_and(|t| t.trim().is_empty()),
+            Raw::Text(t) => no_text(t),
+            Raw::Value(v) => v.is_null() || v.as_str().is_some_and(no_text),
         };
         let root = inner.compiled.get(node::ROOT);
         let (mut value, fixes, mut coercions) = if empty && root.types & node::T_OBJ != 0 {

@@ -43,8 +43,8 @@ impl ArgDecoder {
     /// Turns raw arguments into a validated argument object, with decode's receipts (repair
     /// fixes, coercions).
     ///
-    /// `null` and blank text mean "no arguments" (`{}`); a string value is argument text (models
-    /// and providers double-encode arguments).
+    /// `null` (as a value or as text) and blank text mean "no arguments" (`{}`); a string value
+    /// is argument text (models and providers double-encode arguments).
     ///
     /// # Errors
     /// [`Failure::Malformed`] when the text cannot become JSON, [`Failure::InvalidArgs`] when the
