@@ -295,7 +295,7 @@ impl Walker<'_> {
             }
             Value::Array(a) => {
                 if a.len() == 1 && want & T_ARR == 0 {
-                    let inner = a.pop().unwrap_or(Value::Null);
+                    let inner = a[0].clone();
                     let orig = std::mem::replace(v, inner);
                     self.record(path, K::UnwrappedArray, K::UnwrappedArray.cost(), orig);
                     return true;

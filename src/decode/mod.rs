@@ -214,7 +214,8 @@ pub enum CoercionKind {
     MissingToDefault,
     /// A key the schema does not list was dropped (policy).
     UnknownKeyDropped,
-    /// A repeated key: one value was kept (policy), the other discarded.
+    /// A repeated key: one value was kept (policy), the other discarded (it is the receipt's
+    /// `original`).
     DuplicateKey,
 }
 
@@ -288,7 +289,8 @@ pub struct Coercion {
     pub kind: CoercionKind,
     /// How much of a guess it was ([`CoercionKind::cost`], sometimes more for a formatted number).
     pub cost: u32,
-    /// What was there before (for a renamed key: the old name), so nothing is lost.
+    /// What was there before (for a renamed key: the old name; for a duplicate key: the value
+    /// discarded; for an unwrapped array: the whole array), so nothing is lost.
     pub original: Value,
 }
 
@@ -538,7 +540,7 @@ fn parse_raw(
             path: d.path,
             kind: CoercionKind::DuplicateKey,
             cost: CoercionKind::DuplicateKey.cost(),
-            original: Value::Null,
+            original: d.discarded,
         })
         .collect();
     Ok((value, fixes, coercions))
