@@ -153,7 +153,8 @@ fn flattened_tagged_enum_keeps_every_field() {
     assert_eq!(
         kinds,
         [
-            ("/side", CoercionKind::StringToInteger),
+            // `side` is an f64: "3" for it is a number coercion (was named string_to_integer).
+            ("/side", CoercionKind::StringToNumber),
             ("/zz", CoercionKind::UnknownKeyDropped)
         ]
     );

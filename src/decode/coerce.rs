@@ -220,8 +220,14 @@ impl Walker<'_> {
                 if want & T_INT != 0
                     && let Some((num, cost)) = parse_integer(t)
                 {
+                    // A whole number for a number field is still a number coercion.
+                    let k = if want & T_NUM != 0 {
+                        K::StringToNumber
+                    } else {
+                        K::StringToInteger
+                    };
                     let orig = std::mem::replace(v, Value::Number(num));
-                    self.record(path, K::StringToInteger, cost, orig);
+                    self.record(path, k, cost, orig);
                     return true;
                 }
                 if want & T_NUM != 0
