@@ -253,12 +253,30 @@ impl Walker<'_> {
                     self.record(path, K::StringToBool, K::StringToBool.cost(), orig);
                     return true;
                 }
+                if want & T_NULL != 0 && matches!(t.to_ascii_lowercase().as_str(), "none" | "null")
+                {
+                    let orig = std::mem::replace(v, Value::Null);
+                    self.record(path, K::StringToNull, K::StringToNull.cost(), orig);
+                    return true;
+                }
                 if want & T_ARR != 0 {
                     return self.wrap(v, path);
                 }
                 false
             }
             Value::Number(num) => {
+                if want & T_BOOL != 0
+                    && want & (T_INT | T_NUM) == 0
+                    && let Some(b) = num.as_f64().and_then(|x| match x {
+                        1.0 => Some(true),
+                        0.0 => Some(false),
+                        _ => None,
+                    })
+                {
+                    let orig = std::mem::replace(v, Value::Bool(b));
+                    self.record(path, K::NumberToBool, K::NumberToBool.cost(), orig);
+                    return true;
+                }
                 if want & T_INT != 0
                     && let Some(f) = num.as_f64()
                     && f.fract() == 0.0

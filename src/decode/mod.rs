@@ -168,6 +168,10 @@ pub enum CoercionKind {
     StringToNumber,
     /// `"true"`, `"yes"`, `"off"` → a boolean.
     StringToBool,
+    /// `1` → `true`, `0` → `false` where a boolean (and no number) is expected.
+    NumberToBool,
+    /// `"None"` or `"null"` (any case) → `null` where `null` is allowed and a string is not.
+    StringToNull,
     /// `5.0` → `5` where an integer is expected (same value, integer form).
     IntegralFloat,
     /// Risky (policy): `2.6` → `3` where an integer is expected.
@@ -221,10 +225,12 @@ pub enum CoercionKind {
 
 impl CoercionKind {
     /// Every kind, for iteration (tests check each has a firing and a non-firing case).
-    pub const ALL: [CoercionKind; 24] = [
+    pub const ALL: [CoercionKind; 26] = [
         CoercionKind::StringToInteger,
         CoercionKind::StringToNumber,
         CoercionKind::StringToBool,
+        CoercionKind::NumberToBool,
+        CoercionKind::StringToNull,
         CoercionKind::IntegralFloat,
         CoercionKind::FloatRounded,
         CoercionKind::NumberToString,
@@ -258,6 +264,8 @@ impl CoercionKind {
             | K::StringToInteger
             | K::StringToNumber
             | K::StringToBool
+            | K::NumberToBool
+            | K::StringToNull
             | K::NumberToString
             | K::BoolToString
             | K::ParsedJsonString
