@@ -544,9 +544,25 @@ pub(crate) fn parse_integer(t: &str) -> Option<(Number, u32)> {
         let clean: String = t.chars().filter(|&ch| ch != ',' && ch != '+').collect();
         return clean.parse::<i64>().ok().map(|i| (i.into(), 2));
     }
+    if let Some((whole, fraction)) = digits.split_once('.')
+        && !whole.is_empty()
+        && whole.bytes().all(|b| b.is_ascii_digit())
+        && !fraction.is_empty()
+        && fraction.bytes().all(|b| b == b'0')
+    {
+        // "5.0", "5.00": the whole part, exactly (not through f64). "1.000" is one thousand in
+        // German notation: ambiguous, so not an integer.
+        if fraction.len() == 3 {
+            return None;
+        }
+        let sign = if t.starts_with('-') { "-" } else { "" };
+        let (n, _) = parse_integer(&format!("{sign}{whole}"))?;
+        return Some((n, 2));
+    }
     let (num, _) = parse_number(t)?;
     let f = num.as_f64()?;
-    if f.fract() == 0.0 {
+    // Read through f64 (an exponent): exact only below 2^53.
+    if f.fract() == 0.0 && f.abs() < 9_007_199_254_740_992.0 {
         return integral(f).map(|n| (n, 2));
     }
     None
@@ -578,6 +594,11 @@ pub(crate) fn parse_number(t: &str) -> Option<(Number, u32)> {
         return Some((i.into(), cost));
     }
     let f = clean.parse::<f64>().ok()?;
+    // "1e-400" underflows to 0 without being zero.
+    let mantissa = clean.split(['e', 'E']).next().unwrap_or("");
+    if f == 0.0 && mantissa.bytes().any(|b| (b'1'..=b'9').contains(&b)) {
+        return None;
+    }
     Number::from_f64(f).map(|n| (n, cost))
 }
 

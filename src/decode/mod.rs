@@ -162,7 +162,7 @@ impl Policy {
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum CoercionKind {
-    /// `"5"`, `"1,234"`, `"5.0"` → an integer.
+    /// `"5"`, `"1,234"`, `"5.0"` → an integer (exactly; `"1.000"` is ambiguous and not read).
     StringToInteger,
     /// `"2.5"` → a number.
     StringToNumber,
