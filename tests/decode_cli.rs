@@ -191,3 +191,28 @@ fn missing_schema_is_a_usage_error() {
     assert_eq!(code, 2);
     assert!(err.contains("--schema"), "{err}");
 }
+
+#[test]
+fn jsonl_malformed_arguments_have_a_short_entry_with_a_fix() {
+    // Regression: the entry had no "fix" and its "received" repeated the whole message.
+    let line = json!({"text": "get the weather in Paris", "schema": schema()}).to_string();
+    let (code, out, _) = run(&["--jsonl"], &line);
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    let e = &v["errors"][0];
+    assert!(
+        e["fix"]
+            .as_str()
+            .is_some_and(|f| f.contains("one JSON object")),
+        "{v}"
+    );
+    let received = e["received"].as_str().unwrap();
+    assert!(!received.contains("Send the arguments"), "{received}");
+    assert!(
+        v["message"]
+            .as_str()
+            .unwrap()
+            .contains("Send the arguments"),
+        "{v}"
+    );
+}
