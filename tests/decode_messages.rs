@@ -298,3 +298,32 @@ fn a_long_list_of_problems_is_capped() {
     assert!(m.contains("- and 492 more problems like these"), "{m}");
     assert!(m.len() < 1500, "{} bytes", m.len());
 }
+
+#[test]
+fn descriptions_are_not_garbled() {
+    // Regression: a `not` schema read "a boolean or number or string or array or object (or
+    // null)", an empty enum "one of ", and an allOf part's required field had no type.
+    let m = message_for(
+        serde_json::json!({"type": "object", "properties": {"v": {"not": {"type": "string"}}}, "required": ["v"]}),
+        r#"{"v": "x"}"#,
+    );
+    assert!(
+        m.contains(r#"expected a value that does not match {"type":"string"}"#),
+        "{m}"
+    );
+    let m = message_for(
+        serde_json::json!({"type": "object", "properties": {"v": {"enum": []}}}),
+        r#"{"v": "x"}"#,
+    );
+    assert!(m.contains("expected no value at all"), "{m}");
+    assert!(m.contains(r#"Fix: leave "v" out"#), "{m}");
+    let m = message_for(
+        serde_json::json!({"allOf": [{"type": "object", "properties": {"a": {"type": "integer"}}},
+            {"properties": {"b": {"type": "string"}}, "required": ["b"]}]}),
+        r#"{"a": 1}"#,
+    );
+    assert!(
+        m.contains(r#"expected the required field "b" (a string)"#),
+        "{m}"
+    );
+}

@@ -244,12 +244,26 @@ fn collect_validation(
                     example::close_enum(&received_v, options.as_array().map_or(&[][..], |a| a));
                 Problem {
                     fix: close.and_then(|v| set_fix(&path, &v)).unwrap_or_else(|| {
-                        format!("choose {} from the values listed", target(&path))
+                        if valid.is_empty() {
+                            format!("leave {} out", target(&path))
+                        } else {
+                            format!("choose {} from the values listed", target(&path))
+                        }
                     }),
                     path,
                     expected: one_of(&valid),
                     received: compact(&received_v, 60),
                     valid_values: Some(valid),
+                }
+            }
+            ValidationErrorKind::Not { schema } => {
+                let expected = format!("a value that does not match {}", compact(schema, 80));
+                Problem {
+                    fix: format!("send {} as {expected}", target(&path)),
+                    path,
+                    expected,
+                    received: compact(&received_v, 60),
+                    valid_values: None,
                 }
             }
             _ => {
@@ -617,6 +631,9 @@ fn describe_at(c: &Compiled, id: NodeId, depth: usize) -> String {
         }
         return describe_at(c, n.all_of[0], depth + 1);
     }
+    if types == super::node::T_ANY {
+        return "any value".to_owned();
+    }
     let nullable = types & T_NULL != 0 && types != T_NULL;
     types &= !T_NULL;
     let mut s = match types {
@@ -686,7 +703,6 @@ fn describe_at(c: &Compiled, id: NodeId, depth: usize) -> String {
                 format!("an object with fields {}", n.known_keys.join(", "))
             }
         }
-        super::node::T_ANY => "any value".to_owned(),
         _ => {
             let mut names = Vec::new();
             for (bit, name) in [
