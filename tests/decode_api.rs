@@ -70,7 +70,14 @@ fn bad_call_message_is_short_and_names_the_fix() {
     let msg = err.corrective_message();
     println!("{msg}");
     assert!(msg.lines().count() <= 6, "{msg}");
-    assert!(msg.contains("\"unit\": \"celsius\""), "{msg}");
+    // "kelvin" is close to no unit and "three" is no number: what is needed is said, and no
+    // corrected call is made up.
+    assert!(
+        msg.contains("choose \"unit\" from the values listed"),
+        "{msg}"
+    );
+    assert!(msg.contains("send \"days\" as an integer"), "{msg}");
+    assert!(!msg.contains("Corrected arguments"), "{msg}");
     assert!(matches!(err, DecodeError::Invalid { .. }));
 }
 
@@ -146,8 +153,50 @@ fn flattened_tagged_enum_keeps_every_field() {
     assert_eq!(
         kinds,
         [
-            ("/side", CoercionKind::StringToInteger),
+            // `side` is an f64: "3" for it is a number coercion (was named string_to_integer).
+            ("/side", CoercionKind::StringToNumber),
             ("/zz", CoercionKind::UnknownKeyDropped)
         ]
     );
+}
+
+#[test]
+fn receipts_keep_what_was_sent() {
+    // Regression: an unwrapped array was recorded as [] (popped before it was saved), and a
+    // duplicate key's discarded value as null.
+    let schema = json!({"type": "object", "properties": {"n": {"type": "integer"}, "distance": {"type": "integer"}}});
+    let dec = Decoder::new(&schema).unwrap();
+    let d = dec
+        .decode_value(
+            r#"{"n": ["5"], "distance": 100, "distance": 200}"#,
+            &Policy::default(),
+        )
+        .unwrap();
+    assert_eq!(d.value, json!({"n": 5, "distance": 200}));
+    let got: Vec<(String, CoercionKind, serde_json::Value)> = d
+        .coercions
+        .iter()
+        .map(|c| (c.path.clone(), c.kind, c.original.clone()))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            (
+                "/distance".to_owned(),
+                CoercionKind::DuplicateKey,
+                json!(100)
+            ),
+            ("/n".to_owned(), CoercionKind::UnwrappedArray, json!(["5"])),
+            ("/n".to_owned(), CoercionKind::StringToInteger, json!("5")),
+        ]
+    );
+    // First wins: the discarded value is the later one.
+    let d = dec
+        .decode_value(
+            r#"{"distance": 100, "distance": 200}"#,
+            &Policy::default().with_duplicate_keys(toolmend::decode::DuplicateKeys::FirstWins),
+        )
+        .unwrap();
+    assert_eq!(d.value, json!({"distance": 100}));
+    assert_eq!(d.coercions[0].original, json!(200));
 }

@@ -159,7 +159,8 @@ fn jsonl_mode_answers_every_line() {
                     .iter()
                     .all(|e| !e.expected.is_empty() && !e.received.is_empty())
             );
-            assert!(message.contains("Corrected arguments"));
+            // The missing location cannot be derived, so no corrected call is offered.
+            assert!(message.contains("Keep every other field as you sent it."));
         }
         other => panic!("{other:?}"),
     }
@@ -221,4 +222,29 @@ fn readme_examples_run_on_the_shipped_files() {
         .map(|l| serde_json::from_str::<Value>(l).unwrap()["ok"] == true)
         .collect();
     assert_eq!((code, oks), (1, vec![true, false, true]));
+}
+
+#[test]
+fn jsonl_malformed_arguments_have_a_short_entry_with_a_fix() {
+    // Regression: the entry had no "fix" and its "received" repeated the whole message.
+    let line = json!({"text": "get the weather in Paris", "schema": schema()}).to_string();
+    let (code, out, _) = run(&["--jsonl"], &line);
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    let e = &v["errors"][0];
+    assert!(
+        e["fix"]
+            .as_str()
+            .is_some_and(|f| f.contains("one JSON object")),
+        "{v}"
+    );
+    let received = e["received"].as_str().unwrap();
+    assert!(!received.contains("Send the arguments"), "{received}");
+    assert!(
+        v["message"]
+            .as_str()
+            .unwrap()
+            .contains("Send the arguments"),
+        "{v}"
+    );
 }

@@ -136,12 +136,17 @@ async fn invalid_arguments_name_the_pointer_and_show_a_valid_call() {
         .await;
     assert_eq!(kind(&r), Some(FailureKind::InvalidArgs));
     assert!(r.output.contains("/n"), "{}", r.output);
-    // decode's corrective message, with the corrected arguments to copy.
+    // decode's corrective message: "five" gives no integer to derive, so it says what is
+    // needed instead of inventing one (a made-up `1` would be copied and run), and shows the
+    // tool author's example call.
     assert!(
-        r.output.contains(r#"Corrected arguments: {"n":1}"#),
+        r.output
+            .contains(r#"- /n: expected an integer, received "five". Fix: send "n" as an integer"#),
         "{}",
         r.output
     );
+    assert!(!r.output.contains("Corrected arguments"), "{}", r.output);
+    assert!(r.output.contains("A valid call looks like"), "{}", r.output);
     let r = d.dispatch(ToolCall::new("read", json!([1, 2]))).await;
     assert_eq!(kind(&r), Some(FailureKind::InvalidArgs));
     assert!(r.output.contains("expected an object"), "{}", r.output);
@@ -196,11 +201,13 @@ async fn typed_tool_gets_repaired_and_validated_arguments() {
     assert_eq!(r.data, json!(5));
     let r = d.dispatch(ToolCall::new("add", json!({"a": 2}))).await;
     assert_eq!(kind(&r), Some(FailureKind::InvalidArgs));
+    // The missing `b` is described, never filled with an invented value.
     assert!(
-        r.output.contains(r#"Corrected arguments: {"a":2,"b":1}"#),
+        r.output.contains(r#"Fix: add "b" with the value you mean"#),
         "{}",
         r.output
     );
+    assert!(!r.output.contains("Corrected arguments"), "{}", r.output);
 }
 
 // ---------- retry budget ----------
@@ -815,4 +822,18 @@ fn registry_exports_every_dialect_in_the_stable_order() {
     let infos = snap.tool_infos();
     assert_eq!(infos[0].name, "add");
     assert_eq!(infos[0].parameters["required"], json!(["a", "b"]));
+}
+
+#[tokio::test]
+async fn null_as_text_means_no_arguments() {
+    // Regression: `null` as a value meant `{}`, the text "null" was rejected.
+    for args in [json!("null"), json!(" null "), Value::Null] {
+        let registry = Registry::new();
+        let (t, runs) = probe("read", Annotations::READ_ONLY, ok_text("x"));
+        registry.register(t).unwrap();
+        let mut d = Dispatcher::new(registry, fast_policy());
+        let r = d.dispatch(ToolCall::new("read", args.clone())).await;
+        assert_eq!(kind(&r), None, "{args}: {}", r.output);
+        assert_eq!(runs.load(Ordering::SeqCst), 1);
+    }
 }

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::node::{Additional, Compiled, NodeId, T_ANY, type_of};
+use super::node::{Additional, Compiled, Node, NodeId, Num, T_ANY, type_of};
 
 /// Deepest value the check and the coercion walk descend into (serde_json's own parse limit).
 pub(crate) const MAX_DEPTH: usize = 128;
@@ -57,23 +57,7 @@ pub(crate) fn conforms_in(c: &Compiled, v: &Value, id: NodeId, depth: usize, par
         return false;
     }
     match v {
-        Value::Number(num) => {
-            let Some(x) = num.as_f64() else { return true };
-            if n.minimum.is_some_and(|m| x < m)
-                || n.maximum.is_some_and(|m| x > m)
-                || n.exclusive_minimum.is_some_and(|m| x <= m)
-                || n.exclusive_maximum.is_some_and(|m| x >= m)
-            {
-                return false;
-            }
-            if let Some(m) = n.multiple_of
-                && m > 0.0
-                && (x / m).fract() != 0.0
-            {
-                return false;
-            }
-            true
-        }
+        Value::Number(num) => Num::of(num).is_none_or(|x| within_bounds(n, x)),
         Value::String(s) => {
             if n.min_length.is_some() || n.max_length.is_some() {
                 let len = s.chars().count() as u64;
@@ -129,6 +113,16 @@ pub(crate) fn conforms_in(c: &Compiled, v: &Value, id: NodeId, depth: usize, par
         }
         Value::Null | Value::Bool(_) => true,
     }
+}
+
+/// True when `x` is within the node's bounds and a multiple of its `multipleOf`, compared
+/// exactly as the validator compares them.
+pub(crate) fn within_bounds(n: &Node, x: Num) -> bool {
+    !(n.minimum.is_some_and(|m| x.lt(m))
+        || n.maximum.is_some_and(|m| x.gt(m))
+        || n.exclusive_minimum.is_some_and(|m| !x.gt(m))
+        || n.exclusive_maximum.is_some_and(|m| !x.lt(m))
+        || n.multiple_of.is_some_and(|m| !x.is_multiple_of(m)))
 }
 
 /// JSON Schema's equality: numbers by value (`1` equals `1.0`), objects whatever their key order.

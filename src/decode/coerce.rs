@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Number, Value};
 
-use super::check::{MAX_DEPTH, conforms_part, same_value};
+use super::check::{MAX_DEPTH, conforms, conforms_part, same_value};
 use super::error::unknown_key_problem;
 use super::node::{
     Additional, Compiled, Node, NodeId, ROOT, T_ANY, T_ARR, T_BOOL, T_INT, T_NULL, T_NUM, T_OBJ,
@@ -155,6 +155,42 @@ impl Walker<'_> {
 
     /// Changes the value's type when the schema wants another one and a rule applies.
     fn fix_type(&mut self, v: &mut Value, n: &Node, path: &str) {
+        if let Value::String(s) = v
+            && n.types & T_ARR != 0
+            && n.types & T_STR == 0
+            && let Some(item) = numeric_items(self.c, n)
+        {
+            // A string for an array of numbers is a list of them, or not a value of the array
+            // (wrapping "1, 2, three" would blame /0, a path the model never sent).
+            let t = s.trim();
+            let inner = t
+                .strip_prefix('(')
+                .and_then(|x| x.strip_suffix(')'))
+                .map(str::trim);
+            let list = inner.unwrap_or(t);
+            let parse = |p: &str| {
+                if item & T_NUM == 0 {
+                    parse_integer(p).map(|x| x.0)
+                } else {
+                    parse_number(p).map(|x| x.0)
+                }
+            };
+            if inner.is_some() || list.contains(',') {
+                let parts: Option<Vec<Value>> = list
+                    .split(',')
+                    .map(|p| parse(p.trim()).map(Value::Number))
+                    .collect();
+                if let Some(parts) = parts {
+                    let orig = std::mem::replace(v, Value::Array(parts));
+                    let k = CoercionKind::SplitList;
+                    self.record(path, k, k.cost(), orig);
+                }
+                return;
+            }
+            if parse(list).is_none() {
+                return;
+            }
+        }
         // An unwrapped one-element array may need a second rule ("[\"5\"]" → "5" → 5).
         for _ in 0..3 {
             let want = n.types;
@@ -184,8 +220,14 @@ impl Walker<'_> {
                 if want & T_INT != 0
                     && let Some((num, cost)) = parse_integer(t)
                 {
+                    // A whole number for a number field is still a number coercion.
+                    let k = if want & T_NUM != 0 {
+                        K::StringToNumber
+                    } else {
+                        K::StringToInteger
+                    };
                     let orig = std::mem::replace(v, Value::Number(num));
-                    self.record(path, K::StringToInteger, cost, orig);
+                    self.record(path, k, cost, orig);
                     return true;
                 }
                 if want & T_NUM != 0
@@ -211,12 +253,30 @@ impl Walker<'_> {
                     self.record(path, K::StringToBool, K::StringToBool.cost(), orig);
                     return true;
                 }
+                if want & T_NULL != 0 && matches!(t.to_ascii_lowercase().as_str(), "none" | "null")
+                {
+                    let orig = std::mem::replace(v, Value::Null);
+                    self.record(path, K::StringToNull, K::StringToNull.cost(), orig);
+                    return true;
+                }
                 if want & T_ARR != 0 {
                     return self.wrap(v, path);
                 }
                 false
             }
             Value::Number(num) => {
+                if want & T_BOOL != 0
+                    && want & (T_INT | T_NUM) == 0
+                    && let Some(b) = num.as_f64().and_then(|x| match x {
+                        1.0 => Some(true),
+                        0.0 => Some(false),
+                        _ => None,
+                    })
+                {
+                    let orig = std::mem::replace(v, Value::Bool(b));
+                    self.record(path, K::NumberToBool, K::NumberToBool.cost(), orig);
+                    return true;
+                }
                 if want & T_INT != 0
                     && let Some(f) = num.as_f64()
                     && f.fract() == 0.0
@@ -259,7 +319,7 @@ impl Walker<'_> {
             }
             Value::Array(a) => {
                 if a.len() == 1 && want & T_ARR == 0 {
-                    let inner = a.pop().unwrap_or(Value::Null);
+                    let inner = a[0].clone();
                     let orig = std::mem::replace(v, inner);
                     self.record(path, K::UnwrappedArray, K::UnwrappedArray.cost(), orig);
                     return true;
@@ -302,6 +362,28 @@ impl Walker<'_> {
         self.record(path, kind, kind.cost(), orig);
     }
 
+    /// The default of property `pid`, made to fit the property's own schema by the rules a value
+    /// the model sent goes through (BFCL writes `"default": "false"` for a boolean); `None` when
+    /// there is none or it cannot be made to fit (`"The current year"` for an integer): then the
+    /// field is left out rather than filled with a value the validator would blame on the model.
+    fn usable_default(&mut self, pid: NodeId, path: &mut String, depth: usize) -> Option<Value> {
+        let c = self.c;
+        let mut d = c.get(pid).default.clone()?;
+        if conforms(c, &d, pid, depth + 1) {
+            return Some(d);
+        }
+        let mut sub = Walker {
+            c,
+            policy: self.policy,
+            out: Vec::new(),
+            problems: Vec::new(),
+            fuel: self.fuel,
+        };
+        sub.walk(&mut d, pid, path, depth + 1, false);
+        self.fuel = sub.fuel;
+        (sub.problems.is_empty() && conforms(c, &d, pid, depth + 1)).then_some(d)
+    }
+
     fn object(
         &mut self,
         obj: &mut Map<String, Value>,
@@ -312,46 +394,50 @@ impl Walker<'_> {
     ) {
         let c = self.c;
         // Keys no schema of the object declares: fold or correct their names, else drop or
-        // reject (once, by the whole schema, not by each part).
-        if !part && (n.keys_closed || matches!(n.additional, Additional::Schema(_))) {
-            let unknown: Vec<String> = obj
-                .keys()
-                .filter(|k| !n.known_keys.contains(k))
-                .cloned()
-                .collect();
-            for key in unknown {
+        // reject (once, by the whole schema, not by each part). One pass that rebuilds the map,
+        // so dropping many keys stays linear (removing them one by one shifts the rest each time).
+        if !part
+            && (n.keys_closed || matches!(n.additional, Additional::Schema(_)))
+            && obj.keys().any(|k| !n.known_keys.contains(k))
+        {
+            // Which declared keys are already present (a rename may only go to a free one).
+            let mut taken: Vec<bool> = n.known_keys.iter().map(|k| obj.contains_key(k)).collect();
+            let old = std::mem::take(obj);
+            for (key, mut x) in old {
+                if n.known_keys.contains(&key) {
+                    obj.insert(key, x);
+                    continue;
+                }
                 if let Additional::Schema(s) = n.additional {
                     let len = path.len();
                     path.push('/');
                     push_escaped(path, &key);
-                    if let Some(x) = obj.get_mut(&key) {
-                        self.walk(x, s, path, depth + 1, false);
-                    }
+                    self.walk(&mut x, s, path, depth + 1, false);
                     path.truncate(len);
+                    obj.insert(key, x);
                     continue;
                 }
-                if let Some((target, kind)) = match_key(&key, n, obj) {
-                    let target = target.to_owned();
-                    if let Some(x) = obj.shift_remove(&key) {
-                        obj.insert(target.clone(), x);
-                    }
+                if let Some((i, kind)) = match_key(&key, n, &taken) {
+                    taken[i] = true;
+                    let target = n.known_keys[i].clone();
                     let mut p = path.clone();
                     p.push('/');
                     push_escaped(&mut p, &target);
+                    obj.insert(target, x);
                     self.record(&p, kind, kind.cost(), Value::String(key));
                     continue;
                 }
                 match self.policy.unknown_keys {
                     UnknownKeys::Drop => {
-                        let orig = obj.shift_remove(&key).unwrap_or(Value::Null);
                         let mut p = path.clone();
                         p.push('/');
                         push_escaped(&mut p, &key);
                         let k = CoercionKind::UnknownKeyDropped;
-                        self.record(&p, k, k.cost(), orig);
+                        self.record(&p, k, k.cost(), x);
                     }
                     UnknownKeys::Reject => {
                         self.problems.push(unknown_key_problem(Some(n), path, &key));
+                        obj.insert(key, x);
                     }
                 }
             }
@@ -364,8 +450,10 @@ impl Walker<'_> {
             let prop = c.get(*pid);
             match obj.get_mut(name) {
                 Some(x) if x.is_null() && !allows_null(c, *pid) => {
-                    if let Some(d) = &prop.default {
-                        *x = d.clone();
+                    if let Some(d) = self.usable_default(*pid, path, depth) {
+                        if let Some(x) = obj.get_mut(name) {
+                            *x = d;
+                        }
                         let k = CoercionKind::NullToDefault;
                         self.record(path, k, k.cost(), Value::Null);
                     } else if !required {
@@ -376,8 +464,11 @@ impl Walker<'_> {
                 }
                 Some(x) => self.walk(x, *pid, path, depth + 1, false),
                 None => {
-                    if !required && let Some(d) = &prop.default {
-                        obj.insert(name.clone(), d.clone());
+                    if !required
+                        && prop.default.is_some()
+                        && let Some(d) = self.usable_default(*pid, path, depth)
+                    {
+                        obj.insert(name.clone(), d);
                         let k = CoercionKind::MissingToDefault;
                         self.record(path, k, k.cost(), Value::Null);
                     }
@@ -386,6 +477,16 @@ impl Walker<'_> {
             path.truncate(len);
         }
     }
+}
+
+/// The item types of an array node whose every element must be a number or an integer (and
+/// nothing else); `None` for any other array.
+fn numeric_items(c: &Compiled, n: &Node) -> Option<u8> {
+    if !n.prefix_items.is_empty() {
+        return None;
+    }
+    let t = c.get(n.items?).types & !T_NULL;
+    (t != 0 && t & !(T_INT | T_NUM) == 0).then_some(t)
 }
 
 /// True when node `id` accepts `null`.
@@ -443,9 +544,25 @@ pub(crate) fn parse_integer(t: &str) -> Option<(Number, u32)> {
         let clean: String = t.chars().filter(|&ch| ch != ',' && ch != '+').collect();
         return clean.parse::<i64>().ok().map(|i| (i.into(), 2));
     }
+    if let Some((whole, fraction)) = digits.split_once('.')
+        && !whole.is_empty()
+        && whole.bytes().all(|b| b.is_ascii_digit())
+        && !fraction.is_empty()
+        && fraction.bytes().all(|b| b == b'0')
+    {
+        // "5.0", "5.00": the whole part, exactly (not through f64). "1.000" is one thousand in
+        // German notation: ambiguous, so not an integer.
+        if fraction.len() == 3 {
+            return None;
+        }
+        let sign = if t.starts_with('-') { "-" } else { "" };
+        let (n, _) = parse_integer(&format!("{sign}{whole}"))?;
+        return Some((n, 2));
+    }
     let (num, _) = parse_number(t)?;
     let f = num.as_f64()?;
-    if f.fract() == 0.0 {
+    // Read through f64 (an exponent): exact only below 2^53.
+    if f.fract() == 0.0 && f.abs() < 9_007_199_254_740_992.0 {
         return integral(f).map(|n| (n, 2));
     }
     None
@@ -477,6 +594,11 @@ pub(crate) fn parse_number(t: &str) -> Option<(Number, u32)> {
         return Some((i.into(), cost));
     }
     let f = clean.parse::<f64>().ok()?;
+    // "1e-400" underflows to 0 without being zero.
+    let mantissa = clean.split(['e', 'E']).next().unwrap_or("");
+    if f == 0.0 && mantissa.bytes().any(|b| (b'1'..=b'9').contains(&b)) {
+        return None;
+    }
     Number::from_f64(f).map(|n| (n, cost))
 }
 
@@ -588,47 +710,60 @@ pub(crate) fn match_enum(
     None
 }
 
-/// The declared property a key most likely meant, by case, folding, or a close misspelling
-/// (ignores properties already present in `obj`).
-fn match_key<'n>(
-    key: &str,
-    n: &'n Node,
-    obj: &Map<String, Value>,
-) -> Option<(&'n str, CoercionKind)> {
+/// The declared property a key most likely meant, by case, folding, or a close misspelling: its
+/// index in [`Node::known_keys`] (ignoring the properties `taken` marks as already present).
+fn match_key<'n>(key: &str, n: &'n Node, taken: &[bool]) -> Option<(usize, CoercionKind)> {
     let free = || {
         n.known_keys
             .iter()
-            .map(String::as_str)
-            .filter(|k| !obj.contains_key(*k))
+            .zip(taken)
+            .filter(|(_, t)| !**t)
+            .map(|(k, _)| k.as_str())
     };
     let one = |mut it: Box<dyn Iterator<Item = &'n str> + '_>| -> Option<&'n str> {
         let first = it.next()?;
         it.next().is_none().then_some(first)
     };
     let lower = key.to_lowercase();
-    if let Some(k) = one(Box::new(free().filter(|k| k.to_lowercase() == lower))) {
-        return Some((k, CoercionKind::KeyCase));
-    }
-    let f = fold(key);
-    if let Some(k) = one(Box::new(free().filter(|k| fold(k) == f))) {
-        return Some((k, CoercionKind::KeyFolded));
-    }
-    let k = misspelling(key, free())?;
-    Some((k, CoercionKind::KeyMisspelled))
+    let (k, kind) = if let Some(k) = one(Box::new(free().filter(|k| k.to_lowercase() == lower))) {
+        (k, CoercionKind::KeyCase)
+    } else {
+        let f = fold(key);
+        match one(Box::new(free().filter(|k| fold(k) == f))) {
+            Some(k) => (k, CoercionKind::KeyFolded),
+            None => (misspelling(key, free())?, CoercionKind::KeyMisspelled),
+        }
+    };
+    let i = n.known_keys.iter().position(|x| x == k)?;
+    Some((i, kind))
 }
 
-/// The unique candidate within a small edit distance of `key` (1 for short names, 2 for long).
+/// The unique candidate within a small edit distance of `key` (1 for short names, 2 for long),
+/// by [`near`], whose edits also stay inside words: a key is renamed only for a typo, never for a
+/// whole word replaced (`min_price` is not `max_price`, `point_x` is not `point_y`).
 fn misspelling<'n>(key: &str, candidates: impl Iterator<Item = &'n str>) -> Option<&'n str> {
+    near(key, candidates).filter(|cand| typo_inside_words(&fold(key), cand))
+}
+
+/// The unique candidate within a small edit distance of `key` (1 for short names, 2 for long),
+/// whatever words the edits touch: good enough for a did-you-mean, not for a silent rename.
+fn near<'n>(key: &str, candidates: impl Iterator<Item = &'n str>) -> Option<&'n str> {
     let f = fold(key);
+    let f_len = f.chars().count();
     let mut best: Option<(usize, &'n str)> = None;
     let mut tie = false;
     for cand in candidates {
         let fc = fold(cand);
-        let limit = match fc.chars().count() {
+        let fc_len = fc.chars().count();
+        let limit = match fc_len {
             0..=3 => 0,
             4..=7 => 1,
             _ => 2,
         };
+        // The distance is at least the difference in length (and a long key costs nothing).
+        if f_len.abs_diff(fc_len) > limit {
+            continue;
+        }
         let d = strsim::damerau_levenshtein(&f, &fc);
         if d == 0 || d > limit {
             continue;
@@ -645,11 +780,168 @@ fn misspelling<'n>(key: &str, candidates: impl Iterator<Item = &'n str>) -> Opti
     if tie { None } else { best.map(|(_, k)| k) }
 }
 
+/// The words of a field name: split at `_`, `-`, `.`, spaces, a lower- to upper-case change and
+/// a letter–digit change. Returns each character of the folded name ([`fold`]) with the index of
+/// its word, and each word's length and whether it is a number.
+fn words(name: &str) -> (Vec<char>, Vec<usize>, Vec<(usize, bool)>) {
+    let (mut chars, mut word_of, mut words) = (Vec::new(), Vec::new(), Vec::<(usize, bool)>::new());
+    let mut prev: Option<char> = None;
+    for ch in name.chars() {
+        if matches!(ch, '_' | '-' | '.') || ch.is_whitespace() {
+            prev = None;
+            continue;
+        }
+        let new_word = match prev {
+            None => true,
+            Some(p) => {
+                (p.is_lowercase() && ch.is_uppercase())
+                    || (p.is_ascii_digit() != ch.is_ascii_digit()
+                        && p.is_alphanumeric()
+                        && ch.is_alphanumeric())
+            }
+        };
+        if new_word {
+            words.push((0, true));
+        }
+        let w = words.len() - 1;
+        for low in ch.to_lowercase() {
+            chars.push(low);
+            word_of.push(w);
+            words[w].0 += 1;
+        }
+        words[w].1 &= ch.is_ascii_digit();
+        prev = Some(ch);
+    }
+    (chars, word_of, words)
+}
+
+/// True when turning the folded key `f` into `cand` takes at most one edit in any one word of
+/// `cand`, and none in a word of one or two letters or in a number (one optimal alignment,
+/// Damerau's transposition counted as one edit).
+fn typo_inside_words(f: &str, cand: &str) -> bool {
+    let a: Vec<char> = f.chars().collect();
+    let (b, word_of, words) = words(cand);
+    let (n, m) = (a.len(), b.len());
+    if m == 0 || n > 256 || m > 256 {
+        return false;
+    }
+    let w = m + 1;
+    let mut d = vec![0usize; (n + 1) * w];
+    for i in 0..=n {
+        for j in 0..=m {
+            d[i * w + j] = if i == 0 || j == 0 {
+                i + j
+            } else {
+                let sub = d[(i - 1) * w + j - 1] + usize::from(a[i - 1] != b[j - 1]);
+                let mut best = sub.min(d[(i - 1) * w + j] + 1).min(d[i * w + j - 1] + 1);
+                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                    best = best.min(d[(i - 2) * w + j - 2] + 1);
+                }
+                best
+            };
+        }
+    }
+    // Walk one optimal alignment back, charging each edit to the word of `cand` it falls in.
+    let mut edits = vec![0usize; words.len()];
+    let (mut i, mut j) = (n, m);
+    while i > 0 || j > 0 {
+        let here = d[i * w + j];
+        if i > 0 && j > 0 && a[i - 1] == b[j - 1] && here == d[(i - 1) * w + j - 1] {
+            i -= 1;
+            j -= 1;
+            continue;
+        }
+        let word = word_of[j.saturating_sub(1)];
+        edits[word] += 1;
+        if i > 1
+            && j > 1
+            && a[i - 1] == b[j - 2]
+            && a[i - 2] == b[j - 1]
+            && here == d[(i - 2) * w + j - 2] + 1
+        {
+            i -= 2;
+            j -= 2;
+        } else if i > 0 && j > 0 && here == d[(i - 1) * w + j - 1] + 1 {
+            i -= 1;
+            j -= 1;
+        } else if j > 0 && here == d[i * w + j - 1] + 1 {
+            j -= 1;
+        } else {
+            i -= 1;
+        }
+    }
+    edits
+        .iter()
+        .zip(&words)
+        .all(|(&e, &(len, number))| e == 0 || (e == 1 && len >= 3 && !number))
+}
+
 /// The field name `key` probably meant (for did-you-mean in messages).
 pub(crate) fn did_you_mean<'n>(key: &str, n: &'n Node) -> Option<&'n str> {
     let names = || n.known_keys.iter().map(String::as_str);
     let f = fold(key);
     names()
         .find(|k| fold(k) == f)
-        .or_else(|| misspelling(key, names()))
+        .or_else(|| near(key, names()))
+}
+
+/// Takes back the defaults the full validator still rejects (a check coercion does not make,
+/// such as a `format`): the model did not send them, so they must not become its problems. A
+/// default filled into a missing field is taken out again; one that replaced a `null` leaves an
+/// optional field out and puts the `null` back into a required one.
+pub(crate) fn drop_unfit_defaults(
+    c: &Compiled,
+    validator: &jsonschema::Validator,
+    value: &mut Value,
+    coercions: &mut Vec<Coercion>,
+) {
+    use CoercionKind as K;
+    let is_default = |x: &Coercion| {
+        matches!(x.kind, K::MissingToDefault | K::NullToDefault) && !x.path.is_empty()
+    };
+    if !coercions.iter().any(is_default) {
+        return;
+    }
+    let bad: Vec<String> = validator
+        .iter_errors(value)
+        .map(|e| e.instance_path().as_str().to_owned())
+        .collect();
+    let under = |p: &str, inside: &str| {
+        p == inside || (p.starts_with(inside) && p.as_bytes().get(inside.len()) == Some(&b'/'))
+    };
+    let unfit: Vec<(String, CoercionKind)> = coercions
+        .iter()
+        .filter(|x| is_default(x) && bad.iter().any(|e| under(e, &x.path)))
+        .map(|x| (x.path.clone(), x.kind))
+        .collect();
+    for (path, kind) in unfit {
+        let Some((parent, last)) = path.rsplit_once('/') else {
+            continue;
+        };
+        let name = last.replace("~1", "/").replace("~0", "~");
+        let required = super::error::node_at(c, value, parent)
+            .is_some_and(|n| c.get(n).required.contains(&name));
+        let obj = if parent.is_empty() {
+            Some(&mut *value)
+        } else {
+            value.pointer_mut(parent)
+        };
+        let Some(Value::Object(obj)) = obj else {
+            continue;
+        };
+        coercions.retain(|x| !under(&x.path, &path));
+        if kind == K::NullToDefault && required {
+            obj.insert(name, Value::Null);
+            continue;
+        }
+        obj.shift_remove(&name);
+        if kind == K::NullToDefault {
+            coercions.push(Coercion {
+                path,
+                kind: K::NullDropped,
+                cost: K::NullDropped.cost(),
+                original: Value::Null,
+            });
+        }
+    }
 }

@@ -39,12 +39,16 @@ pub enum DecodeError {
     )]
     Malformed(#[source] RepairError),
     /// The value does not fit the schema; the Display is the corrective message.
-    #[error("{}", render(problems, example.as_deref()))]
+    #[error("{}", render(problems, example.as_deref(), ignored))]
     Invalid {
         /// Every problem found (not just the first).
         problems: Vec<Problem>,
-        /// The received arguments with every fix applied, when that yields valid arguments.
+        /// The received arguments with every fix applied, when every fix could be derived from
+        /// what was sent and the result is valid (never with an invented value).
         example: Option<Box<Value>>,
+        /// JSON Pointers of keys the model sent that are not parameters and were dropped (the
+        /// message names them, so the model knows their values were not used).
+        ignored: Vec<String>,
     },
     /// The schema itself is broken (a bug in the tool definition, not the model's fault).
     #[error("the tool's parameter schema is broken: {0}")]
@@ -79,6 +83,7 @@ impl DecodeError {
                 fix: "send a value of the type the schema describes".into(),
             }],
             example: None,
+            ignored: Vec::new(),
         }
     }
 }
@@ -127,8 +132,16 @@ fn serde_path_to_pointer(p: &serde_path_to_error::Path) -> String {
     out
 }
 
-/// Renders the corrective message: a header, one line per problem, the corrected example.
-fn render(problems: &[Problem], example: Option<&Value>) -> String {
+/// Problems shown in a message; the rest are counted (a small model's context is small).
+const SHOWN_PROBLEMS: usize = 8;
+/// The longest "Corrected arguments" line shown; a longer one is left out, never cut (a cut
+/// example copied back would be a truncated call).
+const MAX_EXAMPLE: usize = 400;
+
+/// Renders the corrective message: a header, one line per problem (at most
+/// [`SHOWN_PROBLEMS`]), the keys that were ignored, and the whole corrected call to copy when
+/// there is one and it is short; else a line saying to keep the other fields as sent.
+fn render(problems: &[Problem], example: Option<&Value>, ignored: &[String]) -> String {
     let mut s = String::new();
     let n = problems.len();
     let _ = write!(
@@ -137,20 +150,36 @@ fn render(problems: &[Problem], example: Option<&Value>) -> String {
         if n == 1 { "" } else { "s" },
         if n == 1 { "it" } else { "all of them" }
     );
-    for p in problems {
-        let at = if p.path.is_empty() {
-            "(arguments)"
-        } else {
-            &p.path
-        };
+    for p in problems.iter().take(SHOWN_PROBLEMS) {
+        let _ = write!(s, "\n- {p}");
+    }
+    if n > SHOWN_PROBLEMS {
         let _ = write!(
             s,
-            "\n- {at}: expected {}, received {}. Fix: {}",
-            p.expected, p.received, p.fix
+            "\n- and {} more problem{} like these",
+            n - SHOWN_PROBLEMS,
+            if n - SHOWN_PROBLEMS == 1 { "" } else { "s" }
         );
     }
-    if let Some(ex) = example {
-        let _ = write!(s, "\nCorrected arguments: {}", compact(ex, 400));
+    if !ignored.is_empty() {
+        let names: Vec<String> = ignored
+            .iter()
+            .map(|p| format!("\"{}\"", split_last(p).1))
+            .collect();
+        let _ = write!(
+            s,
+            "\nNot parameters of this tool, so not used: {}",
+            list(&names)
+        );
+    }
+    let whole = example
+        .map(|ex| serde_json::to_string(ex).unwrap_or_default())
+        .filter(|ex| ex.len() <= MAX_EXAMPLE);
+    match whole {
+        Some(ex) => {
+            let _ = write!(s, "\nCorrected arguments: {ex}");
+        }
+        None => s.push_str("\nKeep every other field as you sent it."),
     }
     s
 }
@@ -168,36 +197,35 @@ pub(crate) fn compact(v: &Value, max: usize) -> String {
     format!("{}…", &s[..end])
 }
 
-/// Turns every validation error into a [`Problem`], appended to `problems`.
+/// Turns every validation error into a [`Problem`], appended to `problems`. `sent` gives the
+/// value the model sent at a path a coercion changed (what the message calls received).
 fn collect_validation(
     c: &Compiled,
     validator: &jsonschema::Validator,
     value: &Value,
+    sent: &dyn Fn(&str) -> Option<Value>,
     problems: &mut Vec<(Problem, Tag)>,
 ) {
     for err in validator.iter_errors(value) {
         let mut tag = Tag::Other;
         let path = err.instance_path().as_str().to_owned();
-        let received_v = err.instance();
+        let received_v = sent(&path).unwrap_or_else(|| err.instance().clone().into_owned());
         let p = match err.kind() {
             ValidationErrorKind::Required { property } => {
                 let name = property.as_str().unwrap_or_default();
                 tag = Tag::Required;
-                let obj_node = node_at(c, value, &path);
-                let field_node = obj_node.and_then(|n| c.get(n).prop(name));
-                let ex = field_node.map_or(Value::Null, |n| example::example_for(c, n));
+                let field_node =
+                    node_at(c, value, &path).and_then(|n| step(c, c.resolve(n), name, 0));
+                let what = field_node.map_or(String::new(), |n| format!(" ({})", describe(c, n)));
                 let mut fp = path.clone();
                 fp.push('/');
                 super::parse::push_escaped(&mut fp, name);
                 Problem {
                     path: fp,
-                    expected: format!(
-                        "the required field \"{name}\"{}",
-                        field_node.map_or(String::new(), |n| format!(" ({})", describe(c, n)))
-                    ),
+                    expected: format!("the required field \"{name}\"{what}"),
                     received: "nothing".into(),
                     valid_values: None,
-                    fix: format!("add \"{name}\": {}", compact(&ex, 80)),
+                    fix: format!("add \"{name}\" with the value you mean"),
                 }
             }
             ValidationErrorKind::AdditionalProperties { unexpected } => {
@@ -212,29 +240,63 @@ fn collect_validation(
                     .as_array()
                     .map(|a| a.iter().map(|v| compact(v, 60)).collect())
                     .unwrap_or_default();
-                let best = closest_enum(received_v, options.as_array().map_or(&[][..], |a| a));
+                let close =
+                    example::close_enum(&received_v, options.as_array().map_or(&[][..], |a| a));
                 Problem {
-                    path: path.clone(),
-                    expected: format!("one of {}", list(&valid)),
-                    received: compact(received_v, 60),
+                    fix: close.and_then(|v| set_fix(&path, &v)).unwrap_or_else(|| {
+                        if valid.is_empty() {
+                            format!("leave {} out", target(&path))
+                        } else {
+                            format!("choose {} from the values listed", target(&path))
+                        }
+                    }),
+                    path,
+                    expected: one_of(&valid),
+                    received: compact(&received_v, 60),
                     valid_values: Some(valid),
-                    fix: set_fix(&path, &best),
+                }
+            }
+            ValidationErrorKind::Not { schema } => {
+                let expected = format!("a value that does not match {}", compact(schema, 80));
+                Problem {
+                    fix: format!("send {} as {expected}", target(&path)),
+                    path,
+                    expected,
+                    received: compact(&received_v, 60),
+                    valid_values: None,
                 }
             }
             _ => {
                 let node = node_at(c, value, &path);
                 let expected = node.map_or_else(|| err.to_string(), |n| describe(c, n));
-                let ex = node.map_or(Value::Null, |n| example::example_for(c, n));
+                // The validator rejected the value: one "fixed" into itself (a check the
+                // derivation does not make, such as a format) is no fix.
+                let derived = node
+                    .and_then(|n| example::derive(c, n, &received_v))
+                    .filter(|d| !super::check::same_value(d, &received_v));
                 Problem {
-                    fix: set_fix(&path, &ex),
+                    fix: derived
+                        .and_then(|v| set_fix(&path, &v))
+                        .unwrap_or_else(|| format!("send {} as {expected}", target(&path))),
                     path,
                     expected,
-                    received: compact(received_v, 60),
+                    received: compact(&received_v, 60),
                     valid_values: None,
                 }
             }
         };
         problems.push((p, tag));
+    }
+}
+
+/// How a fix names the value at `path`: `"days"`, `item 0`, or `the arguments`.
+fn target(path: &str) -> String {
+    match path.rsplit_once('/') {
+        Some((_, last)) if !last.is_empty() && !last.bytes().all(|b| b.is_ascii_digit()) => {
+            format!("\"{}\"", last.replace("~1", "/").replace("~0", "~"))
+        }
+        Some((_, last)) => format!("item {last}"),
+        None => "the arguments".into(),
     }
 }
 
@@ -252,8 +314,8 @@ pub(crate) enum Tag {
 }
 
 /// Builds the [`DecodeError::Invalid`] for a value that failed: every problem, missing fields
-/// paired with the unknown keys sent instead of them (the fix is a rename), and fixes taken from
-/// a corrected copy of the arguments.
+/// paired with the unknown keys sent instead of them (the fix is a rename), fixes derived from
+/// what was sent, and a corrected copy of the arguments when every fix could be derived.
 #[cold]
 pub(crate) fn invalid(
     c: &Compiled,
@@ -262,6 +324,7 @@ pub(crate) fn invalid(
     pre: Vec<Problem>,
     coercions: &[super::Coercion],
 ) -> DecodeError {
+    use super::CoercionKind as K;
     let mut tagged: Vec<(Problem, Tag)> = pre
         .into_iter()
         .map(|p| {
@@ -273,14 +336,33 @@ pub(crate) fn invalid(
             (p, t)
         })
         .collect();
-    collect_validation(c, validator, value, &mut tagged);
+    // What the model sent where a coercion changed the value (the first change at a path holds
+    // the original; key renames and dropped keys are not values at that path).
+    let sent = |path: &str| -> Option<Value> {
+        coercions
+            .iter()
+            .find(|co| {
+                co.path == path
+                    && !matches!(
+                        co.kind,
+                        K::KeyCase
+                            | K::KeyFolded
+                            | K::KeyMisspelled
+                            | K::UnknownKeyDropped
+                            | K::DuplicateKey
+                            | K::MissingToDefault
+                    )
+            })
+            .map(|co| co.original.clone())
+    };
+    collect_validation(c, validator, value, &sent, &mut tagged);
     let mut seen = std::collections::HashSet::new();
     tagged.retain(|(p, _)| seen.insert((p.path.clone(), p.expected.clone())));
 
     // Keys the model sent that are not fields: dropped by coercion, or rejected above.
     let mut strays: Vec<(String, Value, Option<usize>)> = coercions
         .iter()
-        .filter(|co| co.kind == super::CoercionKind::UnknownKeyDropped)
+        .filter(|co| co.kind == K::UnknownKeyDropped)
         .map(|co| (co.path.clone(), co.original.clone(), None))
         .collect();
     for (i, (p, t)) in tagged.iter().enumerate() {
@@ -292,54 +374,73 @@ pub(crate) fn invalid(
     let mut seed = value.clone();
     let mut remove = Vec::new();
     let mut used = vec![false; strays.len()];
-    for i in 0..tagged.len() {
-        if tagged[i].1 != Tag::Required {
-            continue;
-        }
-        let (parent, name) = split_last(&tagged[i].0.path);
-        let missing_here = tagged
-            .iter()
-            .filter(|(p, t)| *t == Tag::Required && split_last(&p.path).0 == parent)
-            .count();
+    // The missing fields (problem index, parent pointer, name, schema node), for pairing.
+    let missing: Vec<(usize, String, String, Option<NodeId>)> = tagged
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, t))| *t == Tag::Required)
+        .map(|(i, (p, _))| {
+            let (parent, name) = split_last(&p.path);
+            let node = node_at(c, value, &p.path);
+            (i, parent, name, node)
+        })
+        .collect();
+    let fits = |j: usize, node: Option<NodeId>| {
+        node.is_some_and(|n| super::check::conforms(c, &strays[j].1, n, 0))
+    };
+    for (i, parent, name, node) in &missing {
         let cands: Vec<usize> = (0..strays.len())
-            .filter(|&j| !used[j] && split_last(&strays[j].0).0 == parent)
+            .filter(|&j| !used[j] && split_last(&strays[j].0).0 == *parent)
             .collect();
-        let pick = if cands.len() == 1 && missing_here == 1 {
-            Some(cands[0])
-        } else {
-            cands
-                .iter()
-                .copied()
-                .map(|j| {
-                    let key = split_last(&strays[j].0).1;
-                    let sim = strsim::normalized_damerau_levenshtein(
-                        &super::coerce::fold(&key),
-                        &super::coerce::fold(&name),
-                    );
-                    (j, sim)
-                })
-                .filter(|&(_, sim)| sim >= 0.5)
-                .max_by(|a, b| a.1.total_cmp(&b.1))
-                .map(|(j, _)| j)
+        // A stray key with a similar name, else the one stray whose value fits this field and
+        // no other missing one: a rename is suggested only where it makes sense.
+        let similar = cands
+            .iter()
+            .copied()
+            .map(|j| {
+                let key = split_last(&strays[j].0).1;
+                let sim = strsim::normalized_damerau_levenshtein(
+                    &super::coerce::fold(&key),
+                    &super::coerce::fold(name),
+                );
+                (j, sim)
+            })
+            .filter(|&(_, sim)| sim >= 0.5)
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+            .map(|(j, _)| j);
+        let by_type = || {
+            let fitting: Vec<usize> = cands.iter().copied().filter(|&j| fits(j, *node)).collect();
+            match fitting[..] {
+                [j] if missing
+                    .iter()
+                    .filter(|m| m.1 == *parent && m.0 != *i)
+                    .all(|m| !fits(j, m.3)) =>
+                {
+                    Some(j)
+                }
+                _ => None,
+            }
         };
-        let Some(j) = pick else { continue };
+        let Some(j) = similar.or_else(by_type) else {
+            continue;
+        };
         used[j] = true;
         let from = split_last(&strays[j].0).1;
-        let p = &mut tagged[i].0;
+        let p = &mut tagged[*i].0;
         p.received = format!("nothing (you sent \"{from}\" instead)");
         p.fix = format!("rename \"{from}\" to \"{name}\"");
-        tagged[i].1 = Tag::Renamed;
+        tagged[*i].1 = Tag::Renamed;
         if let Some(k) = strays[j].2 {
             remove.push(k);
         }
         let target = if parent.is_empty() {
             Some(&mut seed)
         } else {
-            seed.pointer_mut(&parent)
+            seed.pointer_mut(parent)
         };
         if let Some(Value::Object(o)) = target {
             o.shift_remove(&from);
-            o.insert(name, strays[j].1.clone());
+            o.insert(name.clone(), strays[j].1.clone());
         }
     }
     let mut idx = 0;
@@ -353,19 +454,24 @@ pub(crate) fn invalid(
             let Some(v) = ex.pointer(&p.path) else {
                 continue;
             };
-            match t {
-                Tag::Required => {
-                    let (_, name) = split_last(&p.path);
-                    p.fix = format!("add \"{name}\": {}", compact(v, 80));
-                }
-                Tag::Other => p.fix = set_fix(&p.path, v),
-                Tag::Renamed | Tag::Unknown => {}
+            if *t == Tag::Other
+                && let Some(f) = set_fix(&p.path, v)
+            {
+                p.fix = f;
             }
         }
     }
+    // Dropped keys no rename used: named, so the model knows their values were not used.
+    let ignored = strays
+        .iter()
+        .zip(&used)
+        .filter(|((_, _, rejected), used)| rejected.is_none() && !**used)
+        .map(|((path, ..), _)| path.clone())
+        .collect();
     DecodeError::Invalid {
         problems: tagged.into_iter().map(|(p, _)| p).collect(),
         example: example.map(Box::new),
+        ignored,
     }
 }
 
@@ -406,6 +512,15 @@ pub(crate) fn unknown_key_problem(node: Option<&Node>, obj_path: &str, key: &str
     }
 }
 
+/// `one of "a", "b"`, or, for an empty `enum`, that nothing is allowed.
+fn one_of(values: &[String]) -> String {
+    if values.is_empty() {
+        "no value at all (the tool's schema allows none)".to_owned()
+    } else {
+        format!("one of {}", list(values))
+    }
+}
+
 /// Joins at most 12 items (a long enum must not flood a small model's context).
 fn list(items: &[String]) -> String {
     const SHOWN: usize = 12;
@@ -420,38 +535,17 @@ fn list(items: &[String]) -> String {
     }
 }
 
-fn set_fix(path: &str, v: &Value) -> String {
-    match path.rsplit_once('/') {
+/// The fix that sets the value at `path` to `v`, written out whole (`"days": 14`); `None` when
+/// it is too long to write out (it is never cut: a cut value copied back would be wrong).
+fn set_fix(path: &str, v: &Value) -> Option<String> {
+    let json = serde_json::to_string(v).ok().filter(|j| j.len() <= 120)?;
+    Some(match path.rsplit_once('/') {
         Some((_, last)) if !last.is_empty() && !last.bytes().all(|b| b.is_ascii_digit()) => {
-            format!(
-                "\"{}\": {}",
-                last.replace("~1", "/").replace("~0", "~"),
-                compact(v, 80)
-            )
+            format!("\"{}\": {json}", last.replace("~1", "/").replace("~0", "~"))
         }
-        Some(_) => format!("use {}", compact(v, 80)),
-        None => format!("send {}", compact(v, 120)),
-    }
-}
-
-/// The enum option closest to what was received (by normalised edit distance).
-pub(crate) fn closest_enum(received: &Value, options: &[Value]) -> Value {
-    let r = match received {
-        Value::String(s) => s.to_lowercase(),
-        other => other.to_string(),
-    };
-    options
-        .iter()
-        .max_by(|a, b| {
-            let sa = a.as_str().map_or_else(|| a.to_string(), str::to_lowercase);
-            let sb = b.as_str().map_or_else(|| b.to_string(), str::to_lowercase);
-            strsim::normalized_damerau_levenshtein(&r, &sa)
-                .total_cmp(&strsim::normalized_damerau_levenshtein(&r, &sb))
-                // Ties go to the earlier option.
-                .then(std::cmp::Ordering::Greater)
-        })
-        .cloned()
-        .unwrap_or(Value::Null)
+        Some(_) => format!("use {json}"),
+        None => format!("send {json}"),
+    })
 }
 
 /// The schema node for the value at `pointer` in `value`, following properties, items and the
@@ -506,7 +600,7 @@ fn describe_at(c: &Compiled, id: NodeId, depth: usize) -> String {
     }
     if let Some(e) = &n.enum_values {
         let vals: Vec<String> = e.iter().map(|v| compact(v, 40)).collect();
-        return format!("one of {}", list(&vals));
+        return one_of(&vals);
     }
     if let Some(k) = &n.const_value {
         return format!("exactly {}", compact(k, 60));
@@ -537,17 +631,23 @@ fn describe_at(c: &Compiled, id: NodeId, depth: usize) -> String {
         }
         return describe_at(c, n.all_of[0], depth + 1);
     }
+    if types == super::node::T_ANY {
+        return "any value".to_owned();
+    }
     let nullable = types & T_NULL != 0 && types != T_NULL;
     types &= !T_NULL;
     let mut s = match types {
         T_NULL | 0 => "null".to_owned(),
         T_BOOL => "true or false".to_owned(),
-        T_INT => format!("an integer{}", bounds(n)),
-        x if x == T_NUM | T_INT => format!("a number{}", bounds(n)),
+        T_INT => format!("an integer{}{}", bounds(n), multiple(n)),
+        x if x == T_NUM | T_INT => format!("a number{}{}", bounds(n), multiple(n)),
         T_STR => {
             let mut s = "a string".to_owned();
             if let Some(f) = &n.format {
                 let _ = write!(s, " in {f} format");
+                if let Some(shape) = format_shape(f) {
+                    let _ = write!(s, " ({shape})");
+                }
             }
             if let Some(p) = &n.pattern {
                 let _ = write!(s, " matching {}", p.as_str());
@@ -571,6 +671,28 @@ fn describe_at(c: &Compiled, id: NodeId, depth: usize) -> String {
             if let Some(i) = n.items {
                 let _ = write!(s, " of {}", plural(&describe_at(c, i, depth + 1)));
             }
+            match (n.min_items, n.max_items) {
+                (Some(a), Some(b)) if a == b => {
+                    let _ = write!(s, " with exactly {a} item{}", if a == 1 { "" } else { "s" });
+                }
+                (Some(a), Some(b)) => {
+                    let _ = write!(s, " with {a} to {b} items");
+                }
+                (Some(a), None) if a > 0 => {
+                    let _ = write!(
+                        s,
+                        " with at least {a} item{}",
+                        if a == 1 { "" } else { "s" }
+                    );
+                }
+                (None, Some(b)) => {
+                    let _ = write!(s, " with at most {b} item{}", if b == 1 { "" } else { "s" });
+                }
+                _ => {}
+            }
+            if n.unique_items {
+                s.push_str(", no item repeated");
+            }
             s
         }
         T_OBJ => {
@@ -581,7 +703,6 @@ fn describe_at(c: &Compiled, id: NodeId, depth: usize) -> String {
                 format!("an object with fields {}", n.known_keys.join(", "))
             }
         }
-        super::node::T_ANY => "any value".to_owned(),
         _ => {
             let mut names = Vec::new();
             for (bit, name) in [
@@ -605,6 +726,21 @@ fn describe_at(c: &Compiled, id: NodeId, depth: usize) -> String {
     s
 }
 
+/// How a string of a common `format` is written, in words a model can follow but not copy as
+/// a value (a sample date would be sent as the real one).
+fn format_shape(f: &str) -> Option<&'static str> {
+    Some(match f {
+        "date" => "YYYY-MM-DD",
+        "date-time" => "YYYY-MM-DDThh:mm:ss with a time zone such as Z",
+        "time" => "hh:mm:ss with a time zone such as Z",
+        "email" => "name@domain",
+        "uri" | "url" => "a full address with its scheme, such as https://",
+        "uuid" => "32 hex digits in groups of 8-4-4-4-12",
+        "ipv4" => "four numbers from 0 to 255 joined by dots",
+        _ => return None,
+    })
+}
+
 fn plural(s: &str) -> String {
     s.strip_prefix("an ")
         .or_else(|| s.strip_prefix("a "))
@@ -612,23 +748,45 @@ fn plural(s: &str) -> String {
 }
 
 fn bounds(n: &super::node::Node) -> String {
+    use super::node::Num;
+    // The whole 64-bit range (schemars' `int64`/`uint64` hints) bounds nothing a model sends.
+    let real = |b: &Num| !matches!(b, Num::I(i64::MIN | i64::MAX) | Num::U(u64::MAX));
     let lo = n
         .minimum
+        .filter(real)
         .map(|a| ("from", a))
         .or(n.exclusive_minimum.map(|a| ("above", a)));
     let hi = n
         .maximum
+        .filter(real)
         .map(|b| ("to", b))
         .or(n.exclusive_maximum.map(|b| ("below", b)));
     match (lo, hi) {
-        (Some(("from", a)), Some(("to", b))) => format!(" from {} to {}", num(a), num(b)),
-        (Some((w1, a)), Some((w2, b))) => format!(" {w1} {} and {w2} {}", num(a), num(b)),
-        (Some(("from", a)), None) => format!(" ≥ {}", num(a)),
-        (Some((_, a)), None) => format!(" > {}", num(a)),
-        (None, Some(("to", b))) => format!(" ≤ {}", num(b)),
-        (None, Some((_, b))) => format!(" < {}", num(b)),
+        (Some(("from", a)), Some(("to", b))) => format!(" from {} to {}", show(a), show(b)),
+        (Some((w1, a)), Some((w2, b))) => format!(" {w1} {} and {w2} {}", show(a), show(b)),
+        (Some(("from", a)), None) => format!(" ≥ {}", show(a)),
+        (Some((_, a)), None) => format!(" > {}", show(a)),
+        (None, Some(("to", b))) => format!(" ≤ {}", show(b)),
+        (None, Some((_, b))) => format!(" < {}", show(b)),
         (None, None) => String::new(),
     }
+}
+
+/// A bound as written: integers exactly, floats in their shortest form.
+fn show(x: super::node::Num) -> String {
+    use super::node::Num;
+    match x {
+        Num::I(i) => i.to_string(),
+        Num::U(u) => u.to_string(),
+        Num::F(f) => num(f),
+    }
+}
+
+/// ` that is a multiple of 3` for `multipleOf`, else nothing.
+fn multiple(n: &super::node::Node) -> String {
+    n.multiple_of.map_or(String::new(), |m| {
+        format!(" that is a multiple of {}", show(m))
+    })
 }
 
 fn num(x: f64) -> String {

@@ -1,133 +1,16 @@
-//! Concrete valid values for corrective messages: an example per schema node, and the received
-//! arguments with every problem fixed (small models copy a concrete example best).
+//! Corrections for corrective messages, derived only from what the model sent: the nearest
+//! valid number, the close enum value, `1` → `true`, the case a pattern wants. A value that cannot
+//! be derived (a missing required field, a pattern no simple change satisfies, a word where a
+//! number belongs) is never invented: a placeholder that validates would be copied by a small
+//! model and run as a real call. The message then says what is needed instead.
 
-use serde_json::{Map, Number, Value};
+use serde_json::{Number, Value};
 
 use super::check::{MAX_DEPTH, conforms, conforms_in, same_value};
-use super::coerce::allows_null;
+use super::coerce::{allows_null, parse_bool};
 use super::node::{
-    Additional, Compiled, NodeId, ROOT, T_ANY, T_ARR, T_BOOL, T_INT, T_NULL, T_NUM, T_OBJ, T_STR,
-    type_of,
+    Additional, Compiled, Node, NodeId, Num, ROOT, T_ANY, T_BOOL, T_INT, T_NUM, T_STR, type_of,
 };
-
-/// Deepest an invented example goes (a recursive type must not recurse forever).
-const EXAMPLE_DEPTH: usize = 8;
-
-/// A value that satisfies node `id`: its default, const, first enum value, or one built from the
-/// type and bounds.
-pub(crate) fn example_for(c: &Compiled, id: NodeId) -> Value {
-    example_at(c, id, 0)
-}
-
-fn example_at(c: &Compiled, id: NodeId, depth: usize) -> Value {
-    let n = c.get(id);
-    if let Some(d) = &n.default {
-        return d.clone();
-    }
-    if let Some(k) = &n.const_value {
-        return k.clone();
-    }
-    if let Some(e) = &n.enum_values
-        && let Some(first) = e.iter().find(|v| !v.is_null()).or(e.first())
-    {
-        return first.clone();
-    }
-    if depth > EXAMPLE_DEPTH {
-        return Value::Null;
-    }
-    if n.types == T_ANY {
-        if let Some(&b) = n
-            .any_of
-            .iter()
-            .find(|&&b| c.get(b).types != T_NULL)
-            .or(n.any_of.first())
-        {
-            return example_at(c, b, depth + 1);
-        }
-        if let Some((&first, rest)) = n.all_of.split_first() {
-            // Every part must hold: the parts' object examples merged (the first part's value
-            // otherwise).
-            let mut acc = example_at(c, first, depth + 1);
-            if let Value::Object(m) = &mut acc {
-                add_part_examples(c, rest, depth, m);
-            }
-            return acc;
-        }
-        if !n.props.is_empty() {
-            return object_example(c, id, depth);
-        }
-        return Value::Null;
-    }
-    let t = n.types & !T_NULL;
-    if t & T_INT != 0 {
-        return Value::Number(int_example(n));
-    }
-    if t & T_NUM != 0 {
-        let lo = n.minimum.or(n.exclusive_minimum.map(|x| x + 1.0));
-        let hi = n.maximum.or(n.exclusive_maximum.map(|x| x - 1.0));
-        let x = lo.unwrap_or(0.0_f64).max(0.0).min(hi.unwrap_or(f64::MAX));
-        let x = if x < lo.unwrap_or(f64::MIN) {
-            lo.unwrap_or(0.0)
-        } else {
-            x
-        };
-        return Number::from_f64(x).map_or(Value::Null, Value::Number);
-    }
-    if t & T_STR != 0 {
-        return Value::String(string_example(n));
-    }
-    if t & T_BOOL != 0 {
-        return Value::Bool(true);
-    }
-    if t & T_ARR != 0 {
-        let count = n.min_items.unwrap_or(1).clamp(1, 3);
-        let item = n.items.map_or(Value::String("item".into()), |i| {
-            example_at(c, i, depth + 1)
-        });
-        let count = if n.max_items == Some(0) { 0 } else { count };
-        #[allow(clippy::cast_possible_truncation)]
-        return Value::Array(vec![item; count as usize]);
-    }
-    if t & T_OBJ != 0 {
-        return object_example(c, id, depth);
-    }
-    Value::Null
-}
-
-fn object_example(c: &Compiled, id: NodeId, depth: usize) -> Value {
-    let n = c.get(id);
-    let mut m = Map::new();
-    for (k, p) in &n.props {
-        if n.required.contains(k) {
-            m.insert(k.clone(), example_at(c, *p, depth + 1));
-        }
-    }
-    // The required fields of the object's `allOf` parts hold too.
-    add_part_examples(c, &n.all_of, depth, &mut m);
-    Value::Object(m)
-}
-
-/// Adds to `m` the fields of the object examples of `parts` (all of which must hold) that it
-/// does not have yet.
-fn add_part_examples(c: &Compiled, parts: &[NodeId], depth: usize, m: &mut Map<String, Value>) {
-    for &p in parts {
-        if let Value::Object(part) = example_at(c, p, depth + 1) {
-            for (k, v) in part {
-                m.entry(k).or_insert(v);
-            }
-        }
-    }
-}
-
-fn int_example(n: &super::node::Node) -> Number {
-    integer_within(
-        n.minimum,
-        n.exclusive_minimum,
-        n.maximum,
-        n.exclusive_maximum,
-    )
-    .into()
-}
 
 /// An integer within the bounds: 1 when they allow it, else the bound nearest to it. Shared
 /// with the chat templates' example calls.
@@ -149,20 +32,6 @@ pub(crate) fn integer_within(
         (_, Some(b)) if b < 1 => b,
         _ => 1,
     }
-}
-
-fn string_example(n: &super::node::Node) -> String {
-    let base = n
-        .format
-        .as_deref()
-        .and_then(format_sample)
-        .unwrap_or("text");
-    #[allow(clippy::cast_possible_truncation)]
-    fit_length(
-        base,
-        n.min_length.map(|m| m as usize),
-        n.max_length.map(|m| m as usize),
-    )
 }
 
 /// A valid sample of a string `format` (`date`, `email`, `uuid`, …), `None` for other formats.
@@ -198,23 +67,30 @@ pub(crate) fn fit_length(base: &str, min: Option<usize>, max: Option<usize>) -> 
     s
 }
 
-/// `value` with every problem replaced by a valid value, if that makes it valid.
+/// `value` with every problem replaced by a value derived from what was sent, if every one can
+/// be derived and the result validates; `None` otherwise.
 pub(crate) fn corrected(
     c: &Compiled,
     validator: &jsonschema::Validator,
     value: &Value,
 ) -> Option<Value> {
     let mut v = value.clone();
-    fix(c, &mut v, ROOT, 0, false);
+    if !fix(c, &mut v, ROOT, 0, false) {
+        return None;
+    }
     order(c, &mut v, ROOT, 0);
     validator.is_valid(&v).then_some(v)
 }
 
 /// Changes `v` as little as possible until it fits node `id` (`part`: one part of the value's
-/// schema, which leaves keys it does not declare to the whole).
-fn fix(c: &Compiled, v: &mut Value, id: NodeId, depth: usize, part: bool) {
-    if depth > MAX_DEPTH || conforms_in(c, v, id, depth, part) {
-        return;
+/// schema, which leaves keys it does not declare to the whole). False when some value would
+/// have to be invented.
+fn fix(c: &Compiled, v: &mut Value, id: NodeId, depth: usize, part: bool) -> bool {
+    if conforms_in(c, v, id, depth, part) {
+        return true;
+    }
+    if depth > MAX_DEPTH {
+        return false;
     }
     let n = c.get(id);
     if !n.any_of.is_empty() {
@@ -226,15 +102,19 @@ fn fix(c: &Compiled, v: &mut Value, id: NodeId, depth: usize, part: bool) {
             .find(|&b| c.get(b).types & t != 0 && c.get(b).types != T_ANY)
             .or_else(|| n.any_of.iter().copied().find(|&b| !allows_null(c, b)))
             .or(n.any_of.first().copied());
-        if let Some(b) = branch {
-            fix(c, v, b, depth + 1, true);
+        if let Some(b) = branch
+            && !fix(c, v, b, depth + 1, true)
+        {
+            return false;
         }
         if !n.has_own_checks() {
-            return;
+            return true;
         }
     }
     for &p in &n.all_of {
-        fix(c, v, p, depth + 1, true);
+        if !fix(c, v, p, depth + 1, true) {
+            return false;
+        }
     }
     let type_ok = n.types == T_ANY || n.types & type_of(v) != 0;
     let enum_ok = n
@@ -243,11 +123,7 @@ fn fix(c: &Compiled, v: &mut Value, id: NodeId, depth: usize, part: bool) {
         .is_none_or(|e| e.iter().any(|x| same_value(x, v)))
         && n.const_value.as_ref().is_none_or(|k| same_value(k, v));
     if !type_ok || !enum_ok {
-        *v = match (&n.enum_values, &*v) {
-            (Some(e), Value::String(_)) => super::error::closest_enum(v, e),
-            _ => example_at(c, id, 0),
-        };
-        return;
+        return replace(c, v, id);
     }
     match v {
         Value::Object(o) => {
@@ -256,62 +132,244 @@ fn fix(c: &Compiled, v: &mut Value, id: NodeId, depth: usize, part: bool) {
             }
             for (k, p) in &n.props {
                 match o.get_mut(k) {
+                    // A null coercion did not replace has no value to derive from.
+                    Some(x) if x.is_null() && !allows_null(c, *p) => return false,
                     Some(x) => {
-                        if x.is_null() && !allows_null(c, *p) {
-                            *x = example_at(c, *p, 0);
-                        } else {
-                            fix(c, x, *p, depth + 1, false);
+                        let ok = fix(c, x, *p, depth + 1, false);
+                        if !ok {
+                            return false;
                         }
                     }
-                    None if n.required.contains(k) => {
-                        o.insert(k.clone(), example_at(c, *p, 0));
-                    }
+                    None if n.required.contains(k) => return false,
                     None => {}
                 }
             }
             if let Additional::Schema(s) = n.additional {
                 for (k, x) in o.iter_mut() {
-                    if n.prop(k).is_none() {
-                        fix(c, x, s, depth + 1, false);
+                    if n.prop(k).is_none() && !fix(c, x, s, depth + 1, false) {
+                        return false;
                     }
                 }
             }
+            true
         }
         Value::Array(a) => {
             for (i, x) in a.iter_mut().enumerate() {
-                if let Some(items) = n.item_at(i) {
-                    fix(c, x, items, depth + 1, false);
+                if let Some(items) = n.item_at(i)
+                    && !fix(c, x, items, depth + 1, false)
+                {
+                    return false;
                 }
             }
-            #[allow(clippy::cast_possible_truncation)]
-            if let Some(max) = n.max_items.map(|m| m as usize) {
-                a.truncate(max);
+            if n.unique_items {
+                // Repeats removed, first occurrence kept: nothing the model sent is lost.
+                let mut kept: Vec<Value> = Vec::with_capacity(a.len());
+                for x in a.drain(..) {
+                    if !kept.iter().any(|y| same_value(y, &x)) {
+                        kept.push(x);
+                    }
+                }
+                *a = kept;
             }
-            #[allow(clippy::cast_possible_truncation)]
-            if let Some(min) = n.min_items.map(|m| m as usize)
-                && a.len() < min
-            {
-                let item = n.items.map_or(Value::Null, |i| example_at(c, i, 0));
-                a.resize(min.min(64), item);
-            }
+            // Which items to leave out, or which to add, is the model's choice.
+            let len = a.len() as u64;
+            !(n.max_items.is_some_and(|m| len > m) || n.min_items.is_some_and(|m| len < m))
         }
-        Value::Number(_) | Value::String(_) if !conforms(c, v, id, depth) => {
-            *v = clamp_or_example(c, id, v);
-        }
-        _ => {}
+        Value::Number(_) | Value::String(_) | Value::Bool(_) => replace(c, v, id),
+        Value::Null => false,
     }
 }
 
-/// Puts object keys in declaration order (inserted or renamed fields would otherwise come last).
+/// Replaces `v` by [`derive`]'s value; false when there is none.
+fn replace(c: &Compiled, v: &mut Value, id: NodeId) -> bool {
+    match derive(c, id, v) {
+        Some(x) => {
+            *v = x;
+            true
+        }
+        None => false,
+    }
+}
+
+/// The valid value for node `id` nearest to the value `v` the model sent: `v` itself when it
+/// fits; a number clamped into the bounds, honouring exclusive bounds and `multipleOf` (`5.5` →
+/// `6`, the leading number of `"100 m"` → `100`); `1`/`0` → `true`/`false`; the one enum value
+/// close to the text (by edit distance, at least half the same); the case or trimming a
+/// pattern wants (`"usd"` → `"USD"`). `None` when the value would have to be invented.
+pub(crate) fn derive(c: &Compiled, id: NodeId, v: &Value) -> Option<Value> {
+    let n = c.get(id);
+    if conforms(c, v, id, 0) {
+        return Some(v.clone());
+    }
+    if (v.is_array() || v.is_object()) && n.types & type_of(v) != 0 {
+        // Repeats removed, items and fields fixed one by one.
+        let mut x = v.clone();
+        return (fix(c, &mut x, id, 0, false) && conforms(c, &x, id, 0)).then_some(x);
+    }
+    let out = if let Some(k) = &n.const_value {
+        // The only valid value: the schema's, not an invention.
+        k.clone()
+    } else if let Some(e) = &n.enum_values {
+        close_enum(v, e)?
+    } else {
+        let t = n.types;
+        let x = match v {
+            Value::Number(num) => num.as_f64(),
+            Value::String(s) => leading_number(s),
+            _ => None,
+        };
+        match v {
+            _ if t & T_BOOL != 0 && !matches!(v, Value::String(_)) && x == Some(1.0) => {
+                Value::Bool(true)
+            }
+            _ if t & T_BOOL != 0 && !matches!(v, Value::String(_)) && x == Some(0.0) => {
+                Value::Bool(false)
+            }
+            Value::String(s) if t & T_BOOL != 0 && parse_bool(s.trim()).is_some() => {
+                Value::Bool(parse_bool(s.trim())?)
+            }
+            Value::String(s) if t & T_STR != 0 => {
+                let t = s.trim();
+                [t.to_owned(), t.to_uppercase(), t.to_lowercase()]
+                    .into_iter()
+                    .map(Value::String)
+                    .find(|x| conforms(c, x, id, 0))?
+            }
+            _ if t & (T_INT | T_NUM) != 0 => nearest_number(n, x?, t & T_NUM == 0)?,
+            _ => return None,
+        }
+    };
+    conforms(c, &out, id, 0).then_some(out)
+}
+
+/// The enum value close to `v` (a string at least half the same by edit distance, case
+/// ignored; the earlier one on a tie), `None` when nothing is close.
+pub(crate) fn close_enum(v: &Value, options: &[Value]) -> Option<Value> {
+    let Value::String(s) = v else {
+        return None;
+    };
+    let r = s.trim().to_lowercase();
+    let mut best: Option<(f64, &Value)> = None;
+    for o in options {
+        let Some(x) = o.as_str() else { continue };
+        let sim = strsim::normalized_damerau_levenshtein(&r, &x.to_lowercase());
+        if sim >= 0.5 && best.is_none_or(|(b, _)| sim > b) {
+            best = Some((sim, o));
+        }
+    }
+    best.map(|(_, o)| o.clone())
+}
+
+/// The number a string starts with, when the rest is a unit or words (`"100 m"`, `"5.5"`,
+/// `"3kg"`), not more digits in another notation (`"1,5"`, `"1.2.3"`).
+fn leading_number(s: &str) -> Option<f64> {
+    let t = s.trim();
+    let b = t.as_bytes();
+    let mut i = usize::from(matches!(b.first(), Some(b'-' | b'+')));
+    let digits = i;
+    while i < b.len() && b[i].is_ascii_digit() {
+        i += 1;
+    }
+    if i == digits {
+        return None;
+    }
+    if i + 1 < b.len() && b[i] == b'.' && b[i + 1].is_ascii_digit() {
+        i += 1;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+    }
+    let rest = &t[i..];
+    if !(rest.is_empty() || rest.starts_with(|ch: char| ch.is_whitespace() || ch.is_alphabetic())) {
+        return None;
+    }
+    t[..i].strip_prefix('+').unwrap_or(&t[..i]).parse().ok()
+}
+
+/// The valid number nearest to `x` under the node's bounds and `multipleOf` (an integer when
+/// `int`); `None` when there is none, or when an exclusive bound of a non-integer number has no
+/// nearest value.
+#[allow(clippy::cast_possible_truncation, clippy::cast_precision_loss)]
+fn nearest_number(n: &Node, x: f64, int: bool) -> Option<Value> {
+    const SAFE: f64 = 9_007_199_254_740_992.0;
+    let lo = n
+        .minimum
+        .map(|m| (m.f64(), false))
+        .or(n.exclusive_minimum.map(|m| (m.f64(), true)));
+    let hi = n
+        .maximum
+        .map(|m| (m.f64(), false))
+        .or(n.exclusive_maximum.map(|m| (m.f64(), true)));
+    let step = n.multiple_of.map(Num::f64).filter(|m| *m > 0.0);
+    let y = if int || step.is_some() {
+        let unit = step.unwrap_or(1.0);
+        let kmin = lo.map(|(l, ex)| {
+            if ex {
+                (l / unit).floor() + 1.0
+            } else {
+                (l / unit).ceil()
+            }
+        });
+        let kmax = hi.map(|(h, ex)| {
+            if ex {
+                (h / unit).ceil() - 1.0
+            } else {
+                (h / unit).floor()
+            }
+        });
+        let mut k = (x / unit).round();
+        if let Some(a) = kmin {
+            k = k.max(a);
+        }
+        if let Some(b) = kmax {
+            k = k.min(b);
+        }
+        if kmin.zip(kmax).is_some_and(|(a, b)| a > b) {
+            return None;
+        }
+        k * unit
+    } else {
+        let mut y = x;
+        if let Some((l, ex)) = lo
+            && y <= l
+        {
+            if ex {
+                return None;
+            }
+            y = l;
+        }
+        if let Some((h, ex)) = hi
+            && y >= h
+        {
+            if ex {
+                return None;
+            }
+            y = h;
+        }
+        y
+    };
+    if !y.is_finite() {
+        return None;
+    }
+    if y.fract() == 0.0 && y.abs() <= SAFE {
+        return Some(Value::Number((y as i64).into()));
+    }
+    if int {
+        return None;
+    }
+    Number::from_f64(y).map(Value::Number)
+}
+
+/// Puts object keys in declaration order (renamed fields would otherwise come last).
 fn order(c: &Compiled, v: &mut Value, id: NodeId, depth: usize) {
-    if depth > EXAMPLE_DEPTH {
+    if depth > MAX_DEPTH {
         return;
     }
     let n = c.get(id);
     if let Value::Object(o) = v
         && !n.props.is_empty()
     {
-        let mut ordered = Map::new();
+        let mut ordered = serde_json::Map::new();
         for (k, p) in &n.props {
             if let Some(mut x) = o.shift_remove(k) {
                 order(c, &mut x, *p, depth + 1);
@@ -321,30 +379,4 @@ fn order(c: &Compiled, v: &mut Value, id: NodeId, depth: usize) {
         ordered.append(o);
         *o = ordered;
     }
-}
-
-/// A number clamped into its bounds, or the node's example.
-fn clamp_or_example(c: &Compiled, id: NodeId, v: &Value) -> Value {
-    let n = c.get(id);
-    if let Value::Number(num) = v
-        && let Some(x) = num.as_f64()
-    {
-        let mut y = x;
-        if let Some(m) = n.minimum {
-            y = y.max(m);
-        }
-        if let Some(m) = n.maximum {
-            y = y.min(m);
-        }
-        let out = if n.types & T_INT != 0 && n.types & T_NUM == 0 {
-            #[allow(clippy::cast_possible_truncation)]
-            Value::Number((y.round() as i64).into())
-        } else {
-            Number::from_f64(y).map_or(Value::Null, Value::Number)
-        };
-        if conforms(c, &out, id, 0) {
-            return out;
-        }
-    }
-    example_at(c, id, 0)
 }

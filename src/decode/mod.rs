@@ -162,12 +162,16 @@ impl Policy {
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum CoercionKind {
-    /// `"5"`, `"1,234"`, `"5.0"` → an integer.
+    /// `"5"`, `"1,234"`, `"5.0"` → an integer (exactly; `"1.000"` is ambiguous and not read).
     StringToInteger,
     /// `"2.5"` → a number.
     StringToNumber,
     /// `"true"`, `"yes"`, `"off"` → a boolean.
     StringToBool,
+    /// `1` → `true`, `0` → `false` where a boolean (and no number) is expected.
+    NumberToBool,
+    /// `"None"` or `"null"` (any case) → `null` where `null` is allowed and a string is not.
+    StringToNull,
     /// `5.0` → `5` where an integer is expected (same value, integer form).
     IntegralFloat,
     /// Risky (policy): `2.6` → `3` where an integer is expected.
@@ -180,6 +184,9 @@ pub enum CoercionKind {
     WrappedInArray,
     /// `["Paris"]` → `"Paris"` where a single value is expected.
     UnwrappedArray,
+    /// `"10, 200"` or a Python tuple `"(1, 3)"` → `[10, 200]` where an array of numbers is
+    /// expected (every part a number of the item type; never read as one grouped number).
+    SplitList,
     /// `"{\"a\": 1}"` → `{"a": 1}` where an object or array is expected.
     ParsedJsonString,
     /// `"Celsius"` → `"celsius"`.
@@ -196,32 +203,41 @@ pub enum CoercionKind {
     KeyCase,
     /// `"maxResults"` → `"max_results"` (case, `_`, `-` folded).
     KeyFolded,
-    /// `"locaton"` → `"location"` (a close misspelling; did you mean).
+    /// `"locaton"` → `"location"` (a close misspelling: at most one edit in any one word of the
+    /// name, none in a word of one or two letters or a number; `min_price` never becomes
+    /// `max_price`).
     KeyMisspelled,
-    /// `null` for a non-nullable field with a default → the default.
+    /// `null` for a non-nullable field with a default → the default. A default that does not
+    /// fit the field's own schema goes through the same rules as a sent value (`"false"` for a
+    /// boolean → `false`); one that still does not fit is not used.
     NullToDefault,
     /// `null` for an optional, non-nullable field without a default → the field is omitted.
     NullDropped,
-    /// A missing optional field with a declared default → the default.
+    /// A missing optional field with a declared default → the default (made to fit as for
+    /// [`CoercionKind::NullToDefault`]; a default that cannot fit leaves the field out).
     MissingToDefault,
     /// A key the schema does not list was dropped (policy).
     UnknownKeyDropped,
-    /// A repeated key: one value was kept (policy), the other discarded.
+    /// A repeated key: one value was kept (policy), the other discarded (it is the receipt's
+    /// `original`).
     DuplicateKey,
 }
 
 impl CoercionKind {
     /// Every kind, for iteration (tests check each has a firing and a non-firing case).
-    pub const ALL: [CoercionKind; 23] = [
+    pub const ALL: [CoercionKind; 26] = [
         CoercionKind::StringToInteger,
         CoercionKind::StringToNumber,
         CoercionKind::StringToBool,
+        CoercionKind::NumberToBool,
+        CoercionKind::StringToNull,
         CoercionKind::IntegralFloat,
         CoercionKind::FloatRounded,
         CoercionKind::NumberToString,
         CoercionKind::BoolToString,
         CoercionKind::WrappedInArray,
         CoercionKind::UnwrappedArray,
+        CoercionKind::SplitList,
         CoercionKind::ParsedJsonString,
         CoercionKind::EnumCase,
         CoercionKind::EnumWhitespace,
@@ -248,6 +264,8 @@ impl CoercionKind {
             | K::StringToInteger
             | K::StringToNumber
             | K::StringToBool
+            | K::NumberToBool
+            | K::StringToNull
             | K::NumberToString
             | K::BoolToString
             | K::ParsedJsonString
@@ -258,6 +276,7 @@ impl CoercionKind {
             | K::NullDropped => 1,
             K::WrappedInArray
             | K::UnwrappedArray
+            | K::SplitList
             | K::EnumFolded
             | K::KeyFolded
             | K::UnknownKeyDropped
@@ -278,7 +297,8 @@ pub struct Coercion {
     pub kind: CoercionKind,
     /// How much of a guess it was ([`CoercionKind::cost`], sometimes more for a formatted number).
     pub cost: u32,
-    /// What was there before (for a renamed key: the old name), so nothing is lost.
+    /// What was there before (for a renamed key: the old name; for a duplicate key: the value
+    /// discarded; for an unwrapped array: the whole array), so nothing is lost.
     pub original: Value,
 }
 
@@ -363,10 +383,12 @@ impl Decoder {
     ) -> Result<Decoded<Value>, DecodeError> {
         let raw = raw.into();
         let inner = &*self.inner;
-        // No arguments at all (empty text, `null`) for a tool that takes an object: `{}`.
+        // No arguments at all (empty text, `null` as text or value) for a tool that takes an
+        // object: `{}`.
+        let no_text = |t: &str| matches!(t.trim(), "" | "null");
         let empty = match &raw {
-            Raw::Text(t) => t.trim().is_empty(),
-            Raw::Value(v) => v.is_null() || v.as_str().is_some_and(|t| t.trim().is_empty()),
+            Raw::Text(t) => no_text(t),
+            Raw::Value(v) => v.is_null() || v.as_str().is_some_and(no_text),
         };
         let root = inner.compiled.get(node::ROOT);
         let (mut value, fixes, mut coercions) = if empty && root.types & node::T_OBJ != 0 {
@@ -404,6 +426,14 @@ impl Decoder {
             &mut coercions,
             &mut problems,
         );
+        if problems.is_empty() && !inner.validator.is_valid(&value) {
+            coerce::drop_unfit_defaults(
+                &inner.compiled,
+                &inner.validator,
+                &mut value,
+                &mut coercions,
+            );
+        }
         if !problems.is_empty() || !inner.validator.is_valid(&value) {
             return Err(error::invalid(
                 &inner.compiled,
@@ -492,6 +522,7 @@ fn parse_raw(
                         fix: "flatten the arguments".into(),
                     }],
                     example: None,
+                    ignored: Vec::new(),
                 });
             }
             return Ok((v.into_owned(), Vec::new(), Vec::new()));
@@ -517,7 +548,7 @@ fn parse_raw(
             path: d.path,
             kind: CoercionKind::DuplicateKey,
             cost: CoercionKind::DuplicateKey.cost(),
-            original: Value::Null,
+            original: d.discarded,
         })
         .collect();
     Ok((value, fixes, coercions))

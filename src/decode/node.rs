@@ -25,6 +25,109 @@ const MAX_SCHEMA_DEPTH: usize = 64;
 /// How many `$ref` hops may be chained before a node is considered circular.
 pub(crate) const MAX_ALIAS_HOPS: usize = 32;
 
+/// A number from a schema keyword or a value, compared exactly as the validator compares it:
+/// two integers as integers (`9007199254740993` is above `9007199254740992`, which `f64` cannot
+/// tell apart), an integer and a float by value.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Num {
+    /// A negative integer (or any that fits `i64`).
+    I(i64),
+    /// An integer above `i64::MAX`.
+    U(u64),
+    /// Any other number.
+    F(f64),
+}
+
+impl Num {
+    /// The number `n` holds.
+    pub fn of(n: &serde_json::Number) -> Option<Num> {
+        if let Some(i) = n.as_i64() {
+            Some(Num::I(i))
+        } else if let Some(u) = n.as_u64() {
+            Some(Num::U(u))
+        } else {
+            n.as_f64().map(Num::F)
+        }
+    }
+
+    /// The number of a JSON value, if it is one.
+    pub fn of_value(v: &Value) -> Option<Num> {
+        v.as_number().and_then(Num::of)
+    }
+
+    /// As `f64` (rounded for integers beyond 2^53), for messages and arithmetic.
+    #[allow(clippy::cast_precision_loss)]
+    pub fn f64(self) -> f64 {
+        match self {
+            Num::I(i) => i as f64,
+            Num::U(u) => u as f64,
+            Num::F(f) => f,
+        }
+    }
+
+    fn int(self) -> Option<i128> {
+        match self {
+            Num::I(i) => Some(i128::from(i)),
+            Num::U(u) => Some(i128::from(u)),
+            Num::F(_) => None,
+        }
+    }
+
+    /// Exact order (`None` only for NaN, which JSON cannot hold).
+    #[allow(clippy::cast_precision_loss, clippy::cast_possible_truncation)]
+    pub fn cmp(self, other: Num) -> Option<std::cmp::Ordering> {
+        match (self.int(), other.int()) {
+            (Some(a), Some(b)) => Some(a.cmp(&b)),
+            (Some(a), None) => cmp_int_float(a, other.f64()),
+            (None, Some(b)) => cmp_int_float(b, self.f64()).map(std::cmp::Ordering::reverse),
+            (None, None) => self.f64().partial_cmp(&other.f64()),
+        }
+    }
+
+    /// `self < other`.
+    pub fn lt(self, other: Num) -> bool {
+        self.cmp(other) == Some(std::cmp::Ordering::Less)
+    }
+
+    /// `self > other`.
+    pub fn gt(self, other: Num) -> bool {
+        self.cmp(other) == Some(std::cmp::Ordering::Greater)
+    }
+
+    /// True when `self` is a multiple of `m`, as the validator decides it: exactly for an
+    /// integer and a whole divisor up to 2^53, else by `f64` remainder. A fractional divisor
+    /// makes its node opaque (the validator's exact decimal test is not restated here).
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    pub fn is_multiple_of(self, m: Num) -> bool {
+        const SAFE: f64 = 9_007_199_254_740_992.0;
+        let d = m.f64();
+        if d <= 0.0 {
+            return true;
+        }
+        if d.fract() == 0.0 && d <= SAFE {
+            match self {
+                Num::I(i) => return i % (d as i64) == 0,
+                Num::U(u) => return u % (d as u64) == 0,
+                Num::F(_) => {}
+            }
+        }
+        let x = self.f64();
+        x.fract() == 0.0 && x % d == 0.0
+    }
+}
+
+/// The order of the integer `a` and the float `f`, exactly.
+#[allow(clippy::cast_precision_loss, clippy::cast_possible_truncation)]
+fn cmp_int_float(a: i128, f: f64) -> Option<std::cmp::Ordering> {
+    let af = a as f64;
+    if af != f {
+        // Rounding to f64 is monotone: a difference in f64 is the difference in value.
+        return af.partial_cmp(&f);
+    }
+    // Equal in f64: `f` is whole and within i128, so it converts exactly.
+    Some(a.cmp(&(f as i128)))
+}
+
 /// What an object node says about keys it does not list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Additional {
@@ -68,15 +171,15 @@ pub(crate) struct Node {
     /// `default`.
     pub default: Option<Value>,
     /// `minimum`.
-    pub minimum: Option<f64>,
+    pub minimum: Option<Num>,
     /// `maximum`.
-    pub maximum: Option<f64>,
+    pub maximum: Option<Num>,
     /// `exclusiveMinimum` (the 2019+ numeric form).
-    pub exclusive_minimum: Option<f64>,
+    pub exclusive_minimum: Option<Num>,
     /// `exclusiveMaximum` (the 2019+ numeric form).
-    pub exclusive_maximum: Option<f64>,
+    pub exclusive_maximum: Option<Num>,
     /// `multipleOf`.
-    pub multiple_of: Option<f64>,
+    pub multiple_of: Option<Num>,
     /// `minLength` in characters.
     pub min_length: Option<u64>,
     /// `maxLength` in characters.
@@ -482,11 +585,17 @@ impl<'s> Compiler<'s> {
             .get("description")
             .and_then(Value::as_str)
             .map(str::to_owned);
-        node.minimum = obj.get("minimum").and_then(Value::as_f64);
-        node.maximum = obj.get("maximum").and_then(Value::as_f64);
-        node.exclusive_minimum = obj.get("exclusiveMinimum").and_then(Value::as_f64);
-        node.exclusive_maximum = obj.get("exclusiveMaximum").and_then(Value::as_f64);
-        node.multiple_of = obj.get("multipleOf").and_then(Value::as_f64);
+        let num = |k: &str| obj.get(k).and_then(Num::of_value);
+        node.minimum = num("minimum");
+        node.maximum = num("maximum");
+        node.exclusive_minimum = num("exclusiveMinimum");
+        node.exclusive_maximum = num("exclusiveMaximum");
+        node.multiple_of = num("multipleOf");
+        if node.multiple_of.is_some_and(|m| m.f64().fract() != 0.0) {
+            // A fractional divisor: the validator's exact decimal test decides (0.3 is a
+            // multiple of 0.1 there, not in f64).
+            node.opaque = true;
+        }
         node.min_length = obj.get("minLength").and_then(Value::as_u64);
         node.max_length = obj.get("maxLength").and_then(Value::as_u64);
         node.min_items = obj.get("minItems").and_then(Value::as_u64);
@@ -513,8 +622,8 @@ impl<'s> Compiler<'s> {
             // will enforce (so coercion and messages know them).
             Some(f) if int_format_range(f).is_some() => {
                 if let Some((lo, hi)) = int_format_range(f) {
-                    node.minimum = Some(node.minimum.map_or(lo, |m| m.max(lo)));
-                    node.maximum = Some(node.maximum.map_or(hi, |m| m.min(hi)));
+                    node.minimum = Some(node.minimum.filter(|m| m.gt(lo)).unwrap_or(lo));
+                    node.maximum = Some(node.maximum.filter(|m| m.lt(hi)).unwrap_or(hi));
                 }
             }
             Some("double" | "float") => {}
@@ -560,18 +669,17 @@ impl<'s> Compiler<'s> {
     }
 }
 
-/// The range of a schemars integer `format` hint, as `f64` bounds.
-#[allow(clippy::cast_precision_loss)]
-fn int_format_range(f: &str) -> Option<(f64, f64)> {
+/// The range of a schemars integer `format` hint.
+fn int_format_range(f: &str) -> Option<(Num, Num)> {
     Some(match f {
-        "int8" => (f64::from(i8::MIN), f64::from(i8::MAX)),
-        "int16" => (f64::from(i16::MIN), f64::from(i16::MAX)),
-        "int32" => (f64::from(i32::MIN), f64::from(i32::MAX)),
-        "int64" | "int" => (i64::MIN as f64, i64::MAX as f64),
-        "uint8" => (0.0, f64::from(u8::MAX)),
-        "uint16" => (0.0, f64::from(u16::MAX)),
-        "uint32" => (0.0, f64::from(u32::MAX)),
-        "uint64" | "uint" => (0.0, u64::MAX as f64),
+        "int8" => (Num::I(i8::MIN.into()), Num::I(i8::MAX.into())),
+        "int16" => (Num::I(i16::MIN.into()), Num::I(i16::MAX.into())),
+        "int32" => (Num::I(i32::MIN.into()), Num::I(i32::MAX.into())),
+        "int64" | "int" => (Num::I(i64::MIN), Num::I(i64::MAX)),
+        "uint8" => (Num::I(0), Num::I(u8::MAX.into())),
+        "uint16" => (Num::I(0), Num::I(u16::MAX.into())),
+        "uint32" => (Num::I(0), Num::I(u32::MAX.into())),
+        "uint64" | "uint" => (Num::I(0), Num::U(u64::MAX)),
         _ => return None,
     })
 }
@@ -614,9 +722,15 @@ pub(crate) fn is_annotation(k: &str) -> bool {
     )
 }
 
-/// `pattern` for the regex crate with ECMA-262's ASCII meaning of `\d`, `\w` and `\b` (the
-/// regex crate's are Unicode-aware: `\d` would match `١`). `None` for a class it cannot say
-/// that way (`\D`/`\W` inside `[…]`); the validator then judges the pattern.
+/// ECMA-262's white space and line terminators (`\s`), as the body of a regex-crate class
+/// (the regex crate's Unicode `\s` also has U+0085 and lacks U+FEFF).
+const ECMA_SPACE: &str = "\\t\\n\\x0B\\x0C\\r \\xA0\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}";
+
+/// `pattern` for the regex crate with ECMA-262's meaning of `\d`, `\w`, `\b` (ASCII; the regex
+/// crate's are Unicode-aware: `\d` would match `١`), `\s` (ECMA's white space) and `.` (any
+/// character but a line terminator: `\n`, `\r`, U+2028, U+2029; the regex crate's `.` matches
+/// all but `\n`). `None` for a class it cannot say that way (`\D`/`\W`/`\S` inside `[…]`); the
+/// validator then judges the pattern.
 fn ecma_classes(p: &str) -> Option<String> {
     let mut out = String::with_capacity(p.len() + 16);
     let mut in_class = false;
@@ -635,7 +749,18 @@ fn ecma_classes(p: &str) -> Option<String> {
                     ('W', false) => out.push_str("[^0-9A-Za-z_]"),
                     ('d', true) => out.push_str("0-9"),
                     ('w', true) => out.push_str("0-9A-Za-z_"),
-                    ('D' | 'W', true) => return None,
+                    ('s', false) => {
+                        out.push('[');
+                        out.push_str(ECMA_SPACE);
+                        out.push(']');
+                    }
+                    ('S', false) => {
+                        out.push_str("[^");
+                        out.push_str(ECMA_SPACE);
+                        out.push(']');
+                    }
+                    ('s', true) => out.push_str(ECMA_SPACE),
+                    ('D' | 'W' | 'S', true) => return None,
                     ('b', false) => out.push_str("(?-u:\\b)"),
                     ('B', false) => out.push_str("(?-u:\\B)"),
                     _ => {
@@ -653,6 +778,7 @@ fn ecma_classes(p: &str) -> Option<String> {
                 in_class = true;
                 out.push('[');
             }
+            '.' if !in_class => out.push_str("[^\\n\\r\\x{2028}\\x{2029}]"),
             // Inside a class, ECMA's `[` is a literal (the regex crate's would nest a class).
             '[' => out.push_str("\\["),
             ']' if in_class => {

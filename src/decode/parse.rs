@@ -6,11 +6,13 @@ use serde_json::{Map, Number, Value, map::Entry};
 
 use super::DuplicateKeys;
 
-/// A duplicate key found while parsing: where, and which value was kept.
+/// A duplicate key found while parsing: where, and the value that was discarded.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Duplicate {
     /// JSON Pointer of the duplicated key.
     pub path: String,
+    /// The value the policy did not keep (nothing is lost: it goes into the receipt).
+    pub discarded: Value,
 }
 
 /// A path segment, collected while the parser unwinds.
@@ -22,6 +24,8 @@ enum Seg {
 struct Pending {
     /// Segments from the duplicate up to the root (innermost first).
     rev: Vec<Seg>,
+    /// The value that was not kept.
+    discarded: Value,
 }
 
 struct State {
@@ -53,7 +57,10 @@ pub(crate) fn parse(
                     Seg::Index(i) => path.push_str(&i.to_string()),
                 }
             }
-            Duplicate { path }
+            Duplicate {
+                path,
+                discarded: p.discarded,
+            }
         })
         .collect();
     Ok((v, dups))
@@ -141,10 +148,12 @@ impl<'de> Visitor<'de> for ValueSeed<'_> {
                 }
                 Entry::Occupied(mut e) => {
                     let rev = vec![Seg::Key(e.key().clone())];
-                    self.st.dups.push(Pending { rev });
-                    if self.st.policy == DuplicateKeys::LastWins {
-                        e.insert(v);
-                    }
+                    let discarded = if self.st.policy == DuplicateKeys::LastWins {
+                        e.insert(v)
+                    } else {
+                        v
+                    };
+                    self.st.dups.push(Pending { rev, discarded });
                 }
             }
         }

@@ -11,9 +11,10 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
-use super::check::{MAX_DEPTH, conforms};
+use super::check::{MAX_DEPTH, conforms, within_bounds};
 use super::node::{
-    Additional, Compiled, Node, NodeId, T_ANY, T_ARR, T_BOOL, T_INT, T_NULL, T_NUM, T_OBJ, T_STR,
+    Additional, Compiled, Node, NodeId, Num, T_ANY, T_ARR, T_BOOL, T_INT, T_NULL, T_NUM, T_OBJ,
+    T_STR,
 };
 
 /// True when `text` is one JSON value that fits the schema exactly as written.
@@ -51,7 +52,7 @@ impl Check<'_> {
         t == T_ANY || t & bit != 0
     }
 
-    fn number<E: de::Error>(self, x: f64, v: impl FnOnce() -> Value, bit: u8) -> Result<(), E> {
+    fn number<E: de::Error>(self, x: Num, v: impl FnOnce() -> Value, bit: u8) -> Result<(), E> {
         let n = self.node();
         if !self.want(bit) {
             return Err(no());
@@ -61,13 +62,7 @@ impl Check<'_> {
         {
             return Err(no());
         }
-        if n.minimum.is_some_and(|m| x < m)
-            || n.maximum.is_some_and(|m| x > m)
-            || n.exclusive_minimum.is_some_and(|m| x <= m)
-            || n.exclusive_maximum.is_some_and(|m| x >= m)
-            || n.multiple_of
-                .is_some_and(|m| m > 0.0 && (x / m).fract() != 0.0)
-        {
+        if !within_bounds(n, x) {
             return Err(no());
         }
         Ok(())
@@ -186,18 +181,17 @@ impl<'de> Visitor<'de> for Check<'_> {
     }
 
     fn visit_i64<E: de::Error>(self, v: i64) -> Result<(), E> {
-        #[allow(clippy::cast_precision_loss)]
-        self.number(v as f64, || Value::from(v), T_INT)
+        self.number(Num::I(v), || Value::from(v), T_INT)
     }
 
     fn visit_u64<E: de::Error>(self, v: u64) -> Result<(), E> {
-        #[allow(clippy::cast_precision_loss)]
-        self.number(v as f64, || Value::from(v), T_INT)
+        let x = i64::try_from(v).map_or(Num::U(v), Num::I);
+        self.number(x, || Value::from(v), T_INT)
     }
 
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<(), E> {
         // A float where only integers are allowed would be coerced (5.0 → 5), so it does not fit.
-        self.number(v, || Value::from(v), T_NUM)
+        self.number(Num::F(v), || Value::from(v), T_NUM)
     }
 
     fn visit_str<E: de::Error>(self, s: &str) -> Result<(), E> {

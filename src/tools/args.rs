@@ -43,13 +43,16 @@ impl ArgDecoder {
     /// Turns raw arguments into a validated argument object, with decode's receipts (repair
     /// fixes, coercions).
     ///
-    /// `null` and blank text mean "no arguments" (`{}`); a string value is argument text (models
-    /// and providers double-encode arguments).
+    /// `null` (as a value or as text) and blank text mean "no arguments" (`{}`); a string value
+    /// is argument text (models and providers double-encode arguments).
     ///
     /// # Errors
     /// [`Failure::Malformed`] when the text cannot become JSON, [`Failure::InvalidArgs`] when the
-    /// value does not fit the schema. Both carry decode's corrective message and, when decode had
-    /// no corrected example, the spec's example call.
+    /// value does not fit the schema. Both carry decode's corrective message; a malformed call
+    /// also gets the spec's example call (the shape to write). Invalid arguments get an example
+    /// call only when decode had no corrected arguments and the tool's author wrote one: decode
+    /// says field by field what is needed, and a call generated from the schema would carry
+    /// placeholder values (`"path": "."`) that a small model copies as a real call.
     pub fn decode(
         &self,
         spec: &ToolSpec,
@@ -100,10 +103,11 @@ fn failure(spec: &ToolSpec, e: DecodeError) -> Failure {
         DecodeError::Invalid {
             ref problems,
             ref example,
+            ..
         } => {
             let pointer = problems.first().map(|p| p.path.clone()).unwrap_or_default();
             let mut message = e.corrective_message();
-            if example.is_none() {
+            if example.is_none() && spec.example.is_some() {
                 message.push_str(&format!(
                     "\nA valid call looks like: {}",
                     spec.example_call()

@@ -165,7 +165,20 @@ fn result_json(r: &Result<toolmend::decode::Decoded<Value>, DecodeError>) -> Val
                     .iter()
                     .map(|p| json!({"path": p.path, "expected": p.expected, "received": p.received, "fix": p.fix}))
                     .collect(),
-                other => vec![json!({"path": "", "expected": "valid JSON arguments", "received": other.to_string()})],
+                // One short entry with the same fields as a problem (received: what is wrong,
+                // not the whole message again).
+                DecodeError::Malformed(r) => vec![json!({
+                    "path": "",
+                    "expected": "the arguments as one JSON object",
+                    "received": r.to_string(),
+                    "fix": "send the arguments as one JSON object, with double-quoted keys and strings"
+                })],
+                other => vec![json!({
+                    "path": "",
+                    "expected": "a parameter schema that compiles",
+                    "received": other.to_string(),
+                    "fix": "fix the tool's parameter schema (not the model's fault)"
+                })],
             };
             json!({"ok": false, "message": e.corrective_message(), "errors": errors})
         }
