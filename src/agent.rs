@@ -734,15 +734,24 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         }
     }
 
-    /// One valid call of `name`, or of the known tool closest to it.
+    /// One valid call of `name`, or, for a name that is no tool, of the read-only tool closest
+    /// to it. Never a call that changes anything for a name the model got wrong: small models
+    /// copy the example they are given, and the closest name is often `write` or `edit`.
     fn example_for(&self, name: &str) -> Option<String> {
         if let Some(ex) = self.tools.example_call(name) {
             return Some(ex);
         }
+        let lower = name.to_lowercase();
         let defs = self.tools.defs();
-        let closest = defs.iter().max_by(|a, b| {
-            strsim::jaro_winkler(name, &a.name).total_cmp(&strsim::jaro_winkler(name, &b.name))
-        })?;
+        let closest = defs
+            .iter()
+            .filter(|d| self.tools.is_read_only(&d.name))
+            .max_by(|a, b| {
+                let score = |d: &crate::backend::ToolDef| {
+                    strsim::jaro_winkler(&lower, &d.name.to_lowercase())
+                };
+                score(a).total_cmp(&score(b))
+            })?;
         self.tools.example_call(&closest.name)
     }
 }

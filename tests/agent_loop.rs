@@ -362,6 +362,26 @@ fn an_unknown_tool_is_answered_with_the_real_tools_and_an_example() {
     assert_eq!((files.runs("reed"), files.runs("read")), (1, 1));
 }
 
+/// The example for a name that is no tool is a read-only call even when a tool that changes
+/// things (`touch`, `rm`) has the closest name, in the first message and in the firmer one.
+#[test]
+fn an_unknown_tool_is_never_shown_an_example_that_changes_things() {
+    let bad = r#"{"name": "touhc", "arguments": {"path": "notes.txt"}}"#;
+    let (r, files) = run(vec![bad.into(), bad.into(), "done".into()]);
+    for turn in &r.transcript.turns[..2] {
+        let fb = &turn.calls[0].feedback;
+        assert!(!fb.contains(r#""name":"touch""#), "{fb}");
+        assert!(!fb.contains(r#""name":"rm""#), "{fb}");
+    }
+    let firm = &r.transcript.turns[1].calls[0].feedback;
+    assert!(
+        firm.contains(r#"{"name":"ls","arguments":"#)
+            || firm.contains(r#"{"name":"read","arguments":"#),
+        "{firm}"
+    );
+    assert_eq!(files.runs("touch"), 0);
+}
+
 #[test]
 fn an_identical_failing_call_is_escalated_then_ends_the_run() {
     let bad = r#"{"name": "ls", "arguments": {"path": "/path/to/folder"}}"#;

@@ -382,3 +382,60 @@ async fn builtin_specs_have_schemas_examples_and_honest_annotations() {
         assert_eq!(s.annotations.read_only, ro, "{}", s.name);
     }
 }
+
+/// A name that is no tool gets an example call of a read-only tool, never of `write` or `edit`
+/// even when their names are the closest: a model that copied `write {"path": "notes.txt", …}`
+/// replaced the user's notes.
+#[tokio::test]
+async fn an_unknown_name_is_shown_a_read_only_example_never_a_writing_one() {
+    let dir = root();
+    let mut d = dispatcher(&dir);
+    for name in [
+        "notes.txt",
+        "delete_file",
+        "TODO items",
+        "writ",
+        "edt",
+        "rewrite",
+    ] {
+        let r = call(&mut d, name, json!({"path": "notes.txt"})).await;
+        assert_eq!(kind(&r), Some(FailureKind::UnknownTool), "{name}");
+        let example = r.output.split("for example:").nth(1).unwrap_or_default();
+        assert!(
+            ["ls", "read", "grep", "glob"]
+                .iter()
+                .any(|t| example.contains(&format!(r#""name":"{t}""#))),
+            "{name}: {}",
+            r.output
+        );
+        assert!(
+            !example.contains(r#""name":"write""#) && !example.contains(r#""name":"edit""#),
+            "{name}: {}",
+            r.output
+        );
+    }
+    assert!(
+        std::fs::read_to_string(dir.path().join("notes.txt"))
+            .unwrap()
+            .starts_with("line 1")
+    );
+}
+
+/// The examples of the tools that change files name no file a real folder is likely to have.
+#[test]
+fn write_and_edit_examples_name_no_plausible_real_file() {
+    let dir = root();
+    let registry = toolmend::builtin::registry(dir.path()).unwrap();
+    let snap = registry.snapshot();
+    for name in ["write", "edit"] {
+        let example = snap.get(name).unwrap().spec.example.clone().unwrap();
+        let path = example["path"].as_str().unwrap();
+        assert!(path.contains("example"), "{name}: {path}");
+        assert!(
+            !std::path::Path::new("examples/workspace")
+                .join(path)
+                .exists(),
+            "{name}: {path}"
+        );
+    }
+}

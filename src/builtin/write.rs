@@ -51,8 +51,10 @@ impl TypedTool for Write {
         }
     }
 
+    /// Names a file no real folder has: models copy the example they are shown, and a copied
+    /// `write` of a real name would replace that file.
     fn example(&self) -> Option<Value> {
-        Some(json!({"path": "notes.txt", "content": "hello\n"}))
+        Some(json!({"path": "toolmend-example.txt", "content": "hello\n"}))
     }
 
     async fn run(&self, _ctx: &ToolContext, args: WriteArgs) -> Result<Output, Failure> {
