@@ -32,8 +32,11 @@
 //!      start together and run concurrently ([`Toolbox::call_read_only`]; through the dispatch
 //!      path that is one [`crate::dispatch::Dispatcher::dispatch_turn`]); every other call runs
 //!      alone and in order. Results and messages go back in call order either way.
-//! 4. **Feed back and repeat.** The raw output becomes the assistant message, each call's result
-//!    or corrective message a tool message. Near the end of the budget a "N turns left" nudge is
+//! 4. **Feed back and repeat.** The turn becomes the assistant message the way chat templates
+//!    document a turn with calls: the text outside the calls as content, every call as a
+//!    `tool_calls` entry (the transcript keeps the raw text); each call's result or corrective
+//!    message becomes a tool message answering that call's id. A turn without calls (the answer)
+//!    is kept as the raw text. Near the end of the budget a "N turns left" nudge is
 //!    added to the request. A turn without calls ends the run with the model's answer.
 //!
 //! Every step is reported as an [`AgentEvent`]; the [`Transcript`] keeps every turn's raw output,
@@ -266,8 +269,23 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 break;
             }
 
-            let mut assistant = Message::new(Role::Assistant, record.raw.clone());
-            assistant.tool_calls = generated.native;
+            // The model's turn goes back as its chat template documents a turn with calls: the
+            // text outside the calls as content, every call (written in the text or reported
+            // natively) as a `tool_calls` entry whose id the tool messages answer. Kept as raw
+            // text, a call the model wrote in another shape (a fenced block) would be shown back
+            // to it in that shape, unanswered by any call id. The transcript keeps the raw text.
+            let mut assistant = Message::new(
+                Role::Assistant,
+                generated.extraction.content.trim().to_owned(),
+            );
+            assistant.tool_calls = pending
+                .iter()
+                .map(|c| NativeToolCall {
+                    id: Some(c.id.clone()),
+                    name: c.name.clone(),
+                    arguments: c.arguments.to_value(),
+                })
+                .collect();
             self.history.push(assistant);
 
             let started = Instant::now();

@@ -276,10 +276,16 @@ fn results_are_fed_back_and_the_loop_continues_until_an_answer() {
     assert_eq!(tool.role, Role::Tool);
     assert_eq!(tool.name.as_deref(), Some("ls"));
     assert_eq!(tool.content, "notes.txt\ntodo.md");
-    assert_eq!(
-        second[second.len() - 2].content,
-        format!("```json\n{LS}\n```")
-    );
+    // The call goes back as the template documents a call (a `tool_calls` entry with the id the
+    // tool message answers), not as the fenced text the model wrote; the transcript keeps that.
+    let assistant = &second[second.len() - 2];
+    assert_eq!(assistant.role, Role::Assistant);
+    assert_eq!(assistant.content, "");
+    assert_eq!(assistant.tool_calls.len(), 1);
+    assert_eq!(assistant.tool_calls[0].name, "ls");
+    assert_eq!(assistant.tool_calls[0].arguments, json!({"path": "."}));
+    assert_eq!(assistant.tool_calls[0].id, tool.tool_call_id);
+    assert_eq!(t.turns[0].raw, format!("```json\n{LS}\n```"));
     assert!(r.requests[0].tools.iter().any(|d| d.name == "read"));
 }
 

@@ -374,7 +374,14 @@ fn to_ollama_message(m: &Message) -> ChatMessage {
         .map(|c| ToolCall {
             function: ToolCallFunction {
                 name: c.name.clone(),
-                arguments: c.arguments.clone(),
+                // Arguments kept as text (still to repair) go back as the object they parse
+                // to: Ollama takes an object.
+                arguments: match &c.arguments {
+                    serde_json::Value::String(t) => {
+                        serde_json::from_str(t).unwrap_or_else(|_| c.arguments.clone())
+                    }
+                    v => v.clone(),
+                },
             },
         })
         .collect();
