@@ -439,3 +439,56 @@ fn write_and_edit_examples_name_no_plausible_real_file() {
         );
     }
 }
+
+/// A file larger than grep once read whole (4 MiB, where it said "no matches" without looking)
+/// is searched all the same, line by line: read's "too large" hint sends the model there.
+#[tokio::test]
+async fn grep_searches_files_of_any_size_line_by_line() {
+    let dir = root();
+    let mut big = String::new();
+    let mut i = 0;
+    while big.len() < 5 * 1024 * 1024 {
+        big.push_str(&format!("line {i} some log text here\n"));
+        i += 1;
+    }
+    big.push_str("the needle at the end\n");
+    std::fs::write(dir.path().join("big.log"), &big).unwrap();
+    let mut d = dispatcher(&dir);
+    let r = call(
+        &mut d,
+        "grep",
+        json!({"pattern": "needle", "path": "big.log"}),
+    )
+    .await;
+    assert!(r.is_ok(), "{}", r.output);
+    assert_eq!(
+        r.output,
+        format!("big.log:{}: the needle at the end", i + 1)
+    );
+    let r = call(&mut d, "grep", json!({"pattern": "^line 7 some"})).await;
+    assert!(
+        r.output.contains("big.log:8: line 7 some log text here"),
+        "{}",
+        r.output
+    );
+    // One line longer than grep keeps of a line: searched in its first MiB, and the result says so.
+    let long = format!("start {}\n", "x".repeat(3 << 20));
+    std::fs::write(dir.path().join("long.txt"), long).unwrap();
+    let r = call(
+        &mut d,
+        "grep",
+        json!({"pattern": "^start", "path": "long.txt"}),
+    )
+    .await;
+    assert!(
+        r.output.starts_with("long.txt:1: start xxx"),
+        "{}",
+        r.output
+    );
+    assert!(
+        r.output
+            .contains("searched in their first 1 MiB only, in: long.txt"),
+        "{}",
+        r.output
+    );
+}
