@@ -492,3 +492,40 @@ async fn grep_searches_files_of_any_size_line_by_line() {
         r.output
     );
 }
+
+/// One byte is "1 byte"; a path that does not exist is answered with a suggestion and an
+/// example of the kind the tool takes (a directory for ls, a file for read).
+#[tokio::test]
+async fn sizes_and_suggestions_are_of_the_right_kind() {
+    let dir = root();
+    std::fs::write(dir.path().join("one.txt"), "x").unwrap();
+    std::fs::create_dir_all(dir.path().join("notes")).unwrap();
+    let mut d = dispatcher(&dir);
+    let r = call(&mut d, "ls", json!({"path": "."})).await;
+    assert!(r.output.contains("one.txt (1 byte)\n"), "{}", r.output);
+    let r = call(&mut d, "write", json!({"path": "w.txt", "content": "y"})).await;
+    assert!(r.output.contains("(1 byte)"), "{}", r.output);
+
+    let r = call(&mut d, "read", json!({"path": "note"})).await;
+    assert!(!r.output.contains("Did you mean `notes/`"), "{}", r.output);
+    assert!(
+        r.output.contains(r#"For example: {"name": "read""#),
+        "{}",
+        r.output
+    );
+    assert!(
+        !r.output.contains(r#"{"path": "notes"}"#) && !r.output.contains(r#"{"path": "src"}"#),
+        "{}",
+        r.output
+    );
+    let r = call(&mut d, "ls", json!({"path": "nots"})).await;
+    assert!(r.output.contains("Did you mean `notes/`"), "{}", r.output);
+    assert!(
+        r.output
+            .contains(r#"{"name": "ls", "arguments": {"path": "notes"}}"#),
+        "{}",
+        r.output
+    );
+    let r = call(&mut d, "ls", json!({"path": "one.tx"})).await;
+    assert!(!r.output.contains("Did you mean `one.txt`"), "{}", r.output);
+}
