@@ -193,14 +193,36 @@ fn check_event_stream(events: &[AgentEvent], t: &Transcript) {
                     "unmatched ToolEnd at event {i}"
                 );
             }
-            AgentEvent::Done { reason, .. } => {
+            AgentEvent::Done { reason, answer, .. } => {
                 assert_eq!(i, events.len() - 1, "Done is not last");
                 assert_eq!(*reason, t.end);
+                assert_eq!(*answer, t.answer, "Done carries the answer");
             }
-            AgentEvent::Chunk { .. } | AgentEvent::Retry { .. } | AgentEvent::Error { .. } => {}
+            AgentEvent::Chunk { .. }
+            | AgentEvent::Text { .. }
+            | AgentEvent::Retry { .. }
+            | AgentEvent::Error { .. } => {}
         }
     }
     assert!(open.is_empty());
+    // The `Text` events after the last call are the answer: no call text among them.
+    let last_start = events
+        .iter()
+        .rposition(|e| matches!(e, AgentEvent::ToolEnd { .. }))
+        .map_or(0, |i| i + 1);
+    let shown: String = events[last_start..]
+        .iter()
+        .filter_map(|e| match e {
+            AgentEvent::Text {
+                text,
+                reasoning: false,
+            } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    if let Some(answer) = &t.answer {
+        assert_eq!(shown.trim(), answer.trim(), "the shown text is the answer");
+    }
     let chunks: String = events
         .iter()
         .filter_map(|e| match e {
