@@ -712,6 +712,10 @@ impl Render {
             // The raw output (calls included) is not shown: `Text` is its part that is no call.
             AgentEvent::Chunk { .. } | AgentEvent::Error { .. } | AgentEvent::Done { .. } => {}
             AgentEvent::Text { text, reasoning } => {
+                if self.at_line_start && text.trim().is_empty() {
+                    // Blank space around calls (between a call and the next) adds only empty lines.
+                    return Ok(());
+                }
                 if *reasoning {
                     out.write_all(self.paint(DIM, text).as_bytes())?;
                 } else {
