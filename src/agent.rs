@@ -32,11 +32,19 @@
 //!      start together and run concurrently ([`Toolbox::call_read_only`]; through the dispatch
 //!      path that is one [`crate::dispatch::Dispatcher::dispatch_turn`]); every other call runs
 //!      alone and in order. Results and messages go back in call order either way.
-//! 4. **Feed back and repeat.** The raw output becomes the assistant message, each call's result
-//!    or corrective message a tool message. Near the end of the budget a "N turns left" nudge is
+//! 4. **Feed back and repeat.** The turn becomes the assistant message the way chat templates
+//!    document a turn with calls: the text outside the calls as content, every call as a
+//!    `tool_calls` entry (the transcript keeps the raw text); each call's result or corrective
+//!    message becomes a tool message answering that call's id. A turn without calls (the answer)
+//!    is kept as the raw text. Near the end of the budget a "N turns left" nudge is
 //!    added to the request. A turn without calls ends the run with the model's answer.
 //!
-//! Every step is reported as an [`AgentEvent`]; the [`Transcript`] keeps every turn's raw output,
+//! An [`Interrupt`] (Ctrl-C in the CLI) stops a run early: generation stops at the next piece of
+//! output, no further call starts, and the run ends with [`EndReason::Interrupted`]; like a
+//! backend failure, it takes the conversation back to before the prompt.
+//!
+//! Every step is reported as an [`AgentEvent`] (the model's text as raw `Chunk`s and as `Text`
+//! once it is certain not to be part of a call; `Done` carries the answer); the [`Transcript`] keeps every turn's raw output,
 //! every call and what was fed back, and per-turn timings of generation versus toolmend's own work.
 
 pub mod calls;
@@ -90,6 +98,30 @@ impl Default for AgentOptions {
     }
 }
 
+/// A flag that stops a run early, shared between the agent and whoever may stop it (a Ctrl-C
+/// handler, an output that went away). Once set, the run stops generating at the next piece of
+/// output (the embedded backend at the next token), starts no further call, and ends with
+/// [`EndReason::Interrupted`] after its `Done` event. [`Agent::run`] clears it when it starts.
+#[derive(Debug, Clone, Default)]
+pub struct Interrupt(std::sync::Arc<std::sync::atomic::AtomicBool>);
+
+impl Interrupt {
+    /// Asks the run to stop.
+    pub fn interrupt(&self) {
+        self.0.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    /// True once [`Self::interrupt`] was called (and the flag not cleared since).
+    #[must_use]
+    pub fn is_set(&self) -> bool {
+        self.0.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    fn clear(&self) {
+        self.0.store(false, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
 /// What the run remembers about a call it already handled.
 struct Seen {
     result: CallResult,
@@ -107,6 +139,7 @@ pub struct Agent<B: Backend, T: Toolbox> {
     /// Time spent waiting for the toolbox in the current turn (the tools' run time when the
     /// toolbox cannot tell it apart).
     toolbox_wait: Duration,
+    interrupt: Interrupt,
 }
 
 impl<B: Backend, T: Toolbox> Agent<B, T> {
@@ -124,7 +157,14 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             history,
             calls_made: 0,
             toolbox_wait: Duration::ZERO,
+            interrupt: Interrupt::default(),
         }
+    }
+
+    /// The flag that stops this agent's runs early (see [`Interrupt`]).
+    #[must_use]
+    pub fn interrupt_handle(&self) -> Interrupt {
+        self.interrupt.clone()
     }
 
     /// The conversation so far (kept across runs: `toolmend chat` continues it).
@@ -173,8 +213,13 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         let mut answer = None;
         let mut error = None;
         let max_turns = self.options.max_turns.max(1);
+        self.interrupt.clear();
 
         for t in 1..=max_turns {
+            if self.interrupt.is_set() {
+                end = EndReason::Interrupted;
+                break;
+            }
             let left = max_turns - t + 1;
             let nudge = (t > 1 && left <= self.options.nudge_turns).then(|| correct::nudge(left));
             let mut messages = self.history.clone();
@@ -222,7 +267,11 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     add_timing(&mut stats, &record.timing);
                     turns.push(record);
                     error = Some(message);
-                    end = EndReason::BackendError;
+                    end = if matches!(e, crate::backend::BackendError::ContextOverflow { .. }) {
+                        EndReason::PromptTooLong
+                    } else {
+                        EndReason::BackendError
+                    };
                     // The conversation goes back to before this prompt (the transcript keeps what
                     // happened): a prompt that overflowed the context, or whatever else failed,
                     // must not make every later prompt fail too.
@@ -240,6 +289,16 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             };
             stats.prompt_tokens += u64::from(backend_stats.prompt_tokens);
             stats.generated_tokens += u64::from(backend_stats.generated_tokens);
+
+            if self.interrupt.is_set() {
+                // Stopped mid-turn: nothing of this turn runs, and the conversation goes back to
+                // before this prompt (as after a backend failure), so a chat can go on from there.
+                add_timing(&mut stats, &record.timing);
+                turns.push(record);
+                end = EndReason::Interrupted;
+                self.history.truncate(base);
+                break;
+            }
 
             let started = Instant::now();
             let (pending, refusals) =
@@ -266,8 +325,23 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 break;
             }
 
-            let mut assistant = Message::new(Role::Assistant, record.raw.clone());
-            assistant.tool_calls = generated.native;
+            // The model's turn goes back as its chat template documents a turn with calls: the
+            // text outside the calls as content, every call (written in the text or reported
+            // natively) as a `tool_calls` entry whose id the tool messages answer. Kept as raw
+            // text, a call the model wrote in another shape (a fenced block) would be shown back
+            // to it in that shape, unanswered by any call id. The transcript keeps the raw text.
+            let mut assistant = Message::new(
+                Role::Assistant,
+                generated.extraction.content.trim().to_owned(),
+            );
+            assistant.tool_calls = pending
+                .iter()
+                .map(|c| NativeToolCall {
+                    id: Some(c.id.clone()),
+                    name: c.name.clone(),
+                    arguments: c.arguments.to_value(),
+                })
+                .collect();
             self.history.push(assistant);
 
             let started = Instant::now();
@@ -294,13 +368,22 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             record.timing.dispatch_ms = ms(spent - tools);
             add_timing(&mut stats, &record.timing);
             turns.push(record);
+            if self.interrupt.is_set() {
+                end = EndReason::Interrupted;
+                self.history.truncate(base);
+                break;
+            }
             if repeated_failure {
                 end = EndReason::RepeatedFailure;
                 break;
             }
         }
 
-        on_event(&AgentEvent::Done { reason: end, stats });
+        on_event(&AgentEvent::Done {
+            reason: end,
+            answer: answer.clone(),
+            stats,
+        });
         Transcript {
             model: self.backend.name().to_owned(),
             prompt: prompt.to_owned(),
@@ -326,16 +409,21 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         let mut watch = Duration::ZERO;
         let max_calls = self.options.max_calls_per_turn.max(1);
         let started = Instant::now();
+        let interrupt = self.interrupt.clone();
         let result = {
             let mut sink = |ev: Event| -> Control {
                 match ev {
                     Event::Chunk(text) => {
                         let t0 = Instant::now();
-                        let stop = watcher.push(&text);
+                        let mut shown = Vec::new();
+                        let stop = watcher.push_shown(&text, &mut |s| shown.push(s));
                         watch += t0.elapsed();
                         raw.push_str(&text);
                         on_event(&AgentEvent::Chunk { text });
-                        if stop {
+                        for s in shown {
+                            on_event(&text_event(s));
+                        }
+                        if stop || interrupt.is_set() {
                             Control::Stop
                         } else {
                             Control::Continue
@@ -343,7 +431,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     }
                     Event::ToolCall(call) => {
                         native.push(call);
-                        if native.len() >= max_calls {
+                        if native.len() >= max_calls || interrupt.is_set() {
                             Control::Stop
                         } else {
                             Control::Continue
@@ -355,8 +443,12 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         };
         let wall = started.elapsed();
         let t0 = Instant::now();
-        let extraction = watcher.finish();
+        let mut shown = Vec::new();
+        let extraction = watcher.finish_shown(&mut |s| shown.push(s));
         watch += t0.elapsed();
+        for s in shown {
+            on_event(&text_event(s));
+        }
         Generated {
             raw,
             native,
@@ -468,6 +560,10 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         // Results of calls already run concurrently with their run, with when the run started.
         let mut ahead: HashMap<usize, (CallResult, Instant)> = HashMap::new();
         for (idx, call) in pending.iter().cloned().enumerate() {
+            if self.interrupt.is_set() && !ahead.contains_key(&idx) {
+                // Interrupted: no further call starts (those already running finish).
+                break;
+            }
             stats.calls += 1;
             let args = call.arguments.to_value();
             if skip.is_none()
@@ -480,6 +576,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                         id: c.id.clone(),
                         name: c.name.clone(),
                         args: c.arguments.to_value(),
+                        cut_off: false,
                     });
                 }
                 let started = Instant::now();
@@ -497,6 +594,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                         id: call.id.clone(),
                         name: call.name.clone(),
                         args: args.clone(),
+                        cut_off: refusals.get(idx).is_some_and(Option::is_some),
                     });
                     Instant::now()
                 }
@@ -734,15 +832,24 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         }
     }
 
-    /// One valid call of `name`, or of the known tool closest to it.
+    /// One valid call of `name`, or, for a name that is no tool, of the read-only tool closest
+    /// to it. Never a call that changes anything for a name the model got wrong: small models
+    /// copy the example they are given, and the closest name is often `write` or `edit`.
     fn example_for(&self, name: &str) -> Option<String> {
         if let Some(ex) = self.tools.example_call(name) {
             return Some(ex);
         }
+        let lower = name.to_lowercase();
         let defs = self.tools.defs();
-        let closest = defs.iter().max_by(|a, b| {
-            strsim::jaro_winkler(name, &a.name).total_cmp(&strsim::jaro_winkler(name, &b.name))
-        })?;
+        let closest = defs
+            .iter()
+            .filter(|d| self.tools.is_read_only(&d.name))
+            .max_by(|a, b| {
+                let score = |d: &crate::backend::ToolDef| {
+                    strsim::jaro_winkler(&lower, &d.name.to_lowercase())
+                };
+                score(a).total_cmp(&score(b))
+            })?;
         self.tools.example_call(&closest.name)
     }
 }
@@ -775,6 +882,19 @@ fn refused_arguments(name: &str, raw: &str) -> Args {
             _ => None,
         });
     inner.map_or_else(|| Args::Text(raw.to_owned()), Args::Value)
+}
+
+fn text_event(s: calls::Shown) -> AgentEvent {
+    match s {
+        calls::Shown::Content(text) => AgentEvent::Text {
+            text,
+            reasoning: false,
+        },
+        calls::Shown::Reasoning(text) => AgentEvent::Text {
+            text,
+            reasoning: true,
+        },
+    }
 }
 
 fn add_timing(stats: &mut RunStats, t: &TurnTiming) {

@@ -7,7 +7,8 @@
 //!
 //! For each call, in order:
 //! 1. the tool is looked up in the turn's registry snapshot (missing: `UnknownTool`, listing the
-//!    known tools and one concrete example call; never executed);
+//!    known tools and one concrete example call of the closest read-only tool, never of one that
+//!    writes; never executed);
 //! 2. the arguments go through [`crate::decode`]: repaired, coerced where the schema asks,
 //!    validated (`Malformed` / `InvalidArgs`, with decode's corrective message and a valid call);
 //! 3. the retry budget of `(tool, canonical args)` is checked (spent: `BudgetExhausted`); the
@@ -291,7 +292,7 @@ impl Dispatcher {
             let failure = Failure::UnknownTool {
                 name: name.clone(),
                 known: snap.names(),
-                example: snap.closest(&name).map(|e| e.spec.example_call()),
+                example: snap.closest_read_only(&name).map(|e| e.spec.example_call()),
             };
             let key = raw_key(&name, &call.arguments);
             return fail_charged(self, failure, &key);

@@ -193,14 +193,36 @@ fn check_event_stream(events: &[AgentEvent], t: &Transcript) {
                     "unmatched ToolEnd at event {i}"
                 );
             }
-            AgentEvent::Done { reason, .. } => {
+            AgentEvent::Done { reason, answer, .. } => {
                 assert_eq!(i, events.len() - 1, "Done is not last");
                 assert_eq!(*reason, t.end);
+                assert_eq!(*answer, t.answer, "Done carries the answer");
             }
-            AgentEvent::Chunk { .. } | AgentEvent::Retry { .. } | AgentEvent::Error { .. } => {}
+            AgentEvent::Chunk { .. }
+            | AgentEvent::Text { .. }
+            | AgentEvent::Retry { .. }
+            | AgentEvent::Error { .. } => {}
         }
     }
     assert!(open.is_empty());
+    // The `Text` events after the last call are the answer: no call text among them.
+    let last_start = events
+        .iter()
+        .rposition(|e| matches!(e, AgentEvent::ToolEnd { .. }))
+        .map_or(0, |i| i + 1);
+    let shown: String = events[last_start..]
+        .iter()
+        .filter_map(|e| match e {
+            AgentEvent::Text {
+                text,
+                reasoning: false,
+            } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    if let Some(answer) = &t.answer {
+        assert_eq!(shown.trim(), answer.trim(), "the shown text is the answer");
+    }
     let chunks: String = events
         .iter()
         .filter_map(|e| match e {
@@ -276,10 +298,16 @@ fn results_are_fed_back_and_the_loop_continues_until_an_answer() {
     assert_eq!(tool.role, Role::Tool);
     assert_eq!(tool.name.as_deref(), Some("ls"));
     assert_eq!(tool.content, "notes.txt\ntodo.md");
-    assert_eq!(
-        second[second.len() - 2].content,
-        format!("```json\n{LS}\n```")
-    );
+    // The call goes back as the template documents a call (a `tool_calls` entry with the id the
+    // tool message answers), not as the fenced text the model wrote; the transcript keeps that.
+    let assistant = &second[second.len() - 2];
+    assert_eq!(assistant.role, Role::Assistant);
+    assert_eq!(assistant.content, "");
+    assert_eq!(assistant.tool_calls.len(), 1);
+    assert_eq!(assistant.tool_calls[0].name, "ls");
+    assert_eq!(assistant.tool_calls[0].arguments, json!({"path": "."}));
+    assert_eq!(assistant.tool_calls[0].id, tool.tool_call_id);
+    assert_eq!(t.turns[0].raw, format!("```json\n{LS}\n```"));
     assert!(r.requests[0].tools.iter().any(|d| d.name == "read"));
 }
 
@@ -360,6 +388,26 @@ fn an_unknown_tool_is_answered_with_the_real_tools_and_an_example() {
         "closest tool's example: {fb}"
     );
     assert_eq!((files.runs("reed"), files.runs("read")), (1, 1));
+}
+
+/// The example for a name that is no tool is a read-only call even when a tool that changes
+/// things (`touch`, `rm`) has the closest name, in the first message and in the firmer one.
+#[test]
+fn an_unknown_tool_is_never_shown_an_example_that_changes_things() {
+    let bad = r#"{"name": "touhc", "arguments": {"path": "notes.txt"}}"#;
+    let (r, files) = run(vec![bad.into(), bad.into(), "done".into()]);
+    for turn in &r.transcript.turns[..2] {
+        let fb = &turn.calls[0].feedback;
+        assert!(!fb.contains(r#""name":"touch""#), "{fb}");
+        assert!(!fb.contains(r#""name":"rm""#), "{fb}");
+    }
+    let firm = &r.transcript.turns[1].calls[0].feedback;
+    assert!(
+        firm.contains(r#"{"name":"ls","arguments":"#)
+            || firm.contains(r#"{"name":"read","arguments":"#),
+        "{firm}"
+    );
+    assert_eq!(files.runs("touch"), 0);
 }
 
 #[test]

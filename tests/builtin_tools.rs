@@ -382,3 +382,150 @@ async fn builtin_specs_have_schemas_examples_and_honest_annotations() {
         assert_eq!(s.annotations.read_only, ro, "{}", s.name);
     }
 }
+
+/// A name that is no tool gets an example call of a read-only tool, never of `write` or `edit`
+/// even when their names are the closest: a model that copied `write {"path": "notes.txt", …}`
+/// replaced the user's notes.
+#[tokio::test]
+async fn an_unknown_name_is_shown_a_read_only_example_never_a_writing_one() {
+    let dir = root();
+    let mut d = dispatcher(&dir);
+    for name in [
+        "notes.txt",
+        "delete_file",
+        "TODO items",
+        "writ",
+        "edt",
+        "rewrite",
+    ] {
+        let r = call(&mut d, name, json!({"path": "notes.txt"})).await;
+        assert_eq!(kind(&r), Some(FailureKind::UnknownTool), "{name}");
+        let example = r.output.split("for example:").nth(1).unwrap_or_default();
+        assert!(
+            ["ls", "read", "grep", "glob"]
+                .iter()
+                .any(|t| example.contains(&format!(r#""name":"{t}""#))),
+            "{name}: {}",
+            r.output
+        );
+        assert!(
+            !example.contains(r#""name":"write""#) && !example.contains(r#""name":"edit""#),
+            "{name}: {}",
+            r.output
+        );
+    }
+    assert!(
+        std::fs::read_to_string(dir.path().join("notes.txt"))
+            .unwrap()
+            .starts_with("line 1")
+    );
+}
+
+/// The examples of the tools that change files name no file a real folder is likely to have.
+#[test]
+fn write_and_edit_examples_name_no_plausible_real_file() {
+    let dir = root();
+    let registry = toolmend::builtin::registry(dir.path()).unwrap();
+    let snap = registry.snapshot();
+    for name in ["write", "edit"] {
+        let example = snap.get(name).unwrap().spec.example.clone().unwrap();
+        let path = example["path"].as_str().unwrap();
+        assert!(path.contains("example"), "{name}: {path}");
+        assert!(
+            !std::path::Path::new("examples/workspace")
+                .join(path)
+                .exists(),
+            "{name}: {path}"
+        );
+    }
+}
+
+/// A file larger than grep once read whole (4 MiB, where it said "no matches" without looking)
+/// is searched all the same, line by line: read's "too large" hint sends the model there.
+#[tokio::test]
+async fn grep_searches_files_of_any_size_line_by_line() {
+    let dir = root();
+    let mut big = String::new();
+    let mut i = 0;
+    while big.len() < 5 * 1024 * 1024 {
+        big.push_str(&format!("line {i} some log text here\n"));
+        i += 1;
+    }
+    big.push_str("the needle at the end\n");
+    std::fs::write(dir.path().join("big.log"), &big).unwrap();
+    let mut d = dispatcher(&dir);
+    let r = call(
+        &mut d,
+        "grep",
+        json!({"pattern": "needle", "path": "big.log"}),
+    )
+    .await;
+    assert!(r.is_ok(), "{}", r.output);
+    assert_eq!(
+        r.output,
+        format!("big.log:{}: the needle at the end", i + 1)
+    );
+    let r = call(&mut d, "grep", json!({"pattern": "^line 7 some"})).await;
+    assert!(
+        r.output.contains("big.log:8: line 7 some log text here"),
+        "{}",
+        r.output
+    );
+    // One line longer than grep keeps of a line: searched in its first MiB, and the result says so.
+    let long = format!("start {}\n", "x".repeat(3 << 20));
+    std::fs::write(dir.path().join("long.txt"), long).unwrap();
+    let r = call(
+        &mut d,
+        "grep",
+        json!({"pattern": "^start", "path": "long.txt"}),
+    )
+    .await;
+    assert!(
+        r.output.starts_with("long.txt:1: start xxx"),
+        "{}",
+        r.output
+    );
+    assert!(
+        r.output
+            .contains("searched in their first 1 MiB only, in: long.txt"),
+        "{}",
+        r.output
+    );
+}
+
+/// One byte is "1 byte"; a path that does not exist is answered with a suggestion and an
+/// example of the kind the tool takes (a directory for ls, a file for read).
+#[tokio::test]
+async fn sizes_and_suggestions_are_of_the_right_kind() {
+    let dir = root();
+    std::fs::write(dir.path().join("one.txt"), "x").unwrap();
+    std::fs::create_dir_all(dir.path().join("notes")).unwrap();
+    let mut d = dispatcher(&dir);
+    let r = call(&mut d, "ls", json!({"path": "."})).await;
+    assert!(r.output.contains("one.txt (1 byte)\n"), "{}", r.output);
+    let r = call(&mut d, "write", json!({"path": "w.txt", "content": "y"})).await;
+    assert!(r.output.contains("(1 byte)"), "{}", r.output);
+
+    let r = call(&mut d, "read", json!({"path": "note"})).await;
+    assert!(!r.output.contains("Did you mean `notes/`"), "{}", r.output);
+    assert!(
+        r.output.contains(r#"For example: {"name": "read""#),
+        "{}",
+        r.output
+    );
+    assert!(
+        !r.output.contains(r#"{"path": "notes"}"#) && !r.output.contains(r#"{"path": "src"}"#),
+        "{}",
+        r.output
+    );
+    let r = call(&mut d, "ls", json!({"path": "nots"})).await;
+    assert!(r.output.contains("Did you mean `notes/`"), "{}", r.output);
+    assert!(
+        r.output
+            .contains(r#"{"name": "ls", "arguments": {"path": "notes"}}"#),
+        "{}",
+        r.output
+    );
+    let r = call(&mut d, "ls", json!({"path": "one.tx"})).await;
+    assert!(!r.output.contains("Did you mean `one.txt`"), "{}", r.output);
+}

@@ -297,3 +297,60 @@ async fn a_final_line_missing_some_metrics_keeps_the_others() {
     assert!((stats.generation_ms - 4.0).abs() < 1e-9, "{stats:?}");
     assert_eq!(stats.prompt_tokens, 0);
 }
+
+/// Before the first turn: an unreachable server and a model the server does not have are each
+/// reported as such (the CLI's set-up errors, exit 2); a server that has the model passes.
+#[tokio::test]
+async fn check_reports_an_unreachable_server_and_a_missing_model() {
+    let closed = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", closed.local_addr().unwrap());
+    drop(closed);
+    let err = OllamaBackend::new(&url, "m")
+        .unwrap()
+        .check()
+        .await
+        .unwrap_err();
+    assert!(matches!(err, BackendError::Unavailable(_)));
+    assert!(err.to_string().contains("cannot reach Ollama"), "{err}");
+
+    let (url, seen) = ollama_server::serve_all(vec![
+        Reply {
+            status: "200 OK",
+            pieces: vec!["{\"version\": \"0.6.0\"}".into()],
+            cut: false,
+        },
+        Reply {
+            status: "404 Not Found",
+            pieces: vec!["{\"error\": \"model 'nope' not found\"}".into()],
+            cut: false,
+        },
+    ])
+    .await;
+    let err = OllamaBackend::new(&url, "nope")
+        .unwrap()
+        .check()
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("has no model \"nope\""), "{err}");
+    assert!(err.to_string().contains("ollama pull nope"), "{err}");
+    assert_eq!(seen.lock().unwrap().last().unwrap()["model"], "nope");
+
+    let (url, _) = ollama_server::serve_all(vec![
+        Reply {
+            status: "200 OK",
+            pieces: vec!["{\"version\": \"0.6.0\"}".into()],
+            cut: false,
+        },
+        Reply {
+            status: "200 OK",
+            pieces: vec!["{}".into()],
+            cut: false,
+        },
+    ])
+    .await;
+    OllamaBackend::new(&url, "qwen2.5-coder:0.5b")
+        .unwrap()
+        .check()
+        .await
+        .unwrap();
+}

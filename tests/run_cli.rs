@@ -81,6 +81,13 @@ fn json_events_are_well_formed_with_matching_tool_pairs() {
     for (i, e) in events.iter().enumerate() {
         match e["type"].as_str().unwrap() {
             "Chunk" => assert!(e["text"].is_string()),
+            "Text" => {
+                let text = e["text"].as_str().unwrap();
+                assert!(
+                    !text.contains("\"name\""),
+                    "call text shown as text: {text:?}"
+                );
+            }
             "ToolStart" => {
                 assert!(e["name"].is_string() && !e["args"].is_null());
                 open.push_back(e["id"].as_str().unwrap().to_owned());
@@ -104,6 +111,8 @@ fn json_events_are_well_formed_with_matching_tool_pairs() {
     assert_eq!(pairs, 4);
     let done = events.last().unwrap();
     assert_eq!(done["reason"], "answered");
+    // The answer whole, so a consumer need not join chunks (which hold the calls' text too).
+    assert_eq!(done["answer"], "todo.txt lists two open TODOs.");
     assert_eq!(done["stats"]["calls"], 4);
     assert_eq!(done["stats"]["failed_calls"], 2);
     // The refused absolute path and the missing file came back as failures with messages.
@@ -138,6 +147,12 @@ fn the_rendered_transcript_shows_calls_results_and_errors_without_colour_off_a_t
     assert_eq!(out.code, 0);
     let stdout = out.stdout;
     assert!(stdout.contains("🔧 ls {\"path\":\".\"}"), "{stdout}");
+    // Each call shows once, as its 🔧 line: not also as the raw text the model wrote.
+    assert!(
+        !stdout.contains(r#"{"name": "read", "arguments": {"path": "todo.txt"}}"#),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("```"), "{stdout}");
     assert!(stdout.contains("✓ ls ("), "{stdout}");
     assert!(stdout.contains("✗ read"), "{stdout}");
     assert!(stdout.contains("todo.txt lists two open TODOs."));
@@ -412,4 +427,310 @@ fn command_tools_with_large_input_and_output_do_not_block_on_full_pipes() {
             .unwrap()
             .starts_with("aaaa")
     );
+}
+
+/// A first prompt that does not fit the context is a set-up error (exit 2), like a bad --ctx;
+/// the same overflow after some turns ended a run without an answer (exit 1).
+#[test]
+fn a_prompt_that_does_not_fit_the_context_from_the_start_exits_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = script(dir.path(), &[serde_json::json!({"overflow": 256})]);
+    let out = toolmend(
+        &[
+            "run",
+            "x",
+            "--script",
+            s.to_str().unwrap(),
+            "--root",
+            workspace(),
+        ],
+        "",
+    );
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("context holds 256"), "{}", out.stderr);
+    let s = script(
+        dir.path(),
+        &[
+            Value::String("{\"name\": \"ls\", \"arguments\": {\"path\": \".\"}}".into()),
+            serde_json::json!({"overflow": 256}),
+        ],
+    );
+    let out = toolmend(
+        &[
+            "run",
+            "x",
+            "--script",
+            s.to_str().unwrap(),
+            "--root",
+            workspace(),
+            "--json",
+        ],
+        "",
+    );
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let done: Value = serde_json::from_str(out.stdout.lines().last().unwrap()).unwrap();
+    assert_eq!(done["reason"], "prompt_too_long");
+}
+
+/// A call the token limit cut off inside its arguments says so on its 🔧 line.
+#[test]
+fn a_cut_off_call_is_shown_as_cut_off() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = script(
+        dir.path(),
+        &[
+            serde_json::json!({"text": "{\"name\": \"write\", \"arguments\": {\"path\": \"a.txt\", \"content\": \"hello wor", "max_chunks": 100}),
+            Value::String("Done.".into()),
+        ],
+    );
+    let root = tempfile::tempdir().unwrap();
+    let out = toolmend(
+        &[
+            "run",
+            "x",
+            "--script",
+            s.to_str().unwrap(),
+            "--root",
+            root.path().to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(
+        out.stdout.contains("🔧 write") && out.stdout.contains("(cut off: not run)"),
+        "{}",
+        out.stdout
+    );
+    assert!(!root.path().join("a.txt").exists());
+}
+
+/// Piped into chat, each prompt is echoed before its answer.
+#[test]
+fn chat_echoes_piped_prompts() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = script(
+        dir.path(),
+        &[
+            Value::String("Four entries.".into()),
+            Value::String("README.md.".into()),
+        ],
+    );
+    let out = toolmend(
+        &[
+            "chat",
+            "--script",
+            s.to_str().unwrap(),
+            "--root",
+            workspace(),
+        ],
+        "What is here?\nWhich is first?\n",
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(
+        out.stdout,
+        "› What is here?\nFour entries.\n› Which is first?\nREADME.md.\n"
+    );
+}
+
+#[cfg(unix)]
+fn sigint(pid: u32) {
+    let ok = std::process::Command::new("kill")
+        .args(["-INT", &pid.to_string()])
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok);
+}
+
+/// Runs toolmend with piped stdin/stdout, waits for `ready` on stdout, sends Ctrl-C (SIGINT) and
+/// returns (code, stdout, stderr). `input` is written after the signal, then stdin is closed.
+#[cfg(unix)]
+fn interrupted(args: &[&str], ready: &str, input: &str) -> Ran {
+    use std::io::{BufRead, Read, Write};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_toolmend"))
+        .args(args)
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut seen = String::new();
+    let _ = stdin.write_all(input.split('|').next().unwrap_or("").as_bytes());
+    while !seen.contains(ready) {
+        let mut line = String::new();
+        assert!(
+            stdout.read_line(&mut line).unwrap() > 0,
+            "ended early: {seen}"
+        );
+        seen.push_str(&line);
+    }
+    sigint(child.id());
+    let rest = input.split('|').nth(1).unwrap_or("");
+    let _ = stdin.write_all(rest.as_bytes());
+    drop(stdin);
+    let mut tail = String::new();
+    stdout.read_to_string(&mut tail).unwrap();
+    seen.push_str(&tail);
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    let code = child.wait().unwrap().code().unwrap_or(-1);
+    Ran {
+        code,
+        stdout: seen,
+        stderr,
+    }
+}
+
+/// A slow answer: one word every 20 ms for a long while.
+fn slow_answer() -> Value {
+    let words: String = (0..500).map(|i| format!("word{i} ")).collect();
+    serde_json::json!({"text": words, "chunk_ms": 20})
+}
+
+/// Ctrl-C stops `run` cleanly: generation stops, `Done` comes last (`interrupted`), the summary
+/// is printed, exit 130.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_a_run_with_done_and_exit_130() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = script(dir.path(), &[slow_answer()]);
+    let out = interrupted(
+        &[
+            "run",
+            "x",
+            "--script",
+            s.to_str().unwrap(),
+            "--root",
+            workspace(),
+            "--json",
+        ],
+        "word3\"",
+        "",
+    );
+    assert_eq!(out.code, 130, "{}", out.stderr);
+    let done: Value = serde_json::from_str(out.stdout.lines().last().unwrap()).unwrap();
+    assert_eq!(done["type"], "Done", "{}", out.stdout);
+    assert_eq!(done["reason"], "interrupted");
+    assert!(!out.stdout.contains("word400"), "generation went on");
+}
+
+/// In chat, Ctrl-C stops the current answer and the next prompt is answered.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_in_chat_stops_the_answer_and_returns_to_the_prompt() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = script(
+        dir.path(),
+        &[slow_answer(), Value::String("Second answer.".into())],
+    );
+    let out = interrupted(
+        &[
+            "chat",
+            "--script",
+            s.to_str().unwrap(),
+            "--root",
+            workspace(),
+            "--json",
+        ],
+        "word3\"",
+        "Write a lot.\n|Say more.\n",
+    );
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    let dones: Vec<Value> = out
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|e| e["type"] == "Done")
+        .collect();
+    assert_eq!(dones.len(), 2, "{}", out.stdout);
+    assert_eq!(dones[0]["reason"], "interrupted");
+    assert_eq!(dones[1]["answer"], "Second answer.");
+}
+
+/// When stdout goes away, the run stops before any further call and exits non-zero.
+#[cfg(unix)]
+#[test]
+fn a_closed_stdout_stops_the_run_before_more_calls() {
+    use std::io::{BufRead, Read};
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    let root = tempfile::tempdir().unwrap();
+    let write = |p: &str| {
+        Value::String(format!(
+            "{{\"name\": \"write\", \"arguments\": {{\"path\": \"{p}\", \"content\": \"x\"}}}}"
+        ))
+    };
+    let mut turns = vec![slow_answer_with_call(write("one.txt"))];
+    turns.extend((0..5).map(|i| write(&format!("later{i}.txt"))));
+    let s = script(dir.path(), &turns);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_toolmend"))
+        .args([
+            "run",
+            "x",
+            "--script",
+            s.to_str().unwrap(),
+            "--root",
+            root.path().to_str().unwrap(),
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    stdout.read_line(&mut line).unwrap();
+    drop(stdout); // like `| head -1`
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    let code = child.wait().unwrap().code().unwrap_or(-1);
+    assert_ne!(code, 0, "{stderr}");
+    assert!(
+        (0..5).all(|i| !root.path().join(format!("later{i}.txt")).exists()),
+        "tools ran after stdout closed: {stderr}"
+    );
+}
+
+/// Some slow text, then a call.
+fn slow_answer_with_call(call: Value) -> Value {
+    let words: String = (0..20).map(|i| format!("word{i}\n")).collect();
+    serde_json::json!({"text": format!("{words}{}", call.as_str().unwrap()), "chunk_ms": 20})
+}
+
+/// An Ollama server that cannot be reached is a set-up error: exit 2 before the first turn.
+#[cfg(feature = "ollama")]
+#[test]
+fn an_unreachable_ollama_server_exits_2() {
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let host = format!("http://{}", closed.local_addr().unwrap());
+    drop(closed);
+    let out = toolmend(
+        &[
+            "run",
+            "hi",
+            "--root",
+            workspace(),
+            "--ollama",
+            "m",
+            "--host",
+            &host,
+        ],
+        "",
+    );
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("cannot reach Ollama"), "{}", out.stderr);
+    assert!(out.stdout.is_empty());
 }

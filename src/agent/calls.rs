@@ -51,16 +51,30 @@ impl Watcher {
 
     /// Feeds one chunk; returns true when generation should stop now.
     pub fn push(&mut self, chunk: &str) -> bool {
+        self.push_shown(chunk, &mut |_| {})
+    }
+
+    /// Feeds one chunk like [`Self::push`], handing `show` each piece of text that became
+    /// certain not to be part of a call (content, or reasoning), in order: what a person should
+    /// see of the turn. Text that may still start a call is held back until it is known.
+    pub fn push_shown(&mut self, chunk: &str, show: &mut dyn FnMut(Shown)) -> bool {
         for event in self.stream.push(chunk) {
-            match event {
-                Event::Call(_) | Event::Rejected(_) => self.calls += 1,
-                Event::Content(text) if self.calls > 0 && !only_wrappers(&text) => {
-                    self.stop = true;
-                }
-                _ => {}
-            }
+            self.see(event, show);
         }
         self.stop || self.calls >= self.max_calls
+    }
+
+    fn see(&mut self, event: Event, show: &mut dyn FnMut(Shown)) {
+        match event {
+            Event::Call(_) | Event::Rejected(_) => self.calls += 1,
+            Event::Content(text) => {
+                if self.calls > 0 && !only_wrappers(&text) {
+                    self.stop = true;
+                }
+                show(Shown::Content(text));
+            }
+            Event::Reasoning(text) => show(Shown::Reasoning(text)),
+        }
     }
 
     /// Ends the turn: everything found in the whole text.
@@ -68,6 +82,25 @@ impl Watcher {
     pub fn finish(self) -> Extraction {
         self.stream.finish()
     }
+
+    /// Ends the turn like [`Self::finish`], handing `show` the text still held back.
+    pub fn finish_shown(mut self, show: &mut dyn FnMut(Shown)) -> Extraction {
+        let stream = std::mem::replace(&mut self.stream, StreamExtractor::new(&Options::new()));
+        let (events, extraction) = stream.finish_with_events();
+        for event in events {
+            self.see(event, show);
+        }
+        extraction
+    }
+}
+
+/// A piece of a turn's text that is certain not to be part of a call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Shown {
+    /// Content (the answer, or prose around calls).
+    Content(String),
+    /// Thinking text.
+    Reasoning(String),
 }
 
 /// True when `text` holds nothing but whitespace and call wrappers (or the start of one).

@@ -3,9 +3,11 @@
 //! that keeps the raw output of every turn.
 //!
 //! # Wire format
-//! Each event is one JSON object with a `type` tag: `Chunk {text}`, `ToolStart {id, name, args}`,
-//! `ToolEnd {id, name, result, duration_ms}`, `Retry {reason}`, `Done {reason, stats}`,
-//! `Error {message}`. Every `ToolStart` is followed by exactly one `ToolEnd` with the same `id`;
+//! Each event is one JSON object with a `type` tag: `Chunk {text}` (raw output, calls included),
+//! `Text {text, reasoning?}` (the part of the output that is not a call, once that is certain),
+//! `ToolStart {id, name, args, cut_off?}`, `ToolEnd {id, name, result, duration_ms}`,
+//! `Retry {reason}`, `Done {reason, answer, stats}`, `Error {message}`. Every `ToolStart` is
+//! followed by exactly one `ToolEnd` with the same `id`;
 //! calls that run concurrently (consecutive read-only calls) start together, and their `ToolEnd`s
 //! follow in call order; any other call's `ToolEnd` comes before the next `ToolStart`. `Done` is
 //! always the last event of a run.
@@ -20,10 +22,20 @@ use crate::backend::{Message, Stats, StopReason};
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type")]
 pub enum AgentEvent {
-    /// Generated text, as it streams.
+    /// Generated text, as it streams: the raw output, calls included.
     Chunk {
         /// The text piece.
         text: String,
+    },
+    /// Generated text that is certain not to be part of a call, as soon as that is certain
+    /// (text that may start a call is held back until it is known). What a person should see;
+    /// the `Text` events of an answering turn, joined and trimmed, are `Done`'s `answer`.
+    Text {
+        /// The text piece.
+        text: String,
+        /// True for thinking text (a think block), false for content.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        reasoning: bool,
     },
     /// A call is about to run (or be answered without running).
     ToolStart {
@@ -33,6 +45,10 @@ pub enum AgentEvent {
         name: String,
         /// The arguments as given (a string when they were text to repair).
         args: Value,
+        /// True when the output was cut off inside this call's arguments: `args` is what
+        /// arrived, repaired, and the call is not run (its `ToolEnd` says so).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        cut_off: bool,
     },
     /// A call finished.
     ToolEnd {
@@ -54,6 +70,9 @@ pub enum AgentEvent {
     Done {
         /// How it ended.
         reason: EndReason,
+        /// The final answer's text (the last turn's content outside calls) when the model
+        /// answered (`answered`, `answer_cut_off`, `context_full`), else `null`.
+        answer: Option<String>,
         /// Totals over the run.
         stats: RunStats,
     },
@@ -83,6 +102,11 @@ pub enum EndReason {
     RepeatedFailure,
     /// The backend failed (unreachable, template error, broken stream).
     BackendError,
+    /// The conversation does not fit the context window (nothing was generated for this turn).
+    PromptTooLong,
+    /// The run was interrupted ([`super::Interrupt`]: Ctrl-C in the CLI, or its output went
+    /// away) before it ended otherwise; no call started after that.
+    Interrupted,
 }
 
 impl EndReason {
@@ -101,6 +125,10 @@ impl EndReason {
                 "the model kept repeating the same call after being told to stop"
             }
             Self::BackendError => "the backend failed",
+            Self::PromptTooLong => {
+                "the prompt does not fit the context window (raise --ctx or start a new conversation)"
+            }
+            Self::Interrupted => "interrupted",
         }
     }
 }

@@ -35,7 +35,8 @@ pub enum Role {
 pub struct Message {
     /// Who wrote it.
     pub role: Role,
-    /// Its text (for the assistant: the raw model output, kept verbatim).
+    /// Its text. For the assistant: the raw model output, kept verbatim, or, when it made calls
+    /// (`tool_calls`), the text outside them.
     pub content: String,
     /// Calls the assistant made in this message, as the backend or the extractor reported them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

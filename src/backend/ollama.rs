@@ -77,6 +77,50 @@ impl OllamaBackend {
         })
     }
 
+    /// Checks, before the first turn, that the server answers and has the model: a `GET
+    /// /api/version`, then a `POST /api/show` for the model (both cheap; neither loads the model).
+    ///
+    /// # Errors
+    /// [`BackendError::Unavailable`] saying which: the server cannot be reached, or it does not
+    /// have the model (with the `ollama pull` command).
+    pub async fn check(&self) -> Result<(), BackendError> {
+        let url = format!("{}/api/version", self.host);
+        let response = self.http.get(&url).send().await.map_err(|e| {
+            BackendError::Unavailable(format!(
+                "cannot reach Ollama at {}: {e} (is `ollama serve` running? use --host to point elsewhere)",
+                self.host
+            ))
+        })?;
+        if !response.status().is_success() {
+            return Err(BackendError::Unavailable(format!(
+                "{} does not answer like an Ollama server ({} for {url}): use --host to point at one",
+                self.host,
+                response.status()
+            )));
+        }
+        let url = format!("{}/api/show", self.host);
+        let response = self
+            .http
+            .post(&url)
+            .json(&serde_json::json!({"model": self.model}))
+            .send()
+            .await
+            .map_err(|e| BackendError::Unavailable(format!("cannot reach Ollama at {url}: {e}")))?;
+        let status = response.status();
+        if status == reqwest::StatusCode::NOT_FOUND {
+            let text = response.text().await.unwrap_or_default();
+            let message = error_message(&text).unwrap_or(text);
+            return Err(BackendError::Unavailable(format!(
+                "Ollama at {} has no model {:?}: {} (pull it with `ollama pull {}`, or check the name)",
+                self.host,
+                self.model,
+                message.trim(),
+                self.model
+            )));
+        }
+        Ok(())
+    }
+
     /// The server URL, without a trailing slash.
     #[must_use]
     pub fn host(&self) -> &str {
@@ -374,7 +418,14 @@ fn to_ollama_message(m: &Message) -> ChatMessage {
         .map(|c| ToolCall {
             function: ToolCallFunction {
                 name: c.name.clone(),
-                arguments: c.arguments.clone(),
+                // Arguments kept as text (still to repair) go back as the object they parse
+                // to: Ollama takes an object.
+                arguments: match &c.arguments {
+                    serde_json::Value::String(t) => {
+                        serde_json::from_str(t).unwrap_or_else(|_| c.arguments.clone())
+                    }
+                    v => v.clone(),
+                },
             },
         })
         .collect();

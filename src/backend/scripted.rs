@@ -9,7 +9,8 @@
 //!
 //! A script can also be read from JSON Lines ([`ScriptedBackend::from_jsonl`]): each line is either
 //! a JSON string (the raw output of one turn) or an object
-//! `{"text": "...", "tool_calls": [{"name", "arguments"}], "error": "..."}`.
+//! `{"text": "...", "tool_calls": [{"name", "arguments"}], "error": "...", "max_chunks": N,
+//! "overflow": CONTEXT, "chunk_ms": MS}` (see [`ScriptedTurn`]).
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -37,6 +38,15 @@ pub struct ScriptedTurn {
     /// When set, generation ends as if the token limit had been reached after this many chunks.
     #[serde(default)]
     pub max_chunks: Option<usize>,
+    /// When set, the request does not fit a context of this many tokens: generation fails with
+    /// [`BackendError::ContextOverflow`] before any text (the request's size counted as its
+    /// token-like pieces).
+    #[serde(default)]
+    pub overflow: Option<u32>,
+    /// When set, each chunk is reported this many milliseconds after the one before (a slow
+    /// model, for tests that interrupt a run).
+    #[serde(default)]
+    pub chunk_ms: Option<u64>,
 }
 
 impl ScriptedTurn {
@@ -201,8 +211,17 @@ impl ScriptedBackend {
             generation_ms: 0.0,
             stop: StopReason::EndOfGeneration,
         };
+        if let Some(context) = turn.overflow {
+            return Err(BackendError::ContextOverflow {
+                tokens: stats.prompt_tokens.max(context.saturating_add(1)),
+                context,
+            });
+        }
         let limit = turn.max_chunks.unwrap_or(usize::MAX);
         for piece in token_chunks(&turn.text) {
+            if let Some(ms) = turn.chunk_ms {
+                std::thread::sleep(std::time::Duration::from_millis(ms));
+            }
             if stats.generated_tokens as usize >= limit {
                 stats.stop = StopReason::MaxTokens;
                 return Ok(stats);

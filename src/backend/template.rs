@@ -348,16 +348,21 @@ impl ChatTemplate {
                 }
                 v
             }
-            Role::Assistant if m.content.trim().is_empty() && !m.tool_calls.is_empty() => {
-                // A native call with no text: render the calls in the format the prompt asks for.
+            Role::Assistant if !m.tool_calls.is_empty() => {
+                // Calls (native, or found in the text by the agent loop): rendered in the format
+                // the prompt asks for, after the text that came with them.
+                let text = m.content.trim();
                 if own || !self.supports_tools {
-                    let text = m
+                    let calls = m
                         .tool_calls
                         .iter()
-                        .map(|c| envelope(&c.name, &arguments_value(&c.arguments)))
-                        .collect::<Vec<_>>()
-                        .join("\n");
-                    json!({"role": "assistant", "content": text})
+                        .map(|c| envelope(&c.name, &arguments_value(&c.arguments)));
+                    let all: Vec<String> = (!text.is_empty())
+                        .then(|| text.to_owned())
+                        .into_iter()
+                        .chain(calls)
+                        .collect();
+                    json!({"role": "assistant", "content": all.join("\n")})
                 } else {
                     let calls: Vec<_> = m
                         .tool_calls
@@ -371,10 +376,10 @@ impl ChatTemplate {
                             v
                         })
                         .collect();
-                    json!({"role": "assistant", "content": "", "tool_calls": calls})
+                    json!({"role": "assistant", "content": text, "tool_calls": calls})
                 }
             }
-            // The raw model text is kept verbatim (it already holds any calls the model wrote).
+            // Text without calls is kept verbatim.
             role => json!({"role": role_name(role), "content": m.content}),
         }
     }
@@ -794,6 +799,41 @@ mod tests {
             py_json(&json!({"b": 1, "a": 2}), None, true).unwrap(),
             r#"{"a": 2, "b": 1}"#
         );
+    }
+
+    /// An assistant turn with calls and text shows both: the text, then each call in the
+    /// envelope the prompt asks for (a call with text was rendered as the text alone).
+    #[test]
+    fn an_assistant_turn_with_text_and_calls_renders_both() {
+        let t = ChatTemplate::builtin_chatml();
+        let mut turn = Message::new(Role::Assistant, "Let me look.");
+        turn.tool_calls.push(crate::backend::NativeToolCall {
+            id: Some("call_1".into()),
+            name: "ls".into(),
+            arguments: json!({"path": "."}),
+        });
+        let mut result = Message::new(Role::Tool, "a.txt");
+        result.tool_call_id = Some("call_1".into());
+        let tools = [ToolDef {
+            name: "ls".into(),
+            description: "List a folder.".into(),
+            parameters: json!({"type": "object"}),
+        }];
+        let r = t
+            .render(
+                &[Message::new(Role::User, "list"), turn, result],
+                &tools,
+                &PromptOptions::default(),
+            )
+            .unwrap();
+        assert!(
+            r.text.contains(
+                "<|im_start|>assistant\nLet me look.\n<tool_call>\n{\"name\": \"ls\", \"arguments\": {\"path\": \".\"}}\n</tool_call><|im_end|>"
+            ),
+            "{}",
+            r.text
+        );
+        assert!(r.text.contains("<tool_response>\na.txt\n</tool_response>"));
     }
 
     #[test]

@@ -59,8 +59,9 @@ impl TypedTool for Edit {
         }
     }
 
+    /// Names a file no real folder has, for the same reason as `write`'s example.
     fn example(&self) -> Option<Value> {
-        Some(json!({"path": "notes.txt", "old_text": "hello", "new_text": "goodbye"}))
+        Some(json!({"path": "toolmend-example.txt", "old_text": "hello", "new_text": "goodbye"}))
     }
 
     async fn run(&self, _ctx: &ToolContext, args: EditArgs) -> Result<Output, Failure> {

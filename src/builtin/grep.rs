@@ -10,8 +10,11 @@ use super::{Sandbox, blocking, default_path, io_failure, looks_binary};
 use crate::tools::{Annotations, Failure, Output, ToolContext, TypedTool};
 
 const MAX_MATCHES: usize = 200;
-const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
 const MAX_LINE_CHARS: usize = 200;
+/// How much of one line is searched: files are read line by line with memory bounded by this,
+/// whatever their size; a longer line is searched in its first `MAX_LINE_BYTES` and the result
+/// says so.
+const MAX_LINE_BYTES: usize = 1 << 20;
 
 /// Arguments of `grep`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -93,6 +96,8 @@ fn grep(sb: &Sandbox, args: &GrepArgs) -> Result<Output, Failure> {
     let mut text = String::new();
     let mut data = Vec::new();
     let mut total = 0usize;
+    // Files with a line longer than MAX_LINE_BYTES (searched in its first MAX_LINE_BYTES only).
+    let mut long_lines: Vec<String> = Vec::new();
     for file in files {
         let rel = sb.display(&file);
         if let Some(f) = &filter
@@ -101,28 +106,26 @@ fn grep(sb: &Sandbox, args: &GrepArgs) -> Result<Output, Failure> {
         {
             continue;
         }
-        if std::fs::metadata(&file)
-            .map(|m| m.len())
-            .unwrap_or(u64::MAX)
-            > MAX_FILE_BYTES
-        {
-            continue;
-        }
-        let Ok(bytes) = std::fs::read(&file) else {
+        let Ok(f) = std::fs::File::open(&file) else {
             continue;
         };
-        if looks_binary(&bytes) {
+        let mut reader = std::io::BufReader::with_capacity(64 * 1024, f);
+        if std::io::BufRead::fill_buf(&mut reader).map_or(true, looks_binary) {
             continue;
         }
-        let content = String::from_utf8_lossy(&bytes);
-        for (i, line) in content.lines().enumerate() {
-            if !re.is_match(line) {
+        let mut lines = Lines::new(reader);
+        let mut number = 0usize;
+        while let Some(line) = lines.next_line() {
+            number += 1;
+            let line = String::from_utf8_lossy(line);
+            if !re.is_match(&line) {
                 continue;
             }
             total += 1;
             if total > MAX_MATCHES {
                 continue;
             }
+            let line = line.trim_end_matches(['\n', '\r']);
             let shown_line: String = if line.chars().count() > MAX_LINE_CHARS {
                 line.chars()
                     .take(MAX_LINE_CHARS)
@@ -131,8 +134,11 @@ fn grep(sb: &Sandbox, args: &GrepArgs) -> Result<Output, Failure> {
             } else {
                 line.to_string()
             };
-            text.push_str(&format!("{rel}:{}: {}\n", i + 1, shown_line.trim_end()));
-            data.push(json!({"path": rel, "line": i + 1, "text": shown_line}));
+            text.push_str(&format!("{rel}:{number}: {}\n", shown_line.trim_end()));
+            data.push(json!({"path": rel, "line": number, "text": shown_line}));
+        }
+        if lines.cut {
+            long_lines.push(rel);
         }
     }
     let shown = sb.display(&abs);
@@ -143,5 +149,63 @@ fn grep(sb: &Sandbox, args: &GrepArgs) -> Result<Output, Failure> {
             "[{MAX_MATCHES} of {total} matches shown; narrow the pattern, the path or the glob]"
         ));
     }
+    if !long_lines.is_empty() {
+        text.push_str(&format!(
+            "\n[lines longer than {} MiB were searched in their first {} MiB only, in: {}]",
+            MAX_LINE_BYTES >> 20,
+            MAX_LINE_BYTES >> 20,
+            long_lines.join(", ")
+        ));
+    }
     Ok(Output::list(text.trim_end().to_string(), Value::Array(data)).reading(abs))
+}
+
+/// Reads lines (with their `\n`) from a buffered reader, keeping at most [`MAX_LINE_BYTES`] of
+/// each: the rest of a longer line is read and dropped, so memory stays bounded whatever the
+/// file holds. Read errors end the file.
+struct Lines<R> {
+    reader: R,
+    line: Vec<u8>,
+    /// True once some line was longer than [`MAX_LINE_BYTES`].
+    cut: bool,
+}
+
+impl<R: std::io::BufRead> Lines<R> {
+    fn new(reader: R) -> Self {
+        Self {
+            reader,
+            line: Vec::new(),
+            cut: false,
+        }
+    }
+
+    fn next_line(&mut self) -> Option<&[u8]> {
+        self.line.clear();
+        let mut any = false;
+        loop {
+            let buf = match self.reader.fill_buf() {
+                Ok(b) => b,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(_) => break,
+            };
+            if buf.is_empty() {
+                break;
+            }
+            any = true;
+            let (take, done) = match memchr::memchr(b'\n', buf) {
+                Some(i) => (i + 1, true),
+                None => (buf.len(), false),
+            };
+            let room = MAX_LINE_BYTES.saturating_sub(self.line.len());
+            if take > room {
+                self.cut = true;
+            }
+            self.line.extend_from_slice(&buf[..take.min(room)]);
+            self.reader.consume(take);
+            if done {
+                break;
+            }
+        }
+        any.then_some(self.line.as_slice())
+    }
 }

@@ -64,7 +64,8 @@ fn list(sb: &Sandbox, path: &str) -> Result<Output, Failure> {
     if meta.is_file() {
         let data = json!([{"name": shown, "type": "file", "size": meta.len()}]);
         return Ok(
-            Output::list(format!("{shown} ({} bytes)", meta.len()), data).reading(abs.clone()),
+            Output::list(format!("{shown} ({})", super::byte_count(meta.len())), data)
+                .reading(abs.clone()),
         );
     }
     let rd = std::fs::read_dir(&abs).map_err(|e| io_failure("ls", sb, &abs, &e))?;
@@ -92,7 +93,7 @@ fn list(sb: &Sandbox, path: &str) -> Result<Output, Failure> {
         match *kind {
             "dir" => text.push_str(&format!("{name}/\n")),
             "symlink" => text.push_str(&format!("{name}@ (symbolic link)\n")),
-            _ => text.push_str(&format!("{name} ({size} bytes)\n")),
+            _ => text.push_str(&format!("{name} ({})\n", super::byte_count(*size))),
         }
         data.push(json!({"name": name, "type": kind, "size": size}));
     }

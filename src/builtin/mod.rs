@@ -122,6 +122,15 @@ fn looks_binary(bytes: &[u8]) -> bool {
     memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some()
 }
 
+/// "1 byte", "288 bytes".
+fn byte_count(n: u64) -> String {
+    if n == 1 {
+        "1 byte".to_owned()
+    } else {
+        format!("{n} bytes")
+    }
+}
+
 fn default_path() -> String {
     ".".into()
 }

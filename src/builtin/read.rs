@@ -103,8 +103,8 @@ fn read(sb: &Sandbox, args: &ReadArgs) -> Result<Output, Failure> {
             "read",
             "/path",
             format!(
-                "`{shown}` is a binary file ({} bytes); only text files can be read",
-                bytes.len()
+                "`{shown}` is a binary file ({}); only text files can be read",
+                super::byte_count(bytes.len() as u64)
             ),
         ));
     }

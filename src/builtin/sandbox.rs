@@ -159,8 +159,21 @@ impl Sandbox {
     }
 
     /// A model's-fault failure for a path that does not exist, naming what does exist nearby:
-    /// the entries of the deepest existing parent and the closest name.
+    /// the entries of the deepest existing parent and the closest name. The suggestion and the
+    /// example are of the kind the tool takes: a directory for `ls`, a file for `read` and
+    /// `edit`, either for the others.
     pub fn not_found(&self, tool: &str, abs: &Path) -> Failure {
+        let wants_dir = tool == "ls";
+        let wants_file = matches!(tool, "read" | "edit");
+        let fits = |n: &str| {
+            if wants_dir {
+                n.ends_with('/')
+            } else if wants_file {
+                !n.ends_with('/')
+            } else {
+                true
+            }
+        };
         let shown = self.display(abs);
         let mut dir = abs.parent().unwrap_or(&self.root).to_path_buf();
         while !dir.is_dir() && dir.starts_with(&self.root) && dir != self.root {
@@ -199,6 +212,7 @@ impl Sandbox {
         } else {
             let best = names
                 .iter()
+                .filter(|n| fits(n))
                 .map(|n| {
                     let score =
                         strsim::jaro_winkler(&wanted, &n.trim_end_matches('/').to_lowercase());
@@ -216,9 +230,21 @@ impl Sandbox {
                 shown_names.join(", "),
                 if names.len() > 40 { ", …" } else { "" }
             ));
-            if let Some(first_file) = names.iter().find(|n| !n.ends_with('/')) {
+            let example = if wants_dir {
+                // A directory that exists: the first one listed, else the one listed.
+                Some(names.iter().find(|n| n.ends_with('/')).map_or_else(
+                    || dir_shown.clone(),
+                    |d| format!("{prefix}{}", d.trim_end_matches('/')),
+                ))
+            } else {
+                names
+                    .iter()
+                    .find(|n| !n.ends_with('/'))
+                    .map(|f| format!("{prefix}{f}"))
+            };
+            if let Some(path) = example {
                 msg.push_str(&format!(
-                    ". For example: {{\"name\": \"{tool}\", \"arguments\": {{\"path\": \"{prefix}{first_file}\"}}}}"
+                    ". For example: {{\"name\": \"{tool}\", \"arguments\": {{\"path\": \"{path}\"}}}}"
                 ));
             }
         }

@@ -51,8 +51,10 @@ impl TypedTool for Write {
         }
     }
 
+    /// Names a file no real folder has: models copy the example they are shown, and a copied
+    /// `write` of a real name would replace that file.
     fn example(&self) -> Option<Value> {
-        Some(json!({"path": "notes.txt", "content": "hello\n"}))
+        Some(json!({"path": "toolmend-example.txt", "content": "hello\n"}))
     }
 
     async fn run(&self, _ctx: &ToolContext, args: WriteArgs) -> Result<Output, Failure> {
@@ -78,11 +80,13 @@ fn write(sb: &Sandbox, args: &WriteArgs) -> Result<Output, Failure> {
     std::fs::write(&abs, &args.content).map_err(|e| io_failure("write", sb, &abs, &e))?;
     let bytes = args.content.len() as u64;
     let verb = if existed { "replaced" } else { "created" };
-    Ok(Output::text(format!("{verb} `{shown}` ({bytes} bytes)"))
-        .with_data(json!({"path": shown, "bytes": bytes, "created": !existed}))
-        .with_effect(Effect::FileWritten {
-            path: abs.clone(),
-            bytes,
-        })
-        .reading(abs))
+    Ok(
+        Output::text(format!("{verb} `{shown}` ({})", super::byte_count(bytes)))
+            .with_data(json!({"path": shown, "bytes": bytes, "created": !existed}))
+            .with_effect(Effect::FileWritten {
+                path: abs.clone(),
+                bytes,
+            })
+            .reading(abs),
+    )
 }

@@ -109,7 +109,8 @@ pub enum Failure {
         name: String,
         /// The names of the tools that exist, in registry order.
         known: Vec<String>,
-        /// One concrete valid call of the closest known tool, as JSON text.
+        /// One concrete valid call of the closest read-only tool, as JSON text (never a call that
+        /// changes anything: models copy the example they are given).
         example: Option<String>,
     },
     /// Model's fault: the same call (same tool, same canonical arguments) was already made

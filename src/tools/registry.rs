@@ -242,13 +242,31 @@ impl Snapshot {
         self.tools.is_empty()
     }
 
-    /// The known name closest to `name` (for "did you mean" and the example call).
+    /// The known name closest to `name` (for "did you mean").
     pub fn closest(&self, name: &str) -> Option<&Arc<Entry>> {
-        let lower = name.to_lowercase();
-        self.tools
-            .values()
-            .map(|e| (strsim::jaro_winkler(&lower, &e.spec.name.to_lowercase()), e))
-            .max_by(|a, b| a.0.total_cmp(&b.0))
-            .map(|(_, e)| e)
+        closest_of(name, self.tools.values())
     }
+
+    /// The read-only tool whose name is closest to `name`: the one whose example call a message
+    /// about a name that is no tool may show. Small models copy the example they are given, so it
+    /// must never be a call that writes or deletes (the closest name is often `write` or `edit`).
+    /// `None` when no tool is read-only.
+    pub fn closest_read_only(&self, name: &str) -> Option<&Arc<Entry>> {
+        closest_of(
+            name,
+            self.tools.values().filter(|e| e.spec.annotations.read_only),
+        )
+    }
+}
+
+/// The entry whose name is closest to `name` (Jaro–Winkler, case-insensitive).
+fn closest_of<'a>(
+    name: &str,
+    entries: impl Iterator<Item = &'a Arc<Entry>>,
+) -> Option<&'a Arc<Entry>> {
+    let lower = name.to_lowercase();
+    entries
+        .map(|e| (strsim::jaro_winkler(&lower, &e.spec.name.to_lowercase()), e))
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, e)| e)
 }

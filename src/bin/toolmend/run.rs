@@ -1,23 +1,39 @@
 //! `toolmend run` and `toolmend chat`: a model, the built-in file tools (or tools from a file), and
 //! the tool loop, with every call rendered as it happens.
 //!
-//! Rendering (stdout): the model's text as it streams, then per call `🔧 name {args}`, and
-//! `✓ name (12 ms) short output` or `✗ name: error`. Colours only when stdout is a terminal and
-//! `NO_COLOR` is unset. Diagnostics (model loading with a progress bar, the end-of-run summary with
-//! tokens per second, toolmend's own share of the time and the tools' run time apart) go to
-//! stderr. With `--json`, stdout is the event stream as JSON Lines (see
-//! [`toolmend::agent::AgentEvent`]).
+//! Rendering (stdout): the model's text as it streams, without its calls (text that may start a
+//! call is held back until it is known not to be one), then per call `🔧 name {args}` (`(cut
+//! off: not run)` after a call the token limit cut short), and `✓ name (12 ms) short output` or
+//! `✗ name: error`. Colours only when stdout is a terminal and `NO_COLOR` is unset. Diagnostics
+//! (model loading with a progress bar, the end-of-run summary with tokens per second, toolmend's
+//! own share of the time and the tools' run time apart) go to stderr. With `--json`, stdout is
+//! the event stream as JSON Lines (see [`toolmend::agent::AgentEvent`]).
 //!
-//! Exit status: 0 when the model answered, 1 when the run ended without an answer (turn budget,
-//! repeated failing call, empty output, a backend failure mid-run), 2 for usage or set-up errors
-//! (no such model, unreachable server, bad root).
+//! Exit status of `run`: 0 when the model answered, 1 when the run ended without an answer (turn
+//! budget, repeated failing call, empty output, a backend failure mid-run, a conversation that
+//! outgrew the context mid-run), 2 for usage or set-up errors (no such model, unreachable
+//! server, bad root, a prompt that does not fit the context from the first turn), 130 when
+//! Ctrl-C stopped it (the run stops at the next token, starts no further call, and still ends
+//! with `Done` and the summary; a second Ctrl-C ends it at once), 141 when stdout went away (a
+//! closed pipe: the run stops before any further call).
+//!
+//! `chat` exits with the status of its last prompt (0 when there was none) at `/exit` or the end
+//! of input; Ctrl-C stops the current answer and returns to the prompt (the interrupted prompt is
+//! dropped from the conversation), Ctrl-C at the prompt exits with 130. When stdin is not a
+//! terminal, the human view echoes each prompt on stdout as `› prompt` before its answer, so a
+//! piped transcript shows which answer belongs to which prompt.
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use anyhow::Context;
-use toolmend::agent::{Agent, AgentEvent, AgentOptions, EndReason, RunStats, Toolbox, Transcript};
+use toolmend::agent::{
+    Agent, AgentEvent, AgentOptions, EndReason, Interrupt, RunStats, Toolbox, Transcript,
+};
 use toolmend::backend::{
     Backend, BackendError, BoxFuture, GenerateOptions, GrammarMode, Request, Sink, Stats,
 };
@@ -111,25 +127,54 @@ fn parse_grammar(s: &str) -> Result<GrammarMode, String> {
     }
 }
 
+/// Exit status when Ctrl-C stopped a run (128 + SIGINT, as shells report it).
+const EXIT_INTERRUPTED: u8 = 130;
+/// Exit status when stdout went away (128 + SIGPIPE, as shells report it).
+const EXIT_STDOUT_CLOSED: u8 = 141;
+
 /// Runs `toolmend run`.
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let rt = runtime()?;
-    let Some(mut agent) = setup(&args.common)? else {
+    let Some(mut agent) = setup(&args.common, &rt)? else {
         return Ok(ExitCode::from(2));
     };
-    let mut render = Render::new(args.common.json);
+    let interrupt = agent.interrupt_handle();
+    let running = Arc::new(AtomicBool::new(true));
+    on_ctrl_c(&rt, interrupt.clone(), running);
+    let mut render = Render::new(args.common.json, interrupt);
     let transcript = rt.block_on(agent.run(&args.prompt, &mut |e| render.event(e)));
-    render.finish()?;
+    if let Some(code) = render.finish()? {
+        return Ok(code);
+    }
     Ok(exit_code(&transcript))
+}
+
+/// Handles Ctrl-C: while a prompt runs (`running`), the first one interrupts it and a second
+/// ends the process at once; at the prompt of `chat` (not `running`) it ends the process.
+fn on_ctrl_c(rt: &tokio::runtime::Runtime, interrupt: Interrupt, running: Arc<AtomicBool>) {
+    rt.spawn(async move {
+        while tokio::signal::ctrl_c().await.is_ok() {
+            if running.load(Ordering::SeqCst) && !interrupt.is_set() {
+                interrupt.interrupt();
+            } else {
+                let _ = std::io::stdout().flush();
+                eprintln!();
+                std::process::exit(i32::from(EXIT_INTERRUPTED));
+            }
+        }
+    });
 }
 
 /// Runs `toolmend chat`: one prompt per line, the conversation kept between prompts.
 /// `/reset` starts over, `/history` lists the prompts so far, `/exit` (or end of input) quits.
 pub fn chat(args: &ChatArgs) -> anyhow::Result<ExitCode> {
     let rt = runtime()?;
-    let Some(mut agent) = setup(&args.common)? else {
+    let Some(mut agent) = setup(&args.common, &rt)? else {
         return Ok(ExitCode::from(2));
     };
+    let interrupt = agent.interrupt_handle();
+    let running = Arc::new(AtomicBool::new(false));
+    on_ctrl_c(&rt, interrupt.clone(), running.clone());
     let interactive = std::io::stdin().is_terminal();
     if interactive {
         eprintln!(
@@ -167,9 +212,21 @@ pub fn chat(args: &ChatArgs) -> anyhow::Result<ExitCode> {
             _ => {}
         }
         prompts.push(prompt.to_owned());
-        let mut render = Render::new(args.common.json);
+        let mut render = Render::new(args.common.json, interrupt.clone());
+        if !interactive && !args.common.json {
+            // Piped: show which prompt the answer that follows belongs to.
+            render.prompt(prompt);
+        }
+        running.store(true, Ordering::SeqCst);
         let transcript = rt.block_on(agent.run(prompt, &mut |e| render.event(e)));
-        render.finish()?;
+        running.store(false, Ordering::SeqCst);
+        if let Some(code) = render.finish()? {
+            return Ok(code);
+        }
+        if transcript.end == EndReason::Interrupted {
+            // The answer was stopped; the prompt it belonged to is not kept.
+            prompts.pop();
+        }
         last = exit_code(&transcript);
     }
     Ok(last)
@@ -186,6 +243,9 @@ fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
 fn exit_code(t: &Transcript) -> ExitCode {
     match t.end {
         EndReason::Answered | EndReason::AnswerCutOff | EndReason::ContextFull => ExitCode::SUCCESS,
+        EndReason::Interrupted => ExitCode::from(EXIT_INTERRUPTED),
+        // The prompt does not fit before anything was generated: a set-up error (--ctx).
+        EndReason::PromptTooLong if t.turns.len() <= 1 => ExitCode::from(2),
         _ => ExitCode::from(1),
     }
 }
@@ -193,8 +253,9 @@ fn exit_code(t: &Transcript) -> ExitCode {
 /// The agent the CLI runs: any backend, any toolbox.
 type CliAgent = Agent<AnyBackend, Box<dyn Toolbox>>;
 
-/// Builds the backend and the tools; `None` after printing a set-up error (exit 2).
-fn setup(c: &Common) -> anyhow::Result<Option<CliAgent>> {
+/// Builds the backend and the tools; `None` after printing a set-up error (exit 2). A server
+/// backend is asked, before the first turn, whether it answers and has the model.
+fn setup(c: &Common, rt: &tokio::runtime::Runtime) -> anyhow::Result<Option<CliAgent>> {
     let tools = match toolbox(&c.tools, &c.root) {
         Ok(t) => t,
         Err(e) => {
@@ -202,7 +263,7 @@ fn setup(c: &Common) -> anyhow::Result<Option<CliAgent>> {
             return Ok(None);
         }
     };
-    let backend = match backend(c) {
+    let backend = match backend(c, rt) {
         Ok(b) => b,
         Err(e) => {
             eprintln!("error: {e}");
@@ -439,7 +500,7 @@ impl toolmend::tools::Tool for CommandTool {
     }
 }
 
-fn backend(c: &Common) -> Result<AnyBackend, BackendError> {
+fn backend(c: &Common, rt: &tokio::runtime::Runtime) -> Result<AnyBackend, BackendError> {
     if let Some(path) = &c.script {
         let text = std::fs::read_to_string(path).map_err(|e| {
             BackendError::Unavailable(format!("cannot read script {}: {e}", path.display()))
@@ -449,19 +510,28 @@ fn backend(c: &Common) -> Result<AnyBackend, BackendError> {
         return Ok(AnyBackend(Box::new(b)));
     }
     if let Some(model) = &c.ollama {
-        return ollama(&c.host, model);
+        return ollama(&c.host, model, rt);
     }
     llama(c)
 }
 
 #[cfg(feature = "ollama")]
-fn ollama(host: &str, model: &str) -> Result<AnyBackend, BackendError> {
+fn ollama(
+    host: &str,
+    model: &str,
+    rt: &tokio::runtime::Runtime,
+) -> Result<AnyBackend, BackendError> {
     let b = toolmend::backend::ollama::OllamaBackend::new(host, model)?;
+    rt.block_on(b.check())?;
     Ok(AnyBackend(Box::new(b)))
 }
 
 #[cfg(not(feature = "ollama"))]
-fn ollama(_host: &str, _model: &str) -> Result<AnyBackend, BackendError> {
+fn ollama(
+    _host: &str,
+    _model: &str,
+    _rt: &tokio::runtime::Runtime,
+) -> Result<AnyBackend, BackendError> {
     Err(BackendError::Unavailable(
         "this toolmend was built without the `ollama` feature: rebuild with `--features ollama`"
             .into(),
@@ -546,6 +616,8 @@ struct Render {
     color: bool,
     at_line_start: bool,
     error: Option<std::io::Error>,
+    /// Set when stdout goes away, so the run stops instead of running more tools unseen.
+    interrupt: Interrupt,
 }
 
 const RESET: &str = "\x1b[0m";
@@ -557,7 +629,7 @@ const YELLOW: &str = "\x1b[33m";
 const CYAN: &str = "\x1b[36m";
 
 impl Render {
-    fn new(json: bool) -> Self {
+    fn new(json: bool, interrupt: Interrupt) -> Self {
         let color = !json
             && std::io::stdout().is_terminal()
             && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
@@ -566,6 +638,7 @@ impl Render {
             color,
             at_line_start: true,
             error: None,
+            interrupt,
         }
     }
 
@@ -577,25 +650,53 @@ impl Render {
         }
     }
 
+    /// Echoes a prompt (chat with piped input) so the transcript shows what was asked.
+    fn prompt(&mut self, prompt: &str) {
+        let line = format!("{} {prompt}\n", self.paint(BOLD, "›"));
+        self.write(|_, out| out.write_all(line.as_bytes()));
+    }
+
     fn event(&mut self, e: &AgentEvent) {
-        if self.error.is_some() {
-            return;
+        // Diagnostics go to stderr even when stdout has gone away.
+        if !self.json {
+            match e {
+                AgentEvent::Error { message } => {
+                    self.write(|this, out| this.newline(out));
+                    eprintln!("error: {message}");
+                    return;
+                }
+                AgentEvent::Done { reason, stats, .. } => {
+                    self.write(|this, out| this.newline(out));
+                    eprintln!("{}", summary(*reason, stats));
+                    return;
+                }
+                _ => {}
+            }
         }
-        let r = if self.json {
-            self.json_line(e)
+        if self.json {
+            self.write(|_, out| {
+                serde_json::to_writer(&mut *out, e)?;
+                out.write_all(b"\n")
+            });
         } else {
-            self.human(e)
-        };
-        if let Err(err) = r {
-            self.error = Some(err);
+            self.write(|this, out| this.human(e, out));
         }
     }
 
-    fn json_line(&mut self, e: &AgentEvent) -> std::io::Result<()> {
+    /// Runs `f` on stdout (then flushes) unless an earlier write failed; a failure is kept for
+    /// [`Self::finish`] and stops the run: nobody sees what it would do next.
+    fn write(
+        &mut self,
+        f: impl FnOnce(&mut Self, &mut std::io::StdoutLock<'static>) -> std::io::Result<()>,
+    ) {
+        if self.error.is_some() {
+            return;
+        }
         let mut out = std::io::stdout().lock();
-        serde_json::to_writer(&mut out, e)?;
-        out.write_all(b"\n")?;
-        out.flush()
+        if let Err(err) = f(self, &mut out).and_then(|()| out.flush()) {
+            self.error = Some(err);
+            self.interrupt.interrupt();
+        }
     }
 
     fn newline(&mut self, out: &mut impl Write) -> std::io::Result<()> {
@@ -606,21 +707,40 @@ impl Render {
         Ok(())
     }
 
-    fn human(&mut self, e: &AgentEvent) -> std::io::Result<()> {
-        let mut out = std::io::stdout().lock();
+    fn human(&mut self, e: &AgentEvent, out: &mut impl Write) -> std::io::Result<()> {
         match e {
-            AgentEvent::Chunk { text } => {
-                out.write_all(text.as_bytes())?;
+            // The raw output (calls included) is not shown: `Text` is its part that is no call.
+            AgentEvent::Chunk { .. } | AgentEvent::Error { .. } | AgentEvent::Done { .. } => {}
+            AgentEvent::Text { text, reasoning } => {
+                if self.at_line_start && text.trim().is_empty() {
+                    // Blank space around calls (between a call and the next) adds only empty lines.
+                    return Ok(());
+                }
+                if *reasoning {
+                    out.write_all(self.paint(DIM, text).as_bytes())?;
+                } else {
+                    out.write_all(text.as_bytes())?;
+                }
                 if !text.is_empty() {
                     self.at_line_start = text.ends_with('\n');
                 }
             }
-            AgentEvent::ToolStart { name, args, .. } => {
-                self.newline(&mut out)?;
+            AgentEvent::ToolStart {
+                name,
+                args,
+                cut_off,
+                ..
+            } => {
+                self.newline(out)?;
                 let args = serde_json::to_string(args).unwrap_or_default();
+                let note = if *cut_off {
+                    format!(" {}", self.paint(YELLOW, "(cut off: not run)"))
+                } else {
+                    String::new()
+                };
                 writeln!(
                     out,
-                    "🔧 {} {}",
+                    "🔧 {} {}{note}",
                     self.paint(BOLD, name),
                     self.paint(CYAN, &short(&args, 160))
                 )?;
@@ -631,7 +751,7 @@ impl Render {
                 duration_ms,
                 ..
             } => {
-                self.newline(&mut out)?;
+                self.newline(out)?;
                 match &result.failure {
                     None => {
                         let note = if result.cached {
@@ -658,28 +778,23 @@ impl Render {
                 }
             }
             AgentEvent::Retry { reason } => {
-                self.newline(&mut out)?;
+                self.newline(out)?;
                 writeln!(out, "{}", self.paint(YELLOW, &format!("↻ {reason}")))?;
             }
-            AgentEvent::Error { message } => {
-                self.newline(&mut out)?;
-                out.flush()?;
-                eprintln!("error: {message}");
-            }
-            AgentEvent::Done { reason, stats } => {
-                self.newline(&mut out)?;
-                out.flush()?;
-                eprintln!("{}", summary(*reason, stats));
-            }
         }
-        out.flush()
+        Ok(())
     }
 
-    /// Reports a write error that happened while rendering (a closed pipe ends quietly upstream).
-    fn finish(self) -> anyhow::Result<()> {
+    /// After a run: `Some(exit code)` when stdout went away (the run was stopped for it), an
+    /// error for any other failure to write.
+    fn finish(self) -> anyhow::Result<Option<ExitCode>> {
         match self.error {
+            Some(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                eprintln!("toolmend: stdout was closed, so the run was stopped");
+                Ok(Some(ExitCode::from(EXIT_STDOUT_CLOSED)))
+            }
             Some(e) => Err(anyhow::Error::new(e).context("cannot write to stdout")),
-            None => Ok(()),
+            None => Ok(None),
         }
     }
 }
