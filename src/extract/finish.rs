@@ -351,12 +351,20 @@ fn cut_off(text: &str, rc: &RawCall) -> bool {
     match &rc.args {
         Args::Bad(RepairError::Truncated { .. }) | Args::Pairs { cut: true, .. } => true,
         // The arguments run to the end of the envelope, which runs to the end of the output (an
-        // envelope closed right where a stream's buffer ends is not cut off).
-        Args::Json(r) if rc.span.end == text.len() && r.end == rc.span.end => {
+        // envelope closed right where a stream's buffer ends is not cut off); whitespace after
+        // them is no closer (a tokenizer often ends a chunk with a space or a line break).
+        Args::Json(r)
+            if only_ws(text, r.end, rc.span.end) && only_ws(text, rc.span.end, text.len()) =>
+        {
             ends_mid_value(&text[r.clone()])
         }
         _ => false,
     }
+}
+
+/// True when `text[from..to]` is empty or whitespace only.
+fn only_ws(text: &str, from: usize, to: usize) -> bool {
+    text.get(from..to).is_some_and(|t| t.trim().is_empty())
 }
 
 /// True when JSON argument text ends inside a value (cut off, not merely broken): the rule for a

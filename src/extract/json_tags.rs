@@ -74,7 +74,12 @@ pub(crate) fn payload_with(
                 at = skip_ws(t, at + 1).min(raw.end);
             }
             Err(stop) => {
-                if stop == Stop::Eof && inp.fin && !inp.opts.partial && raw.end == t.len() {
+                if stop == Stop::Eof
+                    && inp.fin
+                    && !inp.opts.partial
+                    && skip_ws(t, raw.end) == t.len()
+                {
+                    // (Whitespace after the cut is no closer: a tokenizer often ends on a space.)
                     // Cut off by the end of the output: rejected as such, never half-executed.
                     let cut = crate::repair::RepairError::Truncated {
                         at: t.len(),
