@@ -693,7 +693,68 @@ pub(crate) fn bare_object(inp: &Input<'_>, s: usize, _mend: usize) -> Step {
         }
         Err(Stop::Eof) if !inp.fin => Step::NeedMore(Wait::Balanced),
         Err(Stop::Eof) => truncated_object(inp, s),
-        Err(Stop::Invalid) => Step::NotMine,
+        Err(Stop::Invalid) => broken_bare_call(inp, s),
+    }
+}
+
+/// A bare object that is not strict JSON but opens like a call (`{'name': …`, `{name: …`): the
+/// breakage small models make (single quotes, a trailing comma, an unquoted key, unescaped
+/// quotes in a value) is repaired as it would be inside a fence or a tag, and the object is a
+/// call when the repaired value has a call's shape. Anything else is not this reader's.
+fn broken_bare_call(inp: &Input<'_>, s: usize) -> Step {
+    let t = inp.text;
+    match opens_like_call(&t[s..]) {
+        Some(true) => {}
+        None if !inp.fin => return Step::NeedMore(Wait::Balanced),
+        _ => return Step::NotMine,
+    }
+    let Some(len) = crate::repair::value_extent(&t[s..]) else {
+        // Not closed yet: wait for the rest. Never closed: not recognisably a call (broken and
+        // unbalanced both, as vLLM's `{"name": …, "parameters": {invalid json}` is content).
+        return if inp.fin {
+            Step::NotMine
+        } else {
+            Step::NeedMore(Wait::Balanced)
+        };
+    };
+    let e = s + len;
+    let shaped = crate::repair::repair(&t[s..e])
+        .ok()
+        .and_then(|r| serde_json::from_str::<Value>(&r.text).ok())
+        .is_some_and(|v| calls_from_value(&v, true).is_some());
+    if !shaped {
+        return Step::NotMine;
+    }
+    Step::Done {
+        end: e,
+        pieces: payload(inp, s..e, s..e, Format::BareJson, false),
+    }
+}
+
+/// Whether `t` (starting at `{`) opens with a `name` key, quoted any way or not: `Some(true)`,
+/// `Some(false)`, or `None` when `t` ends before that is decided (a stream waits for more).
+fn opens_like_call(t: &str) -> Option<bool> {
+    let rest = t[1..].trim_start();
+    let rest = rest
+        .strip_prefix(['"', '\'', '\u{2018}', '\u{201C}'])
+        .unwrap_or(rest);
+    if rest.len() < 4 {
+        return if "name".starts_with(rest) {
+            None
+        } else {
+            Some(false)
+        };
+    }
+    let Some(r) = rest.strip_prefix("name") else {
+        return Some(false);
+    };
+    let r = r
+        .trim_start_matches(['"', '\'', '\u{2019}', '\u{201D}'])
+        .trim_start();
+    if r.is_empty() {
+        None
+    } else {
+        Some(r.starts_with(':'))
     }
 }
 
