@@ -88,6 +88,14 @@ fn check_prefixes(text: &str) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// Valid JSON text, by JSON's grammar as the fuzz targets check it: a number beyond f64
+/// (`10.0e+310`) stays as written (corpus/repair/CHOICES.md) — valid JSON that
+/// `serde_json::Value` cannot hold (proptest found `"(True}10.0e+310"` → `[true,10.0e+310]`,
+/// which the `Value` check here wrongly failed).
+fn is_json(s: &str) -> bool {
+    serde_json::from_str::<serde::de::IgnoredAny>(s).is_ok()
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
 
@@ -110,7 +118,7 @@ proptest! {
     #[test]
     fn repair_is_idempotent(text in arb_broken()) {
         if let Ok(r) = repair(&text) {
-            prop_assert!(serde_json::from_str::<Value>(&r.text).is_ok(), "{:?} -> {:?}", text, r.text);
+            prop_assert!(is_json(&r.text), "{:?} -> {:?}", text, r.text);
             let again = repair(&r.text).unwrap();
             prop_assert_eq!(again.text.as_ref(), r.text.as_ref());
             prop_assert!(again.fixes.is_empty());
@@ -134,7 +142,7 @@ proptest! {
             while !text.is_char_boundary(j) { j += 1; }
             s.push(&text[i..j]);
             if let Some(p) = s.preview() {
-                prop_assert!(serde_json::from_str::<Value>(p).is_ok(), "preview {:?}", p);
+                prop_assert!(is_json(p), "preview {:?}", p);
             }
             i = j;
         }
