@@ -14,27 +14,28 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Repair broken JSON (a file or stdin) into valid JSON.
-    Repair(crate::repair::Args),
-    /// Measure tool calling on a benchmark (BFCL): record a model's outputs or replay and score them.
-    Eval(crate::eval::Args),
-    /// Decode tool-call arguments against a JSON Schema (coercions reported, corrective errors).
-    Decode(crate::decode::Args),
-    /// Serve an OpenAI-compatible endpoint in front of an upstream runtime, returning repaired
-    /// tool calls.
-    Serve(crate::serve::Args),
-    /// Find the tool calls in model output (any envelope family).
-    Extract(crate::extract::Args),
-    /// Run one tool call through the dispatch path, against the built-in tools.
-    Call(crate::call::Args),
-    /// List the built-in tools and their argument schemas.
-    Tools(crate::tools::Args),
+    // In the order a user meets them: the main job first, then the stages, then measuring.
     /// Run a prompt through a model with tools, rendering each call as it happens.
     Run(crate::run::Args),
     /// Chat with a model and its tools (one prompt per line; the conversation is kept).
     Chat(crate::run::ChatArgs),
+    /// Serve an OpenAI-compatible endpoint in front of an upstream runtime, returning repaired
+    /// tool calls.
+    Serve(crate::serve::Args),
+    /// Repair broken JSON (a file or stdin) into valid JSON.
+    Repair(crate::repair::Args),
+    /// Find the tool calls in model output (any envelope family).
+    Extract(crate::extract::Args),
+    /// Decode tool-call arguments against a JSON Schema (coercions reported, corrective errors).
+    Decode(crate::decode::Args),
+    /// Run one tool call through the dispatch path, against the built-in tools.
+    Call(crate::call::Args),
+    /// List the built-in tools and their argument schemas.
+    Tools(crate::tools::Args),
     /// List the known models, their sizes, whether each is present, and how to fetch it.
     Models(crate::models::Args),
+    /// Measure tool calling on a benchmark (BFCL): record a model's outputs or replay and score them.
+    Eval(crate::eval::Args),
 }
 
 /// Parses the command line and runs the chosen subcommand.
