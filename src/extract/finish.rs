@@ -56,7 +56,14 @@ impl Finisher {
         {
             return None;
         }
+        let p = match p {
+            // An envelope leftover is dropped after a call, content before any (E20).
+            Piece::AfterCall(_) if self.called => return None,
+            Piece::AfterCall(r) => Piece::Content(r),
+            p => p,
+        };
         match p {
+            Piece::AfterCall(_) => None,
             Piece::Content(r) => {
                 let s = self.strip_stray_closers(&text[r]);
                 if s.is_empty() {

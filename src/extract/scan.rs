@@ -81,6 +81,10 @@ pub(crate) enum Piece {
     Text(String),
     /// Thinking.
     Reasoning(Range<usize>),
+    /// An envelope leftover: a `<tool_response>` block the model wrote itself, or a close tag
+    /// that closes nothing. After a call it is the model inventing its call's result or
+    /// closing twice, and is not shown; before any call it is content as written (E20).
+    AfterCall(Range<usize>),
     /// A call.
     Call(RawCall),
 }
@@ -172,6 +176,11 @@ const MARKERS: &[Marker] = &[
     // <tool_call> family group.
     m("<tool_call>", tool_call_tag::tool_call, &[F::Hermes, F::Qwen3CoderXml, F::Glm45Xml, F::HunyuanV3, F::GraniteToolCallToken, F::JsonArray]),
     m("<tool_calls>", tool_call_tag::tool_calls, &[F::ToolCallsArray, F::MinimaxV1, F::HunyuanV3]),
+    // What the template puts around a tool's result: written by the model, a call wrapped in
+    // the wrong tag or an invented result; and close tags left over after a call (E20).
+    m("<tool_response>", tool_call_tag::tool_response, &[F::Hermes]),
+    m("</tool_response>", tool_call_tag::leftover_close, &[F::Hermes]),
+    m("</tool_call>", tool_call_tag::leftover_close, &[F::Hermes, F::Qwen3CoderXml, F::Glm45Xml, F::HunyuanV3, F::GraniteToolCallToken, F::JsonArray]),
     // Generic wrappers some models put around a call (only a call-shaped body counts).
     m("<tool>", tool_call_tag::generic, &[F::Hermes]),
     m("<tools>", tool_call_tag::generic, &[F::Hermes]),

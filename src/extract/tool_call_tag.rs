@@ -60,6 +60,36 @@ pub(crate) fn generic(inp: &Input<'_>, s: usize, mend: usize) -> Step {
     }
 }
 
+/// `<tool_response>`: the tag a chat template puts around a tool's result. A model that writes
+/// it either wraps its call in the wrong tag (SmolLM2: the call-shaped body is the call) or
+/// invents the result of a call it just made: the whole block, up to its close tag or the end of
+/// the output, is an envelope leftover (dropped after a call, content before any; E20).
+pub(crate) fn tool_response(inp: &Input<'_>, s: usize, mend: usize) -> Step {
+    const CLOSE_RESPONSE: &[&str] = &["</tool_response>"];
+    match tag_call(inp, s, mend, CLOSE_RESPONSE, true) {
+        Step::NeedMore(w) => Step::NeedMore(w),
+        Step::Done { end, pieces } if pieces.iter().any(|p| matches!(p, Piece::Call(_))) => {
+            Step::Done { end, pieces }
+        }
+        _ => match body_until(inp, mend, CLOSE_RESPONSE) {
+            Ok((_, end)) => Step::Done {
+                end,
+                pieces: vec![Piece::AfterCall(s..end)],
+            },
+            Err(st) => st,
+        },
+    }
+}
+
+/// `</tool_call>` or `</tool_response>` met by the scanner: every envelope consumes its own
+/// close tag, so this one closes nothing (a model closing twice) — an envelope leftover (E20).
+pub(crate) fn leftover_close(_inp: &Input<'_>, s: usize, mend: usize) -> Step {
+    Step::Done {
+        end: mend,
+        pieces: vec![Piece::AfterCall(s..mend)],
+    }
+}
+
 /// True unless `t[body]` opens with JSON that is not all calls carrying an `arguments` key
 /// (see [`super::value::has_arguments_key`]); a body that is not JSON is left to the caller.
 fn argument_calls_only(t: &str, body: std::ops::Range<usize>) -> bool {
@@ -113,10 +143,16 @@ fn tag_call(
                     Ok(x) => x,
                     Err(st) => return st,
                 };
-                let end = match expect_close(inp, after, close) {
+                let mut end = match expect_close(inp, after, close) {
                     Ok(x) => x,
                     Err(st) => return st,
                 };
+                if end == after {
+                    end = match debris_to_close(inp, after, close) {
+                        Ok(x) => x,
+                        Err(st) => return st,
+                    };
+                }
                 Step::Done {
                     end,
                     pieces: payload(inp, at..e, s..end, Format::Hermes, false),
@@ -197,6 +233,33 @@ fn tag_call(
     Step::Done {
         end,
         pieces: key_value_call(t, body, s..end),
+    }
+}
+
+/// After a call's JSON inside its envelope, text that continues the JSON (`, "required":
+/// [...]}` — SmolLM2 writes on into the schema it was shown) up to the envelope's close tag is
+/// part of the envelope: returns the offset after the close tag. Anything else after the JSON,
+/// or debris with no close tag before the next `<tool_call>`, leaves the envelope ending at `at`
+/// (E20).
+fn debris_to_close(
+    inp: &Input<'_>,
+    at: usize,
+    close: &'static [&'static str],
+) -> Result<usize, Step> {
+    let t = inp.text;
+    let j = skip_ws(t, at);
+    if !t[j..].starts_with([',', '"', ':']) {
+        return Ok(at);
+    }
+    let next_open = find(t, j, "<tool_call>").unwrap_or(t.len());
+    let first_close = close
+        .iter()
+        .filter_map(|c| find(t, j, c).map(|i| i + c.len()))
+        .min();
+    match first_close {
+        Some(e) if e <= next_open => Ok(e),
+        None if !inp.fin && next_open == t.len() => Err(Step::NeedMore(Wait::Markers(close))),
+        _ => Ok(at),
     }
 }
 
