@@ -440,6 +440,35 @@ fn write_and_edit_examples_name_no_plausible_real_file() {
     }
 }
 
+/// The schemas the model is shown carry no bound that is only a machine integer's width:
+/// Qwen2.5-Coder-0.5B copied `read`'s `"maximum": 18446744073709551615` into `end_line`. The
+/// tool still checks its arguments against its own schema, bounds and all.
+#[test]
+fn prompt_schemas_carry_no_integer_width_bounds() {
+    let dir = root();
+    let registry = toolmend::builtin::registry(dir.path()).unwrap();
+    let defs = registry.snapshot().defs();
+    for d in &defs {
+        let text = d.parameters.to_string();
+        for width in [
+            u64::MAX.to_string(),
+            i64::MAX.to_string(),
+            u32::MAX.to_string(),
+        ] {
+            assert!(!text.contains(&width), "{}: {text}", d.name);
+        }
+    }
+    let read = defs.iter().find(|d| d.name == "read").unwrap();
+    assert_eq!(read.parameters["properties"]["end_line"]["minimum"], 0);
+    let snap = registry.snapshot();
+    let spec = &snap.get("read").unwrap().spec;
+    assert_eq!(
+        spec.parameters["properties"]["end_line"]["maximum"],
+        u64::MAX,
+        "the tool's own schema keeps the bound it validates with"
+    );
+}
+
 /// A file larger than grep once read whole (4 MiB, where it said "no matches" without looking)
 /// is searched all the same, line by line: read's "too large" hint sends the model there.
 #[tokio::test]

@@ -62,6 +62,47 @@ pub fn normalise(schema: &mut Value) {
     }
 }
 
+/// `schema` as a model should see it: the same schema without the `minimum` / `maximum` bounds
+/// that only restate a machine integer's width (±2^31, 2^32 − 1, ±2^63, 2^64 − 1), which
+/// [`normalise`] writes for `u64`, `i32` and the like. Such a bound tells a model nothing about
+/// the parameter and costs prompt tokens; Qwen2.5-Coder-0.5B copied `18446744073709551615` into
+/// `read`'s `end_line`. Validation keeps using the full schema; narrower bounds (`0`, `255`,
+/// anything a type's author wrote) stay.
+///
+/// ```
+/// let s = serde_json::json!({"type": "integer", "minimum": 0, "maximum": 18446744073709551615u64});
+/// assert_eq!(toolmend::schema::for_prompt(&s), serde_json::json!({"type": "integer", "minimum": 0}));
+/// ```
+#[must_use]
+pub fn for_prompt(schema: &Value) -> Value {
+    let mut out = schema.clone();
+    let mut stack = vec![&mut out];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Object(o) => {
+                for key in ["minimum", "maximum"] {
+                    if o.get(key).is_some_and(is_width_bound) {
+                        o.remove(key);
+                    }
+                }
+                stack.extend(o.values_mut());
+            }
+            Value::Array(a) => stack.extend(a.iter_mut()),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Whether `v` is the limit of a 32- or 64-bit integer type.
+fn is_width_bound(v: &Value) -> bool {
+    v.as_u64().is_some_and(|n| {
+        n == u64::MAX || n == i64::MAX as u64 || n == u64::from(u32::MAX) || n == i32::MAX as u64
+    }) || v
+        .as_i64()
+        .is_some_and(|n| n == i64::MIN || n == i64::from(i32::MIN))
+}
+
 /// The integer range a schemars `format` hint stands for.
 fn int_format_bounds(f: &str) -> Option<(Value, Value)> {
     Some(match f {

@@ -110,12 +110,13 @@ impl ToolSpec {
         serde_json::json!({"name": self.name, "arguments": args}).to_string()
     }
 
-    /// The spec as a backend tool definition (name, description, parameters).
+    /// The spec as a backend tool definition (name, description, parameters) — what the model
+    /// is shown: the parameters as [`crate::schema::for_prompt`] gives them.
     pub fn to_def(&self) -> crate::backend::ToolDef {
         crate::backend::ToolDef {
             name: self.name.clone(),
             description: self.description.clone(),
-            parameters: self.parameters.clone(),
+            parameters: crate::schema::for_prompt(&self.parameters),
         }
     }
 }
