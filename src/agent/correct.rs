@@ -1,5 +1,6 @@
-//! The messages the loop writes to the model: corrective messages that always show one concrete
-//! valid call (small models copy the example they are given), the firmer message for a failing
+//! The messages the loop writes to the model: corrective messages that show one concrete valid
+//! call unless the failure already says exactly what to send (small models copy the example they
+//! are given), the firmer message for a failing
 //! call repeated unchanged, the note on a repeated call answered from its earlier result, and the
 //! "N turns left" nudge. Also the canonical form used to recognise identical calls.
 
@@ -26,15 +27,27 @@ pub fn call_key(name: &str, args: &Args) -> String {
 }
 
 /// The corrective message for a model-fault failure: the failure's own message, plus one
-/// concrete valid call when the message does not already show one.
+/// concrete valid call when the message does not already show one and is not a decode error
+/// (which says what to send: see `settles_arguments`).
 #[must_use]
 pub fn corrective(failure: &CallFailure, example: Option<&str>) -> String {
     let mut m = failure.message.clone();
-    if let Some(ex) = example.filter(|ex| !m.contains(ex)) {
+    if let Some(ex) = example.filter(|ex| !m.contains(ex) && !settles_arguments(failure)) {
         m.push_str("\nA valid call looks like this:\n");
         m.push_str(ex);
     }
     m
+}
+
+use crate::decode::error::{CORRECTED_LINE as CORRECTED, KEEP_LINE};
+
+/// Whether the failure's message is a decode error, which already settles what to send: the
+/// corrected arguments derived from what was sent, or — when nothing can be derived — what to
+/// fix and "keep every other field as you sent it" (the tool layer adds the tool's own example
+/// there). A schema-generated call with placeholder values beside it would only invite copying
+/// the placeholders.
+fn settles_arguments(failure: &CallFailure) -> bool {
+    failure.message.contains(CORRECTED) || failure.message.contains(KEEP_LINE)
 }
 
 /// The firmer message for a failing call sent again unchanged after a corrective message.
@@ -46,6 +59,10 @@ pub fn escalation(name: &str, failure: &CallFailure, example: Option<&str>) -> S
         failure.message.trim_end()
     );
     match example {
+        _ if failure.message.contains(CORRECTED) => m.push_str(
+            " Send the call again with exactly the corrected arguments shown, or, if you cannot, \
+             answer the user in plain text without calling a tool.",
+        ),
         Some(ex) => {
             m.push_str(" Write the call in exactly this shape, changing only the values:\n");
             m.push_str(ex);
@@ -96,6 +113,44 @@ pub fn nudge(left: u32) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    fn failure(kind: &str, message: &str) -> CallFailure {
+        CallFailure {
+            kind: kind.into(),
+            fault: crate::agent::Fault::Model,
+            message: message.into(),
+        }
+    }
+
+    /// Invalid arguments already carry what to send (the corrected arguments derived from what
+    /// was sent, or the tool's own example): no second, schema-generated call with placeholder
+    /// values beside it for the model to copy.
+    #[test]
+    fn invalid_arguments_get_no_second_example() {
+        let ex = r#"{"name":"edit","arguments":{"path":"toolmend-example.txt","old_text":"hello","new_text":"goodbye"}}"#;
+        let corrected = failure(
+            "invalid_args",
+            "invalid arguments for `edit` at `/old_text`: …\nCorrected arguments: {\"path\":\"a.txt\",\"old_text\":\"x\",\"new_text\":\"y\"}",
+        );
+        assert_eq!(corrective(&corrected, Some(ex)), corrected.message);
+        let no_fix = failure(
+            "invalid_args",
+            "invalid arguments for `f` at `/when`: …\nKeep every other field as you sent it.",
+        );
+        assert_eq!(
+            corrective(
+                &no_fix,
+                Some(r#"{"name":"f","arguments":{"when":"string"}}"#)
+            ),
+            no_fix.message
+        );
+        let esc = escalation("edit", &corrected, Some(ex));
+        assert!(!esc.contains("toolmend-example.txt"), "{esc}");
+        assert!(esc.contains("Corrected arguments"), "{esc}");
+        // Other model faults still get one valid call.
+        let unknown = failure("unknown_tool", "there is no tool `lst`");
+        assert!(corrective(&unknown, Some(ex)).contains(ex));
+    }
 
     #[test]
     fn call_keys_ignore_key_order_and_parse_text() {

@@ -134,6 +134,12 @@ fn serde_path_to_pointer(p: &serde_path_to_error::Path) -> String {
 
 /// Problems shown in a message; the rest are counted (a small model's context is small).
 const SHOWN_PROBLEMS: usize = 8;
+/// How the line with the arguments to send starts (the agent recognises a decode message by it
+/// and adds no other example).
+pub(crate) const CORRECTED_LINE: &str = "\nCorrected arguments: ";
+/// The last line of a decode message when no corrected arguments can be derived.
+pub(crate) const KEEP_LINE: &str = "\nKeep every other field as you sent it.";
+
 /// The longest "Corrected arguments" line shown; a longer one is left out, never cut (a cut
 /// example copied back would be a truncated call).
 const MAX_EXAMPLE: usize = 400;
@@ -177,9 +183,9 @@ fn render(problems: &[Problem], example: Option<&Value>, ignored: &[String]) -> 
         .filter(|ex| ex.len() <= MAX_EXAMPLE);
     match whole {
         Some(ex) => {
-            let _ = write!(s, "\nCorrected arguments: {ex}");
+            let _ = write!(s, "{CORRECTED_LINE}{ex}");
         }
-        None => s.push_str("\nKeep every other field as you sent it."),
+        None => s.push_str(KEEP_LINE),
     }
     s
 }

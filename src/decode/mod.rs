@@ -29,7 +29,7 @@
 
 mod check;
 mod coerce;
-mod error;
+pub(crate) mod error;
 mod example;
 mod node;
 mod parse;
