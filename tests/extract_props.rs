@@ -160,7 +160,7 @@ proptest! {
             Just("```".to_owned()), Just("<function=f>".to_owned()), Just("<parameter=a>".to_owned()),
             Just("[f(a=".to_owned()), Just("<|channel|>".to_owned()), Just("<|message|>".to_owned()),
             Just("\u{ff5c}".to_owned()), Just("<tool_response>".to_owned()),
-            Just("</tool_response>".to_owned()), Just(", \"x\": 1}".to_owned()), ".{0,6}",
+            Just("</tool_response>".to_owned()), Just(", \"x\": 1}".to_owned()), Just("`".to_owned()), Just("```json ".to_owned()), ".{0,6}",
         ], 0..12),
         chunk in 1usize..9,
         prefilled in any::<bool>(),

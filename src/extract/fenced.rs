@@ -11,16 +11,22 @@ const FENCE: &[&str] = &["```"];
 /// A fence: its info string picks the reader. A fence with no call in it stays content whole.
 pub(crate) fn fence(inp: &Input<'_>, s: usize, mend: usize) -> Step {
     let t = inp.text;
-    let nl = match super::scan::head_line_end(inp, mend) {
-        Ok(nl) => nl,
-        Err(true) => return Step::NeedMore(Wait::Markers(&["\n"])),
-        Err(false) => return Step::NotMine,
-    };
-    let lang = t[mend..nl].trim().to_ascii_lowercase();
-    let (body, end) = match super::scan::find(t, nl + 1, "```") {
-        Some(e) => (nl + 1..e, e + 3),
-        None if inp.fin => (nl + 1..t.len(), t.len()),
-        None => return Step::NeedMore(Wait::Markers(FENCE)),
+    let (lang, body, end) = match value_on_fence_line(inp, mend) {
+        Err(st) => return st,
+        Ok(Some(x)) => x,
+        Ok(None) => {
+            let nl = match super::scan::head_line_end(inp, mend) {
+                Ok(nl) => nl,
+                Err(true) => return Step::NeedMore(Wait::Markers(&["\n"])),
+                Err(false) => return Step::NotMine,
+            };
+            let lang = t[mend..nl].trim().to_ascii_lowercase();
+            match super::scan::find(t, nl + 1, "```") {
+                Some(e) => (lang, nl + 1..e, e + 3),
+                None if inp.fin => (lang, nl + 1..t.len(), t.len()),
+                None => return Step::NeedMore(Wait::Markers(FENCE)),
+            }
+        }
     };
     let r = trim_range(t, body.clone());
     match lang.as_str() {
@@ -53,6 +59,77 @@ pub(crate) fn fence(inp: &Input<'_>, s: usize, mend: usize) -> Step {
             _ => Step::Skip(end),
         },
         _ => Step::Skip(end),
+    }
+}
+
+/// A fence whose value starts on its own opening line (```` ```json {"name": …} ``` ````, or
+/// ```` ```{…}``` ```` inside a sentence): the info word (possibly none), spaces, a `{` or `[`,
+/// the value to its matching bracket, then whitespace and the closing fence. `Ok(Some((lang,
+/// body, end)))` for such a fence, `Ok(None)` for any other (the usual fence, its value on the
+/// next line), `Err` while the text so far cannot tell (E21).
+fn value_on_fence_line(
+    inp: &Input<'_>,
+    mend: usize,
+) -> Result<Option<(String, std::ops::Range<usize>, usize)>, Step> {
+    let t = inp.text;
+    let b = t.as_bytes();
+    let more = |w: Wait| {
+        if inp.fin {
+            Ok(None)
+        } else {
+            Err(Step::NeedMore(w))
+        }
+    };
+    let mut j = mend;
+    while j < b.len() && (b[j].is_ascii_alphanumeric() || b[j] == b'_') {
+        j += 1;
+    }
+    let mut v = j;
+    while v < b.len() && matches!(b[v], b' ' | b'\t') {
+        v += 1;
+    }
+    match b.get(v) {
+        None => return more(Wait::Any),
+        Some(b'{' | b'[') => {}
+        Some(_) => return Ok(None),
+    }
+    let Some(n) = crate::repair::value_extent(&t[v..]) else {
+        return more(Wait::Balanced);
+    };
+    let e = v + n;
+    let k = skip_ws(t, e);
+    if t[k..].starts_with("```") {
+        return Ok(Some((t[mend..j].to_ascii_lowercase(), v..e, k + 3)));
+    }
+    if "```".starts_with(&t[k..]) {
+        return more(Wait::Any);
+    }
+    Ok(None)
+}
+
+/// A call written as an inline code span, `` `{"name": …}` ``: the backticks are its envelope.
+/// Anything else at a backtick (data in a code span, a lone backtick) is left to the scanner,
+/// which takes the `{` on its own (E21).
+pub(crate) fn inline_code(inp: &Input<'_>, s: usize, _mend: usize) -> Step {
+    let t = inp.text;
+    match super::json_tags::bare_object(inp, s + 1, s + 2) {
+        Step::NeedMore(w) => Step::NeedMore(w),
+        Step::Done { end, .. } if end == t.len() && !inp.fin => Step::NeedMore(Wait::Any),
+        Step::Done { end, mut pieces }
+            if t[end..].starts_with('`')
+                && !t[end..].starts_with("``")
+                && pieces.len() == 1
+                && matches!(pieces[0], Piece::Call(_)) =>
+        {
+            if let Piece::Call(c) = &mut pieces[0] {
+                c.span = s..end + 1;
+            }
+            Step::Done {
+                end: end + 1,
+                pieces,
+            }
+        }
+        _ => Step::NotMine,
     }
 }
 

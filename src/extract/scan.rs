@@ -235,6 +235,7 @@ const MARKERS: &[Marker] = &[
     m("to=", harmony::handle, &[F::Harmony, F::Glimmer]),
     // Fences and ReAct.
     m("```", fenced::fence, &[F::FencedJson, F::ToolCode, F::FencedPython, F::CommandRPlusFenced, F::BareJson, F::Llama3Json, F::LlamacppGenericJson, F::Hermes, F::JsonArray]),
+    m("`{", fenced::inline_code, &[F::BareJson, F::Llama3Json, F::LlamacppGenericJson, F::FencedJson, F::Hermes, F::Glm45Xml, F::JsonArray]),
     m("Action:", fenced::action, &[F::React, F::CommandRPlusFenced]),
     // Bare JSON and pythonic lists (tried last at their position: shortest markers).
     m("{", json_tags::bare_object, &[F::BareJson, F::Llama3Json, F::LlamacppGenericJson, F::FencedJson, F::Hermes, F::Glm45Xml, F::JsonArray]),
