@@ -21,6 +21,7 @@ fn jsonl_answers_each_line() {
         r#"{"text": "Hi <tool_call>{\"name\": \"ls\", \"arguments\": {\"path\": \".\"}}</tool_call>"}"#,
         r#"{"text": "<tool_call>\n<function=read>\n<parameter=n>\n3\n</parameter>\n</function>\n</tool_call>", "format": "qwen3-coder-xml", "tools": [{"name": "read", "parameters": {"type": "object", "properties": {"n": {"type": "integer"}}}}]}"#,
         r#"{"text": "<tool_call>{\"name\": \"lss\", \"arguments\": {}}</tool_call>", "tools": [{"name": "ls", "parameters": {}}]}"#,
+        r#"{"text": "{\"name\": \"Alice\", \"arguments\": [\"x\"]}", "tools": [{"name": "ls", "parameters": {}}]}"#,
     ]
     .join("\n");
     let (code, out) = run(&["--jsonl"], &input);
@@ -29,7 +30,7 @@ fn jsonl_answers_each_line() {
         .lines()
         .map(|l| serde_json::from_str(l).expect("JSON line"))
         .collect();
-    assert_eq!(lines.len(), 3);
+    assert_eq!(lines.len(), 4);
     for l in &lines {
         for k in ["calls", "content", "reasoning", "rejected"] {
             assert!(l.get(k).is_some(), "missing {k} in {l}");
@@ -56,6 +57,10 @@ fn jsonl_answers_each_line() {
             .is_some_and(|r| r.contains("`ls`")),
         "did-you-mean"
     );
+    // Whether a refused call's text is also in `content` (a bare object naming no tool may be
+    // data): a client must know not to show it twice.
+    assert_eq!(lines[2]["rejected"][0]["shown"], false);
+    assert_eq!(lines[3]["rejected"][0]["shown"], true, "{}", lines[3]);
 }
 
 #[test]

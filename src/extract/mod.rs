@@ -375,6 +375,7 @@ impl Serialize for Rejected {
         m.serialize_entry("format", &self.format)?;
         m.serialize_entry("span", &[self.span.start, self.span.end])?;
         m.serialize_entry("raw_arguments", &self.raw_arguments)?;
+        m.serialize_entry("shown", &self.shown)?;
         m.end()
     }
 }
