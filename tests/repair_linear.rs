@@ -69,6 +69,10 @@ fn pathological_inputs_take_linear_steps() {
     assert_linear("mismatched closers", |n| {
         format!("[{}", "{\"a\": [1}, ".repeat(n))
     });
+    // Every `, [..]]` reopens the same array of rows, whose rows the first merge reads.
+    assert_linear("reopened rows", |n| {
+        format!("{{\"a\": [[1, 2]]{}}}", ", [3, 4], \"x\", \"y\"]".repeat(n))
+    });
 }
 
 #[test]

@@ -90,6 +90,9 @@ pub enum FixKind {
     WrappedInObject,
     /// An object key position holding an array (`{"a": [1], [2]}`) continued the previous array.
     MergedArray,
+    /// Values written after an array's rows without their brackets (`[["a", "b"]], "c", "d"`)
+    /// were grouped into rows of the same length, as the next row was merged in.
+    GroupedRows,
     /// A root value followed by more `"key": value` pairs was reopened to take them in.
     MergedObject,
     /// An empty container next to non-empty ones among concatenated root values was dropped.

@@ -134,6 +134,11 @@ pub(crate) struct Parser<'a> {
     comma_at: usize,
     /// Work counter: one step per loop iteration or byte examined (for the linearity tests).
     pub(crate) steps: u64,
+    /// Output offsets of the opening and closing bracket of the array closed last.
+    last_array: (usize, usize),
+    /// Output bytes the row check of merged arrays may still read ([`Parser::merge_rows`]): the
+    /// input's length, so the total work stays linear however often an array is reopened.
+    row_budget: usize,
 }
 
 type R<T> = Result<T, RepairError>;
@@ -153,6 +158,8 @@ impl<'a> Parser<'a> {
             plain: false,
             comma_at: 0,
             steps: 0,
+            last_array: (usize::MAX, usize::MAX),
+            row_budget: input.len(),
         }
     }
 
@@ -241,6 +248,53 @@ impl<'a> Parser<'a> {
         if e > 0 && self.out[e - 1] != opener {
             self.out.extend_from_slice(sep);
         }
+    }
+
+    /// An array value closed at output offset `close` is continued by another array written
+    /// where a key belongs (`{"rows": [["a", "b"]], ["c", "d"]}`). When the closed array holds
+    /// arrays all of one length `n` and the next one does not start with an array, the next one
+    /// is a row of it (`true`: its bracket is not consumed); values written after the rows
+    /// without brackets are grouped into rows of `n` first when they divide evenly
+    /// (`GroupedRows`). Returns the array's opening offset (or `close` when unknown), whether
+    /// the next array is a row, and how many bytes the grouping added before `close`.
+    fn merge_rows(&mut self, close: usize) -> (usize, bool, usize) {
+        let (open, end) = self.last_array;
+        if end != close || open >= close || self.out[open] != b'[' {
+            return (close, false, 0);
+        }
+        let next = ws_end(self.b, self.i + 1);
+        if matches!(self.at(next), None | Some(b'[' | b']')) || close - open > self.row_budget {
+            return (open, false, 0);
+        }
+        self.row_budget -= close - open;
+        self.steps += (close - open) as u64;
+        let elems = array_elements(&self.out[..close], open + 1);
+        let Some(n) = elems.iter().find_map(|e| e.2).filter(|&n| n > 0) else {
+            return (open, false, 0);
+        };
+        if elems.iter().any(|e| e.2.is_some_and(|m| m != n)) {
+            return (open, false, 0);
+        }
+        let mut grown = 0;
+        let tail = elems.iter().rev().take_while(|e| e.2.is_none()).count();
+        if tail > 0 && tail % n == 0 {
+            let tail = &elems[elems.len() - tail..];
+            let mut grouped = Vec::with_capacity(close - tail[0].0 + 2 * tail.len() / n);
+            for (g, row) in tail.chunks(n).enumerate() {
+                if g > 0 {
+                    let prev = tail[g * n - 1].1;
+                    grouped.extend_from_slice(&self.out[prev..row[0].0]);
+                }
+                grouped.push(b'[');
+                grouped.extend_from_slice(&self.out[row[0].0..row[n - 1].1]);
+                grouped.push(b']');
+            }
+            let (from, to) = (tail[0].0, tail[tail.len() - 1].1);
+            grown = grouped.len() - (to - from);
+            self.out.splice(from..to, grouped);
+            self.fix(FixKind::GroupedRows, self.i);
+        }
+        (open, true, grown)
     }
 
     /// Removes a comma that is the last non-whitespace output byte (a trailing comma).
@@ -1087,10 +1141,14 @@ impl<'a> Parser<'a> {
             self.strip_trailing_comma();
             let k = ws_start(&self.out, self.out.len());
             if k > 0 && self.out[k - 1] == b']' {
-                // `{"a": [1], [2]}`: the array value continues with the next array's items.
+                // `{"a": [1], [2]}`: the array value continues with the next array's items —
+                // or, when it holds rows of one length, with the next array as a row.
                 self.fix(FixKind::MergedArray, self.i);
-                self.reopen(k - 1, b'[', b",");
-                self.i += 1;
+                let (open_out, rows, grown) = self.merge_rows(k - 1);
+                self.reopen(k - 1 + grown, b'[', b",");
+                if !rows {
+                    self.i += 1;
+                }
                 self.open_brackets += 1;
                 self.set_state(State::ObjValue {
                     colon: true,
@@ -1101,7 +1159,7 @@ impl<'a> Parser<'a> {
                     fenced: false,
                     elem_out: 0,
                     state: State::Open,
-                    open_out: k - 1,
+                    open_out,
                     count: 1,
                 });
                 return Ok(Next::Pushed);
@@ -1133,6 +1191,13 @@ impl<'a> Parser<'a> {
             return self.close();
         }
         if self.peek() == Some(b'}') {
+            if initial {
+                // `{"city"}`, `{5}`: a set, or a key missing its value (C11, as `{"a", "b"}`).
+                return Err(self.invalid(
+                    self.i,
+                    "a colon and a value are expected after the object key: write \"key\": value",
+                ));
+            }
             // A dangling key or word right before the end of the object: `{"b": "x" true}`.
             self.out.truncate(key_out);
             self.strip_trailing_comma();
@@ -1231,11 +1296,17 @@ impl<'a> Parser<'a> {
         if self.strip_trailing_comma() {
             self.fix(FixKind::RemovedComma, self.comma_at);
         }
-        if consumed {
+        let at = if consumed {
             self.out.extend_from_slice(closer);
+            self.out.len() - 1
         } else {
+            let k = ws_start(&self.out, self.out.len());
             self.insert_before_ws(closer);
             self.fix(FixKind::InsertedCloser, self.i);
+            k
+        };
+        if top.kind != Kind::Object {
+            self.last_array = (top.open_out, at);
         }
         Ok(Next::Closed)
     }
@@ -1548,6 +1619,11 @@ impl<'a> Parser<'a> {
         }
         let p = prev_non_ws(b, i_quote).filter(|&p| p >= st.content_start)?;
         if b[p] == b',' && (ctx != Ctx::ObjValue || self.key_at(i_quote)) {
+            if ctx == Ctx::Element && self.quoted_then_lone_quote(i_quote) {
+                // `["a "b" c, "d" ", "e"]`: the word after the comma is followed by a lone
+                // quote before the next comma, which is this element's real end.
+                return None;
+            }
             return Some(Attempt::RetryAt(p));
         }
         if ctx == Ctx::ObjValue
@@ -1833,6 +1909,19 @@ impl<'a> Parser<'a> {
             k += 1;
         }
         None
+    }
+
+    /// `"word" "` followed by `,` or `]` starts at `j`: a quoted word, whitespace, then a lone
+    /// quote that ends an array element.
+    fn quoted_then_lone_quote(&self, j: usize) -> bool {
+        let b = self.b;
+        let Some((after, k)) = self.quoted_then_ws(j) else {
+            return false;
+        };
+        let Some((_, n)) = quote_at(b, k).filter(|_| k > after) else {
+            return false;
+        };
+        matches!(b.get(ws_end(b, k + n)), Some(b',' | b']'))
     }
 
     /// `"key" "value"` (a quoted key, whitespace, then a quoted value) starts at `j`.
@@ -2272,6 +2361,72 @@ impl Balance {
 }
 
 /// Start of the quote character that ends just before `end` (quotes are 1 to 3 bytes).
+/// The elements of an array written to `out` (valid JSON) from `i`, just after its opening
+/// bracket, to the end of `out`: each element's output span and, for an array, its length.
+fn array_elements(out: &[u8], mut i: usize) -> Vec<(usize, usize, Option<usize>)> {
+    let mut elems = Vec::new();
+    loop {
+        while i < out.len() && matches!(out[i], b' ' | b'\t' | b'\n' | b'\r' | b',') {
+            i += 1;
+        }
+        if i >= out.len() {
+            return elems;
+        }
+        let start = i;
+        let is_array = out[i] == b'[';
+        let mut depth = 0usize;
+        let mut items = 0usize;
+        while let Some(&c) = out.get(i) {
+            match c {
+                b'"' => {
+                    if depth == 1 && items == 0 {
+                        items = 1;
+                    }
+                    i += 1;
+                    while i < out.len() && out[i] != b'"' {
+                        i += if out[i] == b'\\' { 2 } else { 1 };
+                    }
+                    i += 1;
+                    if depth == 0 {
+                        break;
+                    }
+                    continue;
+                }
+                b'[' | b'{' => {
+                    if depth == 1 && items == 0 {
+                        items = 1;
+                    }
+                    depth += 1;
+                }
+                b']' | b'}' => {
+                    if depth == 0 {
+                        break;
+                    }
+                    depth -= 1;
+                    if depth == 0 {
+                        i += 1;
+                        break;
+                    }
+                }
+                b',' if depth == 0 => break,
+                b',' if depth == 1 => items += 1,
+                b' ' | b'\t' | b'\n' | b'\r' => {
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                _ => {
+                    if depth == 1 && items == 0 {
+                        items = 1;
+                    }
+                }
+            }
+            i += 1;
+        }
+        elems.push((start, i, is_array.then_some(items)));
+    }
+}
+
 fn prev_quote_start(b: &[u8], end: usize) -> usize {
     (1..=3)
         .map(|n| end.saturating_sub(n))
