@@ -13,14 +13,7 @@ fn junk_then_json(inp: &Input<'_>, s: usize, from: usize) -> Step {
     let t = inp.text;
     let Some(j) = t[from..].find(['[', '{']).map(|i| from + i) else {
         // The marker is a control token, never text to show: dropped, the words after it stay.
-        return if inp.fin {
-            Step::Done {
-                end: s + TAG.len(),
-                pieces: Vec::new(),
-            }
-        } else {
-            Step::NeedMore(Wait::Any)
-        };
+        return Step::dropped_when_final(inp.fin, s + TAG.len());
     };
     match json_at(t, j) {
         Ok((v, e)) if super::value::calls_from_value(&v, false).is_some() => Step::Done {
@@ -53,14 +46,7 @@ pub(crate) fn handle(inp: &Input<'_>, s: usize, mend: usize) -> Step {
     let t = inp.text;
     let at = skip_ws(t, mend);
     if at >= t.len() {
-        return if inp.fin {
-            Step::Done {
-                end: t.len(),
-                pieces: Vec::new(),
-            }
-        } else {
-            Step::NeedMore(Wait::Any)
-        };
+        return Step::dropped_when_final(inp.fin, t.len());
     }
     if matches!(t.as_bytes()[at], b'[' | b'{') {
         return match json_at(t, at) {

@@ -198,14 +198,7 @@ pub(crate) fn python_tag(inp: &Input<'_>, s: usize, mend: usize) -> Step {
     let at = skip_ws(t, mend);
     if at >= t.len() {
         // Nothing after the tag: a control token, never content.
-        return if inp.fin {
-            Step::Done {
-                end: t.len(),
-                pieces: Vec::new(),
-            }
-        } else {
-            Step::NeedMore(Wait::Any)
-        };
+        return Step::dropped_when_final(inp.fin, t.len());
     }
     if t.as_bytes()[at] == b'{' || t.as_bytes()[at] == b'[' {
         // One or more JSON calls (`;`-separated) up to the end-of-message token.

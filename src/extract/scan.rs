@@ -58,6 +58,21 @@ pub(crate) enum Step {
     },
 }
 
+impl Step {
+    /// A marker with nothing after it yet, ending at `end`: once the text is final it is a
+    /// control token, dropped (never content); until then more text may follow it.
+    pub(crate) fn dropped_when_final(fin: bool, end: usize) -> Step {
+        if fin {
+            Step::Done {
+                end,
+                pieces: Vec::new(),
+            }
+        } else {
+            Step::NeedMore(Wait::Any)
+        }
+    }
+}
+
 /// When a handler that asked for more text is worth running again.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Wait {
