@@ -21,6 +21,11 @@ pub const DEFAULT_CATEGORIES: &[&str] = &[
     "irrelevance",
 ];
 
+/// [`DEFAULT_CATEGORIES`] as one comma-separated argument (the CLI's default, shown in its help
+/// as a user would write it).
+pub const DEFAULT_CATEGORIES_ARG: &str =
+    "simple_python,multiple,parallel,parallel_multiple,irrelevance";
+
 /// The single-turn categories this module can score (BFCL's AST and relevance categories).
 pub const KNOWN_CATEGORIES: &[&str] = &[
     "simple_python",
@@ -353,5 +358,10 @@ mod tests {
         assert_eq!(category_of("parallel_multiple_0"), "parallel_multiple");
         assert_eq!(category_of("live_simple_3-2-0"), "live_simple");
         assert_eq!(category_of("irrelevance"), "irrelevance");
+    }
+
+    #[test]
+    fn default_categories_arg_lists_the_defaults() {
+        assert_eq!(DEFAULT_CATEGORIES.join(","), DEFAULT_CATEGORIES_ARG);
     }
 }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::Context;
-use toolmend::eval::data::{self, DEFAULT_CATEGORIES};
+use toolmend::eval::data::{self, DEFAULT_CATEGORIES_ARG};
 use toolmend::eval::parse::{self, FullPolicy, ParserKind, StrictFormat};
 use toolmend::eval::record::{self, Recorder, RunSettings};
 use toolmend::eval::report::{self, DataSet};
@@ -45,7 +45,7 @@ pub struct BfclArgs {
     #[arg(long, value_name = "URL", env = "OLLAMA_HOST")]
     ollama_host: Option<String>,
     /// Comma-separated categories.
-    #[arg(long, value_delimiter = ',', default_values_t = DEFAULT_CATEGORIES.iter().map(|s| s.to_string()).collect::<Vec<_>>())]
+    #[arg(long, value_delimiter = ',', default_value = DEFAULT_CATEGORIES_ARG)]
     categories: Vec<String>,
     /// Record at most N questions per category.
     #[arg(long, value_name = "N")]
