@@ -268,7 +268,9 @@ impl<'a> Parser<'a> {
         }
         self.row_budget -= close - open;
         self.steps += (close - open) as u64;
-        let elems = array_elements(&self.out[..close], open + 1);
+        let Some(elems) = array_elements(&self.out, open, close) else {
+            return (open, false, 0);
+        };
         let Some(n) = elems.iter().find_map(|e| e.2).filter(|&n| n > 0) else {
             return (open, false, 0);
         };
@@ -1290,6 +1292,7 @@ impl<'a> Parser<'a> {
         if top.kind == Kind::Tuple && top.count == 1 {
             // `(x)` is just `x`: drop the bracket written for it.
             self.out.remove(top.open_out);
+            self.last_array = (usize::MAX, usize::MAX);
             return Ok(Next::Closed);
         }
         let closer = if top.kind == Kind::Object { b"}" } else { b"]" };
@@ -2361,69 +2364,88 @@ impl Balance {
 }
 
 /// Start of the quote character that ends just before `end` (quotes are 1 to 3 bytes).
-/// The elements of an array written to `out` (valid JSON) from `i`, just after its opening
-/// bracket, to the end of `out`: each element's output span and, for an array, its length.
-fn array_elements(out: &[u8], mut i: usize) -> Vec<(usize, usize, Option<usize>)> {
+/// The elements of the array written to `out[open..=close]` (valid JSON this parser wrote):
+/// each element's output span and, for an array, its length. `None` when those bytes are not one
+/// well-formed array (offsets that an edit of the output has made stale).
+fn array_elements(
+    out: &[u8],
+    open: usize,
+    close: usize,
+) -> Option<Vec<(usize, usize, Option<usize>)>> {
+    if out.get(open) != Some(&b'[') || out.get(close) != Some(&b']') {
+        return None;
+    }
     let mut elems = Vec::new();
+    let mut i = ws_end(out, open + 1);
+    if i == close {
+        return Some(elems);
+    }
     loop {
-        while i < out.len() && matches!(out[i], b' ' | b'\t' | b'\n' | b'\r' | b',') {
-            i += 1;
+        let (end, len) = written_value_end(out, i, close)?;
+        elems.push((i, end, len));
+        let k = ws_end(out, end);
+        if k == close {
+            return Some(elems);
         }
-        if i >= out.len() {
-            return elems;
+        if k > close || out[k] != b',' {
+            return None;
         }
-        let start = i;
-        let is_array = out[i] == b'[';
-        let mut depth = 0usize;
-        let mut items = 0usize;
-        while let Some(&c) = out.get(i) {
-            match c {
-                b'"' => {
-                    if depth == 1 && items == 0 {
-                        items = 1;
-                    }
-                    i += 1;
-                    while i < out.len() && out[i] != b'"' {
-                        i += if out[i] == b'\\' { 2 } else { 1 };
-                    }
-                    i += 1;
-                    if depth == 0 {
-                        break;
-                    }
-                    continue;
-                }
-                b'[' | b'{' => {
-                    if depth == 1 && items == 0 {
-                        items = 1;
-                    }
-                    depth += 1;
-                }
-                b']' | b'}' => {
-                    if depth == 0 {
-                        break;
-                    }
-                    depth -= 1;
-                    if depth == 0 {
-                        i += 1;
-                        break;
-                    }
-                }
-                b',' if depth == 0 => break,
-                b',' if depth == 1 => items += 1,
-                b' ' | b'\t' | b'\n' | b'\r' => {
-                    if depth == 0 {
-                        break;
-                    }
-                }
-                _ => {
-                    if depth == 1 && items == 0 {
-                        items = 1;
-                    }
-                }
+        i = ws_end(out, k + 1);
+        if i >= close {
+            return None;
+        }
+    }
+}
+
+/// Where the JSON value written at `out[i]` ends (before `limit`) and, for an array, how many
+/// elements it has; `None` when it does not end before `limit`.
+fn written_value_end(out: &[u8], mut i: usize, limit: usize) -> Option<(usize, Option<usize>)> {
+    let string_end = |mut i: usize| {
+        i += 1;
+        while i < limit {
+            match out[i] {
+                b'\\' => i += 2,
+                b'"' => return Some(i + 1),
+                _ => i += 1,
             }
-            i += 1;
         }
-        elems.push((start, i, is_array.then_some(items)));
+        None
+    };
+    match *out.get(i)? {
+        b'"' => string_end(i).map(|e| (e, None)),
+        c @ (b'[' | b'{') => {
+            let (mut depth, mut items) = (0usize, 0usize);
+            while i < limit {
+                let c2 = out[i];
+                if depth == 1 && items == 0 && !is_ws(c2) && !matches!(c2, b']' | b'}') {
+                    items = 1;
+                }
+                match c2 {
+                    b'"' => {
+                        i = string_end(i)?;
+                        continue;
+                    }
+                    b'[' | b'{' => depth += 1,
+                    b']' | b'}' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return Some((i + 1, (c == b'[').then_some(items)));
+                        }
+                    }
+                    b',' if depth == 1 => items += 1,
+                    _ => {}
+                }
+                i += 1;
+            }
+            None
+        }
+        _ => {
+            let start = i;
+            while i < limit && !is_ws(out[i]) && !matches!(out[i], b',' | b']' | b'}') {
+                i += 1;
+            }
+            (i > start).then_some((i, None))
+        }
     }
 }
 
