@@ -718,10 +718,13 @@ fn broken_bare_call(inp: &Input<'_>, s: usize) -> Step {
         };
     };
     let e = s + len;
-    let shaped = crate::repair::repair(&t[s..e])
-        .ok()
-        .and_then(|r| serde_json::from_str::<Value>(&r.text).ok())
-        .is_some_and(|v| calls_from_value(&v, true).is_some());
+    let shaped = match crate::repair::repair(&t[s..e]) {
+        Ok(r) => serde_json::from_str::<Value>(&r.text)
+            .is_ok_and(|v| calls_from_value(&v, true).is_some()),
+        // Unrepairable, but `{"name": …, "arguments": …`: a call whose arguments the model must
+        // write again (as the same text inside a tag is), not an answer.
+        Err(_) => has_arguments_key(&t[s..e]),
+    };
     if !shaped {
         return Step::NotMine;
     }
@@ -729,6 +732,18 @@ fn broken_bare_call(inp: &Input<'_>, s: usize) -> Step {
         end: e,
         pieces: payload(inp, s..e, s..e, Format::BareJson, false),
     }
+}
+
+/// Whether the object text `t` has an `arguments` or `parameters` key (quoted any way or not,
+/// then a colon).
+fn has_arguments_key(t: &str) -> bool {
+    ["arguments", "parameters"].iter().any(|k| {
+        t.match_indices(k).any(|(i, _)| {
+            let r = t[i + k.len()..].trim_start_matches(['"', '\'', '\u{2019}', '\u{201D}']);
+            let before = t[..i].trim_end_matches(['"', '\'', '\u{2018}', '\u{201C}']);
+            r.trim_start().starts_with(':') && before.trim_end().ends_with([',', '{'])
+        })
+    })
 }
 
 /// Whether `t` (starting at `{`) opens with a `name` key, quoted any way or not: `Some(true)`,
