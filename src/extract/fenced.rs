@@ -114,7 +114,8 @@ pub(crate) fn inline_code(inp: &Input<'_>, s: usize, _mend: usize) -> Step {
     let t = inp.text;
     match super::json_tags::bare_object(inp, s + 1, s + 2) {
         Step::NeedMore(w) => Step::NeedMore(w),
-        Step::Done { end, .. } if end == t.len() && !inp.fin => Step::NeedMore(Wait::Any),
+        // The closing backtick run must be whole: one backtick at the buffer's end may grow.
+        Step::Done { end, .. } if end + 1 >= t.len() && !inp.fin => Step::NeedMore(Wait::Any),
         Step::Done { end, mut pieces }
             if t[end..].starts_with('`')
                 && !t[end..].starts_with("``")
