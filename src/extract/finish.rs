@@ -378,7 +378,37 @@ fn only_ws(text: &str, from: usize, to: usize) -> bool {
 /// call cut off at the end of the output, shared with `serve` for native calls.
 pub(crate) fn ends_mid_value(arguments: &str) -> bool {
     let s = arguments.trim();
-    !s.is_empty() && serde_json::from_str::<serde::de::IgnoredAny>(s).is_err_and(|e| e.is_eof())
+    if s.is_empty() {
+        return false;
+    }
+    match serde_json::from_str::<serde::de::IgnoredAny>(s) {
+        Ok(_) => false,
+        Err(e) if e.is_eof() => true,
+        // Not strict JSON (single quotes, Python literals): cut off when repair had to complete
+        // something at the very end.
+        Err(_) => match crate::repair::repair(s) {
+            Ok(r) => completed_at_end(&r.fixes, s.len()),
+            Err(e) => matches!(e, RepairError::Truncated { .. }),
+        },
+    }
+}
+
+/// True when repair's `fixes` of a text `len` bytes long complete a string, literal, number,
+/// value or container at its very end: the text was cut off there.
+pub(crate) fn completed_at_end(fixes: &[Fix], len: usize) -> bool {
+    use crate::repair::FixKind as K;
+    fixes.iter().any(|f| {
+        f.at >= len
+            && matches!(
+                f.kind,
+                K::ClosedString
+                    | K::InsertedCloser
+                    | K::CompletedLiteral
+                    | K::CompletedNumber
+                    | K::InsertedNull
+                    | K::DroppedKey
+            )
+    })
 }
 
 /// Repairs JSON argument text; empty text is an empty object.

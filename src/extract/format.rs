@@ -66,6 +66,9 @@ pub enum Format {
     GraniteToolCallToken,
     /// `<function_call> {"name": "f", "arguments": {…}}` (Granite 20B function calling).
     Granite20bFc,
+    /// `<functioncall> {"name": "f", "arguments": '{"a": 1}'}` (fine-tunes on Glaive's
+    /// function-calling data; the arguments are often a single-quoted JSON string).
+    Glaive,
     /// `<|START_ACTION|>[{"tool_call_id": "0", "tool_name": "f", "parameters": {…}}]<|END_ACTION|>` (Command R7B / A).
     CommandRAction,
     /// `Action:\n```json\n[{"tool_name": "f", "parameters": {…}}]\n``` ` (Command R+).
@@ -135,6 +138,7 @@ pub const ALL: &[Format] = &[
     Format::NemotronToolcallJson,
     Format::GraniteToolCallToken,
     Format::Granite20bFc,
+    Format::Glaive,
     Format::CommandRAction,
     Format::CommandRPlusFenced,
     Format::Gigachat,
@@ -189,6 +193,7 @@ impl Format {
             Self::NemotronToolcallJson => "nemotron-toolcall-json",
             Self::GraniteToolCallToken => "granite-tool-call-token",
             Self::Granite20bFc => "granite-20b-fc",
+            Self::Glaive => "glaive",
             Self::CommandRAction => "command-r-action",
             Self::CommandRPlusFenced => "command-r-plus-fenced",
             Self::Gigachat => "gigachat",

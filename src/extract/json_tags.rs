@@ -40,8 +40,33 @@ pub(crate) fn payload_with(
     if text.is_empty() {
         return vec![Piece::Content(span)];
     }
+    // The payload runs to the end of a final output (whitespace after the cut is no closer: a
+    // tokenizer often ends on a space): a value cut off there is rejected as such, never
+    // half-executed.
+    let cut_at_end = inp.fin && !inp.opts.partial && skip_ws(t, raw.end) == t.len();
+    let cut_off_call =
+        |calls: &Vec<(JsonCall, Range<usize>)>, rest: Range<usize>, name: Option<String>| {
+            let cut = crate::repair::RepairError::Truncated {
+                at: t.len(),
+                message: "the output ends inside this call".into(),
+            };
+            let n = name.or_else(|| salvage_names(&t[rest.clone()]).into_iter().next())?;
+            let mut out = to_pieces(calls.clone(), &[], &span, fmt);
+            out.push(Piece::Call(RawCall {
+                name: n,
+                args: Args::Bad(cut),
+                raw: rest,
+                span: span.clone(),
+                format: fmt,
+                id: None,
+            }));
+            Some(out)
+        };
     // Several values in a row (one object per line) are several calls.
     let mut calls = Vec::new();
+    // The text that stopped the strict reading is a prefix of valid JSON (cut off, no name to
+    // salvage: read through repair below, as before).
+    let mut strict_prefix = false;
     let mut fixes = Vec::new();
     let mut ok = true;
     let mut at = raw.start;
@@ -74,29 +99,12 @@ pub(crate) fn payload_with(
                 at = skip_ws(t, at + 1).min(raw.end);
             }
             Err(stop) => {
+                strict_prefix = stop == Stop::Eof;
                 if stop == Stop::Eof
-                    && inp.fin
-                    && !inp.opts.partial
-                    && skip_ws(t, raw.end) == t.len()
+                    && cut_at_end
+                    && let Some(out) = cut_off_call(&calls, at..raw.end, None)
                 {
-                    // (Whitespace after the cut is no closer: a tokenizer often ends on a space.)
-                    // Cut off by the end of the output: rejected as such, never half-executed.
-                    let cut = crate::repair::RepairError::Truncated {
-                        at: t.len(),
-                        message: "the output ends inside this call".into(),
-                    };
-                    if let Some(n) = salvage_names(&t[at..raw.end]).into_iter().next() {
-                        let mut out = to_pieces(calls, &fixes, &span, fmt);
-                        out.push(Piece::Call(RawCall {
-                            name: n,
-                            args: Args::Bad(cut),
-                            raw: at..raw.end,
-                            span: span.clone(),
-                            format: fmt,
-                            id: None,
-                        }));
-                        return out;
-                    }
+                    return out;
                 }
                 ok = false;
                 break;
@@ -109,6 +117,24 @@ pub(crate) fn payload_with(
         let text = &t[rest.clone()];
         match crate::repair::repair(text) {
             Ok(r) => {
+                if cut_at_end
+                    && !strict_prefix
+                    && super::finish::completed_at_end(&r.fixes, text.len())
+                {
+                    // Cut off in text that is not strict JSON (`{'name': 'write', 'arguments':
+                    // {'text': 'hel`): the name from the repaired value, when it is whole.
+                    let name = serde_json::from_str::<Value>(&r.text)
+                        .ok()
+                        .and_then(|v| read(&v, need_args))
+                        .and_then(|cs| cs.into_iter().next())
+                        .map(|c| c.0)
+                        .filter(|n| {
+                            text.contains(&format!("{n}'")) || text.contains(&format!("{n}\""))
+                        });
+                    if let Some(out) = cut_off_call(&calls, rest.clone(), name) {
+                        return out;
+                    }
+                }
                 fixes = r
                     .fixes
                     .iter()
@@ -423,6 +449,17 @@ pub(crate) fn granite(inp: &Input<'_>, s: usize, mend: usize) -> Step {
 /// `<function_call> {…}` (no close marker).
 pub(crate) fn granite20b(inp: &Input<'_>, s: usize, mend: usize) -> Step {
     tagged(inp, s, mend, &["</function_call>"], Format::Granite20bFc)
+}
+
+/// `<functioncall> {…}` (Glaive; no close marker). Not followed by an object, the marker is
+/// text (a model describing the format), unlike the special tokens of other families.
+pub(crate) fn glaive(inp: &Input<'_>, s: usize, mend: usize) -> Step {
+    let t = inp.text;
+    match t.as_bytes().get(skip_ws(t, mend)) {
+        Some(b'{') => tagged(inp, s, mend, &[], Format::Glaive),
+        None if !inp.fin => Step::NeedMore(Wait::Any),
+        _ => Step::NotMine,
+    }
 }
 
 /// `<|START_ACTION|>[…]<|END_ACTION|>`.

@@ -236,6 +236,7 @@ const MARKERS: &[Marker] = &[
     m("<TOOLCALL>", json_tags::nemotron, &[F::NemotronToolcallJson]),
     m("<|tool_call|>", json_tags::granite, &[F::GraniteToolCallToken]),
     m("<function_call>", json_tags::granite20b, &[F::Granite20bFc, F::Hermes]),
+    m("<functioncall>", json_tags::glaive, &[F::Glaive]),
     m("<|START_ACTION|>", json_tags::command_r, &[F::CommandRAction]),
     m("functools", json_tags::functools, &[F::Functools]),
     m("<|message_sep|>", json_tags::gigachat, &[F::Gigachat]),
