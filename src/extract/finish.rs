@@ -387,28 +387,31 @@ pub(crate) fn ends_mid_value(arguments: &str) -> bool {
         // Not strict JSON (single quotes, Python literals): cut off when repair had to complete
         // something at the very end.
         Err(_) => match crate::repair::repair(s) {
-            Ok(r) => completed_at_end(&r.fixes, s.len()),
+            Ok(r) => cut_off_at_end(s, &r.fixes),
             Err(e) => matches!(e, RepairError::Truncated { .. }),
         },
     }
 }
 
-/// True when repair's `fixes` of a text `len` bytes long complete a string, literal, number,
-/// value or container at its very end: the text was cut off there.
-pub(crate) fn completed_at_end(fixes: &[Fix], len: usize) -> bool {
+/// True when `text`, a value that is not strict JSON, was cut off at its end: its brackets never
+/// close (as a stream sees it) and repair's `fixes` complete a string, literal, number, value
+/// or container at its very end. Balanced text that repair closes once more (it read a quote
+/// differently) is not cut off.
+pub(crate) fn cut_off_at_end(text: &str, fixes: &[Fix]) -> bool {
     use crate::repair::FixKind as K;
-    fixes.iter().any(|f| {
-        f.at >= len
-            && matches!(
-                f.kind,
-                K::ClosedString
-                    | K::InsertedCloser
-                    | K::CompletedLiteral
-                    | K::CompletedNumber
-                    | K::InsertedNull
-                    | K::DroppedKey
-            )
-    })
+    crate::repair::value_extent(text).is_none()
+        && fixes.iter().any(|f| {
+            f.at >= text.len()
+                && matches!(
+                    f.kind,
+                    K::ClosedString
+                        | K::InsertedCloser
+                        | K::CompletedLiteral
+                        | K::CompletedNumber
+                        | K::InsertedNull
+                        | K::DroppedKey
+                )
+        })
 }
 
 /// Repairs JSON argument text; empty text is an empty object.

@@ -117,10 +117,7 @@ pub(crate) fn payload_with(
         let text = &t[rest.clone()];
         match crate::repair::repair(text) {
             Ok(r) => {
-                if cut_at_end
-                    && !strict_prefix
-                    && super::finish::completed_at_end(&r.fixes, text.len())
-                {
+                if cut_at_end && !strict_prefix && super::finish::cut_off_at_end(text, &r.fixes) {
                     // Cut off in text that is not strict JSON (`{'name': 'write', 'arguments':
                     // {'text': 'hel`): the name from the repaired value, when it is whole.
                     let name = serde_json::from_str::<Value>(&r.text)
