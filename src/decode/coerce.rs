@@ -319,10 +319,16 @@ impl Walker<'_> {
             }
             Value::Array(a) => {
                 if a.len() == 1 && want & T_ARR == 0 {
-                    let inner = a[0].clone();
-                    let orig = std::mem::replace(v, inner);
-                    self.record(path, K::UnwrappedArray, K::UnwrappedArray.cost(), orig);
-                    return true;
+                    // Nested one-element arrays (`[[[5]]]`) unwrap in this one round, each level
+                    // recorded, so the rounds left serve the rule the value then needs.
+                    loop {
+                        let inner = match v {
+                            Value::Array(a) if a.len() == 1 => a[0].clone(),
+                            _ => return true,
+                        };
+                        let orig = std::mem::replace(v, inner);
+                        self.record(path, K::UnwrappedArray, K::UnwrappedArray.cost(), orig);
+                    }
                 }
                 false
             }
