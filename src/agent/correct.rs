@@ -6,6 +6,7 @@
 
 use serde_json::Value;
 
+use crate::decode::error::{CORRECTED_LINE as CORRECTED, KEEP_LINE};
 use crate::tools::canon::write_canonical;
 
 use super::toolbox::{Args, CallFailure};
@@ -38,8 +39,6 @@ pub fn corrective(failure: &CallFailure, example: Option<&str>) -> String {
     }
     m
 }
-
-use crate::decode::error::{CORRECTED_LINE as CORRECTED, KEEP_LINE};
 
 /// Whether the failure's message is a decode error, which already settles what to send: the
 /// corrected arguments derived from what was sent, or — when nothing can be derived — what to

@@ -757,7 +757,7 @@ fn broken_bare_call(inp: &Input<'_>, s: usize) -> Step {
             .is_ok_and(|v| calls_from_value(&v, true).is_some()),
         // Unrepairable, but `{"name": …, "arguments": …`: a call whose arguments the model must
         // write again (as the same text inside a tag is), not an answer.
-        Err(_) => has_arguments_key(&t[s..e]),
+        Err(_) => text_names_arguments(&t[s..e]),
     };
     if !shaped {
         return Step::NotMine;
@@ -768,9 +768,10 @@ fn broken_bare_call(inp: &Input<'_>, s: usize) -> Step {
     }
 }
 
-/// Whether the object text `t` has an `arguments` or `parameters` key (quoted any way or not,
-/// then a colon).
-fn has_arguments_key(t: &str) -> bool {
+/// Whether the object text `t`, which repair could not read, has an `arguments` or `parameters`
+/// key (quoted any way or not, then a colon); [`super::value::has_arguments_key`] asks the same
+/// of a value.
+fn text_names_arguments(t: &str) -> bool {
     ["arguments", "parameters"].iter().any(|k| {
         t.match_indices(k).any(|(i, _)| {
             let r = t[i + k.len()..].trim_start_matches(['"', '\'', '\u{2019}', '\u{201D}']);

@@ -2363,7 +2363,6 @@ impl Balance {
     }
 }
 
-/// Start of the quote character that ends just before `end` (quotes are 1 to 3 bytes).
 /// The elements of the array written to `out[open..=close]` (valid JSON this parser wrote):
 /// each element's output span and, for an array, its length. `None` when those bytes are not one
 /// well-formed array (offsets that an edit of the output has made stale).
@@ -2449,6 +2448,7 @@ fn written_value_end(out: &[u8], mut i: usize, limit: usize) -> Option<(usize, O
     }
 }
 
+/// Start of the quote character that ends just before `end` (quotes are 1 to 3 bytes).
 fn prev_quote_start(b: &[u8], end: usize) -> usize {
     (1..=3)
         .map(|n| end.saturating_sub(n))
