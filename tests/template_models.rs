@@ -145,7 +145,7 @@ fn qwen_native_calls_render_in_its_envelope_and_examples_are_optional() {
         &[
             // Example exchanges come first, as real turns, with calls in the template's envelope.
             "<|im_start|>user\nHi! What can you do?<|im_end|>",
-            "<|im_start|>user\nList the files in a directory.<|im_end|>\n<|im_start|>assistant\n<tool_call>\n{\"name\": \"ls\", \"arguments\": {\"path\": \".\"}}\n</tool_call><|im_end|>",
+            "<|im_start|>user\nList the files in a directory with path \".\".<|im_end|>\n<|im_start|>assistant\n<tool_call>\n{\"name\": \"ls\", \"arguments\": {\"path\": \".\"}}\n</tool_call><|im_end|>",
             "\"arguments\": {\"city\": \"example\", \"unit\": \"celsius\"}}",
             "<|im_start|>user\nlist<|im_end|>\n<|im_start|>assistant\n<tool_call>\n{\"name\": \"ls\", \"arguments\": {\"path\": \".\"}}\n</tool_call><|im_end|>",
         ],
@@ -336,8 +336,13 @@ fn example_arguments(tool: ToolDef) -> serde_json::Value {
             &PromptOptions::default(),
         )
         .unwrap();
-    let turn = format!("<|im_start|>user\n{}<|im_end|>", tool.description);
+    // The example request is the description stating the example's values (` with n 10, …`).
+    let turn = format!(
+        "<|im_start|>user\n{} with ",
+        tool.description.trim_end_matches('.')
+    );
     let at = r.text.find(&turn).expect("example turn") + turn.len();
+    let at = r.text[at..].find("<|im_end|>").unwrap() + at;
     let start = r.text[at..].find("<tool_call>\n").unwrap() + at + "<tool_call>\n".len();
     let end = r.text[start..].find("\n</tool_call>").unwrap() + start;
     let call: serde_json::Value = serde_json::from_str(&r.text[start..end]).unwrap();

@@ -461,22 +461,49 @@ fn example_turns(tools: &[ToolDef]) -> Vec<Message> {
         ),
     ));
     for t in tools.iter().take(2) {
+        let arguments = example_value(&t.parameters, &t.parameters, 0);
         let request = t.description.trim().trim_end_matches('.');
         let request = if request.is_empty() {
-            format!("Use {}.", t.name)
+            format!("Use {}", t.name)
         } else {
-            format!("{request}.")
+            request.to_owned()
         };
-        turns.push(Message::new(Role::User, request));
+        turns.push(Message::new(
+            Role::User,
+            format!("{request}{}.", stated_values(&arguments)),
+        ));
         let mut call = Message::new(Role::Assistant, "");
         call.tool_calls.push(super::NativeToolCall {
             id: None,
             name: t.name.clone(),
-            arguments: example_value(&t.parameters, &t.parameters, 0),
+            arguments,
         });
         turns.push(call);
     }
     turns
+}
+
+/// Longest list of values an example request states (longer lists are cut at a whole value).
+const STATED_VALUES_MAX: usize = 160;
+
+/// The example call's argument values as the example request states them (` with path ".",
+/// days 3`), so the example shows values taken from the request. Without it a small model learns
+/// that argument values come from nowhere and copies the placeholders (Gemma 3 270M wrote
+/// `"example"` and `1` for values its question stated in most of the BFCL `simple_python`
+/// questions it got wrong). Values are compact JSON, cut at a whole value.
+fn stated_values(arguments: &serde_json::Value) -> String {
+    let Some(args) = arguments.as_object() else {
+        return String::new();
+    };
+    let mut s = String::new();
+    for (k, v) in args {
+        let part = format!("{} {k} {v}", if s.is_empty() { " with" } else { "," });
+        if s.len() + part.len() > STATED_VALUES_MAX {
+            break;
+        }
+        s.push_str(&part);
+    }
+    s
 }
 
 /// How deep an example value goes (a recursive type must end).
@@ -867,6 +894,30 @@ mod tests {
         assert!(!mentions_tools(
             "{{ '<tools>' }} tools_in_user_message {{ '</tools>' }}"
         ));
+    }
+
+    #[test]
+    fn example_requests_state_the_example_values() {
+        assert_eq!(
+            stated_values(&json!({"path": ".", "n": 3, "tags": ["a"]})),
+            r#" with path ".", n 3, tags ["a"]"#
+        );
+        assert_eq!(stated_values(&json!({})), "");
+        assert_eq!(stated_values(&json!(null)), "");
+        // Cut at a whole value.
+        let long = stated_values(&json!({"a": "x".repeat(100), "b": "y".repeat(100)}));
+        assert!(long.ends_with(&format!("{}\"", "x".repeat(100))), "{long}");
+        assert!(long.len() <= STATED_VALUES_MAX);
+        let turns = example_turns(&[ToolDef {
+            name: "ls".into(),
+            description: "List a folder.".into(),
+            parameters: json!({"type": "object", "properties": {"path": {"type": "string",
+                "description": "Directory path"}}, "required": ["path"]}),
+        }]);
+        assert_eq!(
+            turns[2].content,
+            r#"List a folder with path ".""#.to_owned() + "."
+        );
     }
 
     #[test]
