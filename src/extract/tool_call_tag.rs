@@ -5,7 +5,7 @@
 use super::Format;
 use super::json_tags::{expect_close, payload, trim_range};
 use super::scan::{Args, Input, Piece, RawCall, Step, Wait, body_until, find, skip_ws};
-use super::value::{Stop, json_at};
+use super::value::{Stop, calls_from_value, json_at};
 
 const CLOSE: &[&str] = &["</tool_call>"];
 const CLOSE_ALL: &[&str] = &["</tool_calls>"];
@@ -137,7 +137,14 @@ fn tag_call(
     }
     let c = t.as_bytes()[at];
     if c == b'{' || c == b'[' {
-        return match json_at(t, at) {
+        let read = json_at(t, at);
+        if matches!(read, Err(Stop::Invalid))
+            && !generic
+            && let Some(step) = unclosed_call(inp, s, at)
+        {
+            return step;
+        }
+        return match read {
             Ok((_, e)) => {
                 let after = match super::json_tags::stray_closers(inp, e) {
                     Ok(x) => x,
@@ -233,6 +240,61 @@ fn tag_call(
     Step::Done {
         end,
         pieces: key_value_call(t, body, s..end),
+    }
+}
+
+/// E22: a call object whose own `}` never comes — `{"name": …, "arguments": {…}` and then, on a
+/// new line, prose or the next `<tool_call>` (Gemma 3 270M). Reads the object's members strictly,
+/// one by one; when a complete member is followed, after a line break, by text that neither
+/// continues the object (`,` `}`) nor looks like more JSON (`"` `'` `:` `]`) nor is the envelope's
+/// close tag (repair already closes the object there), the object ends after that member with its
+/// closer inserted (reported as a fix) — if it is a call with arguments. The envelope ends where
+/// the JSON stops; what follows is scanned as text. `None` leaves the body to repair, as before.
+fn unclosed_call(inp: &Input<'_>, s: usize, at: usize) -> Option<Step> {
+    let t = inp.text;
+    let b = t.as_bytes();
+    let mut members = serde_json::Map::new();
+    let mut i = skip_ws(t, at + 1);
+    loop {
+        if b.get(i) != Some(&b'"') {
+            return None;
+        }
+        let (serde_json::Value::String(key), e) = json_at(t, i).ok()? else {
+            return None;
+        };
+        i = skip_ws(t, e);
+        if b.get(i) != Some(&b':') {
+            return None;
+        }
+        let (value, end) = json_at(t, skip_ws(t, i + 1)).ok()?;
+        members.insert(key, value);
+        let j = skip_ws(t, end);
+        match b.get(j)? {
+            b',' => i = skip_ws(t, j + 1),
+            b'}' | b']' | b':' | b'"' | b'\'' => return None,
+            _ if !t[end..j].contains('\n') || t[j..].starts_with("</tool_call>") => return None,
+            _ => {
+                let calls = calls_from_value(&serde_json::Value::Object(members), true)?;
+                let fixes = vec![crate::repair::Fix {
+                    kind: crate::repair::FixKind::InsertedCloser,
+                    at: end,
+                }];
+                let pieces = calls
+                    .into_iter()
+                    .map(|(name, args, id)| {
+                        Piece::Call(RawCall {
+                            name,
+                            args: Args::Value(args, fixes.clone()),
+                            raw: at..end,
+                            span: s..end,
+                            format: Format::Hermes,
+                            id,
+                        })
+                    })
+                    .collect();
+                return Some(Step::Done { end, pieces });
+            }
+        }
     }
 }
 
