@@ -468,6 +468,18 @@ impl Walker<'_> {
                         self.record(path, k, k.cost(), Value::Null);
                     }
                 }
+                Some(x) if !required && c.get(*pid).types & T_OBJ == 0 && is_schema_echo(x) => {
+                    let original = obj.shift_remove(name).unwrap_or(Value::Null);
+                    let k = CoercionKind::SchemaEchoDropped;
+                    self.record(path, k, k.cost(), original);
+                    if prop.default.is_some()
+                        && let Some(d) = self.usable_default(*pid, path, depth)
+                    {
+                        obj.insert(name.clone(), d);
+                        let k = CoercionKind::MissingToDefault;
+                        self.record(path, k, k.cost(), Value::Null);
+                    }
+                }
                 Some(x) => self.walk(x, *pid, path, depth + 1, false),
                 None => {
                     if !required
@@ -483,6 +495,46 @@ impl Walker<'_> {
             path.truncate(len);
         }
     }
+}
+
+/// JSON Schema keywords a model echoing a parameter's schema writes (see
+/// [`CoercionKind::SchemaEchoDropped`]).
+const SCHEMA_KEYWORDS: &[&str] = &[
+    "type",
+    "description",
+    "format",
+    "default",
+    "enum",
+    "const",
+    "title",
+    "examples",
+    "example",
+    "items",
+    "properties",
+    "required",
+    "additionalProperties",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "minLength",
+    "maxLength",
+    "minItems",
+    "maxItems",
+    "pattern",
+    "nullable",
+];
+
+/// A value that restates a schema instead of being a value: a non-empty object whose keys are
+/// all JSON Schema keywords, with a string (or list) `type` or a string `description`.
+fn is_schema_echo(v: &Value) -> bool {
+    let Value::Object(o) = v else {
+        return false;
+    };
+    !o.is_empty()
+        && o.keys().all(|k| SCHEMA_KEYWORDS.contains(&k.as_str()))
+        && (matches!(o.get("type"), Some(Value::String(_) | Value::Array(_)))
+            || matches!(o.get("description"), Some(Value::String(_))))
 }
 
 /// The item types of an array node whose every element must be a number or an integer (and

@@ -216,6 +216,11 @@ pub enum CoercionKind {
     /// A missing optional field with a declared default → the default (made to fit as for
     /// [`CoercionKind::NullToDefault`]; a default that cannot fit leaves the field out).
     MissingToDefault,
+    /// An optional field whose value restates the field's own schema (`{"type": "number",
+    /// "description": …}` where a number is expected: an object whose keys are all JSON Schema
+    /// keywords, with a `type` or `description`) → the field is omitted, as if not sent (then its
+    /// default applies as for any missing field). Never for a field that takes an object.
+    SchemaEchoDropped,
     /// A key the schema does not list was dropped (policy).
     UnknownKeyDropped,
     /// A repeated key: one value was kept (policy), the other discarded (it is the receipt's
@@ -225,7 +230,7 @@ pub enum CoercionKind {
 
 impl CoercionKind {
     /// Every kind, for iteration (tests check each has a firing and a non-firing case).
-    pub const ALL: [CoercionKind; 26] = [
+    pub const ALL: [CoercionKind; 27] = [
         CoercionKind::StringToInteger,
         CoercionKind::StringToNumber,
         CoercionKind::StringToBool,
@@ -250,6 +255,7 @@ impl CoercionKind {
         CoercionKind::NullToDefault,
         CoercionKind::NullDropped,
         CoercionKind::MissingToDefault,
+        CoercionKind::SchemaEchoDropped,
         CoercionKind::UnknownKeyDropped,
         CoercionKind::DuplicateKey,
     ];
@@ -280,6 +286,7 @@ impl CoercionKind {
             | K::EnumFolded
             | K::KeyFolded
             | K::UnknownKeyDropped
+            | K::SchemaEchoDropped
             | K::DuplicateKey => 2,
             K::EnumPrefix | K::KeyMisspelled => 3,
             K::FloatRounded | K::EnumSubstring => 5,
