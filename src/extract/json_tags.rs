@@ -783,7 +783,7 @@ fn text_names_arguments(t: &str) -> bool {
 
 /// Whether `t` (starting at `{`) opens with a `name` key, quoted any way or not: `Some(true)`,
 /// `Some(false)`, or `None` when `t` ends before that is decided (a stream waits for more).
-fn opens_like_call(t: &str) -> Option<bool> {
+pub(crate) fn opens_like_call(t: &str) -> Option<bool> {
     let rest = t[1..].trim_start();
     let rest = rest
         .strip_prefix(['"', '\'', '\u{2018}', '\u{201C}'])

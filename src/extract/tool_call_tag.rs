@@ -146,6 +146,36 @@ fn tag_call(
         }
         return match read {
             Ok((_, e)) => {
+                // A run of call objects (`{…}, {"name": …}`): the body runs to the close tag and
+                // every object in it is read (not swallowed as debris after the first, E20).
+                let j = skip_ws(t, e);
+                if t[j..].starts_with([',', ';']) {
+                    let k = skip_ws(t, j + 1);
+                    let next = if k < t.len() && t.as_bytes()[k] == b'{' {
+                        super::json_tags::opens_like_call(&t[k..])
+                    } else {
+                        Some(false)
+                    };
+                    match next {
+                        None if !inp.fin => return Step::NeedMore(Wait::Any),
+                        Some(true) => {
+                            let (mut body, mut end) = match body_until(inp, mend, close) {
+                                Ok(x) => x,
+                                Err(st) => return st,
+                            };
+                            // An envelope left open ends where the next one opens.
+                            if let Some(i) = find(t, e, "<tool_call>").filter(|&i| i < body.end) {
+                                body = mend..i;
+                                end = i;
+                            }
+                            return Step::Done {
+                                end,
+                                pieces: payload(inp, body, s..end, Format::Hermes, false),
+                            };
+                        }
+                        _ => {}
+                    }
+                }
                 let after = match super::json_tags::stray_closers(inp, e) {
                     Ok(x) => x,
                     Err(st) => return st,
