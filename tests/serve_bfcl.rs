@@ -22,7 +22,7 @@ use serde_json::{Value, json};
 use toolmend::decode::{Decoder, Policy};
 use toolmend::eval::data::FunctionDoc;
 use toolmend::eval::parse::{FullPolicy, ParserKind, StrictFormat, parse};
-use toolmend::extract::{Options, ToolInfo, extract};
+use toolmend::extract::{Options, RejectReason, ToolInfo, extract};
 use toolmend::serve::fake::{FakeUpstream, Output, Reply};
 
 fn recordings() -> Vec<PathBuf> {
@@ -227,7 +227,13 @@ async fn recorded_simple_python_outputs_come_back_as_tool_calls() {
             .calls
             .iter()
             .all(|c| raw_functions[id].iter().any(|f| f.name == c.name));
-        let full_ok = !full.calls.is_empty() && offered && !renamed;
+        // The eval scores a call cut off by the token limit as far as the model wrote it
+        // (repaired); serve, like the agent, refuses it (E4), so it is not required here.
+        let cut_off = extract(output, &Options::new())
+            .rejected
+            .iter()
+            .any(|r| matches!(r.reason, RejectReason::CutOff { .. }));
+        let full_ok = !full.calls.is_empty() && offered && !renamed && !cut_off;
         full_accepts += usize::from(full_ok);
         renamed_only += usize::from(renamed);
         for r in &results[2 * i..2 * i + 2] {
@@ -248,7 +254,10 @@ async fn recorded_simple_python_outputs_come_back_as_tool_calls() {
             if !want.is_empty() && got.finish_reason.as_deref() != Some("tool_calls") {
                 failures.push(format!("{key}: finish_reason {:?}", got.finish_reason));
             }
-            if got.calls.is_empty() && got.content.as_deref().unwrap_or("") != output.as_str() {
+            // Unchanged but for trailing whitespace, which every extraction's content drops.
+            if got.calls.is_empty()
+                && got.content.as_deref().unwrap_or("").trim_end() != output.trim_end()
+            {
                 failures.push(format!(
                     "{key}: no call, but content changed to {:?}",
                     got.content
