@@ -233,6 +233,11 @@ pub(crate) fn action(inp: &Input<'_>, s: usize, mend: usize) -> Step {
                 .filter_map(|m| find(t, a, m))
                 .min();
             match stop {
+                // Only whitespace after the stop so far: whether the output ends here (and the
+                // call is cut off) is not known yet.
+                Some(x) if !inp.fin && t[x..].trim().is_empty() => {
+                    return Step::NeedMore(Wait::Any);
+                }
                 Some(x) => (x, x),
                 None if inp.fin => (t.len(), t.len()),
                 None => {
