@@ -632,8 +632,11 @@ fn functionary_at(inp: &Input<'_>, s: usize, at: usize) -> Step {
         };
     }
     match json_at(t, j) {
-        // A number at the end of a growing text may have more digits to come.
-        Ok((Value::Number(_), e)) if e == t.len() && !inp.fin => Step::NeedMore(Wait::Any),
+        // A number or literal at the end of a growing text may go on (`12` → `123`, `null` →
+        // `nullx`, which is no JSON).
+        Ok((Value::Number(_) | Value::Bool(_) | Value::Null, e)) if e == t.len() && !inp.fin => {
+            Step::NeedMore(Wait::Any)
+        }
         Ok((_, e)) => Step::Done {
             end: e,
             pieces: vec![Piece::Call(RawCall {
