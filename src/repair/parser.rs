@@ -2026,6 +2026,18 @@ impl<'a> Parser<'a> {
         let start = self.i;
         match scan_number(self.b, start) {
             Some(n) => {
+                if !n.truncated
+                    && matches!(self.ctx, Ctx::ObjValue | Ctx::Element)
+                    && let Some(end) = unit_end(self.b, n.end)
+                {
+                    // `100 meters`, `-9.81 m/s^2`: the number and its unit are one value.
+                    self.fix(FixKind::QuotedString, start);
+                    let b = self.b;
+                    self.push_json_string(&b[start..end]);
+                    self.steps += (end - start) as u64 / 8;
+                    self.i = end;
+                    return true;
+                }
                 self.emit_number(start, n.end, n.truncated, n.lead_dot);
                 true
             }
@@ -2938,6 +2950,64 @@ pub(super) fn next_fenced_value(b: &[u8], i: usize) -> Option<usize> {
     }
     k = ws_end(b, k);
     matches!(b.get(k), Some(b'{' | b'[')).then_some(f)
+}
+
+/// Longest unit after a number that [`unit_end`] takes (`m/s^2`, `kilometers per hour`).
+const UNIT_MAX: usize = 40;
+
+/// Where a unit written after a number ends (`100 meters`, `-9.81 m/s^2`), given `end`, where
+/// the number ends: one or more spaces or tabs, then a word starting with a letter or a unit sign
+/// (`%`, `°`, `µ`, …) and running to a `,` `}` `]` or the end of the line (spaces before it
+/// excluded) within [`UNIT_MAX`] bytes. Not a unit: a run holding `:` (the next key, a missing
+/// comma), a quote, a bracket, a parenthesis, `#`, `//` or `/*` (a comment), or whose first word
+/// is a literal (`1 true` is two values); a run the input ends in (a cut-off value).
+pub(super) fn unit_end(b: &[u8], end: usize) -> Option<usize> {
+    let mut j = end;
+    while j < b.len() && matches!(b[j], b' ' | b'\t') {
+        j += 1;
+    }
+    if j == end || j >= b.len() {
+        return None;
+    }
+    let first = b[j];
+    if !(first.is_ascii_alphabetic() || first == b'%' || first >= 0x80) {
+        return None;
+    }
+    let mut k = j;
+    while k < b.len() && !matches!(b[k], b',' | b'}' | b']' | b'\n' | b'\r') {
+        if matches!(b[k], b':' | b'"' | b'\'' | b'{' | b'[' | b'(' | b'#')
+            || (b[k] == b'/' && matches!(b.get(k + 1), Some(b'/' | b'*')))
+            || k - j >= UNIT_MAX
+        {
+            return None;
+        }
+        k += 1;
+    }
+    if k >= b.len() {
+        return None;
+    }
+    let word_end = (j..k)
+        .find(|&w| !b[w].is_ascii_alphanumeric() && b[w] != b'_')
+        .unwrap_or(k);
+    if matches!(
+        &b[j..word_end],
+        b"true"
+            | b"false"
+            | b"null"
+            | b"True"
+            | b"False"
+            | b"None"
+            | b"undefined"
+            | b"NaN"
+            | b"Infinity"
+    ) {
+        return None;
+    }
+    let mut e = k;
+    while e > j && matches!(b[e - 1], b' ' | b'\t') {
+        e -= 1;
+    }
+    Some(e)
 }
 
 /// The fix writing the number `raw` (as [`scan_number`] found it) needs, or `None` when it is
