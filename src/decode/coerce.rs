@@ -390,6 +390,25 @@ impl Walker<'_> {
         (sub.problems.is_empty() && conforms(c, &d, pid, depth + 1)).then_some(d)
     }
 
+    /// An optional field that is missing (or was dropped) gets its declared default, made to fit
+    /// ([`Self::usable_default`]), recorded as `missing_to_default`.
+    fn default_missing(
+        &mut self,
+        obj: &mut Map<String, Value>,
+        name: &str,
+        pid: NodeId,
+        path: &mut String,
+        depth: usize,
+    ) {
+        if self.c.get(pid).default.is_some()
+            && let Some(d) = self.usable_default(pid, path, depth)
+        {
+            obj.insert(name.to_owned(), d);
+            let k = CoercionKind::MissingToDefault;
+            self.record(path, k, k.cost(), Value::Null);
+        }
+    }
+
     fn object(
         &mut self,
         obj: &mut Map<String, Value>,
@@ -453,7 +472,6 @@ impl Walker<'_> {
             path.push('/');
             push_escaped(path, name);
             let required = n.required.iter().any(|r| r == name);
-            let prop = c.get(*pid);
             match obj.get_mut(name) {
                 Some(x) if x.is_null() && !allows_null(c, *pid) => {
                     if let Some(d) = self.usable_default(*pid, path, depth) {
@@ -472,25 +490,11 @@ impl Walker<'_> {
                     let original = obj.shift_remove(name).unwrap_or(Value::Null);
                     let k = CoercionKind::SchemaEchoDropped;
                     self.record(path, k, k.cost(), original);
-                    if prop.default.is_some()
-                        && let Some(d) = self.usable_default(*pid, path, depth)
-                    {
-                        obj.insert(name.clone(), d);
-                        let k = CoercionKind::MissingToDefault;
-                        self.record(path, k, k.cost(), Value::Null);
-                    }
+                    self.default_missing(obj, name, *pid, path, depth);
                 }
                 Some(x) => self.walk(x, *pid, path, depth + 1, false),
-                None => {
-                    if !required
-                        && prop.default.is_some()
-                        && let Some(d) = self.usable_default(*pid, path, depth)
-                    {
-                        obj.insert(name.clone(), d);
-                        let k = CoercionKind::MissingToDefault;
-                        self.record(path, k, k.cost(), Value::Null);
-                    }
-                }
+                None if !required => self.default_missing(obj, name, *pid, path, depth),
+                None => {}
             }
             path.truncate(len);
         }
