@@ -154,19 +154,7 @@ pub(crate) fn payload_with(
             Err(e) => {
                 // Salvage the name from a payload repair could not read.
                 if let Some(n) = salvage_names(text).into_iter().next() {
-                    let mut out: Vec<Piece> = calls
-                        .into_iter()
-                        .map(|((name, args, id), r)| {
-                            Piece::Call(RawCall {
-                                name,
-                                args: Args::Value(args, Vec::new()),
-                                raw: r,
-                                span: span.clone(),
-                                format: fmt,
-                                id,
-                            })
-                        })
-                        .collect();
+                    let mut out = to_pieces(calls, &[], &span, fmt);
                     out.push(Piece::Call(RawCall {
                         name: n,
                         args: Args::Bad(e),
@@ -188,22 +176,11 @@ pub(crate) fn payload_with(
         }
         return vec![Piece::Content(span)];
     }
-    calls
-        .into_iter()
-        .map(|((name, args, id), r)| {
-            Piece::Call(RawCall {
-                name,
-                args: Args::Value(args, fixes.clone()),
-                raw: r,
-                span: span.clone(),
-                format: fmt,
-                id,
-            })
-        })
-        .collect()
+    to_pieces(calls, &fixes, &span, fmt)
 }
 
-fn to_pieces(
+/// The calls read from a payload as pieces, each with the fixes repair made to its text.
+pub(crate) fn to_pieces(
     calls: Vec<(JsonCall, Range<usize>)>,
     fixes: &[crate::repair::Fix],
     span: &Range<usize>,

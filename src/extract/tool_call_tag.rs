@@ -3,7 +3,7 @@
 //! MiniMax v1 (JSON objects one per line) and the `<tool_calls>[…]` array family.
 
 use super::Format;
-use super::json_tags::{expect_close, payload, trim_range};
+use super::json_tags::{expect_close, payload, to_pieces, trim_range};
 use super::scan::{Args, Input, Piece, RawCall, Step, Wait, body_until, find, skip_ws};
 use super::value::{Stop, calls_from_value, json_at};
 
@@ -305,23 +305,12 @@ fn unclosed_call(inp: &Input<'_>, s: usize, at: usize) -> Option<Step> {
             _ if !t[end..j].contains('\n') || t[j..].starts_with("</tool_call>") => return None,
             _ => {
                 let calls = calls_from_value(&serde_json::Value::Object(members), true)?;
-                let fixes = vec![crate::repair::Fix {
+                let closer = crate::repair::Fix {
                     kind: crate::repair::FixKind::InsertedCloser,
                     at: end,
-                }];
-                let pieces = calls
-                    .into_iter()
-                    .map(|(name, args, id)| {
-                        Piece::Call(RawCall {
-                            name,
-                            args: Args::Value(args, fixes.clone()),
-                            raw: at..end,
-                            span: s..end,
-                            format: Format::Hermes,
-                            id,
-                        })
-                    })
-                    .collect();
+                };
+                let calls = calls.into_iter().map(|c| (c, at..end)).collect();
+                let pieces = to_pieces(calls, &[closer], &(s..end), Format::Hermes);
                 return Some(Step::Done { end, pieces });
             }
         }
