@@ -220,12 +220,7 @@ pub(crate) fn action(inp: &Input<'_>, s: usize, mend: usize) -> Step {
     }
     let a = skip_ws(t, j + INPUT.len());
     let (ae, end) = match json_at(t, a) {
-        // A number or literal at the end of a growing text may go on (`0abc` is text, not the
-        // number 0; `nullx` is not `null`).
-        Ok((
-            serde_json::Value::Number(_) | serde_json::Value::Bool(_) | serde_json::Value::Null,
-            e,
-        )) if e == t.len() && !inp.fin => {
+        Ok((v, e)) if e == t.len() && !inp.fin && super::value::may_go_on(&v) => {
             return Step::NeedMore(Wait::Any);
         }
         Ok((_, e)) => (e, e),

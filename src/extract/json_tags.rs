@@ -609,9 +609,7 @@ fn functionary_at(inp: &Input<'_>, s: usize, at: usize) -> Step {
         };
     }
     match json_at(t, j) {
-        // A number or literal at the end of a growing text may go on (`12` → `123`, `null` →
-        // `nullx`, which is no JSON).
-        Ok((Value::Number(_) | Value::Bool(_) | Value::Null, e)) if e == t.len() && !inp.fin => {
+        Ok((v, e)) if e == t.len() && !inp.fin && super::value::may_go_on(&v) => {
             Step::NeedMore(Wait::Any)
         }
         Ok((_, e)) => Step::Done {

@@ -28,6 +28,13 @@ pub(crate) fn json_at(text: &str, at: usize) -> Result<(Value, usize), Stop> {
     }
 }
 
+/// Whether `v`, read by [`json_at`] up to the end of a text that is still growing, may go on: a
+/// number may get more digits (`12` → `123`) and a number or literal may turn out to be a word
+/// (`0abc`, `nullx` are no JSON), so a stream waits for the next byte.
+pub(crate) fn may_go_on(v: &Value) -> bool {
+    matches!(v, Value::Number(_) | Value::Bool(_) | Value::Null)
+}
+
 /// A call read from a JSON value: name, arguments, id.
 pub(crate) type JsonCall = (String, Value, Option<String>);
 
