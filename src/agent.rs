@@ -38,6 +38,10 @@
 //!    message becomes a tool message answering that call's id. A turn without calls (the answer)
 //!    is kept as the raw text. Near the end of the budget a "N turns left" nudge is
 //!    added to the request. A turn without calls ends the run with the model's answer.
+//! 5. **Fit the context.** Before each generation, when the backend can count a request's tokens
+//!    and knows its window, tool results that would leave too little room for the reply are
+//!    removed (earlier turns, oldest first) or cut at a line boundary (the latest turn), each
+//!    with a note to the model ([`fit`]); a [`AgentEvent::ContextFit`] says what changed.
 //!
 //! An [`Interrupt`] (Ctrl-C in the CLI) stops a run early: generation stops at the next piece of
 //! output, no further call starts, and the run ends with [`EndReason::Interrupted`]; like a
@@ -51,6 +55,7 @@ pub mod calls;
 pub mod correct;
 mod dispatcher;
 mod event;
+pub mod fit;
 mod toolbox;
 
 use std::collections::HashMap;
@@ -124,6 +129,8 @@ impl Interrupt {
 
 /// What the run remembers about a call it already handled.
 struct Seen {
+    /// The id of the call that ran (its result message answers this id).
+    id: String,
     result: CallResult,
     /// Identical repeats after a model-fault failure.
     repeats: u32,
@@ -214,6 +221,8 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         let mut error = None;
         let max_turns = self.options.max_turns.max(1);
         self.interrupt.clear();
+        // Where the latest turn's tool results start in the history (none yet).
+        let mut latest_results = self.history.len();
 
         for t in 1..=max_turns {
             if self.interrupt.is_set() {
@@ -233,6 +242,36 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 // to follow a corrective message or the last turn's nudge). Later turns keep the
                 // grammar for the calls they make (lazy: from a call marker on).
                 options.grammar = GrammarMode::Lazy;
+            }
+            if let Some(fitted) = self.fit_context(
+                base,
+                latest_results,
+                nudge.as_deref(),
+                &defs,
+                &options,
+                &mut seen,
+            ) {
+                if let Some(last) = turns.last_mut() {
+                    let last: &mut TurnRecord = last;
+                    for c in &mut last.calls {
+                        if let Some(m) = self.history[latest_results..]
+                            .iter()
+                            .find(|m| m.tool_call_id.as_deref() == Some(c.id.as_str()))
+                        {
+                            c.feedback.clone_from(&m.content);
+                        }
+                    }
+                }
+                messages = self.history.clone();
+                if let Some(n) = &nudge {
+                    messages.push(Message::new(Role::User, n.clone()));
+                }
+                on_event(&AgentEvent::ContextFit {
+                    cut: fitted.cut,
+                    removed: fitted.removed,
+                    tokens: fitted.tokens,
+                    context: fitted.context,
+                });
             }
             let request = Request {
                 messages,
@@ -343,6 +382,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 })
                 .collect();
             self.history.push(assistant);
+            latest_results = self.history.len();
 
             let started = Instant::now();
             let ran_before = self.tools.run_time();
@@ -394,6 +434,99 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             stats,
             messages: self.history.clone(),
         }
+    }
+
+    /// Makes the next request fit the context window with room for the reply (see [`fit`]):
+    /// earlier tool results (before `latest`) are removed oldest first, then the latest turn's
+    /// results (from `latest` on) are cut to the largest common length that fits. `None` when
+    /// nothing had to change or the backend cannot count tokens. The run's results start at
+    /// `run_start` (earlier ones belong to earlier prompts, whose call ids may recur).
+    fn fit_context(
+        &mut self,
+        run_start: usize,
+        latest: usize,
+        nudge: Option<&str>,
+        tools: &[crate::backend::ToolDef],
+        options: &GenerateOptions,
+        seen: &mut HashMap<String, Seen>,
+    ) -> Option<Fitted> {
+        let context = self.backend.context_size()?;
+        let limit = context.saturating_sub(fit::reply_room(context, options.max_tokens));
+        let backend = &self.backend;
+        let count = |history: &[Message]| {
+            let mut messages = history.to_vec();
+            messages.extend(nudge.map(|n| Message::new(Role::User, n)));
+            backend.prompt_tokens(&Request {
+                messages,
+                tools: tools.to_vec(),
+                options: options.clone(),
+            })
+        };
+        let mut tokens = count(&self.history)?;
+        if tokens <= limit {
+            return None;
+        }
+        let latest = latest.min(self.history.len());
+        let mut fitted = Fitted {
+            cut: Vec::new(),
+            removed: Vec::new(),
+            tokens,
+            context,
+        };
+        // Earlier results first, oldest first: the latest turn's are what the model asked for now.
+        for i in 0..latest {
+            if tokens <= limit {
+                break;
+            }
+            let m = &mut self.history[i];
+            if m.role != Role::Tool || m.content.len() <= fit::REMOVED.len() {
+                continue;
+            }
+            m.content = fit::REMOVED.to_owned();
+            if let Some(id) = &m.tool_call_id {
+                if i >= run_start {
+                    // A repeat of that call must run again, not be told to use a result now gone.
+                    seen.retain(|_, s| s.id != *id);
+                }
+                fitted.removed.push(id.clone());
+            }
+            tokens = count(&self.history)?;
+        }
+        if tokens > limit {
+            let at: Vec<usize> = (latest..self.history.len())
+                .filter(|&i| self.history[i].role == Role::Tool)
+                .collect();
+            let originals: Vec<String> = at
+                .iter()
+                .map(|&i| self.history[i].content.clone())
+                .collect();
+            let apply = |history: &mut [Message], cap: usize| {
+                for (&i, original) in at.iter().zip(&originals) {
+                    history[i].content = match fit::cut(original, cap) {
+                        Some(c) if c.len() < original.len() => c,
+                        _ => original.clone(),
+                    };
+                }
+            };
+            let longest = originals.iter().map(String::len).max().unwrap_or(0);
+            let mut trial = self.history.clone();
+            let cap = fit::largest_fitting(longest, |cap| {
+                apply(&mut trial, cap);
+                count(&trial).is_some_and(|n| n <= limit)
+            })
+            .unwrap_or(0);
+            apply(&mut self.history, cap);
+            for (&i, original) in at.iter().zip(&originals) {
+                if self.history[i].content != *original
+                    && let Some(id) = &self.history[i].tool_call_id
+                {
+                    fitted.cut.push(id.clone());
+                }
+            }
+            tokens = count(&self.history)?;
+        }
+        fitted.tokens = tokens;
+        (!fitted.cut.is_empty() || !fitted.removed.is_empty()).then_some(fitted)
     }
 
     /// One generation: streams chunks to `on_event` and the watcher, collects native calls.
@@ -692,6 +825,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 seen.insert(
                     key,
                     Seen {
+                        id: call.id.clone(),
                         result: result.clone(),
                         repeats: 0,
                     },
@@ -855,6 +989,18 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
 }
 
 /// One generation's raw output and timings.
+/// What [`Agent::fit_context`] changed.
+struct Fitted {
+    /// Ids of the latest calls whose results were cut.
+    cut: Vec<String>,
+    /// Ids of earlier calls whose results were removed.
+    removed: Vec<String>,
+    /// The request's tokens after the change.
+    tokens: u32,
+    /// The context window.
+    context: u32,
+}
+
 struct Generated {
     raw: String,
     native: Vec<NativeToolCall>,

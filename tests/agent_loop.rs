@@ -201,6 +201,7 @@ fn check_event_stream(events: &[AgentEvent], t: &Transcript) {
             AgentEvent::Chunk { .. }
             | AgentEvent::Text { .. }
             | AgentEvent::Retry { .. }
+            | AgentEvent::ContextFit { .. }
             | AgentEvent::Error { .. } => {}
         }
     }

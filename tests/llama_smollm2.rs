@@ -230,6 +230,44 @@ fn a_prompt_larger_than_the_context_is_refused() {
 }
 
 #[test]
+fn prompt_tokens_counts_what_generation_evaluates() {
+    with_model(|b| {
+        assert_eq!(b.context_size(), Some(2048));
+        // A conversation with a call and a tool result, as the agent sends it.
+        let mut assistant = Message::new(Role::Assistant, "");
+        assistant.tool_calls = vec![toolmend::backend::NativeToolCall {
+            id: Some("call_1".into()),
+            name: "ls".into(),
+            arguments: json!({"path": "."}),
+        }];
+        let mut result = Message::new(Role::Tool, "Cargo.toml\nsrc/\nREADME.md — café ☕");
+        result.name = Some("ls".into());
+        result.tool_call_id = Some("call_1".into());
+        let mut req = request("What is here?", 1);
+        req.messages.push(assistant);
+        req.messages.push(result);
+        for r in [request("Hi", 1), req] {
+            let counted = b.prompt_tokens(&r).expect("the llama backend counts");
+            let (_, stats) = run(b, &r, |_| Control::Continue);
+            assert_eq!(counted, stats.prompt_tokens);
+        }
+        // A request too large is counted the same as the overflow reports it.
+        let big = request(&"word ".repeat(3000), 8);
+        let counted = b.prompt_tokens(&big).unwrap();
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let mut sink = |_e: Event| Control::Continue;
+        match rt.block_on(b.generate(&big, &mut sink)) {
+            Err(toolmend::backend::BackendError::ContextOverflow { tokens, context }) => {
+                assert_eq!((tokens, context), (counted, 2048));
+            }
+            other => panic!("expected an overflow, got {other:?}"),
+        }
+    });
+}
+
+#[test]
 fn a_full_context_is_told_apart_from_the_token_limit() {
     // Regression: generation ending because the context window filled up was reported as
     // `MaxTokens` ("raise --max-tokens"), which does not help.

@@ -6,7 +6,8 @@
 //! Each event is one JSON object with a `type` tag: `Chunk {text}` (raw output, calls included),
 //! `Text {text, reasoning?}` (the part of the output that is not a call, once that is certain),
 //! `ToolStart {id, name, args, cut_off?}`, `ToolEnd {id, name, result, duration_ms}`,
-//! `Retry {reason}`, `Done {reason, answer, stats}`, `Error {message}`. Every `ToolStart` is
+//! `Retry {reason}`, `ContextFit {cut, removed, tokens, context}`, `Done {reason, answer, stats}`,
+//! `Error {message}`. Every `ToolStart` is
 //! followed by exactly one `ToolEnd` with the same `id`;
 //! calls that run concurrently (consecutive read-only calls) start together, and their `ToolEnd`s
 //! follow in call order; any other call's `ToolEnd` comes before the next `ToolStart`. `Done` is
@@ -65,6 +66,18 @@ pub enum AgentEvent {
     Retry {
         /// Why.
         reason: String,
+    },
+    /// Tool results were cut or removed so the next request fits the model's context window
+    /// with room for the reply (see [`super::fit`]). The `ToolEnd` events carried them whole.
+    ContextFit {
+        /// Ids of the latest turn's calls whose results the model now sees cut.
+        cut: Vec<String>,
+        /// Ids of earlier calls whose results were replaced by a note saying they were removed.
+        removed: Vec<String>,
+        /// Tokens of the next request after the change.
+        tokens: u32,
+        /// The context window in tokens.
+        context: u32,
     },
     /// The run ended.
     Done {

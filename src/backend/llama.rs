@@ -181,6 +181,7 @@ pub struct LlamaBackend {
     info: ModelInfo,
     options: LlamaOptions,
     template: Arc<ChatTemplate>,
+    counter: Counter,
     jobs: Option<mpsc::Sender<Job>>,
     worker: Option<std::thread::JoinHandle<()>>,
     last_cache: Arc<std::sync::Mutex<CacheUse>>,
@@ -250,8 +251,9 @@ impl LlamaBackend {
                 BackendError::Unavailable(format!("cannot start the llama thread: {e}"))
             })?;
         match ready_rx.recv() {
-            Ok(Ok((info, template))) => Ok(Self {
+            Ok(Ok((info, template, counter))) => Ok(Self {
                 info,
+                counter,
                 options,
                 template: Arc::new(template),
                 jobs: Some(jobs_tx),
@@ -317,6 +319,15 @@ impl Backend for LlamaBackend {
         &self.info.name
     }
 
+    fn context_size(&self) -> Option<u32> {
+        Some(self.info.ctx)
+    }
+
+    fn prompt_tokens(&self, request: &Request) -> Option<u32> {
+        let rendered = self.render(request).ok()?;
+        u32::try_from(self.counter.count(&rendered.text)).ok()
+    }
+
     fn generate<'a>(
         &'a mut self,
         request: &'a Request,
@@ -358,7 +369,27 @@ impl Backend for LlamaBackend {
     }
 }
 
-type Ready = Result<(ModelInfo, ChatTemplate), BackendError>;
+/// What the worker sends once the model is loaded: its facts, its chat template, and the model
+/// itself, shared for counting tokens outside the worker ([`Backend::prompt_tokens`]).
+type Ready = Result<(ModelInfo, ChatTemplate, Counter), BackendError>;
+
+/// Counts a prompt's tokens the way the worker tokenizes it (llama.cpp's tokenizer is read-only
+/// and may be used from any thread).
+struct Counter {
+    model: Arc<LlamaModel>,
+    /// The BOS token's text: a prompt that starts with it gets no second one.
+    bos: String,
+}
+
+impl Counter {
+    fn count(&self, prompt: &str) -> usize {
+        let starts_with_bos = !self.bos.is_empty() && prompt.starts_with(&self.bos);
+        self.model
+            .vocab()
+            .tokenize(prompt.as_bytes(), !starts_with_bos, true)
+            .len()
+    }
+}
 
 fn worker_main(
     resolved: models::Resolved,
@@ -383,7 +414,7 @@ fn worker_main(
     let (loaded, said) =
         log::capture(|| LlamaModel::load_from_file(backend, &resolved.path, &params));
     let model = match loaded {
-        Ok(m) => m,
+        Ok(m) => Arc::new(m),
         Err(e) => {
             let why = if said.is_empty() {
                 "is it a GGUF file llama.cpp supports?".to_owned()
@@ -443,7 +474,11 @@ fn worker_main(
         params: model.n_params(),
         load_ms: started.elapsed().as_secs_f64() * 1000.0,
     };
-    if ready.send(Ok((info, template))).is_err() {
+    let counter = Counter {
+        model: Arc::clone(&model),
+        bos: bos.clone(),
+    };
+    if ready.send(Ok((info, template, counter))).is_err() {
         return;
     }
     let mut worker = Worker {

@@ -228,6 +228,22 @@ pub trait Backend: Send {
         request: &'a Request,
         sink: &'a mut Sink<'_>,
     ) -> BoxFuture<'a, Result<Stats, BackendError>>;
+
+    /// The context window in tokens (prompt and generation together), when the backend knows
+    /// it. The agent keeps its requests inside it (see [`Backend::prompt_tokens`]).
+    fn context_size(&self) -> Option<u32> {
+        None
+    }
+
+    /// How many tokens `request` takes as a prompt, counted the way [`Backend::generate`] would
+    /// count them (rendered by the chat template and tokenized), when the backend can tell
+    /// without generating (`None` also when the request does not render: generating it reports
+    /// why). With [`Backend::context_size`] it lets the agent cut tool results that would not
+    /// fit instead of failing the next turn.
+    fn prompt_tokens(&self, request: &Request) -> Option<u32> {
+        let _ = request;
+        None
+    }
 }
 
 #[cfg(feature = "ollama")]

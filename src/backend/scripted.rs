@@ -130,6 +130,8 @@ pub struct ScriptedBackend {
     name: String,
     turns: VecDeque<ScriptedTurn>,
     log: RequestLog,
+    /// The context window, when set (see [`ScriptedBackend::with_context`]).
+    context: Option<u32>,
 }
 
 impl ScriptedBackend {
@@ -139,6 +141,7 @@ impl ScriptedBackend {
             name: "scripted".to_owned(),
             turns: turns.into_iter().map(Into::into).collect(),
             log: RequestLog::default(),
+            context: None,
         }
     }
 
@@ -180,6 +183,16 @@ impl ScriptedBackend {
         self
     }
 
+    /// Gives the backend a context window of `tokens`, as a model has: a request whose prompt
+    /// (counted by [`Backend::prompt_tokens`]: every message's content and call arguments as
+    /// token-like pieces) does not fit fails with [`BackendError::ContextOverflow`] before any
+    /// text, and [`Backend::context_size`] reports the window.
+    #[must_use]
+    pub fn with_context(mut self, tokens: u32) -> Self {
+        self.context = Some(tokens);
+        self
+    }
+
     /// The shared log of requests this backend receives.
     #[must_use]
     pub fn log(&self) -> RequestLog {
@@ -199,18 +212,23 @@ impl ScriptedBackend {
                 "the script has no turn left: add a recorded output for this request".to_owned(),
             )
         })?;
-        let prompt_tokens = request
-            .messages
-            .iter()
-            .map(|m| token_chunks(&m.content).count())
-            .sum::<usize>();
         let mut stats = Stats {
-            prompt_tokens: saturate(prompt_tokens),
+            prompt_tokens: count(request),
             generated_tokens: 0,
             prompt_ms: 0.0,
             generation_ms: 0.0,
             stop: StopReason::EndOfGeneration,
         };
+        if let Some(context) = self.context
+            && stats.prompt_tokens >= context
+        {
+            // Not a turn of the script: the same request, cut to fit, gets it next time.
+            self.turns.push_front(turn);
+            return Err(BackendError::ContextOverflow {
+                tokens: stats.prompt_tokens,
+                context,
+            });
+        }
         if let Some(context) = turn.overflow {
             return Err(BackendError::ContextOverflow {
                 tokens: stats.prompt_tokens.max(context.saturating_add(1)),
@@ -257,6 +275,31 @@ impl Backend for ScriptedBackend {
     ) -> BoxFuture<'a, Result<Stats, BackendError>> {
         Box::pin(async move { self.replay(request, sink) })
     }
+
+    fn context_size(&self) -> Option<u32> {
+        self.context
+    }
+
+    fn prompt_tokens(&self, request: &Request) -> Option<u32> {
+        Some(count(request))
+    }
+}
+
+/// A request's size as the scripted backend counts it: the token-like pieces of every message's
+/// content and of its calls' arguments.
+fn count(request: &Request) -> u32 {
+    let n: usize = request
+        .messages
+        .iter()
+        .map(|m| {
+            token_chunks(&m.content).count()
+                + m.tool_calls
+                    .iter()
+                    .map(|c| token_chunks(&c.arguments.to_string()).count() + 1)
+                    .sum::<usize>()
+        })
+        .sum();
+    saturate(n)
 }
 
 fn saturate(n: usize) -> u32 {

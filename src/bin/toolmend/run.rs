@@ -608,6 +608,14 @@ impl Backend for AnyBackend {
     ) -> BoxFuture<'a, Result<Stats, BackendError>> {
         self.0.generate(request, sink)
     }
+
+    fn context_size(&self) -> Option<u32> {
+        self.0.context_size()
+    }
+
+    fn prompt_tokens(&self, request: &Request) -> Option<u32> {
+        self.0.prompt_tokens(request)
+    }
 }
 
 /// Renders events as they happen.
@@ -780,6 +788,37 @@ impl Render {
             AgentEvent::Retry { reason } => {
                 self.newline(out)?;
                 writeln!(out, "{}", self.paint(YELLOW, &format!("↻ {reason}")))?;
+            }
+            AgentEvent::ContextFit {
+                cut,
+                removed,
+                tokens,
+                context,
+            } => {
+                self.newline(out)?;
+                let plural =
+                    |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+                let mut did = Vec::new();
+                if !removed.is_empty() {
+                    did.push(format!(
+                        "removed {}",
+                        plural(removed.len(), "earlier result")
+                    ));
+                }
+                if !cut.is_empty() {
+                    did.push(format!("cut {}", plural(cut.len(), "result")));
+                }
+                writeln!(
+                    out,
+                    "{}",
+                    self.paint(
+                        YELLOW,
+                        &format!(
+                            "✂ {} to fit the context window: the prompt is now {tokens} of {context} tokens",
+                            did.join(" and ")
+                        )
+                    )
+                )?;
             }
         }
         Ok(())
