@@ -758,6 +758,27 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 r.attempts = 0;
                 let f = r.output.clone();
                 (r, f)
+            } else if !seen.contains_key(&key)
+                && let Some(message) = self.copied_example(&call)
+            {
+                // Not run: the values are the example's, shown to the model, not its task's. Kept
+                // like a model-fault failure, so sending it again gets the firmer message.
+                let mut r = CallResult::failed(correct::EXAMPLE_COPIED, Fault::Model, message);
+                r.attempts = 0;
+                seen.insert(
+                    key.clone(),
+                    Seen {
+                        id: call.id.clone(),
+                        result: r.clone(),
+                        repeats: 0,
+                    },
+                );
+                retry = Some(format!(
+                    "`{}` copied the example call's values: not run, told the model to use its task's own",
+                    call.name
+                ));
+                let f = r.output.clone();
+                (r, f)
             } else {
                 match seen.get_mut(&key) {
                     // Only a read-only call's result stands for its repeat; a call that changes
@@ -792,7 +813,10 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                             fault: Fault::Model,
                             message: prev.result.output.clone(),
                         });
-                        let example = self.example_for(&call.name);
+                        // Never the example again to a model that copied it.
+                        let example = (failure.kind != correct::EXAMPLE_COPIED)
+                            .then(|| self.example_for(&call.name))
+                            .flatten();
                         let message = correct::escalation(&call.name, &failure, example.as_deref());
                         let mut r = CallResult::failed("repeated_failure", Fault::Model, message);
                         r.attempts = 0;
@@ -960,10 +984,42 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     "`{}` failed ({}): sent a corrective message with a valid call",
                     call.name, f.kind
                 );
-                let feedback = correct::corrective(&f, self.example_for(&call.name).as_deref());
+                // No example beside a refused value of a tool that changes things: the model
+                // would run the example's values on the example's file.
+                let example = (self.tools.is_read_only(&call.name) || !correct::names_a_value(&f))
+                    .then(|| self.example_for(&call.name))
+                    .flatten();
+                let feedback = correct::corrective(&f, example.as_deref());
                 (result, feedback, Some(reason))
             }
         }
+    }
+
+    /// The message refusing `call` when it is a call of a tool that changes things whose
+    /// arguments hold every value of that tool's example call (the one corrective messages and
+    /// tool prompts show): a small model copies the example it is given, and running it would
+    /// write or edit the example's file in the user's folder. `None` for any other call.
+    fn copied_example(&self, call: &PendingCall) -> Option<String> {
+        if self.tools.is_read_only(&call.name) {
+            return None;
+        }
+        let example: serde_json::Value =
+            serde_json::from_str(&self.tools.example_call(&call.name)?).ok()?;
+        let wanted = example.get("arguments")?.as_object()?;
+        if wanted.is_empty() {
+            return None;
+        }
+        let sent = match &call.arguments {
+            Args::Value(v) => v.clone(),
+            Args::Text(t) => crate::repair::repair(t)
+                .ok()
+                .and_then(|r| serde_json::from_str(&r.text).ok())?,
+        };
+        let sent = sent.as_object()?;
+        wanted
+            .iter()
+            .all(|(k, v)| sent.get(k) == Some(v))
+            .then(|| correct::example_copied(&call.name, wanted))
     }
 
     /// One valid call of `name`, or, for a name that is no tool, of the read-only tool closest

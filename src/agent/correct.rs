@@ -27,9 +27,27 @@ pub fn call_key(name: &str, args: &Args) -> String {
     out
 }
 
+/// The failure kind of a call refused because it copies the example call's values (see
+/// [`example_copied`]).
+pub const EXAMPLE_COPIED: &str = "example_copied";
+
+/// The message refusing a call that copies the example call of tool `name` (`example`: that
+/// call's arguments): it names the copied values and asks for the task's own.
+#[must_use]
+pub fn example_copied(name: &str, example: &serde_json::Map<String, Value>) -> String {
+    let values: Vec<String> = example.iter().map(|(k, v)| format!("`{k}`: {v}")).collect();
+    format!(
+        "This `{name}` call was not run: its values ({}) are the example's, copied from an \
+         earlier message, not values from the user's task. Call `{name}` with the file and text \
+         the task needs, or answer the user in plain text.",
+        values.join(", ")
+    )
+}
+
 /// The corrective message for a model-fault failure: the failure's own message, plus one
 /// concrete valid call when the message does not already show one and is not a decode error
-/// (which says what to send: see `settles_arguments`).
+/// (which says what to send: see `settles_arguments`). The caller leaves the example out where
+/// copying it would do harm (see [`names_a_value`]).
 #[must_use]
 pub fn corrective(failure: &CallFailure, example: Option<&str>) -> String {
     let mut m = failure.message.clone();
@@ -47,6 +65,21 @@ pub fn corrective(failure: &CallFailure, example: Option<&str>) -> String {
 /// the placeholders.
 fn settles_arguments(failure: &CallFailure) -> bool {
     failure.message.contains(CORRECTED) || failure.message.contains(KEEP_LINE)
+}
+
+/// Whether the failure is the tool refusing one value of well-formed arguments (`invalid
+/// arguments for `edit` at `/new_text`: …`): its message says what is wrong with that value, and
+/// an example call with other values would only be copied — for a tool that changes things, into
+/// a call that changes the wrong file (for a read-only tool, `ls` of `.` after a path outside
+/// the root, the example is a harmless next step).
+#[must_use]
+pub fn names_a_value(failure: &CallFailure) -> bool {
+    failure.kind == "invalid_args"
+        && failure.message.starts_with("invalid arguments for `")
+        && failure
+            .message
+            .split_once(": ")
+            .is_some_and(|(head, _)| head.contains("` at `/"))
 }
 
 /// The firmer message for a failing call sent again unchanged after a corrective message.
@@ -149,6 +182,36 @@ mod tests {
         // Other model faults still get one valid call.
         let unknown = failure("unknown_tool", "there is no tool `lst`");
         assert!(corrective(&unknown, Some(ex)).contains(ex));
+    }
+
+    #[test]
+    fn a_refused_value_is_told_apart_from_other_failures() {
+        let value = failure(
+            "invalid_args",
+            "invalid arguments for `edit` at `/new_text`: new_text is the same as old_text",
+        );
+        assert!(names_a_value(&value));
+        let whole = failure(
+            "invalid_args",
+            "invalid arguments for `edit` at ``: the arguments must be an object",
+        );
+        assert!(!names_a_value(&whole));
+        assert!(!names_a_value(&failure(
+            "unknown_tool",
+            "there is no tool `lst`"
+        )));
+        // A message that only mentions a pointer later on is not one.
+        let later = failure("invalid_args", "bad call: see `edit` at `/new_text`");
+        assert!(!names_a_value(&later));
+    }
+
+    #[test]
+    fn the_copied_example_message_names_the_values() {
+        let ex = json!({"path": "toolmend-example.txt", "content": "hello\n"});
+        let m = example_copied("write", ex.as_object().unwrap());
+        assert!(m.starts_with("This `write` call was not run"), "{m}");
+        assert!(m.contains(r#"`path`: "toolmend-example.txt""#), "{m}");
+        assert!(m.contains(r#"`content`: "hello\n""#), "{m}");
     }
 
     #[test]

@@ -1,0 +1,145 @@
+//! Small models copy the example calls they are shown. Found with Qwen2.5-Coder-0.5B on
+//! `examples/workspace`: after a corrective message that ended with `edit`'s example call, the
+//! model sent `edit {"path": "toolmend-example.txt", "old_text": "hello", …}` again and again, and
+//! after a decode error showing `write`'s example it created `toolmend-example.txt` in the user's
+//! folder. A call of a tool that changes things whose arguments hold every value of its example is
+//! not run, and a tool refusing one value gets no unrelated example call appended. Driven by the
+//! scripted backend and the real built-in tools over a temporary folder.
+
+use serde_json::json;
+use toolmend::agent::{Agent, AgentOptions, DispatchToolbox, EndReason, Toolbox, Transcript};
+use toolmend::backend::scripted::{ScriptedBackend, ScriptedTurn};
+
+fn folder() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("todo.txt"), "TODO: renew the passport\n").unwrap();
+    std::fs::write(dir.path().join("README.md"), "# Notes\n").unwrap();
+    dir
+}
+
+fn call(name: &str, args: serde_json::Value) -> ScriptedTurn {
+    json!({"name": name, "arguments": args}).to_string().into()
+}
+
+fn run(dir: &tempfile::TempDir, turns: Vec<ScriptedTurn>) -> Transcript {
+    let tools = DispatchToolbox::builtin(dir.path()).unwrap();
+    let mut agent = Agent::new(ScriptedBackend::new(turns), tools, AgentOptions::default());
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(agent.run("Add a line to todo.txt.", &mut |_| {}))
+}
+
+/// The example call the built-in tools show for `name`, as arguments.
+fn example(dir: &tempfile::TempDir, name: &str) -> serde_json::Value {
+    let tools = DispatchToolbox::builtin(dir.path()).unwrap();
+    let ex: serde_json::Value = serde_json::from_str(&tools.example_call(name).unwrap()).unwrap();
+    ex["arguments"].clone()
+}
+
+#[test]
+fn a_copied_edit_example_is_not_run_and_never_shown_again() {
+    let dir = folder();
+    let mut copied = example(&dir, "edit");
+    // As the model sent it: the example plus a field of its own.
+    copied["replace_all"] = json!(false);
+    let t = run(
+        &dir,
+        vec![
+            call("edit", copied.clone()),
+            call("edit", copied.clone()),
+            call("edit", copied),
+        ],
+    );
+    assert_eq!(t.end, EndReason::RepeatedFailure);
+    let calls: Vec<_> = t.turns.iter().flat_map(|t| &t.calls).collect();
+    assert_eq!(calls.len(), 3);
+    let first = &calls[0];
+    assert_eq!(
+        first.result.failure.as_ref().unwrap().kind,
+        "example_copied",
+        "{first:?}"
+    );
+    assert!(
+        first.feedback.contains("not run") && first.feedback.contains("the example's"),
+        "{}",
+        first.feedback
+    );
+    // The firmer message does not show the example again.
+    assert_eq!(
+        calls[1].result.failure.as_ref().unwrap().kind,
+        "repeated_failure"
+    );
+    assert!(
+        !calls[1].feedback.contains("exactly this shape"),
+        "{}",
+        calls[1].feedback
+    );
+    assert!(!dir.path().join("toolmend-example.txt").exists());
+}
+
+#[test]
+fn a_copied_write_example_creates_no_file_and_a_real_write_runs() {
+    let dir = folder();
+    let t = run(
+        &dir,
+        vec![
+            call("write", example(&dir, "write")),
+            call(
+                "write",
+                json!({"path": "todo.txt", "content": "TODO: renew the passport\n- buy coffee\n"}),
+            ),
+            "Added.".into(),
+        ],
+    );
+    assert_eq!(t.end, EndReason::Answered);
+    assert!(!dir.path().join("toolmend-example.txt").exists());
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("todo.txt")).unwrap(),
+        "TODO: renew the passport\n- buy coffee\n"
+    );
+    assert_eq!(
+        t.turns[0].calls[0].result.failure.as_ref().unwrap().kind,
+        "example_copied"
+    );
+    assert!(t.turns[1].calls[0].result.is_ok());
+}
+
+#[test]
+fn a_copied_example_of_a_read_only_tool_runs() {
+    let dir = folder();
+    let t = run(
+        &dir,
+        vec![call("read", example(&dir, "read")), "Read.".into()],
+    );
+    assert_eq!(t.end, EndReason::Answered);
+    assert!(
+        t.turns[0].calls[0].result.is_ok(),
+        "{:?}",
+        t.turns[0].calls[0]
+    );
+}
+
+#[test]
+fn a_value_the_tool_refuses_gets_no_other_call_to_copy() {
+    let dir = folder();
+    let t = run(
+        &dir,
+        vec![
+            call(
+                "edit",
+                json!({"path": "todo.txt", "old_text": "TODO", "new_text": "TODO"}),
+            ),
+            "Nothing to change.".into(),
+        ],
+    );
+    let c = &t.turns[0].calls[0];
+    assert_eq!(c.result.failure.as_ref().unwrap().kind, "invalid_args");
+    assert!(c.feedback.contains("new_text"), "{}", c.feedback);
+    assert!(
+        !c.feedback.contains("A valid call looks like this") && !c.feedback.contains("hello"),
+        "{}",
+        c.feedback
+    );
+}
