@@ -558,3 +558,102 @@ async fn sizes_and_suggestions_are_of_the_right_kind() {
     let r = call(&mut d, "ls", json!({"path": "one.tx"})).await;
     assert!(!r.output.contains("Did you mean `one.txt`"), "{}", r.output);
 }
+
+/// Found with Qwen2.5-Coder-0.5B: asked about `README.md` and `Cargo.toml`, it read `.README.md`
+/// and `.cargo.toml`, and sent the same call again after "Did you mean `README.md`?" until the run
+/// ended. The tools that only read take the one entry the name plainly meant, and say so.
+#[tokio::test]
+async fn reading_tools_take_the_one_entry_a_near_miss_name_meant() {
+    let dir = root();
+    std::fs::write(dir.path().join("README.md"), "# Title\n").unwrap();
+    std::fs::write(dir.path().join("Cargo.toml"), "[package]\n").unwrap();
+    let mut d = dispatcher(&dir);
+    let r = call(&mut d, "read", json!({"path": ".README.md"})).await;
+    assert_eq!(
+        r.output,
+        "(`.README.md` does not exist; this is `README.md`.)\n1\t# Title"
+    );
+    let r = call(&mut d, "read", json!({"path": "./.cargo.toml"})).await;
+    assert_eq!(
+        r.output,
+        "(`.cargo.toml` does not exist; this is `Cargo.toml`.)\n1\t[package]"
+    );
+    let r = call(&mut d, "read", json!({"path": "SRC/Main.RS"})).await;
+    assert!(
+        kind(&r).is_some(),
+        "only the last name is matched: {}",
+        r.output
+    );
+    let r = call(&mut d, "read", json!({"path": "src/MAIN.rs"})).await;
+    assert!(
+        r.output
+            .starts_with("(`src/MAIN.rs` does not exist; this is `src/main.rs`.)\n1\tfn main()"),
+        "{}",
+        r.output
+    );
+    let r = call(&mut d, "ls", json!({"path": "Src"})).await;
+    assert!(
+        r.output
+            .starts_with("(`Src` does not exist; this is `src`.)\nlib.rs"),
+        "{}",
+        r.output
+    );
+    let r = call(&mut d, "grep", json!({"pattern": "run", "path": "SRC"})).await;
+    assert!(
+        r.output
+            .starts_with("(`SRC` does not exist; this is `src`.)\n"),
+        "{}",
+        r.output
+    );
+    assert!(r.output.contains("lib.rs:1:"), "{}", r.output);
+    let r = call(&mut d, "glob", json!({"pattern": "*.rs", "path": ".src"})).await;
+    assert!(
+        r.output
+            .starts_with("(`.src` does not exist; this is `src`.)\n"),
+        "{}",
+        r.output
+    );
+
+    // Two entries that both fit: nothing is guessed.
+    std::fs::write(dir.path().join("readme.MD"), "other\n").unwrap();
+    let r = call(&mut d, "read", json!({"path": ".Readme.md"})).await;
+    assert_eq!(kind(&r), Some(FailureKind::InvalidArgs), "{}", r.output);
+    assert!(r.output.contains("does not exist"), "{}", r.output);
+    // A name that exists is never redirected.
+    let r = call(&mut d, "read", json!({"path": "readme.MD"})).await;
+    assert_eq!(r.output, "1\tother");
+}
+
+#[tokio::test]
+async fn tools_that_change_things_never_take_a_near_miss_name() {
+    let dir = root();
+    let mut d = dispatcher(&dir);
+    let r = call(
+        &mut d,
+        "write",
+        json!({"path": "Notes.txt", "content": "new\n"}),
+    )
+    .await;
+    assert!(r.failure.is_none(), "{}", r.output);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("Notes.txt")).unwrap(),
+        "new\n"
+    );
+    assert!(
+        std::fs::read_to_string(dir.path().join("notes.txt"))
+            .unwrap()
+            .starts_with("line 1\n")
+    );
+    let r = call(
+        &mut d,
+        "edit",
+        json!({"path": "NOTES.TXT", "old_text": "line 1", "new_text": "first"}),
+    )
+    .await;
+    assert_eq!(kind(&r), Some(FailureKind::InvalidArgs), "{}", r.output);
+    assert!(
+        std::fs::read_to_string(dir.path().join("notes.txt"))
+            .unwrap()
+            .starts_with("line 1\n")
+    );
+}

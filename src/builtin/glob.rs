@@ -114,7 +114,16 @@ pub(super) fn walk_files(sb: &Sandbox, start: &Path, is_file: bool) -> Vec<PathB
 
 fn glob(sb: &Sandbox, args: &GlobArgs) -> Result<Output, Failure> {
     let m = matcher("glob", "/pattern", &args.pattern)?;
-    let abs = sb.resolve("glob", &args.path)?;
+    let (abs, note) = sb.resolve_near("glob", &args.path)?;
+    glob_at(sb, args, &m, abs).map(|out| super::noted(out, note))
+}
+
+fn glob_at(
+    sb: &Sandbox,
+    args: &GlobArgs,
+    m: &globset::GlobMatcher,
+    abs: std::path::PathBuf,
+) -> Result<Output, Failure> {
     let meta = std::fs::metadata(&abs).map_err(|e| io_failure("glob", sb, &abs, &e))?;
     if !meta.is_dir() {
         return Err(Failure::invalid_args(

@@ -90,7 +90,17 @@ fn grep(sb: &Sandbox, args: &GrepArgs) -> Result<Output, Failure> {
         Some(g) => Some(super::glob::matcher("grep", "/glob", g)?),
         None => None,
     };
-    let abs = sb.resolve("grep", &args.path)?;
+    let (abs, note) = sb.resolve_near("grep", &args.path)?;
+    grep_at(sb, args, &re, filter.as_ref(), abs).map(|out| super::noted(out, note))
+}
+
+fn grep_at(
+    sb: &Sandbox,
+    args: &GrepArgs,
+    re: &regex::Regex,
+    filter: Option<&globset::GlobMatcher>,
+    abs: std::path::PathBuf,
+) -> Result<Output, Failure> {
     let meta = std::fs::metadata(&abs).map_err(|e| io_failure("grep", sb, &abs, &e))?;
     let files = super::glob::walk_files(sb, &abs, meta.is_file());
     let mut text = String::new();

@@ -58,7 +58,11 @@ impl TypedTool for Ls {
 }
 
 fn list(sb: &Sandbox, path: &str) -> Result<Output, Failure> {
-    let abs = sb.resolve("ls", path)?;
+    let (abs, note) = sb.resolve_near("ls", path)?;
+    list_at(sb, abs).map(|out| super::noted(out, note))
+}
+
+fn list_at(sb: &Sandbox, abs: std::path::PathBuf) -> Result<Output, Failure> {
     let shown = sb.display(&abs);
     let meta = std::fs::metadata(&abs).map_err(|e| io_failure("ls", sb, &abs, &e))?;
     if meta.is_file() {

@@ -98,6 +98,15 @@ async fn blocking<T: Send + 'static>(
     }
 }
 
+/// `out` with `note` (from [`Sandbox::resolve_near`]: the path given named nothing, this is the
+/// entry it plainly meant) as its first line.
+fn noted(mut out: crate::tools::Output, note: Option<String>) -> crate::tools::Output {
+    if let Some(n) = note {
+        out.text = format!("{n}\n{}", out.text);
+    }
+    out
+}
+
 /// Maps an I/O error on `abs` to the failure the model should see.
 fn io_failure(tool: &str, sb: &Sandbox, abs: &Path, err: &io::Error) -> Failure {
     let shown = sb.display(abs);

@@ -66,7 +66,11 @@ impl TypedTool for Read {
 }
 
 fn read(sb: &Sandbox, args: &ReadArgs) -> Result<Output, Failure> {
-    let abs = sb.resolve("read", &args.path)?;
+    let (abs, note) = sb.resolve_near("read", &args.path)?;
+    read_at(sb, abs, args).map(|out| super::noted(out, note))
+}
+
+fn read_at(sb: &Sandbox, abs: std::path::PathBuf, args: &ReadArgs) -> Result<Output, Failure> {
     let shown = sb.display(&abs);
     if abs.is_dir() {
         return Err(Failure::invalid_args(

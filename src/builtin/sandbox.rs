@@ -130,6 +130,57 @@ impl Sandbox {
         Ok(cur)
     }
 
+    /// Resolves `path` like [`Self::resolve`]; when that names nothing but its directory holds
+    /// exactly one entry with the same name once letter case and leading dots are set aside
+    /// (`.README.md` or `readme.md` for `README.md`, `.cargo.toml` for `Cargo.toml`), resolves to
+    /// that entry instead and returns a note for the model saying so. For tools that only read:
+    /// small models often get a name's case or a leading `./` wrong, and a read of the file they
+    /// plainly meant costs no turn. Two or more such entries, or none, leave the path as it is
+    /// (the tool then reports it missing, naming what exists).
+    ///
+    /// # Errors
+    /// As [`Self::resolve`], for `path` or for the entry found.
+    pub fn resolve_near(
+        &self,
+        tool: &str,
+        path: &str,
+    ) -> Result<(PathBuf, Option<String>), Failure> {
+        let abs = self.resolve(tool, path)?;
+        if abs.symlink_metadata().is_ok() {
+            return Ok((abs, None));
+        }
+        let (Some(parent), Some(name)) = (abs.parent(), abs.file_name()) else {
+            return Ok((abs, None));
+        };
+        let key = near_key(&name.to_string_lossy());
+        let Ok(entries) = std::fs::read_dir(parent) else {
+            return Ok((abs, None));
+        };
+        if key.is_empty() {
+            return Ok((abs, None));
+        }
+        let mut found = None;
+        for e in entries.filter_map(Result::ok) {
+            if near_key(&e.file_name().to_string_lossy()) == key {
+                if found.is_some() {
+                    return Ok((abs, None));
+                }
+                found = Some(e.path());
+            }
+        }
+        let Some(entry) = found else {
+            return Ok((abs, None));
+        };
+        // The entry goes through the same checks as any model-given path (a link leading out).
+        let shown = self.display(&entry);
+        let entry = self.resolve(tool, &shown)?;
+        let note = format!(
+            "(`{}` does not exist; this is `{shown}`.)",
+            self.display(&abs)
+        );
+        Ok((entry, Some(note)))
+    }
+
     fn absolute_message(&self, given: &str) -> String {
         let suggestion = Path::new(given)
             .strip_prefix(&self.root)
@@ -272,6 +323,11 @@ pub(super) fn bad_name(tool: &str, given: &str, e: &io::Error) -> Failure {
             "`{shown}{more}` cannot be a file name ({e}); use a shorter path without control characters"
         ),
     )
+}
+
+/// A file name with letter case and leading dots set aside, for [`Sandbox::resolve_near`].
+fn near_key(name: &str) -> String {
+    name.trim_start_matches('.').to_lowercase()
 }
 
 #[cfg(test)]
