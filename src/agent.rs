@@ -813,10 +813,13 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                             fault: Fault::Model,
                             message: prev.result.output.clone(),
                         });
-                        // Never the example again to a model that copied it.
-                        let example = (failure.kind != correct::EXAMPLE_COPIED)
-                            .then(|| self.example_for(&call.name))
-                            .flatten();
+                        // Never the example again to a model that copied it, nor beside a value
+                        // a tool that changes things refused (as in the corrective message).
+                        let example = (failure.kind != correct::EXAMPLE_COPIED
+                            && (self.tools.is_read_only(&call.name)
+                                || !correct::names_a_value(&failure)))
+                        .then(|| self.example_for(&call.name))
+                        .flatten();
                         let message = correct::escalation(&call.name, &failure, example.as_deref());
                         let mut r = CallResult::failed("repeated_failure", Fault::Model, message);
                         r.attempts = 0;

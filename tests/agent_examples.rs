@@ -143,3 +143,25 @@ fn a_value_the_tool_refuses_gets_no_other_call_to_copy() {
         c.feedback
     );
 }
+
+#[test]
+fn the_firmer_message_for_a_refused_value_shows_no_example_either() {
+    let dir = folder();
+    let same = json!({"path": "todo.txt", "old_text": "absent", "new_text": "x"});
+    let t = run(
+        &dir,
+        vec![
+            call("edit", same.clone()),
+            call("edit", same),
+            "I could not.".into(),
+        ],
+    );
+    let c = &t.turns[1].calls[0];
+    assert_eq!(c.result.failure.as_ref().unwrap().kind, "repeated_failure");
+    assert!(
+        !c.feedback.contains("toolmend-example.txt") && !c.feedback.contains("exactly this shape"),
+        "{}",
+        c.feedback
+    );
+    assert!(c.feedback.contains("plain text"), "{}", c.feedback);
+}
