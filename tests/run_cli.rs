@@ -734,3 +734,72 @@ fn an_unreachable_ollama_server_exits_2() {
     assert!(out.stderr.contains("cannot reach Ollama"), "{}", out.stderr);
     assert!(out.stdout.is_empty());
 }
+
+/// `--tools read-only` (or single built-in names) offers only the tools named: a model that
+/// writes a file anyway is told the tool does not exist, and nothing is written. Found with
+/// Qwen2.5-Coder-0.5B, which replaced `todo.txt` by one line when asked to list its TODO items.
+#[test]
+fn run_offers_only_the_built_in_tools_named() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("todo.txt"), "TODO: call Ann\n").unwrap();
+    let s = script(
+        dir.path(),
+        &[
+            Value::String(
+                "{\"name\": \"write\", \"arguments\": {\"path\": \"todo.txt\", \"content\": \"x\"}}"
+                    .into(),
+            ),
+            Value::String("done".into()),
+        ],
+    );
+    for spec in ["read-only", "ls,read, grep,glob"] {
+        let out = toolmend(
+            &[
+                "run",
+                "List the TODO items.",
+                "--script",
+                s.to_str().unwrap(),
+                "--tools",
+                spec,
+                "--root",
+                dir.path().to_str().unwrap(),
+                "--json",
+            ],
+            "",
+        );
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let end = out
+            .stdout
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).unwrap())
+            .find(|e| e["type"] == "ToolEnd")
+            .unwrap();
+        assert_eq!(end["result"]["failure"]["kind"], "unknown_tool", "{end}");
+        let message = end["result"]["output"].as_str().unwrap();
+        assert!(
+            message.contains("glob, grep, ls, read") && !message.contains("edit"),
+            "{message}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("todo.txt")).unwrap(),
+            "TODO: call Ann\n"
+        );
+    }
+    let out = toolmend(
+        &[
+            "run",
+            "x",
+            "--script",
+            s.to_str().unwrap(),
+            "--tools",
+            "read,shell",
+        ],
+        "",
+    );
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.contains("\"shell\"") && out.stderr.contains("read-only"),
+        "{}",
+        out.stderr
+    );
+}

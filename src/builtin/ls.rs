@@ -62,7 +62,9 @@ fn list(sb: &Sandbox, path: &str) -> Result<Output, Failure> {
     list_at(sb, abs).map(|out| super::noted(out, note))
 }
 
-fn list_at(sb: &Sandbox, abs: std::path::PathBuf) -> Result<Output, Failure> {
+/// The listing of `abs`, already resolved inside the sandbox (also what `read` of a directory
+/// shows).
+pub(super) fn list_at(sb: &Sandbox, abs: std::path::PathBuf) -> Result<Output, Failure> {
     let shown = sb.display(&abs);
     let meta = std::fs::metadata(&abs).map_err(|e| io_failure("ls", sb, &abs, &e))?;
     if meta.is_file() {

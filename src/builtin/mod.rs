@@ -59,17 +59,39 @@ pub fn all(sandbox: &Arc<Sandbox>) -> Vec<Arc<dyn Tool>> {
     ]
 }
 
+/// The names of the built-in tools, in name order.
+pub const NAMES: [&str; 6] = ["edit", "glob", "grep", "ls", "read", "write"];
+
+/// The built-in tools that only read (`ls read grep glob`): a set that cannot change the root.
+pub const READ_ONLY: [&str; 4] = ["glob", "grep", "ls", "read"];
+
 /// Registers all built-in tools rooted at `root` into `registry`, under the provider `builtin`.
 ///
 /// # Errors
 /// [`BuiltinError::Root`] when `root` is not an existing directory.
 pub fn register(registry: &Registry, root: &Path) -> Result<(), BuiltinError> {
+    register_some(registry, root, |_| true)
+}
+
+/// Registers the built-in tools whose name `keep` accepts (see [`NAMES`]), rooted at `root`,
+/// under the provider `builtin` — e.g. only [`READ_ONLY`] ones for a task that must not change
+/// anything.
+///
+/// # Errors
+/// [`BuiltinError::Root`] when `root` is not an existing directory.
+pub fn register_some(
+    registry: &Registry,
+    root: &Path,
+    keep: impl Fn(&str) -> bool,
+) -> Result<(), BuiltinError> {
     let sandbox = Sandbox::new(root).map_err(|source| BuiltinError::Root {
         root: root.display().to_string(),
         source,
     })?;
     for tool in all(&Arc::new(sandbox)) {
-        registry.insert(tool, Some("builtin".into()))?;
+        if keep(&tool.spec().name) {
+            registry.insert(tool, Some("builtin".into()))?;
+        }
     }
     Ok(())
 }

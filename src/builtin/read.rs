@@ -73,13 +73,10 @@ fn read(sb: &Sandbox, args: &ReadArgs) -> Result<Output, Failure> {
 fn read_at(sb: &Sandbox, abs: std::path::PathBuf, args: &ReadArgs) -> Result<Output, Failure> {
     let shown = sb.display(&abs);
     if abs.is_dir() {
-        return Err(Failure::invalid_args(
-            "read",
-            "/path",
-            format!(
-                "`{shown}` is a directory, not a file. List it with {{\"name\": \"ls\", \"arguments\": {{\"path\": \"{shown}\"}}}}"
-            ),
-        ));
+        // What a model reading a folder wants is what it holds (small models `read` `.`): the
+        // listing `ls` gives, said to be one, instead of a failure that costs a turn.
+        let note = format!("(`{shown}` is a directory, not a file; this is what it holds.)");
+        return super::ls::list_at(sb, abs).map(|out| super::noted(out, Some(note)));
     }
     let meta = std::fs::metadata(&abs).map_err(|e| io_failure("read", sb, &abs, &e))?;
     if !meta.is_file() {

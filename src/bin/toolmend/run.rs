@@ -54,8 +54,8 @@ pub struct Common {
     /// Replay recorded model outputs (JSON Lines) instead of running a model: for tests and demos.
     #[arg(long, value_name = "FILE", hide = true, conflicts_with = "ollama")]
     script: Option<PathBuf>,
-    /// `builtin` (ls, read, grep, glob, write, edit inside --root), a JSON file of command tools,
-    /// or both separated by a comma.
+    /// `builtin` (ls, read, grep, glob, write, edit inside --root), `read-only` (ls, read, grep,
+    /// glob), single built-in names, JSON files of command tools: any of them, separated by commas.
     #[arg(long, default_value = "builtin")]
     tools: String,
     /// Directory the built-in tools work in (nothing outside it is read or written) and command
@@ -286,20 +286,33 @@ fn setup(c: &Common, rt: &tokio::runtime::Runtime) -> anyhow::Result<Option<CliA
     Ok(Some(Agent::new(backend, tools, options)))
 }
 
-/// The tools for `--tools`: a comma-separated list of `builtin` (the file tools inside `root`)
-/// and JSON files of command tools (see [`CommandTool`]).
+/// The tools for `--tools`: a comma-separated list of `builtin` (the file tools inside `root`),
+/// `read-only` (those that only read), single built-in tool names, and JSON files of command
+/// tools (see [`CommandTool`]).
 fn toolbox(spec: &str, root: &std::path::Path) -> anyhow::Result<Box<dyn Toolbox>> {
+    use toolmend::builtin::{NAMES, READ_ONLY};
     use toolmend::dispatch::{Dispatcher, Policy};
     let registry = toolmend::tools::Registry::new();
+    let mut builtins: Vec<&str> = Vec::new();
+    let mut files = Vec::new();
     for part in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-        if part == "builtin" {
-            toolmend::builtin::register(&registry, root)?;
-            continue;
+        match part {
+            "builtin" => builtins.extend(NAMES),
+            "read-only" => builtins.extend(READ_ONLY),
+            name if NAMES.contains(&name) => builtins.push(name),
+            file => files.push(file),
         }
+    }
+    if !builtins.is_empty() {
+        toolmend::builtin::register_some(&registry, root, |n| builtins.contains(&n))?;
+    }
+    for part in files {
         let path = std::path::Path::new(part);
         if !path.is_file() {
             anyhow::bail!(
-                "--tools {part:?} is neither `builtin` nor a file: pass `builtin`, a JSON file of command tools, or both separated by a comma"
+                "--tools {part:?} is neither a built-in tool nor a file: pass `builtin` (all of {}), `read-only` ({}), single names among them, or a JSON file of command tools, separated by commas",
+                NAMES.join(" "),
+                READ_ONLY.join(" ")
             );
         }
         for tool in CommandTool::load(path, root)? {
