@@ -813,11 +813,10 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                             fault: Fault::Model,
                             message: prev.result.output.clone(),
                         });
-                        // Never the example again to a model that copied it, nor beside a value
-                        // a tool that changes things refused (as in the corrective message).
+                        // Never the example again to a model that copied it, nor where the
+                        // corrective message left it out.
                         let example = (failure.kind != correct::EXAMPLE_COPIED
-                            && (self.tools.is_read_only(&call.name)
-                                || !correct::names_a_value(&failure)))
+                            && self.example_helps(&call.name, &failure))
                         .then(|| self.example_for(&call.name))
                         .flatten();
                         let message = correct::escalation(&call.name, &failure, example.as_deref());
@@ -987,9 +986,8 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     "`{}` failed ({}): sent a corrective message with a valid call",
                     call.name, f.kind
                 );
-                // No example beside a refused value of a tool that changes things: the model
-                // would run the example's values on the example's file.
-                let example = (self.tools.is_read_only(&call.name) || !correct::names_a_value(&f))
+                let example = self
+                    .example_helps(&call.name, &f)
                     .then(|| self.example_for(&call.name))
                     .flatten();
                 let feedback = correct::corrective(&f, example.as_deref());
@@ -1023,6 +1021,15 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             .iter()
             .all(|(k, v)| sent.get(k) == Some(v))
             .then(|| correct::example_copied(&call.name, wanted))
+    }
+
+    /// Whether a corrective message for `failure` of a call of `name` shows an example call. Not
+    /// for a tool that changes things when the failure is about one value it refused or is a
+    /// refusal (the user did not allow it, a policy): the example's values would only be copied,
+    /// and run on the example's file.
+    fn example_helps(&self, name: &str, failure: &CallFailure) -> bool {
+        self.tools.is_read_only(name)
+            || !(correct::names_a_value(failure) || failure.fault == Fault::Policy)
     }
 
     /// One valid call of `name`, or, for a name that is no tool, of the read-only tool closest

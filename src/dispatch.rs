@@ -13,7 +13,8 @@
 //!    validated (`Malformed` / `InvalidArgs`, with decode's corrective message and a valid call);
 //! 3. the retry budget of `(tool, canonical args)` is checked (spent: `BudgetExhausted`); the
 //!    arguments are the decoded ones, or the raw ones when they could not be decoded;
-//! 4. policy: a non-read-only tool in a read-only task is `Denied`;
+//! 4. policy: a non-read-only tool in a read-only task is `Denied`, and so is one the policy's
+//!    [`Approver`] (a person asked before anything changes) does not allow;
 //! 5. the third identical call (same tool, same canonical args, nothing changed since) gets a
 //!    `Duplicate` message with the earlier result instead of a re-run; a repeated pure call is
 //!    answered from the memo;
@@ -72,6 +73,9 @@ pub struct Policy {
     pub backoff: Duration,
     /// Refuse every tool that is not read-only.
     pub read_only: bool,
+    /// Asked before a call of a tool that is not read-only runs, once its arguments are decoded
+    /// and valid: a refusal makes the call `Denied`. `None` (the default): such calls run.
+    pub approve: Option<Approver>,
     /// How forgiving argument decoding is.
     pub decode: crate::decode::Policy,
 }
@@ -87,10 +91,58 @@ impl Default for Policy {
             world_retries: 2,
             backoff: Duration::from_millis(100),
             read_only: false,
+            approve: None,
             decode: crate::decode::Policy::default(),
         }
     }
 }
+
+/// Decides whether a call of a tool that changes things may run: given the tool's name and its
+/// decoded, valid arguments, `true` lets it run. It is called on the dispatching thread and may
+/// block (`toolmend run --ask` asks a person on the terminal).
+///
+/// ```
+/// use toolmend::dispatch::{Approver, Policy};
+/// let policy = Policy {
+///     approve: Some(Approver::new(|tool, args| tool == "write" && args["path"] == "notes.txt")),
+///     ..Policy::default()
+/// };
+/// # let _ = policy;
+/// ```
+#[derive(Clone)]
+pub struct Approver(Arc<Allows>);
+
+/// What an [`Approver`] asks: the tool's name and decoded arguments in, whether it may run out.
+type Allows = dyn Fn(&str, &Value) -> bool + Send + Sync;
+
+impl Approver {
+    /// An approver that asks `allows`.
+    pub fn new(allows: impl Fn(&str, &Value) -> bool + Send + Sync + 'static) -> Self {
+        Self(Arc::new(allows))
+    }
+
+    /// Whether the call of `tool` with `args` may run.
+    #[must_use]
+    pub fn allows(&self, tool: &str, args: &Value) -> bool {
+        (self.0)(tool, args)
+    }
+}
+
+impl std::fmt::Debug for Approver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Approver(..)")
+    }
+}
+
+impl PartialEq for Approver {
+    /// The same approver (one `Arc`), not one that decides alike.
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+/// The message of a call the [`Approver`] refused.
+const NOT_ALLOWED: &str = "the user did not allow this call, so it was not run. Do not send it again: continue without it, or answer the user in plain text";
 
 /// What is remembered about calls already made, keyed by `tool \0 canonical args`.
 #[derive(Debug)]
@@ -324,6 +376,12 @@ impl Dispatcher {
                 ),
             );
             return fail(self, failure);
+        }
+        if !entry.spec.annotations.read_only
+            && let Some(approver) = &self.policy.approve
+            && !approver.allows(&name, &args)
+        {
+            return fail(self, Failure::denied(&name, NOT_ALLOWED));
         }
 
         if let Some(seen) = self.seen.get(&key)

@@ -165,3 +165,38 @@ fn the_firmer_message_for_a_refused_value_shows_no_example_either() {
     );
     assert!(c.feedback.contains("plain text"), "{}", c.feedback);
 }
+
+#[test]
+fn a_call_the_user_refused_gets_no_example_call() {
+    use toolmend::dispatch::{Approver, Dispatcher, Policy};
+    let dir = folder();
+    let tools = DispatchToolbox::new(Dispatcher::new(
+        toolmend::builtin::registry(dir.path()).unwrap(),
+        Policy {
+            approve: Some(Approver::new(|_, _| false)),
+            ..Policy::default()
+        },
+    ));
+    let turns: Vec<ScriptedTurn> = vec![
+        call("write", json!({"path": "todo.txt", "content": "x"})),
+        "I was not allowed to.".into(),
+    ];
+    let mut agent = Agent::new(ScriptedBackend::new(turns), tools, AgentOptions::default());
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let t = rt.block_on(agent.run("Clear todo.txt.", &mut |_| {}));
+    let c = &t.turns[0].calls[0];
+    assert_eq!(c.result.failure.as_ref().unwrap().kind, "denied");
+    assert!(
+        c.feedback.contains("the user did not allow this call"),
+        "{}",
+        c.feedback
+    );
+    assert!(!c.feedback.contains("toolmend-example"), "{}", c.feedback);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("todo.txt")).unwrap(),
+        "TODO: renew the passport\n"
+    );
+}

@@ -837,3 +837,58 @@ async fn null_as_text_means_no_arguments() {
         assert_eq!(runs.load(Ordering::SeqCst), 1);
     }
 }
+
+// ---------- approval ----------
+
+#[tokio::test]
+async fn the_approver_is_asked_with_decoded_arguments_before_a_tool_that_changes_things() {
+    let registry = Registry::new();
+    let (send, send_runs) = probe("send", Annotations::default(), ok_text("sent"));
+    let (read, read_runs) = probe("read", Annotations::READ_ONLY, ok_text("x"));
+    registry.register(send).unwrap();
+    registry.register(read).unwrap();
+    let asked: Arc<Mutex<Vec<(String, Value)>>> = Arc::default();
+    let log = Arc::clone(&asked);
+    let mut d = Dispatcher::new(
+        registry,
+        Policy {
+            approve: Some(toolmend::dispatch::Approver::new(move |tool, args| {
+                log.lock().unwrap().push((tool.to_owned(), args.clone()));
+                args["n"] == json!(1)
+            })),
+            ..fast_policy()
+        },
+    );
+    // Refused: not run, a policy failure, not charged against the model's budget.
+    for _ in 0..4 {
+        let r = d
+            .dispatch(ToolCall::new("send", json!({"path": "a", "n": 2})))
+            .await;
+        assert_eq!(kind(&r), Some(FailureKind::Denied), "{}", r.output);
+        assert_eq!(r.failure.as_ref().unwrap().fault(), Fault::Policy);
+        assert!(
+            r.output.contains("the user did not allow this call"),
+            "{}",
+            r.output
+        );
+    }
+    assert_eq!(send_runs.load(Ordering::SeqCst), 0);
+    // Allowed, and asked with the decoded arguments ("1" coerced to 1 by the schema).
+    let r = d
+        .dispatch(ToolCall::new("send", json!({"path": "a", "n": "1"})))
+        .await;
+    assert!(r.failure.is_none(), "{}", r.output);
+    assert_eq!(send_runs.load(Ordering::SeqCst), 1);
+    assert_eq!(
+        asked.lock().unwrap().last().unwrap().1,
+        json!({"path": "a", "n": 1})
+    );
+    // Read-only tools and calls that fail to decode are never asked about.
+    let before = asked.lock().unwrap().len();
+    d.dispatch(ToolCall::new("read", json!({"path": "a"})))
+        .await;
+    d.dispatch(ToolCall::new("send", json!({"path": 5, "n": "many"})))
+        .await;
+    assert_eq!(asked.lock().unwrap().len(), before);
+    assert_eq!(read_runs.load(Ordering::SeqCst), 1);
+}

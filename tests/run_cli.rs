@@ -803,3 +803,137 @@ fn run_offers_only_the_built_in_tools_named() {
         out.stderr
     );
 }
+
+/// `--ask always` asks on stderr before a tool that changes things runs and reads the answer from
+/// stdin: `n` (or the end of input) refuses the call — the model is told the user did not allow
+/// it, with no example call to copy — and `y` lets it run. Read-only tools are never asked about.
+#[test]
+fn run_asks_before_a_tool_that_changes_things() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("todo.txt"), "TODO: call Ann\n").unwrap();
+    let s = script(
+        dir.path(),
+        &[
+            Value::String(
+                "{\"name\": \"read\", \"arguments\": {\"path\": \"todo.txt\"}}\n{\"name\": \"write\", \"arguments\": {\"path\": \"todo.txt\", \"content\": \"x\"}}"
+                    .into(),
+            ),
+            Value::String("done".into()),
+        ],
+    );
+    let args = |ask: &'static str| {
+        vec![
+            "run".to_owned(),
+            "List the TODO items.".into(),
+            "--script".into(),
+            s.to_str().unwrap().into(),
+            "--root".into(),
+            dir.path().to_str().unwrap().into(),
+            "--ask".into(),
+            ask.into(),
+            "--json".into(),
+        ]
+    };
+    let ends = |out: &Ran| -> Vec<Value> {
+        out.stdout
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).unwrap())
+            .filter(|e| e["type"] == "ToolEnd")
+            .collect()
+    };
+    for answer in ["n\n", "", "maybe\n"] {
+        let a = args("always");
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        let out = toolmend(&a, answer);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        assert_eq!(out.stderr.matches("allow `").count(), 1, "{}", out.stderr);
+        assert!(
+            out.stderr
+                .contains(r#"allow `write` {"path":"todo.txt","content":"x"}? [y/N]"#),
+            "{}",
+            out.stderr
+        );
+        let ends = ends(&out);
+        assert!(
+            ends[0]["result"]["failure"].is_null(),
+            "read is not asked about"
+        );
+        assert_eq!(ends[1]["result"]["failure"]["kind"], "denied");
+        let message = ends[1]["result"]["output"].as_str().unwrap();
+        assert!(
+            message.contains("the user did not allow this call"),
+            "{message}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("todo.txt")).unwrap(),
+            "TODO: call Ann\n"
+        );
+    }
+    let a = args("always");
+    let a: Vec<&str> = a.iter().map(String::as_str).collect();
+    let out = toolmend(&a, "y\n");
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        ends(&out)[1]["result"]["failure"].is_null(),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("todo.txt")).unwrap(),
+        "x"
+    );
+    // `never`, and `auto` without a terminal: no question.
+    for ask in ["never", "auto"] {
+        std::fs::write(dir.path().join("todo.txt"), "TODO: call Ann\n").unwrap();
+        let a = args(ask);
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        let out = toolmend(&a, "n\n");
+        assert!(!out.stderr.contains("allow `"), "{}", out.stderr);
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("todo.txt")).unwrap(),
+            "x"
+        );
+    }
+}
+
+/// In `chat` the answers come from the same lines as the prompts, in order.
+#[test]
+fn chat_reads_answers_between_prompts() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = script(
+        dir.path(),
+        &[
+            Value::String(
+                "{\"name\": \"write\", \"arguments\": {\"path\": \"a.txt\", \"content\": \"1\"}}"
+                    .into(),
+            ),
+            Value::String("wrote a".into()),
+            Value::String(
+                "{\"name\": \"write\", \"arguments\": {\"path\": \"b.txt\", \"content\": \"2\"}}"
+                    .into(),
+            ),
+            Value::String("did not write b".into()),
+        ],
+    );
+    let out = toolmend(
+        &[
+            "chat",
+            "--script",
+            s.to_str().unwrap(),
+            "--root",
+            dir.path().to_str().unwrap(),
+            "--ask",
+            "always",
+        ],
+        "write a\ny\nwrite b\nno\n",
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(dir.path().join("a.txt").exists());
+    assert!(!dir.path().join("b.txt").exists());
+    assert!(
+        out.stdout.contains("› write a") && out.stdout.contains("› write b"),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains("did not write b"), "{}", out.stdout);
+}

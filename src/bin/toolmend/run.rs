@@ -27,8 +27,8 @@ use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
 
 use anyhow::Context;
 use toolmend::agent::{
@@ -58,6 +58,11 @@ pub struct Common {
     /// glob), single built-in names, JSON files of command tools: any of them, separated by commas.
     #[arg(long, default_value = "builtin")]
     tools: String,
+    /// When to ask before a call of a tool that changes things (write, edit, a command tool not
+    /// marked read-only) runs: `auto` asks when stdin is a terminal, `always` asks and reads each
+    /// answer as a line of stdin even from a pipe, `never` runs them without asking.
+    #[arg(long, value_enum, default_value = "auto")]
+    ask: Ask,
     /// Directory the built-in tools work in (nothing outside it is read or written) and command
     /// tools run in.
     #[arg(long, default_value = ".")]
@@ -127,6 +132,57 @@ fn parse_grammar(s: &str) -> Result<GrammarMode, String> {
     }
 }
 
+/// When `--ask` asks before a tool that changes things runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Ask {
+    /// When stdin is a terminal.
+    Auto,
+    /// Always, reading the answers from stdin.
+    Always,
+    /// Never: such calls run without asking.
+    Never,
+}
+
+/// Lines of stdin, read on a thread of their own so that `chat`'s prompts and the answers to
+/// `--ask` questions come from one place, in order.
+#[derive(Clone)]
+struct Input(Arc<Mutex<mpsc::Receiver<std::io::Result<String>>>>);
+
+impl Input {
+    fn stdin() -> Self {
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in std::io::stdin().lock().lines() {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Self(Arc::new(Mutex::new(rx)))
+    }
+
+    /// The next line, `None` at the end of input.
+    fn next_line(&self) -> Option<std::io::Result<String>> {
+        self.0.lock().ok()?.recv().ok()
+    }
+}
+
+/// Asks on stderr before a call of a tool that changes things runs; the answer is the next line
+/// of `input` (`y` or `yes` allows it; anything else, or the end of input, refuses it).
+fn asking(input: Input) -> toolmend::dispatch::Approver {
+    toolmend::dispatch::Approver::new(move |tool, args| {
+        eprint!("allow `{tool}` {}? [y/N] ", short(&args.to_string(), 200));
+        let _ = std::io::stderr().flush();
+        match input.next_line() {
+            Some(Ok(line)) => matches!(line.trim().to_lowercase().as_str(), "y" | "yes"),
+            _ => {
+                eprintln!();
+                false
+            }
+        }
+    })
+}
+
 /// Exit status when Ctrl-C stopped a run (128 + SIGINT, as shells report it).
 const EXIT_INTERRUPTED: u8 = 130;
 /// Exit status when stdout went away (128 + SIGPIPE, as shells report it).
@@ -135,7 +191,7 @@ const EXIT_STDOUT_CLOSED: u8 = 141;
 /// Runs `toolmend run`.
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let rt = runtime()?;
-    let Some(mut agent) = setup(&args.common, &rt)? else {
+    let Some(mut agent) = setup(&args.common, &rt, None)? else {
         return Ok(ExitCode::from(2));
     };
     let interrupt = agent.interrupt_handle();
@@ -169,7 +225,8 @@ fn on_ctrl_c(rt: &tokio::runtime::Runtime, interrupt: Interrupt, running: Arc<At
 /// `/reset` starts over, `/history` lists the prompts so far, `/exit` (or end of input) quits.
 pub fn chat(args: &ChatArgs) -> anyhow::Result<ExitCode> {
     let rt = runtime()?;
-    let Some(mut agent) = setup(&args.common, &rt)? else {
+    let input = Input::stdin();
+    let Some(mut agent) = setup(&args.common, &rt, Some(input.clone()))? else {
         return Ok(ExitCode::from(2));
     };
     let interrupt = agent.interrupt_handle();
@@ -184,14 +241,14 @@ pub fn chat(args: &ChatArgs) -> anyhow::Result<ExitCode> {
     }
     let mut prompts: Vec<String> = Vec::new();
     let mut last = ExitCode::SUCCESS;
-    let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
     loop {
         if interactive {
             eprint!("› ");
             std::io::stderr().flush().ok();
         }
-        let Some(line) = lines.next() else { break };
+        let Some(line) = input.next_line() else {
+            break;
+        };
         let line = line.context("cannot read stdin")?;
         let prompt = line.trim();
         match prompt {
@@ -254,9 +311,20 @@ fn exit_code(t: &Transcript) -> ExitCode {
 type CliAgent = Agent<AnyBackend, Box<dyn Toolbox>>;
 
 /// Builds the backend and the tools; `None` after printing a set-up error (exit 2). A server
-/// backend is asked, before the first turn, whether it answers and has the model.
-fn setup(c: &Common, rt: &tokio::runtime::Runtime) -> anyhow::Result<Option<CliAgent>> {
-    let tools = match toolbox(&c.tools, &c.root) {
+/// backend is asked, before the first turn, whether it answers and has the model. `--ask`
+/// answers come from `input` (stdin is read from when none is given and asking is on).
+fn setup(
+    c: &Common,
+    rt: &tokio::runtime::Runtime,
+    input: Option<Input>,
+) -> anyhow::Result<Option<CliAgent>> {
+    let ask = match c.ask {
+        Ask::Always => true,
+        Ask::Never => false,
+        Ask::Auto => std::io::stdin().is_terminal(),
+    };
+    let approve = ask.then(|| asking(input.unwrap_or_else(Input::stdin)));
+    let tools = match toolbox(&c.tools, &c.root, approve) {
         Ok(t) => t,
         Err(e) => {
             eprintln!("error: {e:#}");
@@ -289,7 +357,11 @@ fn setup(c: &Common, rt: &tokio::runtime::Runtime) -> anyhow::Result<Option<CliA
 /// The tools for `--tools`: a comma-separated list of `builtin` (the file tools inside `root`),
 /// `read-only` (those that only read), single built-in tool names, and JSON files of command
 /// tools (see [`CommandTool`]).
-fn toolbox(spec: &str, root: &std::path::Path) -> anyhow::Result<Box<dyn Toolbox>> {
+fn toolbox(
+    spec: &str,
+    root: &std::path::Path,
+    approve: Option<toolmend::dispatch::Approver>,
+) -> anyhow::Result<Box<dyn Toolbox>> {
     use toolmend::builtin::{NAMES, READ_ONLY};
     use toolmend::dispatch::{Dispatcher, Policy};
     let registry = toolmend::tools::Registry::new();
@@ -327,7 +399,13 @@ fn toolbox(spec: &str, root: &std::path::Path) -> anyhow::Result<Box<dyn Toolbox
         );
     }
     Ok(Box::new(toolmend::agent::DispatchToolbox::new(
-        Dispatcher::new(registry, Policy::default()),
+        Dispatcher::new(
+            registry,
+            Policy {
+                approve,
+                ..Policy::default()
+            },
+        ),
     )))
 }
 
