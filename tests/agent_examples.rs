@@ -62,7 +62,7 @@ fn a_copied_edit_example_is_not_run_and_never_shown_again() {
         "{first:?}"
     );
     assert!(
-        first.feedback.contains("not run") && first.feedback.contains("the example's"),
+        first.feedback.contains("not run") && first.feedback.contains("the example call's"),
         "{}",
         first.feedback
     );

@@ -44,7 +44,7 @@ fn wrong_type() {
     );
     assert!(
         m.contains(
-            "- /days: expected an integer from 1 to 14, received \"next week\". Fix: send \"days\" as an integer from 1 to 14"
+            "- field `days`: expected an integer from 1 to 14, received \"next week\". Fix: send \"days\" as an integer from 1 to 14"
         ),
         "{m}"
     );

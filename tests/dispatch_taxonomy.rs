@@ -126,7 +126,7 @@ async fn malformed_text_arguments_get_a_corrective_message_with_an_example() {
 }
 
 #[tokio::test]
-async fn invalid_arguments_name_the_pointer_and_show_a_valid_call() {
+async fn invalid_arguments_name_the_field_and_show_a_valid_call() {
     let registry = Registry::new();
     let (t, runs) = probe("read", Annotations::READ_ONLY, ok_text("x"));
     registry.register(t).unwrap();
@@ -135,13 +135,26 @@ async fn invalid_arguments_name_the_pointer_and_show_a_valid_call() {
         .dispatch(ToolCall::new("read", json!({"n": "five"})))
         .await;
     assert_eq!(kind(&r), Some(FailureKind::InvalidArgs));
-    assert!(r.output.contains("/n"), "{}", r.output);
+    // Named as a field, never as a pointer a small model would take for a path.
+    assert!(
+        r.output.starts_with("invalid arguments for `read`, field `n`: "),
+        "{}",
+        r.output
+    );
+    assert!(!r.output.contains("/n"), "{}", r.output);
+    // The structured failure keeps the pointer.
+    assert!(
+        matches!(r.failure, Some(Failure::InvalidArgs { ref pointer, .. }) if pointer == "/n"),
+        "{:?}",
+        r.failure
+    );
     // decode's corrective message: "five" gives no integer to derive, so it says what is
     // needed instead of inventing one (a made-up `1` would be copied and run), and shows the
     // tool author's example call.
     assert!(
-        r.output
-            .contains(r#"- /n: expected an integer, received "five". Fix: send "n" as an integer"#),
+        r.output.contains(
+            r#"- field `n`: expected an integer, received "five". Fix: send "n" as an integer"#
+        ),
         "{}",
         r.output
     );

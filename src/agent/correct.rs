@@ -32,15 +32,16 @@ pub fn call_key(name: &str, args: &Args) -> String {
 pub const EXAMPLE_COPIED: &str = "example_copied";
 
 /// The message refusing a call that copies the example call of tool `name` (`example`: that
-/// call's arguments): it names the copied values and asks for the task's own.
+/// call's arguments): it names the copied fields, not their values (repeating the values would
+/// only show them again to a model that copies), and asks for the task's own.
 #[must_use]
 pub fn example_copied(name: &str, example: &serde_json::Map<String, Value>) -> String {
-    let values: Vec<String> = example.iter().map(|(k, v)| format!("`{k}`: {v}")).collect();
+    let fields: Vec<String> = example.keys().map(|k| format!("`{k}`")).collect();
     format!(
-        "This `{name}` call was not run: its values ({}) are the example's, copied from an \
-         earlier message, not values from the user's task. Call `{name}` with the file and text \
-         the task needs, or answer the user in plain text.",
-        values.join(", ")
+        "This `{name}` call was not run: its {} are the example call's, copied from an earlier \
+         message, not values from the user's task. Call `{name}` with the file and text the task \
+         needs, or answer the user in plain text.",
+        fields.join(", ")
     )
 }
 
@@ -68,7 +69,7 @@ fn settles_arguments(failure: &CallFailure) -> bool {
 }
 
 /// Whether the failure is the tool refusing one value of well-formed arguments (`invalid
-/// arguments for `edit` at `/new_text`: …`): its message says what is wrong with that value, and
+/// arguments for `edit`, field `new_text`: …`): its message says what is wrong with that value, and
 /// an example call with other values would only be copied — for a tool that changes things, into
 /// a call that changes the wrong file (for a read-only tool, `ls` of `.` after a path outside
 /// the root, the example is a harmless next step).
@@ -79,7 +80,7 @@ pub fn names_a_value(failure: &CallFailure) -> bool {
         && failure
             .message
             .split_once(": ")
-            .is_some_and(|(head, _)| head.contains("` at `/"))
+            .is_some_and(|(head, _)| head.contains("`, field `"))
 }
 
 /// The firmer message for a failing call sent again unchanged after a corrective message.
@@ -162,12 +163,12 @@ mod tests {
         let ex = r#"{"name":"edit","arguments":{"path":"toolmend-example.txt","old_text":"hello","new_text":"goodbye"}}"#;
         let corrected = failure(
             "invalid_args",
-            "invalid arguments for `edit` at `/old_text`: …\nCorrected arguments: {\"path\":\"a.txt\",\"old_text\":\"x\",\"new_text\":\"y\"}",
+            "invalid arguments for `edit`, field `old_text`: …\nCorrected arguments: {\"path\":\"a.txt\",\"old_text\":\"x\",\"new_text\":\"y\"}",
         );
         assert_eq!(corrective(&corrected, Some(ex)), corrected.message);
         let no_fix = failure(
             "invalid_args",
-            "invalid arguments for `f` at `/when`: …\nKeep every other field as you sent it.",
+            "invalid arguments for `f`, field `when`: …\nKeep every other field as you sent it.",
         );
         assert_eq!(
             corrective(
@@ -188,12 +189,12 @@ mod tests {
     fn a_refused_value_is_told_apart_from_other_failures() {
         let value = failure(
             "invalid_args",
-            "invalid arguments for `edit` at `/new_text`: new_text is the same as old_text",
+            "invalid arguments for `edit`, field `new_text`: new_text is the same as old_text",
         );
         assert!(names_a_value(&value));
         let whole = failure(
             "invalid_args",
-            "invalid arguments for `edit` at ``: the arguments must be an object",
+            "invalid arguments for `edit`: the arguments must be an object",
         );
         assert!(!names_a_value(&whole));
         assert!(!names_a_value(&failure(
@@ -201,7 +202,7 @@ mod tests {
             "there is no tool `lst`"
         )));
         // A message that only mentions a pointer later on is not one.
-        let later = failure("invalid_args", "bad call: see `edit` at `/new_text`");
+        let later = failure("invalid_args", "bad call: see `edit`, field `new_text`");
         assert!(!names_a_value(&later));
     }
 
@@ -210,8 +211,14 @@ mod tests {
         let ex = json!({"path": "toolmend-example.txt", "content": "hello\n"});
         let m = example_copied("write", ex.as_object().unwrap());
         assert!(m.starts_with("This `write` call was not run"), "{m}");
-        assert!(m.contains(r#"`path`: "toolmend-example.txt""#), "{m}");
-        assert!(m.contains(r#"`content`: "hello\n""#), "{m}");
+        assert!(
+            m.contains("its `path`, `content` are the example call's"),
+            "{m}"
+        );
+        assert!(
+            !m.contains("toolmend-example.txt") && !m.contains("hello"),
+            "{m}"
+        );
     }
 
     #[test]

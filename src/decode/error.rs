@@ -811,9 +811,9 @@ impl fmt::Display for Problem {
             f,
             "{}: expected {}, received {}. Fix: {}",
             if self.path.is_empty() {
-                "(arguments)"
+                "(arguments)".to_owned()
             } else {
-                &self.path
+                format!("field `{}`", crate::tools::field_label(&self.path))
             },
             self.expected,
             self.received,

@@ -93,7 +93,7 @@ pub enum Failure {
     },
     /// Model's fault: the arguments are JSON but do not fit the tool (wrong type, missing field,
     /// a path that does not exist, an edit whose old text is absent, …).
-    #[error("invalid arguments for `{tool}` at `{pointer}`: {message}")]
+    #[error("{}", invalid_args_message(.tool, .pointer, .message))]
     InvalidArgs {
         /// The tool that was called.
         tool: String,
@@ -181,6 +181,47 @@ pub enum Failure {
         /// Which call ended the turn, and why.
         reason: String,
     },
+}
+
+fn invalid_args_message(tool: &str, pointer: &str, message: &str) -> String {
+    if pointer.is_empty() {
+        format!("invalid arguments for `{tool}`: {message}")
+    } else {
+        format!(
+            "invalid arguments for `{tool}`, field `{}`: {message}",
+            field_label(pointer)
+        )
+    }
+}
+
+/// How a model-facing message names the argument at JSON Pointer `pointer`: `content` for
+/// `/content`, `items[0].name` for `/items/0/name` (`~1` and `~0` unescaped); empty for the
+/// whole arguments. Small models took a pointer such as `/new_text` for a file path and sent it
+/// as one.
+///
+/// ```
+/// use toolmend::tools::field_label;
+/// assert_eq!(field_label("/content"), "content");
+/// assert_eq!(field_label("/items/0/a~1b"), "items[0].a/b");
+/// assert_eq!(field_label(""), "");
+/// ```
+#[must_use]
+pub fn field_label(pointer: &str) -> String {
+    let mut out = String::new();
+    for seg in pointer.split('/').skip(1) {
+        let seg = seg.replace("~1", "/").replace("~0", "~");
+        if !out.is_empty() && !seg.is_empty() && seg.bytes().all(|b| b.is_ascii_digit()) {
+            out.push('[');
+            out.push_str(&seg);
+            out.push(']');
+        } else {
+            if !out.is_empty() {
+                out.push('.');
+            }
+            out.push_str(&seg);
+        }
+    }
+    out
 }
 
 fn unknown_tool_message(name: &str, known: &[String], example: Option<&str>) -> String {

@@ -44,7 +44,7 @@ mod typed;
 pub use args::{ArgDecoder, SchemaError};
 pub use call::{Arguments, CallSource, ToolCall};
 pub use effect::Effect;
-pub use failure::{Failure, FailureKind, Fault};
+pub use failure::{Failure, FailureKind, Fault, field_label};
 pub use memo::Memo;
 pub use registry::{Entry, Exported, Registry, Snapshot};
 pub use result::{Output, OutputFormat, ToolResult};
