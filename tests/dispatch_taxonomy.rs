@@ -137,7 +137,8 @@ async fn invalid_arguments_name_the_field_and_show_a_valid_call() {
     assert_eq!(kind(&r), Some(FailureKind::InvalidArgs));
     // Named as a field, never as a pointer a small model would take for a path.
     assert!(
-        r.output.starts_with("invalid arguments for `read`, field `n`: "),
+        r.output
+            .starts_with("invalid arguments for `read`, field `n`: "),
         "{}",
         r.output
     );

@@ -735,22 +735,33 @@ fn an_unreachable_ollama_server_exits_2() {
     assert!(out.stdout.is_empty());
 }
 
+/// A folder holding `todo.txt`, and a script whose first turn is `first` and second an answer.
+fn todo_folder(first: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("todo.txt"), "TODO: call Ann\n").unwrap();
+    let s = script(
+        dir.path(),
+        &[Value::String(first.into()), Value::String("done".into())],
+    );
+    (dir, s)
+}
+
+/// The `ToolEnd` events of a `--json` run.
+fn tool_ends(out: &Ran) -> Vec<Value> {
+    out.stdout
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|e| e["type"] == "ToolEnd")
+        .collect()
+}
+
 /// `--tools read-only` (or single built-in names) offers only the tools named: a model that
 /// writes a file anyway is told the tool does not exist, and nothing is written. Found with
 /// Qwen2.5-Coder-0.5B, which replaced `todo.txt` by one line when asked to list its TODO items.
 #[test]
 fn run_offers_only_the_built_in_tools_named() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("todo.txt"), "TODO: call Ann\n").unwrap();
-    let s = script(
-        dir.path(),
-        &[
-            Value::String(
-                "{\"name\": \"write\", \"arguments\": {\"path\": \"todo.txt\", \"content\": \"x\"}}"
-                    .into(),
-            ),
-            Value::String("done".into()),
-        ],
+    let (dir, s) = todo_folder(
+        "{\"name\": \"write\", \"arguments\": {\"path\": \"todo.txt\", \"content\": \"x\"}}",
     );
     for spec in ["read-only", "ls,read, grep,glob"] {
         let out = toolmend(
@@ -768,12 +779,7 @@ fn run_offers_only_the_built_in_tools_named() {
             "",
         );
         assert_eq!(out.code, 0, "{}", out.stderr);
-        let end = out
-            .stdout
-            .lines()
-            .map(|l| serde_json::from_str::<Value>(l).unwrap())
-            .find(|e| e["type"] == "ToolEnd")
-            .unwrap();
+        let end = &tool_ends(&out)[0];
         assert_eq!(end["result"]["failure"]["kind"], "unknown_tool", "{end}");
         let message = end["result"]["output"].as_str().unwrap();
         assert!(
@@ -809,17 +815,8 @@ fn run_offers_only_the_built_in_tools_named() {
 /// it, with no example call to copy — and `y` lets it run. Read-only tools are never asked about.
 #[test]
 fn run_asks_before_a_tool_that_changes_things() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("todo.txt"), "TODO: call Ann\n").unwrap();
-    let s = script(
-        dir.path(),
-        &[
-            Value::String(
-                "{\"name\": \"read\", \"arguments\": {\"path\": \"todo.txt\"}}\n{\"name\": \"write\", \"arguments\": {\"path\": \"todo.txt\", \"content\": \"x\"}}"
-                    .into(),
-            ),
-            Value::String("done".into()),
-        ],
+    let (dir, s) = todo_folder(
+        "{\"name\": \"read\", \"arguments\": {\"path\": \"todo.txt\"}}\n{\"name\": \"write\", \"arguments\": {\"path\": \"todo.txt\", \"content\": \"x\"}}",
     );
     let args = |ask: &'static str| {
         vec![
@@ -834,13 +831,6 @@ fn run_asks_before_a_tool_that_changes_things() {
             "--json".into(),
         ]
     };
-    let ends = |out: &Ran| -> Vec<Value> {
-        out.stdout
-            .lines()
-            .map(|l| serde_json::from_str::<Value>(l).unwrap())
-            .filter(|e| e["type"] == "ToolEnd")
-            .collect()
-    };
     for answer in ["n\n", "", "maybe\n"] {
         let a = args("always");
         let a: Vec<&str> = a.iter().map(String::as_str).collect();
@@ -853,7 +843,7 @@ fn run_asks_before_a_tool_that_changes_things() {
             "{}",
             out.stderr
         );
-        let ends = ends(&out);
+        let ends = tool_ends(&out);
         assert!(
             ends[0]["result"]["failure"].is_null(),
             "read is not asked about"
@@ -874,7 +864,7 @@ fn run_asks_before_a_tool_that_changes_things() {
     let out = toolmend(&a, "y\n");
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(
-        ends(&out)[1]["result"]["failure"].is_null(),
+        tool_ends(&out)[1]["result"]["failure"].is_null(),
         "{}",
         out.stdout
     );
