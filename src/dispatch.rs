@@ -10,7 +10,8 @@
 //!    known tools and one concrete example call of the closest read-only tool, never of one that
 //!    writes; never executed);
 //! 2. the arguments go through [`crate::decode`]: repaired, coerced where the schema asks,
-//!    validated (`Malformed` / `InvalidArgs`, with decode's corrective message and a valid call);
+//!    validated (`Malformed` / `InvalidArgs`, with decode's corrective message and a valid call —
+//!    for a value no fix could be derived for, only for a tool that only reads);
 //! 3. the retry budget of `(tool, canonical args)` is checked (spent: `BudgetExhausted`); the
 //!    arguments are the decoded ones, or the raw ones when they could not be decoded;
 //! 4. policy: a non-read-only tool in a read-only task is `Denied`, and so is one the policy's

@@ -676,3 +676,24 @@ async fn read_of_a_directory_shows_what_it_holds() {
         r.output
     );
 }
+
+/// Found with Qwen2.5-Coder-0.5B: `write` without `content` got decode's message plus `write`'s
+/// example call, and the model sent the example, which would create `toolmend-example.txt`. A
+/// tool that changes things gets the message alone (which field to add, keep the others).
+#[tokio::test]
+async fn a_tool_that_changes_things_shows_no_example_beside_a_missing_field() {
+    let dir = root();
+    let mut d = dispatcher(&dir);
+    let r = call(&mut d, "write", json!({"path": "."})).await;
+    assert_eq!(kind(&r), Some(FailureKind::InvalidArgs), "{}", r.output);
+    assert!(r.output.contains("field `content`"), "{}", r.output);
+    assert!(r.output.contains("Keep every other field"), "{}", r.output);
+    assert!(
+        !r.output.contains("A valid call") && !r.output.contains("toolmend-example"),
+        "{}",
+        r.output
+    );
+    // A read-only tool keeps its example.
+    let r = call(&mut d, "read", json!({"start_line": 1})).await;
+    assert!(r.output.contains("A valid call looks like"), "{}", r.output);
+}

@@ -107,7 +107,11 @@ fn failure(spec: &ToolSpec, e: DecodeError) -> Failure {
         } => {
             let pointer = problems.first().map(|p| p.path.clone()).unwrap_or_default();
             let mut message = e.corrective_message();
-            if example.is_none() && spec.example.is_some() {
+            // The tool author's example where no corrected call could be derived — only for a
+            // tool that only reads: a small model copies the example whole, and for `write` that
+            // created `toolmend-example.txt` in the user's folder (the message already says which
+            // field to add or fix, and to keep the others).
+            if example.is_none() && spec.example.is_some() && spec.annotations.read_only {
                 message.push_str(&format!(
                     "\nA valid call looks like: {}",
                     spec.example_call()
