@@ -180,6 +180,12 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         &self.history
     }
 
+    /// Replaces the toolbox (the conversation is kept: [`Self::reset`] it too for a new task),
+    /// so one loaded model can work on several folders in turn.
+    pub fn set_tools(&mut self, tools: T) {
+        self.tools = tools;
+    }
+
     /// Forgets the conversation (keeps the system prompt), as if the agent were new.
     pub fn reset(&mut self) {
         self.history

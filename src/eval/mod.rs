@@ -1,5 +1,6 @@
 //! Evaluation on the Berkeley Function Calling Leaderboard (BFCL v4) data: loading, recording,
-//! replay, scoring and reports.
+//! replay, scoring and reports; and on agent [`tasks`], whole tool-loop runs judged by what they
+//! leave behind.
 //!
 //! [`data`] loads questions and ground truth, [`types`] maps BFCL's Python-ish types to JSON
 //! Schema, [`score`] is BFCL's AST checker, [`parse`] turns a raw model output into calls under the
@@ -11,4 +12,5 @@ pub mod parse;
 pub mod record;
 pub mod report;
 pub mod score;
+pub mod tasks;
 pub mod types;

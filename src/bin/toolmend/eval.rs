@@ -25,6 +25,9 @@ pub struct Args {
 enum Bench {
     /// The Berkeley Function Calling Leaderboard (BFCL v4) single-turn categories.
     Bfcl(BfclArgs),
+    /// Agent tasks: prompts run through the whole tool loop on a fresh copy of a folder, judged
+    /// by the answer and by the folder afterwards.
+    Tasks(crate::run::TasksArgs),
 }
 
 /// Arguments of `toolmend eval bfcl`.
@@ -90,6 +93,7 @@ enum StrictFormatArg {
 /// Runs `toolmend eval`.
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     match &args.bench {
+        Bench::Tasks(a) => crate::run::tasks(a),
         Bench::Bfcl(a) => {
             if let Some(dir) = &a.replay {
                 replay(a, dir)

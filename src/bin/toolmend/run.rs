@@ -39,7 +39,7 @@ use toolmend::backend::{
 };
 
 /// Options shared by `run` and `chat`.
-#[derive(Debug, clap::Args)]
+#[derive(Debug, Clone, clap::Args)]
 pub struct Common {
     /// GGUF file or known short name (`qwen2.5-coder:0.5b`, `smollm2:135m`, `gemma3:270m`),
     /// run embedded through llama.cpp.
@@ -130,6 +130,134 @@ fn parse_grammar(s: &str) -> Result<GrammarMode, String> {
             "unknown grammar mode {s:?}: use off, lazy or strict"
         )),
     }
+}
+
+/// Arguments of `toolmend eval tasks`.
+#[derive(Debug, clap::Args)]
+pub struct TasksArgs {
+    /// The task file: JSON Lines of {"id", "prompt", "answer_contains"?, "unchanged"?, "files"?}
+    /// (see `toolmend::eval::tasks`).
+    #[arg(long, value_name = "FILE", default_value = "examples/tasks.jsonl")]
+    tasks: PathBuf,
+    /// The folder every task works on, copied afresh into a temporary folder for each task (the
+    /// original is never touched; --root is not used).
+    #[arg(long, value_name = "DIR", default_value = "examples/workspace")]
+    workspace: PathBuf,
+    /// Run only the tasks with these ids (comma-separated).
+    #[arg(long, value_delimiter = ',', value_name = "ID")]
+    only: Vec<String>,
+    #[command(flatten)]
+    common: Common,
+}
+
+/// Runs `toolmend eval tasks`: each task through the whole tool loop on a fresh copy of the
+/// workspace, judged by its checks. One line per task (`--json`: one JSON object per task, then
+/// a summary object); exit 0 when every task passed, 1 when one failed, 2 for set-up errors.
+pub fn tasks(args: &TasksArgs) -> anyhow::Result<ExitCode> {
+    use toolmend::eval::tasks;
+    let text = std::fs::read_to_string(&args.tasks)
+        .with_context(|| format!("cannot read the task file {}", args.tasks.display()))?;
+    let mut list = tasks::load(&text)?;
+    if !args.only.is_empty() {
+        if let Some(id) = args
+            .only
+            .iter()
+            .find(|id| !list.iter().any(|t| &t.id == *id))
+        {
+            anyhow::bail!(
+                "--only {id:?}: no task has that id in {}",
+                args.tasks.display()
+            );
+        }
+        list.retain(|t| args.only.contains(&t.id));
+    }
+    if !args.workspace.is_dir() {
+        anyhow::bail!("--workspace {} is not a folder", args.workspace.display());
+    }
+    let rt = runtime()?;
+    let mut agent: Option<CliAgent> = None;
+    let running = Arc::new(AtomicBool::new(true));
+    let mut passed = 0usize;
+    let mut stdout = std::io::stdout().lock();
+    // Each task's folder; removed when the task passed, kept to look at when it failed.
+    let base = std::env::temp_dir().join(format!("toolmend-tasks-{}", std::process::id()));
+    for (i, task) in list.iter().enumerate() {
+        let dir = base.join(&task.id);
+        std::fs::create_dir_all(&dir)
+            .with_context(|| format!("cannot make the folder {}", dir.display()))?;
+        tasks::copy_folder(&args.workspace, &dir)
+            .with_context(|| format!("cannot copy {}", args.workspace.display()))?;
+        let before = tasks::snapshot(&dir)?;
+        let a = match agent.as_mut() {
+            Some(a) => {
+                a.set_tools(toolbox(&args.common.tools, &dir, None)?);
+                a.reset();
+                a
+            }
+            None => {
+                let mut c = args.common.clone();
+                c.root.clone_from(&dir);
+                c.ask = Ask::Never;
+                let Some(a) = setup(&c, &rt, None)? else {
+                    return Ok(ExitCode::from(2));
+                };
+                on_ctrl_c(&rt, a.interrupt_handle(), running.clone());
+                agent.insert(a)
+            }
+        };
+        eprintln!("task {}/{}: {}", i + 1, list.len(), task.id);
+        let transcript = rt.block_on(a.run(&task.prompt, &mut |_| {}));
+        let outcome = tasks::judge(task, &before, &dir, &transcript)?;
+        passed += usize::from(outcome.passed);
+        if outcome.passed {
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+        if args.common.json {
+            let mut line = serde_json::to_value(&outcome)?;
+            if !outcome.passed {
+                line["folder"] = serde_json::Value::String(dir.display().to_string());
+            }
+            writeln!(stdout, "{line}")?;
+        } else {
+            let calls = format!(
+                "{} turn{}, {} call{} ({} failed)",
+                outcome.turns,
+                if outcome.turns == 1 { "" } else { "s" },
+                outcome.calls,
+                if outcome.calls == 1 { "" } else { "s" },
+                outcome.failed_calls
+            );
+            if outcome.passed {
+                writeln!(stdout, "✓ {} · {calls}", outcome.id)?;
+            } else {
+                writeln!(
+                    stdout,
+                    "✗ {} · {calls} · {} (folder kept: {})",
+                    outcome.id,
+                    outcome.failures.join("; "),
+                    dir.display()
+                )?;
+            }
+        }
+        if transcript.end == EndReason::Interrupted {
+            break;
+        }
+    }
+    let _ = std::fs::remove_dir(&base); // only when every folder went
+    if args.common.json {
+        writeln!(
+            stdout,
+            "{}",
+            serde_json::json!({"summary": {"tasks": list.len(), "passed": passed}})
+        )?;
+    } else {
+        writeln!(stdout, "{passed} of {} tasks passed", list.len())?;
+    }
+    Ok(if passed == list.len() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 /// When `--ask` asks before a tool that changes things runs.

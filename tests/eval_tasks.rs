@@ -1,0 +1,261 @@
+//! Agent tasks (`toolmend eval tasks`): each prompt runs through the whole tool loop on a fresh
+//! copy of a folder and is judged by its answer and by the folder afterwards. Driven by the
+//! scripted backend (its turns are consumed across tasks, in order) and the real built-in tools.
+
+#[path = "support/cli.rs"]
+mod cli;
+
+use std::path::Path;
+
+use serde_json::{Value, json};
+use toolmend::agent::{Agent, AgentOptions, DispatchToolbox, EndReason};
+use toolmend::backend::scripted::ScriptedBackend;
+use toolmend::eval::tasks::{self, Task};
+
+fn workspace() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("notes")).unwrap();
+    std::fs::write(
+        dir.path().join("todo.txt"),
+        "TODO: call Ann\nDONE: pay rent\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("notes/a.md"), "release on Friday\n").unwrap();
+    dir
+}
+
+fn call(name: &str, args: Value) -> String {
+    json!({"name": name, "arguments": args}).to_string()
+}
+
+fn task(line: &str) -> Task {
+    tasks::load(line).unwrap().remove(0)
+}
+
+/// Runs `task` with `turns` on a copy of `ws`; the outcome and the copy.
+fn run(ws: &Path, task: &Task, turns: Vec<String>) -> (tasks::Outcome, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    tasks::copy_folder(ws, dir.path()).unwrap();
+    let before = tasks::snapshot(dir.path()).unwrap();
+    let tools = DispatchToolbox::builtin(dir.path()).unwrap();
+    let mut agent = Agent::new(ScriptedBackend::new(turns), tools, AgentOptions::default());
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let t = rt.block_on(agent.run(&task.prompt, &mut |_| {}));
+    (tasks::judge(task, &before, dir.path(), &t).unwrap(), dir)
+}
+
+#[test]
+fn a_task_passes_on_the_answer_and_an_untouched_folder() {
+    let ws = workspace();
+    let t = task(
+        r#"{"id": "open", "prompt": "Open items?", "answer_contains": ["ann"], "unchanged": true}"#,
+    );
+    let (o, _) = run(
+        ws.path(),
+        &t,
+        vec![
+            call("read", json!({"path": "todo.txt"})),
+            "Call Ann is still open.".into(),
+        ],
+    );
+    assert!(o.passed, "{o:?}");
+    assert_eq!((o.turns, o.calls, o.failed_calls), (2, 1, 0));
+    assert_eq!(o.end, EndReason::Answered);
+
+    // The same answer after writing a file fails the task, naming the file.
+    let (o, _) = run(
+        ws.path(),
+        &t,
+        vec![
+            call("write", json!({"path": "notes/b.md", "content": "x"})),
+            "Call Ann is still open.".into(),
+        ],
+    );
+    assert!(!o.passed);
+    assert_eq!(
+        o.failures,
+        vec!["files changed in a task that must change nothing: notes/b.md".to_owned()]
+    );
+}
+
+#[test]
+fn a_task_fails_for_each_check_that_does_not_hold() {
+    let ws = workspace();
+    let t = task(
+        r#"{"id": "add", "prompt": "Add a line.", "answer_contains": ["added", "coffee"], "files": {"todo.txt": ["TODO: call Ann", "- coffee"], "gone.txt": ["x"]}}"#,
+    );
+    let (o, _) = run(ws.path(), &t, vec!["I added it.".into()]);
+    assert!(!o.passed);
+    assert_eq!(
+        o.failures,
+        vec![
+            "the answer does not mention \"coffee\"".to_owned(),
+            "gone.txt cannot be read".to_owned(),
+            "todo.txt does not contain \"- coffee\"".to_owned(),
+        ]
+    );
+    let (o, dir) = run(
+        ws.path(),
+        &t,
+        vec![
+            call(
+                "edit",
+                json!({"path": "todo.txt", "old_text": "DONE: pay rent", "new_text": "DONE: pay rent\n- coffee"}),
+            ),
+            "Added coffee.".into(),
+        ],
+    );
+    assert_eq!(o.failures, vec!["gone.txt cannot be read".to_owned()]);
+    assert!(
+        std::fs::read_to_string(dir.path().join("todo.txt"))
+            .unwrap()
+            .ends_with("- coffee\n")
+    );
+    // No answer at all: the run's end is the reason.
+    let (o, _) = run(ws.path(), &t, vec![String::new()]);
+    assert_eq!(o.failures[0], "no answer: the run ended with empty_output");
+}
+
+#[test]
+fn the_cli_runs_each_task_on_a_fresh_copy_and_reports_them() {
+    let ws = workspace();
+    let dir = tempfile::tempdir().unwrap();
+    let tasks_file = dir.path().join("tasks.jsonl");
+    std::fs::write(
+        &tasks_file,
+        concat!(
+            r#"{"id": "open", "prompt": "Open items?", "answer_contains": ["ann"], "unchanged": true}"#,
+            "\n",
+            r#"{"id": "add", "prompt": "Add coffee.", "files": {"todo.txt": ["- coffee"]}}"#,
+            "\n",
+            r#"{"id": "day", "prompt": "Which day?", "answer_contains": ["friday"], "unchanged": true}"#,
+            "\n"
+        ),
+    )
+    .unwrap();
+    // The turns of all tasks, in order: `open` passes, `add` writes the wrong text, `day` reads
+    // the file the `add` task's copy changed — which it must not see — and answers.
+    let script = dir.path().join("script.jsonl");
+    let turns = [
+        Value::String(call("read", json!({"path": "todo.txt"}))),
+        Value::String("Call Ann.".into()),
+        Value::String(call(
+            "write",
+            json!({"path": "todo.txt", "content": "tea\n"}),
+        )),
+        Value::String("Done.".into()),
+        Value::String(call("read", json!({"path": "todo.txt"}))),
+        Value::String("Friday.".into()),
+    ];
+    let text: String = turns.iter().map(|t| format!("{t}\n")).collect();
+    std::fs::write(&script, text).unwrap();
+    let args = [
+        "eval",
+        "tasks",
+        "--tasks",
+        tasks_file.to_str().unwrap(),
+        "--workspace",
+        ws.path().to_str().unwrap(),
+        "--script",
+        script.to_str().unwrap(),
+        "--json",
+    ];
+    let (code, stdout, stderr) = cli::toolmend(&args, "");
+    assert_eq!(code, 1, "{stderr}");
+    let lines: Vec<Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 4, "{stdout}");
+    assert_eq!(lines[0]["id"], "open");
+    assert_eq!(lines[0]["passed"], true);
+    assert_eq!(lines[1]["id"], "add");
+    assert_eq!(lines[1]["passed"], false);
+    assert_eq!(
+        lines[1]["failures"][0],
+        "todo.txt does not contain \"- coffee\""
+    );
+    // A failed task's folder is kept to look at, and named.
+    let kept = Path::new(lines[1]["folder"].as_str().unwrap());
+    assert_eq!(
+        std::fs::read_to_string(kept.join("todo.txt")).unwrap(),
+        "tea\n"
+    );
+    std::fs::remove_dir_all(kept.parent().unwrap()).unwrap();
+    assert!(lines[0].get("folder").is_none());
+    // The third task saw the workspace as it was, not the second task's change.
+    assert_eq!(lines[2]["passed"], true, "{}", lines[2]);
+    assert_eq!(lines[3], json!({"summary": {"tasks": 3, "passed": 2}}));
+    assert_eq!(
+        std::fs::read_to_string(ws.path().join("todo.txt")).unwrap(),
+        "TODO: call Ann\nDONE: pay rent\n",
+        "the workspace itself is never touched"
+    );
+
+    // The human view, one task: a line per task and the summary; exit 0 when all passed.
+    let (code, stdout, stderr) = cli::toolmend(
+        &[
+            "eval",
+            "tasks",
+            "--tasks",
+            tasks_file.to_str().unwrap(),
+            "--workspace",
+            ws.path().to_str().unwrap(),
+            "--script",
+            script.to_str().unwrap(),
+            "--only",
+            "open",
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        stdout,
+        "✓ open · 2 turns, 1 call (0 failed)\n1 of 1 tasks passed\n"
+    );
+    let (code, _, stderr) = cli::toolmend(
+        &[
+            "eval",
+            "tasks",
+            "--tasks",
+            tasks_file.to_str().unwrap(),
+            "--only",
+            "nope",
+        ],
+        "",
+    );
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("\"nope\""), "{stderr}");
+}
+
+#[test]
+fn the_shipped_tasks_read() {
+    let text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/tasks.jsonl"))
+            .unwrap();
+    let list = tasks::load(&text).unwrap();
+    assert!(list.len() >= 8);
+    // Every string a read-only task's answer must hold is in the workspace (a file's name or
+    // text), and every file a task checks exists there.
+    let ws = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/workspace");
+    let all: String = tasks::snapshot(&ws)
+        .unwrap()
+        .iter()
+        .map(|(path, b)| {
+            format!("{}\n{}", path.display(), String::from_utf8_lossy(b)).to_lowercase()
+        })
+        .collect();
+    for t in &list {
+        if t.unchanged {
+            for want in &t.answer_contains {
+                assert!(all.contains(&want.to_lowercase()), "{}: {want}", t.id);
+            }
+        }
+        for path in t.files.keys() {
+            assert!(ws.join(path).is_file(), "{}: {path}", t.id);
+        }
+    }
+}
