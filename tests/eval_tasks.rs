@@ -184,6 +184,12 @@ fn the_cli_runs_each_task_on_a_fresh_copy_and_reports_them() {
         std::fs::read_to_string(kept.join("todo.txt")).unwrap(),
         "tea\n"
     );
+    let transcript: Value = serde_json::from_str(
+        &std::fs::read_to_string(lines[1]["transcript"].as_str().unwrap()).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(transcript["prompt"], "Add coffee.");
+    assert_eq!(transcript["turns"][0]["calls"][0]["name"], "write");
     std::fs::remove_dir_all(kept.parent().unwrap()).unwrap();
     assert!(lines[0].get("folder").is_none());
     // The third task saw the workspace as it was, not the second task's change.

@@ -209,13 +209,21 @@ pub fn tasks(args: &TasksArgs) -> anyhow::Result<ExitCode> {
         let transcript = rt.block_on(a.run(&task.prompt, &mut |_| {}));
         let outcome = tasks::judge(task, &before, &dir, &transcript)?;
         passed += usize::from(outcome.passed);
+        // A failed task keeps its folder and, beside it, its transcript (every turn's raw
+        // output, every call and what was fed back) to see why.
+        let transcript_file = dir.with_extension("transcript.json");
         if outcome.passed {
             let _ = std::fs::remove_dir_all(&dir);
+        } else {
+            std::fs::write(&transcript_file, serde_json::to_string_pretty(&transcript)?)
+                .with_context(|| format!("cannot write {}", transcript_file.display()))?;
         }
         if args.common.json {
             let mut line = serde_json::to_value(&outcome)?;
             if !outcome.passed {
                 line["folder"] = serde_json::Value::String(dir.display().to_string());
+                line["transcript"] =
+                    serde_json::Value::String(transcript_file.display().to_string());
             }
             writeln!(stdout, "{line}")?;
         } else {
@@ -232,10 +240,11 @@ pub fn tasks(args: &TasksArgs) -> anyhow::Result<ExitCode> {
             } else {
                 writeln!(
                     stdout,
-                    "✗ {} · {calls} · {} (folder kept: {})",
+                    "✗ {} · {calls} · {} (folder kept: {}, transcript: {})",
                     outcome.id,
                     outcome.failures.join("; "),
-                    dir.display()
+                    dir.display(),
+                    transcript_file.display()
                 )?;
             }
         }
@@ -243,7 +252,7 @@ pub fn tasks(args: &TasksArgs) -> anyhow::Result<ExitCode> {
             break;
         }
     }
-    let _ = std::fs::remove_dir(&base); // only when every folder went
+    let _ = std::fs::remove_dir(&base); // only when every task passed
     if args.common.json {
         writeln!(
             stdout,
