@@ -1,6 +1,8 @@
 //! Watching a turn as it streams: the text goes through [`StreamExtractor`], and the [`Watcher`]
 //! says when generation should stop — once at least one call is complete and content that cannot
-//! be part of another call follows it (prose, junk), or once the per-turn call limit is reached.
+//! be part of another call follows it (prose, junk), or once the per-turn call limit is reached
+//! (exact repeats of a call count towards it: Qwen2.5-Coder-0.5B wrote one `edit` fourteen times
+//! in a turn, until the token limit).
 //! Several calls on consecutive lines are therefore all collected, and a model that keeps
 //! generating after its call (Gemma 270M does, until the token limit) is cut off right after it.
 //! At the end of the turn [`Watcher::finish`] gives the same [`Extraction`] as
@@ -32,7 +34,8 @@ pub struct Watcher {
 }
 
 impl Watcher {
-    /// A watcher that stops after `max_calls` complete calls at the latest.
+    /// A watcher that stops after `max_calls` complete calls written at the latest (exact repeats
+    /// included, though each call is reported once).
     #[must_use]
     pub fn new(options: &Options, max_calls: usize) -> Self {
         Self {
@@ -61,7 +64,7 @@ impl Watcher {
         for event in self.stream.push(chunk) {
             self.see(event, show);
         }
-        self.stop || self.calls >= self.max_calls
+        self.stop || self.calls + self.stream.repeats() >= self.max_calls
     }
 
     fn see(&mut self, event: Event, show: &mut dyn FnMut(Shown)) {
@@ -172,6 +175,39 @@ mod tests {
         let (stopped, calls, _) = feed(&many);
         assert!(stopped);
         assert_eq!(calls, 4);
+    }
+
+    /// Found with Qwen2.5-Coder-0.5B (`toolmend eval tasks`, add_line): the same two `edit`
+    /// calls written in turn fourteen times, until the 512-token limit. Repeats count towards the
+    /// limit; each call is still reported once.
+    #[test]
+    fn a_call_written_again_and_again_stops_at_the_limit() {
+        let a = "{\"name\": \"edit\", \"arguments\": {\"path\": \"t\", \"replace_all\": false}}\n";
+        let b = "{\"name\": \"edit\", \"arguments\": {\"path\": \"t\", \"replace_all\": true}}\n";
+        let looping = [a, b].repeat(7).concat();
+        let mut w = Watcher::new(&Options::new(), 4);
+        let mut fed = String::new();
+        for piece in crate::backend::scripted::token_chunks(&looping) {
+            fed.push_str(piece);
+            if w.push(piece) {
+                break;
+            }
+        }
+        assert_eq!(
+            fed,
+            [a, b, a, b].concat().trim_end(),
+            "stops at the 4th call written"
+        );
+        assert_eq!(w.calls(), 2);
+        let calls = w.finish().calls;
+        assert_eq!(calls.len(), 2);
+        // The same text read whole gives the same two calls.
+        assert_eq!(
+            crate::extract::extract(&looping, &Options::new())
+                .calls
+                .len(),
+            2
+        );
     }
 
     #[test]

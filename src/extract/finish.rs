@@ -15,6 +15,8 @@ pub(crate) struct Finisher {
     opts: Options,
     out: Extraction,
     seen: HashSet<(String, String)>,
+    /// Exact repeats of an earlier call, dropped (see [`Finisher::repeats`]).
+    repeats: usize,
     /// Events that come before the one `piece` returns (the shown text of a refused call).
     held: Vec<Event>,
     /// A call (or a refused call) has been read.
@@ -30,10 +32,17 @@ impl Finisher {
             opts: opts.clone(),
             out: Extraction::default(),
             seen: HashSet::new(),
+            repeats: 0,
             held: Vec::new(),
             called: false,
             after_json: false,
         }
+    }
+
+    /// How many complete calls so far were exact repeats of an earlier one (dropped: a call
+    /// appears once in the result).
+    pub fn repeats(&self) -> usize {
+        self.repeats
     }
 
     /// Takes one piece; appends the events a stream reports for it, in text order.
@@ -220,6 +229,7 @@ impl Finisher {
                 .map_or_else(|_| format!("\u{0}{raw}"), Value::to_string),
         );
         if !self.seen.insert(key) {
+            self.repeats += 1;
             return None;
         }
         let call = Call {

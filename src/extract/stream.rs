@@ -53,6 +53,13 @@ impl StreamExtractor {
         }
     }
 
+    /// How many complete calls so far repeated an earlier call exactly (such a call is reported
+    /// once; a model writing the same call again and again is looping — the agent stops it).
+    #[must_use]
+    pub fn repeats(&self) -> usize {
+        self.fin.repeats()
+    }
+
     /// Adds text; returns what became certain.
     pub fn push(&mut self, chunk: &str) -> Vec<Event> {
         self.buf.push_str(chunk);
