@@ -697,3 +697,79 @@ async fn a_tool_that_changes_things_shows_no_example_beside_a_missing_field() {
     let r = call(&mut d, "read", json!({"start_line": 1})).await;
     assert!(r.output.contains("A valid call looks like"), "{}", r.output);
 }
+
+/// Found with `toolmend eval tasks` (mark_done, Qwen2.5-Coder-0.5B): after `read` showed
+/// `2\tTODO: call the plumber…`, the model sent old_text `2.TODO: call the plumber…` and was told
+/// only to read the file, which it had just done. The message now says the line numbers are not
+/// part of the file and gives the call without them; a misremembered line gets the closest one.
+#[tokio::test]
+async fn edit_names_copied_line_numbers_and_the_closest_line() {
+    let dir = root();
+    std::fs::write(
+        dir.path().join("todo.txt"),
+        "TODO: renew the passport\nTODO: call the plumber\nDONE: pay the bill\n",
+    )
+    .unwrap();
+    let mut d = dispatcher(&dir);
+    for numbered in [
+        "2.TODO: call the plumber",
+        "2\tTODO: call the plumber",
+        "  2) TODO: call the plumber",
+    ] {
+        let r = call(
+            &mut d,
+            "edit",
+            json!({"path": "todo.txt", "old_text": numbered, "new_text": "DONE: call the plumber"}),
+        )
+        .await;
+        assert_eq!(kind(&r), Some(FailureKind::InvalidArgs), "{}", r.output);
+        assert!(
+            r.output.contains("line numbers copied from read's output")
+                && r.output.contains("at line 2")
+                && r.output.ends_with(
+                    r#"Send exactly: {"name":"edit","arguments":{"path":"todo.txt","old_text":"TODO: call the plumber","new_text":"DONE: call the plumber"}}"#
+                ),
+            "{}",
+            r.output
+        );
+    }
+    // Numbered lines in new_text too (copied the same way) lose their numbers as well.
+    let r = call(
+        &mut d,
+        "edit",
+        json!({"path": "todo.txt", "old_text": "1\tTODO: renew the passport\n2\tTODO: call the plumber", "new_text": "1\tDONE: renew the passport\n2\tTODO: call the plumber"}),
+    )
+    .await;
+    assert!(
+        r.output.contains(r#""old_text":"TODO: renew the passport\nTODO: call the plumber","new_text":"DONE: renew the passport\nTODO: call the plumber""#),
+        "{}",
+        r.output
+    );
+    // A misremembered line: the closest one is named.
+    let r = call(
+        &mut d,
+        "edit",
+        json!({"path": "todo.txt", "old_text": "TODO: call a plumber", "new_text": "x"}),
+    )
+    .await;
+    assert!(
+        r.output
+            .contains(r#"The closest line is line 2: "TODO: call the plumber""#),
+        "{}",
+        r.output
+    );
+    // Nothing close: no guess.
+    let r = call(
+        &mut d,
+        "edit",
+        json!({"path": "todo.txt", "old_text": "completely different words", "new_text": "x"}),
+    )
+    .await;
+    assert!(!r.output.contains("closest"), "{}", r.output);
+    assert!(
+        std::fs::read_to_string(dir.path().join("todo.txt"))
+            .unwrap()
+            .contains("TODO: call the plumber\n"),
+        "nothing was changed"
+    );
+}

@@ -86,6 +86,48 @@ fn to_crlf(s: &str) -> String {
     s.replace("\r\n", "\n").replace('\n', "\r\n")
 }
 
+/// `s` without the line numbers `read` puts before each line (`12\t`, or `12.`, `12:`, `12)`,
+/// `12 ` as models rewrite them), when every non-empty line has one; `None` otherwise.
+fn strip_line_numbers(s: &str) -> Option<String> {
+    let mut out = Vec::new();
+    let mut any = false;
+    for line in s.split('\n') {
+        if line.trim().is_empty() {
+            out.push(line);
+            continue;
+        }
+        let rest = line.trim_start();
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        if digits == 0 || digits > 6 {
+            return None;
+        }
+        let after = &rest[digits..];
+        let after = match after.as_bytes().first() {
+            Some(b'\t' | b'.' | b':' | b')') => &after[1..],
+            Some(b' ') => after,
+            _ => return None,
+        };
+        out.push(after.strip_prefix(' ').unwrap_or(after));
+        any = true;
+    }
+    any.then(|| out.join("\n"))
+}
+
+/// The line of `text` most like `wanted`'s first line (1-based number and text), when one is
+/// close enough to name: a model that misremembers a line gets the real one to copy.
+fn closest_line<'t>(text: &'t str, wanted: &str) -> Option<(usize, &'t str)> {
+    let first = wanted.lines().next()?.trim();
+    if first.chars().count() < 5 {
+        return None;
+    }
+    text.lines()
+        .enumerate()
+        .map(|(i, l)| (strsim::normalized_levenshtein(first, l.trim()), i + 1, l))
+        .filter(|(score, _, _)| *score >= 0.6)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, n, l)| (n, l))
+}
+
 fn edit(sb: &Sandbox, args: &EditArgs) -> Result<Output, Failure> {
     let abs = sb.resolve("edit", &args.path)?;
     let shown = sb.display(&abs);
@@ -147,6 +189,29 @@ fn edit(sb: &Sandbox, args: &EditArgs) -> Result<Output, Failure> {
     if positions.is_empty() {
         let mut msg = format!("old_text was not found in `{shown}`.");
         let trimmed = args.old_text.trim();
+        let unnumbered = strip_line_numbers(&args.old_text).filter(|u| {
+            let u = if is_crlf(&text) {
+                to_crlf(u)
+            } else {
+                u.clone()
+            };
+            text.matches(u.as_str()).count() == 1
+        });
+        if let Some(old) = unnumbered {
+            // `read` shows `3\tTODO: …`; small models copy the number in (`3.TODO: …`).
+            let at = text.find(old.lines().next().unwrap_or("")).unwrap_or(0);
+            let new = if args.new_text.lines().count() == args.old_text.lines().count() {
+                strip_line_numbers(&args.new_text).unwrap_or_else(|| args.new_text.clone())
+            } else {
+                args.new_text.clone()
+            };
+            let call = json!({"name": "edit", "arguments": {"path": shown, "old_text": old, "new_text": new}});
+            msg.push_str(&format!(
+                " Its lines start with line numbers copied from read's output, which are not part of the file; without them it is at line {}. Send exactly: {call}",
+                line_of(&text, at)
+            ));
+            return Err(Failure::invalid_args("edit", "/old_text", msg));
+        }
         if !trimmed.is_empty() && trimmed != args.old_text && text.contains(trimmed) {
             msg.push_str(
                 " It appears with different leading or trailing whitespace; copy it exactly.",
@@ -161,6 +226,11 @@ fn edit(sb: &Sandbox, args: &EditArgs) -> Result<Output, Failure> {
             msg.push_str(&format!(
                 " Its first line appears at line {}, but the rest differs; copy the exact text.",
                 line_of(&text, at)
+            ));
+        } else if let Some((n, line)) = closest_line(&text, trimmed) {
+            msg.push_str(&format!(
+                " The closest line is line {n}: {:?}; copy old_text exactly from the file.",
+                line.chars().take(200).collect::<String>()
             ));
         }
         msg.push_str(&format!(
