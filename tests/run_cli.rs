@@ -838,8 +838,9 @@ fn run_asks_before_a_tool_that_changes_things() {
         assert_eq!(out.code, 0, "{}", out.stderr);
         assert_eq!(out.stderr.matches("allow `").count(), 1, "{}", out.stderr);
         assert!(
-            out.stderr
-                .contains(r#"allow `write` {"path":"todo.txt","content":"x"}? [y/N]"#),
+            out.stderr.contains(
+                r#"allow `write` {"path":"todo.txt","content":"x"}? [y/N/a = always `write`]"#
+            ),
             "{}",
             out.stderr
         );
@@ -872,6 +873,31 @@ fn run_asks_before_a_tool_that_changes_things() {
         std::fs::read_to_string(dir.path().join("todo.txt")).unwrap(),
         "x"
     );
+    // `a` allows this call and every later call of the same tool without asking again.
+    let (dir2, s2) = todo_folder(
+        "{\"name\": \"write\", \"arguments\": {\"path\": \"a.txt\", \"content\": \"1\"}}\n{\"name\": \"write\", \"arguments\": {\"path\": \"b.txt\", \"content\": \"2\"}}",
+    );
+    let out = toolmend(
+        &[
+            "run",
+            "x",
+            "--script",
+            s2.to_str().unwrap(),
+            "--root",
+            dir2.path().to_str().unwrap(),
+            "--ask",
+            "always",
+        ],
+        "a\n",
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.stderr.matches("allow `").count(), 1, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("[y/N/a = always `write`]"),
+        "{}",
+        out.stderr
+    );
+    assert!(dir2.path().join("a.txt").exists() && dir2.path().join("b.txt").exists());
     // `never`, and `auto` without a terminal: no question.
     for ask in ["never", "auto"] {
         std::fs::write(dir.path().join("todo.txt"), "TODO: call Ann\n").unwrap();

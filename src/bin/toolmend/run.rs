@@ -60,7 +60,8 @@ pub struct Common {
     tools: String,
     /// When to ask before a call of a tool that changes things (write, edit, a command tool not
     /// marked read-only) runs: `auto` asks when stdin is a terminal, `always` asks and reads each
-    /// answer as a line of stdin even from a pipe, `never` runs them without asking.
+    /// answer as a line of stdin even from a pipe, `never` runs them without asking. Answers: `y`
+    /// runs the call, `a` runs it and every later call of that tool, anything else refuses it.
     #[arg(long, value_enum, default_value = "auto")]
     ask: Ask,
     /// Directory the built-in tools work in (nothing outside it is read or written) and command
@@ -307,11 +308,28 @@ impl Input {
 /// Asks on stderr before a call of a tool that changes things runs; the answer is the next line
 /// of `input` (`y` or `yes` allows it; anything else, or the end of input, refuses it).
 fn asking(input: Input) -> toolmend::dispatch::Approver {
+    // Tools answered `a` (always): not asked about again while this process runs.
+    let always: Mutex<std::collections::HashSet<String>> = Mutex::default();
     toolmend::dispatch::Approver::new(move |tool, args| {
-        eprint!("allow `{tool}` {}? [y/N] ", short(&args.to_string(), 200));
+        if always.lock().is_ok_and(|a| a.contains(tool)) {
+            return true;
+        }
+        eprint!(
+            "allow `{tool}` {}? [y/N/a = always `{tool}`] ",
+            short(&args.to_string(), 200)
+        );
         let _ = std::io::stderr().flush();
         match input.next_line() {
-            Some(Ok(line)) => matches!(line.trim().to_lowercase().as_str(), "y" | "yes"),
+            Some(Ok(line)) => match line.trim().to_lowercase().as_str() {
+                "y" | "yes" => true,
+                "a" | "always" => {
+                    if let Ok(mut a) = always.lock() {
+                        a.insert(tool.to_owned());
+                    }
+                    true
+                }
+                _ => false,
+            },
             _ => {
                 eprintln!();
                 false
