@@ -373,8 +373,9 @@ impl Backend for LlamaBackend {
 /// itself, shared for counting tokens outside the worker ([`Backend::prompt_tokens`]).
 type Ready = Result<(ModelInfo, ChatTemplate, Counter), BackendError>;
 
-/// Counts a prompt's tokens the way the worker tokenizes it (llama.cpp's tokenizer is read-only
-/// and may be used from any thread).
+/// Tokenizes prompts: the worker before generating, [`Backend::prompt_tokens`] outside it, the
+/// same way (llama.cpp's tokenizer is read-only and may be used from any thread).
+#[derive(Clone)]
 struct Counter {
     model: Arc<LlamaModel>,
     /// The BOS token's text: a prompt that starts with it gets no second one.
@@ -382,12 +383,17 @@ struct Counter {
 }
 
 impl Counter {
-    fn count(&self, prompt: &str) -> usize {
+    /// The template may write the BOS text itself; the tokenizer adds it only when it is not
+    /// already there (a doubled BOS degrades small models).
+    fn tokenize(&self, prompt: &str) -> Vec<LlamaToken> {
         let starts_with_bos = !self.bos.is_empty() && prompt.starts_with(&self.bos);
         self.model
             .vocab()
             .tokenize(prompt.as_bytes(), !starts_with_bos, true)
-            .len()
+    }
+
+    fn count(&self, prompt: &str) -> usize {
+        self.tokenize(prompt).len()
     }
 }
 
@@ -476,9 +482,9 @@ fn worker_main(
     };
     let counter = Counter {
         model: Arc::clone(&model),
-        bos: bos.clone(),
+        bos,
     };
-    if ready.send(Ok((info, template, counter))).is_err() {
+    if ready.send(Ok((info, template, counter.clone()))).is_err() {
         return;
     }
     let mut worker = Worker {
@@ -486,7 +492,7 @@ fn worker_main(
         ctx,
         cached: Vec::new(),
         batch_size: batch as usize,
-        bos,
+        tokenizer: counter,
         prompt_cache: options.prompt_cache,
     };
     for job in jobs {
@@ -504,7 +510,7 @@ struct Worker<'m> {
     /// Tokens whose keys and values are in the context's cache, in position order.
     cached: Vec<LlamaToken>,
     batch_size: usize,
-    bos: String,
+    tokenizer: Counter,
     prompt_cache: bool,
 }
 
@@ -525,10 +531,7 @@ impl Worker<'_> {
             BackendError::Generation(format!("{what}: {e}"))
         };
         let vocab = self.model.vocab();
-        // The template may write the BOS text itself; the tokenizer adds it only when it is not
-        // already there (a doubled BOS degrades small models).
-        let starts_with_bos = !self.bos.is_empty() && job.prompt.starts_with(&self.bos);
-        let tokens = vocab.tokenize(job.prompt.as_bytes(), !starts_with_bos, true);
+        let tokens = self.tokenizer.tokenize(&job.prompt);
         let n_ctx = self.ctx.n_ctx() as usize;
         if tokens.is_empty() || tokens.len() >= n_ctx {
             return Err(BackendError::ContextOverflow {
