@@ -237,10 +237,6 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             }
             let left = max_turns - t + 1;
             let nudge = (t > 1 && left <= self.options.nudge_turns).then(|| correct::nudge(left));
-            let mut messages = self.history.clone();
-            if let Some(n) = &nudge {
-                messages.push(Message::new(Role::User, n.clone()));
-            }
             let mut options = self.options.generate.clone();
             if t > 1 && options.grammar == GrammarMode::Strict {
                 // A strict grammar makes the whole output a call: right for the turn that must
@@ -268,16 +264,16 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                         }
                     }
                 }
-                messages = self.history.clone();
-                if let Some(n) = &nudge {
-                    messages.push(Message::new(Role::User, n.clone()));
-                }
                 on_event(&AgentEvent::ContextFit {
                     cut: fitted.cut,
                     removed: fitted.removed,
                     tokens: fitted.tokens,
                     context: fitted.context,
                 });
+            }
+            let mut messages = self.history.clone();
+            if let Some(n) = &nudge {
+                messages.push(Message::new(Role::User, n.clone()));
             }
             let request = Request {
                 messages,
@@ -1018,9 +1014,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         }
         let sent = match &call.arguments {
             Args::Value(v) => v.clone(),
-            Args::Text(t) => crate::repair::repair(t)
-                .ok()
-                .and_then(|r| serde_json::from_str(&r.text).ok())?,
+            Args::Text(t) => repaired_value(t)?,
         };
         let sent = sent.as_object()?;
         wanted
@@ -1060,7 +1054,6 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     }
 }
 
-/// One generation's raw output and timings.
 /// What [`Agent::fit_context`] changed.
 struct Fitted {
     /// Ids of the latest calls whose results were cut.
@@ -1073,6 +1066,7 @@ struct Fitted {
     context: u32,
 }
 
+/// One generation's raw output and timings.
 struct Generated {
     raw: String,
     native: Vec<NativeToolCall>,
@@ -1088,18 +1082,22 @@ struct Generated {
 /// The arguments of a call refused for its name. For JSON envelopes the extractor's raw text is
 /// the whole call object; its `arguments` (or `parameters`) member is what the model meant.
 fn refused_arguments(name: &str, raw: &str) -> Args {
-    let inner = crate::repair::repair(raw)
-        .ok()
-        .and_then(|r| serde_json::from_str::<serde_json::Value>(&r.text).ok())
-        .and_then(|v| match v {
-            serde_json::Value::Object(mut o)
-                if o.get("name").and_then(serde_json::Value::as_str) == Some(name) =>
-            {
-                o.remove("arguments").or_else(|| o.remove("parameters"))
-            }
-            _ => None,
-        });
+    let inner = repaired_value(raw).and_then(|v| match v {
+        serde_json::Value::Object(mut o)
+            if o.get("name").and_then(serde_json::Value::as_str) == Some(name) =>
+        {
+            o.remove("arguments").or_else(|| o.remove("parameters"))
+        }
+        _ => None,
+    });
     inner.map_or_else(|| Args::Text(raw.to_owned()), Args::Value)
+}
+
+/// `text` repaired and parsed, when repair gives JSON.
+fn repaired_value(text: &str) -> Option<serde_json::Value> {
+    crate::repair::repair(text)
+        .ok()
+        .and_then(|r| serde_json::from_str(&r.text).ok())
 }
 
 fn text_event(s: calls::Shown) -> AgentEvent {
