@@ -153,12 +153,12 @@ impl Sandbox {
             return Ok((abs, None));
         };
         let key = near_key(&name.to_string_lossy());
-        let Ok(entries) = std::fs::read_dir(parent) else {
-            return Ok((abs, None));
-        };
         if key.is_empty() {
             return Ok((abs, None));
         }
+        let Ok(entries) = std::fs::read_dir(parent) else {
+            return Ok((abs, None));
+        };
         let mut found = None;
         for e in entries.filter_map(Result::ok) {
             if near_key(&e.file_name().to_string_lossy()) == key {
