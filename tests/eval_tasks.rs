@@ -35,8 +35,8 @@ fn task(line: &str) -> Task {
 /// Runs `task` with `turns` on a copy of `ws`; the outcome and the copy.
 fn run(ws: &Path, task: &Task, turns: Vec<String>) -> (tasks::Outcome, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
-    tasks::copy_folder(ws, dir.path()).unwrap();
-    let before = tasks::snapshot(dir.path()).unwrap();
+    let before = tasks::copy_folder(ws, dir.path()).unwrap();
+    assert_eq!(before, tasks::snapshot(dir.path()).unwrap());
     let tools = DispatchToolbox::builtin(dir.path()).unwrap();
     let mut agent = Agent::new(ScriptedBackend::new(turns), tools, AgentOptions::default());
     let rt = tokio::runtime::Builder::new_current_thread()

@@ -105,19 +105,21 @@ pub fn snapshot(dir: &Path) -> std::io::Result<Snapshot> {
     Ok(out)
 }
 
-/// Copies the files of `from` (as [`snapshot`] sees them) into `to`, creating folders.
+/// Copies the files of `from` (as [`snapshot`] sees them) into `to`, creating folders, and
+/// returns what was copied: `to`'s snapshot, for [`judge`] (no second read of the files).
 ///
 /// # Errors
 /// The first I/O error.
-pub fn copy_folder(from: &Path, to: &Path) -> std::io::Result<()> {
-    for (rel, bytes) in snapshot(from)? {
+pub fn copy_folder(from: &Path, to: &Path) -> std::io::Result<Snapshot> {
+    let files = snapshot(from)?;
+    for (rel, bytes) in &files {
         let dest = to.join(rel);
         if let Some(parent) = dest.parent() {
             std::fs::create_dir_all(parent)?;
         }
         std::fs::write(dest, bytes)?;
     }
-    Ok(())
+    Ok(files)
 }
 
 /// How one task went.

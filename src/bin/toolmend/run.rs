@@ -186,9 +186,8 @@ pub fn tasks(args: &TasksArgs) -> anyhow::Result<ExitCode> {
         let dir = base.join(&task.id);
         std::fs::create_dir_all(&dir)
             .with_context(|| format!("cannot make the folder {}", dir.display()))?;
-        tasks::copy_folder(&args.workspace, &dir)
+        let before = tasks::copy_folder(&args.workspace, &dir)
             .with_context(|| format!("cannot copy {}", args.workspace.display()))?;
-        let before = tasks::snapshot(&dir)?;
         let a = match agent.as_mut() {
             Some(a) => {
                 a.set_tools(toolbox(&args.common.tools, &dir, None)?);
