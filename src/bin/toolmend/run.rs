@@ -305,7 +305,8 @@ impl Input {
 }
 
 /// Asks on stderr before a call of a tool that changes things runs; the answer is the next line
-/// of `input` (`y` or `yes` allows it; anything else, or the end of input, refuses it).
+/// of `input` (`y`/`yes` allows it, `a`/`always` allows it and every later call of that tool;
+/// anything else, or the end of input, refuses it).
 fn asking(input: Input) -> toolmend::dispatch::Approver {
     // Tools answered `a` (always): not asked about again while this process runs.
     let always: Mutex<std::collections::HashSet<String>> = Mutex::default();
