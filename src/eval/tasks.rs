@@ -27,7 +27,8 @@ use crate::agent::{EndReason, Transcript};
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Task {
-    /// A short name for reports.
+    /// A short name for reports, also the name of the task's folder: letters, digits, `_`, `-`
+    /// and `.`, not starting with `.`.
     pub id: String,
     /// What the user asks.
     pub prompt: String,
@@ -68,6 +69,18 @@ pub fn load(text: &str) -> Result<Vec<Task>, TaskError> {
             line: i + 1,
             message: e.to_string(),
         })?;
+        let plain = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.');
+        if task.id.is_empty() || task.id.starts_with('.') || !task.id.chars().all(plain) {
+            // The id names the task's folder, which is removed after a pass: `..` or `a/b`
+            // would name another one.
+            return Err(TaskError {
+                line: i + 1,
+                message: format!(
+                    "the id {:?} must be letters, digits, `_`, `-` or `.`, not starting with `.`",
+                    task.id
+                ),
+            });
+        }
         if tasks.iter().any(|t| t.id == task.id) {
             return Err(TaskError {
                 line: i + 1,
@@ -228,5 +241,11 @@ mod tests {
         assert_eq!(e.line, 2);
         let e = load("{\"id\": \"a\", \"promt\": \"p\"}").unwrap_err();
         assert!(e.to_string().contains("line 1"), "{e}");
+        for id in ["..", "../x", "a/b", "", ".hidden", "a b"] {
+            let line = serde_json::json!({"id": id, "prompt": "p"}).to_string();
+            let e = load(&line).unwrap_err();
+            assert!(e.message.contains("must be letters"), "{id:?}: {e}");
+        }
+        assert!(load("{\"id\": \"v1.2_a-b\", \"prompt\": \"p\"}").is_ok());
     }
 }
