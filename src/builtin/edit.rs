@@ -87,10 +87,12 @@ fn to_crlf(s: &str) -> String {
 }
 
 /// `s` without the line numbers `read` puts before each line (`12\t`, or `12.`, `12:`, `12)`,
-/// `12 ` as models rewrite them), when every non-empty line has one; `None` otherwise.
-fn strip_line_numbers(s: &str) -> Option<String> {
+/// `12 ` as models rewrite them), with the first line's number, when every non-empty line has
+/// one and they count up by one; `None` otherwise.
+fn strip_line_numbers(s: &str) -> Option<(usize, String)> {
     let mut out = Vec::new();
-    let mut any = false;
+    let mut first = None;
+    let mut next = 0;
     for line in s.split('\n') {
         if line.trim().is_empty() {
             out.push(line);
@@ -101,6 +103,11 @@ fn strip_line_numbers(s: &str) -> Option<String> {
         if digits == 0 || digits > 6 {
             return None;
         }
+        let number: usize = rest[..digits].parse().ok()?;
+        if first.is_some() && number != next {
+            return None;
+        }
+        first.get_or_insert(number);
         let after = &rest[digits..];
         let after = match after.as_bytes().first() {
             Some(b'\t' | b'.' | b':' | b')') => &after[1..],
@@ -108,9 +115,19 @@ fn strip_line_numbers(s: &str) -> Option<String> {
             _ => return None,
         };
         out.push(after.strip_prefix(' ').unwrap_or(after));
-        any = true;
+        next = number + 1;
     }
-    any.then(|| out.join("\n"))
+    first.map(|n| (n, out.join("\n")))
+}
+
+/// Where `old` (line numbers stripped from old_text that began at line `number`) stands in
+/// `text`: found once, at the start of that very line. Anything else is not a copy of read's
+/// numbered lines — `1 egg` is a quantity, not line 1.
+fn numbered_copy_at(text: &str, number: usize, old: &str) -> Option<usize> {
+    let mut found = text.match_indices(old).map(|(i, _)| i);
+    let at = found.next()?;
+    let starts_line = at == 0 || text.as_bytes()[at - 1] == b'\n';
+    (found.next().is_none() && starts_line && line_of(text, at) == number).then_some(at)
 }
 
 /// The line of `text` most like `wanted`'s first line (1-based number and text), when one is
@@ -189,19 +206,15 @@ fn edit(sb: &Sandbox, args: &EditArgs) -> Result<Output, Failure> {
     if positions.is_empty() {
         let mut msg = format!("old_text was not found in `{shown}`.");
         let trimmed = args.old_text.trim();
-        let unnumbered = strip_line_numbers(&args.old_text).filter(|u| {
-            let u = if is_crlf(&text) {
-                to_crlf(u)
-            } else {
-                u.clone()
-            };
-            text.matches(u.as_str()).count() == 1
+        let crlf = is_crlf(&text);
+        let unnumbered = strip_line_numbers(&args.old_text).and_then(|(number, old)| {
+            let wanted = if crlf { to_crlf(&old) } else { old.clone() };
+            numbered_copy_at(&text, number, &wanted).map(|at| (at, old))
         });
-        if let Some(old) = unnumbered {
+        if let Some((at, old)) = unnumbered {
             // `read` shows `3\tTODO: …`; small models copy the number in (`3.TODO: …`).
-            let at = text.find(old.lines().next().unwrap_or("")).unwrap_or(0);
             let new = if args.new_text.lines().count() == args.old_text.lines().count() {
-                strip_line_numbers(&args.new_text).unwrap_or_else(|| args.new_text.clone())
+                strip_line_numbers(&args.new_text).map_or_else(|| args.new_text.clone(), |(_, n)| n)
             } else {
                 args.new_text.clone()
             };

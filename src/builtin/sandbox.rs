@@ -53,7 +53,7 @@ impl Sandbox {
         let p = Path::new(given);
         // `~` and `~/…` mean a home folder; `~notes` is a file name like any other.
         if p.has_root() || given == "~" || given.starts_with("~/") || p.is_absolute() {
-            return Err(Failure::denied(tool, self.absolute_message(given)));
+            return Err(Failure::denied(tool, self.absolute_message(tool, given)));
         }
         let mut parts: Vec<&std::ffi::OsStr> = Vec::new();
         for c in p.components() {
@@ -64,14 +64,15 @@ impl Sandbox {
                         return Err(Failure::denied(
                             tool,
                             format!(
-                                "`{given}` leads outside the workspace root through `..`; only paths inside the root are allowed. Use a path relative to the root, e.g. {{\"path\": \".\"}}"
+                                "`{given}` leads outside the workspace root through `..`; only paths inside the root are allowed. {}",
+                                relative_hint(tool)
                             ),
                         ));
                     }
                 }
                 Component::Normal(s) => parts.push(s),
                 Component::RootDir | Component::Prefix(_) => {
-                    return Err(Failure::denied(tool, self.absolute_message(given)));
+                    return Err(Failure::denied(tool, self.absolute_message(tool, given)));
                 }
             }
         }
@@ -181,7 +182,7 @@ impl Sandbox {
         Ok((entry, Some(note)))
     }
 
-    fn absolute_message(&self, given: &str) -> String {
+    fn absolute_message(&self, tool: &str, given: &str) -> String {
         let suggestion = Path::new(given)
             .strip_prefix(&self.root)
             .ok()
@@ -191,7 +192,8 @@ impl Sandbox {
                 "`{given}` is an absolute path; paths are relative to the workspace root. Use {{\"path\": \"{rel}\"}}"
             ),
             None => format!(
-                "`{given}` is an absolute path outside the workspace; paths are relative to the workspace root. Use \".\" for the root itself, e.g. {{\"path\": \".\"}}"
+                "`{given}` is an absolute path outside the workspace; paths are relative to the workspace root. {}",
+                relative_hint(tool)
             ),
         }
     }
@@ -328,6 +330,18 @@ pub(super) fn bad_name(tool: &str, given: &str, e: &io::Error) -> Failure {
 /// A file name with letter case and leading dots set aside, for [`Sandbox::resolve_near`].
 fn near_key(name: &str) -> String {
     name.trim_start_matches('.').to_lowercase()
+}
+
+/// What a path refused for leaving the root should be instead. A read-only tool gets `"."` as an
+/// example (the root is a fine place to list or search); a tool that changes things gets no path
+/// to copy — small models copy whatever they are shown, and `.` is no file to write — but the
+/// `ls` call that shows which files there are.
+fn relative_hint(tool: &str) -> &'static str {
+    if super::READ_ONLY.contains(&tool) {
+        "Use \".\" for the root itself, e.g. {\"path\": \".\"}"
+    } else {
+        "Give the path of a file relative to the root; to see which files there are, call {\"name\": \"ls\", \"arguments\": {\"path\": \".\"}}"
+    }
 }
 
 #[cfg(test)]

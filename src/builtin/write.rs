@@ -70,7 +70,10 @@ fn write(sb: &Sandbox, args: &WriteArgs) -> Result<Output, Failure> {
         return Err(Failure::invalid_args(
             "write",
             "/path",
-            format!("`{shown}` is a directory; give a file path such as `{shown}/notes.txt`"),
+            // No file name to copy here: a model shown `./notes.txt` creates exactly that file.
+            format!(
+                "`{shown}` is a directory; write needs the path of a file. To see which files there are, call {{\"name\": \"ls\", \"arguments\": {{\"path\": \"{shown}\"}}}}"
+            ),
         ));
     }
     let existed = abs.exists();
