@@ -37,7 +37,10 @@
 //!    `tool_calls` entry (the transcript keeps the raw text); each call's result or corrective
 //!    message becomes a tool message answering that call's id. A turn without calls (the answer)
 //!    is kept as the raw text. Near the end of the budget a "N turns left" nudge is
-//!    added to the request. A turn without calls ends the run with the model's answer.
+//!    added to the request. A turn without calls ends the run with the model's answer; an empty
+//!    one is asked again once a run, with the user's request restated
+//!    ([`correct::empty_reply`]), since a small model often stops where it should answer from the
+//!    results it just got.
 //! 5. **Fit the context.** Before each generation, when the backend can count a request's tokens
 //!    and knows its window, tool results that would leave too little room for the reply are
 //!    removed (earlier turns, oldest first) or cut at a line boundary (the latest turn), each
@@ -229,6 +232,9 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         self.interrupt.clear();
         // Where the latest turn's tool results start in the history (none yet).
         let mut latest_results = self.history.len();
+        // An empty reply is asked again once a run, with the request restated (see below).
+        let mut empty_retried = false;
+        let mut after_empty: Option<String> = None;
 
         for t in 1..=max_turns {
             if self.interrupt.is_set() {
@@ -236,7 +242,12 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 break;
             }
             let left = max_turns - t + 1;
-            let nudge = (t > 1 && left <= self.options.nudge_turns).then(|| correct::nudge(left));
+            let turns_left =
+                (t > 1 && left <= self.options.nudge_turns).then(|| correct::nudge(left));
+            let nudge = match (after_empty.take(), turns_left) {
+                (Some(a), Some(b)) => Some(format!("{a} {b}")),
+                (a, b) => a.or(b),
+            };
             let mut options = self.options.generate.clone();
             if t > 1 && options.grammar == GrammarMode::Strict {
                 // A strict grammar makes the whole output a call: right for the turn that must
@@ -346,6 +357,24 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 self.pending(&record.raw, &generated.extraction, &generated.native);
             record.timing.extract_ms += ms(started.elapsed());
 
+            if pending.is_empty()
+                && record.raw.trim().is_empty()
+                && !empty_retried
+                && t < max_turns
+                && backend_stats.stop == StopReason::EndOfGeneration
+            {
+                // Nothing at all, where an answer or a call belongs: asked once more, the request
+                // restated (the empty reply does not join the conversation; the transcript keeps
+                // the turn). A second empty reply ends the run as before.
+                empty_retried = true;
+                let after_results = turns
+                    .last()
+                    .is_some_and(|r: &TurnRecord| !r.calls.is_empty());
+                after_empty = Some(correct::empty_reply(prompt, after_results));
+                add_timing(&mut stats, &record.timing);
+                turns.push(record);
+                continue;
+            }
             if pending.is_empty() {
                 self.history
                     .push(Message::new(Role::Assistant, record.raw.clone()));

@@ -572,15 +572,77 @@ fn an_exhausted_script_is_a_backend_error() {
 
 #[test]
 fn empty_output_and_cut_off_answers_have_their_own_reasons() {
-    let (r, _) = run(vec!["   ".into()]);
+    // An empty reply is asked again once; a second one ends the run.
+    let (r, _) = run(vec!["   ".into(), "".into()]);
     assert_eq!(r.transcript.end, EndReason::EmptyOutput);
     assert_eq!(r.transcript.answer, None);
+    assert_eq!(r.transcript.turns.len(), 2);
     let (r, _) = run(vec![ScriptedTurn {
         text: "The files are notes.txt and".into(),
         max_chunks: Some(3),
         ..ScriptedTurn::default()
     }]);
     assert_eq!(r.transcript.end, EndReason::AnswerCutOff);
+}
+
+/// Found with `toolmend eval tasks` (list_files, Qwen2.5-Coder-0.5B): after `ls` listed the
+/// folder the model's next turn was empty, and the run ended without an answer. Greedy decoding
+/// gives the same nothing for the same request, so the request is repeated once with the user's
+/// request restated; the empty turn stays in the transcript but not in the conversation.
+#[test]
+fn an_empty_reply_is_asked_again_once_with_the_request_restated() {
+    let (r, files) = run(vec![LS.into(), "".into(), "notes.txt and todo.txt".into()]);
+    assert_eq!(r.transcript.end, EndReason::Answered);
+    assert_eq!(
+        r.transcript.answer.as_deref(),
+        Some("notes.txt and todo.txt")
+    );
+    assert_eq!(files.runs("ls"), 1);
+    assert_eq!(r.transcript.turns.len(), 3);
+    assert_eq!(r.transcript.turns[1].raw, "");
+    let retry = r.requests[2].messages.last().unwrap();
+    assert_eq!(retry.role, Role::User);
+    assert!(
+        retry.content.starts_with(
+            "Your last reply was empty. Answer the user's request from the tool results above"
+        ) && retry
+            .content
+            .contains("\"List the files, then read the first one.\""),
+        "{}",
+        retry.content
+    );
+    assert_eq!(
+        r.transcript.turns[2].nudge.as_deref(),
+        Some(retry.content.as_str())
+    );
+    // The empty reply did not join the conversation, and the retry message is not kept either.
+    assert_eq!(
+        r.requests[2].messages.len(),
+        r.requests[1].messages.len() + 1
+    );
+    assert!(
+        r.transcript
+            .messages
+            .iter()
+            .all(|m| m.role != Role::Assistant
+                || !m.content.is_empty()
+                || !m.tool_calls.is_empty())
+    );
+    // Only once a run: the second empty reply ends it.
+    let (r, _) = run(vec![LS.into(), "".into(), " ".into(), "unused".into()]);
+    assert_eq!(r.transcript.end, EndReason::EmptyOutput);
+    assert_eq!(r.transcript.turns.len(), 3);
+    // An empty first turn is asked again without mention of tool results.
+    let (r, _) = run(vec!["".into(), "done".into()]);
+    assert_eq!(r.transcript.end, EndReason::Answered);
+    assert!(
+        r.requests[1]
+            .messages
+            .last()
+            .unwrap()
+            .content
+            .contains("If you need something first, call a tool.")
+    );
 }
 
 #[test]

@@ -115,7 +115,7 @@ fn a_task_fails_for_each_check_that_does_not_hold() {
             .ends_with("- coffee\n")
     );
     // No answer at all: the run's end is the reason.
-    let (o, _) = run(ws.path(), &t, vec![String::new()]);
+    let (o, _) = run(ws.path(), &t, vec![String::new(), String::new()]);
     assert_eq!(o.failures[0], "no answer: the run ended with empty_output");
 }
 

@@ -127,6 +127,30 @@ pub fn repeat_firm(name: &str, earlier_output: &str) -> String {
     )
 }
 
+/// The message added before the turn after an empty reply, once a run. An empty turn after tool
+/// results is a small model stopping where it should answer from them (greedy decoding would give
+/// the same nothing again), so the request is repeated with `prompt` restated: answer from the
+/// results, or call a tool. `after_results`: whether the turn before had tool calls.
+#[must_use]
+pub fn empty_reply(prompt: &str, after_results: bool) -> String {
+    const MAX_CHARS: usize = 300;
+    let mut request: String = prompt.trim().chars().take(MAX_CHARS).collect();
+    if prompt.trim().chars().count() > MAX_CHARS {
+        request.push('…');
+    }
+    if after_results {
+        format!(
+            "Your last reply was empty. Answer the user's request from the tool results above, \
+             in plain text: \"{request}\". If they are not enough, call a tool."
+        )
+    } else {
+        format!(
+            "Your last reply was empty. Answer the user's request: \"{request}\". If you need \
+             something first, call a tool."
+        )
+    }
+}
+
 /// The nudge added before a turn when `left` turns remain.
 #[must_use]
 pub fn nudge(left: u32) -> String {
