@@ -726,6 +726,31 @@ async fn output_is_capped_with_a_note_and_lists_render_as_json_on_request() {
 
 // ---------- registry ----------
 
+/// Small models lean towards the first tool listed: in name order that was `edit`, which
+/// Qwen2.5-Coder-0.5B called to answer questions (`toolmend eval tasks`). Tools are offered
+/// read-only first, then the others, each group in name order; `names()` stays in name order.
+#[test]
+fn registry_offers_read_only_tools_first_in_a_stable_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let registry = toolmend::builtin::registry(dir.path()).unwrap();
+    let (extra, _) = probe("aardvark", Annotations::default(), ok_text("x"));
+    registry.register(extra).unwrap();
+    let offered: Vec<String> = registry
+        .snapshot()
+        .defs()
+        .into_iter()
+        .map(|d| d.name)
+        .collect();
+    assert_eq!(
+        offered,
+        ["glob", "grep", "ls", "read", "aardvark", "edit", "write"]
+    );
+    assert_eq!(
+        registry.snapshot().names(),
+        ["aardvark", "edit", "glob", "grep", "ls", "read", "write"]
+    );
+}
+
 #[tokio::test]
 async fn registry_last_registration_wins_providers_clear_and_snapshots_are_per_turn() {
     let registry = Registry::new();

@@ -198,9 +198,20 @@ impl Snapshot {
         self.tools.values()
     }
 
-    /// The specs as backend tool definitions, in the stable order.
+    /// The specs as backend tool definitions, in the order they are offered to a model: the
+    /// tools that only read first, then the others, each group in name order (still stable, so
+    /// the rendered prompt stays byte-stable). Small models lean towards the first tool listed;
+    /// in name order that was `edit`, which Qwen2.5-Coder-0.5B then called to answer questions.
     pub fn defs(&self) -> Vec<crate::backend::ToolDef> {
-        self.tools.values().map(|e| e.spec.to_def()).collect()
+        let (read_only, others): (Vec<_>, Vec<_>) = self
+            .tools
+            .values()
+            .partition(|e| e.spec.annotations.read_only);
+        read_only
+            .into_iter()
+            .chain(others)
+            .map(|e| e.spec.to_def())
+            .collect()
     }
 
     /// The tools as the extractor needs them (names and parameter schemas), in the stable order.
