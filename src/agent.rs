@@ -150,6 +150,8 @@ pub struct Agent<B: Backend, T: Toolbox> {
     /// toolbox cannot tell it apart).
     toolbox_wait: Duration,
     interrupt: Interrupt,
+    /// The current run's prompt, which grounds the example calls of corrective messages.
+    request: String,
 }
 
 impl<B: Backend, T: Toolbox> Agent<B, T> {
@@ -168,6 +170,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             calls_made: 0,
             toolbox_wait: Duration::ZERO,
             interrupt: Interrupt::default(),
+            request: String::new(),
         }
     }
 
@@ -220,6 +223,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         // A prompt whose run fails in the backend is rolled back (see the error branch below).
         let base = self.history.len();
         self.history.push(Message::new(Role::User, prompt));
+        prompt.clone_into(&mut self.request);
         let defs = self.tools.defs();
         let extract_options = calls::options(&defs);
         let mut seen: HashMap<String, Seen> = HashMap::new();
@@ -1063,9 +1067,11 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
 
     /// One valid call of `name`, or, for a name that is no tool, of the read-only tool closest
     /// to it. Never a call that changes anything for a name the model got wrong: small models
-    /// copy the example they are given, and the closest name is often `write` or `edit`.
+    /// copy the example they are given, and the closest name is often `write` or `edit`. The
+    /// example is grounded in the run's prompt where the tool can (`read` of the file the user
+    /// named), since it will be copied.
     fn example_for(&self, name: &str) -> Option<String> {
-        if let Some(ex) = self.tools.example_call(name) {
+        if let Some(ex) = self.tools.example_call_for(name, &self.request) {
             return Some(ex);
         }
         let lower = name.to_lowercase();
@@ -1079,7 +1085,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 };
                 score(a).total_cmp(&score(b))
             })?;
-        self.tools.example_call(&closest.name)
+        self.tools.example_call_for(&closest.name, &self.request)
     }
 }
 

@@ -200,3 +200,75 @@ fn a_call_the_user_refused_gets_no_example_call() {
         "TODO: renew the passport\n"
     );
 }
+
+/// Found with `toolmend eval tasks` (config_version, Qwen2.5-Coder-0.5B, strict grammar): asked
+/// "Which version does config.json give?", the model read `/path/to/file.txt`, was shown read's
+/// fixed example `README.md`, copied it and read the README. The example of a read-only tool is
+/// now the file or folder the user's request names, when it exists (else the fixed one; `read`
+/// in a folder without a README shows its first file).
+#[test]
+fn a_read_only_example_is_the_file_the_request_names() {
+    let dir = folder();
+    std::fs::create_dir(dir.path().join("notes")).unwrap();
+    std::fs::write(dir.path().join("notes/week.md"), "Friday\n").unwrap();
+    let run_prompt = |prompt: &str, turns: Vec<ScriptedTurn>| {
+        let tools = DispatchToolbox::builtin(dir.path()).unwrap();
+        let mut agent = Agent::new(ScriptedBackend::new(turns), tools, AgentOptions::default());
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(agent.run(prompt, &mut |_| {}))
+    };
+    let bad_read = || call("read", json!({"path": "/path/to/file.txt"}));
+    let t = run_prompt(
+        "Which TODO items in `todo.txt` are still open?",
+        vec![bad_read(), "done".into()],
+    );
+    let feedback = &t.turns[0].calls[0].feedback;
+    assert!(
+        feedback.ends_with(r#"{"name":"read","arguments":{"path":"todo.txt"}}"#),
+        "{feedback}"
+    );
+    // A path inside a folder, after punctuation; a folder for ls.
+    let t = run_prompt(
+        "What does notes/week.md say about the notes?",
+        vec![bad_read(), call("ls", json!({"path": "/x"})), "done".into()],
+    );
+    assert!(
+        t.turns[0].calls[0]
+            .feedback
+            .ends_with(r#"{"name":"read","arguments":{"path":"notes/week.md"}}"#),
+        "{}",
+        t.turns[0].calls[0].feedback
+    );
+    assert!(
+        t.turns[1].calls[0]
+            .feedback
+            .ends_with(r#"{"name":"ls","arguments":{"path":"notes"}}"#),
+        "{}",
+        t.turns[1].calls[0].feedback
+    );
+    // Nothing named (a missing file, a path leading out): the fixed example.
+    let t = run_prompt(
+        "Summarise gone.txt and ../secret.txt for me.",
+        vec![bad_read(), "done".into()],
+    );
+    assert!(
+        t.turns[0].calls[0]
+            .feedback
+            .ends_with(r#"{"name":"read","arguments":{"path":"README.md"}}"#),
+        "{}",
+        t.turns[0].calls[0].feedback
+    );
+    // Without a README.md, read's example is a file that exists.
+    std::fs::remove_file(dir.path().join("README.md")).unwrap();
+    let t = run_prompt("Summarise this folder.", vec![bad_read(), "done".into()]);
+    assert!(
+        t.turns[0].calls[0]
+            .feedback
+            .ends_with(r#"{"name":"read","arguments":{"path":"todo.txt"}}"#),
+        "{}",
+        t.turns[0].calls[0].feedback
+    );
+}

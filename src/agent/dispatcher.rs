@@ -53,6 +53,16 @@ impl Toolbox for DispatchToolbox {
         Some(snap.get(name)?.spec.example_call())
     }
 
+    /// The tool's example grounded in `request` when it has one, else [`Self::example_call`].
+    fn example_call_for(&self, name: &str, request: &str) -> Option<String> {
+        let snap = self.dispatcher.registry().snapshot();
+        let entry = snap.get(name)?;
+        Some(match entry.tool.example_for(request) {
+            Some(args) => serde_json::json!({"name": name, "arguments": args}).to_string(),
+            None => entry.spec.example_call(),
+        })
+    }
+
     fn call<'a>(&'a mut self, call: &'a PendingCall) -> BoxFuture<'a, CallResult> {
         Box::pin(async move { to_call_result(self.dispatcher.dispatch(to_tool_call(call)).await) })
     }

@@ -149,6 +149,14 @@ pub trait Toolbox: Send + Sync {
         Some(serde_json::json!({"name": def.name, "arguments": args}).to_string())
     }
 
+    /// Like [`Toolbox::example_call`], grounded in the user's `request` where the tool can (a
+    /// file the request names: see [`crate::tools::Tool::example_for`]). The default ignores
+    /// the request.
+    fn example_call_for(&self, name: &str, request: &str) -> Option<String> {
+        let _ = request;
+        self.example_call(name)
+    }
+
     /// Runs one call: repair, decode and validate its arguments, execute, and report the result.
     /// Unknown names and bad arguments come back as model-fault failures, never as panics.
     fn call<'a>(&'a mut self, call: &'a PendingCall) -> BoxFuture<'a, CallResult>;
@@ -200,6 +208,10 @@ impl<T: Toolbox + ?Sized> Toolbox for Box<T> {
 
     fn example_call(&self, name: &str) -> Option<String> {
         (**self).example_call(name)
+    }
+
+    fn example_call_for(&self, name: &str, request: &str) -> Option<String> {
+        (**self).example_call_for(name, request)
     }
 
     fn call<'a>(&'a mut self, call: &'a PendingCall) -> BoxFuture<'a, CallResult> {

@@ -51,6 +51,12 @@ impl TypedTool for Ls {
         Some(json!({"path": "."}))
     }
 
+    /// The first folder the request names (else the root, the fixed example).
+    fn example_for(&self, request: &str) -> Option<Value> {
+        let path = self.sandbox.named_in(request, true).into_iter().next()?;
+        Some(json!({"path": path}))
+    }
+
     async fn run(&self, _ctx: &ToolContext, args: LsArgs) -> Result<Output, Failure> {
         let sb = Arc::clone(&self.sandbox);
         blocking("ls", move || list(&sb, &args.path)).await

@@ -59,6 +59,27 @@ impl TypedTool for Read {
         Some(json!({"path": "README.md"}))
     }
 
+    /// The first file the request names; else, when the root has no `README.md` (the fixed
+    /// example), its first file in name order.
+    fn example_for(&self, request: &str) -> Option<Value> {
+        let sb = &self.sandbox;
+        if let Some(path) = sb.named_in(request, false).into_iter().next() {
+            return Some(json!({"path": path}));
+        }
+        if sb.root().join("README.md").is_file() {
+            return None;
+        }
+        let mut files: Vec<String> = std::fs::read_dir(sb.root())
+            .ok()?
+            .filter_map(Result::ok)
+            .take(10_000)
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+            .filter_map(|e| e.file_name().into_string().ok())
+            .collect();
+        files.sort();
+        files.into_iter().next().map(|path| json!({"path": path}))
+    }
+
     async fn run(&self, _ctx: &ToolContext, args: ReadArgs) -> Result<Output, Failure> {
         let sb = Arc::clone(&self.sandbox);
         blocking("read", move || read(&sb, &args)).await

@@ -198,6 +198,38 @@ impl Sandbox {
         }
     }
 
+    /// The entries of the root that `request` (a user's prompt) names, in the order it names
+    /// them: words that, stripped of quotes and punctuation around them, are the relative path
+    /// of an existing file (`want_dir` false) or folder (true) other than the root. At most the
+    /// first 200 words are looked at; nothing outside the root is ever named.
+    pub fn named_in(&self, request: &str, want_dir: bool) -> Vec<String> {
+        const STRIP: &[char] = &[
+            '"', '\'', '`', '\u{201c}', '\u{201d}', '\u{2018}', '\u{2019}', ',', '.', ';', ':',
+            '!', '?', '(', ')', '[', ']', '{', '}', '<', '>', '*',
+        ];
+        let mut named: Vec<String> = Vec::new();
+        for word in request.split_whitespace().take(200) {
+            let word = word.trim_matches(STRIP);
+            let word = word.strip_prefix("./").unwrap_or(word);
+            if word.is_empty() || word.contains("..") || word.starts_with(['/', '~', '\\']) {
+                continue;
+            }
+            let Ok(abs) = self.resolve("read", word) else {
+                continue;
+            };
+            if abs == self.root {
+                continue;
+            }
+            let fits = std::fs::metadata(&abs)
+                .is_ok_and(|m| if want_dir { m.is_dir() } else { m.is_file() });
+            let shown = self.display(&abs);
+            if fits && !named.contains(&shown) {
+                named.push(shown);
+            }
+        }
+        named
+    }
+
     /// `abs` relative to the root, with `/` separators; `.` for the root itself.
     pub fn display(&self, abs: &Path) -> String {
         match abs.strip_prefix(&self.root) {

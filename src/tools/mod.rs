@@ -93,4 +93,13 @@ pub trait Tool: Send + Sync + 'static {
         ctx: &'a ToolContext,
         args: Value,
     ) -> BoxFuture<'a, Result<Output, Failure>>;
+
+    /// An example argument object grounded in the user's `request` (a file it names, one that
+    /// exists), shown in corrective messages instead of the spec's fixed example: small models
+    /// copy the example they are given, so it should be the call the task needs. `None` (the
+    /// default): the spec's example. Only read-only tools should ground theirs.
+    fn example_for(&self, request: &str) -> Option<Value> {
+        let _ = request;
+        None
+    }
 }

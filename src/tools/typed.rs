@@ -37,6 +37,12 @@ pub trait TypedTool: Send + Sync + 'static {
         None
     }
 
+    /// An example grounded in the user's request (see [`Tool::example_for`]).
+    fn example_for(&self, request: &str) -> Option<Value> {
+        let _ = request;
+        None
+    }
+
     /// Runs one call with decoded arguments.
     fn run(
         &self,
@@ -93,5 +99,9 @@ impl<T: TypedTool> Tool for Typed<T> {
             })?;
             self.inner.run(ctx, args).await
         })
+    }
+
+    fn example_for(&self, request: &str) -> Option<Value> {
+        self.inner.example_for(request)
     }
 }
