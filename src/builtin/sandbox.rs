@@ -244,11 +244,13 @@ impl Sandbox {
     }
 
     /// A model's-fault failure for a path that does not exist, naming what does exist nearby:
-    /// the entries of the deepest existing parent and the closest name. The suggestion and the
-    /// example are of the kind the tool takes: a directory for `ls`, a file for `read` and
-    /// `edit`, either for the others.
+    /// the entries of the deepest existing parent and the closest name. The suggestion is of
+    /// the kind the tool takes: a directory for `ls` and `glob`, a file for `read` and `edit`,
+    /// either for the others. Only `ls` and `read`, whose whole call is the path, get an
+    /// example call (of the closest entry, else the first that fits): for the others a path
+    /// alone is no valid call, and `edit` changes things.
     pub fn not_found(&self, tool: &str, abs: &Path) -> Failure {
-        let wants_dir = tool == "ls";
+        let wants_dir = matches!(tool, "ls" | "glob");
         let wants_file = matches!(tool, "read" | "edit");
         let fits = |n: &str| {
             if wants_dir {
@@ -304,9 +306,8 @@ impl Sandbox {
                     (score, n)
                 })
                 .max_by(|a, b| a.0.total_cmp(&b.0));
-            if let Some((score, n)) = best
-                && score > 0.7
-            {
+            let closest = best.filter(|(score, _)| *score > 0.7).map(|(_, n)| n);
+            if let Some(n) = closest {
                 msg.push_str(&format!(" Did you mean `{prefix}{n}`?"));
             }
             let shown_names: Vec<&str> = names.iter().take(40).map(String::as_str).collect();
@@ -315,7 +316,11 @@ impl Sandbox {
                 shown_names.join(", "),
                 if names.len() > 40 { ", …" } else { "" }
             ));
-            let example = if wants_dir {
+            let example = if !matches!(tool, "ls" | "read") {
+                None
+            } else if let Some(n) = closest {
+                Some(format!("{prefix}{}", n.trim_end_matches('/')))
+            } else if wants_dir {
                 // A directory that exists: the first one listed, else the one listed.
                 Some(names.iter().find(|n| n.ends_with('/')).map_or_else(
                     || dir_shown.clone(),
