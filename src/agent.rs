@@ -236,9 +236,11 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         self.interrupt.clear();
         // Where the latest turn's tool results start in the history (none yet).
         let mut latest_results = self.history.len();
-        // An empty reply is asked again once a run, with the request restated (see below).
+        // An empty reply, and one echoing a message toolmend sent, are each asked again once a
+        // run, with the request restated (see below).
         let mut empty_retried = false;
-        let mut after_empty: Option<String> = None;
+        let mut echo_retried = false;
+        let mut non_answer_note: Option<String> = None;
 
         for t in 1..=max_turns {
             if self.interrupt.is_set() {
@@ -248,7 +250,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             let left = max_turns - t + 1;
             let turns_left =
                 (t > 1 && left <= self.options.nudge_turns).then(|| correct::nudge(left));
-            let nudge = match (after_empty.take(), turns_left) {
+            let nudge = match (non_answer_note.take(), turns_left) {
                 (Some(a), Some(b)) => Some(format!("{a} {b}")),
                 (a, b) => a.or(b),
             };
@@ -374,7 +376,29 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 let after_results = turns
                     .last()
                     .is_some_and(|r: &TurnRecord| !r.calls.is_empty());
-                after_empty = Some(correct::empty_reply(prompt, after_results));
+                non_answer_note = Some(correct::empty_reply(prompt, after_results));
+                on_event(&AgentEvent::Retry {
+                    reason: "the reply was empty: asked again, with the request restated".into(),
+                });
+                add_timing(&mut stats, &record.timing);
+                turns.push(record);
+                continue;
+            }
+            if pending.is_empty()
+                && !echo_retried
+                && t < max_turns
+                && correct::echoes(
+                    &generated.extraction.content,
+                    sent_messages(&turns, record.nudge.as_deref()),
+                )
+            {
+                // The "answer" is a message toolmend wrote (a corrective message, a nudge),
+                // echoed back: asked again once, like an empty reply.
+                echo_retried = true;
+                non_answer_note = Some(correct::echo_reply(prompt));
+                on_event(&AgentEvent::Retry {
+                    reason: "the reply only repeated a message toolmend sent: asked again, with the request restated".into(),
+                });
                 add_timing(&mut stats, &record.timing);
                 turns.push(record);
                 continue;
@@ -824,17 +848,19 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                         r.cached = true;
                         r.attempts = 0;
                         let f = match prev.repeats {
-                            1 => correct::repeat_note(&call.name, &prev.result.output),
+                            1 => {
+                                correct::repeat_note(&call.name, &prev.result.output, &self.request)
+                            }
                             2 => {
                                 retry = Some(format!(
                                     "`{}` repeated again with the same arguments: told the model to use the result it has",
                                     call.name
                                 ));
-                                correct::repeat_firm(&call.name, &prev.result.output)
+                                correct::repeat_firm(&call.name, &prev.result.output, &self.request)
                             }
                             _ => {
                                 end_run = true;
-                                correct::repeat_firm(&call.name, &prev.result.output)
+                                correct::repeat_firm(&call.name, &prev.result.output, &self.request)
                             }
                         };
                         (r, f)
@@ -1087,6 +1113,27 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             })?;
         self.tools.example_call_for(&closest.name, &self.request)
     }
+}
+
+/// The messages toolmend wrote to the model in this run so far: corrective messages of failed
+/// calls, the note before a repeated call's earlier result (not the result itself: echoing a
+/// tool's output can be an answer), and nudges, `current` (this turn's) included.
+fn sent_messages<'a>(
+    turns: &'a [TurnRecord],
+    current: Option<&'a str>,
+) -> impl Iterator<Item = &'a str> {
+    let feedback = turns.iter().flat_map(|t| &t.calls).filter_map(|c| {
+        if c.result.failure.is_some() {
+            Some(c.feedback.as_str())
+        } else if c.result.cached {
+            // The note toolmend put before the earlier output: its first line.
+            c.feedback.lines().next()
+        } else {
+            None
+        }
+    });
+    let nudges = turns.iter().filter_map(|t| t.nudge.as_deref());
+    feedback.chain(nudges).chain(current)
 }
 
 /// What [`Agent::fit_context`] changed.

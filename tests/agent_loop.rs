@@ -206,10 +206,10 @@ fn check_event_stream(events: &[AgentEvent], t: &Transcript) {
         }
     }
     assert!(open.is_empty());
-    // The `Text` events after the last call are the answer: no call text among them.
+    // The `Text` events after the last call or retry are the answer: no call text among them.
     let last_start = events
         .iter()
-        .rposition(|e| matches!(e, AgentEvent::ToolEnd { .. }))
+        .rposition(|e| matches!(e, AgentEvent::ToolEnd { .. } | AgentEvent::Retry { .. }))
         .map_or(0, |i| i + 1);
     let shown: String = events[last_start..]
         .iter()
@@ -335,6 +335,15 @@ fn an_identical_call_is_answered_from_the_earlier_result_without_running_again()
         second.feedback
     );
     assert!(second.feedback.contains("notes.txt"));
+    // The user's request is restated: a model repeating a call has lost track of what for
+    // (Qwen2.5-Coder-0.5B read config.json four times instead of answering from it).
+    assert!(
+        second
+            .feedback
+            .contains(r#"answer the user's request "List the files, then read the first one.""#),
+        "{}",
+        second.feedback
+    );
     // Keys ignore the order of argument keys.
     let (r2, files2) = run(vec![
         r#"{"name": "read", "arguments": {"path": "notes.txt"}}"#.into(),
@@ -600,6 +609,10 @@ fn an_empty_reply_is_asked_again_once_with_the_request_restated() {
     assert_eq!(files.runs("ls"), 1);
     assert_eq!(r.transcript.turns.len(), 3);
     assert_eq!(r.transcript.turns[1].raw, "");
+    assert_eq!(
+        retries(&r.events),
+        ["the reply was empty: asked again, with the request restated"]
+    );
     let retry = r.requests[2].messages.last().unwrap();
     assert_eq!(retry.role, Role::User);
     assert!(
@@ -643,6 +656,71 @@ fn an_empty_reply_is_asked_again_once_with_the_request_restated() {
             .content
             .contains("If you need something first, call a tool.")
     );
+}
+
+/// Found with `toolmend eval tasks` (Qwen2.5-Coder-0.5B): the model's "answer" was toolmend's
+/// own message echoed back ("You sent exactly the same `edit` call again …", "2 turns left.").
+/// Such a reply is asked again once, like an empty one; an echo of a tool's output is an answer.
+#[test]
+fn a_reply_echoing_a_message_of_toolmends_is_asked_again_once() {
+    let rm = r#"{"name": "rm", "arguments": {"path": "notes.txt"}}"#;
+    let (r, _) = run(vec![
+        rm.into(),
+        "`rm` was refused: read-only task".into(),
+        "I may not delete notes.txt.".into(),
+    ]);
+    assert_eq!(r.transcript.end, EndReason::Answered);
+    assert_eq!(
+        r.transcript.answer.as_deref(),
+        Some("I may not delete notes.txt.")
+    );
+    assert!(
+        retries(&r.events)
+            .last()
+            .unwrap()
+            .starts_with("the reply only repeated a message toolmend sent")
+    );
+    let retry = r.requests[2].messages.last().unwrap();
+    assert!(
+        retry
+            .content
+            .starts_with("Your last reply only repeated a message sent to you")
+            && retry
+                .content
+                .contains("\"List the files, then read the first one.\""),
+        "{}",
+        retry.content
+    );
+    // Once a run: a second echo stands as the answer.
+    let (r, _) = run(vec![
+        rm.into(),
+        "`rm` was refused".into(),
+        "`rm` was refused: read-only task".into(),
+    ]);
+    assert_eq!(r.transcript.end, EndReason::Answered);
+    assert_eq!(r.transcript.turns.len(), 3);
+    // The note before a repeated call's result is toolmend's; the result itself is the tool's.
+    let (r, _) = run(vec![
+        LS.into(),
+        LS.into(),
+        "(You already called `ls` with exactly these arguments".into(),
+        "notes.txt".into(),
+    ]);
+    assert_eq!(r.transcript.answer.as_deref(), Some("notes.txt"));
+    let (r, _) = run(vec![LS.into(), LS.into(), "notes.txt (9 bytes)".into()]);
+    assert_eq!(r.transcript.turns.len(), 3);
+    assert_eq!(r.transcript.end, EndReason::Answered);
+    // The nudge echoed back.
+    let options = AgentOptions {
+        max_turns: 3,
+        ..AgentOptions::default()
+    };
+    let r = run_with(
+        vec![LS.into(), "2 turns left.".into(), "notes.txt".into()],
+        Arc::new(Files::default()),
+        options,
+    );
+    assert_eq!(r.transcript.answer.as_deref(), Some("notes.txt"));
 }
 
 #[test]
@@ -715,10 +793,13 @@ fn a_successful_call_repeated_again_and_again_is_stopped() {
     assert_eq!(files.runs("ls"), 1);
     assert_eq!(t.end, EndReason::RepeatedFailure);
     assert_eq!(t.turns.len(), 4, "stopped before the budget of 8");
+    let firm = &t.turns[2].calls[0].feedback;
+    assert!(firm.starts_with("Stop calling `ls`"), "{firm}");
     assert!(
-        t.turns[2].calls[0]
-            .feedback
-            .starts_with("Stop calling `ls`")
+        firm.contains(
+            r#"Answer the user's request "List the files, then read the first one." from it now"#
+        ),
+        "{firm}"
     );
     assert_eq!(retries(&r.events).len(), 1);
 }

@@ -108,22 +108,28 @@ pub fn escalation(name: &str, failure: &CallFailure, example: Option<&str>) -> S
     m
 }
 
-/// The note prepended to an earlier result when the model repeats an identical call.
+/// The note prepended to an earlier result when the model repeats an identical call; the
+/// user's `request` is restated (a small model that repeats a call has lost track of what the
+/// result was for).
 #[must_use]
-pub fn repeat_note(name: &str, earlier_output: &str) -> String {
+pub fn repeat_note(name: &str, earlier_output: &str, request: &str) -> String {
     format!(
         "(You already called `{name}` with exactly these arguments; this is its earlier result, \
-         not a new run. Use it, and do not repeat the call.)\n{earlier_output}"
+         not a new run. Use it to answer the user's request \"{}\", and do not repeat the \
+         call.)\n{earlier_output}",
+        restated(request)
     )
 }
 
-/// The firmer message when the model keeps repeating a call it already has the result of.
+/// The firmer message when the model keeps repeating a call it already has the result of,
+/// restating the user's `request`.
 #[must_use]
-pub fn repeat_firm(name: &str, earlier_output: &str) -> String {
+pub fn repeat_firm(name: &str, earlier_output: &str, request: &str) -> String {
     format!(
         "Stop calling `{name}` with these arguments: you already have its result, shown again \
-         below. Do the next step of the task with a different call, or answer the user now in \
-         plain text.\n{earlier_output}"
+         below. Answer the user's request \"{}\" from it now, in plain text, or do the next \
+         step of the task with a different call.\n{earlier_output}",
+        restated(request)
     )
 }
 
@@ -133,11 +139,7 @@ pub fn repeat_firm(name: &str, earlier_output: &str) -> String {
 /// results, or call a tool. `after_results`: whether the turn before had tool calls.
 #[must_use]
 pub fn empty_reply(prompt: &str, after_results: bool) -> String {
-    const MAX_CHARS: usize = 300;
-    let mut request: String = prompt.trim().chars().take(MAX_CHARS).collect();
-    if prompt.trim().chars().count() > MAX_CHARS {
-        request.push('…');
-    }
+    let request = restated(prompt);
     if after_results {
         format!(
             "Your last reply was empty. Answer the user's request from the tool results above, \
@@ -149,6 +151,44 @@ pub fn empty_reply(prompt: &str, after_results: bool) -> String {
              something first, call a tool."
         )
     }
+}
+
+/// True when `answer` is a copy of one of `sent`, messages toolmend wrote to the model
+/// (corrective messages, notes, nudges): one holds the other whole, and both are long enough
+/// (12 characters) that this is no coincidence. Small models echo the last message they were
+/// sent ("2 turns left.", "You sent exactly the same `edit` call again …") where the answer
+/// belongs.
+#[must_use]
+pub fn echoes<'m>(answer: &str, sent: impl IntoIterator<Item = &'m str>) -> bool {
+    const MIN_CHARS: usize = 12;
+    let answer = answer.trim();
+    if answer.chars().count() < MIN_CHARS {
+        return false;
+    }
+    sent.into_iter()
+        .map(str::trim)
+        .any(|m| m.chars().count() >= MIN_CHARS && (m.contains(answer) || answer.contains(m)))
+}
+
+/// The message added before the turn after a reply that only echoed a message of toolmend's
+/// (see [`echoes`]), once a run, restating `prompt` like [`empty_reply`].
+#[must_use]
+pub fn echo_reply(prompt: &str) -> String {
+    format!(
+        "Your last reply only repeated a message sent to you; it is not an answer. Answer the \
+         user's request from the tool results above, in your own words: \"{}\"",
+        restated(prompt)
+    )
+}
+
+/// `prompt` trimmed and cut to 300 characters, for restating it.
+fn restated(prompt: &str) -> String {
+    const MAX_CHARS: usize = 300;
+    let mut request: String = prompt.trim().chars().take(MAX_CHARS).collect();
+    if prompt.trim().chars().count() > MAX_CHARS {
+        request.push('…');
+    }
+    request
 }
 
 /// The nudge added before a turn when `left` turns remain.

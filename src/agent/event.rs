@@ -62,7 +62,9 @@ pub enum AgentEvent {
         /// Wall time of the call, in milliseconds.
         duration_ms: f64,
     },
-    /// The loop is retrying: a world fault re-run, a corrective message sent, or an escalation.
+    /// The loop is retrying: a world fault re-run, a corrective message sent, an escalation, or
+    /// a reply that was no answer (empty, or an echo of toolmend's message) asked again; the
+    /// `Text` shown before it is not the answer.
     Retry {
         /// Why.
         reason: String,
