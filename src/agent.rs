@@ -880,6 +880,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                             && self.example_helps(&call.name, &failure))
                         .then(|| self.example_for(&call.name))
                         .flatten();
+                        let failure = self.grounded(failure, example.as_deref());
                         let message = correct::escalation(&call.name, &failure, example.as_deref());
                         let mut r = CallResult::failed("repeated_failure", Fault::Model, message);
                         r.attempts = 0;
@@ -1051,7 +1052,8 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     .example_helps(&call.name, &f)
                     .then(|| self.example_for(&call.name))
                     .flatten();
-                let feedback = correct::corrective(&f, example.as_deref());
+                let feedback =
+                    correct::corrective(&self.grounded(f, example.as_deref()), example.as_deref());
                 (result, feedback, Some(reason))
             }
         }
@@ -1089,6 +1091,25 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     fn example_helps(&self, name: &str, failure: &CallFailure) -> bool {
         self.tools.is_read_only(name)
             || !(correct::names_a_value(failure) || failure.fault == Fault::Policy)
+    }
+
+    /// `failure` with the fixed example call of a tool in its message (an unknown tool's message
+    /// shows one) replaced by `example`, the same tool's call grounded in the request: one
+    /// message, one example to copy, the one that fits the task.
+    fn grounded(&self, mut failure: CallFailure, example: Option<&str>) -> CallFailure {
+        let Some(example) = example else {
+            return failure;
+        };
+        let name = serde_json::from_str::<serde_json::Value>(example)
+            .ok()
+            .and_then(|v| v.get("name")?.as_str().map(str::to_owned));
+        if let Some(fixed) = name.and_then(|n| self.tools.example_call(&n))
+            && fixed != example
+            && failure.message.contains(&fixed)
+        {
+            failure.message = failure.message.replace(&fixed, example);
+        }
+        failure
     }
 
     /// One valid call of `name`, or, for a name that is no tool, of the read-only tool closest

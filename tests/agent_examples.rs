@@ -230,6 +230,23 @@ fn a_read_only_example_is_the_file_the_request_names() {
         feedback.ends_with(r#"{"name":"read","arguments":{"path":"todo.txt"}}"#),
         "{feedback}"
     );
+    // An unknown tool's message shows one example, the grounded one (it showed read's fixed
+    // example, and the grounded one after it).
+    let t = run_prompt(
+        "Add the line \"- buy coffee\" at the end of todo.txt.",
+        vec![
+            call("add_todo", json!({"todo": "buy coffee"})),
+            "done".into(),
+        ],
+    );
+    let feedback = &t.turns[0].calls[0].feedback;
+    assert!(
+        feedback.contains(
+            r#"Call one of them, for example: {"name":"read","arguments":{"path":"todo.txt"}}"#
+        ) && !feedback.contains("README.md")
+            && feedback.matches(r#"{"name":"read""#).count() == 1,
+        "{feedback}"
+    );
     // A path inside a folder, after punctuation; a folder for ls.
     let t = run_prompt(
         "What does notes/week.md say about the notes?",
