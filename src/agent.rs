@@ -40,7 +40,9 @@
 //!    added to the request. A turn without calls ends the run with the model's answer; an empty
 //!    one is asked again once a run, with the user's request restated
 //!    ([`correct::empty_reply`]), since a small model often stops where it should answer from the
-//!    results it just got.
+//!    results it just got. The last turn offers no tools (a call there could never be followed
+//!    by the answer), nor does the turn after a model asked a third time for a result it has
+//!    (stuck repeating a call; without tools the chat template drops its tool-calling frame).
 //! 5. **Fit the context.** Before each generation, when the backend can count a request's tokens
 //!    and knows its window, tool results that would leave too little room for the reply are
 //!    removed (earlier turns, oldest first) or cut at a line boundary (the latest turn), each
@@ -152,6 +154,8 @@ pub struct Agent<B: Backend, T: Toolbox> {
     interrupt: Interrupt,
     /// The current run's prompt, which grounds the example calls of corrective messages.
     request: String,
+    /// Set when the model asked a third time for a result it has: the next turn offers no tools.
+    answer_next: bool,
 }
 
 impl<B: Backend, T: Toolbox> Agent<B, T> {
@@ -171,6 +175,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             toolbox_wait: Duration::ZERO,
             interrupt: Interrupt::default(),
             request: String::new(),
+            answer_next: false,
         }
     }
 
@@ -224,6 +229,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         let base = self.history.len();
         self.history.push(Message::new(Role::User, prompt));
         prompt.clone_into(&mut self.request);
+        self.answer_next = false;
         let defs = self.tools.defs();
         let extract_options = calls::options(&defs);
         let mut seen: HashMap<String, Seen> = HashMap::new();
@@ -248,11 +254,23 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 break;
             }
             let left = max_turns - t + 1;
+            // A turn for the answer offers no tools: the last one (a call there could never be
+            // followed by the answer), and the one after the model asked a third time for a
+            // result it already has. Without tools the chat template drops its tool-calling
+            // frame, and a small model stuck repeating a call answers instead.
+            let stuck = std::mem::take(&mut self.answer_next);
+            let answer_only = t > 1 && (left == 1 || stuck);
             let turns_left =
                 (t > 1 && left <= self.options.nudge_turns).then(|| correct::nudge(left));
-            let nudge = match (non_answer_note.take(), turns_left) {
-                (Some(a), Some(b)) => Some(format!("{a} {b}")),
-                (a, b) => a.or(b),
+            let answer_now = (stuck && left > 1).then(|| correct::answer_now(prompt));
+            let nudge = [non_answer_note.take(), answer_now, turns_left]
+                .into_iter()
+                .flatten()
+                .reduce(|a, b| format!("{a} {b}"));
+            let offered = if answer_only {
+                Vec::new()
+            } else {
+                defs.clone()
             };
             let mut options = self.options.generate.clone();
             if t > 1 && options.grammar == GrammarMode::Strict {
@@ -266,7 +284,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 base,
                 latest_results,
                 nudge.as_deref(),
-                &defs,
+                &offered,
                 &options,
                 &mut seen,
             ) {
@@ -294,7 +312,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             }
             let request = Request {
                 messages,
-                tools: defs.clone(),
+                tools: offered,
                 options,
             };
 
@@ -303,6 +321,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             let mut record = TurnRecord {
                 turn: t,
                 nudge,
+                answer_only,
                 raw: generated.raw,
                 native_calls: generated.native.len(),
                 calls: Vec::new(),
@@ -853,9 +872,10 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                             }
                             2 => {
                                 retry = Some(format!(
-                                    "`{}` repeated again with the same arguments: told the model to use the result it has",
+                                    "`{}` repeated again with the same arguments: told the model to use the result it has; the next turn offers no tools",
                                     call.name
                                 ));
+                                self.answer_next = true;
                                 correct::repeat_firm(&call.name, &prev.result.output, &self.request)
                             }
                             _ => {

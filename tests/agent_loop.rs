@@ -540,6 +540,11 @@ fn the_turn_budget_ends_the_run_with_a_nudge_before_the_end() {
         (Role::User, nudges[3].unwrap())
     );
     assert!(!t.messages.iter().any(|m| m.content.contains("turns left")));
+    // The last turn offers no tools (a call there could never be followed by the answer).
+    let offered: Vec<usize> = r.requests.iter().map(|q| q.tools.len()).collect();
+    assert_eq!(offered, [5, 5, 5, 0]);
+    let answer_only: Vec<bool> = t.turns.iter().map(|t| t.answer_only).collect();
+    assert_eq!(answer_only, [false, false, false, true]);
 }
 
 #[test]
@@ -802,6 +807,51 @@ fn a_successful_call_repeated_again_and_again_is_stopped() {
         "{firm}"
     );
     assert_eq!(retries(&r.events).len(), 1);
+    // After the firm message the turn offers no tools; a call written anyway still counts.
+    assert!(t.turns[3].answer_only);
+    assert!(r.requests[3].tools.is_empty());
+}
+
+/// Found with `toolmend eval tasks` (config_version, Qwen2.5-Coder-0.5B): the model read
+/// config.json and then asked for it three more times, the user's request restated each time,
+/// until the run ended without an answer. After the third request for a result it has, the
+/// next turn offers no tools and asks for the answer: without tools the chat template drops
+/// its tool-calling frame.
+#[test]
+fn a_model_stuck_repeating_a_call_gets_a_turn_without_tools() {
+    let (r, files) = run(vec![
+        LS.into(),
+        LS.into(),
+        LS.into(),
+        "notes.txt and todo.md".into(),
+    ]);
+    let t = &r.transcript;
+    assert_eq!(files.runs("ls"), 1);
+    assert_eq!(t.end, EndReason::Answered);
+    assert_eq!(t.answer.as_deref(), Some("notes.txt and todo.md"));
+    let offered: Vec<usize> = r.requests.iter().map(|q| q.tools.len()).collect();
+    assert_eq!(offered, [5, 5, 5, 0]);
+    let ask = r.requests[3].messages.last().unwrap();
+    assert_eq!(ask.role, Role::User);
+    assert!(
+        ask.content.starts_with(
+            r#"You have the tool results you asked for, above. Answer the user's request "List the files, then read the first one." now"#
+        ),
+        "{}",
+        ask.content
+    );
+    assert_eq!(t.turns[3].nudge.as_deref(), Some(ask.content.as_str()));
+    // The turn after that offers the tools again.
+    let (r, _) = run(vec![
+        LS.into(),
+        LS.into(),
+        LS.into(),
+        READ.into(),
+        "buy milk".into(),
+    ]);
+    let offered: Vec<usize> = r.requests.iter().map(|q| q.tools.len()).collect();
+    assert_eq!(offered, [5, 5, 5, 0, 5]);
+    assert_eq!(r.transcript.answer.as_deref(), Some("buy milk"));
 }
 
 #[test]

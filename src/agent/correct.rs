@@ -181,6 +181,17 @@ pub fn echo_reply(prompt: &str) -> String {
     )
 }
 
+/// The message added before a turn that offers no tools because the model kept asking for a
+/// result it already had: answer from it, restating `prompt`.
+#[must_use]
+pub fn answer_now(prompt: &str) -> String {
+    format!(
+        "You have the tool results you asked for, above. Answer the user's request \"{}\" now, \
+         in plain text, from them.",
+        restated(prompt)
+    )
+}
+
 /// `prompt` trimmed and cut to 300 characters, for restating it.
 fn restated(prompt: &str) -> String {
     const MAX_CHARS: usize = 300;

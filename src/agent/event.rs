@@ -236,6 +236,10 @@ pub struct TurnRecord {
     /// The nudge added to this turn's request, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nudge: Option<String>,
+    /// True when this turn offered no tools, so that the model answers: the last turn, or the
+    /// one after the model asked a third time for a result it already had.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub answer_only: bool,
     /// The model's raw output, verbatim.
     pub raw: String,
     /// Calls the backend reported natively.
