@@ -1072,8 +1072,14 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     .example_helps(&call.name, &f)
                     .then(|| self.example_for(&call.name))
                     .flatten();
-                let feedback =
+                let mut feedback =
                     correct::corrective(&self.grounded(f, example.as_deref()), example.as_deref());
+                if example.is_none()
+                    && let Some(look) = self.look_first()
+                    && !feedback.contains(&look)
+                {
+                    feedback.push_str(&correct::look_first(&look));
+                }
                 (result, feedback, Some(reason))
             }
         }
@@ -1130,6 +1136,30 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             failure.message = failure.message.replace(&fixed, example);
         }
         failure
+    }
+
+    /// Where a corrective message shows no example (a refused call of a tool that changes
+    /// things), a call that only reads what the user's request names (`read` of the file it
+    /// names), when a read-only tool has one: a model that wrote a placeholder path into an
+    /// `edit` has the real file to look at. `None` when the request names nothing a tool knows.
+    fn look_first(&self) -> Option<String> {
+        self.tools
+            .defs()
+            .iter()
+            .filter(|d| self.tools.is_read_only(&d.name))
+            .find_map(|d| {
+                let grounded = self.tools.example_call_for(&d.name, &self.request)?;
+                // Grounded in the request itself: every string it holds is in the request (not
+                // a fallback such as a folder's first file).
+                let call: serde_json::Value = serde_json::from_str(&grounded).ok()?;
+                let args = call.get("arguments")?.as_object()?;
+                let named = !args.is_empty()
+                    && args
+                        .values()
+                        .all(|v| v.as_str().is_some_and(|s| self.request.contains(s)));
+                (named && Some(&grounded) != self.tools.example_call(&d.name).as_ref())
+                    .then_some(grounded)
+            })
     }
 
     /// One valid call of `name`, or, for a name that is no tool, of the read-only tool closest

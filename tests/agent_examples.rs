@@ -289,3 +289,41 @@ fn a_read_only_example_is_the_file_the_request_names() {
         t.turns[0].calls[0].feedback
     );
 }
+
+/// Found with `toolmend eval tasks` (todo_open, --grammar strict): asked which TODO items in
+/// todo.txt are open, Qwen2.5-Coder-0.5B sent `edit` of `/path/to/file` three times. The refusal
+/// shows no `edit` example (it would be copied into the user's folder), and the model had no
+/// call to copy. It now gets one that only reads what the request names.
+#[test]
+fn a_refused_change_offers_a_read_of_what_the_request_names() {
+    let dir = folder();
+    let run_prompt = |prompt: &str| {
+        let tools = DispatchToolbox::builtin(dir.path()).unwrap();
+        let turns = vec![
+            call(
+                "edit",
+                json!({"path": "/path/to/file", "old_text": "old_text", "new_text": "new_text"}),
+            ),
+            "done".into(),
+        ];
+        let mut agent = Agent::new(ScriptedBackend::new(turns), tools, AgentOptions::default());
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(agent.run(prompt, &mut |_| {}))
+    };
+    let t = run_prompt("Which TODO items in todo.txt are still open?");
+    let feedback = &t.turns[0].calls[0].feedback;
+    assert!(
+        feedback.ends_with(
+            r#"To look first at what the user's request names, call: {"name":"read","arguments":{"path":"todo.txt"}}"#
+        ) && !feedback.contains("A valid call"),
+        "{feedback}"
+    );
+    // A request naming nothing that exists: no such line (not even a folder's first file).
+    std::fs::remove_file(dir.path().join("README.md")).unwrap();
+    let t = run_prompt("Which TODO items are still open?");
+    let feedback = &t.turns[0].calls[0].feedback;
+    assert!(!feedback.contains("To look first"), "{feedback}");
+}

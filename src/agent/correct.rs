@@ -108,6 +108,13 @@ pub fn escalation(name: &str, failure: &CallFailure, example: Option<&str>) -> S
     m
 }
 
+/// The line added to a corrective message that shows no example, offering `call`, a call that
+/// only reads what the user's request names (see `Agent::look_first`).
+#[must_use]
+pub fn look_first(call: &str) -> String {
+    format!("\nTo look first at what the user's request names, call: {call}")
+}
+
 /// The note prepended to an earlier result when the model repeats an identical call; the
 /// user's `request` is restated (a small model that repeats a call has lost track of what the
 /// result was for).
