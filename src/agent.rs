@@ -246,6 +246,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         // run, with the request restated (see below).
         let mut empty_retried = false;
         let mut echo_retried = false;
+        let mut unread_retried = false;
         let mut non_answer_note: Option<String> = None;
 
         for t in 1..=max_turns {
@@ -417,6 +418,26 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 non_answer_note = Some(correct::echo_reply(prompt));
                 on_event(&AgentEvent::Retry {
                     reason: "the reply only repeated a message toolmend sent: asked again, with the request restated".into(),
+                });
+                add_timing(&mut stats, &record.timing);
+                turns.push(record);
+                continue;
+            }
+            if pending.is_empty()
+                && !unread_retried
+                && t < max_turns
+                && turns.iter().all(|r: &TurnRecord| r.calls.is_empty())
+                && let Some(look) = self.look_first()
+            {
+                // An answer about a file the request names, written without any call: the model
+                // cannot know what the file holds. Asked once to read it first (the answer does
+                // not join the conversation).
+                unread_retried = true;
+                non_answer_note = Some(correct::unread_answer(&look));
+                on_event(&AgentEvent::Retry {
+                    reason:
+                        "answered without looking at what the request names: asked to read it first"
+                            .into(),
                 });
                 add_timing(&mut stats, &record.timing);
                 turns.push(record);

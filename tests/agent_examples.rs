@@ -327,3 +327,62 @@ fn a_refused_change_offers_a_read_of_what_the_request_names() {
     let feedback = &t.turns[0].calls[0].feedback;
     assert!(!feedback.contains("To look first"), "{feedback}");
 }
+
+/// Found with `toolmend eval tasks` (todo_open, config_version, eggs: Qwen2.5-Coder-0.5B without a
+/// grammar): asked about a file by name, the model answered at once with steps for finding out
+/// ("1. Read the `todo.txt` file…") and never called a tool. An answer written before any call,
+/// when the request names something a read-only tool can read, is asked again once with that
+/// call to make first.
+#[test]
+fn an_answer_without_looking_at_the_named_file_is_asked_again_once() {
+    let dir = folder();
+    let run_prompt = |prompt: &str, turns: Vec<ScriptedTurn>| {
+        let tools = DispatchToolbox::builtin(dir.path()).unwrap();
+        let backend = ScriptedBackend::new(turns);
+        let log = backend.log();
+        let mut agent = Agent::new(backend, tools, AgentOptions::default());
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let t = rt.block_on(agent.run(prompt, &mut |_| {}));
+        (t, log.requests())
+    };
+    let (t, requests) = run_prompt(
+        "Which TODO items in todo.txt are still open?",
+        vec![
+            "1. Open the `todo.txt` file in an editor.".into(),
+            call("read", json!({"path": "todo.txt"})),
+            "Renew the passport.".into(),
+        ],
+    );
+    assert_eq!(t.end, EndReason::Answered);
+    assert_eq!(t.answer.as_deref(), Some("Renew the passport."));
+    let ask = requests[1].messages.last().unwrap();
+    assert_eq!(
+        ask.content,
+        r#"You answered without looking at what the user's request names, so you cannot know what it holds. Call this first, then answer from its result: {"name":"read","arguments":{"path":"todo.txt"}}"#
+    );
+    assert!(
+        !t.messages
+            .iter()
+            .any(|m| m.content.contains("in an editor")),
+        "the unread answer does not join the conversation"
+    );
+    // Once a run: a second answer without looking stands.
+    let (t, _) = run_prompt(
+        "Which TODO items in todo.txt are still open?",
+        vec!["Look in the file.".into(), "Look in the file.".into()],
+    );
+    assert_eq!(t.end, EndReason::Answered);
+    assert_eq!(t.turns.len(), 2);
+    // A request naming nothing a tool can read: the answer stands at once.
+    let (t, _) = run_prompt("What is 2 + 2?", vec!["4".into()]);
+    assert_eq!((t.end, t.turns.len()), (EndReason::Answered, 1));
+    // After a call the model may answer without another.
+    let (t, _) = run_prompt(
+        "Which TODO items in todo.txt are still open?",
+        vec![call("ls", json!({"path": "."})), "I could not tell.".into()],
+    );
+    assert_eq!((t.end, t.turns.len()), (EndReason::Answered, 2));
+}

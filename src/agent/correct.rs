@@ -108,6 +108,17 @@ pub fn escalation(name: &str, failure: &CallFailure, example: Option<&str>) -> S
     m
 }
 
+/// The message added before the turn after an answer written without any call although the
+/// user's request names something a tool can read (`call`, see `Agent::look_first`): a small
+/// model answers "how one would find out" instead of looking. Once a run.
+#[must_use]
+pub fn unread_answer(call: &str) -> String {
+    format!(
+        "You answered without looking at what the user's request names, so you cannot know \
+         what it holds. Call this first, then answer from its result: {call}"
+    )
+}
+
 /// The line added to a corrective message that shows no example, offering `call`, a call that
 /// only reads what the user's request names (see `Agent::look_first`).
 #[must_use]
