@@ -172,6 +172,18 @@ async fn glob_finds_files_by_pattern() {
     assert_eq!(r.data, json!(["src/lib.rs", "src/main.rs"]));
     let r = call(&mut d, "glob", json!({"pattern": "[", "path": "."})).await;
     assert_eq!(kind(&r), Some(FailureKind::InvalidArgs));
+    // Small models copy the example they are shown (they searched a folder of notes for the
+    // description's `**/*.rs`): glob's example, copied, lists every file.
+    let registry = toolmend::builtin::registry(dir.path()).unwrap();
+    let example = registry
+        .snapshot()
+        .get("glob")
+        .unwrap()
+        .spec
+        .example
+        .clone();
+    let r = call(&mut d, "glob", example.unwrap()).await;
+    assert_eq!(r.output, "blob.bin\nnotes.txt\nsrc/lib.rs\nsrc/main.rs");
 }
 
 #[tokio::test]

@@ -18,7 +18,8 @@ const MAX_WALK: usize = 100_000;
 /// Arguments of `glob`.
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct GlobArgs {
-    /// Glob pattern, matched against paths relative to `path` (e.g. "**/*.rs", "src/*.toml").
+    /// Glob pattern, matched against paths relative to `path` (e.g. "**/*" for every file,
+    /// "**/*.md", "src/*.toml").
     pub pattern: String,
     /// Directory to search, relative to the workspace root. Default: ".".
     #[serde(default = "default_path")]
@@ -46,7 +47,9 @@ impl TypedTool for Glob {
     }
 
     fn description(&self) -> &str {
-        "Find files in the workspace whose path matches a glob pattern such as **/*.rs."
+        // Small models copy the first example they see: `**/*.rs` was searched for in a folder
+        // of notes (eval tasks); `**/*`, copied, lists every file.
+        "Find files in the workspace whose path matches a glob pattern, such as **/* (every file) or **/*.md."
     }
 
     fn annotations(&self) -> Annotations {
@@ -54,7 +57,7 @@ impl TypedTool for Glob {
     }
 
     fn example(&self) -> Option<Value> {
-        Some(json!({"pattern": "**/*.md"}))
+        Some(json!({"pattern": "**/*"}))
     }
 
     async fn run(&self, _ctx: &ToolContext, args: GlobArgs) -> Result<Output, Failure> {
@@ -74,7 +77,7 @@ pub(super) fn matcher(
         return Err(Failure::denied(
             tool,
             format!(
-                "the pattern `{p}` points outside the workspace; patterns are relative to the workspace root, e.g. \"**/*.rs\""
+                "the pattern `{p}` points outside the workspace; patterns are relative to the workspace root, e.g. \"**/*\" for every file"
             ),
         ));
     }
@@ -86,7 +89,9 @@ pub(super) fn matcher(
             Failure::invalid_args(
                 tool,
                 pointer,
-                format!("`{p}` is not a valid glob pattern: {e}. For example: \"**/*.rs\""),
+                format!(
+                    "`{p}` is not a valid glob pattern: {e}. For example: \"**/*\" for every file"
+                ),
             )
         })
 }
