@@ -407,15 +407,19 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             if pending.is_empty()
                 && !echo_retried
                 && t < max_turns
-                && correct::echoes(
+                && (correct::echoes(
                     &generated.extraction.content,
                     sent_messages(&turns, record.nudge.as_deref()),
-                )
+                ) || correct::repeats_request(&generated.extraction.content, prompt))
             {
-                // The "answer" is a message toolmend wrote (a corrective message, a nudge),
+                // The "answer" is a message toolmend wrote (a corrective message, a nudge), or
+                // the user's request (or a piece of it) repeated,
                 // echoed back: asked again once, like an empty reply.
                 echo_retried = true;
-                non_answer_note = Some(correct::echo_reply(prompt));
+                let after_results = turns
+                    .last()
+                    .is_some_and(|r: &TurnRecord| !r.calls.is_empty());
+                non_answer_note = Some(correct::echo_reply(prompt, after_results));
                 on_event(&AgentEvent::Retry {
                     reason: "the reply only repeated a message toolmend sent: asked again, with the request restated".into(),
                 });

@@ -726,6 +726,26 @@ fn a_reply_echoing_a_message_of_toolmends_is_asked_again_once() {
         options,
     );
     assert_eq!(r.transcript.answer.as_deref(), Some("notes.txt"));
+    // The user's request repeated (release_day: "According to the meeting notes, to which day
+    // does release 0.2 move?" as the answer), or a piece of it; the request and more is an answer.
+    let (r, _) = run(vec![
+        "List the files, then read the first one.".into(),
+        "notes.txt".into(),
+    ]);
+    assert_eq!(r.transcript.answer.as_deref(), Some("notes.txt"));
+    assert!(
+        r.requests[1]
+            .messages
+            .last()
+            .unwrap()
+            .content
+            .contains("call a tool if you need something first"),
+        "no tool results yet"
+    );
+    let (r, _) = run(vec![
+        "List the files, then read the first one. notes.txt first.".into(),
+    ]);
+    assert_eq!(r.transcript.turns.len(), 1);
 }
 
 #[test]

@@ -188,15 +188,33 @@ pub fn echoes<'m>(answer: &str, sent: impl IntoIterator<Item = &'m str>) -> bool
         .any(|m| m.chars().count() >= MIN_CHARS && (m.contains(answer) || answer.contains(m)))
 }
 
-/// The message added before the turn after a reply that only echoed a message of toolmend's
-/// (see [`echoes`]), once a run, restating `prompt` like [`empty_reply`].
+/// True when `answer` is the user's `request`, or a piece of it, repeated (12 characters at
+/// least): small models echo the question where the answer belongs. An answer that holds the
+/// whole request and more ("… move? To Friday.") is an answer.
 #[must_use]
-pub fn echo_reply(prompt: &str) -> String {
-    format!(
-        "Your last reply only repeated a message sent to you; it is not an answer. Answer the \
-         user's request from the tool results above, in your own words: \"{}\"",
-        restated(prompt)
-    )
+pub fn repeats_request(answer: &str, request: &str) -> bool {
+    let answer = answer.trim();
+    answer.chars().count() >= 12 && request.contains(answer)
+}
+
+/// The message added before the turn after a reply that only echoed a message of toolmend's
+/// (see [`echoes`]) or the request ([`repeats_request`]), once a run, restating `prompt` like
+/// [`empty_reply`]; `after_results`: whether the turn before had tool calls.
+#[must_use]
+pub fn echo_reply(prompt: &str, after_results: bool) -> String {
+    let request = restated(prompt);
+    if after_results {
+        format!(
+            "Your last reply only repeated a message sent to you; it is not an answer. Answer \
+             the user's request from the tool results above, in your own words: \"{request}\""
+        )
+    } else {
+        format!(
+            "Your last reply only repeated a message sent to you; it is not an answer. Answer \
+             the user's request in your own words, or call a tool if you need something first: \
+             \"{request}\""
+        )
+    }
 }
 
 /// The message added before a turn that offers no tools because the model kept asking for a
