@@ -587,12 +587,19 @@ async fn reading_tools_take_the_one_entry_a_near_miss_name_meant() {
         r.output,
         "(`.cargo.toml` does not exist; this is `Cargo.toml`.)\n1\t[package]"
     );
+    // A folder that does not exist: the one file of that name below the root (eval tasks:
+    // `meeting.md` for `notes/meeting.md`) — not when two files have it.
     let r = call(&mut d, "read", json!({"path": "SRC/Main.RS"})).await;
     assert!(
-        kind(&r).is_some(),
-        "only the last name is matched: {}",
+        r.output
+            .starts_with("(`SRC/Main.RS` does not exist; this is `src/main.rs`.)\n1\tfn main()"),
+        "{}",
         r.output
     );
+    std::fs::create_dir(dir.path().join("old")).unwrap();
+    std::fs::write(dir.path().join("old/main.rs"), "fn old() {}\n").unwrap();
+    let r = call(&mut d, "read", json!({"path": "Source/main.rs"})).await;
+    assert!(kind(&r).is_some(), "two files are named so: {}", r.output);
     let r = call(&mut d, "read", json!({"path": "src/MAIN.rs"})).await;
     assert!(
         r.output

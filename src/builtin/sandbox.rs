@@ -131,13 +131,18 @@ impl Sandbox {
         Ok(cur)
     }
 
-    /// Resolves `path` like [`Self::resolve`]; when that names nothing but its directory holds
-    /// exactly one entry with the same name once letter case and leading dots are set aside
-    /// (`.README.md` or `readme.md` for `README.md`, `.cargo.toml` for `Cargo.toml`), resolves to
-    /// that entry instead and returns a note for the model saying so. For tools that only read:
-    /// small models often get a name's case or a leading `./` wrong, and a read of the file they
-    /// plainly meant costs no turn. Two or more such entries, or none, leave the path as it is
-    /// (the tool then reports it missing, naming what exists).
+    /// Resolves `path` like [`Self::resolve`]; when that names nothing, tries in turn the near
+    /// misses small models write, and resolves to the first that names exactly one entry, with a
+    /// note for the model saying so:
+    /// - the path without stray quotes around it (`."` for `.`, `'notes'`);
+    /// - an entry of its directory with the same name once letter case and leading dots are set
+    ///   aside (`.README.md` or `readme.md` for `README.md`, `.cargo.toml` for `Cargo.toml`);
+    /// - a file of that name (case and leading dots aside) anywhere below the root, when there
+    ///   is exactly one (`meeting.md` for `notes/meeting.md`).
+    ///
+    /// For tools that only read: a read of the file the model plainly meant costs no turn. Two or
+    /// more candidates, or none, leave the path as it is (the tool then reports it missing,
+    /// naming what exists).
     ///
     /// # Errors
     /// As [`Self::resolve`], for `path` or for the entry found.
@@ -150,6 +155,20 @@ impl Sandbox {
         if abs.symlink_metadata().is_ok() {
             return Ok((abs, None));
         }
+        let given = path.trim();
+        let unquoted = given.trim_matches(['"', '\'', '`']);
+        if unquoted != given
+            && !unquoted.is_empty()
+            && let Ok(entry) = self.resolve(tool, unquoted)
+            && entry.symlink_metadata().is_ok()
+        {
+            let note = format!(
+                "(`{}` does not exist; this is `{}`.)",
+                self.display(&abs),
+                self.display(&entry)
+            );
+            return Ok((entry, Some(note)));
+        }
         let (Some(parent), Some(name)) = (abs.parent(), abs.file_name()) else {
             return Ok((abs, None));
         };
@@ -157,16 +176,31 @@ impl Sandbox {
         if key.is_empty() {
             return Ok((abs, None));
         }
-        let Ok(entries) = std::fs::read_dir(parent) else {
-            return Ok((abs, None));
-        };
         let mut found = None;
-        for e in entries.filter_map(Result::ok) {
+        for e in std::fs::read_dir(parent)
+            .into_iter()
+            .flatten()
+            .filter_map(Result::ok)
+        {
             if near_key(&e.file_name().to_string_lossy()) == key {
                 if found.is_some() {
                     return Ok((abs, None));
                 }
                 found = Some(e.path());
+            }
+        }
+        if found.is_none() {
+            // Nothing of that name where the model looked: a file of that name elsewhere below
+            // the root, when there is exactly one (a dropped folder: `meeting.md`).
+            let mut below = super::glob::walk_files(self, &self.root, false)
+                .into_iter()
+                .filter(|f| {
+                    f.file_name()
+                        .is_some_and(|n| near_key(&n.to_string_lossy()) == key)
+                });
+            found = below.next();
+            if below.next().is_some() {
+                return Ok((abs, None));
             }
         }
         let Some(entry) = found else {
