@@ -918,6 +918,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                             kind: "invalid_args".into(),
                             fault: Fault::Model,
                             message: prev.result.output.clone(),
+                            field: None,
                         });
                         // Never the example again to a model that copied it, nor where the
                         // corrective message left it out.

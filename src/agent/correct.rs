@@ -68,19 +68,15 @@ fn settles_arguments(failure: &CallFailure) -> bool {
     failure.message.contains(CORRECTED) || failure.message.contains(KEEP_LINE)
 }
 
-/// Whether the failure is the tool refusing one value of well-formed arguments (`invalid
-/// arguments for `edit`, field `new_text`: …`): its message says what is wrong with that value, and
-/// an example call with other values would only be copied — for a tool that changes things, into
-/// a call that changes the wrong file (for a read-only tool, `ls` of `.` after a path outside
-/// the root, the example is a harmless next step).
+/// Whether the failure is the tool refusing one value of well-formed arguments
+/// ([`CallFailure::field`]: `invalid arguments for `edit`, field `new_text`: …`): its message
+/// says what is wrong with that value, and an example call with other values would only be
+/// copied — for a tool that changes things, into a call that changes the wrong file (for a
+/// read-only tool, `ls` of `.` after a path outside the root, the example is a harmless next
+/// step).
 #[must_use]
 pub fn names_a_value(failure: &CallFailure) -> bool {
-    failure.kind == "invalid_args"
-        && failure.message.starts_with("invalid arguments for `")
-        && failure
-            .message
-            .split_once(": ")
-            .is_some_and(|(head, _)| head.contains("`, field `"))
+    failure.kind == "invalid_args" && failure.field.is_some()
 }
 
 /// The firmer message for a failing call sent again unchanged after a corrective message.
@@ -263,6 +259,7 @@ mod tests {
             kind: kind.into(),
             fault: crate::agent::Fault::Model,
             message: message.into(),
+            field: None,
         }
     }
 
@@ -298,23 +295,26 @@ mod tests {
 
     #[test]
     fn a_refused_value_is_told_apart_from_other_failures() {
-        let value = failure(
+        let mut value = failure(
             "invalid_args",
             "invalid arguments for `edit`, field `new_text`: new_text is the same as old_text",
         );
+        value.field = Some("/new_text".into());
         assert!(names_a_value(&value));
         let whole = failure(
             "invalid_args",
             "invalid arguments for `edit`: the arguments must be an object",
         );
         assert!(!names_a_value(&whole));
-        assert!(!names_a_value(&failure(
-            "unknown_tool",
-            "there is no tool `lst`"
-        )));
-        // A message that only mentions a pointer later on is not one.
-        let later = failure("invalid_args", "bad call: see `edit`, field `new_text`");
-        assert!(!names_a_value(&later));
+        let mut unknown = failure("unknown_tool", "there is no tool `lst`");
+        unknown.field = Some("/name".into());
+        assert!(!names_a_value(&unknown));
+        // The message is not read: one that only looks like a refused value is not one.
+        let lookalike = failure(
+            "invalid_args",
+            "invalid arguments for `edit`, field `new_text`: said by a toolbox without a field",
+        );
+        assert!(!names_a_value(&lookalike));
     }
 
     #[test]

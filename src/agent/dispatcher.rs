@@ -137,6 +137,12 @@ pub fn to_call_result(r: ToolResult) -> CallResult {
                 tools::Fault::Policy => Fault::Policy,
             },
             message: r.output.clone(),
+            field: match f {
+                tools::Failure::InvalidArgs { pointer, .. } if !pointer.is_empty() => {
+                    Some(pointer.clone())
+                }
+                _ => None,
+            },
         }),
         changed: !r.effects.is_empty(),
         output: r.output,

@@ -30,6 +30,10 @@ pub struct CallFailure {
     pub fault: Fault,
     /// The model-facing message: what was wrong and what to send instead.
     pub message: String,
+    /// The argument the failure is about, as a JSON Pointer (`/new_text`), when the tool refused
+    /// one value of well-formed arguments; `None` for failures of the whole call.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
 }
 
 /// The outcome of one call.
@@ -71,11 +75,29 @@ impl CallResult {
                 kind: kind.to_owned(),
                 fault,
                 message,
+                field: None,
             }),
             attempts: 1,
             cached: false,
             changed: false,
         }
+    }
+
+    /// This result with its failure about the argument at `pointer` (see [`CallFailure::field`]):
+    /// a toolbox refusing one value says which, and the loop then shows no example call of a
+    /// tool that changes things beside the message.
+    ///
+    /// ```
+    /// use toolmend::agent::{CallResult, Fault};
+    /// let r = CallResult::failed("invalid_args", Fault::Model, "no such file").about_field("/path");
+    /// assert_eq!(r.failure.unwrap().field.as_deref(), Some("/path"));
+    /// ```
+    #[must_use]
+    pub fn about_field(mut self, pointer: impl Into<String>) -> Self {
+        if let Some(f) = &mut self.failure {
+            f.field = Some(pointer.into());
+        }
+        self
     }
 
     /// The same result, marked as having changed something.
