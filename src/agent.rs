@@ -242,11 +242,8 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         self.interrupt.clear();
         // Where the latest turn's tool results start in the history (none yet).
         let mut latest_results = self.history.len();
-        // An empty reply, and one echoing a message toolmend sent, are each asked again once a
-        // run, with the request restated (see below).
-        let mut empty_retried = false;
-        let mut echo_retried = false;
-        let mut unread_retried = false;
+        // Replies that are no answer, each kind asked again once a run (see `non_answer`).
+        let mut asked = NonAnswers::default();
         let mut non_answer_note: Option<String> = None;
 
         for t in 1..=max_turns {
@@ -384,64 +381,20 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             record.timing.extract_ms += ms(started.elapsed());
 
             if pending.is_empty()
-                && record.raw.trim().is_empty()
-                && !empty_retried
                 && t < max_turns
-                && backend_stats.stop == StopReason::EndOfGeneration
-            {
-                // Nothing at all, where an answer or a call belongs: asked once more, the request
-                // restated (the empty reply does not join the conversation; the transcript keeps
-                // the turn). A second empty reply ends the run as before.
-                empty_retried = true;
-                let after_results = turns
-                    .last()
-                    .is_some_and(|r: &TurnRecord| !r.calls.is_empty());
-                non_answer_note = Some(correct::empty_reply(prompt, after_results));
-                on_event(&AgentEvent::Retry {
-                    reason: "the reply was empty: asked again, with the request restated".into(),
-                });
-                add_timing(&mut stats, &record.timing);
-                turns.push(record);
-                continue;
-            }
-            if pending.is_empty()
-                && !echo_retried
-                && t < max_turns
-                && (correct::echoes(
+                && let Some((note, reason)) = self.non_answer(
+                    &mut asked,
+                    &record,
                     &generated.extraction.content,
-                    sent_messages(&turns, record.nudge.as_deref()),
-                ) || correct::repeats_request(&generated.extraction.content, prompt))
+                    &turns,
+                    prompt,
+                )
             {
-                // The "answer" is a message toolmend wrote (a corrective message, a nudge), or
-                // the user's request (or a piece of it) repeated,
-                // echoed back: asked again once, like an empty reply.
-                echo_retried = true;
-                let after_results = turns
-                    .last()
-                    .is_some_and(|r: &TurnRecord| !r.calls.is_empty());
-                non_answer_note = Some(correct::echo_reply(prompt, after_results));
+                // No answer where one belongs: asked again, the reply kept in the transcript but
+                // not in the conversation.
+                non_answer_note = Some(note);
                 on_event(&AgentEvent::Retry {
-                    reason: "the reply only repeated a message toolmend sent: asked again, with the request restated".into(),
-                });
-                add_timing(&mut stats, &record.timing);
-                turns.push(record);
-                continue;
-            }
-            if pending.is_empty()
-                && !unread_retried
-                && t < max_turns
-                && turns.iter().all(|r: &TurnRecord| r.calls.is_empty())
-                && let Some(look) = self.look_first()
-            {
-                // An answer about a file the request names, written without any call: the model
-                // cannot know what the file holds. Asked once to read it first (the answer does
-                // not join the conversation).
-                unread_retried = true;
-                non_answer_note = Some(correct::unread_answer(&look));
-                on_event(&AgentEvent::Retry {
-                    reason:
-                        "answered without looking at what the request names: asked to read it first"
-                            .into(),
+                    reason: reason.into(),
                 });
                 add_timing(&mut stats, &record.timing);
                 turns.push(record);
@@ -1145,6 +1098,54 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             || !(correct::names_a_value(failure) || failure.fault == Fault::Policy)
     }
 
+    /// Whether a turn without calls is no answer, and if so the message asking again and the
+    /// reason for the `Retry` event; each kind is asked again once a run (`asked` keeps
+    /// count), with the user's request restated:
+    /// - an empty reply (greedy decoding would give the same nothing for the same request);
+    /// - a reply that only echoes a message toolmend sent this run (a corrective message, a
+    ///   note, a nudge) or the request itself;
+    /// - an answer written before any call when the request names something a read-only tool
+    ///   can read ([`Self::look_first`]): the model cannot know what it holds.
+    fn non_answer(
+        &self,
+        asked: &mut NonAnswers,
+        record: &TurnRecord,
+        content: &str,
+        turns: &[TurnRecord],
+        prompt: &str,
+    ) -> Option<(String, &'static str)> {
+        let after_results = turns.last().is_some_and(|r| !r.calls.is_empty());
+        if record.raw.trim().is_empty() {
+            if asked.empty || record.stop != Some(StopReason::EndOfGeneration) {
+                return None;
+            }
+            asked.empty = true;
+            return Some((
+                correct::empty_reply(prompt, after_results),
+                "the reply was empty: asked again, with the request restated",
+            ));
+        }
+        if !asked.echo
+            && (correct::echoes(content, sent_messages(turns, record.nudge.as_deref()))
+                || correct::repeats_request(content, prompt))
+        {
+            asked.echo = true;
+            return Some((
+                correct::echo_reply(prompt, after_results),
+                "the reply only repeated a message toolmend sent: asked again, with the request restated",
+            ));
+        }
+        if !asked.unread && turns.iter().all(|r| r.calls.is_empty()) {
+            let look = self.look_first()?;
+            asked.unread = true;
+            return Some((
+                correct::unread_answer(&look),
+                "answered without looking at what the request names: asked to read it first",
+            ));
+        }
+        None
+    }
+
     /// `failure` with the fixed example call of a tool in its message (an unknown tool's message
     /// shows one) replaced by `example`, the same tool's call grounded in the request: one
     /// message, one example to copy, the one that fits the task.
@@ -1231,6 +1232,14 @@ fn sent_messages<'a>(
     });
     let nudges = turns.iter().filter_map(|t| t.nudge.as_deref());
     feedback.chain(nudges).chain(current)
+}
+
+/// Which kinds of non-answer a run has already asked again (see `Agent::non_answer`).
+#[derive(Default)]
+struct NonAnswers {
+    empty: bool,
+    echo: bool,
+    unread: bool,
 }
 
 /// What [`Agent::fit_context`] changed.

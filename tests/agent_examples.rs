@@ -22,13 +22,26 @@ fn call(name: &str, args: serde_json::Value) -> ScriptedTurn {
 }
 
 fn run(dir: &tempfile::TempDir, turns: Vec<ScriptedTurn>) -> Transcript {
+    run_prompt(dir, "Add a line to todo.txt.", turns).0
+}
+
+/// Runs `prompt` over the built-in tools in `dir` with the scripted `turns`; the transcript and
+/// the requests the backend saw.
+fn run_prompt(
+    dir: &tempfile::TempDir,
+    prompt: &str,
+    turns: Vec<ScriptedTurn>,
+) -> (Transcript, Vec<toolmend::backend::Request>) {
     let tools = DispatchToolbox::builtin(dir.path()).unwrap();
-    let mut agent = Agent::new(ScriptedBackend::new(turns), tools, AgentOptions::default());
+    let backend = ScriptedBackend::new(turns);
+    let log = backend.log();
+    let mut agent = Agent::new(backend, tools, AgentOptions::default());
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap();
-    rt.block_on(agent.run("Add a line to todo.txt.", &mut |_| {}))
+    let t = rt.block_on(agent.run(prompt, &mut |_| {}));
+    (t, log.requests())
 }
 
 /// The example call the built-in tools show for `name`, as arguments.
@@ -211,15 +224,7 @@ fn a_read_only_example_is_the_file_the_request_names() {
     let dir = folder();
     std::fs::create_dir(dir.path().join("notes")).unwrap();
     std::fs::write(dir.path().join("notes/week.md"), "Friday\n").unwrap();
-    let run_prompt = |prompt: &str, turns: Vec<ScriptedTurn>| {
-        let tools = DispatchToolbox::builtin(dir.path()).unwrap();
-        let mut agent = Agent::new(ScriptedBackend::new(turns), tools, AgentOptions::default());
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(agent.run(prompt, &mut |_| {}))
-    };
+    let run_prompt = |prompt: &str, turns: Vec<ScriptedTurn>| run_prompt(&dir, prompt, turns).0;
     let bad_read = || call("read", json!({"path": "/path/to/file.txt"}));
     let t = run_prompt(
         "Which TODO items in `todo.txt` are still open?",
@@ -298,7 +303,6 @@ fn a_read_only_example_is_the_file_the_request_names() {
 fn a_refused_change_offers_a_read_of_what_the_request_names() {
     let dir = folder();
     let run_prompt = |prompt: &str| {
-        let tools = DispatchToolbox::builtin(dir.path()).unwrap();
         let turns = vec![
             call(
                 "edit",
@@ -306,12 +310,7 @@ fn a_refused_change_offers_a_read_of_what_the_request_names() {
             ),
             "done".into(),
         ];
-        let mut agent = Agent::new(ScriptedBackend::new(turns), tools, AgentOptions::default());
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(agent.run(prompt, &mut |_| {}))
+        run_prompt(&dir, prompt, turns).0
     };
     let t = run_prompt("Which TODO items in todo.txt are still open?");
     let feedback = &t.turns[0].calls[0].feedback;
@@ -336,18 +335,7 @@ fn a_refused_change_offers_a_read_of_what_the_request_names() {
 #[test]
 fn an_answer_without_looking_at_the_named_file_is_asked_again_once() {
     let dir = folder();
-    let run_prompt = |prompt: &str, turns: Vec<ScriptedTurn>| {
-        let tools = DispatchToolbox::builtin(dir.path()).unwrap();
-        let backend = ScriptedBackend::new(turns);
-        let log = backend.log();
-        let mut agent = Agent::new(backend, tools, AgentOptions::default());
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap();
-        let t = rt.block_on(agent.run(prompt, &mut |_| {}));
-        (t, log.requests())
-    };
+    let run_prompt = |prompt: &str, turns: Vec<ScriptedTurn>| run_prompt(&dir, prompt, turns);
     let (t, requests) = run_prompt(
         "Which TODO items in todo.txt are still open?",
         vec![
