@@ -1137,6 +1137,18 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         }
         if !asked.unread && turns.iter().all(|r| r.calls.is_empty()) {
             let look = self.look_first()?;
+            // In a chat, an earlier prompt's run may have made that very call: its result is in
+            // the conversation, and the answer may come from it.
+            let call: serde_json::Value = serde_json::from_str(&look).ok()?;
+            let made = self.history.iter().flat_map(|m| &m.tool_calls).any(|c| {
+                Some(c.name.as_str()) == call["name"].as_str()
+                    && (c.arguments == call["arguments"]
+                        || c.arguments.as_str().and_then(repaired_value).as_ref()
+                            == Some(&call["arguments"]))
+            });
+            if made {
+                return None;
+            }
             asked.unread = true;
             return Some((
                 correct::unread_answer(&look),
@@ -1176,16 +1188,15 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             .filter(|d| self.tools.is_read_only(&d.name))
             .find_map(|d| {
                 let grounded = self.tools.example_call_for(&d.name, &self.request)?;
-                // Grounded in the request itself: every string it holds is in the request (not
-                // a fallback such as a folder's first file).
+                // Grounded in the request itself: every string it holds is a word of the request
+                // (not a fallback such as a folder's first file, nor the `.` of a sentence).
                 let call: serde_json::Value = serde_json::from_str(&grounded).ok()?;
                 let args = call.get("arguments")?.as_object()?;
                 let named = !args.is_empty()
                     && args
                         .values()
-                        .all(|v| v.as_str().is_some_and(|s| self.request.contains(s)));
-                (named && Some(&grounded) != self.tools.example_call(&d.name).as_ref())
-                    .then_some(grounded)
+                        .all(|v| v.as_str().is_some_and(|s| names_word(&self.request, s)));
+                named.then_some(grounded)
             })
     }
 
@@ -1232,6 +1243,12 @@ fn sent_messages<'a>(
     });
     let nudges = turns.iter().filter_map(|t| t.nudge.as_deref());
     feedback.chain(nudges).chain(current)
+}
+
+/// Whether `request` has `value` as one of its words, quotes and punctuation around it and a
+/// leading `./` set aside (`todo.txt` in "What is open in `todo.txt`?").
+fn names_word(request: &str, value: &str) -> bool {
+    crate::tools::request_words(request).any(|w| w == value)
 }
 
 /// Which kinds of non-answer a run has already asked again (see `Agent::non_answer`).

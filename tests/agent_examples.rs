@@ -374,3 +374,31 @@ fn an_answer_without_looking_at_the_named_file_is_asked_again_once() {
     );
     assert_eq!((t.end, t.turns.len()), (EndReason::Answered, 2));
 }
+
+/// In a chat the read may already be in the conversation: an answer to a second prompt about the
+/// same file, written from the first prompt's result, stands.
+#[test]
+fn an_answer_from_a_read_earlier_in_the_chat_is_not_asked_again() {
+    let dir = folder();
+    let tools = DispatchToolbox::builtin(dir.path()).unwrap();
+    let turns = vec![
+        call("read", json!({"path": "todo.txt"})),
+        "Renew the passport.".into(),
+        "One item.".into(),
+        "It is in README.md.".into(),
+        call("read", json!({"path": "README.md"})),
+        "A title.".into(),
+    ];
+    let mut agent = Agent::new(ScriptedBackend::new(turns), tools, AgentOptions::default());
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let t = rt.block_on(agent.run("What is open in todo.txt?", &mut |_| {}));
+    assert_eq!(t.answer.as_deref(), Some("Renew the passport."));
+    let t = rt.block_on(agent.run("How many items are in todo.txt?", &mut |_| {}));
+    assert_eq!((t.turns.len(), t.answer.as_deref()), (1, Some("One item.")));
+    // A file not read before in the chat is still asked for.
+    let t = rt.block_on(agent.run("What does README.md say?", &mut |_| {}));
+    assert_eq!((t.turns.len(), t.answer.as_deref()), (3, Some("A title.")));
+}

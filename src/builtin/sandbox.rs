@@ -237,15 +237,9 @@ impl Sandbox {
     /// of an existing file (`want_dir` false) or folder (true) other than the root. At most the
     /// first 200 words are looked at; nothing outside the root is ever named.
     pub fn named_in(&self, request: &str, want_dir: bool) -> Vec<String> {
-        const STRIP: &[char] = &[
-            '"', '\'', '`', '\u{201c}', '\u{201d}', '\u{2018}', '\u{2019}', ',', '.', ';', ':',
-            '!', '?', '(', ')', '[', ']', '{', '}', '<', '>', '*',
-        ];
         let mut named: Vec<String> = Vec::new();
-        for word in request.split_whitespace().take(200) {
-            let word = word.trim_matches(STRIP);
-            let word = word.strip_prefix("./").unwrap_or(word);
-            if word.is_empty() || word.contains("..") || word.starts_with(['/', '~', '\\']) {
+        for word in crate::tools::request_words(request).take(200) {
+            if word.contains("..") || word.starts_with(['/', '~', '\\']) {
                 continue;
             }
             let Ok(abs) = self.resolve("read", word) else {

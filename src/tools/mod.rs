@@ -55,6 +55,35 @@ use serde_json::Value;
 
 pub use crate::backend::BoxFuture;
 
+/// The words of a user's request that may name a path: split at whitespace, with quotes and
+/// brackets around each, punctuation after it and a leading `./` taken off (`todo.txt` from "in
+/// `./todo.txt`?"; a leading dot stays: `.env`). Empty words are skipped. Tools ground their
+/// examples in them ([`Tool::example_for`]).
+///
+/// ```
+/// let words: Vec<&str> =
+///     toolmend::tools::request_words("Is \"notes/a.md\" in ./todo.txt? Or (.env).").collect();
+/// assert_eq!(words, ["Is", "notes/a.md", "in", "todo.txt", "Or", ".env"]);
+/// ```
+pub fn request_words(request: &str) -> impl Iterator<Item = &str> {
+    const QUOTES: &[char] = &[
+        '"', '\'', '`', '\u{201c}', '\u{201d}', '\u{2018}', '\u{2019}', '(', ')', '[', ']', '{',
+        '}', '<', '>', '*',
+    ];
+    const AFTER: &[char] = &[
+        '"', '\'', '`', '\u{201c}', '\u{201d}', '\u{2018}', '\u{2019}', '(', ')', '[', ']', '{',
+        '}', '<', '>', '*', ',', '.', ';', ':', '!', '?',
+    ];
+    request
+        .split_whitespace()
+        .map(|w| {
+            let w = w.trim_start_matches(QUOTES);
+            let w = w.strip_prefix("./").unwrap_or(w);
+            w.trim_end_matches(AFTER)
+        })
+        .filter(|w| !w.is_empty())
+}
+
 /// What a running call knows about its context.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolContext {
