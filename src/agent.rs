@@ -1158,23 +1158,50 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         None
     }
 
-    /// `failure` with the fixed example call of a tool in its message (an unknown tool's message
-    /// shows one) replaced by `example`, the same tool's call grounded in the request: one
-    /// message, one example to copy, the one that fits the task.
+    /// `failure` with an example call of a tool in its message replaced by `example`, the same
+    /// tool's call grounded in the request: the tool's fixed example (an unknown tool's message
+    /// shows one), or any call of that tool when `example` is made of words of the request (a
+    /// not-found message's first file, where the user named another). One message, one example
+    /// to copy, the one that fits the task.
     fn grounded(&self, mut failure: CallFailure, example: Option<&str>) -> CallFailure {
         let Some(example) = example else {
             return failure;
         };
-        let name = serde_json::from_str::<serde_json::Value>(example)
+        let Some(name) = serde_json::from_str::<serde_json::Value>(example)
             .ok()
-            .and_then(|v| v.get("name")?.as_str().map(str::to_owned));
-        if let Some(fixed) = name.and_then(|n| self.tools.example_call(&n))
+            .and_then(|v| v.get("name")?.as_str().map(str::to_owned))
+        else {
+            return failure;
+        };
+        if let Some(fixed) = self.tools.example_call(&name)
             && fixed != example
             && failure.message.contains(&fixed)
         {
             failure.message = failure.message.replace(&fixed, example);
+        } else if self.request_named(example)
+            && let Some((at, len)) = correct::call_in(&failure.message, &name)
+        {
+            failure.message.replace_range(at..at + len, example);
         }
         failure
+    }
+
+    /// Whether the call `call` (JSON text) is made of the request's own words: every argument
+    /// a string that is a word of it (not a fallback such as a folder's first file, nor the `.`
+    /// of a sentence).
+    fn request_named(&self, call: &str) -> bool {
+        serde_json::from_str::<serde_json::Value>(call)
+            .ok()
+            .and_then(|c| {
+                let args = c.get("arguments")?.as_object()?;
+                Some(
+                    !args.is_empty()
+                        && args
+                            .values()
+                            .all(|v| v.as_str().is_some_and(|s| names_word(&self.request, s))),
+                )
+            })
+            .unwrap_or(false)
     }
 
     /// Where a corrective message shows no example (a refused call of a tool that changes
@@ -1188,15 +1215,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             .filter(|d| self.tools.is_read_only(&d.name))
             .find_map(|d| {
                 let grounded = self.tools.example_call_for(&d.name, &self.request)?;
-                // Grounded in the request itself: every string it holds is a word of the request
-                // (not a fallback such as a folder's first file, nor the `.` of a sentence).
-                let call: serde_json::Value = serde_json::from_str(&grounded).ok()?;
-                let args = call.get("arguments")?.as_object()?;
-                let named = !args.is_empty()
-                    && args
-                        .values()
-                        .all(|v| v.as_str().is_some_and(|s| names_word(&self.request, s)));
-                named.then_some(grounded)
+                self.request_named(&grounded).then_some(grounded)
             })
     }
 

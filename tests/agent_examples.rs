@@ -252,6 +252,33 @@ fn a_read_only_example_is_the_file_the_request_names() {
             && feedback.matches(r#"{"name":"read""#).count() == 1,
         "{feedback}"
     );
+    // A not-found message shows its own example (the folder's first file): the file the request
+    // names takes its place, and no second example follows (mark_done: `read` of
+    // `examples/workspace` got README.md in the message and todo.txt after it).
+    let t = run_prompt(
+        "In todo.txt, mark the plumber item as done.",
+        vec![
+            call("read", json!({"path": "examples/workspace"})),
+            "done".into(),
+        ],
+    );
+    let feedback = &t.turns[0].calls[0].feedback;
+    assert!(
+        feedback.contains(r#"`.` contains: README.md, notes/, todo.txt. For example: {"name":"read","arguments":{"path":"todo.txt"}}"#)
+            && feedback.matches(r#"{"name""#).count() == 1,
+        "{feedback}"
+    );
+    // With a close name the message's own suggestion stays, alone.
+    let t = run_prompt(
+        "Read the notes.",
+        vec![call("read", json!({"path": "todo.md"})), "done".into()],
+    );
+    let feedback = &t.turns[0].calls[0].feedback;
+    assert!(
+        feedback.contains(r#"{"name": "read", "arguments": {"path": "todo.txt"}}"#)
+            && feedback.matches(r#"{"name""#).count() == 1,
+        "{feedback}"
+    );
     // A path inside a folder, after punctuation; a folder for ls.
     let t = run_prompt(
         "What does notes/week.md say about the notes?",

@@ -52,11 +52,36 @@ pub fn example_copied(name: &str, example: &serde_json::Map<String, Value>) -> S
 #[must_use]
 pub fn corrective(failure: &CallFailure, example: Option<&str>) -> String {
     let mut m = failure.message.clone();
-    if let Some(ex) = example.filter(|ex| !m.contains(ex) && !settles_arguments(failure)) {
+    // One example call per message: none beside a message that shows a call of the same tool.
+    let shows_one = |ex: &str| {
+        serde_json::from_str::<Value>(ex)
+            .ok()
+            .and_then(|v| v.get("name")?.as_str().map(|n| call_in(&m, n).is_some()))
+            .unwrap_or(false)
+    };
+    if let Some(ex) = example.filter(|ex| !shows_one(ex) && !settles_arguments(failure)) {
         m.push_str("\nA valid call looks like this:\n");
         m.push_str(ex);
     }
     m
+}
+
+/// Where `message` shows a call of tool `name` as JSON (`{"name": "read", "arguments": …}`,
+/// spaced or compact): its byte offset and length. `None` when it shows none.
+#[must_use]
+pub fn call_in(message: &str, name: &str) -> Option<(usize, usize)> {
+    let quoted = serde_json::to_string(name).ok()?;
+    [
+        format!("{{\"name\": {quoted}"),
+        format!("{{\"name\":{quoted}"),
+    ]
+    .iter()
+    .filter_map(|start| {
+        let at = message.find(start.as_str())?;
+        let mut values = serde_json::Deserializer::from_str(&message[at..]).into_iter::<Value>();
+        matches!(values.next(), Some(Ok(Value::Object(_)))).then(|| (at, values.byte_offset()))
+    })
+    .min_by_key(|(at, _)| *at)
 }
 
 /// Whether the failure's message is a decode error, which already settles what to send: the
