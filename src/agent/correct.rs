@@ -319,6 +319,25 @@ mod tests {
     }
 
     #[test]
+    fn a_call_shown_in_a_message_is_found_spaced_or_compact() {
+        let m =
+            r#"`x` does not exist. For example: {"name": "read", "arguments": {"path": "a.md"}}."#;
+        let (at, len) = call_in(m, "read").unwrap();
+        assert_eq!(
+            &m[at..at + len],
+            r#"{"name": "read", "arguments": {"path": "a.md"}}"#
+        );
+        let m = r#"Send exactly: {"name":"edit","arguments":{"path":"b"}} or not"#;
+        let (at, len) = call_in(m, "edit").unwrap();
+        assert_eq!(
+            &m[at..at + len],
+            r#"{"name":"edit","arguments":{"path":"b"}}"#
+        );
+        assert_eq!(call_in(m, "read"), None);
+        assert_eq!(call_in(r#"cut: {"name": "read", "argu"#, "read"), None);
+    }
+
+    #[test]
     fn a_refused_value_is_told_apart_from_other_failures() {
         let mut value = failure(
             "invalid_args",
