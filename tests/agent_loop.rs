@@ -704,6 +704,13 @@ fn a_reply_echoing_a_message_of_toolmends_is_asked_again_once() {
     ]);
     assert_eq!(r.transcript.end, EndReason::Answered);
     assert_eq!(r.transcript.turns.len(), 3);
+    // A piece from the middle of a message (a not-found message's file list) can be an answer.
+    let (r, _) = run(vec![rm.into(), "refused: read-only task".into()]);
+    assert_eq!(r.transcript.turns.len(), 2);
+    assert_eq!(
+        r.transcript.answer.as_deref(),
+        Some("refused: read-only task")
+    );
     // The note before a repeated call's result is toolmend's; the result itself is the tool's.
     let (r, _) = run(vec![
         LS.into(),

@@ -193,10 +193,11 @@ pub fn empty_reply(prompt: &str, after_results: bool) -> String {
 }
 
 /// True when `answer` is a copy of one of `sent`, messages toolmend wrote to the model
-/// (corrective messages, notes, nudges): one holds the other whole, and both are long enough
-/// (12 characters) that this is no coincidence. Small models echo the last message they were
-/// sent ("2 turns left.", "You sent exactly the same `edit` call again …") where the answer
-/// belongs.
+/// (corrective messages, notes, nudges): the message's beginning, or the whole message inside
+/// the answer, both long enough (12 characters) that this is no coincidence. Small models echo
+/// the last message they were sent from its start ("2 turns left.", "You sent exactly the same
+/// `edit` call again …") where the answer belongs; a piece from a message's middle (the file
+/// list of a not-found message) can be an answer.
 #[must_use]
 pub fn echoes<'m>(answer: &str, sent: impl IntoIterator<Item = &'m str>) -> bool {
     const MIN_CHARS: usize = 12;
@@ -206,7 +207,7 @@ pub fn echoes<'m>(answer: &str, sent: impl IntoIterator<Item = &'m str>) -> bool
     }
     sent.into_iter()
         .map(str::trim)
-        .any(|m| m.chars().count() >= MIN_CHARS && (m.contains(answer) || answer.contains(m)))
+        .any(|m| m.chars().count() >= MIN_CHARS && (m.starts_with(answer) || answer.contains(m)))
 }
 
 /// True when `answer` is the user's `request`, or a piece of it, repeated (12 characters at
