@@ -53,7 +53,7 @@ impl TypedTool for Ls {
 
     /// The first folder the request names (else the root, the fixed example).
     fn example_for(&self, request: &str) -> Option<Value> {
-        let path = self.sandbox.named_in(request, true).into_iter().next()?;
+        let path = self.sandbox.first_named(request, true)?;
         Some(json!({"path": path}))
     }
 

@@ -63,7 +63,7 @@ impl TypedTool for Read {
     /// example), its first file in name order.
     fn example_for(&self, request: &str) -> Option<Value> {
         let sb = &self.sandbox;
-        if let Some(path) = sb.named_in(request, false).into_iter().next() {
+        if let Some(path) = sb.first_named(request, false) {
             return Some(json!({"path": path}));
         }
         if sb.root().join("README.md").is_file() {

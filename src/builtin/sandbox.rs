@@ -232,30 +232,21 @@ impl Sandbox {
         }
     }
 
-    /// The entries of the root that `request` (a user's prompt) names, in the order it names
-    /// them: words that, stripped of quotes and punctuation around them, are the relative path
-    /// of an existing file (`want_dir` false) or folder (true) other than the root. At most the
-    /// first 200 words are looked at; nothing outside the root is ever named.
-    pub fn named_in(&self, request: &str, want_dir: bool) -> Vec<String> {
-        let mut named: Vec<String> = Vec::new();
-        for word in crate::tools::request_words(request).take(200) {
-            if word.contains("..") || word.starts_with(['/', '~', '\\']) {
-                continue;
-            }
-            let Ok(abs) = self.resolve("read", word) else {
-                continue;
-            };
-            if abs == self.root {
-                continue;
-            }
-            let fits = std::fs::metadata(&abs)
-                .is_ok_and(|m| if want_dir { m.is_dir() } else { m.is_file() });
-            let shown = self.display(&abs);
-            if fits && !named.contains(&shown) {
-                named.push(shown);
-            }
-        }
-        named
+    /// The first entry of the root that `request` (a user's prompt) names: a word of it (see
+    /// [`crate::tools::request_words`]) that is the relative path of an existing file
+    /// (`want_dir` false) or folder (true) other than the root. At most the first 200 words are
+    /// looked at; nothing outside the root is ever named.
+    pub fn first_named(&self, request: &str, want_dir: bool) -> Option<String> {
+        crate::tools::request_words(request)
+            .take(200)
+            .filter(|w| !w.contains("..") && !w.starts_with(['/', '~', '\\']))
+            .filter_map(|w| self.resolve("read", w).ok())
+            .find(|abs| {
+                *abs != self.root
+                    && std::fs::metadata(abs)
+                        .is_ok_and(|m| if want_dir { m.is_dir() } else { m.is_file() })
+            })
+            .map(|abs| self.display(&abs))
     }
 
     /// `abs` relative to the root, with `/` separators; `.` for the root itself.
