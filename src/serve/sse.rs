@@ -4,6 +4,8 @@
 //! forwarded byte for byte. Lines may end in `\n`, `\r\n` or `\r`; an event ends at a blank line;
 //! `data:` lines are joined with `\n`; comment lines (`:`) are kept in the raw bytes only. The
 //! buffer is bounded: an event larger than the limit is a [`SseError`], never unbounded memory.
+//! An error ends the stream: the events completed before it are delivered first, whatever the
+//! chunking, and every later call returns the error.
 
 use bytes::{Bytes, BytesMut};
 
@@ -52,6 +54,8 @@ pub struct SseParser {
     /// last line end, and whether that line was blank.
     line_start: usize,
     limit: usize,
+    /// The error that ended the stream, returned by every later call.
+    failed: Option<SseError>,
 }
 
 impl SseParser {
@@ -63,6 +67,7 @@ impl SseParser {
             scanned: 0,
             line_start: 0,
             limit,
+            failed: None,
         }
     }
 
@@ -70,19 +75,37 @@ impl SseParser {
     ///
     /// # Errors
     /// [`SseError`] when an event is not UTF-8 or exceeds the size limit.
+    /// Events completed in `chunk` before an error are returned first, and the error by the next
+    /// call, so what comes out does not depend on how the stream was cut.
     pub fn push(&mut self, chunk: &[u8]) -> Result<Vec<SseEvent>, SseError> {
+        if let Some(e) = &self.failed {
+            return Err(e.clone());
+        }
         self.buf.extend_from_slice(chunk);
         let mut out = Vec::new();
+        let mut failure = None;
         while let Some(end) = self.find_event_end(false) {
-            out.push(self.take_event(end)?);
+            match self.take_event(end) {
+                Ok(ev) => out.push(ev),
+                Err(e) => {
+                    failure = Some(e);
+                    break;
+                }
+            }
         }
-        if self.buf.len() > self.limit {
-            return Err(SseError::TooLarge {
+        if failure.is_none() && self.buf.len() > self.limit {
+            failure = Some(SseError::TooLarge {
                 at: self.base,
                 limit: self.limit,
             });
         }
-        Ok(out)
+        match failure {
+            None => Ok(out),
+            Some(e) => {
+                self.failed = Some(e.clone());
+                if out.is_empty() { Err(e) } else { Ok(out) }
+            }
+        }
     }
 
     /// Ends the stream: returns a last event left without its blank line, if it has any field.
@@ -90,6 +113,9 @@ impl SseParser {
     /// # Errors
     /// [`SseError::NotUtf8`] when the leftover bytes are not UTF-8.
     pub fn finish(&mut self) -> Result<Option<SseEvent>, SseError> {
+        if let Some(e) = &self.failed {
+            return Err(e.clone());
+        }
         if let Some(end) = self.find_event_end(true) {
             return self.take_event(end).map(Some);
         }
@@ -224,5 +250,34 @@ mod tests {
         ));
         let mut p = SseParser::new(64);
         assert_eq!(p.push(b"data: \xff\n\n"), Err(SseError::NotUtf8 { at: 0 }));
+    }
+
+    /// Found by the serve_props proptest (bytes `\n`, NULs, `\x80`, `\n\r`, NUL): a chunk holding
+    /// a good event and then a bad one lost the good one, so the events out depended on where
+    /// the stream was cut. Events before an error come first; the error, and only the error,
+    /// after.
+    #[test]
+    fn events_before_an_error_come_out_and_the_stream_ends_there() {
+        let mut p = SseParser::new(64);
+        let ev = p.push(b"data: a\n\ndata: \xff\n\ndata: b\n\n").unwrap();
+        assert_eq!(ev.len(), 1);
+        assert_eq!(ev[0].data.as_deref(), Some("a"));
+        assert_eq!(p.push(b""), Err(SseError::NotUtf8 { at: 9 }));
+        assert_eq!(p.finish(), Err(SseError::NotUtf8 { at: 9 }));
+        let mut p = SseParser::new(64);
+        assert_eq!(p.push(b"data: a\n\n").unwrap().len(), 1);
+        assert_eq!(
+            p.push(b"data: \xff\n\ndata: b\n\n"),
+            Err(SseError::NotUtf8 { at: 9 })
+        );
+        assert_eq!(p.finish(), Err(SseError::NotUtf8 { at: 9 }));
+        // Too large, after a complete event in the same chunk.
+        let mut p = SseParser::new(16);
+        let ev = p.push(b"data: a\n\ndata: 0123456789abcdef").unwrap();
+        assert_eq!(ev.len(), 1);
+        assert!(matches!(
+            p.push(b""),
+            Err(SseError::TooLarge { at: 9, limit: 16 })
+        ));
     }
 }
