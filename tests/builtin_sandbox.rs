@@ -131,7 +131,7 @@ async fn walking_tools_do_not_follow_links_out_of_the_root() {
     let r = call(&w, "grep", json!({"pattern": "SECRET|fn main"})).await;
     assert!(r.is_ok(), "{r:?}");
     assert!(
-        r.output.contains("src/main.rs:1: fn main() {}"),
+        r.output.contains("src/main.rs (line 1): fn main() {}"),
         "{}",
         r.output
     );

@@ -1,5 +1,5 @@
 //! What each built-in tool does inside its root: numbered line ranges, not-found messages naming
-//! nearby files, grep's file:line results, glob, write's effects, and edit's clear failures when the
+//! nearby files, grep's `file (line N): text` results, glob, write's effects, and edit's clear failures when the
 //! old text is absent or ambiguous.
 
 use serde_json::{Value, json};
@@ -137,7 +137,7 @@ async fn grep_reports_file_line_and_text() {
     let r = call(&mut d, "grep", json!({"pattern": "run\\("})).await;
     assert_eq!(
         r.output,
-        "src/lib.rs:1: pub fn run() {}\nsrc/main.rs:2:     run();"
+        "src/lib.rs (line 1): pub fn run() {}\nsrc/main.rs (line 2):     run();"
     );
     assert_eq!(
         r.data[1],
@@ -149,7 +149,10 @@ async fn grep_reports_file_line_and_text() {
         json!({"pattern": "LINE 1[01]", "ignore_case": true, "glob": "*.txt"}),
     )
     .await;
-    assert_eq!(r.output, "notes.txt:10: line 10\nnotes.txt:11: line 11");
+    assert_eq!(
+        r.output,
+        "notes.txt (line 10): line 10\nnotes.txt (line 11): line 11"
+    );
     let r = call(&mut d, "grep", json!({"pattern": "nothing-here"})).await;
     assert!(r.is_ok());
     assert!(r.output.starts_with("no matches"), "{}", r.output);
@@ -501,11 +504,12 @@ async fn grep_searches_files_of_any_size_line_by_line() {
     assert!(r.is_ok(), "{}", r.output);
     assert_eq!(
         r.output,
-        format!("big.log:{}: the needle at the end", i + 1)
+        format!("big.log (line {}): the needle at the end", i + 1)
     );
     let r = call(&mut d, "grep", json!({"pattern": "^line 7 some"})).await;
     assert!(
-        r.output.contains("big.log:8: line 7 some log text here"),
+        r.output
+            .contains("big.log (line 8): line 7 some log text here"),
         "{}",
         r.output
     );
@@ -519,7 +523,7 @@ async fn grep_searches_files_of_any_size_line_by_line() {
     )
     .await;
     assert!(
-        r.output.starts_with("long.txt:1: start xxx"),
+        r.output.starts_with("long.txt (line 1): start xxx"),
         "{}",
         r.output
     );
@@ -621,7 +625,7 @@ async fn reading_tools_take_the_one_entry_a_near_miss_name_meant() {
         "{}",
         r.output
     );
-    assert!(r.output.contains("lib.rs:1:"), "{}", r.output);
+    assert!(r.output.contains("lib.rs (line 1):"), "{}", r.output);
     let r = call(&mut d, "glob", json!({"pattern": "*.rs", "path": ".src"})).await;
     assert!(
         r.output

@@ -32,7 +32,11 @@ pub struct GrepArgs {
     pub ignore_case: bool,
 }
 
-/// Searches text files for a regular expression and reports `file:line: text`.
+/// Searches text files for a regular expression and reports `file (line N): text` for each match.
+///
+/// The line number is labelled rather than written `file:N:` as grep does: a 0.5B model counted
+/// `5 eggs` from `notes/groceries.md:5: - 6 eggs`, and answers `6 eggs` from
+/// `notes/groceries.md (line 5): - 6 eggs` (`toolmend eval tasks --only eggs`).
 #[derive(Debug)]
 pub struct Grep {
     sandbox: Arc<Sandbox>,
@@ -53,7 +57,7 @@ impl TypedTool for Grep {
     }
 
     fn description(&self) -> &str {
-        "Search the text files of the workspace for a regular expression. Prints file:line: text for each match."
+        "Search the text files of the workspace for a regular expression. Prints `file (line N): text` for each match."
     }
 
     fn annotations(&self) -> Annotations {
@@ -144,7 +148,10 @@ fn grep_at(
             } else {
                 line.to_string()
             };
-            text.push_str(&format!("{rel}:{number}: {}\n", shown_line.trim_end()));
+            text.push_str(&format!(
+                "{rel} (line {number}): {}\n",
+                shown_line.trim_end()
+            ));
             data.push(json!({"path": rel, "line": number, "text": shown_line}));
         }
         if lines.cut {
