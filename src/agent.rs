@@ -1186,19 +1186,24 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         failure
     }
 
-    /// Whether the call `call` (JSON text) is made of the request's own words: every argument
-    /// a string that is a word of it (not a fallback such as a folder's first file, nor the `.`
-    /// of a sentence).
+    /// Whether the call `call` (JSON text) is made of the request's own words: every string
+    /// argument (one at least; flags and numbers aside) a word of it or a file it names by its
+    /// stem (see [`crate::tools::request_names`]; not a fallback such as a folder's first
+    /// file, nor the `.` of a sentence).
     fn request_named(&self, call: &str) -> bool {
         serde_json::from_str::<serde_json::Value>(call)
             .ok()
             .and_then(|c| {
                 let args = c.get("arguments")?.as_object()?;
+                let mut strings = args
+                    .values()
+                    .filter_map(serde_json::Value::as_str)
+                    .peekable();
+                // Flags and numbers (`"ignore_case": true`) are no fallback; every string is.
                 Some(
-                    !args.is_empty()
-                        && args
-                            .values()
-                            .all(|v| v.as_str().is_some_and(|s| names_word(&self.request, s))),
+                    strings.peek().is_some()
+                        && args.values().all(|v| !(v.is_object() || v.is_array()))
+                        && strings.all(|s| crate::tools::request_names(&self.request, s)),
                 )
             })
             .unwrap_or(false)
@@ -1208,15 +1213,43 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     /// things), a call that only reads what the user's request names (`read` of the file it
     /// names), when a read-only tool has one: a model that wrote a placeholder path into an
     /// `edit` has the real file to look at. `None` when the request names nothing a tool knows.
+    ///
+    /// Of several such calls the one naming the deepest path wins: the `read` of
+    /// `notes/meeting.md` ("the meeting notes") over the `ls` of `notes`.
     fn look_first(&self) -> Option<String> {
-        self.tools
+        let named: Vec<(String, Vec<String>)> = self
+            .tools
             .defs()
             .iter()
             .filter(|d| self.tools.is_read_only(&d.name))
-            .find_map(|d| {
+            .filter_map(|d| {
                 let grounded = self.tools.example_call_for(&d.name, &self.request)?;
-                self.request_named(&grounded).then_some(grounded)
+                if !self.request_named(&grounded) {
+                    return None;
+                }
+                let values = serde_json::from_str::<serde_json::Value>(&grounded)
+                    .ok()?
+                    .get("arguments")?
+                    .as_object()?
+                    .values()
+                    .filter_map(|v| v.as_str().map(str::to_owned))
+                    .collect();
+                Some((grounded, values))
             })
+            .collect();
+        let within = |inner: &[String], outer: &[String]| {
+            outer.iter().any(|o| {
+                inner.iter().any(|i| {
+                    i.strip_prefix(o.as_str())
+                        .is_some_and(|r| r.starts_with('/'))
+                })
+            })
+        };
+        named
+            .iter()
+            .find(|(_, v)| !named.iter().any(|(_, other)| within(other, v)))
+            .or(named.first())
+            .map(|(call, _)| call.clone())
     }
 
     /// One valid call of `name`, or, for a name that is no tool, of the read-only tool closest
@@ -1266,10 +1299,6 @@ fn sent_messages<'a>(
 
 /// Whether `request` has `value` as one of its words, quotes and punctuation around it and a
 /// leading `./` set aside (`todo.txt` in "What is open in `todo.txt`?").
-fn names_word(request: &str, value: &str) -> bool {
-    crate::tools::request_words(request).any(|w| w == value)
-}
-
 /// Which kinds of non-answer a run has already asked again (see `Agent::non_answer`).
 #[derive(Default)]
 struct NonAnswers {

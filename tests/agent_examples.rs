@@ -347,9 +347,16 @@ fn a_refused_change_offers_a_read_of_what_the_request_names() {
         ) && !feedback.contains("A valid call"),
         "{feedback}"
     );
+    // "TODO items" names todo.txt by its stem.
+    let t = run_prompt("Which TODO items are still open?");
+    let feedback = &t.turns[0].calls[0].feedback;
+    assert!(
+        feedback.ends_with(r#"{"name":"read","arguments":{"path":"todo.txt"}}"#),
+        "{feedback}"
+    );
     // A request naming nothing that exists: no such line (not even a folder's first file).
     std::fs::remove_file(dir.path().join("README.md")).unwrap();
-    let t = run_prompt("Which TODO items are still open?");
+    let t = run_prompt("Which items are still open?");
     let feedback = &t.turns[0].calls[0].feedback;
     assert!(!feedback.contains("To look first"), "{feedback}");
 }
@@ -400,6 +407,122 @@ fn an_answer_without_looking_at_the_named_file_is_asked_again_once() {
         vec![call("ls", json!({"path": "."})), "I could not tell.".into()],
     );
     assert_eq!((t.end, t.turns.len()), (EndReason::Answered, 2));
+}
+
+/// Found with `toolmend eval tasks` (release_day): asked "According to the meeting notes, to
+/// which day does release 0.2 move?", Qwen2.5-Coder-0.5B answered without a call and was asked to
+/// `ls` the folder `notes` first; it listed it, then looked for `notes.md` until the run ended. The
+/// request names `notes/meeting.md` by its stem ("meeting"), and a read of that file, the deepest
+/// path the request names, is the call to make first.
+#[test]
+fn an_answer_without_looking_is_offered_the_file_the_request_names_by_its_stem() {
+    let dir = folder();
+    std::fs::create_dir(dir.path().join("notes")).unwrap();
+    std::fs::write(
+        dir.path().join("notes/meeting.md"),
+        "Release 0.2 moves to Friday.\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("notes/groceries.md"), "- 6 eggs\n").unwrap();
+    let (t, requests) = run_prompt(
+        &dir,
+        "According to the meeting notes, to which day does release 0.2 move?",
+        vec![
+            "To find out, open the meeting notes.".into(),
+            call("read", json!({"path": "notes/meeting.md"})),
+            "Friday.".into(),
+        ],
+    );
+    assert_eq!(t.answer.as_deref(), Some("Friday."));
+    assert!(
+        requests[1].messages.last().unwrap().content.ends_with(
+            r#"Call this first, then answer from its result: {"name":"read","arguments":{"path":"notes/meeting.md"}}"#
+        ),
+        "{}",
+        requests[1].messages.last().unwrap().content
+    );
+    // "the grocery list" names notes/groceries.md; a word naming two files names neither.
+    std::fs::write(dir.path().join("groceries.txt"), "milk\n").unwrap();
+    let (_, requests) = run_prompt(
+        &dir,
+        "How many eggs are on the grocery list?",
+        vec!["Six.".into(), "Six.".into()],
+    );
+    assert_eq!(requests.len(), 1, "nothing is named: the answer stands");
+    std::fs::remove_file(dir.path().join("groceries.txt")).unwrap();
+    let (_, requests) = run_prompt(
+        &dir,
+        "How many eggs are on the grocery list?",
+        vec!["Six.".into(), "Six.".into()],
+    );
+    assert!(
+        requests[1]
+            .messages
+            .last()
+            .unwrap()
+            .content
+            .ends_with(r#"{"name":"read","arguments":{"path":"notes/groceries.md"}}"#),
+        "{}",
+        requests[1].messages.last().unwrap().content
+    );
+}
+
+/// Found with `toolmend eval tasks` (quickstart): asked "Who writes the quickstart, according to
+/// the notes?", Qwen2.5-Coder-0.5B answered without a call, listed `notes` when asked to, then
+/// read the folder and searched for `groceries.md`. No file is named; the request's most telling
+/// word, `quickstart`, is on one line of the folder it names (the answer's): that search is the
+/// call to make first, and the example a failed `grep` gets instead of the fixed `fn main`. A
+/// request naming no folder gets no search (a question need not be about the workspace).
+#[test]
+fn without_a_named_file_the_look_first_is_a_search_for_the_requests_telling_word() {
+    let dir = folder();
+    std::fs::create_dir(dir.path().join("notes")).unwrap();
+    std::fs::write(
+        dir.path().join("notes/meeting.md"),
+        "# Meeting notes\n- Ana writes the quickstart.\n- Notes are due Friday.\n",
+    )
+    .unwrap();
+    let prompt = "Who writes the quickstart, according to the notes?";
+    let (t, requests) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            "The docs team.".into(),
+            call("grep", json!({"pattern": "quickstart("})),
+            "Ana.".into(),
+        ],
+    );
+    let want =
+        r#"{"name":"grep","arguments":{"pattern":"quickstart","path":"notes","ignore_case":true}}"#;
+    let asked = &requests[1].messages.last().unwrap().content;
+    assert!(asked.ends_with(want), "{asked}");
+    let feedback = &t.turns[1].calls[0].feedback;
+    assert!(
+        feedback.contains(want) && !feedback.contains("fn main"),
+        "{feedback}"
+    );
+    // No folder named: no search, and the answer stands ("Which is first?" in a chat, after
+    // an `ls`, is answered from the conversation).
+    let (t, requests) = run_prompt(
+        &dir,
+        "Who writes the quickstart?",
+        vec!["The docs team.".into()],
+    );
+    assert_eq!(
+        (requests.len(), t.answer.as_deref()),
+        (1, Some("The docs team."))
+    );
+    // A request naming a file: its read, not a search.
+    let (_, requests) = run_prompt(
+        &dir,
+        "Who writes the quickstart, according to notes/meeting.md?",
+        vec!["The docs team.".into(), "Ana.".into()],
+    );
+    let asked = &requests[1].messages.last().unwrap().content;
+    assert!(
+        asked.ends_with(r#"{"name":"read","arguments":{"path":"notes/meeting.md"}}"#),
+        "{asked}"
+    );
 }
 
 /// In a chat the read may already be in the conversation: an answer to a second prompt about the

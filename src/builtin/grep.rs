@@ -68,6 +68,26 @@ impl TypedTool for Grep {
         Some(json!({"pattern": "fn main", "path": "."}))
     }
 
+    /// A search, in the folder the request names, for the request's most telling word: of its
+    /// words (four letters or more, not a common function word), the one found on the fewest
+    /// lines of the folder's text files, at least one (longer first on a tie), searched without
+    /// regard to case. `None` when the request names a file (reading it is the better look, see
+    /// `read`), names no folder (a question need not be about the workspace at all), or no
+    /// word of it occurs there. Found with `toolmend eval tasks` (quickstart): asked "Who writes
+    /// the quickstart, according to the notes?", Qwen2.5-Coder-0.5B copied the fixed example and
+    /// searched for `fn main` in a folder of notes; `quickstart` is on one line of `notes/`, the
+    /// answer's.
+    fn example_for(&self, request: &str) -> Option<Value> {
+        let sb = &self.sandbox;
+        if sb.first_named(request, false).is_some() {
+            return None;
+        }
+        let folder = sb.first_named(request, true)?;
+        let abs = sb.resolve("grep", &folder).ok()?;
+        let word = telling_word(sb, &abs, request)?;
+        Some(json!({"pattern": word, "path": folder, "ignore_case": true}))
+    }
+
     async fn run(&self, _ctx: &ToolContext, args: GrepArgs) -> Result<Output, Failure> {
         let sb = Arc::clone(&self.sandbox);
         blocking("grep", move || grep(&sb, &args)).await
@@ -175,6 +195,106 @@ fn grep_at(
         ));
     }
     Ok(Output::list(text.trim_end().to_string(), Value::Array(data)).reading(abs))
+}
+
+/// Words too common to tell anything about where an answer is.
+const COMMON: &[&str] = &[
+    "according",
+    "about",
+    "after",
+    "also",
+    "been",
+    "before",
+    "could",
+    "does",
+    "done",
+    "each",
+    "file",
+    "files",
+    "find",
+    "folder",
+    "folders",
+    "from",
+    "give",
+    "have",
+    "here",
+    "into",
+    "list",
+    "look",
+    "many",
+    "much",
+    "please",
+    "read",
+    "should",
+    "show",
+    "some",
+    "tell",
+    "that",
+    "their",
+    "them",
+    "then",
+    "there",
+    "these",
+    "they",
+    "this",
+    "those",
+    "what",
+    "when",
+    "where",
+    "which",
+    "while",
+    "will",
+    "with",
+    "would",
+    "your",
+];
+
+/// The word of `request` found on the fewest lines (at least one) of the text files below
+/// `dir`, case aside; see [`Grep`]'s `example_for`. Reads at most 500 files of up to 256 KiB.
+fn telling_word(sb: &Sandbox, dir: &std::path::Path, request: &str) -> Option<String> {
+    let mut words: Vec<String> = Vec::new();
+    for w in crate::tools::request_words(request).take(200) {
+        let w = w.to_lowercase();
+        if w.chars().count() >= 4
+            && w.chars().all(char::is_alphanumeric)
+            && !COMMON.contains(&w.as_str())
+            && !words.contains(&w)
+        {
+            words.push(w);
+        }
+        if words.len() == 20 {
+            break;
+        }
+    }
+    if words.is_empty() {
+        return None;
+    }
+    let mut lines = vec![0usize; words.len()];
+    for file in super::glob::walk_files(sb, dir, false).iter().take(500) {
+        if std::fs::metadata(file).map_or(true, |m| m.len() > 256 * 1024) {
+            continue;
+        }
+        let Ok(bytes) = std::fs::read(file) else {
+            continue;
+        };
+        if looks_binary(&bytes) {
+            continue;
+        }
+        for line in String::from_utf8_lossy(&bytes).lines() {
+            let line = line.to_lowercase();
+            for (w, n) in words.iter().zip(lines.iter_mut()) {
+                if line.contains(w.as_str()) {
+                    *n += 1;
+                }
+            }
+        }
+    }
+    words
+        .iter()
+        .zip(&lines)
+        .filter(|&(_, &n)| n > 0)
+        .min_by_key(|&(w, &n)| (n, std::cmp::Reverse(w.chars().count())))
+        .map(|(w, _)| w.clone())
 }
 
 /// Reads lines (with their `\n`) from a buffered reader, keeping at most [`MAX_LINE_BYTES`] of

@@ -234,10 +234,12 @@ impl Sandbox {
 
     /// The first entry of the root that `request` (a user's prompt) names: a word of it (see
     /// [`crate::tools::request_words`]) that is the relative path of an existing file
-    /// (`want_dir` false) or folder (true) other than the root. At most the first 200 words are
-    /// looked at; nothing outside the root is ever named.
+    /// (`want_dir` false) or folder (true) other than the root; for a file, failing that, the one
+    /// file below the root a word names by its stem (see [`crate::tools::word_names_stem`]; a
+    /// word naming two files names none). At most the first 200 words are looked at; nothing
+    /// outside the root is ever named.
     pub fn first_named(&self, request: &str, want_dir: bool) -> Option<String> {
-        crate::tools::request_words(request)
+        let exact = crate::tools::request_words(request)
             .take(200)
             .filter(|w| !w.contains("..") && !w.starts_with(['/', '~', '\\']))
             .filter_map(|w| self.resolve("read", w).ok())
@@ -246,7 +248,34 @@ impl Sandbox {
                     && std::fs::metadata(abs)
                         .is_ok_and(|m| if want_dir { m.is_dir() } else { m.is_file() })
             })
-            .map(|abs| self.display(&abs))
+            .map(|abs| self.display(&abs));
+        if exact.is_some() || want_dir {
+            return exact;
+        }
+        // No word is a file's path: a word that names exactly one file below the root by its
+        // stem ("the meeting notes" → `notes/meeting.md`).
+        let files: Vec<(String, String)> = super::glob::walk_files(self, &self.root, false)
+            .into_iter()
+            .filter_map(|f| {
+                let name = f.file_name()?.to_string_lossy().into_owned();
+                let stem = name.trim_start_matches('.');
+                let stem = stem.split_once('.').map_or(stem, |(s, _)| s).to_owned();
+                Some((stem, self.display(&f)))
+            })
+            .collect();
+        crate::tools::request_words(request)
+            .take(200)
+            .filter(|w| {
+                w.chars()
+                    .all(|c| c.is_alphanumeric() || c == '-' || c == '_')
+            })
+            .find_map(|w| {
+                let mut named = files
+                    .iter()
+                    .filter(|(stem, _)| crate::tools::word_names_stem(w, stem));
+                let first = named.next()?;
+                named.next().is_none().then(|| first.1.clone())
+            })
     }
 
     /// `abs` relative to the root, with `/` separators; `.` for the root itself.

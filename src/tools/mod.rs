@@ -84,6 +84,52 @@ pub fn request_words(request: &str) -> impl Iterator<Item = &str> {
         .filter(|w| !w.is_empty())
 }
 
+/// Whether `word`, a word of a user's request, names a file called `stem` (its name without the
+/// extension) the way people refer to files in prose — "the meeting notes" for `meeting.md`,
+/// "the grocery list" for `groceries.md`: the same letters, case aside, or one the plural of the
+/// other (`-s`, `-es`, `-y`/`-ies`). Words of fewer than three letters name nothing.
+///
+/// ```
+/// use toolmend::tools::word_names_stem;
+/// assert!(word_names_stem("Meeting", "meeting"));
+/// assert!(word_names_stem("grocery", "groceries"));
+/// assert!(word_names_stem("notes", "note"));
+/// assert!(!word_names_stem("to", "to") && !word_names_stem("meet", "meeting"));
+/// ```
+#[must_use]
+pub fn word_names_stem(word: &str, stem: &str) -> bool {
+    if word.chars().count() < 3 || stem.is_empty() {
+        return false;
+    }
+    let w = word.to_lowercase();
+    let s = stem.to_lowercase();
+    let plural_of = |one: &str, many: &str| {
+        many.strip_suffix('s').is_some_and(|m| m == one)
+            || many.strip_suffix("es").is_some_and(|m| m == one)
+            || (many.strip_suffix("ies").zip(one.strip_suffix('y'))).is_some_and(|(m, o)| m == o)
+    };
+    w == s || plural_of(&w, &s) || plural_of(&s, &w)
+}
+
+/// Whether `request` (a user's prompt) names `path`: one of its words (see [`request_words`]) is
+/// `path`, or names `path`'s file by its stem (see [`word_names_stem`]).
+///
+/// ```
+/// use toolmend::tools::request_names;
+/// assert!(request_names("What does config.json say?", "config.json"));
+/// assert!(request_names("When is the meeting, per my notes?", "notes/meeting.md"));
+/// assert!(!request_names("What does config.json say?", "README.md"));
+/// ```
+#[must_use]
+pub fn request_names(request: &str, path: &str) -> bool {
+    let stem = path
+        .rsplit('/')
+        .next()
+        .map(|name| name.split_once('.').map_or(name, |(s, _)| s))
+        .unwrap_or_default();
+    request_words(request).any(|w| w == path || word_names_stem(w, stem))
+}
+
 /// What a running call knows about its context.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolContext {
