@@ -93,6 +93,12 @@ pub struct AgentOptions {
     pub generate: GenerateOptions,
     /// A system message placed first in the conversation.
     pub system_prompt: Option<String>,
+    /// For a request phrased as a question ([`correct::is_question`]), offer only the tools
+    /// that change no local state ([`Toolbox::changes_local_state`]), and refuse a call of one
+    /// of the others without running it. Small models call `edit` to "answer" a question
+    /// (Qwen2.5-Coder-0.5B, asked which TODO items are open, rewrote one); a question never
+    /// needs a file changed. On by default.
+    pub questions_read_only: bool,
 }
 
 impl Default for AgentOptions {
@@ -104,6 +110,7 @@ impl Default for AgentOptions {
             world_retries: 1,
             generate: GenerateOptions::default(),
             system_prompt: None,
+            questions_read_only: true,
         }
     }
 }
@@ -156,6 +163,9 @@ pub struct Agent<B: Backend, T: Toolbox> {
     request: String,
     /// Set when the model asked a third time for a result it has: the next turn offers no tools.
     answer_next: bool,
+    /// The tools the current run does not offer (its request is a question; see
+    /// [`AgentOptions::questions_read_only`]).
+    withheld: Vec<String>,
 }
 
 impl<B: Backend, T: Toolbox> Agent<B, T> {
@@ -176,6 +186,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             interrupt: Interrupt::default(),
             request: String::new(),
             answer_next: false,
+            withheld: Vec::new(),
         }
     }
 
@@ -230,8 +241,18 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         self.history.push(Message::new(Role::User, prompt));
         prompt.clone_into(&mut self.request);
         self.answer_next = false;
-        let defs = self.tools.defs();
+        let mut defs = self.tools.defs();
+        // Calls of every tool are found in the output (a withheld one is refused by name).
         let extract_options = calls::options(&defs);
+        self.withheld = if self.options.questions_read_only && correct::is_question(prompt) {
+            defs.iter()
+                .filter(|d| self.tools.changes_local_state(&d.name))
+                .map(|d| d.name.clone())
+                .collect()
+        } else {
+            Vec::new()
+        };
+        defs.retain(|d| !self.withheld.contains(&d.name));
         let mut seen: HashMap<String, Seen> = HashMap::new();
         let mut stats = RunStats::default();
         let mut turns = Vec::new();
@@ -489,6 +510,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             error,
             stats,
             messages: self.history.clone(),
+            withheld: std::mem::take(&mut self.withheld),
         }
     }
 
@@ -812,6 +834,27 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     format!("`{}` was not run: {reason}", call.name),
                 );
                 r.attempts = 0;
+                let f = r.output.clone();
+                (r, f)
+            } else if !seen.contains_key(&key) && self.withheld.contains(&call.name) {
+                // Not run: the request is a question, and this tool changes files. Kept like a
+                // policy refusal, so sending it again gets the firmer message.
+                let look = self.look_first();
+                let message = correct::question_only(&call.name, &self.request, look.as_deref());
+                let mut r = CallResult::failed(correct::QUESTION_ONLY, Fault::Policy, message);
+                r.attempts = 0;
+                seen.insert(
+                    key.clone(),
+                    Seen {
+                        id: call.id.clone(),
+                        result: r.clone(),
+                        repeats: 0,
+                    },
+                );
+                retry = Some(format!(
+                    "`{}` changes files and the request is a question: not run",
+                    call.name
+                ));
                 let f = r.output.clone();
                 (r, f)
             } else if !seen.contains_key(&key)

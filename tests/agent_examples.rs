@@ -325,7 +325,8 @@ fn a_read_only_example_is_the_file_the_request_names() {
 /// Found with `toolmend eval tasks` (todo_open, --grammar strict): asked which TODO items in
 /// todo.txt are open, Qwen2.5-Coder-0.5B sent `edit` of `/path/to/file` three times. The refusal
 /// shows no `edit` example (it would be copied into the user's folder), and the model had no
-/// call to copy. It now gets one that only reads what the request names.
+/// call to copy. It now gets one that only reads what the request names. (A question no longer
+/// offers `edit` at all, see below: the requests here ask for a change.)
 #[test]
 fn a_refused_change_offers_a_read_of_what_the_request_names() {
     let dir = folder();
@@ -339,7 +340,7 @@ fn a_refused_change_offers_a_read_of_what_the_request_names() {
         ];
         run_prompt(&dir, prompt, turns).0
     };
-    let t = run_prompt("Which TODO items in todo.txt are still open?");
+    let t = run_prompt("Mark the first item in todo.txt as done.");
     let feedback = &t.turns[0].calls[0].feedback;
     assert!(
         feedback.ends_with(
@@ -347,8 +348,8 @@ fn a_refused_change_offers_a_read_of_what_the_request_names() {
         ) && !feedback.contains("A valid call"),
         "{feedback}"
     );
-    // "TODO items" names todo.txt by its stem.
-    let t = run_prompt("Which TODO items are still open?");
+    // "TODO item" names todo.txt by its stem.
+    let t = run_prompt("Mark the first TODO item as done.");
     let feedback = &t.turns[0].calls[0].feedback;
     assert!(
         feedback.ends_with(r#"{"name":"read","arguments":{"path":"todo.txt"}}"#),
@@ -356,7 +357,7 @@ fn a_refused_change_offers_a_read_of_what_the_request_names() {
     );
     // A request naming nothing that exists: no such line (not even a folder's first file).
     std::fs::remove_file(dir.path().join("README.md")).unwrap();
-    let t = run_prompt("Which items are still open?");
+    let t = run_prompt("Mark the first item as done.");
     let feedback = &t.turns[0].calls[0].feedback;
     assert!(!feedback.contains("To look first"), "{feedback}");
 }
@@ -522,6 +523,81 @@ fn without_a_named_file_the_look_first_is_a_search_for_the_requests_telling_word
     assert!(
         asked.ends_with(r#"{"name":"read","arguments":{"path":"notes/meeting.md"}}"#),
         "{asked}"
+    );
+}
+
+/// Found with `toolmend eval tasks` (todo_open): asked "Which TODO items in todo.txt are still
+/// open?", Qwen2.5-Coder-0.5B read the file and then called `edit` to rewrite an item, three
+/// sessions running. A request phrased as a question is offered only the tools that change no
+/// files; a call of `edit` or `write` is refused unrun with the read to make instead, and sent
+/// again it gets the firmer message without any `edit` shape to copy.
+#[test]
+fn a_question_is_not_offered_the_tools_that_change_files() {
+    let dir = folder();
+    let edit = call(
+        "edit",
+        json!({"path": "todo.txt", "old_text": "renew", "new_text": "renewed"}),
+    );
+    let question = "Which TODO items in todo.txt are still open?";
+    let (t, requests) = run_prompt(
+        &dir,
+        question,
+        vec![edit.clone(), edit.clone(), "Renew the passport.".into()],
+    );
+    let offered: Vec<&str> = requests[0].tools.iter().map(|d| d.name.as_str()).collect();
+    assert_eq!(offered, ["glob", "grep", "ls", "read"]);
+    assert_eq!(t.withheld, ["edit", "write"]);
+    assert_eq!(t.answer.as_deref(), Some("Renew the passport."));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("todo.txt")).unwrap(),
+        "TODO: renew the passport\n"
+    );
+    let first = &t.turns[0].calls[0];
+    assert_eq!(first.result.failure.as_ref().unwrap().kind, "question_only");
+    assert!(
+        first
+            .feedback
+            .starts_with("`edit` was not run: it changes files, and the user asked a question")
+            && first.feedback.ends_with(
+                r#"To look first, call: {"name":"read","arguments":{"path":"todo.txt"}}"#
+            ),
+        "{}",
+        first.feedback
+    );
+    let again = &t.turns[1].calls[0].feedback;
+    assert!(
+        again.contains("Do not send this call again") && !again.contains("exactly this shape"),
+        "{again}"
+    );
+    // A request for a change is offered every tool, phrased as a question or not.
+    for prompt in [
+        "Add a line to todo.txt.",
+        "Can you add a line to todo.txt?",
+        "How about a line in todo.txt saying hello?",
+    ] {
+        let (t, requests) = run_prompt(&dir, prompt, vec!["Done.".into()]);
+        assert_eq!(requests[0].tools.len(), 6, "{prompt}");
+        assert!(t.withheld.is_empty(), "{prompt}");
+    }
+    // Turned off: every tool, and the edit runs.
+    let tools = DispatchToolbox::builtin(dir.path()).unwrap();
+    let backend = ScriptedBackend::new(vec![edit, "Done.".into()]);
+    let log = backend.log();
+    let options = AgentOptions {
+        questions_read_only: false,
+        ..AgentOptions::default()
+    };
+    let mut agent = Agent::new(backend, tools, options);
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let t = rt.block_on(agent.run(question, &mut |_| {}));
+    assert_eq!(log.requests()[0].tools.len(), 6);
+    assert!(
+        t.turns[0].calls[0].result.is_ok(),
+        "{:?}",
+        t.turns[0].calls[0]
     );
 }
 

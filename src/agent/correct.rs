@@ -250,6 +250,67 @@ pub fn answer_now(prompt: &str) -> String {
     )
 }
 
+/// The failure kind of a call of a tool that was not offered because the request is a question
+/// (see [`is_question`]).
+pub const QUESTION_ONLY: &str = "question_only";
+
+/// Whether `prompt` asks a question rather than for a change: its last sentence ends with `?`
+/// and it opens with a question word or an auxiliary (`Which TODO items are open?`, `Does
+/// config.json set debug?`), but not with a request for action phrased as a question (`Can you
+/// add…?`, `Could you…`, `How about…`, `Why not…`, `Why don't you…`).
+///
+/// ```
+/// use toolmend::agent::correct::is_question;
+/// assert!(is_question("Which TODO items in todo.txt are still open?"));
+/// assert!(is_question("how many eggs are on the list? "));
+/// assert!(!is_question("Add the line \"- buy coffee\" to todo.txt."));
+/// assert!(!is_question("Can you set debug to true in config.json?"));
+/// assert!(!is_question("What is in todo.txt? Then add a line to it."));
+/// ```
+#[must_use]
+pub fn is_question(prompt: &str) -> bool {
+    const OPENERS: &[&str] = &[
+        "what", "which", "who", "whom", "whose", "where", "when", "why", "how", "is", "are", "was",
+        "were", "does", "do", "did", "has", "have", "had",
+    ];
+    const ACTIONS: &[&str] = &[
+        "how about",
+        "what about",
+        "why not",
+        "why don't",
+        "why dont",
+        "why won't",
+        "why wouldn't",
+        "why can't",
+    ];
+    let p = prompt.trim();
+    if !p.ends_with('?') {
+        return false;
+    }
+    let lower = p.to_lowercase().replace('\u{2019}', "'");
+    let first = lower
+        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .find(|w| !w.is_empty())
+        .unwrap_or_default();
+    OPENERS.contains(&first) && !ACTIONS.iter().any(|a| lower.starts_with(a))
+}
+
+/// The result of a call of `name`, a tool that changes files, in a run whose request is a
+/// question: not run, and why; `look`, a call that reads what the request names, when there is
+/// one.
+#[must_use]
+pub fn question_only(name: &str, prompt: &str, look: Option<&str>) -> String {
+    let mut m = format!(
+        "`{name}` was not run: it changes files, and the user asked a question, \"{}\", which \
+         changing a file does not answer. Answer it in plain text from what you read.",
+        restated(prompt)
+    );
+    if let Some(call) = look {
+        m.push_str(&format!(" To look first, call: {call}"));
+    }
+    m
+}
+
 /// `prompt` trimmed and cut to 300 characters, for restating it.
 fn restated(prompt: &str) -> String {
     const MAX_CHARS: usize = 300;

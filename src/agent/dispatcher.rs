@@ -83,6 +83,16 @@ impl Toolbox for DispatchToolbox {
             .is_some_and(|e| e.spec.annotations.read_only || e.spec.annotations.idempotent)
     }
 
+    /// Not read-only and closed-world by the tool's annotations: `write`, `edit`, a command
+    /// tool marked so (command tools are open-world unless marked otherwise).
+    fn changes_local_state(&self, name: &str) -> bool {
+        self.dispatcher
+            .registry()
+            .snapshot()
+            .get(name)
+            .is_some_and(|e| !e.spec.annotations.read_only && !e.spec.annotations.open_world)
+    }
+
     /// [`Dispatcher::run_time`].
     fn run_time(&self) -> Option<std::time::Duration> {
         Some(self.dispatcher.run_time())

@@ -276,4 +276,8 @@ pub struct Transcript {
     pub stats: RunStats,
     /// The conversation as it was fed to the model (history after the run).
     pub messages: Vec<Message>,
+    /// The tools this run did not offer, its request being a question (see
+    /// [`super::AgentOptions::questions_read_only`]); empty when every tool was offered.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub withheld: Vec<String>,
 }

@@ -198,6 +198,15 @@ pub trait Toolbox: Send + Sync {
         self.is_read_only(name)
     }
 
+    /// True when tool `name` changes local state and nothing else (it is not read-only and
+    /// talks to no open world: the built-in `write` and `edit`). Such a call cannot help answer
+    /// a question, so the loop does not offer these tools for a request phrased as one (see
+    /// [`super::AgentOptions::questions_read_only`]). The default, `false`, offers every tool.
+    fn changes_local_state(&self, name: &str) -> bool {
+        let _ = name;
+        false
+    }
+
     /// The total wall time the tools themselves have run in this toolbox so far (executing, with
     /// retries and their back-off; concurrent calls counted once), so the loop can tell toolmend's
     /// own dispatch time from the tools'. The default, `None`, means the toolbox cannot tell: the
@@ -246,6 +255,10 @@ impl<T: Toolbox + ?Sized> Toolbox for Box<T> {
 
     fn is_retry_safe(&self, name: &str) -> bool {
         (**self).is_retry_safe(name)
+    }
+
+    fn changes_local_state(&self, name: &str) -> bool {
+        (**self).changes_local_state(name)
     }
 
     fn run_time(&self) -> Option<Duration> {

@@ -95,6 +95,11 @@ pub struct Common {
     /// A system prompt placed first in the conversation.
     #[arg(long)]
     system: Option<String>,
+    /// Tools offered for a request phrased as a question (`Which…?`, `Does…?`, ending in `?`):
+    /// `read-only` withholds the tools that change files (write, edit) and refuses their calls,
+    /// since a question never needs a file changed; `all` offers every tool.
+    #[arg(long, value_enum, default_value = "read-only")]
+    questions: Questions,
 }
 
 /// Arguments of `toolmend run`.
@@ -278,6 +283,15 @@ enum Ask {
     Always,
     /// Never: such calls run without asking.
     Never,
+}
+
+/// Which tools `--questions` offers for a request phrased as a question.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Questions {
+    /// Only the tools that change no files.
+    ReadOnly,
+    /// Every tool.
+    All,
 }
 
 /// Lines of stdin, read on a thread of their own so that `chat`'s prompts and the answers to
@@ -502,6 +516,7 @@ fn setup(
             grammar: c.grammar,
         },
         system_prompt: c.system.clone(),
+        questions_read_only: c.questions == Questions::ReadOnly,
         // The dispatcher already retries world faults with backoff.
         world_retries: 0,
         ..AgentOptions::default()
