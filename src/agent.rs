@@ -12,7 +12,8 @@
 //! 3. **Dispatch.** Each call goes to the [`Toolbox`], which repairs, decodes and runs it.
 //!    - A read-only call identical to one already answered in this run is answered from the
 //!      earlier result with a short note, not run again (unless a call since changed something:
-//!      any call of a tool that is not read-only may have); sent a third
+//!      any call of a tool that is not read-only may have, unless it was refused before it
+//!      ran); sent a third
 //!      time it gets a firmer message, a fourth time ends the run
 //!      ([`EndReason::RepeatedFailure`]).
 //!    - A model-fault failure (bad arguments, unknown tool) or a policy refusal (a path outside
@@ -945,7 +946,11 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     }
                 }
             };
-            if ran && (result.changed || !self.tools.is_read_only(&call.name)) {
+            // A call refused before it ran (an unknown tool, arguments the tool rejected: the
+            // model's fault; a policy refusal) changed nothing; a world fault may have struck
+            // midway.
+            let refused = matches!(result.fault(), Some(Fault::Model | Fault::Policy));
+            if ran && (result.changed || !(self.tools.is_read_only(&call.name) || refused)) {
                 // Something changed (or may have: a tool that is not read-only and names no
                 // effect): earlier results may be stale, so repeats run again.
                 seen.retain(|_, prev| !prev.result.is_ok());

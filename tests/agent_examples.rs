@@ -601,6 +601,51 @@ fn a_question_is_not_offered_the_tools_that_change_files() {
     );
 }
 
+/// Found with `toolmend eval tasks` (todo_open): between two identical reads of todo.txt
+/// Qwen2.5-Coder-0.5B called `call`, a tool that does not exist; the loop took that call for one
+/// that may have changed something and ran the second read afresh, without the note that it
+/// repeats one, so the model's repeats were counted from zero again. A call that never ran (an
+/// unknown tool, arguments a tool refused) changes nothing: corpus case
+/// `corpus/dispatch/qwen_unknown_tool_changes_nothing.json` for the dispatcher's memo, this for
+/// the loop's.
+#[test]
+fn a_call_that_failed_before_running_leaves_earlier_results_standing() {
+    let dir = folder();
+    let read = call("read", json!({"path": "todo.txt"}));
+    let (t, _) = run_prompt(
+        &dir,
+        "Add a line to todo.txt.",
+        vec![
+            read.clone(),
+            call("call", json!({"plumber": "plumber"})),
+            call(
+                "edit",
+                json!({"path": "todo.txt", "old_text": "not there", "new_text": "x"}),
+            ),
+            read.clone(),
+            call(
+                "edit",
+                json!({"path": "todo.txt", "old_text": "renew", "new_text": "renewed"}),
+            ),
+            read,
+            "Done.".into(),
+        ],
+    );
+    let feedback: Vec<&str> = t
+        .turns
+        .iter()
+        .flat_map(|t| &t.calls)
+        .map(|c| c.feedback.as_str())
+        .collect();
+    assert!(
+        feedback[3].starts_with("(You already called `read`"),
+        "{}",
+        feedback[3]
+    );
+    // An edit that ran changed the file: the read after it runs again.
+    assert_eq!(feedback[5], "1\tTODO: renewed the passport");
+}
+
 /// In a chat the read may already be in the conversation: an answer to a second prompt about the
 /// same file, written from the first prompt's result, stands.
 #[test]
