@@ -43,7 +43,9 @@
 //!    ([`correct::empty_reply`]), since a small model often stops where it should answer from the
 //!    results it just got. The last turn offers no tools (a call there could never be followed
 //!    by the answer), nor does the turn after a model asked a third time for a result it has
-//!    (stuck repeating a call; without tools the chat template drops its tool-calling frame).
+//!    (stuck repeating a call; without tools the chat template drops its tool-calling frame),
+//!    and such a turn's output may not open with a call either ([`GrammarMode::Answer`]: an
+//!    embedded model's tokens that would are masked).
 //! 5. **Fit the context.** Before each generation, when the backend can count a request's tokens
 //!    and knows its window, tool results that would leave too little room for the reply are
 //!    removed (earlier turns, oldest first) or cut at a line boundary (the latest turn), each
@@ -299,6 +301,11 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 // to follow a corrective message or the last turn's nudge). Later turns keep the
                 // grammar for the calls they make (lazy: from a call marker on).
                 options.grammar = GrammarMode::Lazy;
+            }
+            if answer_only {
+                // No tools offered: the output may not open with a call either (Qwen2.5-Coder
+                // 0.5B, asked to answer from a read it had made four times, wrote the read again).
+                options.grammar = GrammarMode::Answer;
             }
             if let Some(fitted) = self.fit_context(
                 base,

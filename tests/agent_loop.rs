@@ -13,7 +13,7 @@ use toolmend::agent::{
     Transcript,
 };
 use toolmend::backend::scripted::{ScriptedBackend, ScriptedTurn};
-use toolmend::backend::{BoxFuture, Role, StopReason, ToolDef};
+use toolmend::backend::{BoxFuture, GrammarMode, Role, StopReason, ToolDef};
 
 /// A small file-tool box over an in-memory folder, with a flaky tool and a refusing tool.
 #[derive(Default)]
@@ -545,6 +545,17 @@ fn the_turn_budget_ends_the_run_with_a_nudge_before_the_end() {
     assert_eq!(offered, [5, 5, 5, 0]);
     let answer_only: Vec<bool> = t.turns.iter().map(|t| t.answer_only).collect();
     assert_eq!(answer_only, [false, false, false, true]);
+    // Nor may its output open with a call (embedded backends mask such tokens).
+    let grammar: Vec<GrammarMode> = r.requests.iter().map(|q| q.options.grammar).collect();
+    assert_eq!(
+        grammar,
+        [
+            GrammarMode::Off,
+            GrammarMode::Off,
+            GrammarMode::Off,
+            GrammarMode::Answer
+        ]
+    );
 }
 
 #[test]
@@ -837,6 +848,7 @@ fn a_successful_call_repeated_again_and_again_is_stopped() {
     // After the firm message the turn offers no tools; a call written anyway still counts.
     assert!(t.turns[3].answer_only);
     assert!(r.requests[3].tools.is_empty());
+    assert_eq!(r.requests[3].options.grammar, GrammarMode::Answer);
 }
 
 /// Found with `toolmend eval tasks` (config_version, Qwen2.5-Coder-0.5B): the model read

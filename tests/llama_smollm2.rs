@@ -359,6 +359,34 @@ fn lazy_grammar_leaves_text_before_a_marker_alone() {
     });
 }
 
+/// A turn for the answer (the agent's answer-only turn): the output may not open with a call.
+/// The same request without the mode opens with `{` — the mask is what changes it.
+#[test]
+fn an_answer_turn_does_not_open_with_a_call() {
+    with_model(|b| {
+        let lead = |t: &str| t.trim_start().chars().next();
+        let mut req = request(
+            "Reply with exactly this JSON and nothing else: {\"path\": \".\"}",
+            24,
+        );
+        req.tools.clear();
+        fresh(b);
+        let (free, _) = run(b, &req, |_| Control::Continue);
+        assert!(
+            matches!(lead(&free), Some('{' | '[' | '<' | '`')),
+            "the unconstrained reply opens with a call: {free:?}"
+        );
+        req.options.grammar = GrammarMode::Answer;
+        fresh(b);
+        let (answer, stats) = run(b, &req, |_| Control::Continue);
+        assert!(stats.generated_tokens >= 1);
+        assert!(
+            !matches!(lead(&answer), Some('{' | '[' | '<' | '`')),
+            "{answer:?}"
+        );
+    });
+}
+
 #[test]
 fn a_grammar_needs_schemas_it_can_express() {
     with_model(|b| {

@@ -494,6 +494,7 @@ fn worker_main(
         batch_size: batch as usize,
         tokenizer: counter,
         prompt_cache: options.prompt_cache,
+        call_leads: None,
     };
     for job in jobs {
         let (result, cache) = worker.run(&job);
@@ -512,6 +513,8 @@ struct Worker<'m> {
     batch_size: usize,
     tokenizer: Counter,
     prompt_cache: bool,
+    /// Tokens that would open a call ([`call_leads`]), once a turn for the answer needed them.
+    call_leads: Option<Vec<bool>>,
 }
 
 impl Worker<'_> {
@@ -585,6 +588,12 @@ impl Worker<'_> {
 
         let gen_start = Instant::now();
         let mut sampling = self.sampling(&job.options, &job.tools)?;
+        // A turn for the answer: tokens that would open a call are masked until one with text
+        // other than whitespace is chosen.
+        let mut lead_pending = job.options.grammar == GrammarMode::Answer;
+        if lead_pending && self.call_leads.is_none() {
+            self.call_leads = Some(call_leads(&vocab));
+        }
         let room = n_ctx - tokens.len();
         let max_new = (job.options.max_tokens as usize).min(room);
         // Which limit ends the generation when it reaches `max_new`.
@@ -604,13 +613,21 @@ impl Worker<'_> {
             if generated as usize >= max_new {
                 break limit;
             }
-            let token = sampling.next(&self.ctx, logits_at, &vocab);
+            let masked = if lead_pending {
+                self.call_leads.as_deref()
+            } else {
+                None
+            };
+            let token = sampling.next(&self.ctx, logits_at, &vocab, masked);
             if vocab.is_eog(token) {
                 break StopReason::EndOfGeneration;
             }
             generated += 1;
             piece.clear();
             vocab.token_to_piece_into(token, &mut piece, true, None);
+            if piece.iter().any(|b| !b.is_ascii_whitespace()) {
+                lead_pending = false;
+            }
             text.clear();
             utf8.push(&piece, &mut text);
             if !text.is_empty() {
@@ -674,7 +691,7 @@ impl Worker<'_> {
             chain.push(LlamaSampler::dist(options.seed));
         }
         let grammar = match options.grammar {
-            GrammarMode::Off => None,
+            GrammarMode::Off | GrammarMode::Answer => None,
             _ if tools.is_empty() => None,
             mode => Some(grammar::sampler(self.model, tools, mode)?),
         };
@@ -694,17 +711,33 @@ struct Sampling {
 }
 
 impl Sampling {
+    /// The next token; `masked[id]` true rules token `id` out (see [`call_leads`]).
     fn next(
         &mut self,
         ctx: &LlamaContext<'_>,
         idx: i32,
         vocab: &llama_cpp_2::vocab::LlamaVocab<'_>,
+        masked: Option<&[bool]>,
     ) -> LlamaToken {
-        let Some(grammar) = self.grammar.as_mut() else {
+        if self.grammar.is_none() && masked.is_none() {
             // Fast path: llama.cpp samples and accepts in one call.
             return self.chain.sample(ctx, idx);
-        };
+        }
         let mut data = ctx.token_data_array_ith(idx);
+        if let Some(masked) = masked {
+            for d in &mut data.data {
+                let id = usize::try_from(d.id().0).unwrap_or(usize::MAX);
+                if masked.get(id).copied().unwrap_or(false) {
+                    d.set_logit(f32::NEG_INFINITY);
+                }
+            }
+        }
+        let Some(grammar) = self.grammar.as_mut() else {
+            data.apply_sampler(&mut self.chain);
+            let token = data.selected_token().unwrap_or_else(|| vocab.eos());
+            self.chain.accept(token);
+            return token;
+        };
         data.apply_sampler(grammar);
         data.apply_sampler(&mut self.chain);
         let token = data.selected_token().unwrap_or_else(|| {
@@ -721,6 +754,25 @@ impl Sampling {
         }
         token
     }
+}
+
+/// For each token of `vocab`, whether its text, after any leading whitespace, opens a call: it
+/// starts with `{`, `[`, `<` (special tokens such as `<tool_call>` included) or `` ` `` (a
+/// fence). End-of-generation tokens are never ruled out. Computed once per model, on the first
+/// turn for the answer ([`GrammarMode::Answer`]).
+fn call_leads(vocab: &llama_cpp_2::vocab::LlamaVocab<'_>) -> Vec<bool> {
+    let n = vocab.n_tokens().max(0);
+    (0..n)
+        .map(|id| {
+            let t = LlamaToken::new(id);
+            !vocab.is_eog(t)
+                && vocab
+                    .token_to_piece(t, true, None)
+                    .iter()
+                    .find(|b| !b.is_ascii_whitespace())
+                    .is_some_and(|b| matches!(b, b'{' | b'[' | b'<' | b'`'))
+        })
+        .collect()
 }
 
 /// Hands `text` to the caller and waits for the sink's answer; `false` means stop (the sink said

@@ -99,6 +99,11 @@ pub enum GrammarMode {
     Lazy,
     /// The whole output must be a call.
     Strict,
+    /// A turn for the answer, one that offers no tools: the output may not open with a call.
+    /// Its first character other than whitespace is none of `{`, `[`, `<` and `` ` ``
+    /// (embedded models: those tokens are masked until one with other text is chosen; other
+    /// backends generate freely). The tool loop sets it; it is no choice for the command line.
+    Answer,
 }
 
 /// Sampling and length settings for one generation.
