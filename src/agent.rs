@@ -1108,9 +1108,12 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     .flatten();
                 let mut feedback =
                     correct::corrective(&self.grounded(f, example.as_deref()), example.as_deref());
+                // Not when the message already shows that call (`edit`'s "Read the file first:
+                // {…}"), nor when the conversation holds it: the model has looked.
                 if example.is_none()
                     && let Some(look) = self.look_first()
-                    && !feedback.contains(&look)
+                    && !shows_call(&feedback, &look)
+                    && !self.already_made(&look)
                 {
                     feedback.push_str(&correct::look_first(&look));
                 }
@@ -1194,14 +1197,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             let look = self.look_first()?;
             // In a chat, an earlier prompt's run may have made that very call: its result is in
             // the conversation, and the answer may come from it.
-            let call: serde_json::Value = serde_json::from_str(&look).ok()?;
-            let made = self.history.iter().flat_map(|m| &m.tool_calls).any(|c| {
-                Some(c.name.as_str()) == call["name"].as_str()
-                    && (c.arguments == call["arguments"]
-                        || c.arguments.as_str().and_then(repaired_value).as_ref()
-                            == Some(&call["arguments"]))
-            });
-            if made {
+            if self.already_made(&look) {
                 return None;
             }
             asked.unread = true;
@@ -1262,6 +1258,20 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 )
             })
             .unwrap_or(false)
+    }
+
+    /// Whether the conversation holds the call `call` (JSON text `{"name", "arguments"}`),
+    /// its arguments as a value or as text that repairs to it.
+    fn already_made(&self, call: &str) -> bool {
+        let Ok(call) = serde_json::from_str::<serde_json::Value>(call) else {
+            return false;
+        };
+        self.history.iter().flat_map(|m| &m.tool_calls).any(|c| {
+            Some(c.name.as_str()) == call["name"].as_str()
+                && (c.arguments == call["arguments"]
+                    || c.arguments.as_str().and_then(repaired_value).as_ref()
+                        == Some(&call["arguments"]))
+        })
     }
 
     /// Where a corrective message shows no example (a refused call of a tool that changes
@@ -1354,6 +1364,21 @@ fn sent_messages<'a>(
 
 /// Whether `request` has `value` as one of its words, quotes and punctuation around it and a
 /// leading `./` set aside (`todo.txt` in "What is open in `todo.txt`?").
+/// Whether `message` shows the call `call` (JSON text), spaced or compact.
+fn shows_call(message: &str, call: &str) -> bool {
+    let Ok(want) = serde_json::from_str::<serde_json::Value>(call) else {
+        return false;
+    };
+    let Some(name) = want["name"].as_str() else {
+        return false;
+    };
+    correct::call_in(message, name)
+        .and_then(|(at, len)| {
+            serde_json::from_str::<serde_json::Value>(&message[at..at + len]).ok()
+        })
+        .is_some_and(|shown| shown == want)
+}
+
 /// Which kinds of non-answer a run has already asked again (see `Agent::non_answer`).
 #[derive(Default)]
 struct NonAnswers {

@@ -646,6 +646,56 @@ fn a_call_that_failed_before_running_leaves_earlier_results_standing() {
     assert_eq!(feedback[5], "1\tTODO: renewed the passport");
 }
 
+/// Found with `toolmend eval tasks` (add_line): every refused `edit` ended with "To look first at
+/// what the user's request names, call: {read todo.txt}" — after `edit`'s own message had said
+/// "Read the file first: {read todo.txt}" (spaced, so the offer did not see it), and after the
+/// model had read the file. The offer stands only where it adds a call the model has not made.
+#[test]
+fn the_look_first_offer_is_left_out_once_the_model_has_looked() {
+    let dir = folder();
+    let noop = call(
+        "edit",
+        json!({"path": "todo.txt", "old_text": "renew", "new_text": "renew"}),
+    );
+    let missing = call(
+        "edit",
+        json!({"path": "todo.txt", "old_text": "buy coffee", "new_text": "buy milk"}),
+    );
+    let (t, _) = run_prompt(
+        &dir,
+        "Add a line to todo.txt.",
+        vec![
+            noop,
+            missing,
+            call("read", json!({"path": "todo.txt"})),
+            call(
+                "edit",
+                json!({"path": "todo.txt", "old_text": "passport", "new_text": "passport"}),
+            ),
+            "Done.".into(),
+        ],
+    );
+    let feedback: Vec<&str> = t
+        .turns
+        .iter()
+        .flat_map(|t| &t.calls)
+        .map(|c| c.feedback.as_str())
+        .collect();
+    let offer = "To look first at what the user's request names";
+    assert!(feedback[0].contains(offer), "{}", feedback[0]);
+    assert!(
+        feedback[1].contains(r#"Read the file first: {"name": "read""#)
+            && !feedback[1].contains(offer),
+        "{}",
+        feedback[1]
+    );
+    assert!(
+        feedback[3].contains("nothing would change") && !feedback[3].contains(offer),
+        "{}",
+        feedback[3]
+    );
+}
+
 /// In a chat the read may already be in the conversation: an answer to a second prompt about the
 /// same file, written from the first prompt's result, stands.
 #[test]
