@@ -316,6 +316,30 @@ async fn edit_fails_clearly_when_the_old_text_is_absent() {
     );
 }
 
+/// Found with `toolmend eval tasks` (add_line): asked to add a line at the end of todo.txt,
+/// Qwen2.5-Coder-0.5B sent `edit` with old_text and new_text both the file's last line. The
+/// message says how an addition is written.
+#[tokio::test]
+async fn a_no_op_edit_says_how_to_add_after_the_text() {
+    let dir = root();
+    let mut d = dispatcher(&dir);
+    let r = call(
+        &mut d,
+        "edit",
+        json!({"path": "src/main.rs", "old_text": "run();", "new_text": "run();"}),
+    )
+    .await;
+    assert_eq!(kind(&r), Some(FailureKind::InvalidArgs));
+    assert!(
+        r.output.contains("nothing would change")
+            && r.output.contains(
+                "to add a line after it, send new_text as old_text, a line break and the new line"
+            ),
+        "{}",
+        r.output
+    );
+}
+
 #[tokio::test]
 async fn edit_fails_clearly_when_the_old_text_is_ambiguous() {
     let dir = root();

@@ -159,7 +159,9 @@ fn edit(sb: &Sandbox, args: &EditArgs) -> Result<Output, Failure> {
         return Err(Failure::invalid_args(
             "edit",
             "/new_text",
-            "new_text is the same as old_text, so nothing would change",
+            // Small models send a no-op to "add" after a line (eval add_line: old_text and
+            // new_text both the file's last line): say how an addition is written.
+            "new_text is the same as old_text, so nothing would change. new_text replaces old_text: to add a line after it, send new_text as old_text, a line break and the new line",
         ));
     }
     if abs.is_dir() {
