@@ -953,6 +953,8 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     }
                 }
             };
+            // The tools this run withholds are not among those the model is told it has.
+            let feedback = correct::without_tools(&feedback, &self.withheld);
             // A call refused before it ran (an unknown tool, arguments the tool rejected: the
             // model's fault; a policy refusal) changed nothing; a world fault may have struck
             // midway.

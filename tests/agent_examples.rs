@@ -569,6 +569,17 @@ fn a_question_is_not_offered_the_tools_that_change_files() {
         again.contains("Do not send this call again") && !again.contains("exactly this shape"),
         "{again}"
     );
+    // An unknown tool's message names the tools the model has: not the withheld ones.
+    let (t, _) = run_prompt(
+        &dir,
+        question,
+        vec![call("call", json!({"plumber": "plumber"})), "Two.".into()],
+    );
+    let feedback = &t.turns[0].calls[0].feedback;
+    assert!(
+        feedback.contains("The known tools are: glob, grep, ls, read."),
+        "{feedback}"
+    );
     // A request for a change is offered every tool, phrased as a question or not.
     for prompt in [
         "Add a line to todo.txt.",

@@ -311,6 +311,46 @@ pub fn question_only(name: &str, prompt: &str, look: Option<&str>) -> String {
     m
 }
 
+/// `message` with the tools `withheld` taken out of the list of known tools an unknown-tool
+/// message gives (`The known tools are: edit, glob, read.`); other text is left as it is.
+///
+/// ```
+/// use toolmend::agent::correct::without_tools;
+/// let m = "unknown tool `call`: there is no tool with that name. The known tools are: edit, \
+///          glob, read, write. Call one of them, for example: {\"name\":\"read\"}";
+/// assert_eq!(
+///     without_tools(m, &["edit".into(), "write".into()]),
+///     "unknown tool `call`: there is no tool with that name. The known tools are: glob, \
+///      read. Call one of them, for example: {\"name\":\"read\"}"
+/// );
+/// ```
+#[must_use]
+pub fn without_tools(message: &str, withheld: &[String]) -> String {
+    const LIST: &str = "The known tools are: ";
+    let Some(at) = message.find(LIST).map(|at| at + LIST.len()) else {
+        return message.to_owned();
+    };
+    let Some(len) = message[at..].find('.') else {
+        return message.to_owned();
+    };
+    if withheld.is_empty() {
+        return message.to_owned();
+    }
+    let kept: Vec<&str> = message[at..at + len]
+        .split(", ")
+        .filter(|n| !withheld.iter().any(|w| w == n))
+        .collect();
+    if kept.is_empty() {
+        return message.to_owned();
+    }
+    format!(
+        "{}{}{}",
+        &message[..at],
+        kept.join(", "),
+        &message[at + len..]
+    )
+}
+
 /// `prompt` trimmed and cut to 300 characters, for restating it.
 fn restated(prompt: &str) -> String {
     const MAX_CHARS: usize = 300;
