@@ -897,7 +897,20 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                         r.attempts = 0;
                         let f = match prev.repeats {
                             1 => {
-                                correct::repeat_note(&call.name, &prev.result.output, &self.request)
+                                let mut note = correct::repeat_note(
+                                    &call.name,
+                                    &prev.result.output,
+                                    &self.request,
+                                );
+                                // A model going round in circles gets the call the request
+                                // names, when it has not made it (the glob of
+                                // notes/groceries.md, three times, never its read).
+                                if let Some(look) = self.look_first()
+                                    && !self.already_made(&look)
+                                {
+                                    note.push_str(&correct::look_first(&look));
+                                }
+                                note
                             }
                             2 => {
                                 retry = Some(format!(

@@ -707,6 +707,34 @@ fn the_look_first_offer_is_left_out_once_the_model_has_looked() {
     );
 }
 
+/// Found with `toolmend eval tasks` (eggs, --grammar strict): asked about notes/groceries.md,
+/// Qwen2.5-Coder-0.5B globbed for that file three times and never read it; the note on the
+/// repeat said only to use the result it had. The note now offers the call the request names,
+/// when the model has not made it.
+#[test]
+fn a_repeated_call_is_offered_the_read_the_request_names() {
+    let dir = folder();
+    let ls = call("ls", json!({"path": "."}));
+    let question = "Which TODO items in todo.txt are still open?";
+    let (t, _) = run_prompt(&dir, question, vec![ls.clone(), ls, "Two.".into()]);
+    let note = &t.turns[1].calls[0].feedback;
+    assert!(
+        note.starts_with("(You already called `ls`")
+            && note.ends_with(
+                r#"To look first at what the user's request names, call: {"name":"read","arguments":{"path":"todo.txt"}}"#
+            ),
+        "{note}"
+    );
+    // Once the model has read it, the note stands alone.
+    let read = call("read", json!({"path": "todo.txt"}));
+    let (t, _) = run_prompt(&dir, question, vec![read.clone(), read, "Two.".into()]);
+    let note = &t.turns[1].calls[0].feedback;
+    assert!(
+        note.starts_with("(You already called `read`") && !note.contains("To look first"),
+        "{note}"
+    );
+}
+
 /// In a chat the read may already be in the conversation: an answer to a second prompt about the
 /// same file, written from the first prompt's result, stands.
 #[test]
