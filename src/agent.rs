@@ -19,7 +19,8 @@
 //!    - A model-fault failure (bad arguments, unknown tool) or a policy refusal (a path outside
 //!      the sandbox) is answered with a corrective message that shows one concrete valid call.
 //!      If the model sends the identical failing call again, it gets a firmer message with the
-//!      exact call shape; a third time ends the run with [`EndReason::RepeatedFailure`] instead
+//!      exact call shape (unless a call changed something in between: it then runs again, as
+//!      the refusal may no longer hold); a third time ends the run with [`EndReason::RepeatedFailure`] instead
 //!      of spending the whole budget.
 //!    - A world-fault failure (I/O, timeout, a crashing tool) of a tool that is safe to repeat
 //!      ([`Toolbox::is_retry_safe`]: read-only or idempotent) is retried
@@ -974,8 +975,17 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             let refused = matches!(result.fault(), Some(Fault::Model | Fault::Policy));
             if ran && (result.changed || !(self.tools.is_read_only(&call.name) || refused)) {
                 // Something changed (or may have: a tool that is not read-only and names no
-                // effect): earlier results may be stale, so repeats run again.
-                seen.retain(|_, prev| !prev.result.is_ok());
+                // effect): earlier results may be stale, so repeats run again — failures too,
+                // since a tool's refusal may depend on what changed (`edit`'s old_text not
+                // found, now there). Only refusals no change can lift stand.
+                seen.retain(|_, prev| {
+                    prev.result.failure.as_ref().is_some_and(|f| {
+                        matches!(
+                            f.kind.as_str(),
+                            "unknown_tool" | correct::EXAMPLE_COPIED | correct::QUESTION_ONLY
+                        )
+                    })
+                });
             }
             if ran {
                 // A new call, or one whose earlier run failed for the world's fault or a policy.

@@ -735,6 +735,39 @@ fn a_repeated_call_is_offered_the_read_the_request_names() {
     );
 }
 
+/// Found with `toolmend eval tasks` (add_line): `edit` of old_text `buy coffee` failed (not in
+/// todo.txt); another edit then wrote `buy coffee` into the file, and the same first edit, sent
+/// again, was answered "You sent exactly the same `edit` call again and it fails again" without
+/// running — it would have succeeded. After a change, failing calls run again too.
+#[test]
+fn a_failed_call_runs_again_after_a_change() {
+    let dir = folder();
+    let coffee = call(
+        "edit",
+        json!({"path": "todo.txt", "old_text": "buy coffee", "new_text": "buy milk"}),
+    );
+    let (t, _) = run_prompt(
+        &dir,
+        "Add a line to todo.txt.",
+        vec![
+            coffee.clone(),
+            call(
+                "edit",
+                json!({"path": "todo.txt", "old_text": "renew the passport", "new_text": "buy coffee"}),
+            ),
+            coffee,
+            "Done.".into(),
+        ],
+    );
+    let results: Vec<_> = t.turns.iter().flat_map(|t| &t.calls).collect();
+    assert!(!results[0].result.is_ok());
+    assert!(results[2].result.is_ok(), "{}", results[2].feedback);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("todo.txt")).unwrap(),
+        "TODO: buy milk\n"
+    );
+}
+
 /// In a chat the read may already be in the conversation: an answer to a second prompt about the
 /// same file, written from the first prompt's result, stands.
 #[test]
