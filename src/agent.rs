@@ -850,43 +850,35 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 // policy refusal, so sending it again gets the firmer message.
                 let look = self.look_first();
                 let message = correct::question_only(&call.name, &self.request, look.as_deref());
-                let mut r = CallResult::failed(correct::QUESTION_ONLY, Fault::Policy, message);
-                r.attempts = 0;
-                seen.insert(
-                    key.clone(),
-                    Seen {
-                        id: call.id.clone(),
-                        result: r.clone(),
-                        repeats: 0,
-                    },
-                );
                 retry = Some(format!(
                     "`{}` changes files and the request is a question: not run",
                     call.name
                 ));
-                let f = r.output.clone();
-                (r, f)
+                not_run(
+                    seen,
+                    &key,
+                    &call.id,
+                    correct::QUESTION_ONLY,
+                    Fault::Policy,
+                    message,
+                )
             } else if !seen.contains_key(&key)
                 && let Some(message) = self.copied_example(&call)
             {
                 // Not run: the values are the example's, shown to the model, not its task's. Kept
                 // like a model-fault failure, so sending it again gets the firmer message.
-                let mut r = CallResult::failed(correct::EXAMPLE_COPIED, Fault::Model, message);
-                r.attempts = 0;
-                seen.insert(
-                    key.clone(),
-                    Seen {
-                        id: call.id.clone(),
-                        result: r.clone(),
-                        repeats: 0,
-                    },
-                );
                 retry = Some(format!(
                     "`{}` copied the example call's values: not run, told the model to use its task's own",
                     call.name
                 ));
-                let f = r.output.clone();
-                (r, f)
+                not_run(
+                    seen,
+                    &key,
+                    &call.id,
+                    correct::EXAMPLE_COPIED,
+                    Fault::Model,
+                    message,
+                )
             } else {
                 match seen.get_mut(&key) {
                     // Only a read-only call's result stands for its repeat; a call that changes
@@ -1389,6 +1381,31 @@ fn sent_messages<'a>(
 
 /// Whether `request` has `value` as one of its words, quotes and punctuation around it and a
 /// leading `./` set aside (`todo.txt` in "What is open in `todo.txt`?").
+/// The result of a call the loop refuses without running it (`kind`, `fault`, `message`), and
+/// the feedback; recorded in `seen` like a failure, so that sending it again gets the firmer
+/// message.
+fn not_run(
+    seen: &mut HashMap<String, Seen>,
+    key: &str,
+    id: &str,
+    kind: &str,
+    fault: Fault,
+    message: String,
+) -> (CallResult, String) {
+    let mut r = CallResult::failed(kind, fault, message);
+    r.attempts = 0;
+    seen.insert(
+        key.to_owned(),
+        Seen {
+            id: id.to_owned(),
+            result: r.clone(),
+            repeats: 0,
+        },
+    );
+    let f = r.output.clone();
+    (r, f)
+}
+
 /// Whether `message` shows the call `call` (JSON text), spaced or compact.
 fn shows_call(message: &str, call: &str) -> bool {
     let Ok(want) = serde_json::from_str::<serde_json::Value>(call) else {

@@ -32,10 +32,20 @@ fn run_prompt(
     prompt: &str,
     turns: Vec<ScriptedTurn>,
 ) -> (Transcript, Vec<toolmend::backend::Request>) {
+    run_prompt_with(dir, prompt, turns, AgentOptions::default())
+}
+
+/// [`run_prompt`] with the loop's `options`.
+fn run_prompt_with(
+    dir: &tempfile::TempDir,
+    prompt: &str,
+    turns: Vec<ScriptedTurn>,
+    options: AgentOptions,
+) -> (Transcript, Vec<toolmend::backend::Request>) {
     let tools = DispatchToolbox::builtin(dir.path()).unwrap();
     let backend = ScriptedBackend::new(turns);
     let log = backend.log();
-    let mut agent = Agent::new(backend, tools, AgentOptions::default());
+    let mut agent = Agent::new(backend, tools, options);
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -591,20 +601,12 @@ fn a_question_is_not_offered_the_tools_that_change_files() {
         assert!(t.withheld.is_empty(), "{prompt}");
     }
     // Turned off: every tool, and the edit runs.
-    let tools = DispatchToolbox::builtin(dir.path()).unwrap();
-    let backend = ScriptedBackend::new(vec![edit, "Done.".into()]);
-    let log = backend.log();
     let options = AgentOptions {
         questions_read_only: false,
         ..AgentOptions::default()
     };
-    let mut agent = Agent::new(backend, tools, options);
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    let t = rt.block_on(agent.run(question, &mut |_| {}));
-    assert_eq!(log.requests()[0].tools.len(), 6);
+    let (t, requests) = run_prompt_with(&dir, question, vec![edit, "Done.".into()], options);
+    assert_eq!(requests[0].tools.len(), 6);
     assert!(
         t.turns[0].calls[0].result.is_ok(),
         "{:?}",
