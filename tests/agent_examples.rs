@@ -523,6 +523,29 @@ fn without_a_named_file_the_look_first_is_a_search_for_the_requests_telling_word
         (requests.len(), t.answer.as_deref()),
         (1, Some("The docs team."))
     );
+    // The search looks at 4 MiB of the folder at most (the check runs on every answer given
+    // without a call): a word found only beyond that is no telling word, and the `ls` of the
+    // folder is the call offered.
+    let filler = "filler line\n".repeat(256 * 1024 / 12);
+    for i in 0..17 {
+        std::fs::write(dir.path().join(format!("notes/a{i:02}.md")), &filler).unwrap();
+    }
+    std::fs::rename(
+        dir.path().join("notes/meeting.md"),
+        dir.path().join("notes/zz.md"),
+    )
+    .unwrap();
+    let (_, requests) = run_prompt(&dir, prompt, vec!["The docs team.".into(), "Ana.".into()]);
+    let asked = &requests[1].messages.last().unwrap().content;
+    assert!(
+        asked.ends_with(r#"{"name":"ls","arguments":{"path":"notes"}}"#),
+        "{asked}"
+    );
+    std::fs::rename(
+        dir.path().join("notes/zz.md"),
+        dir.path().join("notes/meeting.md"),
+    )
+    .unwrap();
     // A request naming a file: its read, not a search.
     let (_, requests) = run_prompt(
         &dir,

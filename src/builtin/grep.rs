@@ -250,7 +250,8 @@ const COMMON: &[&str] = &[
 ];
 
 /// The word of `request` found on the fewest lines (at least one) of the text files below
-/// `dir`, case aside; see [`Grep`]'s `example_for`. Reads at most 500 files of up to 256 KiB.
+/// `dir`, case aside; see [`Grep`]'s `example_for`. Reads at most 500 files of up to 256 KiB
+/// each, 4 MiB in all (in name order).
 fn telling_word(sb: &Sandbox, dir: &std::path::Path, request: &str) -> Option<String> {
     let mut words: Vec<String> = Vec::new();
     for w in crate::tools::request_words(request).take(200) {
@@ -270,10 +271,20 @@ fn telling_word(sb: &Sandbox, dir: &std::path::Path, request: &str) -> Option<St
         return None;
     }
     let mut lines = vec![0usize; words.len()];
+    // The look-first check runs on every answer given without a call: a bounded look, not a
+    // search of a large tree.
+    let mut budget: u64 = 4 << 20;
     for file in super::glob::walk_files(sb, dir, false).iter().take(500) {
-        if std::fs::metadata(file).map_or(true, |m| m.len() > 256 * 1024) {
+        let Ok(len) = std::fs::metadata(file).map(|m| m.len()) else {
+            continue;
+        };
+        if len > 256 * 1024 {
             continue;
         }
+        if len > budget {
+            break;
+        }
+        budget -= len;
         let Ok(bytes) = std::fs::read(file) else {
             continue;
         };
