@@ -100,6 +100,16 @@ pub(super) fn matcher(
 /// symbolic links and skipping `.git`. Nothing outside the sandbox is visited: the walk starts
 /// from a resolved path and never follows links.
 pub(super) fn walk_files(sb: &Sandbox, start: &Path, is_file: bool) -> Vec<PathBuf> {
+    walk_files_within(sb, start, is_file, MAX_WALK)
+}
+
+/// [`walk_files`] looking at `entries` entries at most (files and folders, in name order).
+pub(super) fn walk_files_within(
+    sb: &Sandbox,
+    start: &Path,
+    is_file: bool,
+    entries: usize,
+) -> Vec<PathBuf> {
     if is_file {
         return vec![start.to_path_buf()];
     }
@@ -108,7 +118,7 @@ pub(super) fn walk_files(sb: &Sandbox, start: &Path, is_file: bool) -> Vec<PathB
         .sort_by_file_name()
         .into_iter()
         .filter_entry(|e| e.file_name() != ".git")
-        .take(MAX_WALK)
+        .take(entries)
         .filter_map(Result::ok)
         .filter(|e| e.file_type().is_file() && e.path().starts_with(sb.root()))
         .map(walkdir::DirEntry::into_path)

@@ -251,7 +251,7 @@ const COMMON: &[&str] = &[
 
 /// The word of `request` found on the fewest lines (at least one) of the text files below
 /// `dir`, case aside; see [`Grep`]'s `example_for`. Reads at most 500 files of up to 256 KiB
-/// each, 4 MiB in all (in name order).
+/// each, 4 MiB in all, among the first 10,000 entries (in name order).
 fn telling_word(sb: &Sandbox, dir: &std::path::Path, request: &str) -> Option<String> {
     let mut words: Vec<String> = Vec::new();
     for w in crate::tools::request_words(request).take(200) {
@@ -274,7 +274,10 @@ fn telling_word(sb: &Sandbox, dir: &std::path::Path, request: &str) -> Option<St
     // The look-first check runs on every answer given without a call: a bounded look, not a
     // search of a large tree.
     let mut budget: u64 = 4 << 20;
-    for file in super::glob::walk_files(sb, dir, false).iter().take(500) {
+    for file in super::glob::walk_files_within(sb, dir, false, 10_000)
+        .iter()
+        .take(500)
+    {
         let Ok(len) = std::fs::metadata(file).map(|m| m.len()) else {
             continue;
         };

@@ -236,8 +236,8 @@ impl Sandbox {
     /// [`crate::tools::request_words`]) that is the relative path of an existing file
     /// (`want_dir` false) or folder (true) other than the root; for a file, failing that, the one
     /// file below the root a word names by its stem (see [`crate::tools::word_names_stem`]; a
-    /// word naming two files names none). At most the first 200 words are looked at; nothing
-    /// outside the root is ever named.
+    /// word naming two files names none; the first 10,000 entries below the root are looked
+    /// at). At most the first 200 words are looked at; nothing outside the root is ever named.
     pub fn first_named(&self, request: &str, want_dir: bool) -> Option<String> {
         let exact = crate::tools::request_words(request)
             .take(200)
@@ -253,16 +253,18 @@ impl Sandbox {
             return exact;
         }
         // No word is a file's path: a word that names exactly one file below the root by its
-        // stem ("the meeting notes" → `notes/meeting.md`).
-        let files: Vec<(String, String)> = super::glob::walk_files(self, &self.root, false)
-            .into_iter()
-            .filter_map(|f| {
-                let name = f.file_name()?.to_string_lossy().into_owned();
-                let stem = name.trim_start_matches('.');
-                let stem = stem.split_once('.').map_or(stem, |(s, _)| s).to_owned();
-                Some((stem, self.display(&f)))
-            })
-            .collect();
+        // stem ("the meeting notes" → `notes/meeting.md`). A bounded look (this runs on every
+        // answer given without a call): the first 10,000 entries.
+        let files: Vec<(String, String)> =
+            super::glob::walk_files_within(self, &self.root, false, 10_000)
+                .into_iter()
+                .filter_map(|f| {
+                    let name = f.file_name()?.to_string_lossy().into_owned();
+                    let stem = name.trim_start_matches('.');
+                    let stem = stem.split_once('.').map_or(stem, |(s, _)| s).to_owned();
+                    Some((stem, self.display(&f)))
+                })
+                .collect();
         crate::tools::request_words(request)
             .take(200)
             .filter(|w| {
