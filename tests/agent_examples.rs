@@ -618,6 +618,7 @@ fn a_question_is_not_offered_the_tools_that_change_files() {
         "Add a line to todo.txt.",
         "Can you add a line to todo.txt?",
         "How about a line in todo.txt saying hello?",
+        "Is it possible to add a line to todo.txt?",
     ] {
         let (t, requests) = run_prompt(&dir, prompt, vec!["Done.".into()]);
         assert_eq!(requests[0].tools.len(), 6, "{prompt}");

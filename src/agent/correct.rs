@@ -257,7 +257,8 @@ pub const QUESTION_ONLY: &str = "question_only";
 /// Whether `prompt` asks a question rather than for a change: its last sentence ends with `?`
 /// and it opens with a question word or an auxiliary (`Which TODO items are open?`, `Does
 /// config.json set debug?`), but not with a request for action phrased as a question (`Can you
-/// add…?`, `Could you…`, `How about…`, `Why not…`, `Why don't you…`).
+/// add…?`, `Could you…`, `How about…`, `Why not…`, `Why don't you…`, `Is it possible to…`,
+/// `Do you mind…`).
 ///
 /// ```
 /// use toolmend::agent::correct::is_question;
@@ -266,6 +267,7 @@ pub const QUESTION_ONLY: &str = "question_only";
 /// assert!(!is_question("Add the line \"- buy coffee\" to todo.txt."));
 /// assert!(!is_question("Can you set debug to true in config.json?"));
 /// assert!(!is_question("What is in todo.txt? Then add a line to it."));
+/// assert!(!is_question("Is it possible to add a line to todo.txt?"));
 /// ```
 #[must_use]
 pub fn is_question(prompt: &str) -> bool {
@@ -282,6 +284,11 @@ pub fn is_question(prompt: &str) -> bool {
         "why won't",
         "why wouldn't",
         "why can't",
+        "do you mind",
+        "do you think you could",
+        "do you think you can",
+        "is it possible to",
+        "are you able to",
     ];
     let p = prompt.trim();
     if !p.ends_with('?') {
