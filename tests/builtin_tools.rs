@@ -316,11 +316,12 @@ async fn edit_fails_clearly_when_the_old_text_is_absent() {
     );
 }
 
-/// Found with `toolmend eval tasks` (add_line): asked to add a line at the end of todo.txt,
-/// Qwen2.5-Coder-0.5B sent `edit` with old_text and new_text both the file's last line. The
-/// message says how an addition is written.
+/// Found with `toolmend eval tasks` (mark_done): told, after a no-op `edit`, "to add a line
+/// after it, send new_text as old_text, a line break and the new line" (aed1825, meant for
+/// add_line), Qwen2.5-Coder-0.5B sent that sentence as its next new_text. The message says what
+/// is wrong and gives no wording to copy into a file.
 #[tokio::test]
-async fn a_no_op_edit_says_how_to_add_after_the_text() {
+async fn a_no_op_edit_gets_no_advice_to_copy() {
     let dir = root();
     let mut d = dispatcher(&dir);
     let r = call(
@@ -330,13 +331,9 @@ async fn a_no_op_edit_says_how_to_add_after_the_text() {
     )
     .await;
     assert_eq!(kind(&r), Some(FailureKind::InvalidArgs));
-    assert!(
-        r.output.contains("nothing would change")
-            && r.output.contains(
-                "to add a line after it, send new_text as old_text, a line break and the new line"
-            ),
-        "{}",
-        r.output
+    assert_eq!(
+        r.output,
+        "invalid arguments for `edit`, field `new_text`: new_text is the same as old_text, so nothing would change"
     );
 }
 

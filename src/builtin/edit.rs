@@ -159,9 +159,10 @@ fn edit(sb: &Sandbox, args: &EditArgs) -> Result<Output, Failure> {
         return Err(Failure::invalid_args(
             "edit",
             "/new_text",
-            // Small models send a no-op to "add" after a line (eval add_line: old_text and
-            // new_text both the file's last line): say how an addition is written.
-            "new_text is the same as old_text, so nothing would change. new_text replaces old_text: to add a line after it, send new_text as old_text, a line break and the new line",
+            // No advice in words: a model copies them. Told how an addition is written ("to add
+            // a line after it, send new_text as …"), Qwen2.5-Coder-0.5B sent that sentence as
+            // its next new_text (eval mark_done).
+            "new_text is the same as old_text, so nothing would change",
         ));
     }
     if abs.is_dir() {
