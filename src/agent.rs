@@ -1129,7 +1129,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 // {…}"), nor when the conversation holds it: the model has looked.
                 if example.is_none()
                     && let Some(look) = self.look_first()
-                    && !shows_call(&feedback, &look)
+                    && !correct::shows_call(&feedback, &look)
                     && !self.already_made(&look)
                 {
                     feedback.push_str(&correct::look_first(&look));
@@ -1379,8 +1379,6 @@ fn sent_messages<'a>(
     feedback.chain(nudges).chain(current)
 }
 
-/// Whether `request` has `value` as one of its words, quotes and punctuation around it and a
-/// leading `./` set aside (`todo.txt` in "What is open in `todo.txt`?").
 /// The result of a call the loop refuses without running it (`kind`, `fault`, `message`), and
 /// the feedback; recorded in `seen` like a failure, so that sending it again gets the firmer
 /// message.
@@ -1404,21 +1402,6 @@ fn not_run(
     );
     let f = r.output.clone();
     (r, f)
-}
-
-/// Whether `message` shows the call `call` (JSON text), spaced or compact.
-fn shows_call(message: &str, call: &str) -> bool {
-    let Ok(want) = serde_json::from_str::<serde_json::Value>(call) else {
-        return false;
-    };
-    let Some(name) = want["name"].as_str() else {
-        return false;
-    };
-    correct::call_in(message, name)
-        .and_then(|(at, len)| {
-            serde_json::from_str::<serde_json::Value>(&message[at..at + len]).ok()
-        })
-        .is_some_and(|shown| shown == want)
 }
 
 /// Which kinds of non-answer a run has already asked again (see `Agent::non_answer`).

@@ -84,6 +84,21 @@ pub fn call_in(message: &str, name: &str) -> Option<(usize, usize)> {
     .min_by_key(|(at, _)| *at)
 }
 
+/// Whether `message` shows the call `call` (JSON text `{"name", "arguments"}`), spaced or
+/// compact: the first call of that tool it shows (see [`call_in`]) is the same value.
+#[must_use]
+pub fn shows_call(message: &str, call: &str) -> bool {
+    let Ok(want) = serde_json::from_str::<Value>(call) else {
+        return false;
+    };
+    let Some(name) = want["name"].as_str() else {
+        return false;
+    };
+    call_in(message, name)
+        .and_then(|(at, len)| serde_json::from_str::<Value>(&message[at..at + len]).ok())
+        .is_some_and(|shown| shown == want)
+}
+
 /// Whether the failure's message is a decode error, which already settles what to send: the
 /// corrected arguments derived from what was sent, or — when nothing can be derived — what to
 /// fix and "keep every other field as you sent it" (the tool layer adds the tool's own example
