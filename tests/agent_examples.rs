@@ -478,6 +478,31 @@ fn an_answer_without_looking_is_offered_the_file_the_request_names_by_its_stem()
     );
 }
 
+/// Found reviewing the session's change: the read example named `.env` for "the env file" (its
+/// stem, leading dot aside, as `Sandbox::first_named` takes it), but the check that the example
+/// is the request's own computed the stem of `.env` as empty and dropped it — two copies of
+/// "a file's stem" that disagreed. One `tools::file_stem` now serves both.
+#[test]
+fn a_dot_file_named_by_its_stem_is_the_call_to_make_first() {
+    let dir = folder();
+    std::fs::write(dir.path().join(".env"), "PORT=8080\n").unwrap();
+    let (_, requests) = run_prompt(
+        &dir,
+        "Which port does the env file set?",
+        vec!["Port 80.".into(), "8080.".into()],
+    );
+    assert_eq!(
+        requests.len(),
+        2,
+        "the answer written without looking is asked again"
+    );
+    let asked = &requests[1].messages.last().unwrap().content;
+    assert!(
+        asked.ends_with(r#"{"name":"read","arguments":{"path":".env"}}"#),
+        "{asked}"
+    );
+}
+
 /// Found with `toolmend eval tasks` (quickstart): asked "Who writes the quickstart, according to
 /// the notes?", Qwen2.5-Coder-0.5B answered without a call, listed `notes` when asked to, then
 /// read the folder and searched for `groceries.md`. No file is named; the request's most telling

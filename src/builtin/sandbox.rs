@@ -258,11 +258,9 @@ impl Sandbox {
         let files: Vec<(String, String)> =
             super::glob::walk_files_within(self, &self.root, false, 10_000)
                 .into_iter()
-                .filter_map(|f| {
-                    let name = f.file_name()?.to_string_lossy().into_owned();
-                    let stem = name.trim_start_matches('.');
-                    let stem = stem.split_once('.').map_or(stem, |(s, _)| s).to_owned();
-                    Some((stem, self.display(&f)))
+                .map(|f| {
+                    let shown = self.display(&f);
+                    (crate::tools::file_stem(&shown).to_owned(), shown)
                 })
                 .collect();
         crate::tools::request_words(request)

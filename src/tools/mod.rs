@@ -122,12 +122,24 @@ pub fn word_names_stem(word: &str, stem: &str) -> bool {
 /// ```
 #[must_use]
 pub fn request_names(request: &str, path: &str) -> bool {
-    let stem = path
-        .rsplit('/')
-        .next()
-        .map(|name| name.split_once('.').map_or(name, |(s, _)| s))
-        .unwrap_or_default();
+    let stem = file_stem(path);
     request_words(request).any(|w| w == path || word_names_stem(w, stem))
+}
+
+/// The stem of the file `path` names, the way a person names it in prose: its last component,
+/// leading dots and everything from the next dot on set aside.
+///
+/// ```
+/// use toolmend::tools::file_stem;
+/// assert_eq!(file_stem("notes/meeting.md"), "meeting");
+/// assert_eq!(file_stem(".env"), "env");
+/// assert_eq!(file_stem("archive.tar.gz"), "archive");
+/// ```
+#[must_use]
+pub fn file_stem(path: &str) -> &str {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let name = name.trim_start_matches('.');
+    name.split_once('.').map_or(name, |(stem, _)| stem)
 }
 
 /// What a running call knows about its context.
