@@ -1115,14 +1115,20 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                         f.message.trim_end()
                     ));
                 }
-                let reason = format!(
-                    "`{}` failed ({}): sent a corrective message with a valid call",
-                    call.name, f.kind
-                );
                 let example = self
                     .example_helps(&call.name, &f)
                     .then(|| self.example_for(&call.name))
                     .flatten();
+                let reason = format!(
+                    "`{}` failed ({}): sent a corrective message{}",
+                    call.name,
+                    f.kind,
+                    if example.is_some() {
+                        " with a valid call"
+                    } else {
+                        ""
+                    }
+                );
                 let mut feedback =
                     correct::corrective(&self.grounded(f, example.as_deref()), example.as_deref());
                 // Not when the message already shows that call (`edit`'s "Read the file first:
@@ -1167,10 +1173,12 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     /// Whether a corrective message for `failure` of a call of `name` shows an example call. Not
     /// for a tool that changes things when the failure is about one value it refused or is a
     /// refusal (the user did not allow it, a policy): the example's values would only be copied,
-    /// and run on the example's file.
+    /// and run on the example's file. Never for a change already made (`already_done`): the call
+    /// was right, and its repeat is what must stop.
     fn example_helps(&self, name: &str, failure: &CallFailure) -> bool {
-        self.tools.is_read_only(name)
-            || !(correct::names_a_value(failure) || failure.fault == Fault::Policy)
+        failure.kind != correct::ALREADY_DONE
+            && (self.tools.is_read_only(name)
+                || !(correct::names_a_value(failure) || failure.fault == Fault::Policy))
     }
 
     /// Whether a turn without calls is no answer, and if so the message asking again and the

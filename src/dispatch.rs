@@ -15,10 +15,13 @@
 //! 3. the retry budget of `(tool, canonical args)` is checked (spent: `BudgetExhausted`); the
 //!    arguments are the decoded ones, or the raw ones when they could not be decoded;
 //! 4. policy: a non-read-only tool in a read-only task is `Denied`, and so is one the policy's
-//!    [`Approver`] (a person asked before anything changes) does not allow;
+//!    [`Approver`] (a person asked before anything changes) does not allow (a repeat refused as
+//!    `AlreadyDone`, step 5, is refused before anyone is asked);
 //! 5. the third identical call (same tool, same canonical args, nothing changed since) gets a
 //!    `Duplicate` message with the earlier result instead of a re-run; a repeated pure call is
-//!    answered from the memo;
+//!    answered from the memo; a call of a tool that changes things and is not idempotent,
+//!    identical to one that succeeded with nothing it touched changed since, gets `AlreadyDone`
+//!    (running it would make the change twice) unless [`Policy::rerun_identical_changes`];
 //! 6. the tool runs under its timeout with panics caught; world failures (`Transient`, `Timeout`,
 //!    `Panicked`) of read-only or idempotent tools are retried with exponential backoff;
 //! 7. the output is rendered (`labeled` or `json` for lists) and capped with a truncation note;
@@ -68,6 +71,12 @@ pub struct Policy {
     pub retry_budget: u32,
     /// Identical calls allowed per task; the next identical one gets a `Duplicate` message.
     pub duplicate_limit: u32,
+    /// Run a call of a tool that changes things and is not idempotent again when it is
+    /// identical to one that already succeeded and nothing it touched has changed since. Off by
+    /// default: such a repeat gets an `AlreadyDone` message instead, since running it would make
+    /// the same change twice (small models send a call they already made again, and an edit
+    /// whose new text holds its old text grows with each run).
+    pub rerun_identical_changes: bool,
     /// Extra attempts after a world failure (only for read-only or idempotent tools).
     pub world_retries: u32,
     /// Wait before the first retry; doubled for each further retry.
@@ -89,6 +98,7 @@ impl Default for Policy {
             default_timeout: Duration::from_secs(30),
             retry_budget: 3,
             duplicate_limit: 2,
+            rerun_identical_changes: false,
             world_retries: 2,
             backoff: Duration::from_millis(100),
             read_only: false,
@@ -151,6 +161,8 @@ struct Seen {
     count: u32,
     last_output: String,
     reads: Vec<PathBuf>,
+    /// The last identical call succeeded and changed things (its tool is not read-only).
+    changed: bool,
 }
 
 /// Runs the tool calls of one task. See the [module documentation](self) for the path a call takes.
@@ -378,6 +390,20 @@ impl Dispatcher {
             );
             return fail(self, failure);
         }
+        if !self.policy.rerun_identical_changes
+            && !entry.spec.annotations.idempotent
+            && let Some(seen) = self.seen.get(&key)
+            && seen.changed
+        {
+            // The identical call succeeded and nothing it touched changed since (a change to
+            // its paths, or an effect without a path, forgets it): the change is made.
+            let failure = Failure::AlreadyDone {
+                tool: name.clone(),
+                previous: cut(&seen.last_output, PREVIOUS_MAX).0,
+            };
+            self.charge(&key);
+            return fail(self, failure);
+        }
         if !entry.spec.annotations.read_only
             && let Some(approver) = &self.policy.approve
             && !approver.allows(&name, &args)
@@ -414,7 +440,7 @@ impl Dispatcher {
                 coercions,
             };
             let reads = hit.reads.clone();
-            self.record_seen(key, &result.output, reads);
+            self.record_seen(key, &result.output, reads, false);
             self.reset_budgets(&name);
             return Prepared::Done(result);
         }
@@ -436,7 +462,7 @@ impl Dispatcher {
             Err(failure) => {
                 if failure.fault() == Fault::Model {
                     self.charge(&job.key);
-                    self.record_seen(job.key, &failure.to_string(), Vec::new());
+                    self.record_seen(job.key, &failure.to_string(), Vec::new(), false);
                 }
                 let mut r = self.failed(job.id, name, failure, job.start, attempts);
                 r.coercions = job.coercions;
@@ -477,7 +503,18 @@ impl Dispatcher {
                 },
             );
         }
-        self.record_seen(job.key, &text, output.reads);
+        // A change is remembered by what it read and the paths it changed: a later change to
+        // any of them makes its repeat a new change (see `AlreadyDone`).
+        let mut touched = output.reads;
+        if !annotations.read_only {
+            touched.extend(
+                output
+                    .effects
+                    .iter()
+                    .filter_map(|e| e.path().map(PathBuf::from)),
+            );
+        }
+        self.record_seen(job.key, &text, touched, !annotations.read_only);
         self.reset_budgets(&name);
         ToolResult {
             call_id: job.id,
@@ -555,15 +592,17 @@ impl Dispatcher {
         }
     }
 
-    fn record_seen(&mut self, key: String, output: &str, reads: Vec<PathBuf>) {
+    fn record_seen(&mut self, key: String, output: &str, reads: Vec<PathBuf>, changed: bool) {
         let s = self.seen.entry(key).or_insert(Seen {
             count: 0,
             last_output: String::new(),
             reads: Vec::new(),
+            changed: false,
         });
         s.count += 1;
         output.clone_into(&mut s.last_output);
         s.reads = reads;
+        s.changed = changed;
     }
 }
 

@@ -846,3 +846,41 @@ fn an_answer_from_a_read_earlier_in_the_chat_is_not_asked_again() {
     let t = rt.block_on(agent.run("What does README.md say?", &mut |_| {}));
     assert_eq!((t.turns.len(), t.answer.as_deref()), (3, Some("A title.")));
 }
+
+/// Found with `toolmend eval tasks` (add_line, Qwen2.5-Coder-0.5B): the model sent the same edit
+/// in consecutive turns; its new text holds its old text, so every run made the change again
+/// (`pay the electricity bill again again again`). The repeat is not run: the change is made,
+/// and the model is told so, without an example call to copy.
+#[test]
+fn an_identical_change_is_made_once() {
+    let dir = folder();
+    let grow = call(
+        "edit",
+        json!({"path": "todo.txt", "old_text": "the passport", "new_text": "the passport again"}),
+    );
+    let (t, _) = run_prompt(
+        &dir,
+        "Add a line to todo.txt.",
+        vec![grow.clone(), grow.clone(), grow, "Done.".into()],
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("todo.txt")).unwrap(),
+        "TODO: renew the passport again\n"
+    );
+    let results: Vec<_> = t.turns.iter().flat_map(|t| &t.calls).collect();
+    assert!(results[0].result.is_ok());
+    let kinds: Vec<_> = results[1..]
+        .iter()
+        .map(|c| c.result.failure.as_ref().unwrap().kind.as_str())
+        .collect();
+    assert_eq!(kinds, ["already_done", "repeated_failure"]);
+    for c in &results[1..] {
+        assert!(c.feedback.contains("already ran"), "{}", c.feedback);
+        assert!(
+            !c.feedback.contains("exactly this shape") && !c.feedback.contains("toolmend-example"),
+            "{}",
+            c.feedback
+        );
+    }
+    assert_eq!(t.answer.as_deref(), Some("Done."));
+}

@@ -15,6 +15,9 @@ struct Case {
     files: std::collections::BTreeMap<String, String>,
     calls: Vec<Call>,
     expect: Vec<Expect>,
+    /// Files whose whole content must be this after the last call.
+    #[serde(default)]
+    files_after: std::collections::BTreeMap<String, String>,
 }
 
 #[derive(Deserialize)]
@@ -77,6 +80,15 @@ async fn run_case(path: &Path) -> Result<(), String> {
             if r.output.contains(s.as_str()) {
                 return Err(format!("call {i}: output contains {s:?}: {}", r.output));
             }
+        }
+    }
+    for (rel, want) in &case.files_after {
+        let got = std::fs::read_to_string(dir.path().join(rel))
+            .map_err(|e| format!("after the calls, {rel}: {e}"))?;
+        if got != *want {
+            return Err(format!(
+                "after the calls, {rel} holds {got:?}, expected {want:?}"
+            ));
         }
     }
     Ok(())

@@ -670,18 +670,66 @@ async fn a_tool_that_changes_things_without_reporting_effects_clears_the_memo() 
 
 #[tokio::test]
 async fn identical_writes_are_duplicates_on_the_third_call() {
+    // An idempotent write made twice changes nothing the second time: the third is a duplicate.
+    // So is any change when the policy lets identical changes run again.
+    let idempotent = Annotations {
+        idempotent: true,
+        ..Annotations::default()
+    };
+    for (annotations, rerun) in [(idempotent, false), (Annotations::default(), true)] {
+        let registry = Registry::new();
+        let (write, runs) = probe("write", annotations, writer());
+        registry.register(write).unwrap();
+        let policy = Policy {
+            rerun_identical_changes: rerun,
+            ..fast_policy()
+        };
+        let mut d = Dispatcher::new(registry, policy);
+        let call = || ToolCall::new("write", json!({"path": "a"}));
+        assert!(d.dispatch(call()).await.is_ok());
+        assert!(d.dispatch(call()).await.is_ok());
+        assert_eq!(
+            kind(&d.dispatch(call()).await),
+            Some(FailureKind::Duplicate)
+        );
+        assert_eq!(runs.load(Ordering::SeqCst), 2);
+    }
+}
+
+#[tokio::test]
+async fn an_identical_change_that_is_not_idempotent_runs_once() {
     let registry = Registry::new();
-    let (write, runs) = probe("write", Annotations::default(), writer());
-    registry.register(write).unwrap();
+    let (append, runs) = probe("append", Annotations::default(), writer());
+    let (mystery, _) = probe("mystery", Annotations::default(), ok_text("did something"));
+    registry.register(append).unwrap();
+    registry.register(mystery).unwrap();
     let mut d = Dispatcher::new(registry, fast_policy());
-    let call = || ToolCall::new("write", json!({"path": "a"}));
-    assert!(d.dispatch(call()).await.is_ok());
-    assert!(d.dispatch(call()).await.is_ok());
+    let call = || ToolCall::new("append", json!({"path": "a"}));
+    let first = d.dispatch(call()).await;
+    assert!(first.is_ok());
+    let again = d.dispatch(call()).await;
+    assert_eq!(kind(&again), Some(FailureKind::AlreadyDone));
+    assert_eq!(again.failure.as_ref().unwrap().fault(), Fault::Model);
+    assert!(again.output.contains(&first.output), "{}", again.output);
+    assert!(again.output.contains("not run again"), "{}", again.output);
+    // A different call (another path) runs; so does the same one once something changed in a
+    // way nobody can tell (an effect without a path).
+    assert!(
+        d.dispatch(ToolCall::new("append", json!({"path": "b"})))
+            .await
+            .is_ok()
+    );
     assert_eq!(
         kind(&d.dispatch(call()).await),
-        Some(FailureKind::Duplicate)
+        Some(FailureKind::AlreadyDone)
     );
-    assert_eq!(runs.load(Ordering::SeqCst), 2);
+    assert!(
+        d.dispatch(ToolCall::new("mystery", json!({})))
+            .await
+            .is_ok()
+    );
+    assert!(d.dispatch(call()).await.is_ok());
+    assert_eq!(runs.load(Ordering::SeqCst), 3);
 }
 
 // ---------- output ----------

@@ -27,6 +27,11 @@ pub fn call_key(name: &str, args: &Args) -> String {
     out
 }
 
+/// The failure kind the dispatch path gives a change already made: an identical call of a tool
+/// that is not idempotent succeeded and nothing it touched changed since
+/// ([`crate::tools::FailureKind::AlreadyDone`]).
+pub const ALREADY_DONE: &str = "already_done";
+
 /// The failure kind of a call refused because it copies the example call's values (see
 /// [`example_copied`]).
 pub const EXAMPLE_COPIED: &str = "example_copied";

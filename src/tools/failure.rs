@@ -45,6 +45,8 @@ pub enum FailureKind {
     UnknownTool,
     /// See [`Failure::Duplicate`].
     Duplicate,
+    /// See [`Failure::AlreadyDone`].
+    AlreadyDone,
     /// See [`Failure::Transient`].
     Transient,
     /// See [`Failure::Timeout`].
@@ -67,6 +69,7 @@ impl FailureKind {
             Self::InvalidArgs => "invalid_args",
             Self::UnknownTool => "unknown_tool",
             Self::Duplicate => "duplicate",
+            Self::AlreadyDone => "already_done",
             Self::Transient => "transient",
             Self::Timeout => "timeout",
             Self::Panicked => "panicked",
@@ -124,6 +127,18 @@ pub enum Failure {
         /// How many identical calls came before this one.
         count: u32,
         /// The model-facing output of the last identical call.
+        previous: String,
+    },
+    /// Model's fault: the same call of a tool that changes things and is not idempotent already
+    /// succeeded in this task and nothing it touched has changed since. Never executed: running
+    /// it again would make the same change twice.
+    #[error(
+        "`{tool}` with exactly these arguments already ran and succeeded, and nothing has changed since. Its result was:\n{previous}\nIt was not run again: that would make the same change a second time. The change is made; do not send this call again. Go on with the next step, or answer the user."
+    )]
+    AlreadyDone {
+        /// The tool that was called.
+        tool: String,
+        /// The model-facing output of the call that ran.
         previous: String,
     },
     /// World's fault: a temporary failure (I/O error, resource busy); may succeed later.
@@ -248,6 +263,7 @@ impl Failure {
             Self::InvalidArgs { .. } => FailureKind::InvalidArgs,
             Self::UnknownTool { .. } => FailureKind::UnknownTool,
             Self::Duplicate { .. } => FailureKind::Duplicate,
+            Self::AlreadyDone { .. } => FailureKind::AlreadyDone,
             Self::Transient { .. } => FailureKind::Transient,
             Self::Timeout { .. } => FailureKind::Timeout,
             Self::Panicked { .. } => FailureKind::Panicked,
@@ -263,7 +279,8 @@ impl Failure {
             FailureKind::Malformed
             | FailureKind::InvalidArgs
             | FailureKind::UnknownTool
-            | FailureKind::Duplicate => Fault::Model,
+            | FailureKind::Duplicate
+            | FailureKind::AlreadyDone => Fault::Model,
             FailureKind::Transient | FailureKind::Timeout | FailureKind::Panicked => Fault::World,
             FailureKind::Denied | FailureKind::BudgetExhausted | FailureKind::Skipped => {
                 Fault::Policy
@@ -312,6 +329,7 @@ impl Failure {
             Self::Malformed { tool, .. }
             | Self::InvalidArgs { tool, .. }
             | Self::Duplicate { tool, .. }
+            | Self::AlreadyDone { tool, .. }
             | Self::Transient { tool, .. }
             | Self::Timeout { tool, .. }
             | Self::Panicked { tool, .. }
