@@ -418,6 +418,8 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     &generated.extraction.content,
                     &turns,
                     prompt,
+                    // The next turn offers tools (it is not the last, nor an answer-only one).
+                    t + 1 < max_turns && !self.answer_next,
                 )
             {
                 // No answer where one belongs: asked again, the reply kept in the transcript but
@@ -1188,7 +1190,11 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     /// - a reply that only echoes a message toolmend sent this run (a corrective message, a
     ///   note, a nudge) or the request itself;
     /// - an answer written before any call when the request names something a read-only tool
-    ///   can read ([`Self::look_first`]): the model cannot know what it holds.
+    ///   can read ([`Self::look_first`]): the model cannot know what it holds;
+    /// - an answer to a request that asks for a change ([`correct::asks_change`]) when no call
+    ///   of the run changed anything (nor was refused by a policy) and the next turn (`tools_next`) offers a tool that can:
+    ///   Qwen2.5-Coder-0.5B, asked to set a value in config.json, read the file and answered
+    ///   with its content.
     fn non_answer(
         &self,
         asked: &mut NonAnswers,
@@ -1196,6 +1202,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         content: &str,
         turns: &[TurnRecord],
         prompt: &str,
+        tools_next: bool,
     ) -> Option<(String, &'static str)> {
         let after_results = turns.last().is_some_and(|r| !r.calls.is_empty());
         if record.raw.trim().is_empty() {
@@ -1218,20 +1225,48 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 "the reply only repeated a message toolmend sent: asked again, with the request restated",
             ));
         }
-        if !asked.unread && turns.iter().all(|r| r.calls.is_empty()) {
-            let look = self.look_first()?;
-            // In a chat, an earlier prompt's run may have made that very call: its result is in
-            // the conversation, and the answer may come from it.
-            if self.already_made(&look) {
-                return None;
-            }
+        // In a chat, an earlier prompt's run may have made that very call: its result is in the
+        // conversation, and the answer may come from it.
+        if !asked.unread
+            && turns.iter().all(|r| r.calls.is_empty())
+            && let Some(look) = self.look_first()
+            && !self.already_made(&look)
+        {
             asked.unread = true;
             return Some((
                 correct::unread_answer(&look),
                 "answered without looking at what the request names: asked to read it first",
             ));
         }
+        if !asked.unchanged
+            && tools_next
+            && correct::asks_change(prompt)
+            && !self.changed_or_refused(turns)
+            && self
+                .tools
+                .defs()
+                .iter()
+                .any(|d| !self.tools.is_read_only(&d.name) && !self.withheld.contains(&d.name))
+        {
+            asked.unchanged = true;
+            return Some((
+                correct::unchanged_reply(prompt),
+                "the request asks for a change and nothing was changed: asked to make it",
+            ));
+        }
         None
+    }
+
+    /// Whether a call in `turns` changed something (said so, or succeeded and its tool is not
+    /// read-only), or a policy refused one that would have (the user did not allow it: asking
+    /// the model to make the change again would go against the user's word).
+    fn changed_or_refused(&self, turns: &[TurnRecord]) -> bool {
+        turns.iter().flat_map(|t| &t.calls).any(|c| {
+            let changes = !self.tools.is_read_only(&c.name);
+            c.result.changed
+                || (changes && c.result.is_ok() && !c.result.cached)
+                || (changes && c.result.fault() == Some(Fault::Policy))
+        })
     }
 
     /// `failure` with an example call of a tool in its message replaced by `example`, the same
@@ -1418,6 +1453,7 @@ struct NonAnswers {
     empty: bool,
     echo: bool,
     unread: bool,
+    unchanged: bool,
 }
 
 /// What [`Agent::fit_context`] changed.

@@ -134,7 +134,12 @@ fn a_copied_example_of_a_read_only_tool_runs() {
     let dir = folder();
     let t = run(
         &dir,
-        vec![call("read", example(&dir, "read")), "Read.".into()],
+        // The answer to "Add a line to todo.txt." that changed nothing is asked about once.
+        vec![
+            call("read", example(&dir, "read")),
+            "Read.".into(),
+            "Read.".into(),
+        ],
     );
     assert_eq!(t.end, EndReason::Answered);
     assert!(
@@ -883,4 +888,83 @@ fn an_identical_change_is_made_once() {
         );
     }
     assert_eq!(t.answer.as_deref(), Some("Done."));
+}
+
+/// Found with `toolmend eval tasks` (debug_on, Qwen2.5-Coder-0.5B): asked to set a value in
+/// config.json, the model read the file and answered with its content; in other runs it said
+/// `debug: true` without changing anything, or explained how one would make the change. An
+/// answer to a request that asks for a change, when nothing was changed, is asked again once.
+#[test]
+fn an_answer_that_changes_nothing_asked_for_a_change_is_asked_again_once() {
+    let dir = folder();
+    let prompt = "In todo.txt, mark the passport item as done.";
+    let read = call("read", json!({"path": "todo.txt"}));
+    let (t, requests) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            read.clone(),
+            "TODO: renew the passport".into(),
+            call(
+                "edit",
+                json!({"path": "todo.txt", "old_text": "TODO:", "new_text": "DONE:"}),
+            ),
+            "Done.".into(),
+        ],
+    );
+    assert_eq!(t.answer.as_deref(), Some("Done."));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("todo.txt")).unwrap(),
+        "DONE: renew the passport\n"
+    );
+    let note = &requests[2].messages.last().unwrap().content;
+    assert!(
+        note.starts_with("Nothing has been changed yet, but the user asked for a change")
+            && note.contains(prompt),
+        "{note}"
+    );
+    assert!(!requests[2].tools.is_empty(), "the change needs the tools");
+
+    // Once a run: the second answer that changes nothing stands.
+    let dir = folder();
+    let (t, _) = run_prompt(
+        &dir,
+        prompt,
+        vec![read.clone(), "It is done.".into(), "It is done.".into()],
+    );
+    assert_eq!(
+        (t.turns.len(), t.answer.as_deref()),
+        (3, Some("It is done."))
+    );
+
+    // Not after a change, not for a question, not for a request that changes nothing.
+    for (prompt, turns) in [
+        (
+            prompt,
+            vec![
+                call(
+                    "edit",
+                    json!({"path": "todo.txt", "old_text": "TODO:", "new_text": "DONE:"}),
+                ),
+                "Done.".into(),
+            ],
+        ),
+        (
+            "Which item in todo.txt is open?",
+            vec![read.clone(), "The passport.".into()],
+        ),
+        (
+            "Show me todo.txt.",
+            vec![read.clone(), "TODO: renew the passport".into()],
+        ),
+    ] {
+        let dir = folder();
+        let (t, _) = run_prompt(&dir, prompt, turns);
+        assert_eq!(t.end, EndReason::Answered, "{prompt}");
+        assert!(
+            t.turns.iter().all(|r| r.nudge.is_none()),
+            "{prompt}: {:?}",
+            t.turns.last()
+        );
+    }
 }

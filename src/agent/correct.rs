@@ -322,6 +322,58 @@ pub fn is_question(prompt: &str) -> bool {
     OPENERS.contains(&first) && !ACTIONS.iter().any(|a| lower.starts_with(a))
 }
 
+/// True when `prompt` tells the model to change something: it is no question ([`is_question`])
+/// and a sentence or clause of it opens with a verb that changes things (`Add …`, `Set …`, `In
+/// todo.txt, mark …`, `Please rename …`). A verb inside a clause (`Find what to fix`) does not
+/// count.
+///
+/// ```
+/// use toolmend::agent::correct::asks_change;
+/// assert!(asks_change("Set \"debug\" to true in config.json."));
+/// assert!(asks_change("In todo.txt, mark the plumber item as done."));
+/// assert!(asks_change("Please add the line \"- buy coffee\" at the end of todo.txt."));
+/// assert!(asks_change("Read todo.txt, then add a line to it."));
+/// assert!(!asks_change("Which TODO items in todo.txt are still open?"));
+/// assert!(!asks_change("List the files in notes."));
+/// assert!(!asks_change("Find the TODO items and tell me which to fix."));
+/// ```
+#[must_use]
+pub fn asks_change(prompt: &str) -> bool {
+    const VERBS: &[&str] = &[
+        "add", "append", "insert", "prepend", "set", "change", "replace", "mark", "rename",
+        "remove", "delete", "write", "create", "update", "edit", "fix", "put", "move", "enable",
+        "disable", "save",
+    ];
+    const LEADS: &[&str] = &["please", "now", "then", "and", "also", "just", "so"];
+    if is_question(prompt) {
+        return false;
+    }
+    let lower = prompt.to_lowercase();
+    lower
+        .split(['.', ',', ';', ':', '!', '?', '\n'])
+        .any(|clause| {
+            clause
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(|w| !w.is_empty())
+                .find(|w| !LEADS.contains(w))
+                .is_some_and(|w| VERBS.contains(&w))
+        })
+}
+
+/// The message added before the turn after an answer to a request that asks for a change
+/// ([`asks_change`]) when no call of the run changed anything: a small model answers with the
+/// file it read, says the change is made, or explains how one would make it. Once a run,
+/// restating `prompt`.
+#[must_use]
+pub fn unchanged_reply(prompt: &str) -> String {
+    format!(
+        "Nothing has been changed yet, but the user asked for a change: \"{}\". If it still \
+         needs to be made, make it now with a tool call. If it is already so, or cannot be made, \
+         say that in plain text.",
+        restated(prompt)
+    )
+}
+
 /// The result of a call of `name`, a tool that changes files, in a run whose request is a
 /// question: not run, and why; `look`, a call that reads what the request names, when there is
 /// one.
