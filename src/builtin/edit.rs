@@ -145,6 +145,85 @@ fn closest_line<'t>(text: &'t str, wanted: &str) -> Option<(usize, &'t str)> {
         .map(|(_, n, l)| (n, l))
 }
 
+/// The word runs of `s` (letters, digits, `_`) with their byte ranges.
+fn words(s: &str) -> Vec<(usize, usize)> {
+    let is_word = |c: char| c.is_alphanumeric() || c == '_';
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in s.char_indices() {
+        match (is_word(c), start) {
+            (true, None) => start = Some(i),
+            (false, Some(b)) => {
+                out.push((b, i));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(b) = start {
+        out.push((b, s.len()));
+    }
+    out
+}
+
+/// Word `k` of `s`, whose word ranges are `w`.
+fn word<'s>(s: &'s str, w: &[(usize, usize)], k: usize) -> &'s str {
+    &s[w[k].0..w[k].1]
+}
+
+/// A one-line `old` → `new` edit written in other punctuation than the file's (`debug = false`
+/// for the line `"debug": false,`): when exactly one line of `text` has `old`'s words, in order
+/// and nothing else, the same change of words made on that line, in the file's own text — the
+/// line (without its indentation) and the line changed, each unique in `text`. The words that
+/// differ between `old` and `new` (after their common first and last words) are replaced on the
+/// line by what `new` writes there. `None` when anything is unclear: several lines, a change
+/// that only inserts or only removes words, multi-line text.
+fn same_words_line<'t>(text: &'t str, old: &str, new: &str) -> Option<(usize, &'t str, String)> {
+    if old.contains('\n') || new.contains('\n') {
+        return None;
+    }
+    let (wo, wn) = (words(old), words(new));
+    if wo.is_empty() {
+        return None;
+    }
+    let same = |a: &str, aw: &[(usize, usize)], b: &str, bw: &[(usize, usize)]| {
+        aw.len() == bw.len() && (0..aw.len()).all(|k| word(a, aw, k) == word(b, bw, k))
+    };
+    let mut found = None;
+    for (n, line) in text.lines().enumerate() {
+        let wl = words(line);
+        if same(line, &wl, old, &wo) {
+            if found.is_some() {
+                return None;
+            }
+            found = Some((n + 1, line, wl));
+        }
+    }
+    let (n, line, wl) = found?;
+    // The differing middle: after the common first words, before the common last words.
+    let max = wo.len().min(wn.len());
+    let head = (0..max)
+        .take_while(|&k| word(old, &wo, k) == word(new, &wn, k))
+        .count();
+    let tail = (0..max - head)
+        .take_while(|&k| word(old, &wo, wo.len() - 1 - k) == word(new, &wn, wn.len() - 1 - k))
+        .count();
+    if head + tail >= wo.len() {
+        // Only words inserted (or nothing changed): where they go in the file's text is unclear.
+        return None;
+    }
+    let (from, to) = (wl[head].0, wl[wo.len() - 1 - tail].1);
+    if head + tail >= wn.len() {
+        // Only words removed: the punctuation around them would be left dangling.
+        return None;
+    }
+    let middle = &new[wn[head].0..wn[wn.len() - 1 - tail].1];
+    let changed = format!("{}{middle}{}", &line[..from], &line[to..]);
+    let indent = line.len() - line.trim_start().len();
+    let (old_line, new_line) = (line.trim(), changed[indent..].trim_end().to_owned());
+    (text.matches(old_line).count() == 1 && old_line != new_line).then_some((n, old_line, new_line))
+}
+
 fn edit(sb: &Sandbox, args: &EditArgs) -> Result<Output, Failure> {
     let abs = sb.resolve("edit", &args.path)?;
     let shown = sb.display(&abs);
@@ -243,6 +322,12 @@ fn edit(sb: &Sandbox, args: &EditArgs) -> Result<Output, Failure> {
                 " Its first line appears at line {}, but the rest differs; copy the exact text.",
                 line_of(&text, at)
             ));
+        } else if let Some((n, old, new)) = same_words_line(&text, trimmed, args.new_text.trim()) {
+            let call = json!({"name": "edit", "arguments": {"path": shown, "old_text": old, "new_text": new}});
+            msg.push_str(&format!(
+                " Its words are at line {n}, written {old:?} in the file. Send exactly: {call}"
+            ));
+            return Err(Failure::invalid_args("edit", "/old_text", msg));
         } else if let Some((n, line)) = closest_line(&text, trimmed) {
             msg.push_str(&format!(
                 " The closest line is line {n}: {:?}; copy old_text exactly from the file.",
@@ -287,4 +372,56 @@ fn edit(sb: &Sandbox, args: &EditArgs) -> Result<Output, Failure> {
             bytes: new.len() as u64,
         })
         .reading(abs))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::same_words_line;
+
+    const CONFIG: &str = "{\n  \"name\": \"demo\",\n  \"debug\": false,\n  \"retries\": 3\n}\n";
+
+    #[test]
+    fn the_same_words_in_other_punctuation_are_the_files_line() {
+        assert_eq!(
+            same_words_line(CONFIG, "debug = false", "debug = true"),
+            Some((3, "\"debug\": false,", "\"debug\": true,".to_owned()))
+        );
+        assert_eq!(
+            same_words_line(CONFIG, "retries: 3", "retries: 5"),
+            Some((4, "\"retries\": 3", "\"retries\": 5".to_owned()))
+        );
+        let todo = "TODO: call the plumber\nDONE: pay rent\n";
+        assert_eq!(
+            same_words_line(todo, "TODO call the plumber", "DONE call the plumber"),
+            Some((
+                1,
+                "TODO: call the plumber",
+                "DONE: call the plumber".to_owned()
+            ))
+        );
+    }
+
+    #[test]
+    fn anything_unclear_gives_no_line() {
+        // Other words, more words on the line, two lines with the same words.
+        assert_eq!(same_words_line(CONFIG, "debug = off", "debug = on"), None);
+        assert_eq!(same_words_line(CONFIG, "demo", "test"), None);
+        let twice = "a: 1\nb: 2\na = 1\n";
+        assert_eq!(same_words_line(twice, "a 1", "a 2"), None);
+        // Words only inserted or only removed, nothing changed, several lines.
+        assert_eq!(
+            same_words_line(CONFIG, "debug false", "debug very false"),
+            None
+        );
+        assert_eq!(same_words_line("a, b, c\n", "a b c", "a c"), None);
+        assert_eq!(
+            same_words_line(CONFIG, "debug = false", "debug: false"),
+            None
+        );
+        assert_eq!(
+            same_words_line(CONFIG, "debug = false\n", "debug = true\nx"),
+            None
+        );
+        assert_eq!(same_words_line(CONFIG, "= :", "= ;"), None);
+    }
 }
