@@ -81,3 +81,67 @@ async fn broken_native_arguments_are_repaired_and_text_calls_extracted() {
         json!("read")
     );
 }
+
+/// Left alone, Ollama drops the oldest messages of a prompt longer than its window without a
+/// word, the user's request among them. With a window set, every request carries it as
+/// `num_ctx`, and a tool result that would not fit is cut before the request goes out.
+#[tokio::test]
+async fn a_result_too_long_for_the_window_is_cut_before_it_reaches_ollama() {
+    let dir = tempfile::tempdir().unwrap();
+    let log: String = (1..=400)
+        .map(|i| format!("line {i}: the nightly build passed\n"))
+        .collect();
+    std::fs::write(dir.path().join("log.txt"), &log).unwrap();
+    let (url, bodies) = serve_all(vec![
+        Reply {
+            status: "200 OK",
+            pieces: vec![
+                call_line("read", json!({"path": "log.txt"})),
+                line("", true),
+            ],
+            cut: false,
+        },
+        Reply {
+            status: "200 OK",
+            pieces: vec![line("Every build passed.", false), line("", true)],
+            cut: false,
+        },
+    ])
+    .await;
+    let backend = OllamaBackend::new(&url, "qwen2.5-coder:0.5b")
+        .unwrap()
+        .with_context(2048);
+    let tools = DispatchToolbox::builtin(dir.path()).unwrap();
+    let mut agent = Agent::new(backend, tools, AgentOptions::default());
+    let mut fits = Vec::new();
+    let t = agent
+        .run("What does log.txt say?", &mut |e| {
+            if let toolmend::agent::AgentEvent::ContextFit {
+                tokens, context, ..
+            } = e
+            {
+                fits.push((*tokens, *context));
+            }
+        })
+        .await;
+    assert_eq!(t.end, EndReason::Answered, "{t:#?}");
+    // The person sees the whole result; the model a part that fits.
+    assert!(t.turns[0].calls[0].result.output.contains("line 400:"));
+    let bodies = bodies.lock().unwrap();
+    for b in bodies.iter() {
+        assert_eq!(b["options"]["num_ctx"], 2048, "{b}");
+    }
+    let sent = bodies[1]["messages"].as_array().unwrap();
+    assert_eq!(sent[0]["content"], "What does log.txt say?");
+    let result = sent.last().unwrap()["content"].as_str().unwrap();
+    assert!(result.trim_start().starts_with("1\tline 1: "), "{result}");
+    assert!(result.contains("[cut to fit"), "{result}");
+    assert!(!result.contains("line 400:"), "{result}");
+    assert_eq!(fits.len(), 1);
+    let (tokens, context) = fits[0];
+    assert_eq!(context, 2048);
+    assert!(
+        tokens <= 2048 - 512,
+        "{tokens} tokens leave room for the reply"
+    );
+}

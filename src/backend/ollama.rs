@@ -12,6 +12,14 @@
 //!
 //! Native `tool_calls` are reported as [`Event::ToolCall`] with their arguments untouched (an
 //! object, or a string of possibly broken JSON): they enter toolmend's path at repair and decode.
+//!
+//! Given a context window ([`OllamaBackend::with_context`]), every request carries it as
+//! Ollama's `num_ctx`, and the backend estimates each prompt's tokens
+//! ([`OllamaBackend::estimate_tokens`]) so the agent can cut tool results that would not fit:
+//! left alone, Ollama drops the oldest messages of a prompt that is too long without a word, the
+//! user's request among them. Ollama has no endpoint that counts tokens, so the estimate counts
+//! bytes ([`BYTES_PER_TOKEN`], which errs towards cutting early) and is scaled up whenever a
+//! response reports more prompt tokens than were estimated.
 
 use std::time::{Duration, Instant};
 
@@ -37,12 +45,33 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// Longest silence between two pieces of the response (Ollama may load the model first).
 const READ_TIMEOUT: Duration = Duration::from_secs(300);
 
+/// Bytes of a prompt's text taken for one token when estimating its size: the tokenizers of the
+/// models Ollama serves take about 3.5–4.5 bytes of English or code a token, so 3 overestimates
+/// ordinary text and the agent cuts a little early rather than too late.
+pub const BYTES_PER_TOKEN: usize = 3;
+
+/// Tokens a chat template adds for each message (role markers, separators).
+const TOKENS_PER_MESSAGE: usize = 8;
+
+/// Tokens a chat template adds once a prompt (the frame around tools, the assistant's opening).
+const TOKENS_PER_PROMPT: usize = 32;
+
+/// The most the estimate is ever scaled up by what responses report (see
+/// [`OllamaBackend::estimate_tokens`]).
+const MAX_SCALE: f64 = 8.0;
+
 /// A model served by Ollama.
 #[derive(Debug, Clone)]
 pub struct OllamaBackend {
     host: String,
     model: String,
     http: reqwest::Client,
+    /// The context window sent as `num_ctx`, when set.
+    context: Option<u32>,
+    /// What the byte estimate is multiplied by: 1 until a response reports more prompt tokens
+    /// than estimated, then the largest ratio seen (never lowered: Ollama reports only the
+    /// tokens it evaluated, fewer when part of the prompt was cached).
+    scale: f64,
 }
 
 impl OllamaBackend {
@@ -74,7 +103,45 @@ impl OllamaBackend {
             host,
             model: model.into(),
             http,
+            context: None,
+            scale: 1.0,
         })
+    }
+
+    /// Runs the model with a context window of `tokens` (sent as Ollama's `num_ctx` with every
+    /// request), and lets the agent keep its requests inside it
+    /// ([`Backend::context_size`], [`Backend::prompt_tokens`]). Without it Ollama uses its own
+    /// default window, which toolmend cannot know, and nothing is fitted.
+    #[must_use]
+    pub fn with_context(mut self, tokens: u32) -> Self {
+        self.context = Some(tokens);
+        self
+    }
+
+    /// An estimate of the tokens `request` takes as a prompt: its text (message contents, call
+    /// arguments, tool names, descriptions and schemas) at [`BYTES_PER_TOKEN`] bytes a token,
+    /// plus what a chat template adds per message and per prompt, scaled up by the largest
+    /// under-estimate a response has revealed so far.
+    #[must_use]
+    pub fn estimate_tokens(&self, request: &Request) -> u32 {
+        let base = raw_estimate(request);
+        #[allow(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            clippy::cast_precision_loss
+        )]
+        let scaled = (base as f64 * self.scale).ceil() as u64;
+        u32::try_from(scaled).unwrap_or(u32::MAX)
+    }
+
+    /// Learns from a response that reported `reported` prompt tokens for `request`.
+    fn calibrate(&mut self, request: &Request, reported: u32) {
+        let base = raw_estimate(request);
+        if base > 0 {
+            #[allow(clippy::cast_precision_loss)]
+            let ratio = f64::from(reported) / base as f64;
+            self.scale = self.scale.max(ratio.min(MAX_SCALE));
+        }
     }
 
     /// Checks, before the first turn, that the server answers and has the model: a `GET
@@ -151,10 +218,13 @@ impl OllamaBackend {
             });
         }
         let o = &request.options;
-        let options = ModelOptions::default()
+        let mut options = ModelOptions::default()
             .temperature(o.temperature)
             .seed(i32::try_from(o.seed).unwrap_or(i32::MAX))
             .num_predict(i32::try_from(o.max_tokens).unwrap_or(i32::MAX));
+        if let Some(tokens) = self.context {
+            options = options.num_ctx(u64::from(tokens));
+        }
         let chat = ChatMessageRequest::new(self.model.clone(), messages)
             .tools(tools)
             .options(options);
@@ -173,7 +243,11 @@ impl OllamaBackend {
         Ok(body)
     }
 
-    async fn chat(&self, request: &Request, sink: &mut Sink<'_>) -> Result<Stats, BackendError> {
+    async fn chat(
+        &mut self,
+        request: &Request,
+        sink: &mut Sink<'_>,
+    ) -> Result<Stats, BackendError> {
         let body = self.body(request)?;
         let url = format!("{}/api/chat", self.host);
         let started = Instant::now();
@@ -231,6 +305,9 @@ impl OllamaBackend {
                         finish_timing(&mut stats, started, first_token);
                         if let Some(end) = end {
                             end.apply(&mut stats);
+                            if end.prompt_eval_count.is_some() {
+                                self.calibrate(request, stats.prompt_tokens);
+                            }
                         }
                         return Ok(stats);
                     }
@@ -404,6 +481,34 @@ impl NdjsonReader {
     }
 }
 
+/// [`OllamaBackend::estimate_tokens`] before scaling.
+fn raw_estimate(request: &Request) -> u64 {
+    let json_len = |v: &serde_json::Value| match v {
+        serde_json::Value::String(t) => t.len(),
+        v => v.to_string().len(),
+    };
+    let messages: usize = request
+        .messages
+        .iter()
+        .map(|m| {
+            m.content.len()
+                + m.tool_calls
+                    .iter()
+                    .map(|c| c.name.len() + json_len(&c.arguments))
+                    .sum::<usize>()
+        })
+        .sum();
+    let tools: usize = request
+        .tools
+        .iter()
+        .map(|t| t.name.len() + t.description.len() + json_len(&t.parameters))
+        .sum();
+    let tokens = (messages + tools).div_ceil(BYTES_PER_TOKEN)
+        + TOKENS_PER_MESSAGE * request.messages.len()
+        + TOKENS_PER_PROMPT;
+    u64::try_from(tokens).unwrap_or(u64::MAX)
+}
+
 fn to_ollama_message(m: &Message) -> ChatMessage {
     let role = match m.role {
         Role::System => MessageRole::System,
@@ -444,11 +549,54 @@ impl Backend for OllamaBackend {
     ) -> BoxFuture<'a, Result<Stats, BackendError>> {
         Box::pin(self.chat(request, sink))
     }
+
+    fn context_size(&self) -> Option<u32> {
+        self.context
+    }
+
+    /// An estimate ([`OllamaBackend::estimate_tokens`]), and only with a context window set.
+    fn prompt_tokens(&self, request: &Request) -> Option<u32> {
+        self.context.map(|_| self.estimate_tokens(request))
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn request(text: &str) -> Request {
+        Request {
+            messages: vec![Message::new(Role::User, text)],
+            tools: Vec::new(),
+            options: super::super::GenerateOptions::default(),
+        }
+    }
+
+    #[test]
+    fn the_estimate_counts_bytes_and_only_ever_scales_up() {
+        let mut b = OllamaBackend::new(DEFAULT_HOST, "m").unwrap();
+        let r = request(&"x".repeat(300));
+        // 300 bytes at 3 a token, one message, one prompt.
+        assert_eq!(b.estimate_tokens(&r), 100 + 8 + 32);
+        // A response reporting twice as many prompt tokens doubles later estimates.
+        b.calibrate(&r, 280);
+        assert_eq!(b.estimate_tokens(&r), 280);
+        assert_eq!(
+            b.estimate_tokens(&request(&"x".repeat(600))),
+            2 * (200 + 8 + 32)
+        );
+        // A cached prompt reports fewer: nothing is lowered. Nor scaled beyond 8×.
+        b.calibrate(&r, 5);
+        assert_eq!(b.estimate_tokens(&r), 280);
+        b.calibrate(&r, 1_000_000);
+        assert_eq!(b.estimate_tokens(&r), 8 * 140);
+        // Without a window the agent is told nothing to fit to.
+        assert_eq!((b.context_size(), b.prompt_tokens(&r)), (None, None));
+        let b = b.with_context(2048);
+        assert_eq!(b.context_size(), Some(2048));
+        assert_eq!(b.prompt_tokens(&r), Some(8 * 140));
+        assert_eq!(b.body(&r).unwrap()["options"]["num_ctx"], 2048);
+    }
 
     #[test]
     fn lines_split_across_chunks_and_inside_utf8_characters_are_kept() {

@@ -89,7 +89,9 @@ pub struct Common {
     /// Generation threads for embedded models (1 holds its speed on a busy machine).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     threads: u32,
-    /// Context size in tokens for embedded models (at least 256).
+    /// Context size in tokens (at least 256): the embedded model's, or Ollama's `num_ctx`, sent
+    /// with every request. Tool results that would not fit are cut (for Ollama by an estimate of
+    /// the tokens: it cannot count them).
     #[arg(long, default_value_t = 4096, value_parser = clap::value_parser!(u32).range(256..))]
     ctx: u32,
     /// A system prompt placed first in the conversation.
@@ -771,7 +773,7 @@ fn backend(c: &Common, rt: &tokio::runtime::Runtime) -> Result<AnyBackend, Backe
         return Ok(AnyBackend(Box::new(b)));
     }
     if let Some(model) = &c.ollama {
-        return ollama(&c.host, model, rt);
+        return ollama(&c.host, model, c.ctx, rt);
     }
     llama(c)
 }
@@ -780,9 +782,10 @@ fn backend(c: &Common, rt: &tokio::runtime::Runtime) -> Result<AnyBackend, Backe
 fn ollama(
     host: &str,
     model: &str,
+    ctx: u32,
     rt: &tokio::runtime::Runtime,
 ) -> Result<AnyBackend, BackendError> {
-    let b = toolmend::backend::ollama::OllamaBackend::new(host, model)?;
+    let b = toolmend::backend::ollama::OllamaBackend::new(host, model)?.with_context(ctx);
     rt.block_on(b.check())?;
     Ok(AnyBackend(Box::new(b)))
 }
@@ -791,6 +794,7 @@ fn ollama(
 fn ollama(
     _host: &str,
     _model: &str,
+    _ctx: u32,
     _rt: &tokio::runtime::Runtime,
 ) -> Result<AnyBackend, BackendError> {
     Err(BackendError::Unavailable(
