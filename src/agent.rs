@@ -1191,8 +1191,9 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     ///   note, a nudge) or the request itself;
     /// - an answer written before any call when the request names something a read-only tool
     ///   can read ([`Self::look_first`]): the model cannot know what it holds;
-    /// - an answer to a request that asks for a change ([`correct::asks_change`]) when no call
-    ///   of the run changed anything (nor was refused by a policy) and the next turn (`tools_next`) offers a tool that can:
+    /// - an answer to a request that asks for a change ([`correct::asks_change`]) of something
+    ///   it names in the folder ([`Self::look_first`]) when no call of the run changed anything
+    ///   (nor was refused by a policy) and the next turn (`tools_next`) offers a tool that can:
     ///   Qwen2.5-Coder-0.5B, asked to set a value in config.json, read the file and answered
     ///   with its content.
     fn non_answer(
@@ -1247,6 +1248,9 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 .defs()
                 .iter()
                 .any(|d| !self.tools.is_read_only(&d.name) && !self.withheld.contains(&d.name))
+            // About something in the folder: "Change this sentence to the passive voice: …"
+            // wants its answer in text.
+            && self.look_first().is_some()
         {
             asked.unchanged = true;
             return Some((

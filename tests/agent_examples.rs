@@ -957,6 +957,11 @@ fn an_answer_that_changes_nothing_asked_for_a_change_is_asked_again_once() {
             "Show me todo.txt.",
             vec![read.clone(), "TODO: renew the passport".into()],
         ),
+        // A change asked of nothing in the folder: an answer in text.
+        (
+            "Change this sentence to the passive voice: the cat ate the fish.",
+            vec!["The fish was eaten by the cat.".into()],
+        ),
     ] {
         let dir = folder();
         let (t, _) = run_prompt(&dir, prompt, turns);

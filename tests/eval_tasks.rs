@@ -87,12 +87,7 @@ fn a_task_fails_for_each_check_that_does_not_hold() {
     let t = task(
         r#"{"id": "add", "prompt": "Add a line.", "answer_contains": ["added", "coffee"], "files": {"todo.txt": ["TODO: call Ann", "- coffee"], "gone.txt": ["x"]}}"#,
     );
-    // Claiming a change that was not made is asked about once; the same claim then stands.
-    let (o, _) = run(
-        ws.path(),
-        &t,
-        vec!["I added it.".into(), "I added it.".into()],
-    );
+    let (o, _) = run(ws.path(), &t, vec!["I added it.".into()]);
     assert!(!o.passed);
     assert_eq!(
         o.failures,
