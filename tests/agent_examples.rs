@@ -879,6 +879,13 @@ fn an_identical_change_is_made_once() {
         .map(|c| c.result.failure.as_ref().unwrap().kind.as_str())
         .collect();
     assert_eq!(kinds, ["already_done", "repeated_failure"]);
+    assert!(
+        results[2]
+            .feedback
+            .starts_with("You sent exactly the same `edit` call again: `edit` with exactly"),
+        "{}",
+        results[2].feedback
+    );
     for c in &results[1..] {
         assert!(c.feedback.contains("already ran"), "{}", c.feedback);
         assert!(

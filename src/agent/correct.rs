@@ -127,9 +127,14 @@ pub fn names_a_value(failure: &CallFailure) -> bool {
 /// The firmer message for a failing call sent again unchanged after a corrective message.
 #[must_use]
 pub fn escalation(name: &str, failure: &CallFailure, example: Option<&str>) -> String {
+    // A change already made did not fail: its repeat is what is refused.
+    let how = if failure.kind == ALREADY_DONE {
+        "again"
+    } else {
+        "again and it fails again, for the same reason"
+    };
     let mut m = format!(
-        "You sent exactly the same `{name}` call again and it fails again, for the same reason: {} \
-         Do not send this call again.",
+        "You sent exactly the same `{name}` call {how}: {} Do not send this call again.",
         failure.message.trim_end()
     );
     match example {
