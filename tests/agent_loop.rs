@@ -522,9 +522,10 @@ fn the_turn_budget_ends_the_run_with_a_nudge_before_the_end() {
     let files = Arc::new(Files::default());
     let options = AgentOptions {
         max_turns: 4,
+        nudge_turns: 2,
         ..AgentOptions::default()
     };
-    let r = run_with(turns, files, options);
+    let r = run_with(turns.clone(), files, options);
     let t = &r.transcript;
     assert_eq!(t.end, EndReason::TurnBudget);
     assert_eq!(t.turns.len(), 4);
@@ -556,6 +557,19 @@ fn the_turn_budget_ends_the_run_with_a_nudge_before_the_end() {
             GrammarMode::Answer
         ]
     );
+    // By default only the last turn is told: small models echo "2 turns left" as their reply.
+    let options = AgentOptions {
+        max_turns: 4,
+        ..AgentOptions::default()
+    };
+    let r = run_with(turns, Arc::new(Files::default()), options);
+    let nudges: Vec<bool> = r
+        .transcript
+        .turns
+        .iter()
+        .map(|t| t.nudge.is_some())
+        .collect();
+    assert_eq!(nudges, [false, false, false, true]);
 }
 
 #[test]
@@ -733,9 +747,10 @@ fn a_reply_echoing_a_message_of_toolmends_is_asked_again_once() {
     let (r, _) = run(vec![LS.into(), LS.into(), "notes.txt (9 bytes)".into()]);
     assert_eq!(r.transcript.turns.len(), 3);
     assert_eq!(r.transcript.end, EndReason::Answered);
-    // The nudge echoed back.
+    // The nudge echoed back (when one is given two turns before the end).
     let options = AgentOptions {
         max_turns: 3,
+        nudge_turns: 2,
         ..AgentOptions::default()
     };
     let r = run_with(
