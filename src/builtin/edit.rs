@@ -424,4 +424,68 @@ mod tests {
         );
         assert_eq!(same_words_line(CONFIG, "= :", "= ;"), None);
     }
+
+    proptest::proptest! {
+        /// Any text and any edit: no panic (slices stay on character boundaries), and a line
+        /// given is the file's own, once, with the same words as `old`, changed.
+        #[test]
+        fn the_line_given_is_in_the_file_once(
+            text in "([a-cé_ :=,\"\u{3000}\t]{0,12}\n){0,6}",
+            old in "[a-cé_ :=,\"]{0,10}",
+            new in "[a-cé_ :=,\"]{0,10}",
+        ) {
+            if let Some((n, line, changed)) = same_words_line(&text, &old, &new) {
+                proptest::prop_assert_eq!(text.matches(line).count(), 1);
+                proptest::prop_assert_eq!(text.lines().nth(n - 1).map(str::trim), Some(line));
+                proptest::prop_assert!(changed != line);
+                let words = |s: &str| {
+                    super::words(s)
+                        .iter()
+                        .map(|&(a, b)| s[a..b].to_owned())
+                        .collect::<Vec<_>>()
+                };
+                proptest::prop_assert_eq!(words(line), words(&old));
+            }
+        }
+
+        /// A line's words in other punctuation, its last word changed: the line is found
+        /// whenever no other line has the same words.
+        #[test]
+        fn a_lines_words_find_it(
+            lines in proptest::collection::vec("[a-cé_ :=,\"]{0,12}", 1..6),
+            pick in 0usize..6,
+        ) {
+            let text = lines.join("\n");
+            let line = &lines[pick % lines.len()];
+            let ws: Vec<&str> = line
+                .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .filter(|w| !w.is_empty())
+                .collect();
+            proptest::prop_assume!(!ws.is_empty());
+            let old = ws.join(" ");
+            let new = format!("{} zz", ws[..ws.len() - 1].join(" "));
+            let same: Vec<&String> = lines
+                .iter()
+                .filter(|l| {
+                    l.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                        .filter(|w| !w.is_empty())
+                        .eq(ws.iter().copied())
+                })
+                .collect();
+            let found = same_words_line(&text, &old, new.trim());
+            if same.len() == 1 && text.matches(line.trim()).count() == 1 && ws.last() != Some(&"zz") {
+                let (_, got, changed) = found.unwrap();
+                proptest::prop_assert_eq!(got, line.trim());
+                let mut want: Vec<&str> = ws[..ws.len() - 1].to_vec();
+                want.push("zz");
+                let got_words: Vec<&str> = changed
+                    .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .filter(|w| !w.is_empty())
+                    .collect();
+                proptest::prop_assert_eq!(got_words, want);
+            } else if same.len() > 1 {
+                proptest::prop_assert!(found.is_none());
+            }
+        }
+    }
 }
