@@ -250,6 +250,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         self.history.push(Message::new(Role::User, prompt));
         prompt.clone_into(&mut self.request);
         self.answer_next = false;
+        self.tools.begin_prompt();
         let mut defs = self.tools.defs();
         // Calls of every tool are found in the output (a withheld one is refused by name).
         let extract_options = calls::options(&defs);

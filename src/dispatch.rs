@@ -224,6 +224,15 @@ impl Dispatcher {
         &self.memo
     }
 
+    /// Starts a new task on this dispatcher (a new prompt in a chat): the record of calls
+    /// already made and the model's-fault budgets are forgotten, so a call identical to one of
+    /// an earlier task is neither a `Duplicate` nor `AlreadyDone` (asked to do it again, the
+    /// model may make the same change again). Memoised results stay: effects keep them true.
+    pub fn begin_task(&mut self) {
+        self.seen.clear();
+        self.budgets.clear();
+    }
+
     /// The total wall time tools have spent running (step 6: under their timeouts, with retries
     /// and back-off) since the dispatcher was made; a concurrent batch counts once. Everything
     /// else a dispatch takes is toolmend's own work.

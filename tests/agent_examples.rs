@@ -980,3 +980,37 @@ fn an_answer_that_changes_nothing_asked_for_a_change_is_asked_again_once() {
         );
     }
 }
+
+/// In a chat a new prompt is a new task: asked to make a change again, the model may send the
+/// call it already made, and it runs (within one prompt it would be `already_done`).
+#[test]
+fn a_change_asked_for_again_in_a_new_prompt_runs_again() {
+    let dir = folder();
+    let tools = DispatchToolbox::builtin(dir.path()).unwrap();
+    let grow = call(
+        "edit",
+        json!({"path": "todo.txt", "old_text": "the passport", "new_text": "the passport again"}),
+    );
+    let turns = vec![grow.clone(), "Done.".into(), grow, "Done again.".into()];
+    let mut agent = Agent::new(ScriptedBackend::new(turns), tools, AgentOptions::default());
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let t = rt.block_on(agent.run(
+        "In todo.txt, add \"again\" after \"the passport\".",
+        &mut |_| {},
+    ));
+    assert_eq!(t.answer.as_deref(), Some("Done."));
+    let t = rt.block_on(agent.run("Do that once more in todo.txt.", &mut |_| {}));
+    assert!(
+        t.turns[0].calls[0].result.is_ok(),
+        "{}",
+        t.turns[0].calls[0].feedback
+    );
+    assert_eq!(t.answer.as_deref(), Some("Done again."));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("todo.txt")).unwrap(),
+        "TODO: renew the passport again again\n"
+    );
+}

@@ -732,6 +732,23 @@ async fn an_identical_change_that_is_not_idempotent_runs_once() {
     assert_eq!(runs.load(Ordering::SeqCst), 3);
 }
 
+#[tokio::test]
+async fn a_new_task_forgets_the_calls_of_the_last() {
+    let registry = Registry::new();
+    let (append, runs) = probe("append", Annotations::default(), writer());
+    registry.register(append).unwrap();
+    let mut d = Dispatcher::new(registry, fast_policy());
+    let call = || ToolCall::new("append", json!({"path": "a"}));
+    assert!(d.dispatch(call()).await.is_ok());
+    assert_eq!(
+        kind(&d.dispatch(call()).await),
+        Some(FailureKind::AlreadyDone)
+    );
+    d.begin_task();
+    assert!(d.dispatch(call()).await.is_ok());
+    assert_eq!(runs.load(Ordering::SeqCst), 2);
+}
+
 // ---------- output ----------
 
 #[tokio::test]

@@ -67,6 +67,11 @@ impl Toolbox for DispatchToolbox {
         Box::pin(async move { to_call_result(self.dispatcher.dispatch(to_tool_call(call)).await) })
     }
 
+    /// A new prompt is a new task for the dispatcher ([`Dispatcher::begin_task`]).
+    fn begin_prompt(&mut self) {
+        self.dispatcher.begin_task();
+    }
+
     fn is_read_only(&self, name: &str) -> bool {
         self.dispatcher
             .registry()

@@ -207,6 +207,12 @@ pub trait Toolbox: Send + Sync {
         false
     }
 
+    /// Called at the start of each prompt's run ([`super::Agent::run`]): a new request is a new
+    /// task, so what the toolbox remembers about calls made for earlier requests (repeats it
+    /// refuses, budgets spent) should no longer stand — in a chat, "do that again" must be able
+    /// to make the same change again. The default does nothing.
+    fn begin_prompt(&mut self) {}
+
     /// The total wall time the tools themselves have run in this toolbox so far (executing, with
     /// retries and their back-off; concurrent calls counted once), so the loop can tell toolmend's
     /// own dispatch time from the tools'. The default, `None`, means the toolbox cannot tell: the
@@ -259,6 +265,10 @@ impl<T: Toolbox + ?Sized> Toolbox for Box<T> {
 
     fn changes_local_state(&self, name: &str) -> bool {
         (**self).changes_local_state(name)
+    }
+
+    fn begin_prompt(&mut self) {
+        (**self).begin_prompt();
     }
 
     fn run_time(&self) -> Option<Duration> {
