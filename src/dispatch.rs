@@ -7,8 +7,9 @@
 //!
 //! For each call, in order:
 //! 1. the tool is looked up in the turn's registry snapshot (missing: `UnknownTool`, listing the
-//!    known tools and one concrete example call of the closest read-only tool, never of one that
-//!    writes; never executed);
+//!    known tools and one concrete call: of the one read-only tool whose parameters take the
+//!    arguments sent, with them (the call meant), else the closest read-only tool's example;
+//!    never of one that writes; never executed);
 //! 2. the arguments go through [`crate::decode`]: repaired, coerced where the schema asks,
 //!    validated (`Malformed` / `InvalidArgs`, with decode's corrective message and a valid call —
 //!    for a value no fix could be derived for, only for a tool that only reads);
@@ -363,10 +364,20 @@ impl Dispatcher {
         };
 
         let Some(entry) = snap.get(&name) else {
+            // The call the arguments say was meant, else an example of the closest read-only
+            // tool.
+            let meant = match &call.arguments {
+                Arguments::Value(Value::String(t)) | Arguments::Text(t) => crate::repair::repair(t)
+                    .ok()
+                    .and_then(|r| serde_json::from_str(&r.text).ok()),
+                Arguments::Value(v) => Some(v.clone()),
+            }
+            .and_then(|args: Value| snap.read_only_call_taking(&args));
             let failure = Failure::UnknownTool {
                 name: name.clone(),
                 known: snap.names(),
-                example: snap.closest_read_only(&name).map(|e| e.spec.example_call()),
+                example: meant
+                    .or_else(|| snap.closest_read_only(&name).map(|e| e.spec.example_call())),
             };
             let key = raw_key(&name, &call.arguments);
             return fail_charged(self, failure, &key);

@@ -1014,3 +1014,31 @@ fn a_change_asked_for_again_in_a_new_prompt_runs_again() {
         "TODO: renew the passport again again\n"
     );
 }
+
+/// Found with `toolmend eval tasks` (add_line): the model called a tool `todo.txt` with grep's
+/// arguments. The message shows the grep call it meant, and no other example beside it.
+#[test]
+fn an_unknown_tool_with_a_tools_arguments_is_shown_that_call_alone() {
+    let dir = folder();
+    let args = json!({"pattern": "passport", "path": ".", "glob": null, "ignore_case": false});
+    let (t, _) = run_prompt(
+        &dir,
+        "Add the line \"- buy coffee\" at the end of todo.txt.",
+        vec![
+            call("todo.txt", args),
+            "I cannot.".into(),
+            "I cannot.".into(),
+        ],
+    );
+    let c = &t.turns[0].calls[0];
+    assert_eq!(c.result.failure.as_ref().unwrap().kind, "unknown_tool");
+    let meant =
+        r#"{"name":"grep","arguments":{"pattern":"passport","path":".","ignore_case":false}}"#;
+    assert!(c.feedback.contains(meant), "{}", c.feedback);
+    assert_eq!(
+        c.feedback.matches("{\"name\":").count(),
+        1,
+        "{}",
+        c.feedback
+    );
+}

@@ -112,8 +112,10 @@ pub enum Failure {
         name: String,
         /// The names of the tools that exist, in registry order.
         known: Vec<String>,
-        /// One concrete valid call of the closest read-only tool, as JSON text (never a call that
-        /// changes anything: models copy the example they are given).
+        /// One concrete valid call, as JSON text: the one read-only tool whose parameters take the
+        /// arguments sent, with those arguments (the call the model meant), else the closest
+        /// read-only tool's example — never a call that changes anything: models copy the example
+        /// they are given.
         example: Option<String>,
     },
     /// Model's fault: the same call (same tool, same canonical arguments) was already made

@@ -268,6 +268,42 @@ impl Snapshot {
             self.tools.values().filter(|e| e.spec.annotations.read_only),
         )
     }
+
+    /// The call a message about a name that is no tool may show when `args` say which tool was
+    /// meant: the one tool whose parameters take exactly these arguments (every key one of its
+    /// properties, every required one present; `null` values left out), as JSON text with the
+    /// same arguments — only when that tool is read-only (a call that changes things is never
+    /// shown to copy). Qwen2.5-Coder-0.5B called a tool `todo.txt` with grep's arguments.
+    pub fn read_only_call_taking(&self, args: &Value) -> Option<String> {
+        let args: serde_json::Map<String, Value> = args
+            .as_object()?
+            .iter()
+            .filter(|(_, v)| !v.is_null())
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        if args.is_empty() {
+            return None;
+        }
+        let takes = |e: &Entry| {
+            let schema = &e.spec.parameters;
+            let Some(props) = schema.get("properties").and_then(Value::as_object) else {
+                return false;
+            };
+            let required = schema.get("required").and_then(Value::as_array);
+            args.keys().all(|k| props.contains_key(k))
+                && required.is_none_or(|r| {
+                    r.iter()
+                        .filter_map(Value::as_str)
+                        .all(|k| args.contains_key(k))
+                })
+        };
+        let mut fits = self.tools.values().filter(|e| takes(e));
+        let only = fits.next()?;
+        if fits.next().is_some() || !only.spec.annotations.read_only {
+            return None;
+        }
+        Some(json!({"name": only.spec.name, "arguments": args}).to_string())
+    }
 }
 
 /// The entry whose name is closest to `name` (Jaro–Winkler, case-insensitive).
