@@ -384,6 +384,21 @@ impl PipelineChoice {
         match lined_up.filter(|_| !items.is_empty()) {
             Some(before) => {
                 self.content(before, out);
+                // `finish`'s content is trimmed where a call or envelope was taken out: the
+                // whitespace after the held content, before the first item (and any marker
+                // dropped before it, `<think>`), is in the text only.
+                let held = before.trim_end();
+                if !held.is_empty()
+                    // Held content that keeps its own whitespace needs none added.
+                    && held.len() == before.len()
+                    && let Some((first, _)) = items.first()
+                    && let Some(at) = held_at(text, held, self.content_seen.trim_end(), &items)
+                    && at + held.len() <= first.start
+                {
+                    let after = &text[at + held.len()..first.start];
+                    let gap = &after[..after.len() - after.trim_start().len()];
+                    self.content(gap, out);
+                }
                 for ((_, rej), seg) in items.iter().zip(&segments) {
                     if let Some(i) = rej {
                         self.put_back(text, &rejected[*i], out);
@@ -396,7 +411,9 @@ impl PipelineChoice {
                 // last occurs in the text.
                 let at = match rest.trim() {
                     "" => text.len(),
-                    t => text.rfind(t).unwrap_or(text.len()),
+                    t => {
+                        held_at(text, t, self.content_seen.trim_end(), &items).unwrap_or(text.len())
+                    }
                 };
                 let (before, after): (Vec<_>, Vec<_>) =
                     rejected.iter().partition(|r| r.span.end <= at);
@@ -410,12 +427,40 @@ impl PipelineChoice {
                 }
                 self.content(gap, out);
                 self.content(rest, out);
+                // The whitespace after the held content, before what is put back after it, is
+                // in the text only (`finish`'s content is trimmed there).
+                let held = rest.trim();
+                if !after.is_empty() && !held.is_empty() && rest.len() == rest.trim_end().len() {
+                    let follows = text.get(at + held.len()..).unwrap_or_default();
+                    self.content(&follows[..follows.len() - follows.trim_start().len()], out);
+                }
                 for r in after {
                     self.put_back(text, r, out);
                 }
             }
         }
     }
+}
+
+/// Where content held until `finish` (`held`) stands in `text`: its first occurrence after the
+/// content already sent (`seen`), outside the calls and envelopes taken out (`items`) — the same
+/// words inside one (`{'city': …` in an envelope's arguments) or again later are not it.
+fn held_at(
+    text: &str,
+    held: &str,
+    seen: &str,
+    items: &[(std::ops::Range<usize>, Option<usize>)],
+) -> Option<usize> {
+    let from = match seen {
+        "" => 0,
+        s => text.find(s).map_or(0, |i| i + s.len()),
+    };
+    text.match_indices(held).map(|(i, _)| i).find(|&i| {
+        i >= from
+            && !items
+                .iter()
+                .any(|(span, _)| i < span.end && i + held.len() > span.start)
+    })
 }
 
 /// What `finish` has that the events did not report: `full` is the final trimmed text, `seen` the
