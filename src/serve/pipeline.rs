@@ -347,7 +347,8 @@ impl PipelineChoice {
     /// put back where they were: `finish` reports no order, so the content after each leftover call
     /// is read from the text by the calls' spans, and whatever of `rest` precedes it comes first.
     /// When the text does not line up (a think block in the tail), each rejected text goes before
-    /// or after the held content by where that content is found in the text.
+    /// or after the held content by where that content stands in the text. Whitespace after the
+    /// held content, which `finish` trims, is taken from the text.
     fn tail_in_order(
         &mut self,
         text: &str,
@@ -408,7 +409,7 @@ impl PipelineChoice {
             }
             None => {
                 // Place each rejected call before or after the held content by where that content
-                // last occurs in the text.
+                // stands in the text (see `held_at`).
                 let at = match rest.trim() {
                     "" => text.len(),
                     t => {
