@@ -80,6 +80,7 @@ use crate::backend::{
     StopReason,
 };
 use crate::extract::Extraction;
+use crate::repair::repaired_value;
 
 /// Settings of the loop.
 #[derive(Debug, Clone, PartialEq)]
@@ -1503,13 +1504,6 @@ fn refused_arguments(name: &str, raw: &str) -> Args {
         _ => None,
     });
     inner.map_or_else(|| Args::Text(raw.to_owned()), Args::Value)
-}
-
-/// `text` repaired and parsed, when repair gives JSON.
-fn repaired_value(text: &str) -> Option<serde_json::Value> {
-    crate::repair::repair(text)
-        .ok()
-        .and_then(|r| serde_json::from_str(&r.text).ok())
 }
 
 fn text_event(s: calls::Shown) -> AgentEvent {

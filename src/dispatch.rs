@@ -367,12 +367,12 @@ impl Dispatcher {
             // The call the arguments say was meant, else an example of the closest read-only
             // tool.
             let meant = match &call.arguments {
-                Arguments::Value(Value::String(t)) | Arguments::Text(t) => crate::repair::repair(t)
-                    .ok()
-                    .and_then(|r| serde_json::from_str(&r.text).ok()),
+                Arguments::Value(Value::String(t)) | Arguments::Text(t) => {
+                    crate::repair::repaired_value(t)
+                }
                 Arguments::Value(v) => Some(v.clone()),
             }
-            .and_then(|args: Value| snap.read_only_call_taking(&args));
+            .and_then(|args| snap.read_only_call_taking(&args));
             let failure = Failure::UnknownTool {
                 name: name.clone(),
                 known: snap.names(),

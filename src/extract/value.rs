@@ -228,9 +228,7 @@ pub(crate) fn type_raw(raw: &str, ty: Option<&str>, string_hint: Option<bool>) -
                 {
                     return v;
                 }
-                if let Ok(r) = crate::repair::repair(t)
-                    && let Ok(v) = serde_json::from_str(&r.text)
-                {
+                if let Some(v) = crate::repair::repaired_value(t) {
                     return v;
                 }
             }

@@ -177,6 +177,14 @@ pub fn repair_counting_steps(input: &str) -> (Result<Repaired<'_>, RepairError>,
     full_cascade(input)
 }
 
+/// `text` repaired and parsed into a value; `None` when repair fails. For callers that want the
+/// arguments a model meant and not the report of what was fixed.
+pub(crate) fn repaired_value(text: &str) -> Option<serde_json::Value> {
+    repair(text)
+        .ok()
+        .and_then(|r| serde_json::from_str(&r.text).ok())
+}
+
 /// The quick pass alone: `Some` with exactly what [`repair`] returns when the quick pass settles
 /// `input`, `None` when it leaves it to the full cascade. For the equality checks (tests, fuzz
 /// target and benches); use [`repair`].
