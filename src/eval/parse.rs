@@ -676,13 +676,7 @@ pub fn resolve_by_arguments<'a>(
     }
     let fits: Vec<&str> = functions
         .iter()
-        .filter(|f| {
-            let Some(props) = f.properties() else {
-                return false;
-            };
-            args.keys().all(|k| props.contains_key(k))
-                && f.required().iter().all(|r| args.contains_key(*r))
-        })
+        .filter(|f| crate::schema::takes_arguments(&f.parameters, args))
         .map(|f| f.name.as_str())
         .collect();
     if fits.len() == 1 { Some(fits[0]) } else { None }

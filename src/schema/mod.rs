@@ -62,6 +62,35 @@ pub fn normalise(schema: &mut Value) {
     }
 }
 
+/// Whether an object schema takes exactly the arguments `args` by name: every key is one of its
+/// `properties` and every `required` one is present (values are not checked). A schema without
+/// `properties` takes none. Used to tell which offered function a call meant from its
+/// arguments alone.
+///
+/// ```
+/// use serde_json::json;
+/// let grep = json!({"type": "object", "properties": {"pattern": {}, "path": {}}, "required": ["pattern"]});
+/// let args = |v: serde_json::Value| v.as_object().unwrap().clone();
+/// assert!(toolmend::schema::takes_arguments(&grep, &args(json!({"pattern": "x"}))));
+/// assert!(!toolmend::schema::takes_arguments(&grep, &args(json!({"path": "."}))));
+/// assert!(!toolmend::schema::takes_arguments(&grep, &args(json!({"pattern": "x", "depth": 1}))));
+/// ```
+#[must_use]
+pub fn takes_arguments(schema: &Value, args: &serde_json::Map<String, Value>) -> bool {
+    let Some(props) = schema.get("properties").and_then(Value::as_object) else {
+        return false;
+    };
+    args.keys().all(|k| props.contains_key(k))
+        && schema
+            .get("required")
+            .and_then(Value::as_array)
+            .is_none_or(|r| {
+                r.iter()
+                    .filter_map(Value::as_str)
+                    .all(|k| args.contains_key(k))
+            })
+}
+
 /// `schema` as a model should see it: the same schema without the `minimum` / `maximum` bounds
 /// that only restate a machine integer's width (±2^31, 2^32 − 1, ±2^63, 2^64 − 1), which
 /// [`normalise`] writes for `u64`, `i32` and the like. Such a bound tells a model nothing about

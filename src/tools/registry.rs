@@ -284,20 +284,10 @@ impl Snapshot {
         if args.is_empty() {
             return None;
         }
-        let takes = |e: &Entry| {
-            let schema = &e.spec.parameters;
-            let Some(props) = schema.get("properties").and_then(Value::as_object) else {
-                return false;
-            };
-            let required = schema.get("required").and_then(Value::as_array);
-            args.keys().all(|k| props.contains_key(k))
-                && required.is_none_or(|r| {
-                    r.iter()
-                        .filter_map(Value::as_str)
-                        .all(|k| args.contains_key(k))
-                })
-        };
-        let mut fits = self.tools.values().filter(|e| takes(e));
+        let mut fits = self
+            .tools
+            .values()
+            .filter(|e| crate::schema::takes_arguments(&e.spec.parameters, &args));
         let only = fits.next()?;
         if fits.next().is_some() || !only.spec.annotations.read_only {
             return None;
