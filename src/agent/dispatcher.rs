@@ -39,6 +39,12 @@ impl DispatchToolbox {
     pub fn dispatcher(&self) -> &Dispatcher {
         &self.dispatcher
     }
+
+    /// The annotations of tool `name`, when the registry has it.
+    fn annotations(&self, name: &str) -> Option<tools::Annotations> {
+        let snap = self.dispatcher.registry().snapshot();
+        snap.get(name).map(|e| e.spec.annotations)
+    }
 }
 
 impl Toolbox for DispatchToolbox {
@@ -73,29 +79,19 @@ impl Toolbox for DispatchToolbox {
     }
 
     fn is_read_only(&self, name: &str) -> bool {
-        self.dispatcher
-            .registry()
-            .snapshot()
-            .get(name)
-            .is_some_and(|e| e.spec.annotations.read_only)
+        self.annotations(name).is_some_and(|a| a.read_only)
     }
 
     fn is_retry_safe(&self, name: &str) -> bool {
-        self.dispatcher
-            .registry()
-            .snapshot()
-            .get(name)
-            .is_some_and(|e| e.spec.annotations.read_only || e.spec.annotations.idempotent)
+        self.annotations(name)
+            .is_some_and(|a| a.read_only || a.idempotent)
     }
 
     /// Not read-only and closed-world by the tool's annotations: `write`, `edit`, a command
     /// tool marked so (command tools are open-world unless marked otherwise).
     fn changes_local_state(&self, name: &str) -> bool {
-        self.dispatcher
-            .registry()
-            .snapshot()
-            .get(name)
-            .is_some_and(|e| !e.spec.annotations.read_only && !e.spec.annotations.open_world)
+        self.annotations(name)
+            .is_some_and(|a| !a.read_only && !a.open_world)
     }
 
     /// [`Dispatcher::run_time`].

@@ -15,6 +15,11 @@ const MAX_RESULTS: usize = 500;
 /// Most directory entries one walk visits (a guard against huge trees).
 const MAX_WALK: usize = 100_000;
 
+/// Entries a look on the loop's behalf takes at most (naming a file by its stem, a folder's
+/// telling word): it runs on every answer given without a call, so it is bounded well below
+/// [`MAX_WALK`].
+pub(super) const MAX_LOOK: usize = 10_000;
+
 /// Arguments of `glob`.
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct GlobArgs {

@@ -274,7 +274,7 @@ fn telling_word(sb: &Sandbox, dir: &std::path::Path, request: &str) -> Option<St
     // The look-first check runs on every answer given without a call: a bounded look, not a
     // search of a large tree.
     let mut budget: u64 = 4 << 20;
-    for file in super::glob::walk_files_within(sb, dir, false, 10_000)
+    for file in super::glob::walk_files_within(sb, dir, false, super::glob::MAX_LOOK)
         .iter()
         .take(500)
     {

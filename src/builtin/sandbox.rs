@@ -256,7 +256,7 @@ impl Sandbox {
         // stem ("the meeting notes" → `notes/meeting.md`). A bounded look (this runs on every
         // answer given without a call): the first 10,000 entries.
         let files: Vec<(String, String)> =
-            super::glob::walk_files_within(self, &self.root, false, 10_000)
+            super::glob::walk_files_within(self, &self.root, false, super::glob::MAX_LOOK)
                 .into_iter()
                 .map(|f| {
                     let shown = self.display(&f);
