@@ -54,6 +54,20 @@ fn run_prompt_with(
     (t, log.requests())
 }
 
+/// An agent over `tools` with the scripted `turns` and default options, and a runtime to run
+/// it on: for tests that run several prompts in one conversation or bring their own toolbox.
+fn agent_over<T: Toolbox>(
+    tools: T,
+    turns: Vec<ScriptedTurn>,
+) -> (Agent<ScriptedBackend, T>, tokio::runtime::Runtime) {
+    let agent = Agent::new(ScriptedBackend::new(turns), tools, AgentOptions::default());
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    (agent, rt)
+}
+
 /// The example call the built-in tools show for `name`, as arguments.
 fn example(dir: &tempfile::TempDir, name: &str) -> serde_json::Value {
     let tools = DispatchToolbox::builtin(dir.path()).unwrap();
@@ -209,11 +223,7 @@ fn a_call_the_user_refused_gets_no_example_call() {
         call("write", json!({"path": "todo.txt", "content": "x"})),
         "I was not allowed to.".into(),
     ];
-    let mut agent = Agent::new(ScriptedBackend::new(turns), tools, AgentOptions::default());
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    let (mut agent, rt) = agent_over(tools, turns);
     let t = rt.block_on(agent.run("Clear todo.txt.", &mut |_| {}));
     let c = &t.turns[0].calls[0];
     assert_eq!(c.result.failure.as_ref().unwrap().kind, "denied");
@@ -838,11 +848,7 @@ fn an_answer_from_a_read_earlier_in_the_chat_is_not_asked_again() {
         call("read", json!({"path": "README.md"})),
         "A title.".into(),
     ];
-    let mut agent = Agent::new(ScriptedBackend::new(turns), tools, AgentOptions::default());
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    let (mut agent, rt) = agent_over(tools, turns);
     let t = rt.block_on(agent.run("What is open in todo.txt?", &mut |_| {}));
     assert_eq!(t.answer.as_deref(), Some("Renew the passport."));
     let t = rt.block_on(agent.run("How many items are in todo.txt?", &mut |_| {}));
@@ -992,11 +998,7 @@ fn a_change_asked_for_again_in_a_new_prompt_runs_again() {
         json!({"path": "todo.txt", "old_text": "the passport", "new_text": "the passport again"}),
     );
     let turns = vec![grow.clone(), "Done.".into(), grow, "Done again.".into()];
-    let mut agent = Agent::new(ScriptedBackend::new(turns), tools, AgentOptions::default());
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    let (mut agent, rt) = agent_over(tools, turns);
     let t = rt.block_on(agent.run(
         "In todo.txt, add \"again\" after \"the passport\".",
         &mut |_| {},

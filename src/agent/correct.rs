@@ -58,8 +58,9 @@ pub fn example_copied(name: &str, example: &serde_json::Map<String, Value>) -> S
 pub fn corrective(failure: &CallFailure, example: Option<&str>) -> String {
     let mut m = failure.message.clone();
     // One example call per message: none beside a message that shows a call already (of this
-    // tool, or the one an unknown tool's arguments fit).
-    let shows_one = m.contains("{\"name\":") || m.contains("{\"name\": ");
+    // tool, or the one an unknown tool's arguments fit), compact or spaced (`{"name": …` starts
+    // with `{"name":` too).
+    let shows_one = m.contains("{\"name\":");
     if let Some(ex) = example.filter(|_| !shows_one && !settles_arguments(failure)) {
         m.push_str("\nA valid call looks like this:\n");
         m.push_str(ex);
