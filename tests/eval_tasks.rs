@@ -117,6 +117,31 @@ fn a_task_fails_for_each_check_that_does_not_hold() {
     // No answer at all: the run's end is the reason.
     let (o, _) = run(ws.path(), &t, vec![String::new(), String::new()]);
     assert_eq!(o.failures[0], "no answer: the run ended with empty_output");
+
+    // `files_lack`: a string that must be gone, and a file that must exist to be judged.
+    let t = task(
+        r#"{"id": "fix", "prompt": "Fix it.", "files_lack": {"todo.txt": ["Ann"], "gone.txt": ["x"]}}"#,
+    );
+    let (o, _) = run(ws.path(), &t, vec!["Fixed.".into()]);
+    assert_eq!(
+        o.failures,
+        vec![
+            "gone.txt cannot be read".to_owned(),
+            "todo.txt still contains \"Ann\"".to_owned(),
+        ]
+    );
+    let (o, _) = run(
+        ws.path(),
+        &t,
+        vec![
+            call(
+                "edit",
+                json!({"path": "todo.txt", "old_text": "Ann", "new_text": "Bo"}),
+            ),
+            "Fixed.".into(),
+        ],
+    );
+    assert_eq!(o.failures, vec!["gone.txt cannot be read".to_owned()]);
 }
 
 #[test]
@@ -239,29 +264,53 @@ fn the_cli_runs_each_task_on_a_fresh_copy_and_reports_them() {
 
 #[test]
 fn the_shipped_tasks_read() {
-    let text =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/tasks.jsonl"))
-            .unwrap();
-    let list = tasks::load(&text).unwrap();
-    assert!(list.len() >= 8);
-    // Every string a read-only task's answer must hold is in the workspace (a file's name or
-    // text), and every file a task checks exists there.
-    let ws = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/workspace");
-    let all: String = tasks::snapshot(&ws)
-        .unwrap()
-        .iter()
-        .map(|(path, b)| {
-            format!("{}\n{}", path.display(), String::from_utf8_lossy(b)).to_lowercase()
-        })
-        .collect();
-    for t in &list {
-        if t.unchanged {
-            for want in &t.answer_contains {
-                assert!(all.contains(&want.to_lowercase()), "{}: {want}", t.id);
+    // Each task file with its folder: the tasks tuned on since session 12, and the held-out
+    // code project written in session 16.
+    for (file, folder) in [
+        ("examples/tasks.jsonl", "examples/workspace"),
+        ("examples/tasks-project.jsonl", "examples/project"),
+    ] {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let list = tasks::load(&std::fs::read_to_string(root.join(file)).unwrap()).unwrap();
+        assert!(list.len() >= 8, "{file}");
+        // Every string a read-only task's answer must hold is in the folder (a file's name or
+        // text); every file a task changes exists there, or the prompt names it (to be
+        // created); and no task that changes files already passes on the untouched folder.
+        let ws = root.join(folder);
+        let before = tasks::snapshot(&ws).unwrap();
+        let all: String = before
+            .iter()
+            .map(|(path, b)| {
+                format!("{}\n{}", path.display(), String::from_utf8_lossy(b)).to_lowercase()
+            })
+            .collect();
+        let answered = toolmend::agent::Transcript {
+            model: "none".into(),
+            prompt: String::new(),
+            turns: Vec::new(),
+            answer: Some(String::new()),
+            end: EndReason::Answered,
+            error: None,
+            stats: Default::default(),
+            messages: Vec::new(),
+            withheld: Vec::new(),
+        };
+        for t in &list {
+            if t.unchanged {
+                for want in &t.answer_contains {
+                    assert!(all.contains(&want.to_lowercase()), "{}: {want}", t.id);
+                }
+                continue;
             }
-        }
-        for path in t.files.keys() {
-            assert!(ws.join(path).is_file(), "{}: {path}", t.id);
+            for path in t.files.keys().chain(t.files_lack.keys()) {
+                assert!(
+                    ws.join(path).is_file() || t.prompt.contains(path.as_str()),
+                    "{}: {path}",
+                    t.id
+                );
+            }
+            let o = tasks::judge(t, &before, &ws, &answered).unwrap();
+            assert!(!o.passed, "{file}: {} holds before any change", t.id);
         }
     }
 }

@@ -14,7 +14,8 @@
 //!
 //! `answer_contains`: strings the final answer must hold (letter case aside); `unchanged`: no file
 //! of the folder may be created, changed or removed; `files`: for each path, the strings the
-//! file must hold afterwards (all of them). A task passes when the run ended with an answer and every check holds.
+//! file must hold afterwards (all of them); `files_lack`: for each path, strings the file must
+//! no longer hold (`{"README.md": ["temperture"]}` for a fixed typo). A task passes when the run ended with an answer and every check holds.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -41,12 +42,16 @@ pub struct Task {
     /// For each path (relative to the folder), strings the file must contain afterwards.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub files: BTreeMap<String, Vec<String>>,
+    /// For each path (relative to the folder), strings the file must no longer contain
+    /// afterwards (a typo fixed, an old value gone); the file must exist.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub files_lack: BTreeMap<String, Vec<String>>,
 }
 
 /// A task line that could not be read.
 #[derive(Debug, thiserror::Error)]
 #[error(
-    "task line {line}: {message} (expected {{\"id\", \"prompt\", \"answer_contains\"?, \"unchanged\"?, \"files\"?}})"
+    "task line {line}: {message} (expected {{\"id\", \"prompt\", \"answer_contains\"?, \"unchanged\"?, \"files\"?, \"files_lack\"?}})"
 )]
 pub struct TaskError {
     /// 1-based line number.
@@ -199,6 +204,16 @@ pub fn judge(
             Ok(text) => {
                 for want in wants.iter().filter(|w| !text.contains(w.as_str())) {
                     failures.push(format!("{path} does not contain {want:?}"));
+                }
+            }
+            Err(_) => failures.push(format!("{path} cannot be read")),
+        }
+    }
+    for (path, gone) in &task.files_lack {
+        match std::fs::read_to_string(dir.join(path)) {
+            Ok(text) => {
+                for g in gone.iter().filter(|g| text.contains(g.as_str())) {
+                    failures.push(format!("{path} still contains {g:?}"));
                 }
             }
             Err(_) => failures.push(format!("{path} cannot be read")),

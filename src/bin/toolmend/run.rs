@@ -143,7 +143,7 @@ fn parse_grammar(s: &str) -> Result<GrammarMode, String> {
 /// Arguments of `toolmend eval tasks`.
 #[derive(Debug, clap::Args)]
 pub struct TasksArgs {
-    /// The task file: JSON Lines of {"id", "prompt", "answer_contains"?, "unchanged"?, "files"?}
+    /// The task file: JSON Lines of {"id", "prompt", "answer_contains"?, "unchanged"?, "files"?, "files_lack"?}
     /// (see `toolmend::eval::tasks`).
     #[arg(long, value_name = "FILE", default_value = "examples/tasks.jsonl")]
     tasks: PathBuf,

@@ -1,0 +1,3 @@
+"""Log temperature readings per city."""
+
+__version__ = "0.3.1"
