@@ -892,7 +892,9 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 match seen.get_mut(&key) {
                     // Only a read-only call's result stands for its repeat; a call that changes
                     // things runs again when asked again.
-                    Some(prev) if prev.result.is_ok() && self.tools.is_read_only(&call.name) => {
+                    Some(prev)
+                        if prev.result.is_ok() && self.read_only_ran(&call.name, &prev.result) =>
+                    {
                         prev.repeats += 1;
                         let mut r = prev.result.clone();
                         r.cached = true;
@@ -974,7 +976,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             // model's fault; a policy refusal) changed nothing; a world fault may have struck
             // midway.
             let refused = matches!(result.fault(), Some(Fault::Model | Fault::Policy));
-            if ran && (result.changed || !(self.tools.is_read_only(&call.name) || refused)) {
+            if ran && (result.changed || !(self.read_only_ran(&call.name, &result) || refused)) {
                 // Something changed (or may have: a tool that is not read-only and names no
                 // effect): earlier results may be stale, so repeats run again — failures too,
                 // since a tool's refusal may depend on what changed (`edit`'s old_text not
@@ -1273,7 +1275,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     /// the model to make the change again would go against the user's word).
     fn changed_or_refused(&self, turns: &[TurnRecord]) -> bool {
         turns.iter().flat_map(|t| &t.calls).any(|c| {
-            let changes = !self.tools.is_read_only(&c.name);
+            let changes = !self.read_only_ran(&c.name, &c.result);
             c.result.changed
                 || (changes && c.result.is_ok() && !c.result.cached)
                 || (changes && c.result.fault() == Some(Fault::Policy))
@@ -1329,6 +1331,13 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 )
             })
             .unwrap_or(false)
+    }
+
+    /// Whether the tool that gave `result` for a call of `name` only reads: the tool the call
+    /// ran as, when its name was no tool's and the toolbox ran the one it meant.
+    fn read_only_ran(&self, name: &str, result: &CallResult) -> bool {
+        self.tools
+            .is_read_only(result.ran_as.as_deref().unwrap_or(name))
     }
 
     /// Whether the conversation holds the call `call` (JSON text `{"name", "arguments"}`),

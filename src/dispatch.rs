@@ -6,10 +6,14 @@
 //! loop calls [`Dispatcher::dispatch_turn`] once per model turn with all the calls of that turn.
 //!
 //! For each call, in order:
-//! 1. the tool is looked up in the turn's registry snapshot (missing: `UnknownTool`, listing the
-//!    known tools and one concrete call: of the one read-only tool whose parameters take the
-//!    arguments sent, with them (the call meant), else the closest read-only tool's example;
-//!    never of one that writes; never executed);
+//! 1. the tool is looked up in the turn's registry snapshot. A name that is no tool's runs the
+//!    read-only tool the call clearly means, with a note naming it
+//!    ([`Policy::run_meant_read_only`]; the rules are
+//!    [`crate::tools::Snapshot::read_only_tool_meant`]'s: the arguments fit only that tool, or
+//!    its name is a word of the name written, or they are an example call's shown in this
+//!    task); otherwise it is `UnknownTool`, listing the known tools and one concrete call — of
+//!    the one read-only tool whose parameters take the arguments sent, else the closest
+//!    read-only tool's example; never of one that writes — and nothing runs;
 //! 2. the arguments go through [`crate::decode`]: repaired, coerced where the schema asks,
 //!    validated (`Malformed` / `InvalidArgs`, with decode's corrective message and a valid call —
 //!    for a value no fix could be derived for, only for a tool that only reads);
@@ -89,6 +93,10 @@ pub struct Policy {
     pub approve: Option<Approver>,
     /// How forgiving argument decoding is.
     pub decode: crate::decode::Policy,
+    /// Run the read-only tool a call of an unknown name clearly meant, with a note naming it
+    /// (see [`crate::tools::Snapshot::read_only_tool_meant`]), instead of refusing the call as
+    /// `UnknownTool`. A tool that changes things never runs under another name.
+    pub run_meant_read_only: bool,
 }
 
 impl Default for Policy {
@@ -105,6 +113,7 @@ impl Default for Policy {
             read_only: false,
             approve: None,
             decode: crate::decode::Policy::default(),
+            run_meant_read_only: true,
         }
     }
 }
@@ -176,7 +185,13 @@ pub struct Dispatcher {
     seen: HashMap<String, Seen>,
     calls: u64,
     run_time: Duration,
+    /// The example calls unknown-tool messages of this task showed, as (tool, arguments): a
+    /// model copies their values under its own name (see [`Policy::run_meant_read_only`]).
+    shown: Vec<(String, Value)>,
 }
+
+/// How many shown example calls a dispatcher remembers.
+const SHOWN_MAX: usize = 16;
 
 /// A call that passed every check and will run.
 struct Job {
@@ -186,11 +201,22 @@ struct Job {
     coercions: Vec<Coercion>,
     key: String,
     start: Instant,
+    called_as: Option<String>,
 }
 
 enum Prepared {
     Done(ToolResult),
     Run(Job),
+}
+
+/// Marks `r` as the result of the tool the model's call of `called` (no tool's name) meant,
+/// and says so at the head of its output: the model learns the name to call.
+fn ran_as_meant(r: &mut ToolResult, called: String) {
+    r.output = format!(
+        "(No tool is named `{called}`; this is the result of `{}` with the arguments you sent.)\n{}",
+        r.name, r.output
+    );
+    r.called_as = Some(called);
 }
 
 const TRUNCATION_NOTE: &str = "[output truncated:";
@@ -207,6 +233,7 @@ impl Dispatcher {
             seen: HashMap::new(),
             calls: 0,
             run_time: Duration::ZERO,
+            shown: Vec::new(),
         }
     }
 
@@ -232,6 +259,7 @@ impl Dispatcher {
     pub fn begin_task(&mut self) {
         self.seen.clear();
         self.budgets.clear();
+        self.shown.clear();
     }
 
     /// The total wall time tools have spent running (step 6: under their timeouts, with retries
@@ -350,7 +378,51 @@ impl Dispatcher {
         let start = Instant::now();
         self.calls += 1;
         let id = call.id.unwrap_or_else(|| format!("call_{}", self.calls));
-        let name = call.name;
+        // A name that is no tool's: the arguments as a value (repaired if need be), for the
+        // tool they mean.
+        let unknown_args = snap
+            .get(&call.name)
+            .is_none()
+            .then(|| match &call.arguments {
+                Arguments::Value(Value::String(t)) | Arguments::Text(t) => {
+                    crate::repair::repaired_value(t)
+                }
+                Arguments::Value(v) => Some(v.clone()),
+            });
+        let meant = unknown_args
+            .as_ref()
+            .and_then(Option::as_ref)
+            .filter(|_| self.policy.run_meant_read_only)
+            .and_then(|args| snap.read_only_tool_meant(&call.name, args, &self.shown));
+        let (name, called_as) = match meant {
+            Some(e) => (e.spec.name.clone(), Some(call.name)),
+            None => (call.name, None),
+        };
+        let prepared = self.prepare_named(snap, start, id, name, call.arguments, unknown_args);
+        match (prepared, called_as) {
+            (p, None) => p,
+            (Prepared::Done(mut r), Some(called)) => {
+                ran_as_meant(&mut r, called);
+                Prepared::Done(r)
+            }
+            (Prepared::Run(mut job), called) => {
+                job.called_as = called;
+                Prepared::Run(job)
+            }
+        }
+    }
+
+    /// [`Self::prepare`] once the name is settled: `unknown_args` is set when `name` is no
+    /// tool's (the call's arguments as a value, when they are one).
+    fn prepare_named(
+        &mut self,
+        snap: &Snapshot,
+        start: Instant,
+        id: String,
+        name: String,
+        arguments: Arguments,
+        unknown_args: Option<Option<Value>>,
+    ) -> Prepared {
         let fail = |this: &mut Self, failure: Failure| {
             Prepared::Done(this.failed(id.clone(), name.clone(), failure, start, 0))
         };
@@ -365,21 +437,27 @@ impl Dispatcher {
 
         let Some(entry) = snap.get(&name) else {
             // The call the arguments say was meant, else an example of the closest read-only
-            // tool.
-            let meant = match &call.arguments {
-                Arguments::Value(Value::String(t)) | Arguments::Text(t) => {
-                    crate::repair::repaired_value(t)
+            // tool; remembered, as a model may copy its values under its own name again.
+            let example = unknown_args
+                .flatten()
+                .and_then(|args| snap.read_only_call_taking(&args))
+                .or_else(|| snap.closest_read_only(&name).map(|e| e.spec.example_call()));
+            if let Some(shown) = example
+                .as_deref()
+                .and_then(|t| serde_json::from_str::<Value>(t).ok())
+                && let (Some(tool), Some(args)) = (shown["name"].as_str(), shown.get("arguments"))
+            {
+                if self.shown.len() == SHOWN_MAX {
+                    self.shown.remove(0);
                 }
-                Arguments::Value(v) => Some(v.clone()),
+                self.shown.push((tool.to_owned(), args.clone()));
             }
-            .and_then(|args| snap.read_only_call_taking(&args));
             let failure = Failure::UnknownTool {
                 name: name.clone(),
                 known: snap.names(),
-                example: meant
-                    .or_else(|| snap.closest_read_only(&name).map(|e| e.spec.example_call())),
+                example,
             };
-            let key = raw_key(&name, &call.arguments);
+            let key = raw_key(&name, &arguments);
             return fail_charged(self, failure, &key);
         };
         let entry = Arc::clone(entry);
@@ -387,11 +465,11 @@ impl Dispatcher {
         let (args, coercions) =
             match entry
                 .decoder
-                .decode(&entry.spec, &call.arguments, &self.policy.decode)
+                .decode(&entry.spec, &arguments, &self.policy.decode)
             {
                 Ok(d) => (d.value, d.coercions),
                 Err(failure) => {
-                    let key = raw_key(&name, &call.arguments);
+                    let key = raw_key(&name, &arguments);
                     return fail_charged(self, failure, &key);
                 }
             };
@@ -458,6 +536,7 @@ impl Dispatcher {
                 cached: true,
                 truncated: hit.truncated,
                 coercions,
+                called_as: None,
             };
             let reads = hit.reads.clone();
             self.record_seen(key, &result.output, reads, false);
@@ -472,6 +551,7 @@ impl Dispatcher {
             coercions,
             key,
             start,
+            called_as: None,
         })
     }
 
@@ -486,6 +566,9 @@ impl Dispatcher {
                 }
                 let mut r = self.failed(job.id, name, failure, job.start, attempts);
                 r.coercions = job.coercions;
+                if let Some(called) = job.called_as {
+                    ran_as_meant(&mut r, called);
+                }
                 return r;
             }
         };
@@ -536,7 +619,7 @@ impl Dispatcher {
         }
         self.record_seen(job.key, &text, touched, !annotations.read_only);
         self.reset_budgets(&name);
-        ToolResult {
+        let mut result = ToolResult {
             call_id: job.id,
             name,
             output: text,
@@ -548,7 +631,12 @@ impl Dispatcher {
             cached: false,
             truncated,
             coercions: job.coercions,
+            called_as: None,
+        };
+        if let Some(called) = job.called_as {
+            ran_as_meant(&mut result, called);
         }
+        result
     }
 
     fn failed(
@@ -572,6 +660,7 @@ impl Dispatcher {
             cached: false,
             truncated,
             coercions: Vec::new(),
+            called_as: None,
         }
     }
 

@@ -1018,29 +1018,45 @@ fn a_change_asked_for_again_in_a_new_prompt_runs_again() {
 }
 
 /// Found with `toolmend eval tasks` (add_line): the model called a tool `todo.txt` with grep's
-/// arguments. The message shows the grep call it meant, and no other example beside it.
+/// arguments; shown the grep call it meant (session 15), it sent its own name again on the
+/// held-out tasks (session 16). The call runs as grep, says so, and its repeat is answered as a
+/// read-only call's: from the result the model has, changing nothing.
 #[test]
-fn an_unknown_tool_with_a_tools_arguments_is_shown_that_call_alone() {
+fn an_unknown_tool_with_a_tools_arguments_runs_as_that_tool() {
     let dir = folder();
     let args = json!({"pattern": "passport", "path": ".", "glob": null, "ignore_case": false});
     let (t, _) = run_prompt(
         &dir,
-        "Add the line \"- buy coffee\" at the end of todo.txt.",
+        "Which TODO items in todo.txt are still open?",
         vec![
+            call("todo.txt", args.clone()),
             call("todo.txt", args),
-            "I cannot.".into(),
-            "I cannot.".into(),
+            "The passport.".into(),
         ],
     );
     let c = &t.turns[0].calls[0];
-    assert_eq!(c.result.failure.as_ref().unwrap().kind, "unknown_tool");
-    let meant =
-        r#"{"name":"grep","arguments":{"pattern":"passport","path":".","ignore_case":false}}"#;
-    assert!(c.feedback.contains(meant), "{}", c.feedback);
-    assert_eq!(
-        c.feedback.matches("{\"name\":").count(),
-        1,
+    assert!(c.result.is_ok(), "{:?}", c.result);
+    assert_eq!(c.result.ran_as.as_deref(), Some("grep"));
+    assert!(
+        c.feedback
+            .starts_with("(No tool is named `todo.txt`; this is the result of `grep`"),
         "{}",
         c.feedback
+    );
+    assert!(
+        c.feedback
+            .contains("todo.txt (line 1): TODO: renew the passport"),
+        "{}",
+        c.feedback
+    );
+    let again = &t.turns[1].calls[0];
+    assert!(
+        again.result.cached && again.result.attempts == 0,
+        "{again:?}"
+    );
+    assert_eq!(t.answer.as_deref(), Some("The passport."));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("todo.txt")).unwrap(),
+        "TODO: renew the passport\n"
     );
 }

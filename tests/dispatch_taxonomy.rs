@@ -108,6 +108,55 @@ async fn unknown_tool_lists_known_tools_and_one_example_and_never_runs() {
 }
 
 #[tokio::test]
+async fn an_unknown_name_runs_the_read_only_tool_it_clearly_means_unless_the_policy_says_no() {
+    let registry = Registry::new();
+    let (ls, ls_runs) = probe("ls", Annotations::READ_ONLY, ok_text("a.txt"));
+    let (read, read_runs) = probe("read", Annotations::READ_ONLY, ok_text("x"));
+    let (write, write_runs) = probe("write", Annotations::default(), ok_text("written"));
+    registry.register(ls).unwrap();
+    registry.register(read).unwrap();
+    registry.register(write).unwrap();
+    // Both read-only tools take `{"path"}`: the name's word says which (`test_ls`).
+    let mut d = Dispatcher::new(registry.clone(), fast_policy());
+    let r = d
+        .dispatch(ToolCall::new("test_ls", json!({"path": "docs"})))
+        .await;
+    assert!(r.is_ok(), "{}", r.output);
+    assert_eq!(
+        (r.name.as_str(), r.called_as.as_deref()),
+        ("ls", Some("test_ls"))
+    );
+    assert_eq!(
+        r.output,
+        "(No tool is named `test_ls`; this is the result of `ls` with the arguments you sent.)\na.txt"
+    );
+    assert_eq!(ls_runs.load(Ordering::SeqCst), 1);
+    // A name with no sign among several fits, and a name meaning a tool that writes, do not run.
+    for name in ["receive", "write_file", "notes write"] {
+        let r = d
+            .dispatch(ToolCall::new(name, json!({"path": "b.txt"})))
+            .await;
+        assert_eq!(kind(&r), Some(FailureKind::UnknownTool), "{name}");
+        assert_eq!(r.called_as, None);
+    }
+    assert_eq!(read_runs.load(Ordering::SeqCst), 0);
+    assert_eq!(write_runs.load(Ordering::SeqCst), 0);
+    // With the policy off, an unknown name never runs anything.
+    let mut d = Dispatcher::new(
+        registry,
+        Policy {
+            run_meant_read_only: false,
+            ..fast_policy()
+        },
+    );
+    let r = d
+        .dispatch(ToolCall::new("test_ls", json!({"path": "docs"})))
+        .await;
+    assert_eq!(kind(&r), Some(FailureKind::UnknownTool));
+    assert_eq!(ls_runs.load(Ordering::SeqCst), 1);
+}
+
+#[tokio::test]
 async fn malformed_text_arguments_get_a_corrective_message_with_an_example() {
     let registry = Registry::new();
     let (t, runs) = probe("read", Annotations::READ_ONLY, ok_text("x"));

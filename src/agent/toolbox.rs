@@ -52,6 +52,10 @@ pub struct CallResult {
     /// may be stale, so identical calls run again instead of being answered from them.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub changed: bool,
+    /// The tool that ran, when the name called is no tool's and the toolbox ran the read-only
+    /// tool the call clearly meant (see [`crate::dispatch::Policy::run_meant_read_only`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ran_as: Option<String>,
 }
 
 impl CallResult {
@@ -63,6 +67,7 @@ impl CallResult {
             attempts: 1,
             cached: false,
             changed: false,
+            ran_as: None,
         }
     }
 
@@ -80,6 +85,7 @@ impl CallResult {
             attempts: 1,
             cached: false,
             changed: false,
+            ran_as: None,
         }
     }
 

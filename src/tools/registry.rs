@@ -294,6 +294,80 @@ impl Snapshot {
         }
         Some(json!({"name": only.spec.name, "arguments": args}).to_string())
     }
+
+    /// The read-only tool a call of `name` — no tool's name — clearly meant, which the
+    /// dispatcher runs in its place (see [`crate::dispatch::Policy::run_meant_read_only`]).
+    /// Small models name a call after the subject of the request (`test_ls` asked about tests,
+    /// `convert` with grep's arguments asked about `convert.py`) and send that name again after
+    /// being shown the right call. Among the tools whose parameters take `args` (every key one
+    /// of its properties, every required one present; `null` values left out), the one that is
+    /// meant is:
+    /// 1. the only one, when `args` is not empty;
+    /// 2. else the only one whose name is a word (or run of words) of `name`: `test_ls` → `ls`;
+    /// 3. else the only one whose arguments are exactly `args` in an example call shown for
+    ///    this task: the tool's own example, or one of `shown` (tool, arguments) — the model
+    ///    copied the example's values under its own name.
+    ///
+    /// `None` when no rule gives exactly one tool, or the tool it gives changes things.
+    pub fn read_only_tool_meant(
+        &self,
+        name: &str,
+        args: &Value,
+        shown: &[(String, Value)],
+    ) -> Option<&Arc<Entry>> {
+        let args: serde_json::Map<String, Value> = args
+            .as_object()?
+            .iter()
+            .filter(|(_, v)| !v.is_null())
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        let fits: Vec<&Arc<Entry>> = self
+            .tools
+            .values()
+            .filter(|e| crate::schema::takes_arguments(&e.spec.parameters, &args))
+            .collect();
+        let words = format!("_{}_", word_run(name));
+        let meant =
+            if !args.is_empty() && fits.len() == 1 {
+                Some(fits[0])
+            } else if let Some(e) = only_one(
+                fits.iter()
+                    .copied()
+                    .filter(|e| words.contains(&format!("_{}_", word_run(&e.spec.name))))
+                    .collect(),
+            ) {
+                Some(e)
+            } else {
+                let wanted = Value::Object(args.clone());
+                only_one(
+                    fits.iter()
+                        .copied()
+                        .filter(|e| {
+                            e.spec.example.clone().unwrap_or_else(|| {
+                                crate::tools::example_arguments(&e.spec.parameters)
+                            }) == wanted
+                                || shown.iter().any(|(n, a)| *n == e.spec.name && *a == wanted)
+                        })
+                        .collect(),
+                )
+            };
+        meant.filter(|e| e.spec.annotations.read_only)
+    }
+}
+
+/// The one entry of `v`, if it holds exactly one.
+fn only_one(v: Vec<&Arc<Entry>>) -> Option<&Arc<Entry>> {
+    (v.len() == 1).then(|| v[0])
+}
+
+/// `name` in lower case with every run of other characters than letters and digits one `_`
+/// (`Weather Log-add` → `weather_log_add`), for matching a tool's name as a word of it.
+fn word_run(name: &str) -> String {
+    name.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect::<Vec<_>>()
+        .join("_")
 }
 
 /// The entry whose name is closest to `name` (Jaro–Winkler, case-insensitive).

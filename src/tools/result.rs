@@ -111,6 +111,10 @@ pub struct ToolResult {
     pub truncated: bool,
     /// What decoding changed in the arguments (empty: used as sent).
     pub coercions: Vec<crate::decode::Coercion>,
+    /// The name the model wrote, when it is no tool's and the dispatcher ran the read-only tool
+    /// the call clearly meant (`name`; see [`crate::dispatch::Policy::run_meant_read_only`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub called_as: Option<String>,
 }
 
 fn ser_ms<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {

@@ -1025,6 +1025,11 @@ impl Render {
                 ..
             } => {
                 self.newline(out)?;
+                // A call of no tool's name that ran as the tool it meant: `test_ls → ls`.
+                let name = match &result.ran_as {
+                    Some(tool) => format!("{name} → {tool}"),
+                    None => name.clone(),
+                };
                 match &result.failure {
                     None => {
                         let note = if result.cached {
