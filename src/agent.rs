@@ -1285,8 +1285,10 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     /// `failure` with an example call of a tool in its message replaced by `example`, the same
     /// tool's call grounded in the request: the tool's fixed example (an unknown tool's message
     /// shows one), or any call of that tool when `example` is made of words of the request (a
-    /// not-found message's first file, where the user named another). One message, one example
-    /// to copy, the one that fits the task.
+    /// not-found message's first file, where the user named another). An unknown tool's message
+    /// shows the closest tool's fixed example, replaced by any tool's grounded call (the look at
+    /// what the request names, see [`Self::example_for`]). One message, one example to copy,
+    /// the one that fits the task.
     fn grounded(&self, mut failure: CallFailure, example: Option<&str>) -> CallFailure {
         let Some(example) = example else {
             return failure;
@@ -1297,9 +1299,21 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         else {
             return failure;
         };
-        if let Some(fixed) = self.tools.example_call(&name)
+        // The fixed example shown: the example's own tool's, or for a name that is no tool
+        // (its message shows the closest tool's), any tool's.
+        let fixed = if failure.kind == "unknown_tool" {
+            self.tools
+                .defs()
+                .iter()
+                .filter_map(|d| self.tools.example_call(&d.name))
+                .find(|f| failure.message.contains(f.as_str()))
+        } else {
+            self.tools
+                .example_call(&name)
+                .filter(|f| failure.message.contains(f.as_str()))
+        };
+        if let Some(fixed) = fixed
             && fixed != example
-            && failure.message.contains(&fixed)
         {
             failure.message = failure.message.replace(&fixed, example);
         } else if self.request_named(example)
@@ -1401,10 +1415,18 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     /// to it. Never a call that changes anything for a name the model got wrong: small models
     /// copy the example they are given, and the closest name is often `write` or `edit`. The
     /// example is grounded in the run's prompt where the tool can (`read` of the file the user
-    /// named), since it will be copied.
+    /// named), since it will be copied. For a name that is no tool, the look at what the
+    /// request names comes first ([`Self::look_first`], when not made yet): asked to fix a typo
+    /// in README.md, Qwen2.5-Coder-0.5B called a tool `temperture`, was shown grep's fixed
+    /// example (the closest name) and searched for `fn main` until the run ended.
     fn example_for(&self, name: &str) -> Option<String> {
         if let Some(ex) = self.tools.example_call_for(name, &self.request) {
             return Some(ex);
+        }
+        if let Some(look) = self.look_first()
+            && !self.already_made(&look)
+        {
+            return Some(look);
         }
         let lower = name.to_lowercase();
         let defs = self.tools.defs();

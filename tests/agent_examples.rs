@@ -518,6 +518,86 @@ fn a_dot_file_named_by_its_stem_is_the_call_to_make_first() {
     );
 }
 
+/// Found on the held-out project tasks (`examples/tasks-project.jsonl`): asked "In which file is
+/// the function to_kelvin defined?", Qwen2.5-Coder-0.5B answered "in the <tools> XML tags"
+/// without a look. The request names no file and no folder, but a word written as code — an
+/// identifier, a flag, a quoted word — found in the folder is a search of the whole root; in a
+/// named folder such a word goes before the plain ones (`--last` over `print`). Plain words
+/// alone still get no search of the root.
+#[test]
+fn a_word_written_as_code_is_searched_for_before_answering() {
+    let dir = folder();
+    std::fs::create_dir(dir.path().join("weatherlog")).unwrap();
+    std::fs::write(
+        dir.path().join("weatherlog/convert.py"),
+        "def to_kelvin(celsius):\n    return celsius + 273.15\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("weatherlog/cli.py"),
+        "show.add_argument(\"--last\", type=int, default=7)\nprint(rows)\n",
+    )
+    .unwrap();
+    let cases = [
+        (
+            "In which file is the function to_kelvin defined?",
+            r#"{"name":"grep","arguments":{"pattern":"to_kelvin","ignore_case":true}}"#,
+        ),
+        (
+            "How many readings does `weatherlog show` print when --last is not given?",
+            r#"{"name":"grep","arguments":{"pattern":"--last","path":"weatherlog","ignore_case":true}}"#,
+        ),
+        (
+            "Where is \"celsius\" converted?",
+            r#"{"name":"grep","arguments":{"pattern":"celsius","ignore_case":true}}"#,
+        ),
+    ];
+    for (prompt, want) in cases {
+        let (_, requests) = run_prompt(
+            &dir,
+            prompt,
+            vec!["In the tools.".into(), "convert.py".into()],
+        );
+        let asked = &requests[1].messages.last().unwrap().content;
+        assert!(asked.ends_with(want), "{prompt}: {asked}");
+    }
+    // Plain words, or a code word found nowhere: no search, the answer stands.
+    for prompt in [
+        "Where is the temperature converted?",
+        "In which file is the function to_rankine defined?",
+    ] {
+        let (t, requests) = run_prompt(&dir, prompt, vec!["Nowhere.".into()]);
+        assert_eq!((requests.len(), t.answer.as_deref()), (1, Some("Nowhere.")));
+    }
+}
+
+/// Found on the held-out project tasks: asked to fix the typo "temperture" in README.md,
+/// Qwen2.5-Coder-0.5B called a tool `temperture`; the message showed the closest tool's fixed
+/// example, grep's `fn main`, which it searched for until the run ended. A name that is no
+/// tool's is shown the look at what the request names instead.
+#[test]
+fn an_unknown_tool_is_shown_the_look_at_what_the_request_names() {
+    let dir = folder();
+    let prompt = "Fix the spelling mistake \"pasport\" in todo.txt.";
+    let (t, _) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            call("pasport", json!({"description": "a spelling tool"})),
+            "Done.".into(),
+            "Done.".into(),
+        ],
+    );
+    let feedback = &t.turns[0].calls[0].feedback;
+    assert!(feedback.contains("unknown tool `pasport`"), "{feedback}");
+    assert!(
+        feedback.contains(r#"{"name":"read","arguments":{"path":"todo.txt"}}"#),
+        "{feedback}"
+    );
+    assert!(!feedback.contains("fn main"), "{feedback}");
+    assert_eq!(feedback.matches("{\"name\":").count(), 1, "{feedback}");
+}
+
 /// Found with `toolmend eval tasks` (quickstart): asked "Who writes the quickstart, according to
 /// the notes?", Qwen2.5-Coder-0.5B answered without a call, listed `notes` when asked to, then
 /// read the folder and searched for `groceries.md`. No file is named; the request's most telling

@@ -69,23 +69,41 @@ impl TypedTool for Grep {
     }
 
     /// A search, in the folder the request names, for the request's most telling word: of its
-    /// words (four letters or more, not a common function word), the one found on the fewest
-    /// lines of the folder's text files, at least one (longer first on a tie), searched without
-    /// regard to case. `None` when the request names a file (reading it is the better look, see
-    /// `read`), names no folder (a question need not be about the workspace at all), or no
-    /// word of it occurs there. Found with `toolmend eval tasks` (quickstart): asked "Who writes
-    /// the quickstart, according to the notes?", Qwen2.5-Coder-0.5B copied the fixed example and
+    /// words written as code (below) found in the folder's text files, else of its plain words
+    /// (four letters or more, not a common function word), the one found on the fewest lines,
+    /// at least one (longer first on a tie), searched without regard to case. Found with `toolmend eval tasks` (quickstart): asked "Who writes the
+    /// quickstart, according to the notes?", Qwen2.5-Coder-0.5B copied the fixed example and
     /// searched for `fn main` in a folder of notes; `quickstart` is on one line of `notes/`, the
     /// answer's.
+    ///
+    /// A request that names no folder gets a search of the whole root only for a word written
+    /// as code: an identifier with `_` (`to_kelvin`), a flag (`--last`), or a word the request
+    /// quotes (`"temperture"`) — of those found there, the one on the fewest lines; the call
+    /// leaves `path` out (the root). A question in plain words need not be about the workspace
+    /// at all. Found on the held-out project tasks: asked "In which file is the function
+    /// to_kelvin defined?", the model answered "in the <tools> XML tags" without a look.
+    ///
+    /// `None` when the request names a file (reading it is the better look, see `read`), or
+    /// no such word occurs where it would be searched.
     fn example_for(&self, request: &str) -> Option<Value> {
         let sb = &self.sandbox;
         if sb.first_named(request, false).is_some() {
             return None;
         }
-        let folder = sb.first_named(request, true)?;
-        let abs = sb.resolve("grep", &folder).ok()?;
-        let word = telling_word(sb, &abs, request)?;
-        Some(json!({"pattern": word, "path": folder, "ignore_case": true}))
+        let code = code_words(request);
+        if let Some(folder) = sb.first_named(request, true) {
+            let abs = sb.resolve("grep", &folder).ok()?;
+            let mut words = code.clone();
+            words.extend(
+                plain_words(request)
+                    .into_iter()
+                    .filter(|w| !code.contains(w)),
+            );
+            let word = telling_word(sb, &abs, &words, code.len())?;
+            return Some(json!({"pattern": word, "path": folder, "ignore_case": true}));
+        }
+        let word = telling_word(sb, sb.root(), &code, code.len())?;
+        Some(json!({"pattern": word, "ignore_case": true}))
     }
 
     async fn run(&self, _ctx: &ToolContext, args: GrepArgs) -> Result<Output, Failure> {
@@ -249,10 +267,9 @@ const COMMON: &[&str] = &[
     "your",
 ];
 
-/// The word of `request` found on the fewest lines (at least one) of the text files below
-/// `dir`, case aside; see [`Grep`]'s `example_for`. Reads at most 500 files of up to 256 KiB
-/// each, 4 MiB in all, among the first 10,000 entries (in name order).
-fn telling_word(sb: &Sandbox, dir: &std::path::Path, request: &str) -> Option<String> {
+/// The words of `request` a search for its telling word tries: four letters or more, letters
+/// and digits only, not a common function word; lower case, at most 20, in order.
+fn plain_words(request: &str) -> Vec<String> {
     let mut words: Vec<String> = Vec::new();
     for w in crate::tools::request_words(request).take(200) {
         let w = w.to_lowercase();
@@ -267,6 +284,49 @@ fn telling_word(sb: &Sandbox, dir: &std::path::Path, request: &str) -> Option<St
             break;
         }
     }
+    words
+}
+
+/// The words of `request` written as code: an identifier holding `_` (`to_kelvin`), a flag
+/// (`--last`, `-v`), or a word the request puts in quotes or backticks (`"temperture"`); three
+/// characters or more, none that a regular expression reads as an operator outside a class
+/// (the search is for the word itself, and the call must be made of the request's own words). Lower case,
+/// at most 20, in order.
+fn code_words(request: &str) -> Vec<String> {
+    let quoted = |w: &str| {
+        ['"', '`', '\'', '\u{201c}']
+            .iter()
+            .any(|q| request.contains(&format!("{q}{w}")))
+    };
+    let mut words: Vec<String> = Vec::new();
+    for w in crate::tools::request_words(request).take(200) {
+        let flag = w.starts_with('-') && w.trim_start_matches('-').starts_with(char::is_alphabetic);
+        let ident = w.contains('_') && w.chars().any(char::is_alphabetic);
+        let w_low = w.to_lowercase();
+        if w.chars().count() >= 3
+            && (flag || ident || quoted(w))
+            && regex::escape(w).replace("\\-", "-") == w
+            && !words.contains(&w_low)
+        {
+            words.push(w_low);
+        }
+        if words.len() == 20 {
+            break;
+        }
+    }
+    words
+}
+
+/// Of `words` (lower case), the one found on the fewest lines (at least one) of the text files
+/// below `dir`, case aside — of the first `preferred` words when any of them is found; see
+/// [`Grep`]'s `example_for`. Reads at most 500 files of up to 256 KiB each, 4 MiB in all,
+/// among the first 10,000 entries (in name order).
+fn telling_word(
+    sb: &Sandbox,
+    dir: &std::path::Path,
+    words: &[String],
+    preferred: usize,
+) -> Option<String> {
     if words.is_empty() {
         return None;
     }
@@ -303,12 +363,16 @@ fn telling_word(sb: &Sandbox, dir: &std::path::Path, request: &str) -> Option<St
             }
         }
     }
-    words
-        .iter()
-        .zip(&lines)
-        .filter(|&(_, &n)| n > 0)
-        .min_by_key(|&(w, &n)| (n, std::cmp::Reverse(w.chars().count())))
-        .map(|(w, _)| w.clone())
+    let fewest = |from: usize, to: usize| {
+        words[from..to]
+            .iter()
+            .zip(&lines[from..to])
+            .filter(|&(_, &n)| n > 0)
+            .min_by_key(|&(w, &n)| (n, std::cmp::Reverse(w.chars().count())))
+            .map(|(w, _)| w.clone())
+    };
+    let preferred = preferred.min(words.len());
+    fewest(0, preferred).or_else(|| fewest(preferred, words.len()))
 }
 
 /// Reads lines (with their `\n`) from a buffered reader, keeping at most [`MAX_LINE_BYTES`] of
