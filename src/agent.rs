@@ -1374,7 +1374,10 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     /// `edit` has the real file to look at. `None` when the request names nothing a tool knows.
     ///
     /// Of several such calls the one naming the deepest path wins: the `read` of
-    /// `notes/meeting.md` ("the meeting notes") over the `ls` of `notes`.
+    /// `notes/meeting.md` ("the meeting notes") over the `ls` of `notes`; then one naming a file
+    /// over one naming a folder: asked "Which package does weatherlog depend on, according to
+    /// pyproject.toml?", the `read` of `pyproject.toml`, not the `ls` of the project's folder
+    /// `weatherlog/` (held-out project tasks).
     fn look_first(&self) -> Option<String> {
         let named: Vec<(String, Vec<String>)> = self
             .tools
@@ -1404,11 +1407,23 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 })
             })
         };
-        named
+        // A value naming a file: its last component has an extension or is a dot-file.
+        let file_like = |values: &[String]| {
+            values.iter().any(|v| {
+                let last = v.rsplit('/').next().unwrap_or(v);
+                (last.starts_with('.') && last.len() > 1) || last.contains('.')
+            })
+        };
+        let deepest: Vec<&(String, Vec<String>)> = named
             .iter()
-            .find(|(_, v)| !named.iter().any(|(_, other)| within(other, v)))
-            .or(named.first())
+            .filter(|(_, v)| !named.iter().any(|(_, other)| within(other, v)))
+            .collect();
+        deepest
+            .iter()
+            .find(|(_, v)| file_like(v))
+            .or(deepest.first())
             .map(|(call, _)| call.clone())
+            .or_else(|| named.first().map(|(call, _)| call.clone()))
     }
 
     /// One valid call of `name`, or, for a name that is no tool, of the read-only tool closest

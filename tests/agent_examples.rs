@@ -571,6 +571,32 @@ fn a_word_written_as_code_is_searched_for_before_answering() {
     }
 }
 
+/// Found on the held-out project tasks: asked "Which package does weatherlog depend on,
+/// according to pyproject.toml?", the model answered `requests` without a look, and was asked
+/// to look at the `ls` of the project's folder `weatherlog/` (a word of the request) rather
+/// than at the file the request names. A named file is the look before a named folder.
+#[test]
+fn a_named_file_is_the_look_before_a_named_folder() {
+    let dir = folder();
+    std::fs::create_dir(dir.path().join("weatherlog")).unwrap();
+    std::fs::write(dir.path().join("weatherlog/cli.py"), "import tabulate\n").unwrap();
+    std::fs::write(
+        dir.path().join("pyproject.toml"),
+        "[project]\ndependencies = [\"tabulate\"]\n",
+    )
+    .unwrap();
+    let (_, requests) = run_prompt(
+        &dir,
+        "Which package does weatherlog depend on, according to pyproject.toml?",
+        vec!["requests".into(), "tabulate".into()],
+    );
+    let asked = &requests[1].messages.last().unwrap().content;
+    assert!(
+        asked.ends_with(r#"{"name":"read","arguments":{"path":"pyproject.toml"}}"#),
+        "{asked}"
+    );
+}
+
 /// Found on the held-out project tasks: asked to fix the typo "temperture" in README.md,
 /// Qwen2.5-Coder-0.5B called a tool `temperture`; the message showed the closest tool's fixed
 /// example, grep's `fn main`, which it searched for until the run ended. A name that is no
