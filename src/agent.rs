@@ -154,8 +154,22 @@ struct Seen {
     /// The id of the call that ran (its result message answers this id).
     id: String,
     result: CallResult,
-    /// Identical repeats after a model-fault failure.
+    /// Identical repeats after a model-fault failure, or of a read-only call that succeeded:
+    /// one a turn at most — the same call written twice in one turn is one repeat, not a
+    /// second step towards ending the run.
     repeats: u32,
+    /// The turn whose repeat was counted last.
+    counted_turn: u32,
+}
+
+impl Seen {
+    /// Counts a repeat in `turn` (see [`Seen::repeats`]).
+    fn count_repeat(&mut self, turn: u32) {
+        if self.repeats == 0 || self.counted_turn != turn {
+            self.repeats += 1;
+            self.counted_turn = turn;
+        }
+    }
 }
 
 /// A model, its tools, and the conversation so far.
@@ -895,7 +909,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     Some(prev)
                         if prev.result.is_ok() && self.read_only_ran(&call.name, &prev.result) =>
                     {
-                        prev.repeats += 1;
+                        prev.count_repeat(record.turn);
                         let mut r = prev.result.clone();
                         r.cached = true;
                         r.attempts = 0;
@@ -934,7 +948,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     Some(prev)
                         if matches!(prev.result.fault(), Some(Fault::Model | Fault::Policy)) =>
                     {
-                        prev.repeats += 1;
+                        prev.count_repeat(record.turn);
                         let failure = prev.result.failure.clone().unwrap_or(CallFailure {
                             kind: "invalid_args".into(),
                             fault: Fault::Model,
@@ -998,6 +1012,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                         id: call.id.clone(),
                         result: result.clone(),
                         repeats: 0,
+                        counted_turn: record.turn,
                     },
                 );
             }
@@ -1498,6 +1513,7 @@ fn not_run(
             id: id.to_owned(),
             result: r.clone(),
             repeats: 0,
+            counted_turn: 0,
         },
     );
     let f = r.output.clone();

@@ -571,6 +571,34 @@ fn a_word_written_as_code_is_searched_for_before_answering() {
     }
 }
 
+/// Found on the held-out project tasks (version): the model had the answer from a search, then
+/// wrote the same call of a name that is no tool's (`convert`, run as grep) twice in each of
+/// two turns — the extractor keeps repeats of a refused name, for the toolbox to answer. Each
+/// copy counted as a repeat, so the fourth ended the run (`repeated_failure`) before the answer
+/// turn the third had earned. The same call twice in one turn is one repeat.
+#[test]
+fn the_same_call_twice_in_a_turn_is_one_repeat() {
+    let dir = folder();
+    let one = json!({"name": "convert", "arguments": {"pattern": "passport", "path": ".", "ignore_case": true}})
+        .to_string();
+    let twice = || -> ScriptedTurn { format!("{one}\n{one}\n").into() };
+    let (t, _) = run_prompt(
+        &dir,
+        "Which TODO items in todo.txt are still open?",
+        vec![
+            call("read", json!({"path": "todo.txt"})),
+            twice(),
+            twice(),
+            "Renew the passport.".into(),
+        ],
+    );
+    assert_eq!(t.turns[1].calls.len(), 2);
+    assert_eq!(t.turns[1].calls[0].result.ran_as.as_deref(), Some("grep"));
+    assert_eq!(t.end, EndReason::Answered, "{:?}", t.turns.last());
+    assert_eq!(t.answer.as_deref(), Some("Renew the passport."));
+    assert!(t.turns[3].answer_only, "{:?}", t.turns[3]);
+}
+
 /// Found on the held-out project tasks: asked "Which package does weatherlog depend on,
 /// according to pyproject.toml?", the model answered `requests` without a look, and was asked
 /// to look at the `ls` of the project's folder `weatherlog/` (a word of the request) rather
