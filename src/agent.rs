@@ -1448,7 +1448,10 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     /// named), since it will be copied. For a name that is no tool, the look at what the
     /// request names comes first ([`Self::look_first`], when not made yet): asked to fix a typo
     /// in README.md, Qwen2.5-Coder-0.5B called a tool `temperture`, was shown grep's fixed
-    /// example (the closest name) and searched for `fn main` until the run ended.
+    /// example (the closest name) and searched for `fn main` until the run ended. Once that
+    /// look is made, the closest read-only tool's call when it is grounded in the request, else
+    /// the look at the root (see [`names_only_the_root`]), never a fixed example of a task
+    /// that is not this one.
     fn example_for(&self, name: &str) -> Option<String> {
         if let Some(ex) = self.tools.example_call_for(name, &self.request) {
             return Some(ex);
@@ -1469,8 +1472,31 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 };
                 score(a).total_cmp(&score(b))
             })?;
-        self.tools.example_call_for(&closest.name, &self.request)
+        let example = self.tools.example_call_for(&closest.name, &self.request)?;
+        if self.request_named(&example) || names_only_the_root(&example) {
+            return Some(example);
+        }
+        // A fixed example is copied as it is, whatever the task (grep's `fn main`, searched
+        // for in a Python project after the model had read the file to change): the look at
+        // the whole folder instead, a read-only tool's example that names nothing but the root.
+        defs.iter()
+            .filter(|d| self.tools.is_read_only(&d.name))
+            .filter_map(|d| self.tools.example_call(&d.name))
+            .find(|ex| names_only_the_root(ex))
+            .or(Some(example))
     }
+}
+
+/// Whether the call `call` (JSON text) has arguments whose strings are all `.` (one at least)
+/// and nothing else: the `ls` of the root, a look that names nothing of any task.
+fn names_only_the_root(call: &str) -> bool {
+    serde_json::from_str::<serde_json::Value>(call)
+        .ok()
+        .and_then(|c| {
+            let args = c.get("arguments")?.as_object()?;
+            Some(!args.is_empty() && args.values().all(|v| v.as_str() == Some(".")))
+        })
+        .unwrap_or(false)
 }
 
 /// The messages toolmend wrote to the model in this run so far: corrective messages of failed

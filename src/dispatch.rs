@@ -9,9 +9,10 @@
 //! 1. the tool is looked up in the turn's registry snapshot. A name that is no tool's runs the
 //!    read-only tool the call clearly means, with a note naming it
 //!    ([`Policy::run_meant_read_only`]; the rules are
-//!    [`crate::tools::Snapshot::read_only_tool_meant`]'s: the arguments fit only that tool, or
+//!    [`crate::tools::Snapshot::read_only_call_meant`]'s: the arguments fit only that tool, or
 //!    its name is a word of the name written, or they are an example call's shown in this
-//!    task); otherwise it is `UnknownTool`, listing the known tools and one concrete call — of
+//!    task, or they hold a shown call's values under other names — that call then runs as
+//!    shown); otherwise it is `UnknownTool`, listing the known tools and one concrete call — of
 //!    the one read-only tool whose parameters take the arguments sent, else the closest
 //!    read-only tool's example; never of one that writes — and nothing runs;
 //! 2. the arguments go through [`crate::decode`]: repaired, coerced where the schema asks,
@@ -94,7 +95,7 @@ pub struct Policy {
     /// How forgiving argument decoding is.
     pub decode: crate::decode::Policy,
     /// Run the read-only tool a call of an unknown name clearly meant, with a note naming it
-    /// (see [`crate::tools::Snapshot::read_only_tool_meant`]), instead of refusing the call as
+    /// (see [`crate::tools::Snapshot::read_only_call_meant`]), instead of refusing the call as
     /// `UnknownTool`. A tool that changes things never runs under another name.
     pub run_meant_read_only: bool,
 }
@@ -201,7 +202,16 @@ struct Job {
     coercions: Vec<Coercion>,
     key: String,
     start: Instant,
-    called_as: Option<String>,
+    called_as: Option<Meant>,
+}
+
+/// A call of a name that is no tool's, run as the read-only call it meant.
+struct Meant {
+    /// The name the model wrote.
+    called: String,
+    /// The arguments of the shown example call it copied under other names, which ran instead
+    /// of its own; `None` when its own arguments ran.
+    shown: Option<Value>,
 }
 
 enum Prepared {
@@ -209,14 +219,21 @@ enum Prepared {
     Run(Job),
 }
 
-/// Marks `r` as the result of the tool the model's call of `called` (no tool's name) meant,
+/// Marks `r` as the result of the call the model's call of a name that is no tool's meant,
 /// and says so at the head of its output: the model learns the name to call.
-fn ran_as_meant(r: &mut ToolResult, called: String) {
+fn ran_as_meant(r: &mut ToolResult, meant: Meant) {
+    let what = match &meant.shown {
+        None => "with the arguments you sent".to_owned(),
+        Some(args) => format!(
+            "as shown to you: {}",
+            serde_json::json!({"name": r.name, "arguments": args})
+        ),
+    };
     r.output = format!(
-        "(No tool is named `{called}`; this is the result of `{}` with the arguments you sent.)\n{}",
-        r.name, r.output
+        "(No tool is named `{}`; this is the result of `{}` {what}.)\n{}",
+        meant.called, r.name, r.output
     );
-    r.called_as = Some(called);
+    r.called_as = Some(meant.called);
 }
 
 const TRUNCATION_NOTE: &str = "[output truncated:";
@@ -393,20 +410,35 @@ impl Dispatcher {
             .as_ref()
             .and_then(Option::as_ref)
             .filter(|_| self.policy.run_meant_read_only)
-            .and_then(|args| snap.read_only_tool_meant(&call.name, args, &self.shown));
-        let (name, called_as) = match meant {
-            Some(e) => (e.spec.name.clone(), Some(call.name)),
-            None => (call.name, None),
+            .and_then(|args| snap.read_only_call_meant(&call.name, args, &self.shown));
+        let (name, arguments, called_as) = match meant {
+            Some((e, None)) => (
+                e.spec.name.clone(),
+                call.arguments,
+                Some(Meant {
+                    called: call.name,
+                    shown: None,
+                }),
+            ),
+            Some((e, Some(shown))) => (
+                e.spec.name.clone(),
+                Arguments::Value(shown.clone()),
+                Some(Meant {
+                    called: call.name,
+                    shown: Some(shown),
+                }),
+            ),
+            None => (call.name, call.arguments, None),
         };
-        let prepared = self.prepare_named(snap, start, id, name, call.arguments, unknown_args);
+        let prepared = self.prepare_named(snap, start, id, name, arguments, unknown_args);
         match (prepared, called_as) {
             (p, None) => p,
-            (Prepared::Done(mut r), Some(called)) => {
-                ran_as_meant(&mut r, called);
+            (Prepared::Done(mut r), Some(meant)) => {
+                ran_as_meant(&mut r, meant);
                 Prepared::Done(r)
             }
-            (Prepared::Run(mut job), called) => {
-                job.called_as = called;
+            (Prepared::Run(mut job), meant) => {
+                job.called_as = meant;
                 Prepared::Run(job)
             }
         }

@@ -650,6 +650,25 @@ fn an_unknown_tool_is_shown_the_look_at_what_the_request_names() {
     );
     assert!(!feedback.contains("fn main"), "{feedback}");
     assert_eq!(feedback.matches("{\"name\":").count(), 1, "{feedback}");
+
+    // Once the file is read (held-out bump_version: a tool named after the file's docstring,
+    // then `fn main` searched for four times): the look at the root, not grep's fixed example.
+    let (t, _) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            call("read", json!({"path": "todo.txt"})),
+            call("renew_the_passport", json!({"__version__": "0.3.1"})),
+            "Done.".into(),
+            "Done.".into(),
+        ],
+    );
+    let feedback = &t.turns[1].calls[0].feedback;
+    assert!(
+        feedback.contains(r#"{"name":"ls","arguments":{"path":"."}}"#),
+        "{feedback}"
+    );
+    assert!(!feedback.contains("fn main"), "{feedback}");
 }
 
 /// Found with `toolmend eval tasks` (quickstart): asked "Who writes the quickstart, according to

@@ -295,8 +295,9 @@ impl Snapshot {
         Some(json!({"name": only.spec.name, "arguments": args}).to_string())
     }
 
-    /// The read-only tool a call of `name` — no tool's name — clearly meant, which the
-    /// dispatcher runs in its place (see [`crate::dispatch::Policy::run_meant_read_only`]).
+    /// The read-only call a call of `name` — no tool's name — clearly meant, which the
+    /// dispatcher runs in its place (see [`crate::dispatch::Policy::run_meant_read_only`]):
+    /// the tool, and the arguments to run it with when they are not `args` themselves.
     /// Small models name a call after the subject of the request (`test_ls` asked about tests,
     /// `convert` with grep's arguments asked about `convert.py`) and send that name again after
     /// being shown the right call. Among the tools whose parameters take `args` (every key one
@@ -308,13 +309,18 @@ impl Snapshot {
     ///    this task: the tool's own example, or one of `shown` (tool, arguments) — the model
     ///    copied the example's values under its own name.
     ///
+    /// When no tool takes `args`: 4. the last call of `shown` whose arguments hold the same
+    /// values in the same order as `args` under other names (`{"city": "--city", "path":
+    /// "weatherlog"}` after grep's `{"pattern": "--city", "path": "weatherlog"}` was shown) —
+    /// that call as shown.
+    ///
     /// `None` when no rule gives exactly one tool, or the tool it gives changes things.
-    pub fn read_only_tool_meant(
+    pub fn read_only_call_meant(
         &self,
         name: &str,
         args: &Value,
         shown: &[(String, Value)],
-    ) -> Option<&Arc<Entry>> {
+    ) -> Option<(&Arc<Entry>, Option<Value>)> {
         let args: serde_json::Map<String, Value> = args
             .as_object()?
             .iter()
@@ -326,6 +332,20 @@ impl Snapshot {
             .values()
             .filter(|e| crate::schema::takes_arguments(&e.spec.parameters, &args))
             .collect();
+        if fits.is_empty() {
+            // Rule 4: the values of a shown call under other names.
+            let values: Vec<&Value> = args.values().collect();
+            let (tool, shown_args) = shown.iter().rev().find(|(_, a)| {
+                a.as_object()
+                    .is_some_and(|a| !a.is_empty() && a.values().collect::<Vec<_>>() == values)
+            })?;
+            let e = self.tools.get(tool.as_str())?;
+            return e
+                .spec
+                .annotations
+                .read_only
+                .then(|| (e, Some(shown_args.clone())));
+        }
         let words = format!("_{}_", word_run(name));
         let meant =
             if !args.is_empty() && fits.len() == 1 {
@@ -351,7 +371,9 @@ impl Snapshot {
                         .collect(),
                 )
             };
-        meant.filter(|e| e.spec.annotations.read_only)
+        meant
+            .filter(|e| e.spec.annotations.read_only)
+            .map(|e| (e, None))
     }
 }
 
