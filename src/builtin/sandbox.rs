@@ -151,7 +151,21 @@ impl Sandbox {
         tool: &str,
         path: &str,
     ) -> Result<(PathBuf, Option<String>), Failure> {
-        let abs = self.resolve(tool, path)?;
+        let abs = match self.resolve(tool, path) {
+            Ok(abs) => abs,
+            Err(refused) => {
+                // An absolute path whose tail names an entry of the root: the entry, said so.
+                let Some(tail) = self.existing_tail(path) else {
+                    return Err(refused);
+                };
+                let entry = self.resolve(tool, &tail)?;
+                let note = format!(
+                    "(`{}` is outside the workspace; this is `{tail}`.)",
+                    path.trim()
+                );
+                return Ok((entry, Some(note)));
+            }
+        };
         if abs.symlink_metadata().is_ok() {
             return Ok((abs, None));
         }
@@ -216,11 +230,39 @@ impl Sandbox {
         Ok((entry, Some(note)))
     }
 
+    /// The longest tail of the absolute path `given` — its leading components dropped — that
+    /// names an existing entry below the root other than the root itself, as a relative path:
+    /// `weatherlog/store.py` for `/path/to/weatherlog/store.py`. Small models copy placeholder
+    /// prefixes (`/path/to/`) from their training data. `None` for a path that is not absolute
+    /// (`/`, `~/`), or when no tail names anything.
+    fn existing_tail(&self, given: &str) -> Option<String> {
+        let given = given.trim();
+        if !(given.starts_with(['/', '\\'])
+            || given.starts_with("~/")
+            || Path::new(given).is_absolute())
+        {
+            return None;
+        }
+        let parts: Vec<&str> = given
+            .split(['/', '\\'])
+            .filter(|c| !c.is_empty() && *c != "." && *c != "~")
+            .collect();
+        if parts.contains(&"..") {
+            return None;
+        }
+        (0..parts.len()).find_map(|i| {
+            let tail = parts[i..].join("/");
+            let abs = self.resolve("read", &tail).ok()?;
+            (abs != self.root && abs.symlink_metadata().is_ok()).then(|| self.display(&abs))
+        })
+    }
+
     fn absolute_message(&self, tool: &str, given: &str) -> String {
         let suggestion = Path::new(given)
             .strip_prefix(&self.root)
             .ok()
-            .map(|rel| self.display(&self.root.join(rel)));
+            .map(|rel| self.display(&self.root.join(rel)))
+            .or_else(|| self.existing_tail(given));
         match suggestion {
             Some(rel) => format!(
                 "`{given}` is an absolute path; paths are relative to the workspace root. Use {{\"path\": \"{rel}\"}}"
