@@ -186,19 +186,22 @@ pub struct Dispatcher {
     seen: HashMap<String, Seen>,
     calls: u64,
     run_time: Duration,
-    /// The example calls unknown-tool messages of this task showed, as (tool, arguments): a
-    /// model copies their values under its own name (see [`Policy::run_meant_read_only`]).
+    /// The calls the model has seen in this task, as (tool, arguments): the example calls
+    /// unknown-tool messages showed, and the read-only calls that ran. A model sends them
+    /// again, or their values, under a name of its own (see [`Policy::run_meant_read_only`]).
     shown: Vec<(String, Value)>,
 }
 
-/// How many shown example calls a dispatcher remembers.
-const SHOWN_MAX: usize = 16;
+/// How many seen calls a dispatcher remembers for [`Dispatcher::shown`].
+const SHOWN_MAX: usize = 32;
 
 /// A call that passed every check and will run.
 struct Job {
     id: String,
     entry: Arc<Entry>,
     args: Value,
+    /// The arguments as the model sent them (repaired), when they are a value.
+    sent: Option<Value>,
     coercions: Vec<Coercion>,
     key: String,
     start: Instant,
@@ -479,10 +482,7 @@ impl Dispatcher {
                 .and_then(|t| serde_json::from_str::<Value>(t).ok())
                 && let (Some(tool), Some(args)) = (shown["name"].as_str(), shown.get("arguments"))
             {
-                if self.shown.len() == SHOWN_MAX {
-                    self.shown.remove(0);
-                }
-                self.shown.push((tool.to_owned(), args.clone()));
+                self.remember_shown(tool, args.clone());
             }
             let failure = Failure::UnknownTool {
                 name: name.clone(),
@@ -576,10 +576,18 @@ impl Dispatcher {
             return Prepared::Done(result);
         }
 
+        // The arguments as sent, for the calls the model has seen (decoding may add defaults).
+        let sent = match arguments {
+            Arguments::Value(Value::String(t)) | Arguments::Text(t) => {
+                crate::repair::repaired_value(&t)
+            }
+            Arguments::Value(v) => Some(v),
+        };
         Prepared::Run(Job {
             id,
             entry,
             args,
+            sent,
             coercions,
             key,
             start,
@@ -650,6 +658,18 @@ impl Dispatcher {
             );
         }
         self.record_seen(job.key, &text, touched, !annotations.read_only);
+        if annotations.read_only
+            && let Some(sent) = job.sent.clone().filter(|v| v.is_object())
+        {
+            let sent: serde_json::Map<String, Value> = sent
+                .as_object()
+                .into_iter()
+                .flatten()
+                .filter(|(_, v)| !v.is_null())
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            self.remember_shown(&name, Value::Object(sent));
+        }
         self.reset_budgets(&name);
         let mut result = ToolResult {
             call_id: job.id,
@@ -669,6 +689,15 @@ impl Dispatcher {
             ran_as_meant(&mut result, called);
         }
         result
+    }
+
+    /// Remembers a call the model has seen (see [`Dispatcher::shown`]), the latest last.
+    fn remember_shown(&mut self, tool: &str, args: Value) {
+        self.shown.retain(|(t, a)| !(t == tool && *a == args));
+        if self.shown.len() == SHOWN_MAX {
+            self.shown.remove(0);
+        }
+        self.shown.push((tool.to_owned(), args));
     }
 
     fn failed(

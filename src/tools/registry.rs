@@ -305,9 +305,9 @@ impl Snapshot {
     /// meant is:
     /// 1. the only one, when `args` is not empty;
     /// 2. else the only one whose name is a word (or run of words) of `name`: `test_ls` → `ls`;
-    /// 3. else the only one whose arguments are exactly `args` in an example call shown for
-    ///    this task: the tool's own example, or one of `shown` (tool, arguments) — the model
-    ///    copied the example's values under its own name.
+    /// 3. else the only one whose arguments are exactly `args` in a call the model has seen:
+    ///    the tool's own example, or one of `shown` (tool, arguments: an example an earlier
+    ///    message showed, a call that ran) — the model copied its values under its own name.
     ///
     /// When no tool takes `args`: 4. the last call of `shown` whose arguments hold the same
     /// values in the same order as `args` under other names (`{"city": "--city", "path":
