@@ -959,7 +959,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                         // corrective message left it out.
                         let example = (failure.kind != correct::EXAMPLE_COPIED
                             && self.example_helps(&call.name, &failure))
-                        .then(|| self.example_for(&call.name))
+                        .then(|| self.example_for_call(&call))
                         .flatten();
                         let failure = self.grounded(failure, example.as_deref());
                         let message = correct::escalation(&call.name, &failure, example.as_deref());
@@ -1143,7 +1143,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 }
                 let example = self
                     .example_helps(&call.name, &f)
-                    .then(|| self.example_for(&call.name))
+                    .then(|| self.example_for_call(call))
                     .flatten();
                 let reason = format!(
                     "`{}` failed ({}): sent a corrective message{}",
@@ -1439,6 +1439,26 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             .or(deepest.first())
             .map(|(call, _)| call.clone())
             .or_else(|| named.first().map(|(call, _)| call.clone()))
+    }
+
+    /// The example for a failed `call`: for a name that is no tool's in a request that asks for
+    /// a change, the change its arguments mean when the toolbox grounds it in the request and
+    /// the workspace ([`Toolbox::change_meant`]: `{"__version__": "0.3.2"}` sent to a made-up
+    /// tool, asked to set the version in the file the request names, is the `edit` of that
+    /// file's `__version__` line); else [`Self::example_for`].
+    fn example_for_call(&self, call: &PendingCall) -> Option<String> {
+        if correct::asks_change(&self.request)
+            && !self.tools.defs().iter().any(|d| d.name == call.name)
+        {
+            let args = match &call.arguments {
+                Args::Value(v) => Some(v.clone()),
+                Args::Text(t) => repaired_value(t),
+            };
+            if let Some(change) = args.and_then(|a| self.tools.change_meant(&a, &self.request)) {
+                return Some(change);
+            }
+        }
+        self.example_for(&call.name)
     }
 
     /// One valid call of `name`, or, for a name that is no tool, of the read-only tool closest

@@ -599,6 +599,90 @@ fn the_same_call_twice_in_a_turn_is_one_repeat() {
     assert!(t.turns[3].answer_only, "{:?}", t.turns[3]);
 }
 
+/// Found on the held-out project tasks (bump_version): asked to set the version in
+/// `weatherlog/__init__.py` to 0.3.2, Qwen2.5-Coder-0.5B read the file and then sent
+/// `{"__version__": "0.3.2"}` to a tool named after the file's docstring until the run ended.
+/// A made-up tool's one-value arguments, in a request to change the file it names whose one
+/// line assigns that name, are shown as the `edit` of that line, written as the line writes
+/// it — to send, not run unasked.
+#[test]
+fn a_value_sent_to_a_made_up_tool_is_shown_as_the_edit_it_means() {
+    let dir = folder();
+    std::fs::create_dir(dir.path().join("weatherlog")).unwrap();
+    std::fs::write(
+        dir.path().join("weatherlog/__init__.py"),
+        "\"\"\"Log readings.\"\"\"\n\n__version__ = \"0.3.1\"\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("config.json"),
+        "{\n  \"debug\": false,\n  \"retries\": 3\n}\n",
+    )
+    .unwrap();
+    let prompt = "Set the version in weatherlog/__init__.py to 0.3.2.";
+    let edit = r#"{"name":"edit","arguments":{"path":"weatherlog/__init__.py","old_text":"__version__ = \"0.3.1\"","new_text":"__version__ = \"0.3.2\""}}"#;
+    let (t, _) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            call("read", json!({"path": "weatherlog/__init__.py"})),
+            call("log_readings", json!({"__version__": "0.3.2"})),
+            edit.into(),
+            "Done: the version is 0.3.2.".into(),
+        ],
+    );
+    let feedback = &t.turns[1].calls[0].feedback;
+    assert!(
+        feedback.contains("unknown tool `log_readings`"),
+        "{feedback}"
+    );
+    assert!(feedback.contains(edit), "{feedback}");
+    assert_eq!(feedback.matches("{\"name\":").count(), 1, "{feedback}");
+    assert!(t.turns[2].calls[0].result.is_ok(), "{:?}", t.turns[2]);
+    assert!(
+        std::fs::read_to_string(dir.path().join("weatherlog/__init__.py"))
+            .unwrap()
+            .ends_with("__version__ = \"0.3.2\"\n")
+    );
+    // JSON's own way of writing it; and nothing when the request asks no change, when the
+    // name is assigned on no line, or when the value is already so.
+    let (t, _) = run_prompt(
+        &dir,
+        "Set \"debug\" to true in config.json.",
+        vec![call("set_debug", json!({"debug": true})), "Done.".into()],
+    );
+    let feedback = &t.turns[0].calls[0].feedback;
+    assert!(
+        feedback.contains(r#"{"name":"edit","arguments":{"path":"config.json","old_text":"\"debug\": false,","new_text":"\"debug\": true,"}}"#),
+        "{feedback}"
+    );
+    for (prompt, args) in [
+        (
+            "Which debug setting does config.json give?",
+            json!({"debug": true}),
+        ),
+        (
+            "Set \"verbose\" to true in config.json.",
+            json!({"verbose": true}),
+        ),
+        (
+            "Set \"debug\" to false in config.json.",
+            json!({"debug": false}),
+        ),
+    ] {
+        let (t, _) = run_prompt(
+            &dir,
+            prompt,
+            vec![call("set", args), "Done.".into(), "Done.".into()],
+        );
+        let feedback = &t.turns[0].calls[0].feedback;
+        assert!(
+            !feedback.contains("\"name\":\"edit\""),
+            "{prompt}: {feedback}"
+        );
+    }
+}
+
 /// Found on the held-out project tasks: asked "Which package does weatherlog depend on,
 /// according to pyproject.toml?", the model answered `requests` without a look, and was asked
 /// to look at the `ls` of the project's folder `weatherlog/` (a word of the request) rather

@@ -69,6 +69,18 @@ impl Toolbox for DispatchToolbox {
         })
     }
 
+    fn change_meant(&self, args: &serde_json::Value, request: &str) -> Option<String> {
+        let snap = self.dispatcher.registry().snapshot();
+        snap.names().iter().find_map(|name| {
+            let entry = snap.get(name)?;
+            if entry.spec.annotations.read_only {
+                return None;
+            }
+            let meant = entry.tool.change_meant(request, args)?;
+            Some(serde_json::json!({"name": name, "arguments": meant}).to_string())
+        })
+    }
+
     fn call<'a>(&'a mut self, call: &'a PendingCall) -> BoxFuture<'a, CallResult> {
         Box::pin(async move { to_call_result(self.dispatcher.dispatch(to_tool_call(call)).await) })
     }

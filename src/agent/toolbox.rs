@@ -185,6 +185,16 @@ pub trait Toolbox: Send + Sync {
         self.example_call(name)
     }
 
+    /// The call (JSON text `{"name", "arguments"}`) of a tool that changes things which a call
+    /// of a name that is no tool's, with arguments `args`, meant for the user's `request`,
+    /// grounded in the request and the workspace (see
+    /// [`crate::tools::Tool::change_meant`]): shown to the model, never run unasked. The
+    /// default: `None`.
+    fn change_meant(&self, args: &serde_json::Value, request: &str) -> Option<String> {
+        let _ = (args, request);
+        None
+    }
+
     /// Runs one call: repair, decode and validate its arguments, execute, and report the result.
     /// Unknown names and bad arguments come back as model-fault failures, never as panics.
     fn call<'a>(&'a mut self, call: &'a PendingCall) -> BoxFuture<'a, CallResult>;
@@ -255,6 +265,10 @@ impl<T: Toolbox + ?Sized> Toolbox for Box<T> {
 
     fn example_call_for(&self, name: &str, request: &str) -> Option<String> {
         (**self).example_call_for(name, request)
+    }
+
+    fn change_meant(&self, args: &serde_json::Value, request: &str) -> Option<String> {
+        (**self).change_meant(args, request)
     }
 
     fn call<'a>(&'a mut self, call: &'a PendingCall) -> BoxFuture<'a, CallResult> {

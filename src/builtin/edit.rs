@@ -64,10 +64,77 @@ impl TypedTool for Edit {
         Some(json!({"path": "toolmend-example.txt", "old_text": "hello", "new_text": "goodbye"}))
     }
 
+    /// A call that sets one value: `args` is one member, `{"__version__": "0.3.2"}`, and the
+    /// file the request names has exactly one line assigning that name (`__version__ =
+    /// "0.3.1"`, `"debug": false,`, `retries: 3`): the edit of that line with the value
+    /// replaced, written the way the line writes it (its quotes, its trailing comma). Found on
+    /// the held-out project tasks (bump_version): asked to set the version in
+    /// `weatherlog/__init__.py` to 0.3.2, Qwen2.5-Coder-0.5B read the file and then sent
+    /// `{"__version__": "0.3.2"}` to a tool named after the file's docstring until the run
+    /// ended.
+    fn change_meant(&self, request: &str, args: &Value) -> Option<Value> {
+        let mut members = args.as_object()?.iter().filter(|(_, v)| !v.is_null());
+        let (key, value) = members.next()?;
+        if members.next().is_some() || key.trim().chars().count() < 2 {
+            return None;
+        }
+        let value = match value {
+            Value::String(s) => s.clone(),
+            Value::Number(n) => n.to_string(),
+            Value::Bool(b) => b.to_string(),
+            _ => return None,
+        };
+        let path = self.sandbox.first_named(request, false)?;
+        let abs = self.sandbox.resolve("edit", &path).ok()?;
+        if std::fs::metadata(&abs).ok()?.len() > 256 * 1024 {
+            return None;
+        }
+        let text = std::fs::read_to_string(&abs).ok()?;
+        let mut lines = text.lines().filter_map(|l| assignment(l, key.trim()));
+        let (line, old_value) = lines.next()?;
+        if lines.next().is_some() {
+            return None;
+        }
+        let new_value = match old_value.chars().next() {
+            Some(q @ ('"' | '\'')) if old_value.len() >= 2 && old_value.ends_with(q) => {
+                format!("{q}{value}{q}")
+            }
+            _ => value,
+        };
+        // The value is a piece of the line: replaced where it stands, not where its text first
+        // occurs (a key may hold it).
+        let at = old_value.as_ptr() as usize - line.as_ptr() as usize;
+        let new_line = format!(
+            "{}{new_value}{}",
+            &line[..at],
+            &line[at + old_value.len()..]
+        );
+        let (old_text, new_text) = (line.trim(), new_line.trim());
+        (new_text != old_text && text.matches(old_text).count() == 1)
+            .then(|| json!({"path": path, "old_text": old_text, "new_text": new_text}))
+    }
+
     async fn run(&self, _ctx: &ToolContext, args: EditArgs) -> Result<Output, Failure> {
         let sb = Arc::clone(&self.sandbox);
         blocking("edit", move || edit(&sb, &args)).await
     }
+}
+
+/// When `line` assigns `key` — the key, in quotes or not, then `=` or `:`, then a value — the
+/// line and the value as written (without a trailing `,` or `;`); `None` otherwise. The key
+/// must stand alone: `my_version = 1` does not assign `version`.
+fn assignment<'a>(line: &'a str, key: &str) -> Option<(&'a str, &'a str)> {
+    let rest = line.trim_start();
+    let rest = rest.strip_prefix(['"', '\'']).unwrap_or(rest);
+    let rest = rest.strip_prefix(key)?;
+    let rest = rest.strip_prefix(['"', '\'']).unwrap_or(rest);
+    let rest = rest.trim_start();
+    let rest = rest.strip_prefix(['=', ':'])?;
+    if rest.starts_with('=') {
+        return None;
+    }
+    let value = rest.trim().trim_end_matches([',', ';']).trim_end();
+    (!value.is_empty()).then_some((line, value))
 }
 
 fn line_of(text: &str, at: usize) -> usize {
@@ -376,7 +443,29 @@ fn edit(sb: &Sandbox, args: &EditArgs) -> Result<Output, Failure> {
 
 #[cfg(test)]
 mod tests {
-    use super::same_words_line;
+    use super::{assignment, same_words_line};
+
+    #[test]
+    fn an_assignment_is_the_key_alone_then_one_separator_then_a_value() {
+        assert_eq!(
+            assignment("__version__ = \"0.3.1\"", "__version__"),
+            Some(("__version__ = \"0.3.1\"", "\"0.3.1\""))
+        );
+        assert_eq!(
+            assignment("  \"debug\": false,", "debug"),
+            Some(("  \"debug\": false,", "false"))
+        );
+        assert_eq!(assignment("retries: 3;", "retries").map(|a| a.1), Some("3"));
+        for (line, key) in [
+            ("my_version = 1", "version"),
+            ("version_2 = 1", "version"),
+            ("if version == 1:", "version"),
+            ("version =", "version"),
+            ("# version = 1", "version"),
+        ] {
+            assert_eq!(assignment(line, key), None, "{line}");
+        }
+    }
 
     const CONFIG: &str = "{\n  \"name\": \"demo\",\n  \"debug\": false,\n  \"retries\": 3\n}\n";
 

@@ -189,4 +189,14 @@ pub trait Tool: Send + Sync + 'static {
         let _ = request;
         None
     }
+
+    /// The arguments of this tool's call that a call of a name that is no tool's, with
+    /// arguments `args`, meant for the user's `request` — only when the request and the
+    /// workspace ground every value (the file the request names, the one line of it that `args`
+    /// names). Shown to the model as the call to send, never run unasked. `None` (the default):
+    /// no such call.
+    fn change_meant(&self, request: &str, args: &Value) -> Option<Value> {
+        let _ = (request, args);
+        None
+    }
 }

@@ -43,6 +43,12 @@ pub trait TypedTool: Send + Sync + 'static {
         None
     }
 
+    /// The call a call of an unknown name meant (see [`Tool::change_meant`]).
+    fn change_meant(&self, request: &str, args: &Value) -> Option<Value> {
+        let _ = (request, args);
+        None
+    }
+
     /// Runs one call with decoded arguments.
     fn run(
         &self,
@@ -103,5 +109,9 @@ impl<T: TypedTool> Tool for Typed<T> {
 
     fn example_for(&self, request: &str) -> Option<Value> {
         self.inner.example_for(request)
+    }
+
+    fn change_meant(&self, request: &str, args: &Value) -> Option<Value> {
+        self.inner.change_meant(request, args)
     }
 }
