@@ -868,6 +868,24 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 r.attempts = 0;
                 let f = r.output.clone();
                 (r, f)
+            } else if !seen.contains_key(&key)
+                && correct::is_question(&self.request)
+                && !self.tools.defs().iter().any(|d| d.name == call.name)
+                && self.named_in_results(&call.name)
+            {
+                // Not run: a name from the results, called to answer a question about it.
+                retry = Some(format!(
+                    "`{}` is no tool but a name in the tool results: not run, told the model to answer",
+                    call.name
+                ));
+                not_run(
+                    seen,
+                    &key,
+                    &call.id,
+                    "unknown_tool",
+                    Fault::Model,
+                    correct::name_in_results(&call.name, &self.request),
+                )
             } else if !seen.contains_key(&key) && self.withheld.contains(&call.name) {
                 // Not run: the request is a question, and this tool changes files. Kept like a
                 // policy refusal, so sending it again gets the firmer message.
@@ -1360,6 +1378,32 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 )
             })
             .unwrap_or(false)
+    }
+
+    /// Whether `name` is an identifier (letters, digits and `_`, a letter among them, three
+    /// characters or more; not a file's name) that a tool result of this run holds as a word —
+    /// not in backticks, as toolmend's own notes and messages name tools and calls.
+    fn named_in_results(&self, name: &str) -> bool {
+        let ident = |c: char| c.is_alphanumeric() || c == '_';
+        let joins = |c: char| ident(c) || c == '`';
+        if name.chars().count() < 3
+            || !name.chars().all(ident)
+            || !name.chars().any(char::is_alphabetic)
+        {
+            return false;
+        }
+        self.history
+            .iter()
+            .filter(|m| m.role == Role::Tool)
+            .any(|m| {
+                m.content.match_indices(name).any(|(at, _)| {
+                    !m.content[..at].chars().next_back().is_some_and(joins)
+                        && !m.content[at + name.len()..]
+                            .chars()
+                            .next()
+                            .is_some_and(joins)
+                })
+            })
     }
 
     /// Whether the tool that gave `result` for a call of `name` only reads: the tool the call

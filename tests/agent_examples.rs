@@ -683,6 +683,59 @@ fn a_value_sent_to_a_made_up_tool_is_shown_as_the_edit_it_means() {
     }
 }
 
+/// Found on the held-out project tasks (missing_file, test_names): asked which function creates
+/// a missing file, Qwen2.5-Coder-0.5B read the file, then called `add_reading` and
+/// `load_readings`, its functions; asked for the names of the tests, it called
+/// `test_freezing_point`. In a question, a call of a name that is no tool's but a word of the
+/// results is not run (not even as the read its arguments fit): the model is told it is a
+/// name from the results, to answer with. Toolmend's own notes (backticked names) do not count.
+#[test]
+fn a_name_from_the_results_called_in_a_question_is_not_run() {
+    let dir = folder();
+    std::fs::write(
+        dir.path().join("store.py"),
+        "def add_reading(city):\n    pass\n\ndef load_readings(path):\n    open(path, 'w')\n",
+    )
+    .unwrap();
+    let prompt = "Which function in store.py creates the file when it is missing?";
+    let (t, _) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            call("read", json!({"path": "store.py"})),
+            call("load_readings", json!({"path": "store.py"})),
+            "load_readings creates it.".into(),
+        ],
+    );
+    let c = &t.turns[1].calls[0];
+    assert_eq!(c.result.failure.as_ref().unwrap().kind, "unknown_tool");
+    assert_eq!((c.result.attempts, c.result.ran_as.as_deref()), (0, None));
+    assert!(
+        c.feedback
+            .starts_with("`load_readings` is not a tool: it is a name in the tool results"),
+        "{}",
+        c.feedback
+    );
+    assert_eq!(t.answer.as_deref(), Some("load_readings creates it."));
+    // A name only in toolmend's own notes, or in a request for a change, runs as it would.
+    let (t, _) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            call(
+                "convert",
+                json!({"pattern": "open", "path": ".", "ignore_case": true}),
+            ),
+            call(
+                "convert",
+                json!({"pattern": "path", "path": ".", "ignore_case": true}),
+            ),
+            "load_readings.".into(),
+        ],
+    );
+    assert_eq!(t.turns[1].calls[0].result.ran_as.as_deref(), Some("grep"));
+}
+
 /// Found on the held-out project tasks: asked "Which package does weatherlog depend on,
 /// according to pyproject.toml?", the model answered `requests` without a look, and was asked
 /// to look at the `ls` of the project's folder `weatherlog/` (a word of the request) rather

@@ -392,6 +392,21 @@ pub fn question_only(name: &str, prompt: &str, look: Option<&str>) -> String {
     m
 }
 
+/// The result of a call of `name`, no tool's name but a name in the tool results the model
+/// already has, in a run whose request is a question `prompt`: not run. Small models answer a
+/// question about names by calling them: asked which function creates a missing file,
+/// Qwen2.5-Coder-0.5B read the file, then called `add_reading` and `load_readings`, its
+/// functions; asked for the names of the tests, it called `test_freezing_point`.
+#[must_use]
+pub fn name_in_results(name: &str, prompt: &str) -> String {
+    format!(
+        "`{name}` is not a tool: it is a name in the tool results you already have. If it \
+         answers the user's question, \"{}\", answer in plain text; to look further, call one \
+         of the tools you were given.",
+        restated(prompt)
+    )
+}
+
 /// `message` with the tools `withheld` taken out of the list of known tools an unknown-tool
 /// message gives (`The known tools are: edit, glob, read.`); other text is left as it is.
 ///
