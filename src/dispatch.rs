@@ -659,15 +659,8 @@ impl Dispatcher {
         }
         self.record_seen(job.key, &text, touched, !annotations.read_only);
         if annotations.read_only
-            && let Some(sent) = job.sent.clone().filter(|v| v.is_object())
+            && let Some(sent) = job.sent.as_ref().and_then(crate::tools::present_members)
         {
-            let sent: serde_json::Map<String, Value> = sent
-                .as_object()
-                .into_iter()
-                .flatten()
-                .filter(|(_, v)| !v.is_null())
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect();
             self.remember_shown(&name, Value::Object(sent));
         }
         self.reset_budgets(&name);

@@ -46,6 +46,7 @@ pub use call::{Arguments, CallSource, ToolCall};
 pub use effect::Effect;
 pub use failure::{Failure, FailureKind, Fault, field_label};
 pub use memo::Memo;
+pub(crate) use registry::present_members;
 pub use registry::{Entry, Exported, Registry, Snapshot};
 pub use result::{Output, OutputFormat, ToolResult};
 pub use spec::{Annotations, ToolSpec, example_arguments};

@@ -275,12 +275,7 @@ impl Snapshot {
     /// same arguments — only when that tool is read-only (a call that changes things is never
     /// shown to copy). Qwen2.5-Coder-0.5B called a tool `todo.txt` with grep's arguments.
     pub fn read_only_call_taking(&self, args: &Value) -> Option<String> {
-        let args: serde_json::Map<String, Value> = args
-            .as_object()?
-            .iter()
-            .filter(|(_, v)| !v.is_null())
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect();
+        let args = present_members(args)?;
         if args.is_empty() {
             return None;
         }
@@ -321,12 +316,7 @@ impl Snapshot {
         args: &Value,
         shown: &[(String, Value)],
     ) -> Option<(&Arc<Entry>, Option<Value>)> {
-        let args: serde_json::Map<String, Value> = args
-            .as_object()?
-            .iter()
-            .filter(|(_, v)| !v.is_null())
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect();
+        let args = present_members(args)?;
         let fits: Vec<&Arc<Entry>> = self
             .tools
             .values()
@@ -375,6 +365,18 @@ impl Snapshot {
             .filter(|e| e.spec.annotations.read_only)
             .map(|e| (e, None))
     }
+}
+
+/// The members of the object `args` whose values are not `null` (a model writes `null` for an
+/// argument it leaves out); `None` when `args` is no object.
+pub(crate) fn present_members(args: &Value) -> Option<serde_json::Map<String, Value>> {
+    Some(
+        args.as_object()?
+            .iter()
+            .filter(|(_, v)| !v.is_null())
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect(),
+    )
 }
 
 /// The one entry of `v`, if it holds exactly one.
