@@ -403,12 +403,7 @@ impl Dispatcher {
         let unknown_args = snap
             .get(&call.name)
             .is_none()
-            .then(|| match &call.arguments {
-                Arguments::Value(Value::String(t)) | Arguments::Text(t) => {
-                    crate::repair::repaired_value(t)
-                }
-                Arguments::Value(v) => Some(v.clone()),
-            });
+            .then(|| sent_value(&call.arguments));
         let meant = unknown_args
             .as_ref()
             .and_then(Option::as_ref)
@@ -577,12 +572,7 @@ impl Dispatcher {
         }
 
         // The arguments as sent, for the calls the model has seen (decoding may add defaults).
-        let sent = match arguments {
-            Arguments::Value(Value::String(t)) | Arguments::Text(t) => {
-                crate::repair::repaired_value(&t)
-            }
-            Arguments::Value(v) => Some(v),
-        };
+        let sent = sent_value(&arguments);
         Prepared::Run(Job {
             id,
             entry,
@@ -797,6 +787,15 @@ fn read_only_names(snap: &Snapshot) -> String {
         "none are available".into()
     } else {
         names.join(", ")
+    }
+}
+
+/// The arguments as a value, text repaired (a native backend's string, extracted text);
+/// `None` for text that repairs to nothing.
+fn sent_value(args: &Arguments) -> Option<Value> {
+    match args {
+        Arguments::Value(Value::String(t)) | Arguments::Text(t) => crate::repair::repaired_value(t),
+        Arguments::Value(v) => Some(v.clone()),
     }
 }
 
