@@ -870,7 +870,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 (r, f)
             } else if !seen.contains_key(&key)
                 && correct::is_question(&self.request)
-                && !self.tools.defs().iter().any(|d| d.name == call.name)
+                && !self.is_tool(&call.name)
                 && self.named_in_results(&call.name)
             {
                 // Not run: a name from the results, called to answer a question about it.
@@ -1203,10 +1203,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         if wanted.is_empty() {
             return None;
         }
-        let sent = match &call.arguments {
-            Args::Value(v) => v.clone(),
-            Args::Text(t) => repaired_value(t)?,
-        };
+        let sent = args_value(&call.arguments)?;
         let sent = sent.as_object()?;
         wanted
             .iter()
@@ -1380,6 +1377,11 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             .unwrap_or(false)
     }
 
+    /// Whether the toolbox has a tool called `name`.
+    fn is_tool(&self, name: &str) -> bool {
+        self.tools.defs().iter().any(|d| d.name == name)
+    }
+
     /// Whether `name` is an identifier (letters, digits and `_`, a letter among them, three
     /// characters or more; not a file's name) that a tool result of this run holds as a word —
     /// not in backticks, as toolmend's own notes and messages name tools and calls.
@@ -1491,18 +1493,11 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     /// tool, asked to set the version in the file the request names, is the `edit` of that
     /// file's `__version__` line); else [`Self::example_for`].
     fn example_for_call(&self, call: &PendingCall) -> Option<String> {
-        if correct::asks_change(&self.request)
-            && !self.tools.defs().iter().any(|d| d.name == call.name)
-        {
-            let args = match &call.arguments {
-                Args::Value(v) => Some(v.clone()),
-                Args::Text(t) => repaired_value(t),
-            };
-            if let Some(change) = args.and_then(|a| self.tools.change_meant(&a, &self.request)) {
-                return Some(change);
-            }
-        }
-        self.example_for(&call.name)
+        let change = (correct::asks_change(&self.request) && !self.is_tool(&call.name))
+            .then(|| args_value(&call.arguments))
+            .flatten()
+            .and_then(|a| self.tools.change_meant(&a, &self.request));
+        change.or_else(|| self.example_for(&call.name))
     }
 
     /// One valid call of `name`, or, for a name that is no tool, of the read-only tool closest
@@ -1561,6 +1556,14 @@ fn names_only_the_root(call: &str) -> bool {
             Some(!args.is_empty() && args.values().all(|v| v.as_str() == Some(".")))
         })
         .unwrap_or(false)
+}
+
+/// A call's arguments as a value, text repaired; `None` for text that repairs to nothing.
+fn args_value(args: &Args) -> Option<serde_json::Value> {
+    match args {
+        Args::Value(v) => Some(v.clone()),
+        Args::Text(t) => repaired_value(t),
+    }
 }
 
 /// The messages toolmend wrote to the model in this run so far: corrective messages of failed
