@@ -1384,10 +1384,14 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
 
     /// Whether `name` is an identifier (letters, digits and `_`, a letter among them, three
     /// characters or more; not a file's name) that a tool result of this run holds as a word —
-    /// not in backticks, as toolmend's own notes and messages name tools and calls.
+    /// not in backticks, as toolmend's own notes and messages name tools and calls, nor as a
+    /// part of a path (`convert` of `weatherlog/convert.py`: Qwen2.5-Coder-0.5B called a tool
+    /// `convert` with grep's arguments to search, see [`crate::dispatch`]).
     fn named_in_results(&self, name: &str) -> bool {
         let ident = |c: char| c.is_alphanumeric() || c == '_';
-        let joins = |c: char| ident(c) || c == '`';
+        // Part of a longer word, a backticked name (toolmend's own notes), or of a path
+        // (`weatherlog/convert.py` holds no name `convert`).
+        let joins = |c: char| ident(c) || matches!(c, '`' | '/' | '.' | '\\');
         if name.chars().count() < 3
             || !name.chars().all(ident)
             || !name.chars().any(char::is_alphabetic)

@@ -717,11 +717,14 @@ fn a_name_from_the_results_called_in_a_question_is_not_run() {
         c.feedback
     );
     assert_eq!(t.answer.as_deref(), Some("load_readings creates it."));
-    // A name only in toolmend's own notes, or in a request for a change, runs as it would.
+    // A name only in toolmend's own notes, or only as a part of a path (the held-out version
+    // task: `convert` after a search listed `weatherlog/convert.py`), runs as it would.
+    std::fs::write(dir.path().join("convert.py"), "x = 1\n").unwrap();
     let (t, _) = run_prompt(
         &dir,
         prompt,
         vec![
+            call("ls", json!({"path": "."})),
             call(
                 "convert",
                 json!({"pattern": "open", "path": ".", "ignore_case": true}),
@@ -733,7 +736,9 @@ fn a_name_from_the_results_called_in_a_question_is_not_run() {
             "load_readings.".into(),
         ],
     );
+    assert!(t.turns[0].calls[0].feedback.contains("convert.py"));
     assert_eq!(t.turns[1].calls[0].result.ran_as.as_deref(), Some("grep"));
+    assert_eq!(t.turns[2].calls[0].result.ran_as.as_deref(), Some("grep"));
 }
 
 /// Found on the held-out project tasks: asked "Which package does weatherlog depend on,
