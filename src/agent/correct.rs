@@ -392,6 +392,10 @@ pub fn question_only(name: &str, prompt: &str, look: Option<&str>) -> String {
     m
 }
 
+/// The failure kind of a call of a name that is no tool's but a name in the tool results, in a
+/// question (see [`name_in_results`]): not run; its repeat gives the next turn to the answer.
+pub const NAME_IN_RESULTS: &str = "name_in_results";
+
 /// The result of a call of `name`, no tool's name but a name in the tool results the model
 /// already has, in a run whose request is a question `prompt`: not run. Small models answer a
 /// question about names by calling them: asked which function creates a missing file,
