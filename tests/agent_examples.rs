@@ -644,6 +644,24 @@ fn a_value_sent_to_a_made_up_tool_is_shown_as_the_edit_it_means() {
             .unwrap()
             .ends_with("__version__ = \"0.3.2\"\n")
     );
+    // The value the line already holds, sent as it was read (held-out bump_version at
+    // ba8c2e6: `{"__version__": "0.3.1"}`): the request's other value of the same kind.
+    let (t, _) = run_prompt(
+        &dir,
+        "Set the version in weatherlog/__init__.py to 0.3.4.",
+        vec![
+            call("log_readings", json!({"__version__": "0.3.2"})),
+            "Done.".into(),
+            "Done.".into(),
+        ],
+    );
+    let feedback = &t.turns[0].calls[0].feedback;
+    assert!(
+        feedback.contains(
+            r#""old_text":"__version__ = \"0.3.2\"","new_text":"__version__ = \"0.3.4\""}}"#
+        ),
+        "{feedback}"
+    );
     // JSON's own way of writing it; and nothing when the request asks no change, when the
     // name is assigned on no line, or when the value is already so.
     let (t, _) = run_prompt(

@@ -95,11 +95,21 @@ impl TypedTool for Edit {
         if lines.next().is_some() {
             return None;
         }
-        let new_value = match old_value.chars().next() {
-            Some(q @ ('"' | '\'')) if old_value.len() >= 2 && old_value.ends_with(q) => {
-                format!("{q}{value}{q}")
-            }
-            _ => value,
+        let quote = old_value
+            .chars()
+            .next()
+            .filter(|q| matches!(q, '"' | '\'') && old_value.len() >= 2 && old_value.ends_with(*q));
+        let bare = quote.map_or(old_value, |_| &old_value[1..old_value.len() - 1]);
+        // The value the line already holds: the model sent what it read, the request says what
+        // it should be (`{"__version__": "0.3.1"}` for "Set the version … to 0.3.2").
+        let value = if value.eq_ignore_ascii_case(bare) {
+            value_named(request, bare)?
+        } else {
+            value
+        };
+        let new_value = match quote {
+            Some(q) => format!("{q}{value}{q}"),
+            None => value,
         };
         // The value is a piece of the line: replaced where it stands, not where its text first
         // occurs (a key may hold it).
@@ -118,6 +128,44 @@ impl TypedTool for Edit {
         let sb = Arc::clone(&self.sandbox);
         blocking("edit", move || edit(&sb, &args)).await
     }
+}
+
+/// The one word of `request` that is another value of the same kind as `old`, a number (digits,
+/// dots, a sign: `0.3.2` for `0.3.1`) or a truth value (`true` for `False`, written as `old`
+/// writes its kind: `True`); `None` when there is none or more than one, or `old` is of
+/// neither kind.
+fn value_named(request: &str, old: &str) -> Option<String> {
+    let number = |w: &str| {
+        w.chars().any(|c| c.is_ascii_digit())
+            && w.chars()
+                .all(|c| c.is_ascii_digit() || matches!(c, '.' | '-' | '+'))
+    };
+    let truth = |w: &str| w.eq_ignore_ascii_case("true") || w.eq_ignore_ascii_case("false");
+    let kind: &dyn Fn(&str) -> bool = if number(old) {
+        &number
+    } else if truth(old) {
+        &truth
+    } else {
+        return None;
+    };
+    let mut found: Vec<&str> = crate::tools::request_words(request)
+        .filter(|w| kind(w) && !w.eq_ignore_ascii_case(old))
+        .collect();
+    found.dedup_by(|a, b| a.eq_ignore_ascii_case(b));
+    let [word] = found[..] else {
+        return None;
+    };
+    Some(if truth(word) && old.starts_with(char::is_uppercase) {
+        let lower = word.to_lowercase();
+        let mut c = lower.chars();
+        c.next()
+            .map(|f| f.to_uppercase().chain(c).collect())
+            .unwrap_or_default()
+    } else if truth(word) {
+        word.to_lowercase()
+    } else {
+        word.to_owned()
+    })
 }
 
 /// When `line` assigns `key` — the key, in quotes or not, then `=` or `:`, then a value — the
@@ -444,6 +492,32 @@ fn edit(sb: &Sandbox, args: &EditArgs) -> Result<Output, Failure> {
 #[cfg(test)]
 mod tests {
     use super::{assignment, same_words_line};
+
+    #[test]
+    fn the_request_names_the_new_value_of_the_same_kind() {
+        use super::value_named;
+        let v = |r, old| value_named(r, old);
+        assert_eq!(
+            v(
+                "Set the version in weatherlog/__init__.py to 0.3.2.",
+                "0.3.1"
+            )
+            .as_deref(),
+            Some("0.3.2")
+        );
+        assert_eq!(
+            v("Change the default of --last from 7 to 14.", "7").as_deref(),
+            Some("14")
+        );
+        assert_eq!(v("Set DEBUG to true.", "False").as_deref(), Some("True"));
+        assert_eq!(
+            v("Set \"debug\" to TRUE.", "false").as_deref(),
+            Some("true")
+        );
+        assert_eq!(v("Set it to 3 or 4.", "2"), None);
+        assert_eq!(v("Set it to 2.", "2"), None);
+        assert_eq!(v("Rename it to Bergen.", "Oslo"), None);
+    }
 
     #[test]
     fn an_assignment_is_the_key_alone_then_one_separator_then_a_value() {
