@@ -17,6 +17,15 @@ fn folder() -> tempfile::TempDir {
     dir
 }
 
+/// Writes `files` (relative path, content) below `dir`, creating their folders.
+fn write_files(dir: &tempfile::TempDir, files: &[(&str, &str)]) {
+    for (path, content) in files {
+        let path = dir.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, content).unwrap();
+    }
+}
+
 fn call(name: &str, args: serde_json::Value) -> ScriptedTurn {
     json!({"name": name, "arguments": args}).to_string().into()
 }
@@ -527,17 +536,19 @@ fn a_dot_file_named_by_its_stem_is_the_call_to_make_first() {
 #[test]
 fn a_word_written_as_code_is_searched_for_before_answering() {
     let dir = folder();
-    std::fs::create_dir(dir.path().join("weatherlog")).unwrap();
-    std::fs::write(
-        dir.path().join("weatherlog/convert.py"),
-        "def to_kelvin(celsius):\n    return celsius + 273.15\n",
-    )
-    .unwrap();
-    std::fs::write(
-        dir.path().join("weatherlog/cli.py"),
-        "show.add_argument(\"--last\", type=int, default=7)\nprint(rows)\n",
-    )
-    .unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "weatherlog/convert.py",
+                "def to_kelvin(celsius):\n    return celsius + 273.15\n",
+            ),
+            (
+                "weatherlog/cli.py",
+                "show.add_argument(\"--last\", type=int, default=7)\nprint(rows)\n",
+            ),
+        ],
+    );
     let cases = [
         (
             "In which file is the function to_kelvin defined?",
@@ -608,17 +619,19 @@ fn the_same_call_twice_in_a_turn_is_one_repeat() {
 #[test]
 fn a_value_sent_to_a_made_up_tool_is_shown_as_the_edit_it_means() {
     let dir = folder();
-    std::fs::create_dir(dir.path().join("weatherlog")).unwrap();
-    std::fs::write(
-        dir.path().join("weatherlog/__init__.py"),
-        "\"\"\"Log readings.\"\"\"\n\n__version__ = \"0.3.1\"\n",
-    )
-    .unwrap();
-    std::fs::write(
-        dir.path().join("config.json"),
-        "{\n  \"debug\": false,\n  \"retries\": 3\n}\n",
-    )
-    .unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "weatherlog/__init__.py",
+                "\"\"\"Log readings.\"\"\"\n\n__version__ = \"0.3.1\"\n",
+            ),
+            (
+                "config.json",
+                "{\n  \"debug\": false,\n  \"retries\": 3\n}\n",
+            ),
+        ],
+    );
     let prompt = "Set the version in weatherlog/__init__.py to 0.3.2.";
     let edit = r#"{"name":"edit","arguments":{"path":"weatherlog/__init__.py","old_text":"__version__ = \"0.3.1\"","new_text":"__version__ = \"0.3.2\""}}"#;
     let (t, _) = run_prompt(
@@ -783,13 +796,16 @@ fn a_name_from_the_results_called_in_a_question_is_not_run() {
 #[test]
 fn a_named_file_is_the_look_before_a_named_folder() {
     let dir = folder();
-    std::fs::create_dir(dir.path().join("weatherlog")).unwrap();
-    std::fs::write(dir.path().join("weatherlog/cli.py"), "import tabulate\n").unwrap();
-    std::fs::write(
-        dir.path().join("pyproject.toml"),
-        "[project]\ndependencies = [\"tabulate\"]\n",
-    )
-    .unwrap();
+    write_files(
+        &dir,
+        &[
+            ("weatherlog/cli.py", "import tabulate\n"),
+            (
+                "pyproject.toml",
+                "[project]\ndependencies = [\"tabulate\"]\n",
+            ),
+        ],
+    );
     let (_, requests) = run_prompt(
         &dir,
         "Which package does weatherlog depend on, according to pyproject.toml?",
