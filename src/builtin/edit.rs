@@ -73,7 +73,8 @@ impl TypedTool for Edit {
     /// `{"__version__": "0.3.2"}` to a tool named after the file's docstring until the run
     /// ended.
     fn change_meant(&self, request: &str, args: &Value) -> Option<Value> {
-        let mut members = args.as_object()?.iter().filter(|(_, v)| !v.is_null());
+        let members = crate::tools::present_members(args)?;
+        let mut members = members.iter();
         let (key, value) = members.next()?;
         if members.next().is_some() || key.trim().chars().count() < 2 {
             return None;

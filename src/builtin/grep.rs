@@ -71,10 +71,10 @@ impl TypedTool for Grep {
     /// A search, in the folder the request names, for the request's most telling word: of its
     /// words written as code (below) found in the folder's text files, else of its plain words
     /// (four letters or more, not a common function word), the one found on the fewest lines,
-    /// at least one (longer first on a tie), searched without regard to case. Found with `toolmend eval tasks` (quickstart): asked "Who writes the
-    /// quickstart, according to the notes?", Qwen2.5-Coder-0.5B copied the fixed example and
-    /// searched for `fn main` in a folder of notes; `quickstart` is on one line of `notes/`, the
-    /// answer's.
+    /// at least one (longer first on a tie), searched without regard to case. Found with
+    /// `toolmend eval tasks` (quickstart): asked "Who writes the quickstart, according to the
+    /// notes?", Qwen2.5-Coder-0.5B copied the fixed example and searched for `fn main` in a
+    /// folder of notes; `quickstart` is on one line of `notes/`, the answer's.
     ///
     /// A request that names no folder gets a search of the whole root only for a word written
     /// as code: an identifier with `_` (`to_kelvin`), a flag (`--last`), or a word the request
@@ -290,8 +290,8 @@ fn plain_words(request: &str) -> Vec<String> {
 /// The words of `request` written as code: an identifier holding `_` (`to_kelvin`), a flag
 /// (`--last`, `-v`), or a word the request puts in quotes or backticks (`"temperture"`); three
 /// characters or more, none that a regular expression reads as an operator outside a class
-/// (the search is for the word itself, and the call must be made of the request's own words). Lower case,
-/// at most 20, in order.
+/// (the search is for the word itself, and the call must be made of the request's own words).
+/// Lower case, at most 20, in order.
 fn code_words(request: &str) -> Vec<String> {
     let quoted = |w: &str| {
         ['"', '`', '\'', '\u{201c}']

@@ -279,15 +279,16 @@ impl Snapshot {
         if args.is_empty() {
             return None;
         }
-        let mut fits = self
-            .tools
-            .values()
-            .filter(|e| crate::schema::takes_arguments(&e.spec.parameters, &args));
-        let only = fits.next()?;
-        if fits.next().is_some() || !only.spec.annotations.read_only {
-            return None;
-        }
+        let only = only_one(self.taking(&args)).filter(|e| e.spec.annotations.read_only)?;
         Some(json!({"name": only.spec.name, "arguments": args}).to_string())
+    }
+
+    /// The tools whose parameters take `args` (see [`crate::schema::takes_arguments`]).
+    fn taking(&self, args: &serde_json::Map<String, Value>) -> Vec<&Arc<Entry>> {
+        self.tools
+            .values()
+            .filter(|e| crate::schema::takes_arguments(&e.spec.parameters, args))
+            .collect()
     }
 
     /// The read-only call a call of `name` — no tool's name — clearly meant, which the
@@ -317,11 +318,7 @@ impl Snapshot {
         shown: &[(String, Value)],
     ) -> Option<(&Arc<Entry>, Option<Value>)> {
         let args = present_members(args)?;
-        let fits: Vec<&Arc<Entry>> = self
-            .tools
-            .values()
-            .filter(|e| crate::schema::takes_arguments(&e.spec.parameters, &args))
-            .collect();
+        let fits = self.taking(&args);
         if fits.is_empty() {
             // Rule 4: the values of a shown call under other names.
             let values: Vec<&Value> = args.values().collect();
@@ -337,30 +334,27 @@ impl Snapshot {
                 .then(|| (e, Some(shown_args.clone())));
         }
         let words = format!("_{}_", word_run(name));
-        let meant =
-            if !args.is_empty() && fits.len() == 1 {
-                Some(fits[0])
-            } else if let Some(e) = only_one(
+        let meant = if !args.is_empty() && fits.len() == 1 {
+            Some(fits[0])
+        } else if let Some(e) = only_one(
+            fits.iter()
+                .copied()
+                .filter(|e| words.contains(&format!("_{}_", word_run(&e.spec.name))))
+                .collect(),
+        ) {
+            Some(e)
+        } else {
+            let wanted = Value::Object(args.clone());
+            only_one(
                 fits.iter()
                     .copied()
-                    .filter(|e| words.contains(&format!("_{}_", word_run(&e.spec.name))))
+                    .filter(|e| {
+                        e.spec.example_args() == wanted
+                            || shown.iter().any(|(n, a)| *n == e.spec.name && *a == wanted)
+                    })
                     .collect(),
-            ) {
-                Some(e)
-            } else {
-                let wanted = Value::Object(args.clone());
-                only_one(
-                    fits.iter()
-                        .copied()
-                        .filter(|e| {
-                            e.spec.example.clone().unwrap_or_else(|| {
-                                crate::tools::example_arguments(&e.spec.parameters)
-                            }) == wanted
-                                || shown.iter().any(|(n, a)| *n == e.spec.name && *a == wanted)
-                        })
-                        .collect(),
-                )
-            };
+            )
+        };
         meant
             .filter(|e| e.spec.annotations.read_only)
             .map(|e| (e, None))

@@ -100,14 +100,18 @@ impl ToolSpec {
         self
     }
 
+    /// The arguments of [`Self::example_call`]: the example when there is one, else
+    /// [`example_arguments`] of the schema.
+    pub fn example_args(&self) -> Value {
+        self.example
+            .clone()
+            .unwrap_or_else(|| example_arguments(&self.parameters))
+    }
+
     /// One concrete valid call as JSON text, `{"name": …, "arguments": …}`, for corrective
     /// messages. Uses the example when there is one, else [`example_arguments`] of the schema.
     pub fn example_call(&self) -> String {
-        let args = self
-            .example
-            .clone()
-            .unwrap_or_else(|| example_arguments(&self.parameters));
-        serde_json::json!({"name": self.name, "arguments": args}).to_string()
+        serde_json::json!({"name": self.name, "arguments": self.example_args()}).to_string()
     }
 
     /// The spec as a backend tool definition (name, description, parameters) — what the model
