@@ -200,7 +200,8 @@ struct Job {
     id: String,
     entry: Arc<Entry>,
     args: Value,
-    /// The arguments as the model sent them (repaired), when they are a value.
+    /// The arguments as the model sent them (repaired), when they are a value and the tool is
+    /// read-only.
     sent: Option<Value>,
     coercions: Vec<Coercion>,
     key: String,
@@ -571,8 +572,14 @@ impl Dispatcher {
             return Prepared::Done(result);
         }
 
-        // The arguments as sent, for the calls the model has seen (decoding may add defaults).
-        let sent = sent_value(&arguments);
+        // The arguments as sent, for the read-only calls the model has seen (decoding may add
+        // defaults); not kept for the others.
+        let sent = entry
+            .spec
+            .annotations
+            .read_only
+            .then(|| sent_value(&arguments))
+            .flatten();
         Prepared::Run(Job {
             id,
             entry,
