@@ -190,6 +190,10 @@ pub struct Agent<B: Backend, T: Toolbox> {
     /// The tools the current run does not offer (its request is a question; see
     /// [`AgentOptions::questions_read_only`]).
     withheld: Vec<String>,
+    /// The call that makes the change the current run's request spells out in words
+    /// ([`Toolbox::change_asked`]), until a call of the run changes something (or a policy
+    /// refuses one): shown to a model that goes round in circles instead of making it.
+    change_due: Option<String>,
 }
 
 impl<B: Backend, T: Toolbox> Agent<B, T> {
@@ -211,6 +215,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             request: String::new(),
             answer_next: false,
             withheld: Vec::new(),
+            change_due: None,
         }
     }
 
@@ -266,6 +271,9 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         prompt.clone_into(&mut self.request);
         self.answer_next = false;
         self.tools.begin_prompt();
+        self.change_due = correct::asks_change(prompt)
+            .then(|| self.tools.change_asked(prompt))
+            .flatten();
         let mut defs = self.tools.defs();
         // Calls of every tool are found in the output (a withheld one is refused by name).
         let extract_options = calls::options(&defs);
@@ -938,10 +946,13 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                                     &prev.result.output,
                                     &self.request,
                                 );
-                                // A model going round in circles gets the call the request
-                                // names, when it has not made it (the glob of
+                                // A model going round in circles gets the change the request
+                                // spells out, when none is made yet, else the call the
+                                // request names, when it has not made it (the glob of
                                 // notes/groceries.md, three times, never its read).
-                                if let Some(look) = self.look_first()
+                                if let Some(due) = &self.change_due {
+                                    note.push_str(&correct::change_next(due));
+                                } else if let Some(look) = self.look_first()
                                     && !self.already_made(&look)
                                 {
                                     note.push_str(&correct::look_first(&look));
@@ -949,12 +960,27 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                                 note
                             }
                             2 => {
-                                retry = Some(format!(
-                                    "`{}` repeated again with the same arguments: told the model to use the result it has; the next turn offers no tools",
-                                    call.name
-                                ));
-                                self.answer_next = true;
-                                correct::repeat_firm(&call.name, &prev.result.output, &self.request)
+                                let mut firm = correct::repeat_firm(
+                                    &call.name,
+                                    &prev.result.output,
+                                    &self.request,
+                                );
+                                if let Some(due) = &self.change_due {
+                                    // The next step is the change: the next turn keeps the
+                                    // tools that make it.
+                                    retry = Some(format!(
+                                        "`{}` repeated again with the same arguments: told the model to make the change the request spells out",
+                                        call.name
+                                    ));
+                                    firm.push_str(&correct::change_next(due));
+                                } else {
+                                    retry = Some(format!(
+                                        "`{}` repeated again with the same arguments: told the model to use the result it has; the next turn offers no tools",
+                                        call.name
+                                    ));
+                                    self.answer_next = true;
+                                }
+                                firm
                             }
                             _ => {
                                 end_run = true;
@@ -1028,7 +1054,34 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             // model's fault; a policy refusal) changed nothing; a world fault may have struck
             // midway.
             let refused = matches!(result.fault(), Some(Fault::Model | Fault::Policy));
-            if ran && (result.changed || !(self.read_only_ran(&call.name, &result) || refused)) {
+            let changes = result.changed || !(self.read_only_ran(&call.name, &result) || refused);
+            let mut feedback = feedback;
+            if ran
+                && result.is_ok()
+                && self
+                    .change_due
+                    .as_deref()
+                    .is_some_and(|due| is_call(due, &call))
+            {
+                // The change the request spells out, made: the task is done. A small model
+                // goes on sending edits, new text made of the result it was given (held-out
+                // changelog_entry: the line added again with "1. replace 1 occurrence …").
+                feedback.push_str(correct::CHANGE_MADE);
+                if correct::change_clauses(&self.request) == 1 {
+                    retry = Some(
+                        "the change the request spells out is made: the next turn offers no tools"
+                            .to_owned(),
+                    );
+                    self.answer_next = true;
+                }
+            }
+            if (ran && changes) || result.fault() == Some(Fault::Policy) {
+                // Made, or refused by the user's policy: no longer due.
+                if !self.read_only_ran(&call.name, &result) {
+                    self.change_due = None;
+                }
+            }
+            if ran && changes {
                 // Something changed (or may have: a tool that is not read-only and names no
                 // effect): earlier results may be stale, so repeats run again — failures too,
                 // since a tool's refusal may depend on what changed (`edit`'s old_text not
@@ -1316,7 +1369,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         {
             asked.unchanged = true;
             return Some((
-                correct::unchanged_reply(prompt),
+                correct::unchanged_reply(prompt, self.change_due.as_deref()),
                 "the request asks for a change and nothing was changed: asked to make it",
             ));
         }
@@ -1520,11 +1573,14 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     /// tool, asked to set the version in the file the request names, is the `edit` of that
     /// file's `__version__` line); else [`Self::example_for`].
     fn example_for_call(&self, call: &PendingCall) -> Option<String> {
-        let change = (correct::asks_change(&self.request) && !self.is_tool(&call.name))
+        let unknown_in_change = correct::asks_change(&self.request) && !self.is_tool(&call.name);
+        let change = unknown_in_change
             .then(|| args_value(&call.arguments))
             .flatten()
             .and_then(|a| self.tools.change_meant(&a, &self.request));
-        change.or_else(|| self.example_for(&call.name))
+        change
+            .or_else(|| unknown_in_change.then(|| self.change_due.clone()).flatten())
+            .or_else(|| self.example_for(&call.name))
     }
 
     /// One valid call of `name`, or, for a name that is no tool, of the read-only tool closest
@@ -1583,6 +1639,15 @@ fn names_only_the_root(call: &str) -> bool {
             Some(!args.is_empty() && args.values().all(|v| v.as_str() == Some(".")))
         })
         .unwrap_or(false)
+}
+
+/// Whether `call` is the call `shown` (JSON text `{"name", "arguments"}`): the same name and
+/// the same arguments (text repaired).
+fn is_call(shown: &str, call: &PendingCall) -> bool {
+    serde_json::from_str::<serde_json::Value>(shown).is_ok_and(|v| {
+        v["name"].as_str() == Some(call.name.as_str())
+            && args_value(&call.arguments).as_ref() == Some(&v["arguments"])
+    })
 }
 
 /// A call's arguments as a value, text repaired; `None` for text that repairs to nothing.

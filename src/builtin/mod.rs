@@ -8,6 +8,7 @@
 //! assert_eq!(registry.snapshot().names(), ["edit", "glob", "grep", "ls", "read", "write"]);
 //! ```
 
+mod asked;
 mod edit;
 mod glob;
 mod grep;
@@ -149,6 +150,34 @@ fn io_failure(tool: &str, sb: &Sandbox, abs: &Path, err: &io::Error) -> Failure 
 }
 
 /// True when the first bytes look binary (contain a NUL).
+/// The text files below `dir` for a bounded look (the look-first checks run on every answer
+/// given without a call, so they never search a large tree): at most 500 files of up to 256 KiB
+/// each, 4 MiB in all, among the first 10,000 entries in name order; binary files skipped.
+fn small_texts(sb: &Sandbox, dir: &Path) -> impl Iterator<Item = (std::path::PathBuf, String)> {
+    let mut budget: u64 = 4 << 20;
+    glob::walk_files_within(sb, dir, false, glob::MAX_LOOK)
+        .into_iter()
+        .take(500)
+        .map_while(move |file| {
+            let len = std::fs::metadata(&file).map_or(u64::MAX, |m| m.len());
+            if len <= 256 * 1024 && len > budget {
+                return None;
+            }
+            if len > 256 * 1024 {
+                return Some(None);
+            }
+            budget -= len;
+            let Ok(bytes) = std::fs::read(&file) else {
+                return Some(None);
+            };
+            Some(
+                (!looks_binary(&bytes))
+                    .then(|| (file, String::from_utf8_lossy(&bytes).into_owned())),
+            )
+        })
+        .flatten()
+}
+
 fn looks_binary(bytes: &[u8]) -> bool {
     memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some()
 }

@@ -6,7 +6,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::{Sandbox, blocking, io_failure};
+use super::{Sandbox, asked, blocking, io_failure};
 use crate::tools::{Annotations, Effect, Failure, Output, ToolContext, TypedTool};
 
 /// Arguments of `write`.
@@ -55,6 +55,18 @@ impl TypedTool for Write {
     /// `write` of a real name would replace that file.
     fn example(&self) -> Option<Value> {
         Some(json!({"path": "toolmend-example.txt", "content": "hello\n"}))
+    }
+
+    /// The file the request asks to create, with the one value it gives as its content ("Create
+    /// a file named .gitignore that contains the line __pycache__/": [`super::asked`]), when
+    /// no file or folder of that name exists yet (replacing one is no creation). Found on the
+    /// held-out project tasks: Qwen2.5-Coder-0.5B called a tool `gitignore` with
+    /// `{"pattern": "__pycache__"}` and never `write`.
+    fn change_asked(&self, request: &str) -> Option<Value> {
+        let (path, content) = asked::file_created(&asked::parts(request))?;
+        let abs = self.sandbox.resolve("write", &path).ok()?;
+        (abs != self.sandbox.root() && !abs.exists())
+            .then(|| json!({"path": self.sandbox.display(&abs), "content": content}))
     }
 
     async fn run(&self, _ctx: &ToolContext, args: WriteArgs) -> Result<Output, Failure> {

@@ -200,4 +200,14 @@ pub trait Tool: Send + Sync + 'static {
         let _ = (request, args);
         None
     }
+
+    /// The arguments of this tool's call that the user's `request` spells out in words alone
+    /// ("change the default of --last from 7 to 14", "Create a file named .nvmrc containing the
+    /// line 20") — only when the request and the workspace ground every value (the file it
+    /// names, the one line of it the words pick out). Shown to a model that has not made the
+    /// change as the call to send, never run unasked. `None` (the default): no such call.
+    fn change_asked(&self, request: &str) -> Option<Value> {
+        let _ = request;
+        None
+    }
 }

@@ -49,6 +49,12 @@ pub trait TypedTool: Send + Sync + 'static {
         None
     }
 
+    /// The call the request spells out (see [`Tool::change_asked`]).
+    fn change_asked(&self, request: &str) -> Option<Value> {
+        let _ = request;
+        None
+    }
+
     /// Runs one call with decoded arguments.
     fn run(
         &self,
@@ -113,5 +119,9 @@ impl<T: TypedTool> Tool for Typed<T> {
 
     fn change_meant(&self, request: &str, args: &Value) -> Option<Value> {
         self.inner.change_meant(request, args)
+    }
+
+    fn change_asked(&self, request: &str) -> Option<Value> {
+        self.inner.change_asked(request)
     }
 }

@@ -1,0 +1,541 @@
+//! What a change request spells out in its own words, read for the built-in tools that change
+//! files: the piece of a line to replace ("change the default of --last from 7 to 14"), the value
+//! to set ("Set the version in package.json to 1.5.0"), the line to add and where it goes ("Add
+//! the line "- x" under "## 0.3.1"", "… at the end of todo.txt"), and the file to create with its
+//! content ("Create a file named .nvmrc containing the line 20").
+//!
+//! This module only reads the request. `edit` and `write` ground what it finds in the workspace
+//! (the file the request names, the one line of it that the words pick out) before it is shown
+//! to a model as the call to send ([`crate::tools::Tool::change_asked`]); anything the words
+//! leave open — two lines that fit, a value that is no single word — gives no call.
+
+/// A value the request writes: a quoted span as written between its quotes, or one word without
+/// the sentence's punctuation around it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Part {
+    /// The text (without quotes or trailing punctuation).
+    pub text: String,
+    /// Whether the request wrote it in quotes (`"…"`, `` `…` ``, `'…'`, `“…”`).
+    pub quoted: bool,
+    /// Whether it opens the request or a clause of it (the word before ends with `,`, `.`,
+    /// `;`, `:`, `!` or `?`).
+    pub opens: bool,
+}
+
+impl Part {
+    /// Whether this is the unquoted word `w` (case aside).
+    fn is(&self, w: &str) -> bool {
+        !self.quoted && self.text.eq_ignore_ascii_case(w)
+    }
+
+    /// Whether this is one of the unquoted words `ws` (case aside).
+    fn is_any(&self, ws: &[&str]) -> bool {
+        ws.iter().any(|w| self.is(w))
+    }
+}
+
+/// Words that are never a value: "change it to the …" names no value.
+const FILLERS: &[&str] = &[
+    "a", "an", "the", "it", "its", "this", "that", "these", "those", "them", "one", "new", "line",
+    "file", "value", "text", "to", "of", "in", "at", "on",
+];
+
+/// Words that may come before a clause's verb: "Please add …", "then set …".
+const LEADS: &[&str] = &["please", "now", "then", "and", "also", "just", "so"];
+
+/// Whether `parts[i]` opens a clause, the leading words of [`LEADS`] aside.
+fn opens_clause(parts: &[Part], i: usize) -> bool {
+    parts[i].opens || (i > 0 && parts[i - 1].is_any(LEADS) && opens_clause(parts, i - 1))
+}
+
+/// The first part that is one of the verbs `verbs` and opens a clause.
+fn verb_at(parts: &[Part], verbs: &[&str]) -> Option<usize> {
+    (0..parts.len()).find(|&i| parts[i].is_any(verbs) && opens_clause(parts, i))
+}
+
+/// Where an added line goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Place {
+    /// Right after the line that reads this (trimmed).
+    After(String),
+    /// Right before the line that reads this (trimmed).
+    Before(String),
+    /// After the file's last line.
+    End,
+    /// Before the file's first line.
+    Start,
+}
+
+/// The request's values in order: quoted spans whole, other words one by one without the
+/// punctuation of the sentence (`3.` is `3`, `(.env)` is `.env`, `__pycache__/` stays).
+///
+/// ```text
+/// Add the line "- buy coffee" at the end of todo.txt.
+/// → Add · the · line · "- buy coffee" · at · the · end · of · todo.txt
+/// ```
+pub(crate) fn parts(request: &str) -> Vec<Part> {
+    const LEAD: &[char] = &['(', '[', '<', '*'];
+    const TRAIL: &[char] = &[',', '.', ';', ':', '!', '?', ')', ']', '>', '*'];
+    let mut out: Vec<Part> = Vec::new();
+    let mut rest = request;
+    let mut opens = true;
+    loop {
+        rest = rest.trim_start();
+        let Some(first) = rest.chars().next() else {
+            break;
+        };
+        let close = match first {
+            '"' => Some('"'),
+            '`' => Some('`'),
+            '\u{201c}' => Some('\u{201d}'),
+            '\u{2018}' => Some('\u{2019}'),
+            '\'' => Some('\''),
+            _ => None,
+        };
+        if let Some(close) = close {
+            let body = &rest[first.len_utf8()..];
+            // The closing quote ends a word: an apostrophe inside one (`don't`) is no end.
+            let end = body.match_indices(close).map(|(at, _)| at).find(|&at| {
+                body[at + close.len_utf8()..]
+                    .chars()
+                    .next()
+                    .is_none_or(|c| c.is_whitespace() || TRAIL.contains(&c))
+            });
+            if let Some(end) = end
+                && end > 0
+            {
+                out.push(Part {
+                    text: body[..end].to_owned(),
+                    quoted: true,
+                    opens,
+                });
+                rest = &body[end + close.len_utf8()..];
+                opens = rest.starts_with(TRAIL) && !rest.starts_with([')', ']', '>', '*']);
+                continue;
+            }
+        }
+        let len = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let raw = &rest[..len];
+        let word = raw
+            .trim_start_matches(LEAD)
+            .trim_start_matches(['"', '`', '\''])
+            .trim_end_matches(['"', '`', '\''])
+            .trim_end_matches(TRAIL);
+        if !word.is_empty() {
+            out.push(Part {
+                text: word.to_owned(),
+                quoted: false,
+                opens,
+            });
+        }
+        let bare = raw.trim_end_matches([')', ']', '>', '*', '"', '`', '\'']);
+        opens = bare.ends_with([',', '.', ';', ':', '!', '?']) || (word.is_empty() && opens);
+        rest = &rest[len..];
+    }
+    out
+}
+
+/// Whether `p` can be a value: quoted, or a word that is not a filler ("the", "it").
+fn is_value(p: &Part) -> bool {
+    p.quoted || !p.is_any(FILLERS)
+}
+
+/// The piece to replace and its replacement: "from A to B", "change "A" to B" (A quoted, or the
+/// `its`/`the` before it), "replace A with B".
+///
+/// ```text
+/// change the default of --last from 7 to 14          → (7, 14)
+/// mark the plumber item as done: change its "TODO:" to "DONE:" → (TODO:, DONE:)
+/// replace teh with the                              → (teh, the)
+/// ```
+pub(crate) fn replacement(parts: &[Part]) -> Option<(Part, Part)> {
+    let found = parts.windows(4).find_map(|w| {
+        (w[0].is("from") && w[2].is("to") && is_value(&w[1]) && is_value(&w[3]))
+            .then(|| (w[1].clone(), w[3].clone()))
+    });
+    if found.is_some() {
+        return found;
+    }
+    parts.windows(4).find_map(|w| {
+        let verb = w[0].is_any(&["change", "replace", "rename", "turn", "its"]);
+        let joined = w[2].is_any(&["to", "with", "into", "by"]);
+        (verb
+            && joined
+            && is_value(&w[1])
+            && is_value(&w[3])
+            && (w[1].quoted || w[0].is("replace")))
+        .then(|| (w[1].clone(), w[3].clone()))
+    })
+}
+
+/// The value to set and the words before it that may name what gets it: "Set "debug" to true",
+/// "Change the userAgent in config.json to linkcheck/1.5" — the value after the last "to" of a
+/// request that opens a clause with `set`, `change`, `make` or `update`.
+pub(crate) fn value_set(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
+    let verb = verb_at(parts, &["set", "change", "update", "make", "bump"])?;
+    let to = parts.iter().rposition(|p| p.is("to"))?;
+    let value = parts.get(to + 1)?;
+    (to > verb && is_value(value)).then(|| (value.clone(), parts[verb + 1..to].to_vec()))
+}
+
+/// The line to add and where: "add the line L under/below/after H", "… above/before H", "… at
+/// the end of F", "… to F" (at its end), "… at the top of F". The verb is `add`, `append` or
+/// `insert`; L is the value right after the word `line`.
+pub(crate) fn line_added(parts: &[Part]) -> Option<(String, Place)> {
+    let verb = verb_at(parts, &["add", "append", "insert", "put"])?;
+    let at = verb + parts[verb..].iter().position(|p| p.is("line"))?;
+    let line = parts.get(at + 1).filter(|p| is_value(p))?;
+    let after = &parts[at + 2..];
+    let next = after.first();
+    let place = match next {
+        Some(p) if p.is_any(&["under", "below", "after", "beneath"]) => {
+            Place::After(after.get(1).filter(|h| is_value(h))?.text.trim().to_owned())
+        }
+        Some(p) if p.is_any(&["above", "before"]) => {
+            Place::Before(after.get(1).filter(|h| is_value(h))?.text.trim().to_owned())
+        }
+        Some(p) if p.is("to") && after.get(1).is_some_and(|q| !q.is("the")) => Place::End,
+        Some(p) if p.is_any(&["at", "to"]) => {
+            let end = after.get(2)?;
+            if end.is_any(&["end", "bottom"]) {
+                Place::End
+            } else if end.is_any(&["top", "start", "beginning"]) {
+                Place::Start
+            } else {
+                return None;
+            }
+        }
+        _ => return None,
+    };
+    Some((line.text.clone(), place))
+}
+
+/// The file to create and its content: "Create a file named P containing (the line) C", "…
+/// called P that contains C", "… P with the content C". The content is one value (a quoted
+/// span or a word) and becomes one line.
+pub(crate) fn file_created(parts: &[Part]) -> Option<(String, String)> {
+    let verb = verb_at(parts, &["create", "make", "add", "write"])?;
+    let named = verb
+        + parts[verb..]
+            .iter()
+            .position(|p| p.is_any(&["named", "called"]))?;
+    let path = parts.get(named + 1).filter(|p| is_value(p))?;
+    let mut rest = parts[named + 2..].iter().peekable();
+    while rest.next_if(|p| p.is_any(&["that", "which"])).is_some() {}
+    rest.next_if(|p| p.is_any(&["containing", "contains", "with", "holding", "holds"]))?;
+    while rest
+        .next_if(|p| {
+            p.is_any(&[
+                "the", "a", "just", "only", "single", "one", "line", "text", "content", "contents",
+                "word",
+            ])
+        })
+        .is_some()
+    {}
+    let content = rest.next()?;
+    if rest.next().is_some() || content.text.trim().is_empty() {
+        // More words after the value: a sentence, not one value to write.
+        return None;
+    }
+    Some((path.text.clone(), format!("{}\n", content.text)))
+}
+
+/// The misspelt word a request asks to fix: it speaks of spelling ("spelling mistake", "typo",
+/// "misspelling", "misspelled") and quotes exactly one word (letters only, three or more).
+pub(crate) fn misspelled(parts: &[Part]) -> Option<String> {
+    let spelling = parts.iter().any(|p| {
+        let w = p.text.to_lowercase();
+        !p.quoted && (w.starts_with("misspel") || w.starts_with("typo") || w == "spelling")
+    });
+    let mut quoted = parts.iter().filter(|p| p.quoted);
+    let word = quoted.next()?;
+    (spelling
+        && quoted.next().is_none()
+        && word.text.chars().count() >= 3
+        && word.text.chars().all(char::is_alphabetic))
+    .then(|| word.text.clone())
+}
+
+/// The right spelling of `wrong` among `words`: the word nearest to it (Damerau–Levenshtein,
+/// case aside) at 1 edit, or 2 for words of six letters or more, with the same first letter,
+/// when one word is nearer than every other; written with `wrong`'s first capital. `None` when
+/// no word is that near, or two are equally near.
+pub(crate) fn respelled<'a>(wrong: &str, words: impl Iterator<Item = &'a str>) -> Option<String> {
+    let w = wrong.to_lowercase();
+    let most = if w.chars().count() >= 6 { 2 } else { 1 };
+    let first = w.chars().next()?;
+    let mut best: Option<(usize, String)> = None;
+    let mut tie = false;
+    for cand in words {
+        let c = cand.to_lowercase();
+        if c == w || !c.starts_with(first) || c.chars().count() < 3 {
+            continue;
+        }
+        let d = strsim::damerau_levenshtein(&w, &c);
+        if d > most {
+            continue;
+        }
+        match &best {
+            Some((bd, bc)) if d == *bd && *bc != c => tie = true,
+            Some((bd, _)) if d >= *bd => {}
+            _ => {
+                best = Some((d, c));
+                tie = false;
+            }
+        }
+    }
+    let (_, right) = best.filter(|_| !tie)?;
+    Some(if wrong.starts_with(char::is_uppercase) {
+        let mut cs = right.chars();
+        cs.next()
+            .map(|f| f.to_uppercase().chain(cs).collect())
+            .unwrap_or_default()
+    } else {
+        right
+    })
+}
+
+/// Byte offsets in `line` where `token` stands alone: not part of a longer word, number or name
+/// (`7` in `default=7`, not in `17` nor in `7.5`).
+pub(crate) fn token_at(line: &str, token: &str) -> Vec<usize> {
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    if token.is_empty() {
+        return Vec::new();
+    }
+    line.match_indices(token)
+        .map(|(at, _)| at)
+        .filter(|&at| {
+            let before = line[..at].chars().next_back();
+            let mut after = line[at + token.len()..].chars();
+            let next = after.next();
+            let joined_before = before.is_some_and(|c| {
+                (word(c) && token.starts_with(word))
+                    || (c == '.' && line[..at - 1].chars().next_back().is_some_and(word))
+            });
+            let joined_after = next.is_some_and(|c| {
+                (word(c) && token.ends_with(word))
+                    || (c == '.' && after.next().is_some_and(char::is_alphanumeric))
+            });
+            !joined_before && !joined_after
+        })
+        .collect()
+}
+
+/// Lowercase words of `parts` that may pick a line out of several: three letters or more, not
+/// a filler, not one of `skip` (the values themselves and the file's name).
+pub(crate) fn hint_words(parts: &[Part], skip: &[&str]) -> Vec<String> {
+    const COMMON: &[&str] = &[
+        "and", "for", "from", "with", "into", "set", "change", "make", "replace", "update", "file",
+        "value", "line", "mark", "item", "please", "then", "instead",
+    ];
+    parts
+        .iter()
+        .filter(|p| !p.quoted && !skip.iter().any(|s| s.eq_ignore_ascii_case(&p.text)))
+        .flat_map(|p| {
+            p.text
+                .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
+        })
+        .map(|w| w.trim_matches('-').to_lowercase())
+        .filter(|w| w.chars().count() >= 3 && !FILLERS.contains(&w.as_str()))
+        .filter(|w| !COMMON.contains(&w.as_str()))
+        .filter(|w| !skip.iter().any(|s| s.eq_ignore_ascii_case(w)))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(request: &str) -> Vec<String> {
+        parts(request).into_iter().map(|p| p.text).collect()
+    }
+
+    #[test]
+    fn parts_keep_quoted_spans_whole_and_drop_sentence_punctuation() {
+        assert_eq!(
+            texts("Add the line \"- buy coffee\" at the end of todo.txt."),
+            [
+                "Add",
+                "the",
+                "line",
+                "- buy coffee",
+                "at",
+                "the",
+                "end",
+                "of",
+                "todo.txt"
+            ]
+        );
+        assert_eq!(
+            texts("Create a file named .gitignore that contains the line __pycache__/"),
+            [
+                "Create",
+                "a",
+                "file",
+                "named",
+                ".gitignore",
+                "that",
+                "contains",
+                "the",
+                "line",
+                "__pycache__/"
+            ]
+        );
+        assert_eq!(
+            texts("Change it to linkcheck/1.5."),
+            ["Change", "it", "to", "linkcheck/1.5"]
+        );
+        // An apostrophe inside a word is no quote; a quote that never closes is a word.
+        assert_eq!(texts("don't 'stop"), ["don't", "stop"]);
+        assert!(parts("change its \"TODO:\" to \"DONE:\".")[2].quoted);
+    }
+
+    #[test]
+    fn replacement_reads_from_to_and_quoted_change() {
+        let r = |s: &str| replacement(&parts(s)).map(|(a, b)| (a.text, b.text));
+        assert_eq!(
+            r("In weatherlog/cli.py, change the default of --last from 7 to 14."),
+            Some(("7".into(), "14".into()))
+        );
+        assert_eq!(
+            r("In todo.txt, mark the plumber item as done: change its \"TODO:\" to \"DONE:\"."),
+            Some(("TODO:".into(), "DONE:".into()))
+        );
+        assert_eq!(
+            r("Replace teh with the in notes.md"),
+            None,
+            "`the` is no value"
+        );
+        assert_eq!(
+            r("Replace colour with color in notes.md"),
+            Some(("colour".into(), "color".into()))
+        );
+        assert_eq!(r("Change the city to Bergen."), None);
+        assert_eq!(r("Move it from here to the attic"), None);
+    }
+
+    #[test]
+    fn value_set_takes_the_value_after_the_last_to() {
+        let v = |s: &str| value_set(&parts(s)).map(|(v, _)| v.text);
+        assert_eq!(
+            v("Set \"debug\" to true in config.json."),
+            Some("true".into())
+        );
+        assert_eq!(
+            v("Change the userAgent in config.json to linkcheck/1.5."),
+            Some("linkcheck/1.5".into())
+        );
+        assert_eq!(
+            v("Set the version in package.json to 1.5.0."),
+            Some("1.5.0".into())
+        );
+        assert_eq!(v("Which version is set to 1.0?"), None, "no verb opens it");
+        assert_eq!(v("Set it to the"), None);
+    }
+
+    #[test]
+    fn line_added_reads_the_line_and_its_place() {
+        let l = |s: &str| line_added(&parts(s));
+        assert_eq!(
+            l("Add the line \"- show: sort readings by date\" under \"## 0.3.1\" in CHANGELOG.md."),
+            Some((
+                "- show: sort readings by date".into(),
+                Place::After("## 0.3.1".into())
+            ))
+        );
+        assert_eq!(
+            l("Add the line \"- buy coffee\" at the end of todo.txt."),
+            Some(("- buy coffee".into(), Place::End))
+        );
+        assert_eq!(
+            l("Add the line .env to .gitignore."),
+            Some((".env".into(), Place::End))
+        );
+        assert_eq!(
+            l("Insert the line \"# Notes\" at the top of notes.md"),
+            Some(("# Notes".into(), Place::Start))
+        );
+        assert_eq!(
+            l("add the line \"x\" before \"y\""),
+            Some(("x".into(), Place::Before("y".into())))
+        );
+        assert_eq!(l("Read todo.txt, then add a line to it."), None);
+        assert_eq!(l("Add the line \"x\" somewhere nice"), None);
+    }
+
+    #[test]
+    fn file_created_reads_path_and_one_value() {
+        let f = |s: &str| file_created(&parts(s));
+        assert_eq!(
+            f("Create a file named .gitignore that contains the line __pycache__/"),
+            Some((".gitignore".into(), "__pycache__/\n".into()))
+        );
+        assert_eq!(
+            f("Create a file named .nvmrc containing the line 20"),
+            Some((".nvmrc".into(), "20\n".into()))
+        );
+        assert_eq!(
+            f("Create a file called notes.md with the content \"# Notes\"."),
+            Some(("notes.md".into(), "# Notes\n".into()))
+        );
+        assert_eq!(
+            f("Create a file named a.txt containing a short poem about cats"),
+            None
+        );
+        assert_eq!(f("Create a file named a.txt"), None);
+    }
+
+    #[test]
+    fn misspelled_needs_spelling_words_and_one_quoted_word() {
+        let m = |s: &str| misspelled(&parts(s));
+        assert_eq!(
+            m("Fix the spelling mistake \"temperture\" in README.md."),
+            Some("temperture".into())
+        );
+        assert_eq!(
+            m("Correct the misspelling \"recieves\" in README.md."),
+            Some("recieves".into())
+        );
+        assert_eq!(m("Fix the typo in README.md."), None);
+        assert_eq!(m("Replace \"colour\" in README.md."), None);
+    }
+
+    #[test]
+    fn respelled_takes_the_one_nearest_word() {
+        let words = "Log temperature readings per city temperatures degrees";
+        assert_eq!(
+            respelled("temperture", words.split(' ')),
+            Some("temperature".into())
+        );
+        assert_eq!(
+            respelled("Temperture", words.split(' ')),
+            Some("Temperature".into())
+        );
+        assert_eq!(respelled("recieves", "requests retries".split(' ')), None);
+        // Two words equally near: no guess.
+        assert_eq!(respelled("cat", "cut cot".split(' ')), None);
+        assert_eq!(respelled("cta", "cat".split(' ')), Some("cat".into()));
+    }
+
+    #[test]
+    fn token_at_finds_standalone_tokens_only() {
+        assert_eq!(
+            token_at("show.add_argument(\"--last\", type=int, default=7)", "7"),
+            [46]
+        );
+        assert!(token_at("x = 17", "7").is_empty());
+        assert!(token_at("x = 7.5", "7").is_empty());
+        assert!(token_at("version 0.3.1", "0.3").is_empty());
+        assert_eq!(token_at("TODO: call the plumber", "TODO:"), [0]);
+        assert_eq!(token_at("const x = argv.slice(2);", "2"), [21]);
+    }
+
+    #[test]
+    fn hint_words_leave_out_fillers_values_and_common_words() {
+        let p = parts("In src/index.js, change the default number of retries from 2 to 3.");
+        assert_eq!(
+            hint_words(&p, &["src/index.js", "2", "3"]),
+            ["default", "number", "retries"]
+        );
+    }
+}
