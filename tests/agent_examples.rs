@@ -1691,3 +1691,33 @@ fn a_word_spelt_right_in_a_made_up_call_is_the_fix_shown() {
     let feedback = &t.turns[0].calls[0].feedback;
     assert!(!feedback.contains(r#""name":"edit""#), "{feedback}");
 }
+
+/// Found on the second held-out set (user_agent_15): asked to change the userAgent to
+/// linkcheck/1.5, Qwen2.5-Coder-0.5B sent `{"userAgent": "linkcheck/1.5.0"}` to a made-up tool
+/// and then sent the edit it was shown, with its own `1.5.0`. The request's own words come
+/// before the model's arguments.
+#[test]
+fn the_request_s_value_comes_before_the_one_a_made_up_call_sent() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "config.json",
+            "{\n  \"userAgent\": \"linkcheck/1.4\",\n  \"maxPages\": 500\n}\n",
+        )],
+    );
+    let (t, _) = run_prompt(
+        &dir,
+        "Change the userAgent in config.json to linkcheck/1.5.",
+        vec![
+            call("changeUserAgent", json!({"userAgent": "linkcheck/1.5.0"})),
+            "Done.".into(),
+            "Done.".into(),
+        ],
+    );
+    let feedback = &t.turns[0].calls[0].feedback;
+    assert!(
+        feedback.contains(r#"{"name":"edit","arguments":{"path":"config.json","old_text":"\"userAgent\": \"linkcheck/1.4\",","new_text":"\"userAgent\": \"linkcheck/1.5\","}}"#),
+        "{feedback}"
+    );
+}
