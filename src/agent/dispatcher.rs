@@ -45,6 +45,24 @@ impl DispatchToolbox {
         let snap = self.dispatcher.registry().snapshot();
         snap.get(name).map(|e| e.spec.annotations)
     }
+
+    /// The first call (JSON text `{"name", "arguments"}`), in name order, of a tool that changes
+    /// things for which `arguments` gives arguments: the change a request or a made-up call
+    /// means (see [`Toolbox::change_meant`] and [`Toolbox::change_asked`]).
+    fn first_change(
+        &self,
+        arguments: impl Fn(&dyn crate::tools::Tool) -> Option<serde_json::Value>,
+    ) -> Option<String> {
+        let snap = self.dispatcher.registry().snapshot();
+        snap.names().iter().find_map(|name| {
+            let entry = snap.get(name)?;
+            if entry.spec.annotations.read_only {
+                return None;
+            }
+            let args = arguments(entry.tool.as_ref())?;
+            Some(serde_json::json!({"name": name, "arguments": args}).to_string())
+        })
+    }
 }
 
 impl Toolbox for DispatchToolbox {
@@ -70,27 +88,11 @@ impl Toolbox for DispatchToolbox {
     }
 
     fn change_meant(&self, args: &serde_json::Value, request: &str) -> Option<String> {
-        let snap = self.dispatcher.registry().snapshot();
-        snap.names().iter().find_map(|name| {
-            let entry = snap.get(name)?;
-            if entry.spec.annotations.read_only {
-                return None;
-            }
-            let meant = entry.tool.change_meant(request, args)?;
-            Some(serde_json::json!({"name": name, "arguments": meant}).to_string())
-        })
+        self.first_change(|tool| tool.change_meant(request, args))
     }
 
     fn change_asked(&self, request: &str) -> Option<String> {
-        let snap = self.dispatcher.registry().snapshot();
-        snap.names().iter().find_map(|name| {
-            let entry = snap.get(name)?;
-            if entry.spec.annotations.read_only {
-                return None;
-            }
-            let asked = entry.tool.change_asked(request)?;
-            Some(serde_json::json!({"name": name, "arguments": asked}).to_string())
-        })
+        self.first_change(|tool| tool.change_asked(request))
     }
 
     fn call<'a>(&'a mut self, call: &'a PendingCall) -> BoxFuture<'a, CallResult> {
