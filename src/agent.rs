@@ -1066,8 +1066,9 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 // The change the request spells out, made: the task is done. A small model
                 // goes on sending edits, new text made of the result it was given (held-out
                 // changelog_entry: the line added again with "1. replace 1 occurrence …").
-                feedback.push_str(correct::CHANGE_MADE);
-                if correct::change_clauses(&self.request) == 1 {
+                let more = correct::change_steps(&self.request) > 1;
+                feedback.push_str(correct::change_made(more));
+                if !more {
                     retry = Some(
                         "the change the request spells out is made: the next turn offers no tools"
                             .to_owned(),

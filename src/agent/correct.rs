@@ -370,9 +370,28 @@ pub fn unchanged_reply(prompt: &str, call: Option<&str>) -> String {
 }
 
 /// The line added to the result of the call that made the change the request spells out
-/// ([`change_next`]): the task is done, the answer is next.
-pub const CHANGE_MADE: &str = "\nThat is the change the user asked for, and it is made. Answer the user now in \
-     plain text: say what you changed.";
+/// ([`change_next`]): the task is done and the answer is next, or, when the request asks for
+/// more changes (`more`), the next one is.
+#[must_use]
+pub fn change_made(more: bool) -> &'static str {
+    if more {
+        "\nThat is the first change the user asked for, and it is made. Make the next one, or \
+         answer the user in plain text."
+    } else {
+        "\nThat is the change the user asked for, and it is made. Answer the user now in plain \
+         text: say what you changed."
+    }
+}
+
+/// Verbs that open a clause asking for a change.
+const CHANGE_VERBS: &[&str] = &[
+    "add", "append", "insert", "prepend", "set", "change", "replace", "mark", "rename", "remove",
+    "delete", "write", "create", "update", "edit", "fix", "put", "move", "enable", "disable",
+    "save", "make", "bump", "correct",
+];
+
+/// Words that may come before a clause's verb ("Please add …", "then set …").
+const CHANGE_LEADS: &[&str] = &["please", "now", "then", "and", "also", "just", "so"];
 
 /// How many clauses of `prompt` open with a verb that changes things (see [`asks_change`]):
 /// 0 for a question.
@@ -385,26 +404,90 @@ pub const CHANGE_MADE: &str = "\nThat is the change the user asked for, and it i
 /// ```
 #[must_use]
 pub fn change_clauses(prompt: &str) -> usize {
-    const VERBS: &[&str] = &[
-        "add", "append", "insert", "prepend", "set", "change", "replace", "mark", "rename",
-        "remove", "delete", "write", "create", "update", "edit", "fix", "put", "move", "enable",
-        "disable", "save", "make", "bump", "correct",
-    ];
-    const LEADS: &[&str] = &["please", "now", "then", "and", "also", "just", "so"];
     if is_question(prompt) {
         return 0;
     }
-    let lower = prompt.to_lowercase();
+    verb_clauses(&prompt.to_lowercase())
+}
+
+/// How many clauses of `lower` (lower case) open with a change verb, leading words aside.
+fn verb_clauses(lower: &str) -> usize {
     lower
         .split(['.', ',', ';', ':', '!', '?', '\n'])
         .filter(|clause| {
             clause
                 .split(|c: char| !c.is_alphanumeric())
                 .filter(|w| !w.is_empty())
-                .find(|w| !LEADS.contains(w))
-                .is_some_and(|w| VERBS.contains(&w))
+                .find(|w| !CHANGE_LEADS.contains(w))
+                .is_some_and(|w| CHANGE_VERBS.contains(&w))
         })
         .count()
+}
+
+/// How many changes `prompt` asks for, one after the other: its sentences, and their parts
+/// joined by `then`, `and` or `also` before a change verb, that ask for a change. A colon or a
+/// comma inside one sentence goes on with the same change ("In todo.txt, mark the plumber item
+/// as done: change its "TODO:" to "DONE:"" is one). 0 for a question.
+///
+/// ```
+/// use toolmend::agent::correct::change_steps;
+/// assert_eq!(change_steps("In todo.txt, mark the plumber item as done: change its \"TODO:\" to \"DONE:\"."), 1);
+/// assert_eq!(change_steps("Set the version in package.json to 1.5.0."), 1);
+/// assert_eq!(change_steps("Add the line \"x\" to a.txt, then set the version to 2."), 2);
+/// assert_eq!(change_steps("Set debug to true and add the line x to a.txt"), 2);
+/// assert_eq!(change_steps("Fix the typo. Then bump the version."), 2);
+/// assert_eq!(change_steps("Read todo.txt, then add a line to it."), 1);
+/// assert_eq!(change_steps("Which version does config.json give?"), 0);
+/// ```
+#[must_use]
+pub fn change_steps(prompt: &str) -> usize {
+    if is_question(prompt) {
+        return 0;
+    }
+    let lower = prompt.to_lowercase();
+    // Sentences: a `.` ends one only before a space or the end (`todo.txt`, `1.5.0` do not).
+    let mut sentences = Vec::new();
+    let mut from = 0;
+    let b = lower.as_bytes();
+    for (k, &c) in b.iter().enumerate() {
+        let ends = matches!(c, b';' | b'!' | b'?' | b'\n')
+            || (c == b'.' && b.get(k + 1).is_none_or(u8::is_ascii_whitespace));
+        if ends {
+            sentences.push(&lower[from..k]);
+            from = k + 1;
+        }
+    }
+    sentences.push(&lower[from..]);
+    sentences
+        .iter()
+        .map(|sentence| {
+            // Where a part joined by `then` / `and` / `also` right before a change verb starts.
+            let mut words = Vec::new();
+            let mut at = None;
+            for (k, c) in sentence.char_indices() {
+                match (c.is_alphanumeric(), at) {
+                    (true, None) => at = Some(k),
+                    (false, Some(a)) => {
+                        words.push((a, &sentence[a..k]));
+                        at = None;
+                    }
+                    _ => {}
+                }
+            }
+            if let Some(a) = at {
+                words.push((a, &sentence[a..]));
+            }
+            let joins: Vec<usize> = words
+                .windows(2)
+                .filter(|w| {
+                    matches!(w[0].1, "then" | "and" | "also") && CHANGE_VERBS.contains(&w[1].1)
+                })
+                .map(|w| w[0].0)
+                .collect();
+            let head = &sentence[..joins.first().copied().unwrap_or(sentence.len())];
+            usize::from(verb_clauses(head) > 0) + joins.len()
+        })
+        .sum()
 }
 
 /// The line added to the note on a repeated call in a run whose request spells out a change
