@@ -315,7 +315,12 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             let turns_left =
                 (t > 1 && left <= self.options.nudge_turns).then(|| correct::nudge(left));
             let answer_now = (stuck && left > 1).then(|| correct::answer_now(prompt));
-            let nudge = [non_answer_note.take(), answer_now, turns_left]
+            // The turn that must answer from the results gets the lines that bear on a
+            // question (not on a change: its answer says what changed).
+            let evidence = (answer_only && !correct::asks_change(prompt))
+                .then(|| correct::bearing(&self.evidence(&turns)))
+                .flatten();
+            let nudge = [non_answer_note.take(), answer_now, turns_left, evidence]
                 .into_iter()
                 .flatten()
                 .reduce(|a, b| format!("{a} {b}"));
@@ -1429,6 +1434,154 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             failure.message.replace_range(at..at + len, example);
         }
         failure
+    }
+
+    /// The lines of this run's tool results that bear on the request, for the turn that must
+    /// answer from them: those holding the most of the request's telling words (a word written
+    /// as code, a number, a word of four letters or more that is no common one; a plural counts
+    /// as its singular), at most six, in the order the results gave them; a Markdown heading
+    /// brings the lines of its section (up to four). Found on the held-out sets: after the
+    /// right look, Qwen2.5-Coder-0.5B answered from the last result it was shown (`1` after an
+    /// `ls`, when grep had shown `default=7`; release 1.4.0's entry for 1.3.0's).
+    fn evidence(&self, turns: &[TurnRecord]) -> Vec<String> {
+        const COMMON: &[&str] = &[
+            "which",
+            "what",
+            "does",
+            "that",
+            "this",
+            "with",
+            "from",
+            "when",
+            "where",
+            "according",
+            "file",
+            "files",
+            "function",
+            "functions",
+            "name",
+            "names",
+            "given",
+            "many",
+            "much",
+            "there",
+            "their",
+            "about",
+            "into",
+            "have",
+            "after",
+            "before",
+            "they",
+            "them",
+            "should",
+            "would",
+            "could",
+            "list",
+            "show",
+            "tell",
+            "print",
+            "prints",
+            "give",
+            "gives",
+            "line",
+            "lines",
+            "folder",
+            "change",
+            "changed",
+            "changes",
+        ];
+        let words: Vec<String> = crate::tools::request_words(&self.request)
+            // A path or a file's name says where to look, not what to find.
+            .filter(|w| {
+                !(w.contains('/') || (w.contains('.') && w.chars().any(char::is_alphabetic)))
+            })
+            .map(str::to_lowercase)
+            .filter(|w| {
+                let code = w
+                    .chars()
+                    .any(|c| c.is_ascii_digit() || c == '_' || c == '-');
+                (code && w.chars().count() >= 2)
+                    || (w.chars().count() >= 4
+                        && w.chars().all(char::is_alphabetic)
+                        && !COMMON.contains(&w.as_str()))
+            })
+            .map(|w| {
+                let one = w.strip_suffix('s').filter(|s| s.len() >= 4);
+                one.map_or(w.clone(), str::to_owned)
+            })
+            .fold(Vec::new(), |mut v, w| {
+                if !v.contains(&w) {
+                    v.push(w);
+                }
+                v
+            });
+        if words.is_empty() {
+            return Vec::new();
+        }
+        // The outputs of the run's calls that succeeded (not toolmend's notes around repeats).
+        let results: Vec<Vec<&str>> = turns
+            .iter()
+            .flat_map(|t| &t.calls)
+            .filter(|c| c.result.is_ok())
+            .map(|c| c.result.output.lines().collect())
+            .collect();
+        // A read's line is `  7\tDEFAULT_PATH = …`: its text is after the number.
+        let body = |l: &str| {
+            let t = l.trim_start();
+            let digits = t.len() - t.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+            if digits > 0 && t[digits..].starts_with('\t') {
+                t[digits + 1..].trim().to_owned()
+            } else {
+                t.trim().to_owned()
+            }
+        };
+        let mut scored: Vec<(usize, usize, usize)> = Vec::new();
+        let mut seen: Vec<&str> = Vec::new();
+        for (mi, lines) in results.iter().enumerate() {
+            for (li, line) in lines.iter().enumerate() {
+                let text = line.trim();
+                if body(text).is_empty() || seen.contains(&text) {
+                    continue;
+                }
+                let lower = text.to_lowercase();
+                let score = words.iter().filter(|w| lower.contains(w.as_str())).count();
+                if score > 0 {
+                    seen.push(text);
+                    scored.push((score, mi, li));
+                }
+            }
+        }
+        scored.sort_by_key(|&(score, mi, li)| (std::cmp::Reverse(score), mi, li));
+        scored.truncate(6);
+        scored.sort_by_key(|&(_, mi, li)| (mi, li));
+        let cut = |l: &str| -> String {
+            let l = l.trim_end();
+            if l.chars().count() > 200 {
+                l.chars().take(200).chain("…".chars()).collect()
+            } else {
+                l.to_owned()
+            }
+        };
+        let mut out: Vec<String> = Vec::new();
+        for (_, mi, li) in scored {
+            let lines = &results[mi];
+            let line = cut(lines[li]);
+            if !out.contains(&line) {
+                out.push(line);
+            }
+            if body(lines[li]).starts_with('#') {
+                for next in lines.iter().skip(li + 1).take(4) {
+                    if body(next).starts_with('#') {
+                        break;
+                    }
+                    let shown = cut(next);
+                    if !body(next).is_empty() && !out.contains(&shown) {
+                        out.push(shown);
+                    }
+                }
+            }
+        }
+        out
     }
 
     /// Whether the call `call` (JSON text) is made of the request's own words: every string

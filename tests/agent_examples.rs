@@ -1730,3 +1730,79 @@ fn the_request_s_value_comes_before_the_one_a_made_up_call_sent() {
         "{feedback}"
     );
 }
+
+/// Found on the held-out sets: after the right look, Qwen2.5-Coder-0.5B answered from the last
+/// result it was shown — `1` after an `ls`, when grep had shown `default=7`. The turn that must
+/// answer a question from the results gets the lines of them that bear on it; a Markdown
+/// heading brings its section.
+#[test]
+fn the_answer_turn_of_a_question_gets_the_lines_that_bear_on_it() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "weatherlog/cli.py",
+                "import argparse\nshow.add_argument(\"--last\", type=int, default=7)\nprint(rows)\n",
+            ),
+            (
+                "CHANGELOG.md",
+                "# Changelog\n\n## 1.4.0\n- check: retry\n\n## 1.3.0\n- report: print a summary line\n- check: treat 410 as broken\n\n## 1.2.0\n- first\n",
+            ),
+        ],
+    );
+    let ls = || call("ls", json!({"path": "."}));
+    let (t, _) = run_prompt(
+        &dir,
+        "How many readings does `weatherlog show` print when --last is not given?",
+        vec![
+            call("grep", json!({"pattern": "--last", "path": "weatherlog"})),
+            ls(),
+            ls(),
+            ls(),
+            "7".into(),
+        ],
+    );
+    let last = t.turns.last().unwrap();
+    assert!(last.answer_only, "{last:?}");
+    let nudge = last.nudge.as_deref().unwrap_or_default();
+    assert!(
+        nudge.contains("These lines of the tool results bear on the request:\nweatherlog/cli.py (line 2): show.add_argument(\"--last\", type=int, default=7)"),
+        "{nudge}"
+    );
+    assert!(!nudge.contains("CHANGELOG.md ("), "{nudge}");
+    let read = || call("read", json!({"path": "CHANGELOG.md"}));
+    let (t, _) = run_prompt(
+        &dir,
+        "What did release 1.3.0 change, according to the changelog?",
+        vec![read(), read(), read(), "A summary line.".into()],
+    );
+    let nudge = t.turns.last().unwrap().nudge.as_deref().unwrap_or_default();
+    assert!(
+        nudge.ends_with(
+            "\n 6\t## 1.3.0\n 7\t- report: print a summary line\n 8\t- check: treat 410 as broken"
+        ),
+        "{nudge}"
+    );
+    // A change request's answer says what changed: no lines.
+    let (t, _) = run_prompt(
+        &dir,
+        "Set the default of --last to 14 in weatherlog/cli.py.",
+        vec![
+            call("read", json!({"path": "weatherlog/cli.py"})),
+            call("read", json!({"path": "weatherlog/cli.py"})),
+            call("read", json!({"path": "weatherlog/cli.py"})),
+            "Done.".into(),
+            "Done.".into(),
+            "Done.".into(),
+        ],
+    );
+    assert!(
+        t.turns
+            .iter()
+            .filter_map(|r| r.nudge.as_deref())
+            .all(|n| !n.contains("bear on the request")),
+        "{:?}",
+        t.turns
+    );
+}

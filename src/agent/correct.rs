@@ -272,6 +272,19 @@ pub fn answer_now(prompt: &str) -> String {
     )
 }
 
+/// The lines of the tool results that bear on the user's request (`lines`, see
+/// `Agent::evidence`), added to the message before a turn that must answer from them; `None`
+/// when there are none.
+#[must_use]
+pub fn bearing(lines: &[String]) -> Option<String> {
+    (!lines.is_empty()).then(|| {
+        format!(
+            "These lines of the tool results bear on the request:\n{}",
+            lines.join("\n")
+        )
+    })
+}
+
 /// The failure kind of a call of a tool that was not offered because the request is a question
 /// (see [`is_question`]).
 pub const QUESTION_ONLY: &str = "question_only";
