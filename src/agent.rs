@@ -1061,6 +1061,14 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             let refused = matches!(result.fault(), Some(Fault::Model | Fault::Policy));
             let changes = result.changed || !(self.read_only_ran(&call.name, &result) || refused);
             let mut feedback = feedback;
+            // A call the model got wrong, in a run whose request spells out a change not made
+            // yet: the call that makes it, unless the message shows it already.
+            if result.fault() == Some(Fault::Model)
+                && let Some(due) = &self.change_due
+                && !feedback.contains(due.as_str())
+            {
+                feedback.push_str(&correct::change_next(due));
+            }
             if ran
                 && result.is_ok()
                 && self

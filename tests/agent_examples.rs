@@ -1806,3 +1806,35 @@ fn the_answer_turn_of_a_question_gets_the_lines_that_bear_on_it() {
         t.turns
     );
 }
+
+/// A call of a real tool that fails for the model's fault, in a run whose request spells out a
+/// change not made yet, gets that change beside its own message: an `edit` whose old text is
+/// not in the file, or a `read` of a file that does not exist.
+#[test]
+fn a_failed_call_gets_the_change_the_request_spells_out() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(&dir, &[("todo.txt", "TODO: a\nTODO: b\n")]);
+    let due = r#"{"name":"edit","arguments":{"path":"todo.txt","old_text":"TODO: b","new_text":"TODO: b\n- c"}}"#;
+    let (t, _) = run_prompt(
+        &dir,
+        "Add the line \"- c\" at the end of todo.txt.",
+        vec![
+            call(
+                "edit",
+                json!({"path": "todo.txt", "old_text": "TODO: z", "new_text": "- c"}),
+            ),
+            call("read", json!({"path": "todo.text"})),
+            "Done.".into(),
+            "Done.".into(),
+        ],
+    );
+    for turn in [0, 1] {
+        let feedback = &t.turns[turn].calls[0].feedback;
+        assert!(
+            feedback.contains(&format!(
+                "To make the change the user asked for, call: {due}"
+            )),
+            "{feedback}"
+        );
+    }
+}
