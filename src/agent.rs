@@ -1445,10 +1445,11 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     }
 
     /// The lines of this run's tool results that bear on the request, for the turn that must
-    /// answer from them: those holding the most of the request's telling words (a word written
-    /// as code, a number, a word of four letters or more that is no common one; a plural counts
-    /// as its singular), at most six, in the order the results gave them; a Markdown heading
-    /// brings the lines of its section (up to four). Found on the held-out sets: after the
+    /// answer from them: those holding the request's telling words (a word written as code, a
+    /// number, a word of four letters or more that is no common one; a plural counts as its
+    /// singular) with the greatest weight — each word weighs one over the number of lines
+    /// holding it — at most six, in the order the results gave them; a line that opens a
+    /// section (a Markdown heading, `"dependencies": {`) brings its first lines (up to four). Found on the held-out sets: after the
     /// right look, Qwen2.5-Coder-0.5B answered from the last result it was shown (`1` after an
     /// `ls`, when grep had shown `default=7`; release 1.4.0's entry for 1.3.0's).
     fn evidence(&self, turns: &[TurnRecord]) -> Vec<String> {
@@ -1543,7 +1544,8 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 t.trim().to_owned()
             }
         };
-        let mut scored: Vec<(usize, usize, usize)> = Vec::new();
+        // Each distinct line of the results, with the words it holds.
+        let mut held: Vec<(usize, usize, Vec<usize>)> = Vec::new();
         let mut seen: Vec<&str> = Vec::new();
         for (mi, lines) in results.iter().enumerate() {
             for (li, line) in lines.iter().enumerate() {
@@ -1551,17 +1553,36 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 if body(text).is_empty() || seen.contains(&text) {
                     continue;
                 }
+                seen.push(text);
                 let lower = text.to_lowercase();
-                let score = words.iter().filter(|w| lower.contains(w.as_str())).count();
-                if score > 0 {
-                    seen.push(text);
-                    scored.push((score, mi, li));
+                let found: Vec<usize> = (0..words.len())
+                    .filter(|&k| lower.contains(words[k].as_str()))
+                    .collect();
+                if !found.is_empty() {
+                    held.push((mi, li, found));
                 }
             }
         }
-        scored.sort_by_key(|&(score, mi, li)| (std::cmp::Reverse(score), mi, li));
-        scored.truncate(6);
-        scored.sort_by_key(|&(_, mi, li)| (mi, li));
+        // A word on many lines tells little (the project's name): each word weighs one over
+        // the number of lines holding it, and only the lines of the greatest weight are kept.
+        let mut lines_with = vec![0usize; words.len()];
+        for (_, _, found) in &held {
+            for &k in found {
+                lines_with[k] += 1;
+            }
+        }
+        let weight =
+            |found: &[usize]| -> f64 { found.iter().map(|&k| 1.0 / lines_with[k] as f64).sum() };
+        let best = held
+            .iter()
+            .map(|(_, _, f)| weight(f))
+            .fold(0.0_f64, f64::max);
+        let scored: Vec<(usize, usize)> = held
+            .iter()
+            .filter(|(_, _, f)| weight(f) >= best - 1e-9)
+            .take(6)
+            .map(|&(mi, li, _)| (mi, li))
+            .collect();
         let cut = |l: &str| -> String {
             let l = l.trim_end();
             if l.chars().count() > 200 {
@@ -1570,16 +1591,26 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 l.to_owned()
             }
         };
+        // A line that opens a section — a Markdown heading, a line ending with `{`, `[` or `:`
+        // (`"dependencies": {`, `def load():`) — brings the section's first lines.
+        let opens = |l: &str| {
+            let b = body(l);
+            b.starts_with('#') || b.ends_with(['{', '[', ':'])
+        };
+        let closes = |l: &str| {
+            let b = body(l);
+            b.starts_with(['#', '}', ']'])
+        };
         let mut out: Vec<String> = Vec::new();
-        for (_, mi, li) in scored {
+        for (mi, li) in scored {
             let lines = &results[mi];
             let line = cut(lines[li]);
             if !out.contains(&line) {
                 out.push(line);
             }
-            if body(lines[li]).starts_with('#') {
+            if opens(lines[li]) {
                 for next in lines.iter().skip(li + 1).take(4) {
-                    if body(next).starts_with('#') {
+                    if closes(next) {
                         break;
                     }
                     let shown = cut(next);

