@@ -1554,7 +1554,14 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     continue;
                 }
                 seen.push(text);
-                let lower = text.to_lowercase();
+                // A word inside a path names a file, not what it holds (`test/check.test.js`
+                // in a listing, for "the tests"): paths are left out of the match.
+                let lower: String = text
+                    .to_lowercase()
+                    .split_whitespace()
+                    .filter(|t| !is_path_token(t))
+                    .collect::<Vec<_>>()
+                    .join(" ");
                 let found: Vec<usize> = (0..words.len())
                     .filter(|&k| lower.contains(words[k].as_str()))
                     .collect();
@@ -1823,6 +1830,24 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             .find(|ex| names_only_the_root(ex))
             .or(Some(example))
     }
+}
+
+/// Whether `token`, a word of a tool's output, is a path or a file's name (`test/check.test.js`,
+/// `README.md`, `src/`): it holds a `/`, or is a name with an extension of letters and digits.
+fn is_path_token(token: &str) -> bool {
+    let t = token.trim_matches(|c: char| matches!(c, ',' | ':' | ';' | '(' | ')'));
+    if t.contains('/') {
+        return true;
+    }
+    t.rsplit_once('.').is_some_and(|(stem, ext)| {
+        !stem.is_empty()
+            && (1..=5).contains(&ext.len())
+            && ext.starts_with(|c: char| c.is_ascii_alphabetic())
+            && ext.chars().all(|c| c.is_ascii_alphanumeric())
+            && stem
+                .chars()
+                .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'))
+    })
 }
 
 /// Whether the call `call` (JSON text) has arguments whose strings are all `.` (one at least)

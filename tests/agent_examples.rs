@@ -1808,6 +1808,33 @@ fn the_answer_turn_of_a_question_gets_the_lines_that_bear_on_it() {
         "{nudge}"
     );
     assert!(!nudge.contains("\"name\": \"linkcheck\""), "{nudge}");
+    // A word inside a path names a file, not what it holds (second held-out set, test_list:
+    // shown the glob's `test/check.test.js`, the model answered with it).
+    write_files(
+        &dir,
+        &[(
+            "test/check.test.js",
+            "const test = require(\"node:test\");\n\ntest(\"treats 404 as broken\", () => {\n  ok();\n});\n",
+        )],
+    );
+    let glob = || call("glob", json!({"pattern": "**/*"}));
+    let (t, _) = run_prompt(
+        &dir,
+        "List the names of the tests in test/check.test.js.",
+        vec![
+            glob(),
+            call("read", json!({"path": "test/check.test.js"})),
+            glob(),
+            glob(),
+            "treats 404 as broken".into(),
+        ],
+    );
+    let nudge = t.turns.last().unwrap().nudge.as_deref().unwrap_or_default();
+    assert!(
+        nudge.contains("bear on the request:\n1\tconst test = require(\"node:test\");\n3\ttest(\"treats 404 as broken\", () => {"),
+        "{nudge}"
+    );
+    assert!(!nudge.contains("\ntest/check.test.js"), "{nudge}");
     // A change request's answer says what changed: no lines.
     let (t, _) = run_prompt(
         &dir,
