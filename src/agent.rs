@@ -1550,7 +1550,8 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         for (mi, lines) in results.iter().enumerate() {
             for (li, line) in lines.iter().enumerate() {
                 let text = line.trim();
-                if body(text).is_empty() || seen.contains(&text) {
+                // A note of toolmend's in an output (`(No tool is named …)`) bears on nothing.
+                if body(text).is_empty() || text.starts_with('(') || seen.contains(&text) {
                     continue;
                 }
                 seen.push(text);

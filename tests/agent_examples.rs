@@ -1817,7 +1817,8 @@ fn the_answer_turn_of_a_question_gets_the_lines_that_bear_on_it() {
             "const test = require(\"node:test\");\n\ntest(\"treats 404 as broken\", () => {\n  ok();\n});\n",
         )],
     );
-    let glob = || call("glob", json!({"pattern": "**/*"}));
+    // Run as `glob`: the output opens with toolmend's note, which bears on nothing.
+    let glob = || call("test_glob", json!({"pattern": "**/*"}));
     let (t, _) = run_prompt(
         &dir,
         "List the names of the tests in test/check.test.js.",
@@ -1835,6 +1836,7 @@ fn the_answer_turn_of_a_question_gets_the_lines_that_bear_on_it() {
         "{nudge}"
     );
     assert!(!nudge.contains("\ntest/check.test.js"), "{nudge}");
+    assert!(!nudge.contains("(No tool is named"), "{nudge}");
     // A change request's answer says what changed: no lines.
     let (t, _) = run_prompt(
         &dir,
