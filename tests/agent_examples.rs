@@ -1891,3 +1891,30 @@ fn a_failed_call_gets_the_change_the_request_spells_out() {
         );
     }
 }
+
+/// A file with CRLF line breaks gets the same spelled-out edit as one with LF (`edit` writes
+/// the edit's `\n` as the file's CRLF): the two-line old text of an added line is found.
+#[test]
+fn a_spelled_out_line_is_added_to_a_crlf_file() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[("CHANGELOG.md", "# Changelog\r\n\r\n## 1.0\r\n- first\r\n")],
+    );
+    let due = r###"{"name":"edit","arguments":{"path":"CHANGELOG.md","old_text":"## 1.0\n- first","new_text":"## 1.0\n- second\n- first"}}"###;
+    let (t, _) = run_prompt(
+        &dir,
+        "Add the line \"- second\" under \"## 1.0\" in CHANGELOG.md.",
+        vec![call("changelog", json!({})), due.into(), "Done.".into()],
+    );
+    assert!(
+        t.turns[0].calls[0].feedback.contains(due),
+        "{:?}",
+        t.turns[0]
+    );
+    assert!(t.turns[1].calls[0].result.is_ok(), "{:?}", t.turns[1]);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("CHANGELOG.md")).unwrap(),
+        "# Changelog\r\n\r\n## 1.0\r\n- second\r\n- first\r\n"
+    );
+}

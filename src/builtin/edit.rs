@@ -41,13 +41,16 @@ impl Edit {
 
 impl Edit {
     /// The text of `path` (a file the request names), when it is small enough to look through
-    /// for the line a change means (256 KiB).
+    /// for the line a change means (256 KiB), with LF line breaks: `edit` writes an edit's
+    /// `\n` as the file's CRLF, so the edit shown is the same for both.
     fn named_text(&self, path: &str) -> Option<String> {
         let abs = self.sandbox.resolve("edit", path).ok()?;
         if std::fs::metadata(&abs).ok()?.len() > 256 * 1024 {
             return None;
         }
-        std::fs::read_to_string(&abs).ok()
+        std::fs::read_to_string(&abs)
+            .ok()
+            .map(|t| t.replace("\r\n", "\n"))
     }
 }
 
