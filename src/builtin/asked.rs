@@ -140,13 +140,13 @@ fn is_value(p: &Part) -> bool {
     p.quoted || !p.is_any(FILLERS)
 }
 
-/// The piece to replace and its replacement: "from A to B", "change "A" to B" (A quoted, or the
-/// `its`/`the` before it), "replace A with B".
+/// The piece to replace and its replacement: "from A to B"; "change "A" to B" or "change its
+/// "A" to B" (A quoted); "replace A with B". Neither may be a filler word ("the", "it").
 ///
 /// ```text
-/// change the default of --last from 7 to 14          → (7, 14)
-/// mark the plumber item as done: change its "TODO:" to "DONE:" → (TODO:, DONE:)
-/// replace teh with the                              → (teh, the)
+/// change the default of --last from 7 to 14                      → (7, 14)
+/// mark the plumber item as done: change its "TODO:" to "DONE:"   → (TODO:, DONE:)
+/// replace colour with color                                       → (colour, color)
 /// ```
 pub(crate) fn replacement(parts: &[Part]) -> Option<(Part, Part)> {
     let found = parts.windows(4).find_map(|w| {
@@ -170,7 +170,7 @@ pub(crate) fn replacement(parts: &[Part]) -> Option<(Part, Part)> {
 
 /// The value to set and the words before it that may name what gets it: "Set "debug" to true",
 /// "Change the userAgent in config.json to linkcheck/1.5" — the value after the last "to" of a
-/// request that opens a clause with `set`, `change`, `make` or `update`.
+/// request that opens a clause with `set`, `change`, `update`, `make` or `bump`.
 pub(crate) fn value_set(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
     let verb = verb_at(parts, &["set", "change", "update", "make", "bump"])?;
     let to = parts.iter().rposition(|p| p.is("to"))?;
