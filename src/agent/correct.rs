@@ -366,20 +366,16 @@ pub fn asks_change(prompt: &str) -> bool {
 /// ([`crate::agent::Toolbox::change_asked`]), offered as the one to send.
 #[must_use]
 pub fn unchanged_reply(prompt: &str, call: Option<&str>) -> String {
-    match call {
-        Some(call) => format!(
-            "Nothing has been changed yet, but the user asked for a change: \"{}\". If it still \
-             needs to be made, make it now with this tool call: {call} If it is already so, or \
-             cannot be made, say that in plain text.",
-            restated(prompt)
-        ),
-        None => format!(
-            "Nothing has been changed yet, but the user asked for a change: \"{}\". If it still \
-             needs to be made, make it now with a tool call. If it is already so, or cannot be \
-             made, say that in plain text.",
-            restated(prompt)
-        ),
-    }
+    let make = match call {
+        Some(call) => format!("this tool call: {call}"),
+        None => "a tool call.".to_owned(),
+    };
+    format!(
+        "Nothing has been changed yet, but the user asked for a change: \"{}\". If it still \
+         needs to be made, make it now with {make} If it is already so, or cannot be made, say \
+         that in plain text.",
+        restated(prompt)
+    )
 }
 
 /// The line added to the result of the call that made the change the request spells out
@@ -402,9 +398,6 @@ const CHANGE_VERBS: &[&str] = &[
     "delete", "write", "create", "update", "edit", "fix", "put", "move", "enable", "disable",
     "save", "make", "bump", "correct",
 ];
-
-/// Words that may come before a clause's verb ("Please add …", "then set …").
-const CHANGE_LEADS: &[&str] = &["please", "now", "then", "and", "also", "just", "so"];
 
 /// How many clauses of `prompt` open with a verb that changes things (see [`asks_change`]):
 /// 0 for a question.
@@ -431,7 +424,7 @@ fn verb_clauses(lower: &str) -> usize {
             clause
                 .split(|c: char| !c.is_alphanumeric())
                 .filter(|w| !w.is_empty())
-                .find(|w| !CHANGE_LEADS.contains(w))
+                .find(|w| !crate::tools::CLAUSE_LEADS.contains(w))
                 .is_some_and(|w| CHANGE_VERBS.contains(&w))
         })
         .count()

@@ -40,12 +40,11 @@ const FILLERS: &[&str] = &[
     "file", "value", "text", "to", "of", "in", "at", "on",
 ];
 
-/// Words that may come before a clause's verb: "Please add …", "then set …".
-const LEADS: &[&str] = &["please", "now", "then", "and", "also", "just", "so"];
-
-/// Whether `parts[i]` opens a clause, the leading words of [`LEADS`] aside.
+/// Whether `parts[i]` opens a clause, the leading words of [`crate::tools::CLAUSE_LEADS`]
+/// aside.
 fn opens_clause(parts: &[Part], i: usize) -> bool {
-    parts[i].opens || (i > 0 && parts[i - 1].is_any(LEADS) && opens_clause(parts, i - 1))
+    parts[i].opens
+        || (i > 0 && parts[i - 1].is_any(crate::tools::CLAUSE_LEADS) && opens_clause(parts, i - 1))
 }
 
 /// The first part that is one of the verbs `verbs` and opens a clause.
@@ -286,13 +285,18 @@ pub(crate) fn respelled<'a>(wrong: &str, words: impl Iterator<Item = &'a str>) -
     }
     let (_, right) = best.filter(|_| !tie)?;
     Some(if wrong.starts_with(char::is_uppercase) {
-        let mut cs = right.chars();
-        cs.next()
-            .map(|f| f.to_uppercase().chain(cs).collect())
-            .unwrap_or_default()
+        capitalized(&right)
     } else {
         right
     })
+}
+
+/// `word` with its first letter a capital (`True` for `true`).
+pub(crate) fn capitalized(word: &str) -> String {
+    let mut cs = word.chars();
+    cs.next()
+        .map(|f| f.to_uppercase().chain(cs).collect())
+        .unwrap_or_default()
 }
 
 /// Byte offsets in `line` where `token` stands alone: not part of a longer word, number or name

@@ -37,9 +37,7 @@ impl Edit {
     pub fn new(sandbox: Arc<Sandbox>) -> Self {
         Self { sandbox }
     }
-}
 
-impl Edit {
     /// The text of `path` (a file the request names), when it is small enough to look through
     /// for the line a change means (256 KiB), with LF line breaks: `edit` writes an edit's
     /// `\n` as the file's CRLF, so the edit shown is the same for both.
@@ -161,9 +159,8 @@ impl TypedTool for Edit {
             set_in_line(&text, &keys, &value.text)?
         } else if let Some(wrong) = asked::misspelled(&parts) {
             // The right spelling, as the project writes it elsewhere.
-            let texts: Vec<String> = super::small_texts(&self.sandbox, self.sandbox.root())
-                .map(|(_, t)| t)
-                .collect();
+            let texts: Vec<String> =
+                super::small_texts(&self.sandbox, self.sandbox.root()).collect();
             let right = asked::respelled(&wrong, texts.iter().flat_map(|t| words_of(t)))?;
             return respelling(&path, &text, &wrong, &right);
         } else {
@@ -205,11 +202,7 @@ fn value_named(request: &str, old: &str) -> Option<String> {
         return None;
     };
     Some(if truth(word) && old.starts_with(char::is_uppercase) {
-        let lower = word.to_lowercase();
-        let mut c = lower.chars();
-        c.next()
-            .map(|f| f.to_uppercase().chain(c).collect())
-            .unwrap_or_default()
+        asked::capitalized(&word.to_lowercase())
     } else if truth(word) {
         word.to_lowercase()
     } else {
@@ -242,27 +235,14 @@ fn string_values(v: &Value) -> Vec<&str> {
 /// line that holds it, when one line holds it once; every occurrence (`replace_all`) when it
 /// stands alone wherever it occurs; `None` when the file does not hold it as a word.
 fn respelling(path: &str, text: &str, wrong: &str, right: &str) -> Option<Value> {
-    let lines: Vec<&str> = text
-        .lines()
-        .filter(|l| !asked::token_at(l, wrong).is_empty())
-        .collect();
-    match lines[..] {
-        [] => None,
-        [line]
-            if asked::token_at(line, wrong).len() == 1
-                && text.matches(line.trim()).count() == 1 =>
-        {
-            let at = asked::token_at(line, wrong)[0];
-            let new_line = format!("{}{right}{}", &line[..at], &line[at + wrong.len()..]);
-            Some(json!({"path": path, "old_text": line.trim(), "new_text": new_line.trim()}))
-        }
-        _ => {
-            let alone: usize = lines.iter().map(|l| asked::token_at(l, wrong).len()).sum();
-            (alone == text.matches(wrong).count()).then(
-                || json!({"path": path, "old_text": wrong, "new_text": right, "replace_all": true}),
-            )
-        }
+    if let Some((old_text, new_text)) = replaced_in_line(text, wrong, right, &[])
+        && text.matches(old_text.as_str()).count() == 1
+    {
+        return Some(json!({"path": path, "old_text": old_text, "new_text": new_text}));
     }
+    let alone: usize = text.lines().map(|l| asked::token_at(l, wrong).len()).sum();
+    (alone > 0 && alone == text.matches(wrong).count())
+        .then(|| json!({"path": path, "old_text": wrong, "new_text": right, "replace_all": true}))
 }
 
 /// `old_value` without the quotes around it, when it has them.

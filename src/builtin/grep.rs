@@ -289,10 +289,9 @@ fn plain_words(request: &str) -> Vec<String> {
 
 /// The words of `request` written as code: an identifier holding `_` (`to_kelvin`) or an inner
 /// capital (`isBroken`), a flag (`--last`, `-v`), or a word the request puts in quotes or
-/// backticks (`"temperture"`); three
-/// characters or more, none that a regular expression reads as an operator outside a class
-/// (the search is for the word itself, and the call must be made of the request's own words).
-/// Lower case, at most 20, in order.
+/// backticks (`"temperture"`); three characters or more, none that a regular expression reads
+/// as an operator outside a class (the search is for the word itself, and the call must be made
+/// of the request's own words). Lower case, at most 20, in order.
 fn code_words(request: &str) -> Vec<String> {
     let quoted = |w: &str| {
         ['"', '`', '\'', '\u{201c}']
@@ -337,7 +336,7 @@ fn telling_word(
         return None;
     }
     let mut lines = vec![0usize; words.len()];
-    for (_, text) in super::small_texts(sb, dir) {
+    for text in super::small_texts(sb, dir) {
         for line in text.lines() {
             let line = line.to_lowercase();
             for (w, n) in words.iter().zip(lines.iter_mut()) {

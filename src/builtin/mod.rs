@@ -149,11 +149,11 @@ fn io_failure(tool: &str, sb: &Sandbox, abs: &Path, err: &io::Error) -> Failure 
     }
 }
 
-/// True when the first bytes look binary (contain a NUL).
-/// The text files below `dir` for a bounded look (the look-first checks run on every answer
-/// given without a call, so they never search a large tree): at most 500 files of up to 256 KiB
-/// each, 4 MiB in all, among the first 10,000 entries in name order; binary files skipped.
-fn small_texts(sb: &Sandbox, dir: &Path) -> impl Iterator<Item = (std::path::PathBuf, String)> {
+/// The texts of the text files below `dir` for a bounded look (the look-first checks run on
+/// every answer given without a call, so they never search a large tree): at most 500 files of
+/// up to 256 KiB each, 4 MiB in all, among the first 10,000 entries in name order; binary files
+/// skipped.
+fn small_texts(sb: &Sandbox, dir: &Path) -> impl Iterator<Item = String> {
     let mut budget: u64 = 4 << 20;
     glob::walk_files_within(sb, dir, false, glob::MAX_LOOK)
         .into_iter()
@@ -170,14 +170,12 @@ fn small_texts(sb: &Sandbox, dir: &Path) -> impl Iterator<Item = (std::path::Pat
             let Ok(bytes) = std::fs::read(&file) else {
                 return Some(None);
             };
-            Some(
-                (!looks_binary(&bytes))
-                    .then(|| (file, String::from_utf8_lossy(&bytes).into_owned())),
-            )
+            Some((!looks_binary(&bytes)).then(|| String::from_utf8_lossy(&bytes).into_owned()))
         })
         .flatten()
 }
 
+/// True when the first bytes look binary (contain a NUL).
 fn looks_binary(bytes: &[u8]) -> bool {
     memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some()
 }

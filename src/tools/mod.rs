@@ -85,6 +85,10 @@ pub fn request_words(request: &str) -> impl Iterator<Item = &str> {
         .filter(|w| !w.is_empty())
 }
 
+/// Words that may come before the verb that opens a clause of a request ("Please add …", "then
+/// set …"): the change requests of the agent loop and the built-in tools' reading of them.
+pub(crate) const CLAUSE_LEADS: &[&str] = &["please", "now", "then", "and", "also", "just", "so"];
+
 /// Whether `word`, a word of a user's request, names a file called `stem` (its name without the
 /// extension) the way people refer to files in prose — "the meeting notes" for `meeting.md`,
 /// "the grocery list" for `groceries.md`: the same letters, case aside, or one the plural of the
