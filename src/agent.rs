@@ -6,6 +6,9 @@
 //! 1. **Generate.** The backend streams the model's output; each chunk goes to a [`calls::Watcher`]
 //!    (a [`crate::extract::StreamExtractor`]) that stops generation as soon as a call is complete and nothing after it can be another call
 //!    (or the per-turn call limit is reached), instead of waiting for an end-of-generation token.
+//!    Output stuck writing the same text back to back is stopped too ([`looping`]): the turn
+//!    keeps what came before the second copy, a call still open there is refused with a message
+//!    saying why, and an answer ends with the first copy ([`AgentEvent::Looped`]).
 //! 2. **Extract.** The turn's raw text goes through [`crate::extract`] (every envelope family,
 //!    bare JSON lines, fenced blocks; arguments repaired); native calls reported by the backend
 //!    (Ollama's `tool_calls`, whose arguments may be a broken string) join them.
@@ -66,6 +69,7 @@ pub mod correct;
 mod dispatcher;
 mod event;
 pub mod fit;
+pub mod looping;
 mod toolbox;
 
 use std::collections::HashMap;
@@ -388,6 +392,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 native_calls: generated.native.len(),
                 calls: Vec::new(),
                 stop: None,
+                looped: generated.looped.clone(),
                 stats: None,
                 timing: TurnTiming {
                     extract_ms: ms(generated.watch),
@@ -440,8 +445,12 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             }
 
             let started = Instant::now();
-            let (pending, refusals) =
-                self.pending(&record.raw, &generated.extraction, &generated.native);
+            let (pending, refusals) = self.pending(
+                &record.raw,
+                &generated.extraction,
+                &generated.native,
+                record.looped.as_ref(),
+            );
             record.timing.extract_ms += ms(started.elapsed());
 
             if pending.is_empty()
@@ -467,8 +476,13 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 continue;
             }
             if pending.is_empty() {
+                // An answer stopped in a loop goes back as what it said before repeating itself.
+                let said = record
+                    .looped
+                    .as_ref()
+                    .map_or(record.raw.as_str(), |l| &record.raw[..l.first_end()]);
                 self.history
-                    .push(Message::new(Role::Assistant, record.raw.clone()));
+                    .push(Message::new(Role::Assistant, said.to_owned()));
                 end = if record.raw.trim().is_empty() {
                     EndReason::EmptyOutput
                 } else if backend_stats.stop == StopReason::MaxTokens {
@@ -666,6 +680,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         let max_calls = self.options.max_calls_per_turn.max(1);
         let started = Instant::now();
         let interrupt = self.interrupt.clone();
+        let mut looped = None;
         let result = {
             let mut sink = |ev: Event| -> Control {
                 match ev {
@@ -673,13 +688,16 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                         let t0 = Instant::now();
                         let mut shown = Vec::new();
                         let stop = watcher.push_shown(&text, &mut |s| shown.push(s));
-                        watch += t0.elapsed();
                         raw.push_str(&text);
+                        if looped.is_none() {
+                            looped = looping::tail_loop(&raw);
+                        }
+                        watch += t0.elapsed();
                         on_event(&AgentEvent::Chunk { text });
                         for s in shown {
                             on_event(&text_event(s));
                         }
-                        if stop || interrupt.is_set() {
+                        if stop || looped.is_some() || interrupt.is_set() {
                             Control::Stop
                         } else {
                             Control::Continue
@@ -700,10 +718,21 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         let wall = started.elapsed();
         let t0 = Instant::now();
         let mut shown = Vec::new();
-        let extraction = watcher.finish_shown(&mut |s| shown.push(s));
+        let mut extraction = watcher.finish_shown(&mut |s| shown.push(s));
+        if let Some(l) = &looped {
+            // Everything after the first copy only repeats it: the turn is what came before,
+            // and a call still open there is cut off (and refused with the loop's message).
+            extraction = crate::extract::extract(&raw[..l.first_end()], extract_options);
+        }
         watch += t0.elapsed();
         for s in shown {
             on_event(&text_event(s));
+        }
+        if let Some(l) = &looped {
+            on_event(&AgentEvent::Looped {
+                unit: l.shown(),
+                repeats: l.repeats,
+            });
         }
         Generated {
             raw,
@@ -712,16 +741,19 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             result,
             watch,
             wall,
+            looped,
         }
     }
 
     /// The calls of one turn, in order: those found in the text (refused names included, so the
-    /// dispatcher answers them with the real tools), then the native ones.
+    /// dispatcher answers them with the real tools), then the native ones. A call cut off where
+    /// the output was stopped in `looped` is refused with a message saying so.
     fn pending(
         &mut self,
         text: &str,
         extraction: &Extraction,
         native: &[NativeToolCall],
+        looped: Option<&looping::Loop>,
     ) -> (Vec<PendingCall>, Vec<Option<String>>) {
         let limit = self.options.max_calls_per_turn.max(1);
         // Each call with, for one that must not run, the message that answers it instead.
@@ -748,8 +780,15 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             // A call cut off inside its arguments is never run, not even with what arrived (E4):
             // the rejection asks for the whole call again. Other refusals (an unknown name, no
             // arguments object) go to the toolbox, which answers them with its own message.
-            let refusal = matches!(r.reason, crate::extract::RejectReason::CutOff { .. })
-                .then(|| r.reason.to_string());
+            // A call cut where the output was stopped in a loop is told so.
+            let refusal = matches!(r.reason, crate::extract::RejectReason::CutOff { .. }).then(
+                || match looped {
+                    Some(l) if r.span.end >= l.first_end() => {
+                        correct::looped_call(&r.name, l.repeats)
+                    }
+                    _ => r.reason.to_string(),
+                },
+            );
             found.push((
                 r.span.start,
                 PendingCall {
@@ -1959,6 +1998,8 @@ struct Generated {
     watch: Duration,
     /// Wall time of the whole generation.
     wall: Duration,
+    /// The loop the output was stopped in, if it was (see [`looping`]).
+    looped: Option<looping::Loop>,
 }
 
 /// The arguments of a call refused for its name. For JSON envelopes the extractor's raw text is

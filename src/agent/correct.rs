@@ -603,6 +603,16 @@ pub fn nudge(left: u32) -> String {
     }
 }
 
+/// The message for a call stopped in a loop (see [`super::looping`]): its arguments wrote the
+/// same text `repeats` times back to back, so the call was cut there and not run. The repeated
+/// text is not quoted: a small model copies the wording of a message into its next call.
+#[must_use]
+pub fn looped_call(name: &str, repeats: usize) -> String {
+    format!(
+        "the call to `{name}` was stopped and not run: its arguments wrote the same text {repeats} times in a row. Write the whole call again, with that text once."
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

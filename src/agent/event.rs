@@ -6,7 +6,7 @@
 //! Each event is one JSON object with a `type` tag: `Chunk {text}` (raw output, calls included),
 //! `Text {text, reasoning?}` (the part of the output that is not a call, once that is certain),
 //! `ToolStart {id, name, args, cut_off?}`, `ToolEnd {id, name, result, duration_ms}`,
-//! `Retry {reason}`, `ContextFit {cut, removed, tokens, context}`, `Done {reason, answer, stats}`,
+//! `Retry {reason}`, `Looped {unit, repeats}`, `ContextFit {cut, removed, tokens, context}`, `Done {reason, answer, stats}`,
 //! `Error {message}`. Every `ToolStart` is
 //! followed by exactly one `ToolEnd` with the same `id`;
 //! calls that run concurrently (consecutive read-only calls) start together, and their `ToolEnd`s
@@ -68,6 +68,16 @@ pub enum AgentEvent {
     Retry {
         /// Why.
         reason: String,
+    },
+    /// The output was stopped because it kept writing the same text back to back (see
+    /// [`super::looping`]). The turn is what came before the second copy: a call still open there
+    /// is cut off and not run, and an answer ends with the first copy (`Text` shown after that
+    /// is not part of it).
+    Looped {
+        /// The repeated text (the line that repeats, when it spans a line break), trimmed.
+        unit: String,
+        /// How many times it was written back to back when the output was stopped.
+        repeats: usize,
     },
     /// Tool results were cut or removed so the next request fits the model's context window
     /// with room for the reply (see [`super::fit`]). The `ToolEnd` events carried them whole.
@@ -248,6 +258,10 @@ pub struct TurnRecord {
     pub calls: Vec<CallRecord>,
     /// Why generation stopped (`None` when the backend failed).
     pub stop: Option<StopReason>,
+    /// The loop the output was stopped in, when it was: the text after the first copy (from
+    /// `looped.start + looped.unit.len()` on in `raw`) is left out of the conversation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub looped: Option<super::looping::Loop>,
     /// The backend's counts and timings.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stats: Option<Stats>,

@@ -1059,6 +1059,20 @@ impl Render {
                 self.newline(out)?;
                 writeln!(out, "{}", self.paint(YELLOW, &format!("↻ {reason}")))?;
             }
+            AgentEvent::Looped { unit, repeats } => {
+                self.newline(out)?;
+                writeln!(
+                    out,
+                    "{}",
+                    self.paint(
+                        YELLOW,
+                        &format!(
+                            "✂ stopped: the output wrote {:?} {repeats} times in a row; only the first counts",
+                            short(unit, 60)
+                        )
+                    )
+                )?;
+            }
             AgentEvent::ContextFit {
                 cut,
                 removed,
