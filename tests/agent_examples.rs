@@ -1687,18 +1687,47 @@ fn a_word_spelt_right_in_a_made_up_call_is_the_fix_shown() {
     );
     write_files(
         &dir,
-        &[("README.md", "# x\n\nEach page recieves one request.\n")],
+        &[("README.md", "# x\n\nEach page servs one request.\n")],
     );
     let (t, _) = run_prompt(
         &dir,
-        prompt,
+        "Correct the misspelling \"servs\" in README.md.",
         vec![
-            call("recieves", json!({"description": "receives or relieves"})),
+            call("servs", json!({"description": "serves or servo"})),
             "Done.".into(),
         ],
     );
     let feedback = &t.turns[0].calls[0].feedback;
     assert!(!feedback.contains(r#""name":"edit""#), "{feedback}");
+}
+
+/// Found on the second held-out set (misspelling): asked to fix "recieves", Qwen2.5-Coder-0.5B
+/// never wrote "receives", nor does the project. A common English misspelling is known without
+/// either: the edit is shown whatever the model sent.
+#[test]
+fn a_common_misspelling_is_fixed_without_the_right_word_anywhere() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[("README.md", "# x\n\nEach page recieves one request.\n")],
+    );
+    let edit = r#"{"name":"edit","arguments":{"path":"README.md","old_text":"Each page recieves one request.","new_text":"Each page receives one request."}}"#;
+    let (t, _) = run_prompt(
+        &dir,
+        "Correct the misspelling \"recieves\" in README.md.",
+        vec![
+            call("recieves", json!({"description": "a page gets requests"})),
+            edit.into(),
+            "Done.".into(),
+        ],
+    );
+    let feedback = &t.turns[0].calls[0].feedback;
+    assert!(feedback.contains(edit), "{feedback}");
+    assert!(
+        std::fs::read_to_string(dir.path().join("README.md"))
+            .unwrap()
+            .contains("Each page receives one request.")
+    );
 }
 
 /// Found on the second held-out set (user_agent_15): asked to change the userAgent to

@@ -255,12 +255,26 @@ pub(crate) fn misspelled(parts: &[Part]) -> Option<String> {
     .then(|| word.text.clone())
 }
 
-/// The right spelling of `wrong` among `words`: the word nearest to it (Damerau–Levenshtein,
-/// case aside) at 1 edit, or 2 for words of six letters or more, with the same first letter,
-/// when one word is nearer than every other; written with `wrong`'s first capital. `None` when
-/// no word is that near, or two are equally near.
+/// The right spelling of `wrong`: a common English misspelling's ([`super::spelling::common`]),
+/// else the word of `words` nearest to it (Damerau–Levenshtein, case aside) at 1 edit, or 2 for
+/// words of six letters or more, with the same first letter, when one word is nearer than every
+/// other. Written with `wrong`'s first capital. `None` when no word is that near, or two are
+/// equally near.
 pub(crate) fn respelled<'a>(wrong: &str, words: impl Iterator<Item = &'a str>) -> Option<String> {
     let w = wrong.to_lowercase();
+    let right = match super::spelling::common(&w) {
+        Some(known) => known,
+        None => nearest(&w, words)?,
+    };
+    Some(if wrong.starts_with(char::is_uppercase) {
+        capitalized(&right)
+    } else {
+        right
+    })
+}
+
+/// The one word of `words` nearest to `w` (lower case), as [`respelled`] describes.
+fn nearest<'a>(w: &str, words: impl Iterator<Item = &'a str>) -> Option<String> {
     let most = if w.chars().count() >= 6 { 2 } else { 1 };
     let first = w.chars().next()?;
     let mut best: Option<(usize, String)> = None;
@@ -270,7 +284,7 @@ pub(crate) fn respelled<'a>(wrong: &str, words: impl Iterator<Item = &'a str>) -
         if c == w || !c.starts_with(first) || c.chars().count() < 3 {
             continue;
         }
-        let d = strsim::damerau_levenshtein(&w, &c);
+        let d = strsim::damerau_levenshtein(w, &c);
         if d > most {
             continue;
         }
@@ -283,12 +297,7 @@ pub(crate) fn respelled<'a>(wrong: &str, words: impl Iterator<Item = &'a str>) -
             }
         }
     }
-    let (_, right) = best.filter(|_| !tie)?;
-    Some(if wrong.starts_with(char::is_uppercase) {
-        capitalized(&right)
-    } else {
-        right
-    })
+    best.filter(|_| !tie).map(|(_, c)| c)
 }
 
 /// `word` with its first letter a capital (`True` for `true`).
@@ -515,7 +524,19 @@ mod tests {
             respelled("Temperture", words.split(' ')),
             Some("Temperature".into())
         );
-        assert_eq!(respelled("recieves", "requests retries".split(' ')), None);
+        // A common misspelling needs no word of the project.
+        assert_eq!(
+            respelled("recieves", "requests retries".split(' ')),
+            Some("receives".into())
+        );
+        assert_eq!(
+            respelled("Seperate", [].into_iter()),
+            Some("Separate".into())
+        );
+        assert_eq!(
+            respelled("reqests", "requests retries".split(' ')),
+            Some("requests".into())
+        );
         // Two words equally near: no guess.
         assert_eq!(respelled("cat", "cut cot".split(' ')), None);
         assert_eq!(respelled("cta", "cat".split(' ')), Some("cat".into()));
