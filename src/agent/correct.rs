@@ -291,7 +291,8 @@ pub const QUESTION_ONLY: &str = "question_only";
 
 /// Whether `prompt` asks a question rather than for a change: its last sentence ends with `?`
 /// and it opens with a question word or an auxiliary (`Which TODO items are open?`, `Does
-/// config.json set debug?`), but not with a request for action phrased as a question (`Can you
+/// config.json set debug?`), also after a preposition (`In which file is to_kelvin defined?`,
+/// `From what line…`), but not with a request for action phrased as a question (`Can you
 /// add…?`, `Could you…`, `How about…`, `Why not…`, `Why don't you…`, `Is it possible to…`,
 /// `Do you mind…`).
 ///
@@ -299,6 +300,8 @@ pub const QUESTION_ONLY: &str = "question_only";
 /// use toolmend::agent::correct::is_question;
 /// assert!(is_question("Which TODO items in todo.txt are still open?"));
 /// assert!(is_question("how many eggs are on the list? "));
+/// assert!(is_question("In which file is the function to_kelvin defined?"));
+/// assert!(!is_question("In todo.txt, which items are open? Mark them done."));
 /// assert!(!is_question("Add the line \"- buy coffee\" to todo.txt."));
 /// assert!(!is_question("Can you set debug to true in config.json?"));
 /// assert!(!is_question("What is in todo.txt? Then add a line to it."));
@@ -329,12 +332,22 @@ pub fn is_question(prompt: &str) -> bool {
     if !p.ends_with('?') {
         return false;
     }
+    // A preposition may come before the question word: "In which file…", "On what line…".
+    const PREPOSITIONS: &[&str] = &[
+        "in", "on", "at", "for", "from", "to", "by", "with", "of", "into", "inside", "under",
+        "since", "until", "after", "before", "within", "through", "about",
+    ];
+    const WH: &[&str] = &[
+        "what", "which", "who", "whom", "whose", "where", "when", "how",
+    ];
     let lower = p.to_lowercase().replace('\u{2019}', "'");
-    let first = lower
+    let mut words = lower
         .split(|c: char| !(c.is_alphanumeric() || c == '\''))
-        .find(|w| !w.is_empty())
-        .unwrap_or_default();
-    OPENERS.contains(&first) && !ACTIONS.iter().any(|a| lower.starts_with(a))
+        .filter(|w| !w.is_empty());
+    let first = words.next().unwrap_or_default();
+    let opens = OPENERS.contains(&first)
+        || (PREPOSITIONS.contains(&first) && words.next().is_some_and(|w| WH.contains(&w)));
+    opens && !ACTIONS.iter().any(|a| lower.starts_with(a))
 }
 
 /// True when `prompt` tells the model to change something: it is no question ([`is_question`])
