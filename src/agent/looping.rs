@@ -192,6 +192,37 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+        /// Any text, and any text ending in a piece repeated: no panic, and a loop found is
+        /// one (whole characters, the piece repeated from its start to the end, enough of it).
+        #[test]
+        fn a_loop_found_is_a_loop(
+            prefix in "\\PC{0,40}",
+            unit in "[a-c é\n\\\\.]{1,12}",
+            n in 0usize..60,
+            cut in 0usize..12,
+        ) {
+            let whole = format!("{prefix}{}", unit.repeat(n));
+            let mut end = whole.len().saturating_sub(cut);
+            while !whole.is_char_boundary(end) {
+                end -= 1;
+            }
+            let text = &whole[..end];
+            if let Some(l) = tail_loop(text) {
+                let b = text.as_bytes();
+                let p = l.unit.len();
+                proptest::prop_assert!(text.is_char_boundary(l.start));
+                proptest::prop_assert_eq!(&text[l.start..l.start + p], l.unit.as_str());
+                proptest::prop_assert!((l.start..b.len() - p).all(|i| b[i] == b[i + p]));
+                proptest::prop_assert!(l.repeats >= MIN_REPEATS && b.len() - l.start >= MIN_SPAN);
+                proptest::prop_assert!(l.first_end() <= text.len());
+                proptest::prop_assert!(text.is_char_boundary(l.first_end()));
+                let _ = l.shown();
+            }
+        }
+    }
+
     #[test]
     fn multibyte_text_gives_whole_characters() {
         let text = format!("Résumé: {}", "naïve café — ".repeat(12));
