@@ -1061,17 +1061,11 @@ impl Render {
             }
             AgentEvent::Looped { unit, repeats } => {
                 self.newline(out)?;
-                writeln!(
-                    out,
-                    "{}",
-                    self.paint(
-                        YELLOW,
-                        &format!(
-                            "✂ stopped: the output wrote {:?} {repeats} times in a row; only the first counts",
-                            short(unit, 60)
-                        )
-                    )
-                )?;
+                let unit = short(unit, 60);
+                let line = format!(
+                    "✂ stopped: the output wrote {unit:?} {repeats} times in a row; only the first counts"
+                );
+                writeln!(out, "{}", self.paint(YELLOW, &line))?;
             }
             AgentEvent::ContextFit {
                 cut,
