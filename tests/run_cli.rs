@@ -503,6 +503,51 @@ fn a_cut_off_call_is_shown_as_cut_off() {
     assert!(!root.path().join("a.txt").exists());
 }
 
+/// Output stuck in a loop is stopped: the human view says what repeated, the `--json` stream has
+/// the `Looped` event, and the call it cut is not run.
+#[test]
+fn a_call_stuck_in_a_loop_is_stopped_and_shown() {
+    let dir = tempfile::tempdir().unwrap();
+    let looping = format!(
+        "{{\"name\": \"write\", \"arguments\": {{\"path\": \"a.txt\", \"content\": \"{}\"}}}}",
+        "all work and no play\\n".repeat(40)
+    );
+    let s = script(
+        dir.path(),
+        &[Value::String(looping), Value::String("Done.".into())],
+    );
+    let root = tempfile::tempdir().unwrap();
+    let args = [
+        "run",
+        "x",
+        "--script",
+        s.to_str().unwrap(),
+        "--root",
+        root.path().to_str().unwrap(),
+    ];
+    let out = toolmend(&args, "");
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout
+            .contains("✂ stopped: the output wrote \"all work and no play\" 5 times in a row"),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains("(cut off: not run)"), "{}", out.stdout);
+    assert!(!root.path().join("a.txt").exists());
+    let out = toolmend(&[&args[..], &["--json"]].concat(), "");
+    let looped: Vec<Value> = out
+        .stdout
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|e| e["type"] == "Looped")
+        .collect();
+    assert_eq!(
+        looped,
+        [serde_json::json!({"type": "Looped", "unit": "all work and no play", "repeats": 5})]
+    );
+}
+
 /// Piped into chat, each prompt is echoed before its answer.
 #[test]
 fn chat_echoes_piped_prompts() {
