@@ -780,15 +780,14 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             // A call cut off inside its arguments is never run, not even with what arrived (E4):
             // the rejection asks for the whole call again. Other refusals (an unknown name, no
             // arguments object) go to the toolbox, which answers them with its own message.
-            // A call cut where the output was stopped in a loop is told so.
-            let refusal = matches!(r.reason, crate::extract::RejectReason::CutOff { .. }).then(
-                || match looped {
-                    Some(l) if r.span.end >= l.first_end() => {
-                        correct::looped_call(&r.name, l.repeats)
-                    }
-                    _ => r.reason.to_string(),
-                },
-            );
+            // Only the text's last call can be cut off: after a loop, that is where it was cut.
+            let refusal =
+                matches!(r.reason, crate::extract::RejectReason::CutOff { .. }).then(|| {
+                    looped.map_or_else(
+                        || r.reason.to_string(),
+                        |l| correct::looped_call(&r.name, l.repeats),
+                    )
+                });
             found.push((
                 r.span.start,
                 PendingCall {

@@ -309,9 +309,17 @@ pub const QUESTION_ONLY: &str = "question_only";
 /// ```
 #[must_use]
 pub fn is_question(prompt: &str) -> bool {
-    const OPENERS: &[&str] = &[
-        "what", "which", "who", "whom", "whose", "where", "when", "why", "how", "is", "are", "was",
-        "were", "does", "do", "did", "has", "have", "had",
+    // Question words; all but "why" may also follow a preposition ("In which file…").
+    const WH: &[&str] = &[
+        "what", "which", "who", "whom", "whose", "where", "when", "how",
+    ];
+    const OTHER_OPENERS: &[&str] = &[
+        "why", "is", "are", "was", "were", "does", "do", "did", "has", "have", "had",
+    ];
+    // What may come before a question word.
+    const PREPOSITIONS: &[&str] = &[
+        "in", "on", "at", "for", "from", "to", "by", "with", "of", "into", "inside", "under",
+        "since", "until", "after", "before", "within", "through", "about",
     ];
     const ACTIONS: &[&str] = &[
         "how about",
@@ -332,20 +340,13 @@ pub fn is_question(prompt: &str) -> bool {
     if !p.ends_with('?') {
         return false;
     }
-    // A preposition may come before the question word: "In which file…", "On what line…".
-    const PREPOSITIONS: &[&str] = &[
-        "in", "on", "at", "for", "from", "to", "by", "with", "of", "into", "inside", "under",
-        "since", "until", "after", "before", "within", "through", "about",
-    ];
-    const WH: &[&str] = &[
-        "what", "which", "who", "whom", "whose", "where", "when", "how",
-    ];
     let lower = p.to_lowercase().replace('\u{2019}', "'");
     let mut words = lower
         .split(|c: char| !(c.is_alphanumeric() || c == '\''))
         .filter(|w| !w.is_empty());
     let first = words.next().unwrap_or_default();
-    let opens = OPENERS.contains(&first)
+    let opens = WH.contains(&first)
+        || OTHER_OPENERS.contains(&first)
         || (PREPOSITIONS.contains(&first) && words.next().is_some_and(|w| WH.contains(&w)));
     opens && !ACTIONS.iter().any(|a| lower.starts_with(a))
 }

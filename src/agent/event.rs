@@ -258,8 +258,8 @@ pub struct TurnRecord {
     pub calls: Vec<CallRecord>,
     /// Why generation stopped (`None` when the backend failed).
     pub stop: Option<StopReason>,
-    /// The loop the output was stopped in, when it was: the text after the first copy (from
-    /// `looped.start + looped.unit.len()` on in `raw`) is left out of the conversation.
+    /// The loop the output was stopped in, when it was: the text of `raw` from
+    /// `looped.first_end()` on only repeats the first copy and is left out of the conversation.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub looped: Option<super::looping::Loop>,
     /// The backend's counts and timings.

@@ -9,7 +9,8 @@
 //! runs of spaces, rules like `-----`, closing brackets and table borders never count). The loop
 //! checks it after every chunk and stops generating at the first [`Loop`]: what follows the first
 //! time the piece was written is repetition, and a call cut there is refused with a message that
-//! names the repeated text.
+//! says its arguments repeated themselves (without quoting them: a small model copies a
+//! message's wording into its next call).
 
 /// Fewest back-to-back copies that make a loop.
 pub const MIN_REPEATS: usize = 5;
