@@ -44,6 +44,20 @@ fn run_prompt(
     run_prompt_with(dir, prompt, turns, AgentOptions::default())
 }
 
+/// Runs `prompt` in `dir` with a made-up call first, then the call its message showed (`shown`),
+/// then an answer; checks that the message did show it.
+fn made_up_then_shown(
+    dir: &tempfile::TempDir,
+    prompt: &str,
+    made_up: ScriptedTurn,
+    shown: &str,
+) -> Transcript {
+    let (t, _) = run_prompt(dir, prompt, vec![made_up, shown.into(), "Done.".into()]);
+    let feedback = &t.turns[0].calls[0].feedback;
+    assert!(feedback.contains(shown), "{feedback}");
+    t
+}
+
 /// [`run_prompt`] with the loop's `options`.
 fn run_prompt_with(
     dir: &tempfile::TempDir,
@@ -1634,17 +1648,12 @@ fn a_value_sent_to_a_made_up_tool_sets_the_keyword_the_request_names() {
         )],
     );
     let edit = r#"{"name":"edit","arguments":{"path":"weatherlog/cli.py","old_text":"add.add_argument(\"--city\", default=\"Oslo\")","new_text":"add.add_argument(\"--city\", default=\"Bergen\")"}}"#;
-    let (t, _) = run_prompt(
+    let t = made_up_then_shown(
         &dir,
         "Make Bergen the default city of `weatherlog add` in weatherlog/cli.py.",
-        vec![
-            call("add", json!({"city": "Bergen"})),
-            edit.into(),
-            "Done.".into(),
-        ],
+        call("add", json!({"city": "Bergen"})),
+        edit,
     );
-    let feedback = &t.turns[0].calls[0].feedback;
-    assert!(feedback.contains(edit), "{feedback}");
     assert!(t.turns[1].calls[0].result.is_ok(), "{:?}", t.turns[1]);
     assert!(
         std::fs::read_to_string(dir.path().join("weatherlog/cli.py"))
@@ -1660,30 +1669,23 @@ fn a_value_sent_to_a_made_up_tool_sets_the_keyword_the_request_names() {
 #[test]
 fn a_word_spelt_right_in_a_made_up_call_is_the_fix_shown() {
     let dir = tempfile::tempdir().unwrap();
+    // "servs" is no common misspelling: the right word can only come from the model's call.
     write_files(
         &dir,
-        &[("README.md", "# x\n\nEach page recieves one request.\n")],
+        &[("README.md", "# x\n\nEach page servs one request.\n")],
     );
-    let prompt = "Correct the misspelling \"recieves\" in README.md.";
-    let edit = r#"{"name":"edit","arguments":{"path":"README.md","old_text":"Each page recieves one request.","new_text":"Each page receives one request."}}"#;
-    let (t, _) = run_prompt(
+    let prompt = "Correct the misspelling \"servs\" in README.md.";
+    let edit = r#"{"name":"edit","arguments":{"path":"README.md","old_text":"Each page servs one request.","new_text":"Each page serves one request."}}"#;
+    made_up_then_shown(
         &dir,
         prompt,
-        vec![
-            call(
-                "recieves",
-                json!({"description": "A page receives requests."}),
-            ),
-            edit.into(),
-            "Done.".into(),
-        ],
+        call("servs", json!({"description": "A page serves requests."})),
+        edit,
     );
-    let feedback = &t.turns[0].calls[0].feedback;
-    assert!(feedback.contains(edit), "{feedback}");
     assert!(
         std::fs::read_to_string(dir.path().join("README.md"))
             .unwrap()
-            .contains("Each page receives one request.")
+            .contains("Each page serves one request.")
     );
     write_files(
         &dir,
@@ -1691,7 +1693,7 @@ fn a_word_spelt_right_in_a_made_up_call_is_the_fix_shown() {
     );
     let (t, _) = run_prompt(
         &dir,
-        "Correct the misspelling \"servs\" in README.md.",
+        prompt,
         vec![
             call("servs", json!({"description": "serves or servo"})),
             "Done.".into(),
@@ -1712,17 +1714,12 @@ fn a_common_misspelling_is_fixed_without_the_right_word_anywhere() {
         &[("README.md", "# x\n\nEach page recieves one request.\n")],
     );
     let edit = r#"{"name":"edit","arguments":{"path":"README.md","old_text":"Each page recieves one request.","new_text":"Each page receives one request."}}"#;
-    let (t, _) = run_prompt(
+    made_up_then_shown(
         &dir,
         "Correct the misspelling \"recieves\" in README.md.",
-        vec![
-            call("recieves", json!({"description": "a page gets requests"})),
-            edit.into(),
-            "Done.".into(),
-        ],
+        call("recieves", json!({"description": "a page gets requests"})),
+        edit,
     );
-    let feedback = &t.turns[0].calls[0].feedback;
-    assert!(feedback.contains(edit), "{feedback}");
     assert!(
         std::fs::read_to_string(dir.path().join("README.md"))
             .unwrap()
