@@ -1,10 +1,11 @@
 //! Properties of extraction: a valid call in any family's envelope, surrounded by arbitrary
 //! prose, round-trips; prose without markers yields no call; any input (markers and fragments
-//! mixed at random) never panics, keeps spans in bounds, and streams to the one-shot result.
+//! mixed at random) never panics, keeps spans in bounds, and streams to the one-shot result; a
+//! call wrapped in tags no family defines leaves no tag in the content, streamed or not.
 
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
-use toolmend::extract::{Options, StreamExtractor, extract};
+use toolmend::extract::{Event, Options, StreamExtractor, extract};
 
 fn name() -> impl Strategy<Value = String> {
     "[a-z][a-z_]{0,11}"
@@ -145,6 +146,39 @@ proptest! {
     }
 
     #[test]
+    fn call_in_a_wrapper_tag_leaves_no_tag_in_content(
+        i in 0usize..6, n in name(), a in args(), pre in prose(), post in prose(),
+        gap in "[ \n]{0,3}", chunk in 1usize..9,
+    ) {
+        let (open, close) = [
+            ("<tool_call >", "</tool_call >"), ("<TOOL_CALL>", "</TOOL_CALL>"), ("<toolcall>", "</toolcall>"),
+            ("[TOOL_CALL]", "[/TOOL_CALL]"), ("<function>", "</function>"), ("<tool_call/>", ""),
+        ][i];
+        let call = json!({"name": n, "arguments": a}).to_string();
+        let text = format!("{pre} {open}{gap}{call}{gap}{close}\n{post}");
+        let x = extract(&text, &Options::default());
+        prop_assert_eq!(x.calls.len(), 1, "{:?}: {:?}", text, x);
+        prop_assert_eq!(squash(&x.content), squash(&format!("{pre}{post}")), "{:?}", text);
+        let mut st = StreamExtractor::new(&Options::default());
+        let mut shown = String::new();
+        let mut at = 0;
+        while at < text.len() {
+            let mut j = (at + chunk).min(text.len());
+            while !text.is_char_boundary(j) { j += 1; }
+            for e in st.push(&text[at..j]) {
+                if let Event::Content(c) = e { shown.push_str(&c); }
+            }
+            at = j;
+        }
+        let (events, end) = st.finish_with_events();
+        for e in events {
+            if let Event::Content(c) = e { shown.push_str(&c); }
+        }
+        prop_assert_eq!(shown.trim(), end.content.as_str(), "{:?}", text);
+        prop_assert_eq!(end, x);
+    }
+
+    #[test]
     fn prose_without_markers_yields_no_call(p in "[^<>{}\\[\\]|`:=\u{ff5c}]{0,200}") {
         let x = extract(&p, &Options::default());
         prop_assert!(x.calls.is_empty() && x.rejected.is_empty());
@@ -161,6 +195,8 @@ proptest! {
             Just("[f(a=".to_owned()), Just("<|channel|>".to_owned()), Just("<|message|>".to_owned()),
             Just("\u{ff5c}".to_owned()), Just("<tool_response>".to_owned()),
             Just("</tool_response>".to_owned()), Just(", \"x\": 1}".to_owned()), Just("`".to_owned()), Just("```json ".to_owned()), ".{0,6}",
+            Just("<tool_call >".to_owned()), Just("</TOOL_CALL >".to_owned()), Just("[/tool_call]".to_owned()),
+            Just("<b>".to_owned()), Just("\n".to_owned()), Just("<tool".to_owned()),
         ], 0..12),
         chunk in 1usize..9,
         prefilled in any::<bool>(),

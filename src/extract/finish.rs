@@ -7,6 +7,7 @@ use serde_json::{Map, Value};
 
 use super::scan::{Args, Piece, RawCall};
 use super::stream::Event;
+use super::wrapper::Wrappers;
 use super::{ArgumentsError, Call, Extraction, Options, RejectReason, Rejected};
 use crate::repair::{Fix, RepairError};
 
@@ -24,6 +25,11 @@ pub(crate) struct Finisher {
     /// The last piece was a call ending in `}` or `]` and only whitespace came since: closing
     /// brackets written once too often are dropped, not shown.
     after_json: bool,
+    /// Keeps the tags a call is wrapped in out of the content (E24).
+    wrap: Wrappers,
+    /// The wrapper opener taken for the call being read, shown after all when the call's text
+    /// is shown (data, E8).
+    opener: String,
 }
 
 impl Finisher {
@@ -36,6 +42,8 @@ impl Finisher {
             held: Vec::new(),
             called: false,
             after_json: false,
+            wrap: Wrappers::default(),
+            opener: String::new(),
         }
     }
 
@@ -75,22 +83,16 @@ impl Finisher {
             Piece::AfterCall(_) => None,
             Piece::Content(r) => {
                 let s = self.strip_stray_closers(&text[r]);
-                if s.is_empty() {
-                    return None;
-                }
-                self.out.content.push_str(&s);
-                event.then(|| Event::Content(s.into_owned()))
+                self.show(&s, event)
             }
             Piece::Text(s) => {
-                let s = self.strip_stray_closers(&s).into_owned();
-                if s.is_empty() {
-                    return None;
-                }
-                self.out.content.push_str(&s);
-                event.then_some(Event::Content(s))
+                let s = self.strip_stray_closers(&s);
+                self.show(&s, event)
             }
             Piece::Reasoning(r) => {
                 self.after_json = false;
+                let held = self.wrap.release();
+                self.show_now(held, event);
                 let s = &text[r];
                 if s.is_empty() {
                     return None;
@@ -99,12 +101,57 @@ impl Finisher {
                 event.then(|| Event::Reasoning(s.to_owned()))
             }
             Piece::Call(rc) => {
+                let (before, opener) = self.wrap.call();
+                self.show_now(before, event);
+                self.opener = opener;
                 self.called = true;
                 self.after_json = text
                     .get(rc.span.clone())
                     .is_some_and(|t| t.trim_end().ends_with(['}', ']']));
-                self.call(text, rc, event)
+                let shown = self.out.rejected.len();
+                let e = self.call(text, rc, event);
+                let shown = self.out.rejected.get(shown).is_some_and(|r| r.shown);
+                self.wrap.called(shown);
+                self.opener.clear();
+                e
             }
+        }
+    }
+
+    /// Content to show, through the wrapper filter: returns the event for what can be shown
+    /// now.
+    fn show(&mut self, s: &str, event: bool) -> Option<Event> {
+        if s.is_empty() {
+            return None;
+        }
+        let s = self.wrap.content(s);
+        if s.is_empty() {
+            return None;
+        }
+        self.out.content.push_str(&s);
+        event.then_some(Event::Content(s))
+    }
+
+    /// Text released by the wrapper filter, shown before the piece being taken (its event goes
+    /// first).
+    fn show_now(&mut self, s: String, event: bool) {
+        if s.is_empty() {
+            return;
+        }
+        self.out.content.push_str(&s);
+        if event {
+            self.held.push(Event::Content(s));
+        }
+    }
+
+    /// The output ended: what the wrapper filter still holds is shown (or dropped, E24), its
+    /// event appended to `events`.
+    pub fn end(&mut self, events: &mut Vec<Event>) {
+        let s = self.wrap.end();
+        let dropped = self.called && self.opts.drop_text_after_calls;
+        if !s.is_empty() && !dropped {
+            self.out.content.push_str(&s);
+            events.push(Event::Content(s));
         }
     }
 
@@ -172,9 +219,10 @@ impl Finisher {
             t.starts_with(['{', '[']) && crate::repair::value_extent(t) == Some(t.len())
         });
         if let Some(t) = shown {
-            self.out.content.push_str(t);
+            let t = std::mem::take(&mut self.opener) + t;
+            self.out.content.push_str(&t);
             if event {
-                self.held.push(Event::Content(t.to_owned()));
+                self.held.push(Event::Content(t));
             }
         }
         self.reject(rc, raw, reason, shown.is_some(), event)
@@ -278,6 +326,7 @@ impl Finisher {
     }
 
     pub fn into_extraction(mut self) -> Extraction {
+        self.end(&mut Vec::new());
         trim_in_place(&mut self.out.content);
         trim_in_place(&mut self.out.reasoning);
         self.out

@@ -56,6 +56,7 @@ mod format;
 mod scan;
 mod stream;
 mod value;
+mod wrapper;
 
 mod deepseek;
 mod fenced;

@@ -91,6 +91,7 @@ impl StreamExtractor {
         self.scanner.advance(buf, true, &mut |p| {
             fin.piece(buf, p, &mut events);
         });
+        self.fin.end(&mut events);
         (events, self.fin.into_extraction())
     }
 

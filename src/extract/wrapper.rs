@@ -1,0 +1,318 @@
+//! Tags a model wraps a call in that no family defines (E24): `<tool_call >` with a space,
+//! `<TOOL_CALL>`, `<toolcall>`, `<tool-call>`, `<tool_call/>`, `<tool_call id="1">`,
+//! `[TOOL_CALL]`, `<function>`, and the close tags after a call (`</tool_call >`, `<|/tool_call|>`,
+//! `[/TOOL_CALL]`). The call inside is found anyway (bare JSON, or the family's own envelope);
+//! this module keeps its wrapper out of `content`, where a user would see the tags printed
+//! around nothing.
+//!
+//! It works on the content the finisher is about to release, so a stream and a one-shot reading
+//! agree: a tail that may still become a wrapper's opener (a tag whose name is about calls,
+//! followed by nothing but whitespace) is held back until the next piece says what it is. Only
+//! tags right next to a call count (whitespace between them at most), only names about calls
+//! (`tool`, `call`, `func`, `invoke`, `action`, `json`, `code` in them, case and separators
+//! ignored), and a held tag is never longer than [`MAX_TAG`] bytes, so the hold is short and the
+//! work stays linear.
+
+use super::finish::squash;
+
+/// The longest tag held back (a longer one is prose).
+pub(crate) const MAX_TAG: usize = 64;
+
+/// Words that make a tag's name a call wrapper's (in its squashed name).
+const CALL_WORDS: &[&str] = &["tool", "call", "func", "invoke", "action", "json", "code"];
+
+/// What a text starts with, read as a wrapper tag.
+#[derive(Debug, PartialEq, Eq)]
+enum Tag {
+    /// A whole tag of `len` bytes; `close` for `</…>`, `<|/…|>`, `[/…]`; `call` when its name is
+    /// a call wrapper's.
+    Whole { len: usize, close: bool, call: bool },
+    /// The text ends inside what may still become a tag.
+    Partial,
+    /// Not a tag.
+    Not,
+}
+
+/// Reads the tag `s` starts with: `<` or `<|`, an optional `/`, a name (`[A-Za-z][A-Za-z0-9_.:-]*`,
+/// spaces around it allowed), for `<` attributes on the same line and an optional `/`, then `|>`
+/// or `>`; or `[`, an optional `/`, a name, `]`.
+fn tag(s: &str) -> Tag {
+    let b = s.as_bytes();
+    let bracket = match b.first() {
+        Some(b'<') => false,
+        Some(b'[') => true,
+        _ => return Tag::Not,
+    };
+    let cap = b.len().min(MAX_TAG);
+    let mut i = 1;
+    // Runs `i` on while `ok` holds; the text ending first (within the cap) is a partial tag.
+    macro_rules! need {
+        () => {
+            if i >= cap {
+                return if b.len() < MAX_TAG {
+                    Tag::Partial
+                } else {
+                    Tag::Not
+                };
+            }
+        };
+    }
+    let skip_spaces = |i: &mut usize| {
+        while *i < cap && b[*i] == b' ' {
+            *i += 1;
+        }
+    };
+    need!();
+    let pipe = !bracket && b[i] == b'|';
+    if pipe {
+        i += 1;
+    }
+    skip_spaces(&mut i);
+    need!();
+    let close = b[i] == b'/';
+    if close {
+        i += 1;
+        skip_spaces(&mut i);
+        need!();
+    }
+    if !b[i].is_ascii_alphabetic() {
+        return Tag::Not;
+    }
+    let name_start = i;
+    while i < cap && (b[i].is_ascii_alphanumeric() || matches!(b[i], b'_' | b'.' | b':' | b'-')) {
+        i += 1;
+    }
+    let name = &s[name_start..i];
+    need!();
+    let end = |i: usize| -> Tag {
+        let sq = squash(name);
+        Tag::Whole {
+            len: i,
+            close,
+            call: CALL_WORDS.iter().any(|w| sq.contains(w)),
+        }
+    };
+    if bracket {
+        skip_spaces(&mut i);
+        need!();
+        return if b[i] == b']' { end(i + 1) } else { Tag::Not };
+    }
+    // Attributes: anything on the line but brackets, up to the end of the tag.
+    while i < cap && !matches!(b[i], b'>' | b'<' | b'\n' | b'|' | b'/') {
+        i += 1;
+    }
+    need!();
+    if b[i] == b'/' && !close {
+        i += 1;
+        need!();
+    }
+    if pipe {
+        if b[i] != b'|' {
+            return Tag::Not;
+        }
+        i += 1;
+        need!();
+    }
+    if b[i] == b'>' { end(i + 1) } else { Tag::Not }
+}
+
+/// Where the tail of `s` that may open a wrapper starts (a partial tag, or a whole call
+/// wrapper's opener followed by whitespace only); `s.len()` when there is none.
+fn opener_tail(s: &str) -> usize {
+    let from = s.len().saturating_sub(MAX_TAG + 64);
+    let from = (from..s.len())
+        .find(|&i| s.is_char_boundary(i))
+        .unwrap_or(s.len());
+    let mut best = s.len();
+    for lt in s[from..].match_indices(['<', '[']).map(|(i, _)| from + i) {
+        let holds = match tag(&s[lt..]) {
+            Tag::Partial => true,
+            Tag::Whole {
+                len,
+                close: false,
+                call: true,
+            } => s[lt + len..].trim().is_empty(),
+            _ => false,
+        };
+        if holds {
+            best = lt;
+            break;
+        }
+    }
+    best
+}
+
+/// The content filter that keeps call wrappers out of `content` (see the module docs).
+#[derive(Debug, Default)]
+pub(crate) struct Wrappers {
+    /// Content not released yet: a possible opener at the tail, or (right after a call) the
+    /// whitespace and partial tag that may close it. Never longer than about two tags.
+    held: String,
+    /// Right after a call: close tags of call wrappers are dropped.
+    closing: bool,
+    /// Right after a call, the whitespace since it was longer than [`MAX_TAG`]: it is shown,
+    /// not dropped with a close tag (one rule for a stream and a whole text).
+    long_gap: bool,
+    /// The last call read was taken as a call (not shown as data).
+    taken: bool,
+}
+
+impl Wrappers {
+    /// Content arrives; returns what can be shown now (the rest is held).
+    pub fn content(&mut self, s: &str) -> String {
+        if self.held.is_empty() && !self.closing {
+            let cut = opener_tail(s);
+            self.held = s[cut..].to_owned();
+            return s[..cut].to_owned();
+        }
+        let mut t = std::mem::take(&mut self.held);
+        t.push_str(s);
+        let mut out = String::new();
+        let mut from = 0;
+        while self.closing {
+            let rest = &t[from..];
+            let ws = rest.len() - rest.trim_start().len();
+            if ws > MAX_TAG || self.long_gap {
+                // A long run of whitespace is shown, and so is any that follows it.
+                self.long_gap = true;
+                out.push_str(&rest[..ws]);
+                from += ws;
+            }
+            let rest = &t[from..];
+            let ws = rest.len() - rest.trim_start().len();
+            let r = &rest[ws..];
+            if r.is_empty() {
+                self.held = rest.to_owned();
+                return out;
+            }
+            match tag(r) {
+                Tag::Whole {
+                    len,
+                    close: true,
+                    call: true,
+                } => from += ws + len,
+                Tag::Partial => {
+                    self.held = rest.to_owned();
+                    return out;
+                }
+                _ => {
+                    self.closing = false;
+                    self.long_gap = false;
+                }
+            }
+        }
+        let rest = &t[from..];
+        let cut = opener_tail(rest);
+        out.push_str(&rest[..cut]);
+        self.held = rest[cut..].to_owned();
+        out
+    }
+
+    /// A call arrives: returns the held text to show before it (nothing when it is the call's
+    /// opener) and the opener taken as the call's (empty when none).
+    pub fn call(&mut self) -> (String, String) {
+        self.closing = false;
+        self.long_gap = false;
+        let held = std::mem::take(&mut self.held);
+        match tag(held.trim_start()) {
+            Tag::Whole {
+                close: false,
+                call: true,
+                ..
+            } => {
+                let ws = held.len() - held.trim_start().len();
+                (held[..ws].to_owned(), held[ws..].to_owned())
+            }
+            _ => (held, String::new()),
+        }
+    }
+
+    /// The call was read; `shown`: its text stays content (data, E8), so its close tag does too.
+    pub fn called(&mut self, shown: bool) {
+        self.closing = !shown;
+        self.taken = !shown;
+        self.long_gap = false;
+    }
+
+    /// Something other than content comes next (reasoning): everything held is shown.
+    pub fn release(&mut self) -> String {
+        self.closing = false;
+        self.long_gap = false;
+        std::mem::take(&mut self.held)
+    }
+
+    /// The output ended. A partial close tag right after a call (cut off) and a call wrapper's
+    /// opener with nothing after it once a call was read (the model closing with its opener, or
+    /// an empty envelope) are not shown; anything else held is, and so is all of it when the
+    /// last call was shown as data.
+    pub fn end(&mut self) -> String {
+        let held = std::mem::take(&mut self.held);
+        let closing = std::mem::replace(&mut self.closing, false);
+        self.long_gap = false;
+        let t = held.trim();
+        let drop = match tag(t) {
+            Tag::Partial => {
+                closing && t.starts_with(['<', '[']) && t[1..].trim_start().starts_with(['/', '|'])
+            }
+            Tag::Whole {
+                len,
+                close: false,
+                call: true,
+            } => self.taken && len == t.len(),
+            _ => false,
+        };
+        if drop { String::new() } else { held }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tags_are_read() {
+        let whole = |len, close, call| Tag::Whole { len, close, call };
+        assert_eq!(tag("<tool_call >x"), whole(12, false, true));
+        assert_eq!(tag("</TOOL-CALL>"), whole(12, true, true));
+        assert_eq!(tag("<tool_call/>"), whole(12, false, true));
+        assert_eq!(tag("<tool_call id=\"1\">"), whole(18, false, true));
+        assert_eq!(tag("<|/tool_call|>"), whole(14, true, true));
+        assert_eq!(tag("[/TOOL_CALL]"), whole(12, true, true));
+        assert_eq!(tag("<div>"), whole(5, false, false));
+        assert_eq!(tag("<tool_ca"), Tag::Partial);
+        assert_eq!(tag("<"), Tag::Partial);
+        assert_eq!(tag("< 3 apples"), Tag::Not);
+        assert_eq!(tag("<tool\ncall>"), Tag::Not);
+        assert_eq!(tag("[1, 2]"), Tag::Not);
+        let long = format!("<tool_call {}>", "x".repeat(80));
+        assert_eq!(tag(&long), Tag::Not);
+    }
+
+    #[test]
+    fn only_a_tail_that_may_open_a_wrapper_is_held() {
+        assert_eq!(opener_tail("Sure! <tool_call >\n"), 6);
+        assert_eq!(opener_tail("a <b>"), 5);
+        assert_eq!(opener_tail("a <tool"), 2);
+        assert_eq!(opener_tail("<tool_call> is the tag"), 22);
+        // Still short enough to become a tag (`< y>`): held until the next text says.
+        assert_eq!(opener_tail("x < y"), 2);
+        assert_eq!(opener_tail("x < y\n"), 6);
+    }
+
+    #[test]
+    fn a_stream_of_single_chars_holds_and_drops_the_wrapper() {
+        let mut w = Wrappers::default();
+        let mut shown = String::new();
+        for c in "Hi <tool_call >\n".chars() {
+            shown.push_str(&w.content(&c.to_string()));
+        }
+        assert_eq!(shown, "Hi ");
+        assert_eq!(w.call(), (String::new(), "<tool_call >\n".to_owned()));
+        w.called(false);
+        for c in "\n</tool_call > ok".chars() {
+            shown.push_str(&w.content(&c.to_string()));
+        }
+        shown.push_str(&w.end());
+        assert_eq!(shown, "Hi  ok");
+    }
+}
