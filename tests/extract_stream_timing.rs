@@ -18,6 +18,8 @@ const OUTPUTS: &[&str] = &[
     // Close markers these formats may leave out.
     "<function_call> {\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}} Thanks, I will check the weather in Paris for you and report back with the forecast.",
     "<|python_tag|>get_weather.call(city=\"Paris\") Thanks, I will check the weather in Paris for you and report back with the forecast shortly.",
+    // Glaive: arguments as a single-quoted string, so the object is not strict JSON (E25).
+    "<functioncall> {\"name\": \"get_weather\", \"arguments\": '{\"city\": \"Paris\"}'} \n\nFUNCTION RESPONSE: {\"temperature\": 20, \"unit\": \"C\"}\n\nThe weather in Paris is 20 degrees.",
 ];
 
 /// Pushes `text` in chunks of `size` bytes (on char boundaries); true when a call event came

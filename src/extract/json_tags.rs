@@ -357,7 +357,17 @@ fn tagged_with(
         }),
         _ => {
             if close.is_empty() {
-                // No close marker: a truncated value runs to the end of a final text.
+                // No close marker, and not strict JSON (Glaive's single-quoted arguments
+                // string): a value whose brackets close ends there, and what follows is text
+                // (E25); the call is out as soon as its last bracket arrives.
+                if let Some(n) = crate::repair::value_extent(&t[at..]) {
+                    let end = at + n;
+                    return Step::Done {
+                        end,
+                        pieces: payload_with(inp, at..end, s..end, fmt, false, read),
+                    };
+                }
+                // A truncated value runs to the end of a final text.
                 if inp.fin {
                     let end = t.len();
                     return Step::Done {
@@ -365,8 +375,9 @@ fn tagged_with(
                         pieces: payload_with(inp, at..end, s..end, fmt, false, read),
                     };
                 }
-                // Without a close marker the envelope runs to the end of the output.
-                return Step::NeedMore(Wait::Any);
+                // Without a close marker the envelope runs to the end of the output, unless
+                // its brackets close first.
+                return Step::NeedMore(Wait::Balanced);
             }
             match body_until(inp, mend, close) {
                 Ok((body, end)) => Step::Done {
@@ -433,6 +444,19 @@ pub(crate) fn glaive(inp: &Input<'_>, s: usize, mend: usize) -> Step {
         Some(b'{') => tagged(inp, s, mend, &[], Format::Glaive),
         None if !inp.fin => Step::NeedMore(Wait::Any),
         _ => Step::NotMine,
+    }
+}
+
+/// `FUNCTION RESPONSE:`, the turn that follows a call in Glaive's training data. A model that
+/// writes it invents its call's result, and what follows is an answer built on it: up to the
+/// end of the output it is an envelope leftover (dropped after a call, content before any; E25).
+pub(crate) fn glaive_response(inp: &Input<'_>, s: usize, _mend: usize) -> Step {
+    if !inp.fin {
+        return Step::NeedMore(Wait::Any);
+    }
+    Step::Done {
+        end: inp.text.len(),
+        pieces: vec![Piece::AfterCall(s..inp.text.len())],
     }
 }
 

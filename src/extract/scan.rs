@@ -96,9 +96,10 @@ pub(crate) enum Piece {
     Text(String),
     /// Thinking.
     Reasoning(Range<usize>),
-    /// An envelope leftover: a `<tool_response>` block the model wrote itself, or a close tag
-    /// that closes nothing. After a call it is the model inventing its call's result or
-    /// closing twice, and is not shown; before any call it is content as written (E20).
+    /// An envelope leftover: a `<tool_response>` block the model wrote itself, Glaive's
+    /// `FUNCTION RESPONSE:` turn, or a close tag that closes nothing. After a call it is the
+    /// model inventing its call's result or closing twice, and is not shown; before any call it
+    /// is content as written (E20, E25).
     AfterCall(Range<usize>),
     /// A call.
     Call(RawCall),
@@ -237,6 +238,7 @@ const MARKERS: &[Marker] = &[
     m("<|tool_call|>", json_tags::granite, &[F::GraniteToolCallToken]),
     m("<function_call>", json_tags::granite20b, &[F::Granite20bFc, F::Hermes]),
     m("<functioncall>", json_tags::glaive, &[F::Glaive]),
+    m("FUNCTION RESPONSE:", json_tags::glaive_response, &[F::Glaive]),
     m("<|START_ACTION|>", json_tags::command_r, &[F::CommandRAction]),
     m("functools", json_tags::functools, &[F::Functools]),
     m("<|message_sep|>", json_tags::gigachat, &[F::Gigachat]),
