@@ -5,7 +5,7 @@
 
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
-use toolmend::extract::{Event, Options, StreamExtractor, extract};
+use toolmend::extract::{Event, Options, StreamExtractor, ToolInfo, extract};
 
 fn name() -> impl Strategy<Value = String> {
     "[a-z][a-z_]{0,11}"
@@ -197,12 +197,19 @@ proptest! {
             Just("</tool_response>".to_owned()), Just(", \"x\": 1}".to_owned()), Just("`".to_owned()), Just("```json ".to_owned()), ".{0,6}",
             Just("<tool_call >".to_owned()), Just("</TOOL_CALL >".to_owned()), Just("[/tool_call]".to_owned()),
             Just("<b>".to_owned()), Just("\n".to_owned()), Just("<tool".to_owned()),
+            Just("read".to_owned()), Just("(path='a')".to_owned()), Just("({\"path\": \"a\"})".to_owned()),
+            Just("- ".to_owned()), Just("1. ".to_owned()), Just("rea".to_owned()),
         ], 0..12),
         chunk in 1usize..9,
         prefilled in any::<bool>(),
+        tools in any::<bool>(),
     ) {
         let text: String = parts.concat();
-        let opts = Options::default().with_think_prefilled(prefilled);
+        let mut opts = Options::default().with_think_prefilled(prefilled);
+        if tools {
+            let read = ToolInfo::new("read", json!({"type": "object", "properties": {"path": {"type": "string"}}}));
+            opts = opts.with_tools(vec![read]);
+        }
         let one = extract(&text, &opts);
         for s in one.calls.iter().map(|c| &c.span).chain(one.rejected.iter().map(|r| &r.span)) {
             prop_assert!(s.end <= text.len() && text.is_char_boundary(s.start) && text.is_char_boundary(s.end));

@@ -42,7 +42,13 @@ impl Finisher {
             held: Vec::new(),
             called: false,
             after_json: false,
-            wrap: Wrappers::default(),
+            wrap: Wrappers::new(
+                opts.tools
+                    .iter()
+                    .flatten()
+                    .map(|t| t.name.clone())
+                    .collect(),
+            ),
             opener: String::new(),
         }
     }
@@ -101,7 +107,10 @@ impl Finisher {
                 event.then(|| Event::Reasoning(s.to_owned()))
             }
             Piece::Call(rc) => {
-                let (before, opener) = self.wrap.call();
+                let named = (rc.format == super::Format::Prose)
+                    .then_some(rc.name.as_str())
+                    .filter(|n| text.get(rc.span.clone()).is_some_and(|t| t.starts_with(n)));
+                let (before, opener) = self.wrap.call(named);
                 self.show_now(before, event);
                 self.opener = opener;
                 self.called = true;

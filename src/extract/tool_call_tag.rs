@@ -197,10 +197,12 @@ fn tag_call(
             }
             Err(Stop::Eof) if !inp.fin => Step::NeedMore(Wait::Markers(close)),
             _ => match body_until(inp, mend, close) {
-                Ok((body, end)) => Step::Done {
-                    end,
-                    pieces: payload(inp, body, s..end, Format::Hermes, false),
-                },
+                Ok((body, end)) => {
+                    python_body(t, body.clone(), s..end, close).unwrap_or_else(|| Step::Done {
+                        end,
+                        pieces: payload(inp, body, s..end, Format::Hermes, false),
+                    })
+                }
                 Err(st) => st,
             },
         };
@@ -209,6 +211,9 @@ fn tag_call(
         Ok(x) => x,
         Err(st) => return st,
     };
+    if let Some(step) = python_body(t, body.clone(), s..end, close) {
+        return step;
+    }
     if t[at..].starts_with("```") {
         // A fence inside the tag (Qwen2.5-Coder writes ```json fences while its template asks
         // for <tool_call>): the JSON between the fence's info word and its close is the payload.
@@ -271,6 +276,25 @@ fn tag_call(
         end,
         pieces: key_value_call(t, body, s..end),
     }
+}
+
+/// E26: Python calls as the whole body of a closed envelope (`<tool_call>f(a=1)</tool_call>`,
+/// `[f(a=1), g()]`, `f({"a": 1})`): a model trained on pythonic calls given a Hermes template.
+/// `None` when the body is not only Python calls or the envelope was never closed.
+fn python_body(
+    t: &str,
+    body: std::ops::Range<usize>,
+    span: std::ops::Range<usize>,
+    close: &[&str],
+) -> Option<Step> {
+    if !close.iter().any(|c| t[..span.end].ends_with(c)) {
+        return None;
+    }
+    let calls = super::pythonic::lines(t, body)?;
+    Some(Step::Done {
+        end: span.end,
+        pieces: super::pythonic::pieces(calls, span, Format::Pythonic),
+    })
 }
 
 /// E22: a call object whose own `}` never comes — `{"name": …, "arguments": {…}` and then, on a

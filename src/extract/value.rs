@@ -259,7 +259,8 @@ pub(crate) fn py_ident(t: &str, at: usize) -> Option<usize> {
     Some(i)
 }
 
-/// Reads `name(k=v, …)` at `at` (no leading whitespace); returns name, arguments and end.
+/// Reads `name(k=v, …)` or `name({…})` at `at` (no leading whitespace); returns name, arguments
+/// and end.
 pub(crate) fn py_call(t: &str, at: usize) -> Result<(String, Value, usize), Stop> {
     let Some(ne) = py_ident(t, at) else {
         return Err(if at >= t.len() {
@@ -280,6 +281,17 @@ pub(crate) fn py_call(t: &str, at: usize) -> Result<(String, Value, usize), Stop
         return Err(Stop::Invalid);
     }
     i += 1;
+    // One positional argument that is the arguments object: `f({"a": 1})` (E26).
+    let j = skip_ws(t, i);
+    if t.as_bytes().get(j) == Some(&b'{') {
+        let (v, e) = py_value(t, j, 0)?;
+        let e = skip_ws(t, e);
+        return match (v, t.as_bytes().get(e)) {
+            (v @ Value::Object(_), Some(b')')) => Ok((name.to_owned(), v, e + 1)),
+            (_, None) => Err(Stop::Eof),
+            _ => Err(Stop::Invalid),
+        };
+    }
     let mut args = Map::new();
     loop {
         i = skip_ws(t, i);

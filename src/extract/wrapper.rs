@@ -12,6 +12,11 @@
 //! (`tool`, `call`, `func`, `invoke`, `action`, `json`, `code` in them, case and separators
 //! ignored), and a held tag is never longer than [`MAX_TAG`] bytes, so the hold is short and the
 //! work stays linear.
+//!
+//! With a tool list it also holds a line that is only a list bullet and the start of a known
+//! tool's name (`- rea`): when a Python-style call follows (`- read(path="a.txt")`, found by
+//! prose recovery), the line's name and bullet go with the call instead of staying behind as
+//! the answer text (E26).
 
 use super::finish::squash;
 
@@ -143,7 +148,7 @@ fn opener_tail(s: &str) -> usize {
 }
 
 /// The content filter that keeps call wrappers out of `content` (see the module docs).
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Wrappers {
     /// Content not released yet: a possible opener at the tail, or (right after a call) the
     /// whitespace and partial tag that may close it. Never longer than about two tags.
@@ -155,15 +160,75 @@ pub(crate) struct Wrappers {
     long_gap: bool,
     /// The last call read was taken as a call (not shown as data).
     taken: bool,
+    /// The names of the known tools (prose recovery is on): a line that starts with one of them
+    /// (after spaces or a list bullet) may start a Python-style call, whose name goes with it.
+    names: Vec<String>,
+    /// The text shown so far ends at the start of a line (or nothing was shown yet).
+    line_start: bool,
 }
 
 impl Wrappers {
+    /// A filter; `names`: the known tools' names when prose recovery is on (a tool list).
+    pub fn new(names: Vec<String>) -> Self {
+        Self {
+            held: String::new(),
+            closing: false,
+            long_gap: false,
+            taken: false,
+            names,
+            line_start: true,
+        }
+    }
+
+    /// Records what is shown and returns it.
+    fn shown(&mut self, s: String) -> String {
+        if !s.is_empty() {
+            self.line_start = s.ends_with('\n');
+        }
+        s
+    }
+
+    /// Where the tail of `s` to hold starts: a wrapper's opener ([`opener_tail`]) or the start
+    /// of a line holding only a list bullet and a (part of a) known tool's name
+    /// ([`Self::name_tail`]); `s.len()` when there is none. `line_start`: `s` starts a line.
+    fn tail(&self, s: &str, line_start: bool) -> usize {
+        match opener_tail(s) {
+            cut if cut < s.len() => cut,
+            _ => self.name_tail(s, line_start),
+        }
+    }
+
+    /// The start of `s`'s last line when that line is only a lead (spaces, a list bullet) and
+    /// the beginning of a known tool's name (`- rea`, `read`): a Python-style call may follow,
+    /// and a call alone on its line takes its name (and bullet) out of the content (E26).
+    fn name_tail(&self, s: &str, line_start: bool) -> usize {
+        if self.names.is_empty() {
+            return s.len();
+        }
+        let k = match s.rfind('\n') {
+            Some(i) => i + 1,
+            None if line_start => 0,
+            None => return s.len(),
+        };
+        let line = &s[k..];
+        if line.len() > MAX_TAG {
+            return s.len();
+        }
+        let word = line_word(line);
+        let fits = match word {
+            Some("") => true,
+            Some(w) => self.names.iter().any(|n| n.starts_with(w)),
+            None => false,
+        };
+        if fits && !line.is_empty() { k } else { s.len() }
+    }
+
     /// Content arrives; returns what can be shown now (the rest is held).
     pub fn content(&mut self, s: &str) -> String {
         if self.held.is_empty() && !self.closing {
-            let cut = opener_tail(s);
+            let cut = self.tail(s, self.line_start);
             self.held = s[cut..].to_owned();
-            return s[..cut].to_owned();
+            return self.shown(s[..cut].to_owned());
         }
         let mut t = std::mem::take(&mut self.held);
         t.push_str(s);
@@ -201,19 +266,29 @@ impl Wrappers {
                 }
             }
         }
+        let line_start = if out.is_empty() {
+            self.line_start
+        } else {
+            out.ends_with('\n')
+        };
         let rest = &t[from..];
-        let cut = opener_tail(rest);
+        let cut = self.tail(rest, line_start);
         out.push_str(&rest[..cut]);
         self.held = rest[cut..].to_owned();
-        out
+        self.shown(out)
     }
 
     /// A call arrives: returns the held text to show before it (nothing when it is the call's
-    /// opener) and the opener taken as the call's (empty when none).
-    pub fn call(&mut self) -> (String, String) {
+    /// opener) and the opener taken as the call's (empty when none). `named`: the call's own
+    /// text starts with this name (a Python-style call in prose), which a held line holding
+    /// just that name is.
+    pub fn call(&mut self, named: Option<&str>) -> (String, String) {
         self.closing = false;
         self.long_gap = false;
         let held = std::mem::take(&mut self.held);
+        if named.is_some() && line_word(&held) == named {
+            return (String::new(), held);
+        }
         match tag(held.trim_start()) {
             Tag::Whole {
                 close: false,
@@ -221,9 +296,9 @@ impl Wrappers {
                 ..
             } => {
                 let ws = held.len() - held.trim_start().len();
-                (held[..ws].to_owned(), held[ws..].to_owned())
+                (self.shown(held[..ws].to_owned()), held[ws..].to_owned())
             }
-            _ => (held, String::new()),
+            _ => (self.shown(held), String::new()),
         }
     }
 
@@ -238,7 +313,8 @@ impl Wrappers {
     pub fn release(&mut self) -> String {
         self.closing = false;
         self.long_gap = false;
-        std::mem::take(&mut self.held)
+        let held = std::mem::take(&mut self.held);
+        self.shown(held)
     }
 
     /// The output ended. A partial close tag right after a call (cut off) and a call wrapper's
@@ -261,8 +337,31 @@ impl Wrappers {
             } => self.taken && len == t.len(),
             _ => false,
         };
-        if drop { String::new() } else { held }
+        if drop {
+            String::new()
+        } else {
+            self.shown(held)
+        }
     }
+}
+
+/// The word a line holds after its lead (spaces, then at most one list bullet — `-` `*` `+` `•`
+/// or a number with `.` or `)` — and spaces): `Some("")` for a lead alone, `None` when the line
+/// holds anything else (name characters only make the word).
+fn line_word(line: &str) -> Option<&str> {
+    let l = line.trim_start_matches([' ', '\t']);
+    let l = match l.strip_prefix(['-', '*', '+', '•']) {
+        Some(r) => r,
+        None => {
+            let d = l.len() - l.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+            match l[d..].strip_prefix(['.', ')']) {
+                Some(r) if d > 0 => r,
+                _ => l,
+            }
+        }
+    };
+    let l = l.trim_start_matches([' ', '\t']);
+    l.chars().all(super::scan::is_name_char).then_some(l)
 }
 
 #[cfg(test)]
@@ -301,13 +400,13 @@ mod tests {
 
     #[test]
     fn a_stream_of_single_chars_holds_and_drops_the_wrapper() {
-        let mut w = Wrappers::default();
+        let mut w = Wrappers::new(Vec::new());
         let mut shown = String::new();
         for c in "Hi <tool_call >\n".chars() {
             shown.push_str(&w.content(&c.to_string()));
         }
         assert_eq!(shown, "Hi ");
-        assert_eq!(w.call(), (String::new(), "<tool_call >\n".to_owned()));
+        assert_eq!(w.call(None), (String::new(), "<tool_call >\n".to_owned()));
         w.called(false);
         for c in "\n</tool_call > ok".chars() {
             shown.push_str(&w.content(&c.to_string()));
