@@ -4,7 +4,7 @@
 use super::Format;
 use super::json_tags::{payload, trim_range};
 use super::scan::{Args, Input, Piece, RawCall, Step, Wait, find, skip_ws};
-use super::value::{Stop, calls_from_value, json_at};
+use super::value::{Stop, json_at};
 
 const FENCE: &[&str] = &["```"];
 
@@ -33,7 +33,7 @@ pub(crate) fn fence(inp: &Input<'_>, s: usize, mend: usize) -> Step {
         "json" | "" | "tool_call" | "tool_calls" | "javascript" | "json5" => {
             let inner = &t[r.clone()];
             if (inner.starts_with('{') || inner.starts_with('['))
-                && fenced_json_is_call(t, r.clone())
+                && fenced_json_is_call(inp, r.clone())
             {
                 let fmt = inp.hint().unwrap_or(Format::FencedJson);
                 return Step::Done {
@@ -146,13 +146,14 @@ fn nested_or_skip(inp: &Input<'_>, body: std::ops::Range<usize>, end: usize) -> 
 }
 
 /// True when the fenced JSON holds calls (strictly valid values, or a repairable call shape).
-fn fenced_json_is_call(t: &str, r: std::ops::Range<usize>) -> bool {
+fn fenced_json_is_call(inp: &Input<'_>, r: std::ops::Range<usize>) -> bool {
+    let t = inp.text;
     let mut at = r.start;
     let mut any = false;
     while at < r.end {
         match json_at(&t[..r.end], at) {
             Ok((v, e)) => {
-                if calls_from_value(&v, true).is_none() {
+                if !super::json_tags::bare_calls(inp, &v) {
                     return false;
                 }
                 any = true;

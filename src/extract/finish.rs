@@ -320,6 +320,13 @@ impl Finisher {
                 .map_err(|e| err(e, r.start))
                 .map_or_else(|e| (Err(e), Vec::new()), |(v, f)| (Ok(v), f)),
             Args::Value(v, f) => (Ok(v), f),
+            // E27: members beside the name are the arguments when each is a parameter of the
+            // tool; otherwise there is no arguments object, which `null` marks for the caller
+            // (`NoArguments`, or `{}` for a tool that takes none).
+            Args::Beside(m, f) if super::value::beside_fits(&self.opts, &rc.name, &m) => {
+                (Ok(Value::Object(m)), f)
+            }
+            Args::Beside(_, f) => (Ok(Value::Null), f),
             Args::Bad(e) => (Err(err(e, rc.raw.start)), Vec::new()),
             Args::Pairs { pairs, .. } => {
                 let tool = self.opts.tool(&rc.name);

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::Format;
 use super::scan::{Args, Input, Piece, RawCall, Step, Wait, body_until, find, skip_ws};
-use super::value::{JsonCall, Stop, calls_from_value, json_at};
+use super::value::{JsonArgs, JsonCall, Stop, calls_from_value, json_at};
 
 /// Turns a JSON payload (`text[body]`) into call pieces. The payload is parsed strictly, then
 /// through repair; a payload that still cannot be read yields a call with its name salvaged and
@@ -191,7 +191,10 @@ pub(crate) fn to_pieces(
         .map(|((name, args, id), r)| {
             Piece::Call(RawCall {
                 name,
-                args: Args::Value(args, fixes.to_vec()),
+                args: match args {
+                    JsonArgs::Given(v) => Args::Value(v, fixes.to_vec()),
+                    JsonArgs::Beside(m) => Args::Beside(m, fixes.to_vec()),
+                },
                 raw: r,
                 span: span.clone(),
                 format: fmt,
@@ -413,7 +416,7 @@ pub(crate) fn apertus(inp: &Input<'_>, s: usize, mend: usize) -> Step {
                             return None;
                         }
                         let (k, a) = o.iter().next()?;
-                        Some((k.clone(), a.clone(), None))
+                        Some((k.clone(), JsonArgs::Given(a.clone()), None))
                     })
                     .collect()
             })
@@ -667,6 +670,13 @@ fn functionary_at(inp: &Input<'_>, s: usize, at: usize) -> Step {
     }
 }
 
+/// True when a bare JSON value (no envelope around it) is calls: call objects with their
+/// arguments key, or calls to listed tools whose arguments stand beside the name or under it
+/// (E27).
+pub(crate) fn bare_calls(inp: &Input<'_>, v: &Value) -> bool {
+    calls_from_value(v, true).is_some() || super::value::listed_calls(v, inp.opts)
+}
+
 fn bare_format(inp: &Input<'_>, v: &Value, default: Format) -> Format {
     if let Some(h) = inp.hint() {
         return h;
@@ -697,7 +707,7 @@ pub(crate) fn bare_object(inp: &Input<'_>, s: usize, _mend: usize) -> Step {
                     pieces: vec![Piece::Text(r.clone())],
                 };
             }
-            if calls_from_value(&v, true).is_some() {
+            if bare_calls(inp, &v) {
                 let fmt = bare_format(inp, &v, Format::BareJson);
                 Step::Done {
                     end: e,
@@ -755,8 +765,7 @@ fn broken_bare_call(inp: &Input<'_>, s: usize) -> Step {
     };
     let e = s + len;
     let shaped = match crate::repair::repair(&t[s..e]) {
-        Ok(r) => serde_json::from_str::<Value>(&r.text)
-            .is_ok_and(|v| calls_from_value(&v, true).is_some()),
+        Ok(r) => serde_json::from_str::<Value>(&r.text).is_ok_and(|v| bare_calls(inp, &v)),
         // Unrepairable, but `{"name": …, "arguments": …`: a call whose arguments the model must
         // write again (as the same text inside a tag is), not an answer.
         Err(_) => text_names_arguments(&t[s..e]),
@@ -1045,7 +1054,7 @@ pub(crate) fn bare_array(inp: &Input<'_>, s: usize, _mend: usize) -> Step {
     let t = inp.text;
     match json_at(t, s) {
         Ok((v, e)) => {
-            if calls_from_value(&v, true).is_some() {
+            if bare_calls(inp, &v) {
                 let fmt = inp.hint().unwrap_or(Format::JsonArray);
                 Step::Done {
                     end: e,

@@ -132,6 +132,9 @@ pub(crate) enum Args {
         /// is partial or missing, so the call is cut off (E4), not complete.
         cut: bool,
     },
+    /// A call object with no arguments key: the members beside its name, and the fixes repair
+    /// made to the payload (E27: the arguments when the tool's schema has every one of them).
+    Beside(serde_json::Map<String, Value>, Vec<Fix>),
     /// Could not be read at all.
     Bad(RepairError),
 }

@@ -36,7 +36,19 @@ pub(crate) fn may_go_on(v: &Value) -> bool {
 }
 
 /// A call read from a JSON value: name, arguments, id.
-pub(crate) type JsonCall = (String, Value, Option<String>);
+pub(crate) type JsonCall = (String, JsonArgs, Option<String>);
+
+/// The arguments of a call object, as it gives them.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum JsonArgs {
+    /// Under an arguments key, or as the one member keyed by the name (`{"read": {…}}`): the
+    /// value (a JSON-encoded string decoded when it holds an object).
+    Given(Value),
+    /// No arguments key: the members written beside the name (`{"name": "read", "path": "a"}`),
+    /// without the call's `id` and `"type": "function"`; empty when there are none. Only the
+    /// tool's schema tells flattened arguments from other members (E27, [`beside_fits`]).
+    Beside(Map<String, Value>),
+}
 
 const NAME_KEYS: &[&str] = &[
     "name",
@@ -92,22 +104,33 @@ pub(crate) fn call_from_object(v: &Value, need_args: bool) -> Option<JsonCall> {
     {
         return call_from_object(inner, false);
     }
+    if !need_args && let Some((name, args)) = keyed_call(o) {
+        return Some((name.to_owned(), JsonArgs::Given(args.clone()), None));
+    }
     let args = ARG_KEYS.iter().find_map(|k| o.get(*k));
     // A name with spaces (`"Healthy Lunch Recipe"`) is a made-up function, not prose: with an
     // arguments object beside it the object is still a call attempt (then refused by name).
-    let name = NAME_KEYS
+    let (name_key, name) = NAME_KEYS
         .iter()
-        .find_map(|k| o.get(*k).and_then(Value::as_str))
-        .filter(|n| good_name(n) || (matches!(args, Some(Value::Object(_))) && phrase_name(n)))?;
+        .find_map(|k| o.get(*k).and_then(Value::as_str).map(|n| (*k, n)))
+        .filter(|(_, n)| {
+            good_name(n) || (matches!(args, Some(Value::Object(_))) && phrase_name(n))
+        })?;
     if need_args && args.is_none() {
         return None;
     }
     let args = match args {
-        // No arguments key at all: `null` marks it (the finisher decides, see `NoArguments`).
-        None => Value::Null,
-        Some(Value::Null) => Value::Object(Map::new()),
-        Some(Value::String(s)) => decode_string_args(s),
-        Some(a) => a.clone(),
+        // No arguments key at all: the members beside the name (the finisher decides whether
+        // they are the arguments, see `NoArguments` and E27).
+        None => JsonArgs::Beside(
+            o.iter()
+                .filter(|(k, v)| *k != name_key && !envelope_member(k, v))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+        ),
+        Some(Value::Null) => JsonArgs::Given(Value::Object(Map::new())),
+        Some(Value::String(s)) => JsonArgs::Given(decode_string_args(s)),
+        Some(a) => JsonArgs::Given(a.clone()),
     };
     let id = o
         .get("id")
@@ -118,6 +141,75 @@ pub(crate) fn call_from_object(v: &Value, need_args: bool) -> Option<JsonCall> {
             _ => None,
         });
     Some((name.to_owned(), args, id))
+}
+
+/// A member of a call object that belongs to the call, not to its arguments: its id, and
+/// OpenAI's `"type": "function"`.
+fn envelope_member(k: &str, v: &Value) -> bool {
+    matches!(k, "id" | "tool_call_id" | "call_id")
+        || (k == "type" && matches!(v.as_str(), Some("function" | "tool_call" | "tool_use")))
+}
+
+/// `{"read": {"path": "a"}}`: one member, keyed by a name that is no name or arguments key,
+/// whose value is an object (E27; Apertus writes this shape natively).
+fn keyed_call(o: &Map<String, Value>) -> Option<(&str, &Value)> {
+    if o.len() != 1 {
+        return None;
+    }
+    let (k, a) = o.iter().next()?;
+    (a.is_object()
+        && good_name(k)
+        && !NAME_KEYS.contains(&k.as_str())
+        && !ARG_KEYS.contains(&k.as_str())
+        && k != "tool_calls")
+        .then_some((k.as_str(), a))
+}
+
+/// E27: true when `v` holds calls to listed tools written without an arguments key — every
+/// member beside the name (`{"name": "read", "path": "a"}`) or the one object keyed by the
+/// tool's name (`{"read": {"path": "a"}}`) a parameter of that tool — or such calls in an
+/// array with ordinary call objects. Bare JSON in prose is a call in these shapes only with this
+/// evidence from the tool list; without it, it is data.
+pub(crate) fn listed_calls(v: &Value, opts: &super::Options) -> bool {
+    let one = |x: &Value| {
+        let Some(o) = x.as_object() else {
+            return false;
+        };
+        if call_from_object(x, true).is_some() {
+            return true;
+        }
+        let args = match keyed_call(o) {
+            Some((name, Value::Object(a))) => Some((name.to_owned(), a.clone())),
+            _ => match call_from_object(x, false) {
+                Some((name, JsonArgs::Beside(m), _)) => Some((name, m)),
+                _ => None,
+            },
+        };
+        args.is_some_and(|(name, m)| beside_fits(opts, &name, &m))
+    };
+    match v {
+        Value::Object(_) => one(v),
+        Value::Array(a) => !a.is_empty() && a.iter().all(one),
+        _ => false,
+    }
+}
+
+/// True when `m` is not empty and every member is a parameter of the listed tool `name` (or the
+/// one tool its alias resolves to, unless names must be exact): flattened arguments (E27).
+pub(crate) fn beside_fits(opts: &super::Options, name: &str, m: &Map<String, Value>) -> bool {
+    let Some(tools) = &opts.tools else {
+        return false;
+    };
+    let tool = opts.tool(name).or_else(|| {
+        if opts.exact_names {
+            return None;
+        }
+        let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
+        let known = super::finish::resolve_alias(name, &names)?;
+        opts.tool(known)
+    });
+    let props = tool.and_then(|t| t.parameters.get("properties")?.as_object());
+    !m.is_empty() && props.is_some_and(|p| m.keys().all(|k| p.contains_key(k)))
 }
 
 /// A tool *definition* as a prompt lists it: a `description` beside a schema-shaped
