@@ -12,11 +12,11 @@
 //! <tool_call>{"name": "f", "arguments": {"a": 1}}</tool_call>
 //! --- expected
 //! {"calls": [{"name": "f", "arguments": {"a": 1}, "format"?: "hermes"}], "content": "", "reasoning"?: "",
-//!  "rejected"?: ["name" | {"name": "f", "reason"?: "cut_off", "format"?: "hermes"}]}
+//!  "rejected"?: ["name" | {"name": "f", "reason"?: "cut_off", "format"?: "hermes", "says"?: "…"}]}
 //! ```
 //! `content`, `reasoning`, `rejected` and a call's `format` are checked only when present; a
 //! rejected entry written as an object also checks the reason (`unknown_tool`, `no_arguments`,
-//! `cut_off`) and the format when it gives them. A call written `{"name": "f", "error": true}` is
+//! `cut_off`), the format, and text the reason's message must contain (`says`) when it gives them. A call written `{"name": "f", "error": true}` is
 //! expected with arguments that could not be read (`Err`).
 
 use std::path::{Path, PathBuf};
@@ -141,6 +141,15 @@ fn check(input: &str, exp: &Value, x: &Extraction) -> Result<(), String> {
                 && want != reason
             {
                 return Err(format!("{} rejected as {reason}, expected {want}", g.name));
+            }
+            if let Some(says) = w["says"].as_str()
+                && !g.reason.to_string().contains(says)
+            {
+                return Err(format!(
+                    "{} rejected with message {:?}, expected it to say {says:?}",
+                    g.name,
+                    g.reason.to_string()
+                ));
             }
             if let Some(f) = w["format"].as_str()
                 && f != g.format.to_string()

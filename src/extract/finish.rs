@@ -266,6 +266,18 @@ impl Finisher {
             return self.reject(rc, raw, reason, false, event);
         }
         let args = std::mem::replace(&mut rc.args, Args::Json(0..0));
+        let params: Vec<String> = self
+            .opts
+            .tool(&rc.name)
+            .and_then(|t| t.parameters.get("properties")?.as_object())
+            .map(|p| p.keys().cloned().collect())
+            .unwrap_or_default();
+        let strays: Vec<String> = match &args {
+            Args::Beside(m, _) if self.opts.knows(&rc.name) => {
+                m.keys().filter(|k| !params.contains(k)).cloned().collect()
+            }
+            _ => Vec::new(),
+        };
         let (mut arguments, fixes) = self.arguments(text, &rc, args);
         if matches!(arguments, Ok(Value::Null))
             && (self.opts.partial || self.opts.takes_no_args(&rc.name))
@@ -276,6 +288,8 @@ impl Finisher {
             // No arguments object: refused, so the model is asked for the whole call again.
             let reason = RejectReason::NoArguments {
                 name: rc.name.clone(),
+                strays,
+                parameters: params,
             };
             return self.reject(rc, raw, reason, false, event);
         }

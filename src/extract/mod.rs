@@ -323,13 +323,21 @@ pub enum RejectReason {
         known: Vec<String>,
     },
     /// The call names a tool but carries no arguments object (no arguments key, or arguments
-    /// that are a plain string), and the tool is not known to take none.
+    /// that are a plain string), and the tool is not known to take none. Members written beside
+    /// the name are its arguments only when the tool list has each as a parameter (E27); the
+    /// message names those it does not.
     #[error(
-        "the call to `{name}` has no arguments object; write the call again with its arguments as a JSON object ({{}} when the tool takes none)"
+        "the call to `{name}` has no arguments object{}; write the call again with its arguments as a JSON object ({{}} when the tool takes none)",
+        no_arguments_detail(name, strays, parameters)
     )]
     NoArguments {
         /// The name the model wrote.
         name: String,
+        /// Members written beside the name that are no parameter of the tool (empty when there
+        /// were none, or the tool is not listed).
+        strays: Vec<String>,
+        /// The tool's parameter names, from the tool list (empty when it has none).
+        parameters: Vec<String>,
     },
     /// The output ended inside the call's arguments (e.g. the token limit was reached).
     #[error(
@@ -339,6 +347,33 @@ pub enum RejectReason {
         /// The name the model wrote.
         name: String,
     },
+}
+
+/// The middle of [`RejectReason::NoArguments`]'s message: which members beside the name are no
+/// parameter of the tool, and what its parameters are.
+fn no_arguments_detail(name: &str, strays: &[String], parameters: &[String]) -> String {
+    let quote = |v: &[String]| {
+        v.iter()
+            .map(|s| format!("`{s}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match (strays.len(), parameters.is_empty()) {
+        (0, _) => String::new(),
+        (n, no_params) => {
+            let verb = if n == 1 {
+                "is no parameter"
+            } else {
+                "are no parameters"
+            };
+            let params = if no_params {
+                String::new()
+            } else {
+                format!(" (its parameters: {})", quote(parameters))
+            };
+            format!(" — {} {verb} of `{name}`{params}", quote(strays))
+        }
+    }
 }
 
 /// A call that was found but refused.
