@@ -201,6 +201,7 @@ proptest! {
             Just("- ".to_owned()), Just("1. ".to_owned()), Just("rea".to_owned()),
             Just("{\"name\": \"read\", \"path\": \"a\"}".to_owned()), Just("{\"read\": ".to_owned()),
             Just("{\"path\": \"a\"}".to_owned()), Just("{\"tool\": \"read\"".to_owned()),
+            Just("<function>".to_owned()), Just("[TOOL_CALL] ".to_owned()), Just("</function>".to_owned()),
         ], 0..12),
         chunk in 1usize..9,
         prefilled in any::<bool>(),

@@ -16,7 +16,9 @@
 //! With a tool list it also holds a line that is only a list bullet and the start of a known
 //! tool's name (`- rea`): when a Python-style call follows (`- read(path="a.txt")`, found by
 //! prose recovery), the line's name and bullet go with the call instead of staying behind as
-//! the answer text (E26).
+//! the answer text (E26); and a call wrapper's opener followed by the start of a known tool's
+//! name anywhere on a line (`<function>rea`, `[TOOL_CALL] read`), whose tag and name go with the
+//! Python-style call that follows.
 
 use super::finish::squash;
 
@@ -124,10 +126,7 @@ fn tag(s: &str) -> Tag {
 /// Where the tail of `s` that may open a wrapper starts (a partial tag, or a whole call
 /// wrapper's opener followed by whitespace only); `s.len()` when there is none.
 fn opener_tail(s: &str) -> usize {
-    let from = s.len().saturating_sub(MAX_TAG + 64);
-    let from = (from..s.len())
-        .find(|&i| s.is_char_boundary(i))
-        .unwrap_or(s.len());
+    let from = floor_boundary(s, s.len().saturating_sub(MAX_TAG + 64));
     let mut best = s.len();
     for lt in s[from..].match_indices(['<', '[']).map(|(i, _)| from + i) {
         let holds = match tag(&s[lt..]) {
@@ -204,6 +203,17 @@ impl Wrappers {
     fn name_tail(&self, s: &str, line_start: bool) -> usize {
         if self.names.is_empty() {
             return s.len();
+        }
+        let known = |w: &str| !w.is_empty() && self.names.iter().any(|n| n.starts_with(w));
+        // A call wrapper's opener and the start of a known tool's name (`<function>rea`,
+        // `[TOOL_CALL] read`), anywhere on a line: the tag says a call comes.
+        let from = floor_boundary(s, s.len().saturating_sub(MAX_TAG + 64));
+        if let Some(lt) = s[from..]
+            .match_indices(['<', '['])
+            .map(|(i, _)| from + i)
+            .find(|&lt| wrapped_word(&s[lt..]).is_some_and(known))
+        {
+            return lt;
         }
         let k = match s.rfind('\n') {
             Some(i) => i + 1,
@@ -289,6 +299,10 @@ impl Wrappers {
         if named.is_some() && line_word(&held) == named {
             return (String::new(), held);
         }
+        if named.is_some() && wrapped_word(&held) == named {
+            let ws = held.len() - held.trim_start().len();
+            return (self.shown(held[..ws].to_owned()), held[ws..].to_owned());
+        }
         match tag(held.trim_start()) {
             Tag::Whole {
                 close: false,
@@ -343,6 +357,30 @@ impl Wrappers {
             self.shown(held)
         }
     }
+}
+
+/// The word after a call wrapper's opener (`<function>read`, `[TOOL_CALL] rea`: whitespace
+/// between them allowed) when `s`, leading whitespace aside, is exactly those two; `Some("")` for the
+/// opener alone.
+fn wrapped_word(s: &str) -> Option<&str> {
+    let s = s.trim_start();
+    let Tag::Whole {
+        len,
+        close: false,
+        call: true,
+    } = tag(s)
+    else {
+        return None;
+    };
+    let w = s[len..].trim_start();
+    w.chars().all(super::scan::is_name_char).then_some(w)
+}
+
+/// The first char boundary of `s` at or after `i`.
+fn floor_boundary(s: &str, i: usize) -> usize {
+    (i..s.len())
+        .find(|&i| s.is_char_boundary(i))
+        .unwrap_or(s.len())
 }
 
 /// The word a line holds after its lead (spaces, then at most one list bullet — `-` `*` `+` `•`
@@ -413,5 +451,24 @@ mod tests {
         }
         shown.push_str(&w.end());
         assert_eq!(shown, "Hi  ok");
+    }
+
+    #[test]
+    fn a_wrapper_and_a_known_name_are_held_together() {
+        let mut w = Wrappers::new(vec!["read".to_owned()]);
+        let mut shown = String::new();
+        for c in "Ok [TOOL_CALL]\n rea".chars() {
+            shown.push_str(&w.content(&c.to_string()));
+        }
+        assert_eq!(shown, "Ok ");
+        shown.push_str(&w.content("d"));
+        assert_eq!(shown, "Ok ");
+        assert_eq!(
+            w.call(Some("read")),
+            (String::new(), "[TOOL_CALL]\n read".to_owned())
+        );
+        // Not a known name: shown as it comes.
+        let mut w = Wrappers::new(vec!["read".to_owned()]);
+        assert_eq!(w.content("<function>wr"), "<function>wr");
     }
 }
