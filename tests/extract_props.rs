@@ -202,6 +202,7 @@ proptest! {
             Just("{\"name\": \"read\", \"path\": \"a\"}".to_owned()), Just("{\"read\": ".to_owned()),
             Just("{\"path\": \"a\"}".to_owned()), Just("{\"tool\": \"read\"".to_owned()),
             Just("<function>".to_owned()), Just("[TOOL_CALL] ".to_owned()), Just("</function>".to_owned()),
+            Just("(\"a\")".to_owned()), Just("(3".to_owned()), Just("\"arguments\": \"a\"}".to_owned()),
         ], 0..12),
         chunk in 1usize..9,
         prefilled in any::<bool>(),

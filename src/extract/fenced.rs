@@ -44,20 +44,24 @@ pub(crate) fn fence(inp: &Input<'_>, s: usize, mend: usize) -> Step {
             nested_or_skip(inp, body, end)
         }
         "xml" | "html" => nested_or_skip(inp, body, end),
-        "tool_code" | "tool_call_code" => match super::pythonic::lines(t, body) {
-            Some(calls) => Step::Done {
-                end,
-                pieces: super::pythonic::pieces(calls, s..end, Format::ToolCode),
-            },
-            None => Step::Skip(end),
-        },
-        "python" | "py" => match super::pythonic::lines(t, body) {
-            Some(calls) if calls.iter().all(|c| inp.opts.knows(&c.0)) => Step::Done {
-                end,
-                pieces: super::pythonic::pieces(calls, s..end, Format::FencedPython),
-            },
-            _ => Step::Skip(end),
-        },
+        "tool_code" | "tool_call_code" => {
+            match super::pythonic::lines(t, body, super::value::Positional::Sole(inp.opts)) {
+                Some(calls) => Step::Done {
+                    end,
+                    pieces: super::pythonic::pieces(calls, s..end, Format::ToolCode),
+                },
+                None => Step::Skip(end),
+            }
+        }
+        "python" | "py" => {
+            match super::pythonic::lines(t, body, super::value::Positional::Sole(inp.opts)) {
+                Some(calls) if calls.iter().all(|c| inp.opts.knows(&c.0)) => Step::Done {
+                    end,
+                    pieces: super::pythonic::pieces(calls, s..end, Format::FencedPython),
+                },
+                _ => Step::Skip(end),
+            }
+        }
         _ => Step::Skip(end),
     }
 }

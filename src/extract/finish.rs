@@ -284,7 +284,18 @@ impl Finisher {
         {
             arguments = Ok(Value::Object(Map::new()));
         }
-        if matches!(arguments, Ok(Value::Null | Value::String(_))) {
+        if let Ok(v) = &mut arguments
+            && !v.is_object()
+            && !v.is_null()
+            && let Some(p) = self.opts.sole_parameter(&rc.name)
+        {
+            // E28: a lone value (`"arguments": "rust json"`, `search("rust json")`) for a tool
+            // with one parameter is that parameter's.
+            let mut m = Map::new();
+            m.insert(p.to_owned(), v.take());
+            *v = Value::Object(m);
+        }
+        if matches!(arguments, Ok(ref v) if !v.is_object()) {
             // No arguments object: refused, so the model is asked for the whole call again.
             let reason = RejectReason::NoArguments {
                 name: rc.name.clone(),

@@ -226,6 +226,33 @@ impl Options {
         self.tools.as_ref()?.iter().find(|t| t.name == name)
     }
 
+    /// The listed tool `name` means: the tool of that name, or (unless names must be exact) the
+    /// one tool its alias resolves to (see [`Options::exact_names`]).
+    pub(crate) fn resolved_tool(&self, name: &str) -> Option<&ToolInfo> {
+        let tools = self.tools.as_ref()?;
+        self.tool(name).or_else(|| {
+            if self.exact_names {
+                return None;
+            }
+            let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
+            self.tool(finish::resolve_alias(name, &names)?)
+        })
+    }
+
+    /// The name of the one parameter of the listed tool `name` means, when its schema has
+    /// exactly one (E28: a lone value the model wrote as the arguments is that parameter's).
+    pub(crate) fn sole_parameter(&self, name: &str) -> Option<&str> {
+        let props = self
+            .resolved_tool(name)?
+            .parameters
+            .get("properties")?
+            .as_object()?;
+        match props.len() {
+            1 => props.keys().next().map(String::as_str),
+            _ => None,
+        }
+    }
+
     /// True when the tool list has `name` and its schema requires no argument.
     pub(crate) fn takes_no_args(&self, name: &str) -> bool {
         self.tool(name).is_some_and(|t| {

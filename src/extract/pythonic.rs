@@ -10,7 +10,7 @@ use super::Format;
 type PyCalls = Vec<(String, Value, std::ops::Range<usize>)>;
 use super::json_tags::{expect_close, payload, trim_range};
 use super::scan::{Args, Input, Piece, RawCall, Step, Wait, body_until, skip_ws};
-use super::value::{Stop, py_call};
+use super::value::{Positional, Stop, py_call};
 
 /// Why [`calls_in`] stopped before the end of a run of calls: the reason, the calls read
 /// before, and where the call it could not read starts.
@@ -22,7 +22,12 @@ struct Broken {
 
 /// Reads calls separated by `,`, `;` or newlines from `at` (up to a `]` when `bracket`).
 /// Returns the calls and where reading ended.
-fn calls_in(t: &str, mut at: usize, bracket: bool) -> Result<(PyCalls, usize), Broken> {
+fn calls_in(
+    t: &str,
+    mut at: usize,
+    bracket: bool,
+    positional: Positional<'_>,
+) -> Result<(PyCalls, usize), Broken> {
     let mut out = Vec::new();
     loop {
         at = skip_ws(t, at);
@@ -41,7 +46,7 @@ fn calls_in(t: &str, mut at: usize, bracket: bool) -> Result<(PyCalls, usize), B
         } else if at >= t.len() {
             return Ok((out, at));
         }
-        let (name, args, e) = match py_call(t, at) {
+        let (name, args, e) = match py_call(t, at, positional) {
             Ok(c) => c,
             Err(stop) => {
                 return Err(Broken {
@@ -145,7 +150,7 @@ fn body_calls(
     }
     let bracket = first == Some(b'[');
     let from = if bracket { r.start + 1 } else { r.start };
-    match calls_in(sub, from, bracket) {
+    match calls_in(sub, from, bracket, Positional::Sole(inp.opts)) {
         Ok((calls, _)) if !calls.is_empty() => to_pieces(calls, span, py_fmt),
         Ok(_) => Vec::new(),
         Err(b) if b.stop == Stop::Eof && inp.fin && !closed => {
@@ -213,7 +218,7 @@ pub(crate) fn python_tag(inp: &Input<'_>, s: usize, mend: usize) -> Step {
     let mut calls = Vec::new();
     let mut pos = at;
     loop {
-        match py_call(t, pos) {
+        match py_call(t, pos, Positional::Sole(inp.opts)) {
             Ok((name, args, e)) => {
                 calls.push((name, args, pos..e));
                 pos = e;
@@ -279,7 +284,7 @@ fn raw_code(inp: &Input<'_>, s: usize, at: usize) -> Step {
 /// the cut-off one is rejected).
 pub(crate) fn bare_list(inp: &Input<'_>, s: usize) -> Step {
     let t = inp.text;
-    match calls_in(t, s + 1, true) {
+    match calls_in(t, s + 1, true, Positional::Sole(inp.opts)) {
         Ok((calls, e)) if !calls.is_empty() => Step::Done {
             end: e,
             pieces: to_pieces(calls, s..e, Format::Pythonic),
@@ -300,8 +305,13 @@ pub(crate) fn bare_list(inp: &Input<'_>, s: usize) -> Step {
     }
 }
 
-/// Python calls, one per line or separated by `;`, in a fenced block body.
-pub(crate) fn lines(t: &str, body: std::ops::Range<usize>) -> Option<PyCalls> {
+/// Python calls, one per line or separated by `;`, in a fenced block or envelope body; a lone
+/// positional value as `positional` says.
+pub(crate) fn lines(
+    t: &str,
+    body: std::ops::Range<usize>,
+    positional: Positional<'_>,
+) -> Option<PyCalls> {
     let sub = &t[..body.end];
     let r = trim_range(t, body);
     let mut at = r.start;
@@ -309,7 +319,7 @@ pub(crate) fn lines(t: &str, body: std::ops::Range<usize>) -> Option<PyCalls> {
     if bracket {
         at += 1;
     }
-    match calls_in(sub, at, bracket) {
+    match calls_in(sub, at, bracket, positional) {
         Ok((calls, e)) if !calls.is_empty() && skip_ws(sub, e) >= r.end => Some(calls),
         _ => None,
     }

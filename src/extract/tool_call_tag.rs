@@ -290,7 +290,7 @@ fn python_body(
     if !close.iter().any(|c| t[..span.end].ends_with(c)) {
         return None;
     }
-    let calls = super::pythonic::lines(t, body)?;
+    let calls = super::pythonic::lines(t, body, super::value::Positional::Kept)?;
     Some(Step::Done {
         end: span.end,
         pieces: super::pythonic::pieces(calls, span, Format::Pythonic),

@@ -197,18 +197,9 @@ pub(crate) fn listed_calls(v: &Value, opts: &super::Options) -> bool {
 /// True when `m` is not empty and every member is a parameter of the listed tool `name` (or the
 /// one tool its alias resolves to, unless names must be exact): flattened arguments (E27).
 pub(crate) fn beside_fits(opts: &super::Options, name: &str, m: &Map<String, Value>) -> bool {
-    let Some(tools) = &opts.tools else {
-        return false;
-    };
-    let tool = opts.tool(name).or_else(|| {
-        if opts.exact_names {
-            return None;
-        }
-        let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
-        let known = super::finish::resolve_alias(name, &names)?;
-        opts.tool(known)
-    });
-    let props = tool.and_then(|t| t.parameters.get("properties")?.as_object());
+    let props = opts
+        .resolved_tool(name)
+        .and_then(|t| t.parameters.get("properties")?.as_object());
     !m.is_empty() && props.is_some_and(|p| m.keys().all(|k| p.contains_key(k)))
 }
 
@@ -351,9 +342,25 @@ pub(crate) fn py_ident(t: &str, at: usize) -> Option<usize> {
     Some(i)
 }
 
-/// Reads `name(k=v, …)` or `name({…})` at `at` (no leading whitespace); returns name, arguments
-/// and end.
-pub(crate) fn py_call(t: &str, at: usize) -> Result<(String, Value, usize), Stop> {
+/// What [`py_call`] makes of one positional argument that is no object (`search("rust")`);
+/// keyword arguments and one arguments object (`f({"a": 1})`) are read in every case.
+#[derive(Clone, Copy)]
+pub(crate) enum Positional<'a> {
+    /// The one parameter of the listed tool the name means, when it has exactly one (E28);
+    /// otherwise not a call.
+    Sole(&'a super::Options),
+    /// Kept as the arguments value (not an object): a closed envelope says it is a call, so the
+    /// finisher decides (that one parameter's value, or refused `NoArguments`).
+    Kept,
+}
+
+/// Reads `name(k=v, …)`, `name({…})` or `name(value)` (see [`Positional`]) at `at` (no leading
+/// whitespace); returns name, arguments and end.
+pub(crate) fn py_call(
+    t: &str,
+    at: usize,
+    positional: Positional<'_>,
+) -> Result<(String, Value, usize), Stop> {
     let Some(ne) = py_ident(t, at) else {
         return Err(if at >= t.len() {
             Stop::Eof
@@ -373,14 +380,36 @@ pub(crate) fn py_call(t: &str, at: usize) -> Result<(String, Value, usize), Stop
         return Err(Stop::Invalid);
     }
     i += 1;
-    // One positional argument that is the arguments object: `f({"a": 1})` (E26).
+    // One positional argument: the arguments object (`f({"a": 1})`, E26), or a lone value
+    // (`f("x")`, E28) as `positional` says.
     let j = skip_ws(t, i);
-    if t.as_bytes().get(j) == Some(&b'{') {
+    // Where a lone value that is no object goes: `Some(Some(p))` into parameter `p`,
+    // `Some(None)` kept as it is, `None` nowhere (not a call).
+    let lone: Option<Option<&str>> = match positional {
+        Positional::Sole(opts) => opts.sole_parameter(name).map(Some),
+        Positional::Kept => Some(None),
+    };
+    let read_lone = match t.as_bytes().get(j) {
+        Some(b'{') => true,
+        Some(b')') | None => false,
+        // Not `k=…`, and only where a lone value is read at all.
+        Some(_) => {
+            lone.is_some()
+                && py_ident(t, j).is_none_or(|ke| t.as_bytes().get(skip_ws(t, ke)) != Some(&b'='))
+        }
+    };
+    if read_lone {
         let (v, e) = py_value(t, j, 0)?;
         let e = skip_ws(t, e);
-        return match (v, t.as_bytes().get(e)) {
-            (v @ Value::Object(_), Some(b')')) => Ok((name.to_owned(), v, e + 1)),
-            (_, None) => Err(Stop::Eof),
+        return match (v, t.as_bytes().get(e), lone) {
+            (_, None, _) => Err(Stop::Eof),
+            (v @ Value::Object(_), Some(b')'), _) => Ok((name.to_owned(), v, e + 1)),
+            (v, Some(b')'), Some(None)) => Ok((name.to_owned(), v, e + 1)),
+            (v, Some(b')'), Some(Some(p))) => {
+                let mut m = Map::new();
+                m.insert(p.to_owned(), v);
+                Ok((name.to_owned(), Value::Object(m), e + 1))
+            }
             _ => Err(Stop::Invalid),
         };
     }
