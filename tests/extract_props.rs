@@ -203,6 +203,7 @@ proptest! {
             Just("{\"path\": \"a\"}".to_owned()), Just("{\"tool\": \"read\"".to_owned()),
             Just("<function>".to_owned()), Just("[TOOL_CALL] ".to_owned()), Just("</function>".to_owned()),
             Just("(\"a\")".to_owned()), Just("(3".to_owned()), Just("\"arguments\": \"a\"}".to_owned()),
+            Just("{\"name\": \"read\", \"arguments\": {\"path\": 5m}}".to_owned()), Just(", {\"type\": 1}".to_owned()),
         ], 0..12),
         chunk in 1usize..9,
         prefilled in any::<bool>(),

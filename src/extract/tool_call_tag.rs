@@ -137,12 +137,14 @@ fn tag_call(
     }
     let c = t.as_bytes()[at];
     if c == b'{' || c == b'[' {
-        let read = json_at(t, at);
-        if matches!(read, Err(Stop::Invalid))
-            && !generic
-            && let Some(step) = unclosed_call(inp, s, at)
-        {
-            return step;
+        let mut read = json_at(t, at);
+        if matches!(read, Err(Stop::Invalid)) && !generic {
+            if let Some(step) = unclosed_call(inp, s, at) {
+                return step;
+            }
+            if let Some(e) = broken_call_end(inp, at, close) {
+                read = Ok((serde_json::Value::Null, e));
+            }
         }
         return match read {
             Ok((_, e)) => {
@@ -339,6 +341,25 @@ fn unclosed_call(inp: &Input<'_>, s: usize, at: usize) -> Option<Step> {
             }
         }
     }
+}
+
+/// E29: a call object that is no valid JSON but whose brackets balance before the envelope's
+/// close tag or the next `<tool_call>` (`{"name": "f", "arguments": {"a": 5000m}}`): where it
+/// ends, when repair reads a call from it — so what follows it in an envelope left open (Gemma 3
+/// 270M writes the schema it was shown, then prose) is read as after a valid call (E20), not
+/// repaired into one value with it. `None` leaves the body to repair whole, as before.
+fn broken_call_end(inp: &Input<'_>, at: usize, close: &[&str]) -> Option<usize> {
+    let t = inp.text;
+    let limit = close
+        .iter()
+        .chain(std::iter::once(&"<tool_call>"))
+        .filter_map(|m| find(t, at, m))
+        .min()
+        .unwrap_or(t.len());
+    let n = crate::repair::value_extent(&t[at..limit])?;
+    let r = crate::repair::repair(&t[at..at + n]).ok()?;
+    let v = serde_json::from_str::<serde_json::Value>(&r.text).ok()?;
+    super::json_tags::bare_calls(inp, &v).then_some(at + n)
 }
 
 /// After a call's JSON inside its envelope, text that continues the JSON (`, "required":
