@@ -243,13 +243,7 @@ impl Finisher {
         if let Some(tools) = &self.opts.tools
             && self.opts.tool(&rc.name).is_none()
         {
-            match (!self.opts.exact_names)
-                .then(|| {
-                    let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
-                    resolve_alias(&rc.name, &names).map(str::to_owned)
-                })
-                .flatten()
-            {
+            match self.opts.resolved_tool(&rc.name).map(|t| t.name.clone()) {
                 Some(known) => {
                     renamed_from = Some(std::mem::replace(&mut rc.name, known));
                 }
@@ -266,16 +260,18 @@ impl Finisher {
             return self.reject(rc, raw, reason, false, event);
         }
         let args = std::mem::replace(&mut rc.args, Args::Json(0..0));
-        let params: Vec<String> = self
+        let props = self
             .opts
             .tool(&rc.name)
-            .and_then(|t| t.parameters.get("properties")?.as_object())
-            .map(|p| p.keys().cloned().collect())
-            .unwrap_or_default();
+            .and_then(|t| t.parameters.get("properties")?.as_object());
+        // Members beside the name that are no parameter of the listed tool, for the refusal's
+        // message (taken before `arguments` consumes them).
         let strays: Vec<String> = match &args {
-            Args::Beside(m, _) if self.opts.knows(&rc.name) => {
-                m.keys().filter(|k| !params.contains(k)).cloned().collect()
-            }
+            Args::Beside(m, _) if self.opts.knows(&rc.name) => m
+                .keys()
+                .filter(|k| props.is_none_or(|p| !p.contains_key(*k)))
+                .cloned()
+                .collect(),
             _ => Vec::new(),
         };
         let (mut arguments, fixes) = self.arguments(text, &rc, args);
@@ -300,7 +296,9 @@ impl Finisher {
             let reason = RejectReason::NoArguments {
                 name: rc.name.clone(),
                 strays,
-                parameters: params,
+                parameters: props
+                    .map(|p| p.keys().cloned().collect())
+                    .unwrap_or_default(),
             };
             return self.reject(rc, raw, reason, false, event);
         }

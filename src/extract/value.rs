@@ -178,14 +178,11 @@ pub(crate) fn listed_calls(v: &Value, opts: &super::Options) -> bool {
         if call_from_object(x, true).is_some() {
             return true;
         }
-        let args = match keyed_call(o) {
-            Some((name, Value::Object(a))) => Some((name.to_owned(), a.clone())),
-            _ => match call_from_object(x, false) {
-                Some((name, JsonArgs::Beside(m), _)) => Some((name, m)),
-                _ => None,
-            },
-        };
-        args.is_some_and(|(name, m)| beside_fits(opts, &name, &m))
+        match keyed_call(o) {
+            Some((name, Value::Object(a))) => beside_fits(opts, name, a),
+            _ => matches!(call_from_object(x, false),
+                Some((name, JsonArgs::Beside(m), _)) if beside_fits(opts, &name, &m)),
+        }
     };
     match v {
         Value::Object(_) => one(v),

@@ -224,12 +224,7 @@ impl Wrappers {
         if line.len() > MAX_TAG {
             return s.len();
         }
-        let word = line_word(line);
-        let fits = match word {
-            Some("") => true,
-            Some(w) => self.names.iter().any(|n| n.starts_with(w)),
-            None => false,
-        };
+        let fits = line_word(line).is_some_and(|w| w.is_empty() || known(w));
         if fits && !line.is_empty() { k } else { s.len() }
     }
 
