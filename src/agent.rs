@@ -1169,6 +1169,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 id: call.id.clone(),
                 name: call.name.clone(),
                 result: result.clone(),
+                sent: (feedback != result.output).then(|| feedback.clone()),
                 duration_ms: ms(started.elapsed()),
             });
             if let Some(reason) = retry {

@@ -186,11 +186,30 @@ fn check_event_stream(events: &[AgentEvent], t: &Transcript) {
                 open.push_back(id);
                 starts += 1;
             }
-            AgentEvent::ToolEnd { id, .. } => {
+            AgentEvent::ToolEnd {
+                id, result, sent, ..
+            } => {
                 assert_eq!(
                     open.pop_front(),
                     Some(id.as_str()),
                     "unmatched ToolEnd at event {i}"
+                );
+                // What the event says the model was sent is what the model got.
+                let call = t
+                    .turns
+                    .iter()
+                    .flat_map(|t| &t.calls)
+                    .find(|c| c.id == *id)
+                    .expect("every ToolEnd is a call of the transcript");
+                assert_eq!(
+                    sent.as_deref().unwrap_or(&result.output),
+                    call.feedback,
+                    "ToolEnd {id}: `sent` is the feedback"
+                );
+                assert_ne!(
+                    sent.as_ref(),
+                    Some(&result.output),
+                    "`sent` only when it differs"
                 );
             }
             AgentEvent::Done { reason, answer, .. } => {
@@ -406,6 +425,12 @@ fn an_unknown_tool_is_answered_with_the_real_tools_and_an_example() {
         fb.contains(r#"{"name":"read","arguments":{"path":"."}}"#),
         "closest tool's example: {fb}"
     );
+    // The person watching is shown that message, not the tool's own.
+    let sent = r.events.iter().find_map(|e| match e {
+        AgentEvent::ToolEnd { name, sent, .. } if name == "reed" => Some(sent.clone()),
+        _ => None,
+    });
+    assert_eq!(sent, Some(Some(fb.clone())));
     assert_eq!((files.runs("reed"), files.runs("read")), (1, 1));
 }
 

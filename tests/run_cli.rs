@@ -998,3 +998,47 @@ fn chat_reads_answers_between_prompts() {
     );
     assert!(out.stdout.contains("did not write b"), "{}", out.stdout);
 }
+
+/// The transcript shows the message the model was sent, not the tool's own: SmolLM2-135M,
+/// asked what todo.txt says, called a tool `todo.txt`; the model was shown the `read` of
+/// `todo.txt` as the call to make, while the transcript showed read's fixed example
+/// (`README.md`) and listed `edit` and `write`, which a question is not offered.
+#[test]
+fn a_failed_call_shows_the_message_the_model_was_sent() {
+    let (dir, s) = todo_folder("{\"name\": \"todo.txt\", \"arguments\": {}}");
+    let args = |json: bool| {
+        let mut a = vec![
+            "run",
+            "What does todo.txt say?",
+            "--script",
+            s.to_str().unwrap(),
+            "--root",
+            dir.path().to_str().unwrap(),
+        ];
+        if json {
+            a.push("--json");
+        }
+        a
+    };
+    let out = toolmend(&args(false), "");
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let line = out
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("✗ todo.txt"))
+        .unwrap_or_else(|| panic!("{}", out.stdout));
+    assert!(
+        line.contains(r#"{"name":"read","arguments":{"path":"todo.txt"}}"#),
+        "{line}"
+    );
+    assert!(
+        !line.contains("README.md") && !line.contains("write"),
+        "{line}"
+    );
+    // `--json` keeps both: the tool's result, and what was sent when it differs.
+    let out = toolmend(&args(true), "");
+    let end = &tool_ends(&out)[0];
+    let sent = end["sent"].as_str().unwrap();
+    assert!(sent.contains(r#""path":"todo.txt""#), "{end}");
+    assert_ne!(end["result"]["output"].as_str(), Some(sent));
+}

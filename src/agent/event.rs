@@ -5,7 +5,7 @@
 //! # Wire format
 //! Each event is one JSON object with a `type` tag: `Chunk {text}` (raw output, calls included),
 //! `Text {text, reasoning?}` (the part of the output that is not a call, once that is certain),
-//! `ToolStart {id, name, args, cut_off?}`, `ToolEnd {id, name, result, duration_ms}`,
+//! `ToolStart {id, name, args, cut_off?}`, `ToolEnd {id, name, result, sent?, duration_ms}`,
 //! `Retry {reason}`, `Looped {unit, repeats}`, `ContextFit {cut, removed, tokens, context}`, `Done {reason, answer, stats}`,
 //! `Error {message}`. Every `ToolStart` is
 //! followed by exactly one `ToolEnd` with the same `id`;
@@ -59,6 +59,13 @@ pub enum AgentEvent {
         name: String,
         /// The outcome.
         result: CallResult,
+        /// What the model was sent for this call, when that is not `result.output`: a
+        /// corrective message grounded in the request (the `read` of the file the user named
+        /// as its example, not the tool's fixed one), without the tools this run withholds, or
+        /// with a note added (the change the request spells out, made). `None`: the output as
+        /// it is. The model may later see less of it (see `ContextFit`), never other words.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        sent: Option<String>,
         /// Wall time of the call, in milliseconds.
         duration_ms: f64,
     },

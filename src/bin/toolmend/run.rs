@@ -1021,6 +1021,7 @@ impl Render {
             AgentEvent::ToolEnd {
                 name,
                 result,
+                sent,
                 duration_ms,
                 ..
             } => {
@@ -1046,12 +1047,14 @@ impl Render {
                             self.paint(DIM, &short(&result.output, 100))
                         )?;
                     }
+                    // What the model was told: its next turn answers that message, not
+                    // the tool's own (an example grounded in the request, say).
                     Some(f) => writeln!(
                         out,
                         "{} {} {}",
                         self.paint(RED, "✗"),
                         name,
-                        self.paint(RED, &short(&f.message, 200))
+                        self.paint(RED, &short(sent.as_deref().unwrap_or(&f.message), 200))
                     )?,
                 }
             }
