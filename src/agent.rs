@@ -485,6 +485,9 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     .push(Message::new(Role::Assistant, said.to_owned()));
                 end = if record.raw.trim().is_empty() {
                     EndReason::EmptyOutput
+                } else if echoed(&generated.extraction.content, &turns, &record, prompt) {
+                    // Asked once already (or no turn was left to ask in): no answer.
+                    EndReason::Echoed
                 } else if backend_stats.stop == StopReason::MaxTokens {
                     EndReason::AnswerCutOff
                 } else if backend_stats.stop == StopReason::ContextFull {
@@ -492,7 +495,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 } else {
                     EndReason::Answered
                 };
-                if end != EndReason::EmptyOutput {
+                if !matches!(end, EndReason::EmptyOutput | EndReason::Echoed) {
                     answer = Some(generated.extraction.content.clone());
                 }
                 add_timing(&mut stats, &record.timing);
@@ -1384,10 +1387,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 "the reply was empty: asked again, with the request restated",
             ));
         }
-        if !asked.echo
-            && (correct::echoes(content, sent_messages(turns, record.nudge.as_deref()))
-                || correct::repeats_request(content, prompt))
-        {
+        if !asked.echo && echoed(content, turns, record, prompt) {
             asked.echo = true;
             return Some((
                 correct::echo_reply(prompt, after_results),
@@ -1917,6 +1917,14 @@ fn args_value(args: &Args) -> Option<serde_json::Value> {
         Args::Value(v) => Some(v.clone()),
         Args::Text(t) => repaired_value(t),
     }
+}
+
+/// Whether `content`, a reply without calls, only repeats a message toolmend sent this run
+/// ([`correct::echoes`], `record`'s nudge included) or the user's request
+/// ([`correct::repeats_request`]).
+fn echoed(content: &str, turns: &[TurnRecord], record: &TurnRecord, prompt: &str) -> bool {
+    correct::echoes(content, sent_messages(turns, record.nudge.as_deref()))
+        || correct::repeats_request(content, prompt)
 }
 
 /// The messages toolmend wrote to the model in this run so far: corrective messages of failed

@@ -755,14 +755,27 @@ fn a_reply_echoing_a_message_of_toolmends_is_asked_again_once() {
         "{}",
         retry.content
     );
-    // Once a run: a second echo stands as the answer.
+    // Once a run: a second echo ends the run without an answer (it is none).
     let (r, _) = run(vec![
         rm.into(),
         "`rm` was refused".into(),
         "`rm` was refused: read-only task".into(),
     ]);
-    assert_eq!(r.transcript.end, EndReason::Answered);
+    assert_eq!(r.transcript.end, EndReason::Echoed);
+    assert_eq!(r.transcript.answer, None);
     assert_eq!(r.transcript.turns.len(), 3);
+    // So does an echo on the last turn, where there is no turn left to ask again in.
+    let options = AgentOptions {
+        max_turns: 2,
+        ..AgentOptions::default()
+    };
+    let r = run_with(
+        vec![LS.into(), "List the files, then read the first one.".into()],
+        Arc::new(Files::default()),
+        options,
+    );
+    assert_eq!(r.transcript.end, EndReason::Echoed);
+    assert_eq!(r.transcript.answer, None);
     // A piece from the middle of a message (a not-found message's file list) can be an answer.
     let (r, _) = run(vec![rm.into(), "refused: read-only task".into()]);
     assert_eq!(r.transcript.turns.len(), 2);

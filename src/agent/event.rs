@@ -127,6 +127,10 @@ pub enum EndReason {
     ContextFull,
     /// The model produced no text and no call.
     EmptyOutput,
+    /// The model's last reply only repeated the user's request or a message toolmend sent it,
+    /// after it had been asked once already to answer instead: no answer (Qwen2.5-Coder-0.5B,
+    /// asked to add a line to todo.txt, made the edit and then wrote the request back twice).
+    Echoed,
     /// The turn budget ran out while the model was still calling tools.
     TurnBudget,
     /// The model repeated an identical call after a corrective (or "use the earlier result")
@@ -152,6 +156,7 @@ impl EndReason {
                 "the answer was cut off: the context window is full (raise --ctx or start a new conversation)"
             }
             Self::EmptyOutput => "the model produced nothing",
+            Self::Echoed => "no answer: the model only repeated the request or toolmend's message",
             Self::TurnBudget => "the turn budget ran out (raise --turns)",
             Self::RepeatedFailure => {
                 "the model kept repeating the same call after being told to stop"
