@@ -175,11 +175,13 @@ fn smollm2_gets_toolmends_prompt_and_example_turns() {
             "<|im_end|>\n<|im_start|>user\nHi! What can you do?<|im_end|>\n<|im_start|>assistant\nHello! I can answer questions and use these tools: ls, get_weather.<|im_end|>",
             "<|im_start|>assistant\n<tool_call>\n{\"name\": \"ls\", \"arguments\": {\"path\": \".\"}}\n</tool_call><|im_end|>",
             "<|im_start|>user\nWhat is in this folder?<|im_end|>",
-            // ChatML knows no tool role: the result is a user turn in the envelope family.
-            "<|im_start|>user\n<tool_response>\nnotes.md\ntodo.txt\n</tool_response><|im_end|>",
+            // ChatML knows no tool role: the result is a user turn saying whose it is, with no
+            // tags for the model to echo (SmolLM2 answered tagged results with tags of its own).
+            "<|im_start|>user\nResult of `ls`:\nnotes.md\ntodo.txt<|im_end|>",
         ],
     );
     assert!(!r.text.contains("<|im_start|>tool"));
+    assert!(!r.text.contains("<tool_response>"));
     assert!(r.text.ends_with("<|im_start|>assistant\n"));
     // SmolLM2's template adds its default system prompt only when there is none.
     assert!(!r.text.contains("named SmolLM"));
@@ -208,7 +210,7 @@ fn gemma_base_uses_the_builtin_gemma_format() {
         &[
             "Hi! What can you do?<end_of_turn>\n<start_of_turn>model\nHello!",
             "<start_of_turn>model\n<tool_call>\n{\"name\": \"ls\"",
-            "<start_of_turn>user\n<tool_response>\nnotes.md\ntodo.txt\n</tool_response><end_of_turn>\n",
+            "<start_of_turn>user\nResult of `ls`:\nnotes.md\ntodo.txt<end_of_turn>\n",
         ],
     );
     assert!(text.ends_with("<start_of_turn>model\n"));

@@ -309,6 +309,8 @@ impl ChatTemplate {
         let mut stop = Vec::new();
         let results_tagged = match used {
             ToolPromptUsed::None => false,
+            // Results come back untagged, but a model trained on Hermes' format may still
+            // write one after its call.
             ToolPromptUsed::Own => true,
             ToolPromptUsed::Template => self.tool_response_tag,
         };
@@ -335,8 +337,11 @@ impl ChatTemplate {
         match m.role {
             Role::Tool if own || !self.supports_tools => {
                 // Templates without tool support know no `tool` role: results come back as a
-                // user turn in the same envelope family as the calls.
-                json!({"role": "user", "content": format!("<tool_response>\n{}\n</tool_response>", m.content)})
+                // user turn that says whose result it is. Not in `<tool_response>` tags: models
+                // never trained on tools (SmolLM2-135M, Gemma 3 270M) answered a tagged result
+                // with a `<tool_response>` of their own, most often the result echoed, where an
+                // answer belonged (and the stop at that tag left the reply empty).
+                json!({"role": "user", "content": tool_result_turn(m)})
             }
             Role::Tool => {
                 let mut v = json!({"role": "tool", "content": m.content});
@@ -402,6 +407,15 @@ fn arguments_value(args: &serde_json::Value) -> serde_json::Value {
     }
 }
 
+/// The user turn that carries a tool's result `m` for a template without tool support:
+/// ``Result of `read`:`` and the output on the lines after it.
+fn tool_result_turn(m: &Message) -> String {
+    match &m.name {
+        Some(name) => format!("Result of `{name}`:\n{}", m.content),
+        None => format!("Result:\n{}", m.content),
+    }
+}
+
 /// One call in toolmend's envelope.
 fn envelope(name: &str, args: &serde_json::Value) -> String {
     let call = json!({"name": name, "arguments": args});
@@ -431,7 +445,7 @@ fn own_tool_prompt(base: &str, tools: &[ToolDef]) -> String {
     s.push_str(
         "\n\nYou can call tools. To call one, reply with only this, and nothing else:\n\
          <tool_call>\n{\"name\": \"TOOL_NAME\", \"arguments\": {ARGUMENTS AS JSON}}\n</tool_call>\n\
-         The result comes back in <tool_response></tool_response>. \
+         Each result comes back in a message of its own that starts \"Result of `TOOL_NAME`:\". \
          If no tool is needed, answer in plain text.\n\nTools:\n",
     );
     for t in tools {
@@ -841,6 +855,7 @@ mod tests {
         });
         let mut result = Message::new(Role::Tool, "a.txt");
         result.tool_call_id = Some("call_1".into());
+        result.name = Some("ls".into());
         let tools = [ToolDef {
             name: "ls".into(),
             description: "List a folder.".into(),
@@ -860,7 +875,14 @@ mod tests {
             "{}",
             r.text
         );
-        assert!(r.text.contains("<tool_response>\na.txt\n</tool_response>"));
+        // The result as a user turn saying whose it is, with no tags a model could echo.
+        assert!(
+            r.text
+                .contains("<|im_start|>user\nResult of `ls`:\na.txt<|im_end|>"),
+            "{}",
+            r.text
+        );
+        assert!(!r.text.contains("<tool_response>"), "{}", r.text);
     }
 
     #[test]
