@@ -485,7 +485,12 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     .push(Message::new(Role::Assistant, said.to_owned()));
                 end = if record.raw.trim().is_empty() {
                     EndReason::EmptyOutput
-                } else if echoed(&generated.extraction.content, &turns, &record, prompt) {
+                } else if echoed(&generated.extraction.content, &turns, &record, prompt)
+                    // The request restated after the change it asks for was made says what was
+                    // done ("Set "debug" to true in config.json."): an answer.
+                    && !(correct::repeats_request(&generated.extraction.content, prompt)
+                        && self.changed_or_refused(&turns))
+                {
                     // Asked once already (or no turn was left to ask in): no answer.
                     EndReason::Echoed
                 } else if backend_stats.stop == StopReason::MaxTokens {

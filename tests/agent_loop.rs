@@ -764,6 +764,22 @@ fn a_reply_echoing_a_message_of_toolmends_is_asked_again_once() {
     assert_eq!(r.transcript.end, EndReason::Echoed);
     assert_eq!(r.transcript.answer, None);
     assert_eq!(r.transcript.turns.len(), 3);
+    // Once the run has changed something, the request restated says what was done: an answer
+    // (Qwen2.5-Coder-0.5B, having set "debug" in config.json: `Set "debug" to true in
+    // config.json.`).
+    let touch = r#"{"name": "touch", "arguments": {"path": "notes.txt"}}"#;
+    let request = "List the files, then read the first one.";
+    let (r, _) = run(vec![touch.into(), request.into(), request.into()]);
+    assert_eq!(r.transcript.end, EndReason::Answered);
+    assert_eq!(r.transcript.answer.as_deref(), Some(request));
+    // Not a message of toolmend's echoed.
+    let (r, _) = run(vec![
+        rm.into(),
+        touch.into(),
+        "`rm` was refused".into(),
+        "`rm` was refused: read-only task".into(),
+    ]);
+    assert_eq!(r.transcript.end, EndReason::Echoed);
     // So does an echo on the last turn, where there is no turn left to ask again in.
     let options = AgentOptions {
         max_turns: 2,

@@ -128,8 +128,9 @@ pub enum EndReason {
     /// The model produced no text and no call.
     EmptyOutput,
     /// The model's last reply only repeated the user's request or a message toolmend sent it,
-    /// after it had been asked once already to answer instead: no answer (Qwen2.5-Coder-0.5B,
-    /// asked to add a line to todo.txt, made the edit and then wrote the request back twice).
+    /// after it had been asked once already to answer instead: no answer. (The request
+    /// restated once the run has changed something counts as the answer: it says what was
+    /// done.)
     Echoed,
     /// The turn budget ran out while the model was still calling tools.
     TurnBudget,
