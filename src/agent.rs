@@ -489,7 +489,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     // The request restated after the change it asks for was made says what was
                     // done ("Set "debug" to true in config.json."): an answer.
                     && !(correct::repeats_request(&generated.extraction.content, prompt)
-                        && self.changed_or_refused(&turns))
+                        && self.changed(&turns, false))
                 {
                     // Asked once already (or no turn was left to ask in): no answer.
                     EndReason::Echoed
@@ -1415,7 +1415,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         if !asked.unchanged
             && tools_next
             && correct::asks_change(prompt)
-            && !self.changed_or_refused(turns)
+            && !self.changed(turns, true)
             && self
                 .tools
                 .defs()
@@ -1435,14 +1435,15 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     }
 
     /// Whether a call in `turns` changed something (said so, or succeeded and its tool is not
-    /// read-only), or a policy refused one that would have (the user did not allow it: asking
-    /// the model to make the change again would go against the user's word).
-    fn changed_or_refused(&self, turns: &[TurnRecord]) -> bool {
+    /// read-only), or, when `refused` counts, a policy refused one that would have (the user did
+    /// not allow it: asking the model to make the change again would go against the user's
+    /// word).
+    fn changed(&self, turns: &[TurnRecord], refused: bool) -> bool {
         turns.iter().flat_map(|t| &t.calls).any(|c| {
             let changes = !self.read_only_ran(&c.name, &c.result);
             c.result.changed
                 || (changes && c.result.is_ok() && !c.result.cached)
-                || (changes && c.result.fault() == Some(Fault::Policy))
+                || (refused && changes && c.result.fault() == Some(Fault::Policy))
         })
     }
 

@@ -772,6 +772,9 @@ fn a_reply_echoing_a_message_of_toolmends_is_asked_again_once() {
     let (r, _) = run(vec![touch.into(), request.into(), request.into()]);
     assert_eq!(r.transcript.end, EndReason::Answered);
     assert_eq!(r.transcript.answer.as_deref(), Some(request));
+    // A change the policy refused is no change made: the request restated says nothing done.
+    let (r, _) = run(vec![rm.into(), request.into(), request.into()]);
+    assert_eq!(r.transcript.end, EndReason::Echoed);
     // Not a message of toolmend's echoed.
     let (r, _) = run(vec![
         rm.into(),
