@@ -45,7 +45,7 @@ pub(crate) fn fence(inp: &Input<'_>, s: usize, mend: usize) -> Step {
         }
         "xml" | "html" => nested_or_skip(inp, body, end),
         "tool_code" | "tool_call_code" => {
-            match super::pythonic::lines(t, body, super::value::Positional::Sole(inp.opts)) {
+            match super::pythonic::lines(t, body, super::value::Positional::Mapped(inp.opts)) {
                 Some(calls) => Step::Done {
                     end,
                     pieces: super::pythonic::pieces(calls, s..end, Format::ToolCode),
@@ -54,7 +54,7 @@ pub(crate) fn fence(inp: &Input<'_>, s: usize, mend: usize) -> Step {
             }
         }
         "python" | "py" => {
-            match super::pythonic::lines(t, body, super::value::Positional::Sole(inp.opts)) {
+            match super::pythonic::lines(t, body, super::value::Positional::Mapped(inp.opts)) {
                 Some(calls) if calls.iter().all(|c| inp.opts.knows(&c.0)) => Step::Done {
                     end,
                     pieces: super::pythonic::pieces(calls, s..end, Format::FencedPython),

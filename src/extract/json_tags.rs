@@ -887,7 +887,7 @@ pub(crate) fn prose_python(inp: &Input<'_>, s: usize, _mend: usize) -> Step {
     if name.is_empty() || !tools.iter().any(|tool| tool.name == name) {
         return Step::NotMine;
     }
-    match super::value::py_call(t, ns, super::value::Positional::Sole(inp.opts)) {
+    match super::value::py_call(t, ns, super::value::Positional::Mapped(inp.opts)) {
         Ok((n, Value::Object(args), e)) if n == name => {
             let props = inp
                 .opts

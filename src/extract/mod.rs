@@ -253,6 +253,17 @@ impl Options {
         }
     }
 
+    /// The parameters of the listed tool `name` means, in its schema's order (the order
+    /// Python-style positional arguments bind in, E30).
+    pub(crate) fn parameter_names(&self, name: &str) -> Option<Vec<&str>> {
+        let props = self
+            .resolved_tool(name)?
+            .parameters
+            .get("properties")?
+            .as_object()?;
+        Some(props.keys().map(String::as_str).collect())
+    }
+
     /// True when the tool list has `name` and its schema requires no argument.
     pub(crate) fn takes_no_args(&self, name: &str) -> bool {
         self.tool(name).is_some_and(|t| {

@@ -150,7 +150,7 @@ fn body_calls(
     }
     let bracket = first == Some(b'[');
     let from = if bracket { r.start + 1 } else { r.start };
-    match calls_in(sub, from, bracket, Positional::Sole(inp.opts)) {
+    match calls_in(sub, from, bracket, Positional::Mapped(inp.opts)) {
         Ok((calls, _)) if !calls.is_empty() => to_pieces(calls, span, py_fmt),
         Ok(_) => Vec::new(),
         Err(b) if b.stop == Stop::Eof && inp.fin && !closed => {
@@ -218,7 +218,7 @@ pub(crate) fn python_tag(inp: &Input<'_>, s: usize, mend: usize) -> Step {
     let mut calls = Vec::new();
     let mut pos = at;
     loop {
-        match py_call(t, pos, Positional::Sole(inp.opts)) {
+        match py_call(t, pos, Positional::Mapped(inp.opts)) {
             Ok((name, args, e)) => {
                 calls.push((name, args, pos..e));
                 pos = e;
@@ -284,7 +284,7 @@ fn raw_code(inp: &Input<'_>, s: usize, at: usize) -> Step {
 /// the cut-off one is rejected).
 pub(crate) fn bare_list(inp: &Input<'_>, s: usize) -> Step {
     let t = inp.text;
-    match calls_in(t, s + 1, true, Positional::Sole(inp.opts)) {
+    match calls_in(t, s + 1, true, Positional::Mapped(inp.opts)) {
         Ok((calls, e)) if !calls.is_empty() => Step::Done {
             end: e,
             pieces: to_pieces(calls, s..e, Format::Pythonic),

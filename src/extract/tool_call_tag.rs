@@ -199,12 +199,11 @@ fn tag_call(
             }
             Err(Stop::Eof) if !inp.fin => Step::NeedMore(Wait::Markers(close)),
             _ => match body_until(inp, mend, close) {
-                Ok((body, end)) => {
-                    python_body(t, body.clone(), s..end, close).unwrap_or_else(|| Step::Done {
+                Ok((body, end)) => python_body(t, inp.opts, body.clone(), s..end, close)
+                    .unwrap_or_else(|| Step::Done {
                         end,
                         pieces: payload(inp, body, s..end, Format::Hermes, false),
-                    })
-                }
+                    }),
                 Err(st) => st,
             },
         };
@@ -213,7 +212,7 @@ fn tag_call(
         Ok(x) => x,
         Err(st) => return st,
     };
-    if let Some(step) = python_body(t, body.clone(), s..end, close) {
+    if let Some(step) = python_body(t, inp.opts, body.clone(), s..end, close) {
         return step;
     }
     if t[at..].starts_with("```") {
@@ -285,6 +284,7 @@ fn tag_call(
 /// `None` when the body is not only Python calls or the envelope was never closed.
 fn python_body(
     t: &str,
+    opts: &super::Options,
     body: std::ops::Range<usize>,
     span: std::ops::Range<usize>,
     close: &[&str],
@@ -292,7 +292,7 @@ fn python_body(
     if !close.iter().any(|c| t[..span.end].ends_with(c)) {
         return None;
     }
-    let calls = super::pythonic::lines(t, body, super::value::Positional::Kept)?;
+    let calls = super::pythonic::lines(t, body, super::value::Positional::Kept(opts))?;
     Some(Step::Done {
         end: span.end,
         pieces: super::pythonic::pieces(calls, span, Format::Pythonic),

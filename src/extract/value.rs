@@ -339,19 +339,22 @@ pub(crate) fn py_ident(t: &str, at: usize) -> Option<usize> {
     Some(i)
 }
 
-/// What [`py_call`] makes of one positional argument that is no object (`search("rust")`);
-/// keyword arguments and one arguments object (`f({"a": 1})`) are read in every case.
+/// What [`py_call`] makes of positional arguments that are no arguments object
+/// (`search("rust")`, `write("a.txt", "hi")`); keyword arguments (`k=v`, and `k: v` as
+/// TypeScript-minded models write them) and one arguments object (`f({"a": 1})`) are read in
+/// every case.
 #[derive(Clone, Copy)]
 pub(crate) enum Positional<'a> {
-    /// The one parameter of the listed tool the name means, when it has exactly one (E28);
-    /// otherwise not a call.
-    Sole(&'a super::Options),
-    /// Kept as the arguments value (not an object): a closed envelope says it is a call, so the
-    /// finisher decides (that one parameter's value, or refused `NoArguments`).
-    Kept,
+    /// Onto the parameters of the listed tool the name means, in its schema's order, as Python
+    /// binds them (E30); for a name that is not listed, or more values than parameters, not a
+    /// call.
+    Mapped(&'a super::Options),
+    /// As `Mapped`, but a closed envelope says it is a call: one value that cannot be mapped is
+    /// kept as the arguments value (not an object), so the finisher refuses it `NoArguments`.
+    Kept(&'a super::Options),
 }
 
-/// Reads `name(k=v, …)`, `name({…})` or `name(value)` (see [`Positional`]) at `at` (no leading
+/// Reads `name(k=v, …)`, `name({…})` or `name(v, …)` (see [`Positional`]) at `at` (no leading
 /// whitespace); returns name, arguments and end.
 pub(crate) fn py_call(
     t: &str,
@@ -377,39 +380,7 @@ pub(crate) fn py_call(
         return Err(Stop::Invalid);
     }
     i += 1;
-    // One positional argument: the arguments object (`f({"a": 1})`, E26), or a lone value
-    // (`f("x")`, E28) as `positional` says.
-    let j = skip_ws(t, i);
-    // Where a lone value that is no object goes: `Some(Some(p))` into parameter `p`,
-    // `Some(None)` kept as it is, `None` nowhere (not a call).
-    let lone: Option<Option<&str>> = match positional {
-        Positional::Sole(opts) => opts.sole_parameter(name).map(Some),
-        Positional::Kept => Some(None),
-    };
-    let read_lone = match t.as_bytes().get(j) {
-        Some(b'{') => true,
-        Some(b')') | None => false,
-        // Not `k=…`, and only where a lone value is read at all.
-        Some(_) => {
-            lone.is_some()
-                && py_ident(t, j).is_none_or(|ke| t.as_bytes().get(skip_ws(t, ke)) != Some(&b'='))
-        }
-    };
-    if read_lone {
-        let (v, e) = py_value(t, j, 0)?;
-        let e = skip_ws(t, e);
-        return match (v, t.as_bytes().get(e), lone) {
-            (_, None, _) => Err(Stop::Eof),
-            (v @ Value::Object(_), Some(b')'), _) => Ok((name.to_owned(), v, e + 1)),
-            (v, Some(b')'), Some(None)) => Ok((name.to_owned(), v, e + 1)),
-            (v, Some(b')'), Some(Some(p))) => {
-                let mut m = Map::new();
-                m.insert(p.to_owned(), v);
-                Ok((name.to_owned(), Value::Object(m), e + 1))
-            }
-            _ => Err(Stop::Invalid),
-        };
-    }
+    let mut values = Vec::new();
     let mut args = Map::new();
     loop {
         i = skip_ws(t, i);
@@ -417,20 +388,63 @@ pub(crate) fn py_call(
             return Err(Stop::Eof);
         };
         if c == b')' {
-            return Ok((name.to_owned(), Value::Object(args), i + 1));
+            i += 1;
+            break;
         }
-        let ke = py_ident(t, i).ok_or(Stop::Invalid)?;
-        let key = t[i..ke].to_owned();
-        i = skip_ws(t, ke);
-        match t.as_bytes().get(i) {
-            None => return Err(Stop::Eof),
-            Some(b'=') => i += 1,
-            Some(_) => return Err(Stop::Invalid),
+        // `k=v` or `k: v` (not `k == v`); anything else is a positional value.
+        let keyword = py_ident(t, i).and_then(|ke| {
+            let j = skip_ws(t, ke);
+            match t.as_bytes().get(j..j + 2) {
+                Some([b'=', b'=']) => None,
+                Some([b'=' | b':', _]) => Some((ke, j + 1)),
+                _ => match t.as_bytes().get(j) {
+                    Some(b'=' | b':') => Some((ke, j + 1)),
+                    _ => None,
+                },
+            }
+        });
+        let v_at = match keyword {
+            Some((_, v_at)) => v_at,
+            None if !args.is_empty() => return Err(Stop::Invalid),
+            None => i,
+        };
+        let (v, e) = py_value(t, skip_ws(t, v_at), 0)?;
+        match keyword {
+            Some((ke, _)) => {
+                args.insert(t[i..ke].to_owned(), v);
+            }
+            None => values.push(v),
         }
-        i = skip_ws(t, i);
-        let (v, e) = py_value(t, i, 0)?;
-        args.insert(key, v);
         i = after_item(t, e, b')')?;
+    }
+    if values.is_empty() {
+        return Ok((name.to_owned(), Value::Object(args), i));
+    }
+    if values.len() == 1 && args.is_empty() && values[0].is_object() {
+        // `f({"a": 1})`: the arguments object (E26).
+        return Ok((name.to_owned(), values.pop().unwrap_or_default(), i));
+    }
+    let (Positional::Mapped(opts) | Positional::Kept(opts)) = positional;
+    // Python's binding: the n values are the first n parameters, none of them also given by
+    // keyword.
+    let params = opts.parameter_names(name).unwrap_or_default();
+    let bound = values.len() <= params.len()
+        && params[..values.len()]
+            .iter()
+            .all(|p| !args.contains_key(*p));
+    if bound {
+        let mut m = Map::new();
+        for (p, v) in params.iter().zip(values) {
+            m.insert((*p).to_owned(), v);
+        }
+        m.extend(args);
+        return Ok((name.to_owned(), Value::Object(m), i));
+    }
+    match positional {
+        Positional::Kept(_) if values.len() == 1 && args.is_empty() => {
+            Ok((name.to_owned(), values.pop().unwrap_or_default(), i))
+        }
+        _ => Err(Stop::Invalid),
     }
 }
 
