@@ -1842,7 +1842,9 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     /// example (the closest name) and searched for `fn main` until the run ended. Once that
     /// look is made, the closest read-only tool's call when it is grounded in the request, else
     /// the look at the root (see [`names_only_the_root`]), never a fixed example of a task
-    /// that is not this one.
+    /// that is not this one. A name that is a file or folder of the workspace gets the look at
+    /// it once the request's look is made ([`Toolbox::call_named`]: Qwen2.5-Coder-0.5B called
+    /// `groceries.md` with the `ls` line that listed it).
     fn example_for(&self, name: &str) -> Option<String> {
         if let Some(ex) = self.tools.example_call_for(name, &self.request) {
             return Some(ex);
@@ -1851,6 +1853,12 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             && !self.already_made(&look)
         {
             return Some(look);
+        }
+        // A file or folder written where the tool's name belongs: the look at it.
+        if let Some(call) = self.tools.call_named(name)
+            && !self.already_made(&call)
+        {
+            return Some(call);
         }
         let lower = name.to_lowercase();
         let defs = self.tools.defs();

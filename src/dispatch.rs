@@ -10,6 +10,7 @@
 //!    read-only tool the call clearly means, with a note naming it
 //!    ([`Policy::run_meant_read_only`]; the rules are
 //!    [`crate::tools::Snapshot::read_only_call_meant`]'s: the arguments fit only that tool, or
+//!    the name is a file or folder of the workspace (its `read`, its `ls`), or
 //!    its name is a word of the name written, or they are an example call's shown in this
 //!    task, or they hold a shown call's values under other names — that call then runs as
 //!    shown); otherwise it is `UnknownTool`, listing the known tools and one concrete call — of
@@ -59,8 +60,8 @@ use crate::decode::Coercion;
 use crate::tools::canon::write_canonical;
 use crate::tools::memo::{MemoEntry, overlaps};
 use crate::tools::{
-    Arguments, Entry, Failure, Fault, Memo, Output, OutputFormat, Registry, Snapshot, ToolCall,
-    ToolContext, ToolResult,
+    Arguments, Entry, Failure, Fault, MeantArgs, Memo, Output, OutputFormat, Registry, Snapshot,
+    ToolCall, ToolContext, ToolResult,
 };
 
 /// The rules of one task's dispatch.
@@ -213,9 +214,9 @@ struct Job {
 struct Meant {
     /// The name the model wrote.
     called: String,
-    /// The arguments of the shown example call it copied under other names, which ran instead
-    /// of its own; `None` when its own arguments ran.
-    shown: Option<Value>,
+    /// Which arguments ran: its own, a shown call's it copied under other names, or those its
+    /// name means.
+    args: MeantArgs,
 }
 
 enum Prepared {
@@ -226,10 +227,14 @@ enum Prepared {
 /// Marks `r` as the result of the call the model's call of a name that is no tool's meant,
 /// and says so at the head of its output: the model learns the name to call.
 fn ran_as_meant(r: &mut ToolResult, meant: Meant) {
-    let what = match &meant.shown {
-        None => "with the arguments you sent".to_owned(),
-        Some(args) => format!(
+    let what = match &meant.args {
+        MeantArgs::Own => "with the arguments you sent".to_owned(),
+        MeantArgs::Shown(args) => format!(
             "as shown to you: {}",
+            serde_json::json!({"name": r.name, "arguments": args})
+        ),
+        MeantArgs::Named(args) => format!(
+            "for that name: {}",
             serde_json::json!({"name": r.name, "arguments": args})
         ),
     };
@@ -411,22 +416,17 @@ impl Dispatcher {
             .filter(|_| self.policy.run_meant_read_only)
             .and_then(|args| snap.read_only_call_meant(&call.name, args, &self.shown));
         let (name, arguments, called_as) = match meant {
-            Some((e, None)) => (
-                e.spec.name.clone(),
-                call.arguments,
-                Some(Meant {
+            Some((e, args)) => {
+                let arguments = match &args {
+                    MeantArgs::Own => call.arguments,
+                    MeantArgs::Shown(v) | MeantArgs::Named(v) => Arguments::Value(v.clone()),
+                };
+                let meant = Meant {
                     called: call.name,
-                    shown: None,
-                }),
-            ),
-            Some((e, Some(shown))) => (
-                e.spec.name.clone(),
-                Arguments::Value(shown.clone()),
-                Some(Meant {
-                    called: call.name,
-                    shown: Some(shown),
-                }),
-            ),
+                    args,
+                };
+                (e.spec.name.clone(), arguments, Some(meant))
+            }
             None => (call.name, call.arguments, None),
         };
         let prepared = self.prepare_named(snap, start, id, name, arguments, unknown_args);

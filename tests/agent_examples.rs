@@ -1944,3 +1944,60 @@ fn a_spelled_out_line_is_added_to_a_crlf_file() {
         "# Changelog\r\n\r\n## 1.0\r\n- second\r\n- first\r\n"
     );
 }
+
+/// Session 22, "How many notes are there?" in `examples/workspace`: after the `ls` of `notes`,
+/// Qwen2.5-Coder-0.5B called a tool `groceries.md` with `{"content": "groceries.md (77
+/// bytes)"}` — arguments no tool takes, so nothing runs — and was shown the `ls` of the root.
+/// The message now shows the read of the file the name is.
+#[test]
+fn a_file_written_as_the_tool_name_is_shown_as_its_read() {
+    let dir = folder();
+    write_files(
+        &dir,
+        &[
+            ("notes/groceries.md", "- 6 eggs\n"),
+            ("notes/meeting.md", "# Meeting\n"),
+        ],
+    );
+    let t = run_prompt(
+        &dir,
+        "How many notes are there?",
+        vec![
+            call("ls", json!({"path": "notes"})),
+            call("groceries.md", json!({"content": "groceries.md (9 bytes)"})),
+            r#"{"name":"read","arguments":{"path":"notes/groceries.md"}}"#.into(),
+            "There are 2 notes.".into(),
+        ],
+    )
+    .0;
+    let feedback = &t.turns[1].calls[0].feedback;
+    assert!(
+        feedback.contains(r#"{"name":"read","arguments":{"path":"notes/groceries.md"}}"#),
+        "{feedback}"
+    );
+    assert_eq!(t.end, EndReason::Answered, "{t:?}");
+}
+
+/// A file or folder written as the tool's name, with arguments some tool takes, runs as the
+/// look at it (the same session: `config.json` with `{"path": "."}` ran the `ls` of `.`).
+#[test]
+fn a_folder_written_as_the_tool_name_runs_as_its_listing() {
+    let dir = folder();
+    write_files(&dir, &[("notes/groceries.md", "- 6 eggs\n")]);
+    let (t, _) = run_prompt(
+        &dir,
+        "How many notes are there?",
+        vec![
+            call("notes", json!({"path": "."})),
+            "There is 1 note.".into(),
+        ],
+    );
+    let c = &t.turns[0].calls[0];
+    assert!(c.feedback.contains("groceries.md"), "{}", c.feedback);
+    assert!(
+        c.feedback
+            .contains("this is the result of `ls` for that name"),
+        "{}",
+        c.feedback
+    );
+}

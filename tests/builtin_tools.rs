@@ -424,7 +424,7 @@ async fn an_unknown_name_is_shown_a_read_only_example_never_a_writing_one() {
     let dir = root();
     let mut d = dispatcher(&dir);
     for name in [
-        "notes.txt",
+        "notes",
         "delete_file",
         "TODO items",
         "writ",
@@ -447,6 +447,10 @@ async fn an_unknown_name_is_shown_a_read_only_example_never_a_writing_one() {
             r.output
         );
     }
+    // The name of a file that exists is the read of it (`notes.txt`): nothing is written.
+    let r = call(&mut d, "notes.txt", json!({"path": "notes.txt"})).await;
+    assert_eq!(kind(&r), None, "{}", r.output);
+    assert!(r.output.contains("result of `read`"), "{}", r.output);
     assert!(
         std::fs::read_to_string(dir.path().join("notes.txt"))
             .unwrap()

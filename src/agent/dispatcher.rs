@@ -95,6 +95,20 @@ impl Toolbox for DispatchToolbox {
         self.first_change(|tool| tool.change_asked(request))
     }
 
+    fn call_named(&self, name: &str) -> Option<String> {
+        let snap = self.dispatcher.registry().snapshot();
+        let mut named = snap.names().into_iter().filter_map(|tool| {
+            let entry = snap.get(&tool)?;
+            if !entry.spec.annotations.read_only {
+                return None;
+            }
+            let args = entry.tool.call_named(name)?;
+            Some(serde_json::json!({"name": tool, "arguments": args}).to_string())
+        });
+        let first = named.next()?;
+        named.next().is_none().then_some(first)
+    }
+
     fn call<'a>(&'a mut self, call: &'a PendingCall) -> BoxFuture<'a, CallResult> {
         Box::pin(async move { to_call_result(self.dispatcher.dispatch(to_tool_call(call)).await) })
     }

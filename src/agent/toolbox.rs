@@ -204,6 +204,16 @@ pub trait Toolbox: Send + Sync {
         None
     }
 
+    /// The call (JSON text `{"name", "arguments"}`) of the one read-only tool that a call of
+    /// `name` — no tool's name — means by its name alone: the `read` of the file, the `ls` of
+    /// the folder the model wrote where a tool's name belongs (see
+    /// [`crate::tools::Tool::call_named`]). Shown in the unknown tool's message. The default:
+    /// `None`.
+    fn call_named(&self, name: &str) -> Option<String> {
+        let _ = name;
+        None
+    }
+
     /// Runs one call: repair, decode and validate its arguments, execute, and report the result.
     /// Unknown names and bad arguments come back as model-fault failures, never as panics.
     fn call<'a>(&'a mut self, call: &'a PendingCall) -> BoxFuture<'a, CallResult>;
@@ -282,6 +292,10 @@ impl<T: Toolbox + ?Sized> Toolbox for Box<T> {
 
     fn change_asked(&self, request: &str) -> Option<String> {
         (**self).change_asked(request)
+    }
+
+    fn call_named(&self, name: &str) -> Option<String> {
+        (**self).call_named(name)
     }
 
     fn call<'a>(&'a mut self, call: &'a PendingCall) -> BoxFuture<'a, CallResult> {

@@ -57,6 +57,12 @@ impl TypedTool for Ls {
         Some(json!({"path": path}))
     }
 
+    /// A call named after a folder of the workspace (`notes`) means listing it.
+    fn call_named(&self, name: &str) -> Option<Value> {
+        let path = self.sandbox.entry_named(name, true)?;
+        Some(json!({"path": path}))
+    }
+
     async fn run(&self, _ctx: &ToolContext, args: LsArgs) -> Result<Output, Failure> {
         let sb = Arc::clone(&self.sandbox);
         blocking("ls", move || list(&sb, &args.path)).await

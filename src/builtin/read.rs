@@ -80,6 +80,13 @@ impl TypedTool for Read {
         files.into_iter().next().map(|path| json!({"path": path}))
     }
 
+    /// A call named after a file of the workspace (`config.json`, or `groceries.md` for
+    /// `notes/groceries.md`) means reading it.
+    fn call_named(&self, name: &str) -> Option<Value> {
+        let path = self.sandbox.entry_named(name, false)?;
+        Some(json!({"path": path}))
+    }
+
     async fn run(&self, _ctx: &ToolContext, args: ReadArgs) -> Result<Output, Failure> {
         let sb = Arc::clone(&self.sandbox);
         blocking("read", move || read(&sb, &args)).await

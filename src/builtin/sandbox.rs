@@ -320,6 +320,42 @@ impl Sandbox {
             })
     }
 
+    /// The entry below the root that `name` — what a model wrote where a tool's name belongs —
+    /// is: a relative path of an existing file (`want_dir` false) or folder (true) other than
+    /// the root, or, for a file, the one file below the root with that file name (case and
+    /// leading dots aside; the first 10,000 entries are looked at). Shown relative to the root.
+    pub fn entry_named(&self, name: &str, want_dir: bool) -> Option<String> {
+        let name = name.trim();
+        if name.is_empty() || name.contains("..") || name.starts_with(['/', '~', '\\']) {
+            return None;
+        }
+        let is_kind = |abs: &Path| {
+            std::fs::metadata(abs).is_ok_and(|m| if want_dir { m.is_dir() } else { m.is_file() })
+        };
+        if let Ok(abs) = self.resolve("read", name)
+            && abs != self.root
+            && is_kind(&abs)
+        {
+            return Some(self.display(&abs));
+        }
+        if want_dir || name.contains(['/', '\\']) {
+            return None;
+        }
+        let key = near_key(name);
+        let mut named =
+            super::glob::walk_files_within(self, &self.root, false, super::glob::MAX_LOOK)
+                .into_iter()
+                .filter(|f| {
+                    f.file_name()
+                        .is_some_and(|n| near_key(&n.to_string_lossy()) == key)
+                });
+        let first = named.next()?;
+        // Through the same checks as any model-given path (a link leading out).
+        let shown = self.display(&first);
+        let abs = self.resolve("read", &shown).ok()?;
+        named.next().is_none().then(|| self.display(&abs))
+    }
+
     /// `abs` relative to the root, with `/` separators; `.` for the root itself.
     pub fn display(&self, abs: &Path) -> String {
         match abs.strip_prefix(&self.root) {

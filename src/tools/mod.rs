@@ -47,7 +47,7 @@ pub use effect::Effect;
 pub use failure::{Failure, FailureKind, Fault, field_label};
 pub use memo::Memo;
 pub(crate) use registry::present_members;
-pub use registry::{Entry, Exported, Registry, Snapshot};
+pub use registry::{Entry, Exported, MeantArgs, Registry, Snapshot};
 pub use result::{Output, OutputFormat, ToolResult};
 pub use spec::{Annotations, ToolSpec, example_arguments};
 pub use typed::{Typed, TypedTool, typed};
@@ -212,6 +212,16 @@ pub trait Tool: Send + Sync + 'static {
     /// change as the call to send, never run unasked. `None` (the default): no such call.
     fn change_asked(&self, request: &str) -> Option<Value> {
         let _ = request;
+        None
+    }
+
+    /// The arguments of this tool's call that a call of `name` — no tool's name — means by its
+    /// name alone: small models call a file or a folder as if it were a tool
+    /// (`{"name": "config.json", "arguments": {"path": "."}}`), meaning to look at it. Only
+    /// read-only tools should answer, and only for an entry that exists (`read` of the file,
+    /// `ls` of the folder). `None` (the default): no such call.
+    fn call_named(&self, name: &str) -> Option<Value> {
+        let _ = name;
         None
     }
 }

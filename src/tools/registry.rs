@@ -293,19 +293,25 @@ impl Snapshot {
 
     /// The read-only call a call of `name` — no tool's name — clearly meant, which the
     /// dispatcher runs in its place (see [`crate::dispatch::Policy::run_meant_read_only`]):
-    /// the tool, and the arguments to run it with when they are not `args` themselves.
+    /// the tool, and the arguments to run it with.
     /// Small models name a call after the subject of the request (`test_ls` asked about tests,
     /// `convert` with grep's arguments asked about `convert.py`) and send that name again after
     /// being shown the right call. Among the tools whose parameters take `args` (every key one
     /// of its properties, every required one present; `null` values left out), the one that is
     /// meant is:
     /// 1. the only one, when `args` is not empty;
-    /// 2. else the only one whose name is a word (or run of words) of `name`: `test_ls` → `ls`;
-    /// 3. else the only one whose arguments are exactly `args` in a call the model has seen:
+    /// 2. else the one tool whose call the name alone means ([`crate::tools::Tool::call_named`]:
+    ///    the `read` of a file, the `ls` of a folder the model wrote as a tool's name,
+    ///    `config.json` with `{"path": "."}`) — that call, in place of the arguments sent (which
+    ///    some tool takes: arguments no tool takes, `config.json` with `{"debug": true}`, may
+    ///    be a change the model meant, and are left to the caller), unless they name something
+    ///    inside the entry the name is (`weatherlog` with `{"path": "weatherlog/convert.py"}`);
+    /// 3. else the only one whose name is a word (or run of words) of `name`: `test_ls` → `ls`;
+    /// 4. else the only one whose arguments are exactly `args` in a call the model has seen:
     ///    the tool's own example, or one of `shown` (tool, arguments: an example an earlier
     ///    message showed, a call that ran) — the model copied its values under its own name.
     ///
-    /// When no tool takes `args`: 4. the last call of `shown` whose arguments hold the same
+    /// When no tool takes `args`: 5. the last call of `shown` whose arguments hold the same
     /// values in the same order as `args` under other names (`{"city": "--city", "path":
     /// "weatherlog"}` after grep's `{"pattern": "--city", "path": "weatherlog"}` was shown) —
     /// that call as shown.
@@ -316,11 +322,37 @@ impl Snapshot {
         name: &str,
         args: &Value,
         shown: &[(String, Value)],
-    ) -> Option<(&Arc<Entry>, Option<Value>)> {
+    ) -> Option<(&Arc<Entry>, MeantArgs)> {
         let args = present_members(args)?;
+        // Rule 2: the one read-only tool whose call the name means — unless the arguments sent
+        // name something inside what the name does (`weatherlog` with `{"path":
+        // "weatherlog/convert.py"}`): those are the more exact call.
+        let named = || {
+            let mut it = self.tools.values().filter_map(|e| {
+                if !e.spec.annotations.read_only {
+                    return None;
+                }
+                e.tool.call_named(name).map(|a| (e, a))
+            });
+            let (e, a) = it.next()?;
+            if it.next().is_some() {
+                return None;
+            }
+            let within = |s: &str| {
+                a.as_object().is_some_and(|m| {
+                    m.values()
+                        .filter_map(Value::as_str)
+                        .any(|p| s.strip_prefix(p).is_some_and(|r| r.starts_with('/')))
+                })
+            };
+            if args.values().filter_map(Value::as_str).any(within) {
+                return None;
+            }
+            Some((e, MeantArgs::Named(a)))
+        };
         let fits = self.taking(&args);
         if fits.is_empty() {
-            // Rule 4: the values of a shown call under other names.
+            // Rule 5: the values of a shown call under other names.
             let values: Vec<&Value> = args.values().collect();
             let (tool, shown_args) = shown.iter().rev().find(|(_, a)| {
                 a.as_object()
@@ -331,12 +363,20 @@ impl Snapshot {
                 .spec
                 .annotations
                 .read_only
-                .then(|| (e, Some(shown_args.clone())));
+                .then(|| (e, MeantArgs::Shown(shown_args.clone())));
+        }
+        if !args.is_empty() && fits.len() == 1 {
+            return fits[0]
+                .spec
+                .annotations
+                .read_only
+                .then(|| (fits[0], MeantArgs::Own));
+        }
+        if let Some(n) = named() {
+            return Some(n);
         }
         let words = format!("_{}_", word_run(name));
-        let meant = if !args.is_empty() && fits.len() == 1 {
-            Some(fits[0])
-        } else if let Some(e) = only_one(
+        let meant = if let Some(e) = only_one(
             fits.iter()
                 .copied()
                 .filter(|e| words.contains(&format!("_{}_", word_run(&e.spec.name))))
@@ -357,8 +397,22 @@ impl Snapshot {
         };
         meant
             .filter(|e| e.spec.annotations.read_only)
-            .map(|e| (e, None))
+            .map(|e| (e, MeantArgs::Own))
     }
+}
+
+/// What a call of a name that is no tool's runs with, as [`Snapshot::read_only_call_meant`]
+/// found it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum MeantArgs {
+    /// The arguments the model sent.
+    Own,
+    /// The arguments of a call the model was shown (an example, a call that ran), whose
+    /// values it sent under other names.
+    Shown(Value),
+    /// The arguments the name alone means ([`crate::tools::Tool::call_named`]): the model wrote
+    /// a file's or a folder's name where the tool's belongs.
+    Named(Value),
 }
 
 /// The members of the object `args` whose values are not `null` (a model writes `null` for an

@@ -55,6 +55,12 @@ pub trait TypedTool: Send + Sync + 'static {
         None
     }
 
+    /// The call a call named after an entry of the workspace means (see [`Tool::call_named`]).
+    fn call_named(&self, name: &str) -> Option<Value> {
+        let _ = name;
+        None
+    }
+
     /// Runs one call with decoded arguments.
     fn run(
         &self,
@@ -123,5 +129,9 @@ impl<T: TypedTool> Tool for Typed<T> {
 
     fn change_asked(&self, request: &str) -> Option<Value> {
         self.inner.change_asked(request)
+    }
+
+    fn call_named(&self, name: &str) -> Option<Value> {
+        self.inner.call_named(name)
     }
 }
