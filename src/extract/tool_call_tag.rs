@@ -265,7 +265,7 @@ fn tag_call(
     }
     // A bare word after a `<tool_call>` that is never closed (`wrap each call in <tool_call>
     // tags.`) is prose, not a GLM call without arguments.
-    let closed = close.iter().any(|c| t[..end].ends_with(c));
+    let closed = closed_at(t, end, close);
     let b = &t[body.clone()];
     if !closed && !b.contains("<arg_key>") && !b.contains("<tool_sep>") {
         return Step::Done {
@@ -279,6 +279,12 @@ fn tag_call(
     }
 }
 
+/// Whether the envelope ending at `end` was closed: the text before `end` ends with one of its
+/// close tags (an envelope never closed runs to the end of the output).
+fn closed_at(t: &str, end: usize, close: &[&str]) -> bool {
+    close.iter().any(|c| t[..end].ends_with(c))
+}
+
 /// E26: Python calls as the whole body of a closed envelope (`<tool_call>f(a=1)</tool_call>`,
 /// `[f(a=1), g()]`, `f({"a": 1})`): a model trained on pythonic calls given a Hermes template.
 /// `None` when the body is not only Python calls or the envelope was never closed.
@@ -289,7 +295,7 @@ fn python_body(
     span: std::ops::Range<usize>,
     close: &[&str],
 ) -> Option<Step> {
-    if !close.iter().any(|c| t[..span.end].ends_with(c)) {
+    if !closed_at(t, span.end, close) {
         return None;
     }
     let calls = super::pythonic::lines(t, body, super::value::Positional::Kept(opts))?;
