@@ -283,10 +283,10 @@ impl Finisher {
         if let Ok(v) = &mut arguments
             && !v.is_object()
             && !v.is_null()
-            && let Some(p) = self.opts.sole_parameter(&rc.name)
+            && let Some(p) = self.opts.lone_parameter(&rc.name, v)
         {
             // E28: a lone value (`"arguments": "rust json"`, `search("rust json")`) for a tool
-            // with one parameter is that parameter's.
+            // with one parameter, or one required parameter of its type, is that parameter's.
             let mut m = Map::new();
             m.insert(p.to_owned(), v.take());
             *v = Value::Object(m);

@@ -239,18 +239,40 @@ impl Options {
         })
     }
 
-    /// The name of the one parameter of the listed tool `name` means, when its schema has
-    /// exactly one (E28: a lone value the model wrote as the arguments is that parameter's).
-    pub(crate) fn sole_parameter(&self, name: &str) -> Option<&str> {
-        let props = self
-            .resolved_tool(name)?
-            .parameters
-            .get("properties")?
-            .as_object()?;
-        match props.len() {
-            1 => props.keys().next().map(String::as_str),
-            _ => None,
+    /// The parameter of the listed tool `name` means that the lone value `v`, written where the
+    /// arguments object belongs, is for (E28): the tool's one parameter; else its one required
+    /// parameter, when `v`'s JSON type is the one that parameter declares (`"a.txt"` for
+    /// `read`'s `path`, beside an optional `limit`).
+    pub(crate) fn lone_parameter(&self, name: &str, v: &Value) -> Option<&str> {
+        let params = &self.resolved_tool(name)?.parameters;
+        let props = params.get("properties")?.as_object()?;
+        if props.len() == 1 {
+            return props.keys().next().map(String::as_str);
         }
+        let mut required = params
+            .get("required")?
+            .as_array()?
+            .iter()
+            .filter_map(Value::as_str)
+            .filter(|r| props.contains_key(*r));
+        let (p, None) = (required.next()?, required.next()) else {
+            return None;
+        };
+        let fits = |ty: &str| match (ty, v) {
+            ("string", Value::String(_))
+            | ("boolean", Value::Bool(_))
+            | ("array", Value::Array(_))
+            | ("number", Value::Number(_)) => true,
+            ("integer", Value::Number(n)) => n.is_i64() || n.is_u64(),
+            _ => false,
+        };
+        let declared = props.get(p)?.get("type")?;
+        let ok = match declared {
+            Value::String(t) => fits(t),
+            Value::Array(ts) => ts.iter().filter_map(Value::as_str).any(fits),
+            _ => false,
+        };
+        ok.then(|| props.get_key_value(p).map(|(k, _)| k.as_str()))?
     }
 
     /// The parameters of the listed tool `name` means, in its schema's order (the order
