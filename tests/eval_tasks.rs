@@ -247,6 +247,35 @@ fn the_cli_runs_each_task_on_a_fresh_copy_and_reports_them() {
         stdout,
         "✓ open · 2 turns, 1 call (0 failed)\n1 of 1 tasks passed\n"
     );
+    // --keep keeps a passed task's folder and transcript too.
+    let (code, stdout, stderr) = cli::toolmend(
+        &[
+            "eval",
+            "tasks",
+            "--tasks",
+            tasks_file.to_str().unwrap(),
+            "--workspace",
+            ws.path().to_str().unwrap(),
+            "--script",
+            script.to_str().unwrap(),
+            "--only",
+            "open",
+            "--keep",
+            "--json",
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let line: Value = serde_json::from_str(stdout.lines().next().unwrap()).unwrap();
+    assert_eq!(line["passed"], true, "{line}");
+    let kept = Path::new(line["folder"].as_str().unwrap());
+    assert!(kept.join("todo.txt").is_file(), "{line}");
+    let transcript: Value = serde_json::from_str(
+        &std::fs::read_to_string(line["transcript"].as_str().unwrap()).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(transcript["prompt"], "Open items?");
+    std::fs::remove_dir_all(kept.parent().unwrap()).unwrap();
     let (code, _, stderr) = cli::toolmend(
         &[
             "eval",

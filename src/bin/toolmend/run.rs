@@ -154,6 +154,10 @@ pub struct TasksArgs {
     /// Run only the tasks with these ids (comma-separated).
     #[arg(long, value_delimiter = ',', value_name = "ID")]
     only: Vec<String>,
+    /// Keep every task's folder and transcript, passed ones too (a failed task's are always
+    /// kept), to compare runs.
+    #[arg(long)]
+    keep: bool,
     #[command(flatten)]
     common: Common,
 }
@@ -187,7 +191,8 @@ pub fn tasks(args: &TasksArgs) -> anyhow::Result<ExitCode> {
     let running = Arc::new(AtomicBool::new(true));
     let mut passed = 0usize;
     let mut stdout = std::io::stdout().lock();
-    // Each task's folder; removed when the task passed, kept to look at when it failed.
+    // Each task's folder; removed when the task passed (unless --keep), kept to look at when it
+    // failed.
     let base = std::env::temp_dir().join(format!("toolmend-tasks-{}", std::process::id()));
     for (i, task) in list.iter().enumerate() {
         let dir = base.join(&task.id);
@@ -217,9 +222,10 @@ pub fn tasks(args: &TasksArgs) -> anyhow::Result<ExitCode> {
         let outcome = tasks::judge(task, &before, &dir, &transcript)?;
         passed += usize::from(outcome.passed);
         // A failed task keeps its folder and, beside it, its transcript (every turn's raw
-        // output, every call and what was fed back) to see why.
+        // output, every call and what was fed back) to see why; with --keep every task does.
         let transcript_file = dir.with_extension("transcript.json");
-        if outcome.passed {
+        let kept = !outcome.passed || args.keep;
+        if !kept {
             let _ = std::fs::remove_dir_all(&dir);
         } else {
             std::fs::write(&transcript_file, serde_json::to_string_pretty(&transcript)?)
@@ -227,7 +233,7 @@ pub fn tasks(args: &TasksArgs) -> anyhow::Result<ExitCode> {
         }
         if args.common.json {
             let mut line = serde_json::to_value(&outcome)?;
-            if !outcome.passed {
+            if kept {
                 line["folder"] = serde_json::Value::String(dir.display().to_string());
                 line["transcript"] =
                     serde_json::Value::String(transcript_file.display().to_string());
@@ -242,7 +248,15 @@ pub fn tasks(args: &TasksArgs) -> anyhow::Result<ExitCode> {
                 if outcome.calls == 1 { "" } else { "s" },
                 outcome.failed_calls
             );
-            if outcome.passed {
+            if outcome.passed && kept {
+                writeln!(
+                    stdout,
+                    "✓ {} · {calls} (folder kept: {}, transcript: {})",
+                    outcome.id,
+                    dir.display(),
+                    transcript_file.display()
+                )?;
+            } else if outcome.passed {
                 writeln!(stdout, "✓ {} · {calls}", outcome.id)?;
             } else {
                 writeln!(
@@ -259,7 +273,7 @@ pub fn tasks(args: &TasksArgs) -> anyhow::Result<ExitCode> {
             break;
         }
     }
-    let _ = std::fs::remove_dir(&base); // only when every task passed
+    let _ = std::fs::remove_dir(&base); // only when no folder was kept
     if args.common.json {
         writeln!(
             stdout,
