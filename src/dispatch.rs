@@ -21,7 +21,9 @@
 //!    for a value no fix could be derived for, only for a tool that only reads);
 //! 3. the retry budget of `(tool, canonical args)` is checked (spent: `BudgetExhausted`); the
 //!    arguments are the decoded ones, or the raw ones when they could not be decoded;
-//! 4. policy: a non-read-only tool in a read-only task is `Denied`, and so is one the policy's
+//! 4. policy: a call replacing an existing file whole that the task has neither read nor
+//!    written is refused with the read to make ([`Policy::read_before_replace`]); a
+//!    non-read-only tool in a read-only task is `Denied`, and so is one the policy's
 //!    [`Approver`] (a person asked before anything changes) does not allow (a repeat refused as
 //!    `AlreadyDone`, step 5, is refused before anyone is asked);
 //! 5. the third identical call (same tool, same canonical args, nothing changed since) gets a
@@ -99,6 +101,12 @@ pub struct Policy {
     /// (see [`crate::tools::Snapshot::read_only_call_meant`]), instead of refusing the call as
     /// `UnknownTool`. A tool that changes things never runs under another name.
     pub run_meant_read_only: bool,
+    /// Refuse a call that would replace an existing file whole ([`crate::tools::Tool::replaces`]:
+    /// the built-in `write`) while the task has neither read nor written that file, with the
+    /// tool's message (`invalid_args`, the model's fault): asked to add a line, a small model
+    /// writes the file with only that line, and every other line is lost. Once the file was
+    /// read (or written) in the task, the call runs.
+    pub read_before_replace: bool,
 }
 
 impl Default for Policy {
@@ -116,6 +124,7 @@ impl Default for Policy {
             approve: None,
             decode: crate::decode::Policy::default(),
             run_meant_read_only: true,
+            read_before_replace: true,
         }
     }
 }
@@ -191,6 +200,9 @@ pub struct Dispatcher {
     /// unknown-tool messages showed, and the read-only calls that ran. A model sends them
     /// again, or their values, under a name of its own (see [`Policy::run_meant_read_only`]).
     shown: Vec<(String, Value)>,
+    /// The paths this task's calls have read or written, exactly as the tools named them
+    /// (see [`Policy::read_before_replace`]).
+    known: std::collections::HashSet<PathBuf>,
 }
 
 /// How many seen calls a dispatcher remembers for [`Dispatcher::shown`].
@@ -260,6 +272,7 @@ impl Dispatcher {
             calls: 0,
             run_time: Duration::ZERO,
             shown: Vec::new(),
+            known: std::collections::HashSet::new(),
         }
     }
 
@@ -286,6 +299,7 @@ impl Dispatcher {
         self.seen.clear();
         self.budgets.clear();
         self.shown.clear();
+        self.known.clear();
     }
 
     /// The total wall time tools have spent running (step 6: under their timeouts, with retries
@@ -530,6 +544,14 @@ impl Dispatcher {
             self.charge(&key);
             return fail(self, failure);
         }
+        if self.policy.read_before_replace
+            && let Some(replace) = entry.tool.replaces(&args)
+            && !self.known.contains(&replace.path)
+            && snap.get(&replace.read_with).is_some()
+        {
+            let failure = Failure::invalid_args(&name, "/path", replace.message);
+            return fail_charged(self, failure, &key);
+        }
         if !entry.spec.annotations.read_only
             && let Some(approver) = &self.policy.approve
             && !approver.allows(&name, &args)
@@ -567,6 +589,7 @@ impl Dispatcher {
                 called_as: None,
             };
             let reads = hit.reads.clone();
+            self.known.extend(reads.iter().cloned());
             self.record_seen(key, &result.output, reads, false);
             self.reset_budgets(&name);
             return Prepared::Done(result);
@@ -616,6 +639,14 @@ impl Dispatcher {
         };
         let (text, truncated) = cap(rendered, self.policy.max_output_bytes);
 
+        self.known.extend(output.reads.iter().cloned());
+        self.known.extend(
+            output
+                .effects
+                .iter()
+                .filter(|e| matches!(e, crate::tools::Effect::FileWritten { .. }))
+                .filter_map(|e| e.path().map(PathBuf::from)),
+        );
         // Effects first, so a call never invalidates its own duplicate count.
         for effect in &output.effects {
             if let Some(path) = effect.path() {

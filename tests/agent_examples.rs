@@ -146,6 +146,7 @@ fn a_copied_write_example_creates_no_file_and_a_real_write_runs() {
         &dir,
         vec![
             call("write", example(&dir, "write")),
+            call("read", json!({"path": "todo.txt"})),
             call(
                 "write",
                 json!({"path": "todo.txt", "content": "TODO: renew the passport\n- buy coffee\n"}),
@@ -163,7 +164,7 @@ fn a_copied_write_example_creates_no_file_and_a_real_write_runs() {
         t.turns[0].calls[0].result.failure.as_ref().unwrap().kind,
         "example_copied"
     );
-    assert!(t.turns[1].calls[0].result.is_ok());
+    assert!(t.turns[2].calls[0].result.is_ok());
 }
 
 #[test]
@@ -243,12 +244,13 @@ fn a_call_the_user_refused_gets_no_example_call() {
         },
     ));
     let turns: Vec<ScriptedTurn> = vec![
+        call("read", json!({"path": "todo.txt"})),
         call("write", json!({"path": "todo.txt", "content": "x"})),
         "I was not allowed to.".into(),
     ];
     let (mut agent, rt) = agent_over(tools, turns);
     let t = rt.block_on(agent.run("Clear todo.txt.", &mut |_| {}));
-    let c = &t.turns[0].calls[0];
+    let c = &t.turns[1].calls[0];
     assert_eq!(c.result.failure.as_ref().unwrap().kind, "denied");
     assert!(
         c.feedback.contains("the user did not allow this call"),
@@ -1999,5 +2001,49 @@ fn a_folder_written_as_the_tool_name_runs_as_its_listing() {
             .contains("this is the result of `ls` for that name"),
         "{}",
         c.feedback
+    );
+}
+
+/// Asked to add a line, a small model writes the file with only that line: the write of a file
+/// the run has not read is refused with the read to make, and nothing is lost; after the read,
+/// the whole new content is written.
+#[test]
+fn a_write_over_a_file_not_read_is_refused_with_the_read_to_make() {
+    let dir = folder();
+    let (t, _) = run_prompt(
+        &dir,
+        "Add the line \"- buy coffee\" to todo.txt.",
+        vec![
+            call(
+                "write",
+                json!({"path": "todo.txt", "content": "- buy coffee\n"}),
+            ),
+            call("read", json!({"path": "todo.txt"})),
+            call(
+                "write",
+                json!({"path": "todo.txt", "content": "TODO: renew the passport\n- buy coffee\n"}),
+            ),
+            "Added the line.".into(),
+        ],
+    );
+    let first = &t.turns[0].calls[0];
+    assert_eq!(first.result.failure.as_ref().unwrap().kind, "invalid_args");
+    assert!(
+        first
+            .feedback
+            .contains(r#"{"name":"read","arguments":{"path":"todo.txt"}}"#),
+        "{}",
+        first.feedback
+    );
+    assert!(
+        !first.feedback.contains("toolmend-example"),
+        "{}",
+        first.feedback
+    );
+    assert!(t.turns[2].calls[0].result.is_ok());
+    assert_eq!(t.end, EndReason::Answered, "{t:?}");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("todo.txt")).unwrap(),
+        "TODO: renew the passport\n- buy coffee\n"
     );
 }

@@ -167,6 +167,7 @@ fn the_cli_runs_each_task_on_a_fresh_copy_and_reports_them() {
     let turns = [
         Value::String(call("read", json!({"path": "todo.txt"}))),
         Value::String("Call Ann.".into()),
+        Value::String(call("read", json!({"path": "todo.txt"}))),
         Value::String(call(
             "write",
             json!({"path": "todo.txt", "content": "tea\n"}),
@@ -214,7 +215,7 @@ fn the_cli_runs_each_task_on_a_fresh_copy_and_reports_them() {
     )
     .unwrap();
     assert_eq!(transcript["prompt"], "Add coffee.");
-    assert_eq!(transcript["turns"][0]["calls"][0]["name"], "write");
+    assert_eq!(transcript["turns"][1]["calls"][0]["name"], "write");
     std::fs::remove_dir_all(kept.parent().unwrap()).unwrap();
     assert!(lines[0].get("folder").is_none());
     // The third task saw the workspace as it was, not the second task's change.

@@ -7,7 +7,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::{Sandbox, asked, blocking, io_failure};
-use crate::tools::{Annotations, Effect, Failure, Output, ToolContext, TypedTool};
+use crate::tools::{Annotations, Effect, Failure, Output, Replace, ToolContext, TypedTool};
 
 /// Arguments of `write`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -67,6 +67,31 @@ impl TypedTool for Write {
         let abs = self.sandbox.resolve("write", &path).ok()?;
         (abs != self.sandbox.root() && !abs.exists())
             .then(|| json!({"path": self.sandbox.display(&abs), "content": content}))
+    }
+
+    /// An existing file that is not empty: its lines would be lost unless the model sends them
+    /// again, which it can only do having read them.
+    fn replaces(&self, args: &Value) -> Option<Replace> {
+        let path = args.get("path")?.as_str()?;
+        let abs = self.sandbox.resolve("write", path).ok()?;
+        let meta = std::fs::metadata(&abs).ok()?;
+        if !meta.is_file() || meta.len() == 0 {
+            return None;
+        }
+        let shown = self.sandbox.display(&abs);
+        let lines = std::fs::read(&abs)
+            .map(|b| b.split(|&c| c == b'\n').filter(|l| !l.is_empty()).count())
+            .unwrap_or(0);
+        let read = json!({"name": "read", "arguments": {"path": shown}});
+        let message = format!(
+            "`{shown}` already exists ({lines} line{}) and was not read in this task: write replaces its whole content, so every line you do not send again is lost. Read it first: {read}. Then send its complete new content with write, or change only part of it with edit",
+            if lines == 1 { "" } else { "s" }
+        );
+        Some(Replace {
+            path: abs,
+            read_with: "read".into(),
+            message,
+        })
     }
 
     async fn run(&self, _ctx: &ToolContext, args: WriteArgs) -> Result<Output, Failure> {

@@ -224,4 +224,26 @@ pub trait Tool: Send + Sync + 'static {
         let _ = name;
         None
     }
+
+    /// The existing file a call with `args` would replace whole (its old content lost), with the
+    /// message to send instead when the task has neither read nor written that file (see
+    /// [`crate::dispatch::Policy::read_before_replace`]). `None` (the default): the call
+    /// replaces no file.
+    fn replaces(&self, args: &Value) -> Option<Replace> {
+        let _ = args;
+        None
+    }
+}
+
+/// A file a call would replace whole (see [`Tool::replaces`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Replace {
+    /// The file (absolute, as the tool's [`Output::reading`] and effects name it).
+    pub path: std::path::PathBuf,
+    /// The tool whose call the message shows to read the file: the check applies only where
+    /// the registry has it (with no way to read the file, refusing would only block the call).
+    pub read_with: String,
+    /// What to tell the model when the task has not seen the file: what would be lost, and the
+    /// call that reads it.
+    pub message: String,
 }

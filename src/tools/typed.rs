@@ -61,6 +61,12 @@ pub trait TypedTool: Send + Sync + 'static {
         None
     }
 
+    /// The file a call would replace whole (see [`Tool::replaces`]).
+    fn replaces(&self, args: &Value) -> Option<super::Replace> {
+        let _ = args;
+        None
+    }
+
     /// Runs one call with decoded arguments.
     fn run(
         &self,
@@ -133,5 +139,9 @@ impl<T: TypedTool> Tool for Typed<T> {
 
     fn call_named(&self, name: &str) -> Option<Value> {
         self.inner.call_named(name)
+    }
+
+    fn replaces(&self, args: &Value) -> Option<super::Replace> {
+        self.inner.replaces(args)
     }
 }
