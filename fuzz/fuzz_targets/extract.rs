@@ -16,7 +16,12 @@ fuzz_target!(|data: &[u8]| {
     };
     let mut opts = Options::new().with_think_prefilled(first & 1 == 1).with_partial(first & 2 == 2);
     if first & 4 == 4 {
-        opts = opts.with_tools(vec![ToolInfo::new("f", serde_json::json!({"type": "object", "properties": {"a": {"type": "integer"}}}))]);
+        // `g` has a required string and an optional integer: positional binding (E30) and a lone
+        // value for the one required parameter (E28).
+        opts = opts.with_tools(vec![
+            ToolInfo::new("f", serde_json::json!({"type": "object", "properties": {"a": {"type": "integer"}}})),
+            ToolInfo::new("g", serde_json::json!({"type": "object", "properties": {"p": {"type": "string"}, "q": {"type": "integer"}}, "required": ["p"]})),
+        ]);
     }
     let pick = usize::from(first >> 4);
     if let Some(f) = FAMILIES.get(pick) {

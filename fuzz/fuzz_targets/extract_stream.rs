@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use toolmend::extract::{Event, Options, StreamExtractor, extract};
+use toolmend::extract::{Event, Options, StreamExtractor, ToolInfo, extract};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&first, rest)) = data.split_first() else {
@@ -13,7 +13,14 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(rest) else {
         return;
     };
-    let opts = Options::new().with_think_prefilled(first & 0x80 != 0);
+    let mut opts = Options::new().with_think_prefilled(first & 0x80 != 0);
+    if first & 0x40 != 0 {
+        // With a tool list: prose calls, positional binding (E30), lone values (E28).
+        opts = opts.with_tools(vec![
+            ToolInfo::new("f", serde_json::json!({"type": "object", "properties": {"a": {"type": "integer"}}})),
+            ToolInfo::new("g", serde_json::json!({"type": "object", "properties": {"p": {"type": "string"}, "q": {"type": "integer"}}, "required": ["p"]})),
+        ]);
+    }
     let step = usize::from(first & 7) + 1;
     let one = extract(text, &opts);
     let mut s = StreamExtractor::new(&opts);
