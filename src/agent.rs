@@ -1619,7 +1619,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     .collect::<Vec<_>>()
                     .join(" ");
                 let found: Vec<usize> = (0..words.len())
-                    .filter(|&k| lower.contains(words[k].as_str()))
+                    .filter(|&k| holds_word(&lower, &words[k]))
                     .collect();
                 if !found.is_empty() {
                     held.push((mi, li, found));
@@ -2074,4 +2074,17 @@ fn add_timing(stats: &mut RunStats, t: &TurnTiming) {
     stats.timing.extract_ms += t.extract_ms;
     stats.timing.dispatch_ms += t.dispatch_ms;
     stats.timing.tools_ms += t.tools_ms;
+}
+
+/// Whether `text` holds `word` at the start of a word of its own — after a character that is no
+/// letter or digit (`_` counts as none: `__version__` holds `version`), with any ending after it
+/// (`dependencies` holds `depend`) — not inside another word (`conversions` does not hold
+/// `version`: held-out version, the model answered with the line that did).
+fn holds_word(text: &str, word: &str) -> bool {
+    text.match_indices(word).any(|(at, _)| {
+        text[..at]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !c.is_alphanumeric())
+    })
 }

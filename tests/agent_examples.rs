@@ -2084,3 +2084,39 @@ fn the_change_a_made_up_call_meant_once_made_is_followed_by_the_answer() {
     );
     assert_eq!(t.end, EndReason::Answered, "{t:?}");
 }
+
+/// Held-out version (session 22): asked "Which version of weatherlog is this?", grep showed
+/// `__version__ = "0.3.1"` and a docstring about unit *conversions*; both lines were quoted as
+/// bearing on the request (`version` is inside `conversions`) and the model answered with the
+/// second. A request's word counts only at the start of a word of the line.
+#[test]
+fn a_word_inside_another_word_does_not_bear_on_the_request() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "weatherlog/__init__.py",
+                "\"\"\"Log readings.\"\"\"\n\n__version__ = \"0.3.1\"\n",
+            ),
+            (
+                "weatherlog/convert.py",
+                "\"\"\"Unit conversions for temperatures given in degrees Celsius.\"\"\"\n",
+            ),
+        ],
+    );
+    let grep = || {
+        call(
+            "grep",
+            json!({"pattern": "version", "path": "weatherlog", "ignore_case": true}),
+        )
+    };
+    let (t, _) = run_prompt(
+        &dir,
+        "Which version of weatherlog is this?",
+        vec![grep(), grep(), grep(), "0.3.1".into()],
+    );
+    let nudge = t.turns.last().unwrap().nudge.as_deref().unwrap_or_default();
+    assert!(nudge.contains("__version__ = \"0.3.1\""), "{nudge}");
+    assert!(!nudge.contains("conversions"), "{nudge}");
+}
