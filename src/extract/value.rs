@@ -391,7 +391,14 @@ pub(crate) fn py_call(
             i += 1;
             break;
         }
-        // `k=v` or `k: v` (not `k == v`); anything else is a positional value.
+        // `k=v` or `k: v` (not `k == v`); anything else is a positional value. A name at the
+        // end of the text may be either: wait for more (fuzz: a stream read `f(A` as a
+        // positional value, not a call, where the whole text went on `=(…`).
+        if let Some(ke) = py_ident(t, i)
+            && skip_ws(t, ke) >= t.len()
+        {
+            return Err(Stop::Eof);
+        }
         let keyword = py_ident(t, i).and_then(|ke| {
             let j = skip_ws(t, ke);
             match t.as_bytes().get(j..j + 2) {
