@@ -228,8 +228,8 @@ fn the_cli_runs_each_task_on_a_fresh_copy_and_reports_them() {
     );
 
     // The human view, one task: a line per task and the summary; exit 0 when all passed.
-    let (code, stdout, stderr) = cli::toolmend(
-        &[
+    let only_open = |extra: &[&str]| {
+        let mut args = vec![
             "eval",
             "tasks",
             "--tasks",
@@ -240,32 +240,18 @@ fn the_cli_runs_each_task_on_a_fresh_copy_and_reports_them() {
             script.to_str().unwrap(),
             "--only",
             "open",
-        ],
-        "",
-    );
+        ];
+        args.extend_from_slice(extra);
+        cli::toolmend(&args, "")
+    };
+    let (code, stdout, stderr) = only_open(&[]);
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(
         stdout,
         "✓ open · 2 turns, 1 call (0 failed)\n1 of 1 tasks passed\n"
     );
     // --keep keeps a passed task's folder and transcript too.
-    let (code, stdout, stderr) = cli::toolmend(
-        &[
-            "eval",
-            "tasks",
-            "--tasks",
-            tasks_file.to_str().unwrap(),
-            "--workspace",
-            ws.path().to_str().unwrap(),
-            "--script",
-            script.to_str().unwrap(),
-            "--only",
-            "open",
-            "--keep",
-            "--json",
-        ],
-        "",
-    );
+    let (code, stdout, stderr) = only_open(&["--keep", "--json"]);
     assert_eq!(code, 0, "{stderr}");
     let line: Value = serde_json::from_str(stdout.lines().next().unwrap()).unwrap();
     assert_eq!(line["passed"], true, "{line}");
