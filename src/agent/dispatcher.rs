@@ -97,16 +97,8 @@ impl Toolbox for DispatchToolbox {
 
     fn call_named(&self, name: &str) -> Option<String> {
         let snap = self.dispatcher.registry().snapshot();
-        let mut named = snap.names().into_iter().filter_map(|tool| {
-            let entry = snap.get(&tool)?;
-            if !entry.spec.annotations.read_only {
-                return None;
-            }
-            let args = entry.tool.call_named(name)?;
-            Some(serde_json::json!({"name": tool, "arguments": args}).to_string())
-        });
-        let first = named.next()?;
-        named.next().is_none().then_some(first)
+        let (entry, args) = snap.call_named(name)?;
+        Some(serde_json::json!({"name": entry.spec.name, "arguments": args}).to_string())
     }
 
     fn call<'a>(&'a mut self, call: &'a PendingCall) -> BoxFuture<'a, CallResult> {

@@ -291,6 +291,20 @@ impl Snapshot {
             .collect()
     }
 
+    /// The one read-only tool whose call a call of `name` — no tool's name — means by its name
+    /// alone, and that call's arguments ([`crate::tools::Tool::call_named`]: the `read` of a
+    /// file, the `ls` of a folder); `None` when no tool or several answer.
+    pub fn call_named(&self, name: &str) -> Option<(&Arc<Entry>, Value)> {
+        let mut it = self.tools.values().filter_map(|e| {
+            if !e.spec.annotations.read_only {
+                return None;
+            }
+            e.tool.call_named(name).map(|a| (e, a))
+        });
+        let first = it.next()?;
+        it.next().is_none().then_some(first)
+    }
+
     /// The read-only call a call of `name` — no tool's name — clearly meant, which the
     /// dispatcher runs in its place (see [`crate::dispatch::Policy::run_meant_read_only`]):
     /// the tool, and the arguments to run it with.
@@ -328,16 +342,7 @@ impl Snapshot {
         // name something inside what the name does (`weatherlog` with `{"path":
         // "weatherlog/convert.py"}`): those are the more exact call.
         let named = || {
-            let mut it = self.tools.values().filter_map(|e| {
-                if !e.spec.annotations.read_only {
-                    return None;
-                }
-                e.tool.call_named(name).map(|a| (e, a))
-            });
-            let (e, a) = it.next()?;
-            if it.next().is_some() {
-                return None;
-            }
+            let (e, a) = self.call_named(name)?;
             let within = |s: &str| {
                 a.as_object().is_some_and(|m| {
                     m.values()
