@@ -13,7 +13,7 @@ use crate::tools::{Annotations, Failure, Output, ToolContext, TypedTool};
 
 const MAX_RESULTS: usize = 500;
 /// Most directory entries one walk visits (a guard against huge trees).
-const MAX_WALK: usize = 100_000;
+pub(super) const MAX_WALK: usize = 100_000;
 
 /// Entries a look on the loop's behalf takes at most (naming a file by its stem, a folder's
 /// telling word): it runs on every answer given without a call, so it is bounded well below

@@ -206,16 +206,7 @@ impl Sandbox {
         if found.is_none() {
             // Nothing of that name where the model looked: a file of that name elsewhere below
             // the root, when there is exactly one (a dropped folder: `meeting.md`).
-            let mut below = super::glob::walk_files(self, &self.root, false)
-                .into_iter()
-                .filter(|f| {
-                    f.file_name()
-                        .is_some_and(|n| near_key(&n.to_string_lossy()) == key)
-                });
-            found = below.next();
-            if below.next().is_some() {
-                return Ok((abs, None));
-            }
+            found = self.one_file_keyed(&key, super::glob::MAX_WALK);
         }
         let Some(entry) = found else {
             return Ok((abs, None));
@@ -341,19 +332,23 @@ impl Sandbox {
         if want_dir || name.contains(['/', '\\']) {
             return None;
         }
-        let key = near_key(name);
-        let mut named =
-            super::glob::walk_files_within(self, &self.root, false, super::glob::MAX_LOOK)
-                .into_iter()
-                .filter(|f| {
-                    f.file_name()
-                        .is_some_and(|n| near_key(&n.to_string_lossy()) == key)
-                });
-        let first = named.next()?;
+        let found = self.one_file_keyed(&near_key(name), super::glob::MAX_LOOK)?;
         // Through the same checks as any model-given path (a link leading out).
-        let shown = self.display(&first);
-        let abs = self.resolve("read", &shown).ok()?;
-        named.next().is_none().then(|| self.display(&abs))
+        let abs = self.resolve("read", &self.display(&found)).ok()?;
+        Some(self.display(&abs))
+    }
+
+    /// The one file below the root whose name has `key` ([`near_key`]: case and leading dots
+    /// aside), looking at `max` entries at most; `None` when there is none, or more than one.
+    fn one_file_keyed(&self, key: &str, max: usize) -> Option<PathBuf> {
+        let mut named = super::glob::walk_files_within(self, &self.root, false, max)
+            .into_iter()
+            .filter(|f| {
+                f.file_name()
+                    .is_some_and(|n| near_key(&n.to_string_lossy()) == key)
+            });
+        let first = named.next()?;
+        named.next().is_none().then_some(first)
     }
 
     /// `abs` relative to the root, with `/` separators; `.` for the root itself.
