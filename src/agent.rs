@@ -1074,7 +1074,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                         // corrective message left it out.
                         let example = (failure.kind != correct::EXAMPLE_COPIED
                             && self.example_helps(&call.name, &failure))
-                        .then(|| self.example_for_call(&call))
+                        .then(|| self.example_for_call(&call).0)
                         .flatten();
                         let failure = self.grounded(failure, example.as_deref());
                         let message = correct::escalation(&call.name, &failure, example.as_deref());
@@ -1296,19 +1296,17 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                         f.message.trim_end()
                     ));
                 }
-                let example = self
-                    .example_helps(&call.name, &f)
-                    .then(|| self.example_for_call(call))
-                    .flatten();
+                let (example, meant) = if self.example_helps(&call.name, &f) {
+                    self.example_for_call(call)
+                } else {
+                    (None, false)
+                };
                 // The change a made-up call meant, shown as the call to send, is the change due
                 // from now on: made, the model is told so and asked for the answer (held-out
                 // city_default: the edit made, then sent again and again until the budget ran
                 // out).
-                if self.change_due.is_none()
-                    && let Some(ex) = &example
-                    && self.meant_change(call).as_ref() == Some(ex)
-                {
-                    self.change_due = Some(ex.clone());
+                if meant {
+                    self.change_due.clone_from(&example);
                 }
                 let reason = format!(
                     "`{}` failed ({}): sent a corrective message{}",
@@ -1828,25 +1826,21 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     /// its arguments mean when the toolbox grounds it in the request and the workspace ([`Toolbox::change_meant`]: `{"__version__": "0.3.2"}` sent to a made-up
     /// tool, asked to set the version in the file the request names, is the `edit` of that
     /// file's `__version__` line); else [`Self::example_for`].
-    fn example_for_call(&self, call: &PendingCall) -> Option<String> {
+    /// With the example, whether it is the change the call's arguments meant (not the
+    /// request's own, nor a look).
+    fn example_for_call(&self, call: &PendingCall) -> (Option<String>, bool) {
         if !correct::asks_change(&self.request) || self.is_tool(&call.name) {
-            return self.example_for(&call.name);
+            return (self.example_for(&call.name), false);
         }
         // The request's own words first: the model's arguments may hold its own value
         // (`linkcheck/1.5.0`, asked for `linkcheck/1.5`: second held-out set, user_agent_15).
-        self.change_due
-            .clone()
-            .or_else(|| self.meant_change(call))
-            .or_else(|| self.example_for(&call.name))
-    }
-
-    /// The change `call` — of a name that is no tool's, in a request asking for a change —
-    /// meant by its arguments ([`Toolbox::change_meant`]).
-    fn meant_change(&self, call: &PendingCall) -> Option<String> {
-        if !correct::asks_change(&self.request) || self.is_tool(&call.name) {
-            return None;
+        if let Some(due) = &self.change_due {
+            return (Some(due.clone()), false);
         }
-        args_value(&call.arguments).and_then(|a| self.tools.change_meant(&a, &self.request))
+        match args_value(&call.arguments).and_then(|a| self.tools.change_meant(&a, &self.request)) {
+            Some(meant) => (Some(meant), true),
+            None => (self.example_for(&call.name), false),
+        }
     }
 
     /// One valid call of `name`, or, for a name that is no tool, of the read-only tool closest
