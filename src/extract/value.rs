@@ -394,22 +394,18 @@ pub(crate) fn py_call(
         // `k=v` or `k: v` (not `k == v`); anything else is a positional value. A name at the
         // end of the text may be either: wait for more (fuzz: a stream read `f(A` as a
         // positional value, not a call, where the whole text went on `=(…`).
-        if let Some(ke) = py_ident(t, i)
-            && skip_ws(t, ke) >= t.len()
-        {
-            return Err(Stop::Eof);
-        }
-        let keyword = py_ident(t, i).and_then(|ke| {
-            let j = skip_ws(t, ke);
-            match t.as_bytes().get(j..j + 2) {
-                Some([b'=', b'=']) => None,
-                Some([b'=' | b':', _]) => Some((ke, j + 1)),
-                _ => match t.as_bytes().get(j) {
-                    Some(b'=' | b':') => Some((ke, j + 1)),
-                    _ => None,
-                },
+        let keyword = match py_ident(t, i) {
+            Some(ke) => {
+                let j = skip_ws(t, ke);
+                match t.as_bytes().get(j) {
+                    None => return Err(Stop::Eof),
+                    Some(b':') => Some((ke, j + 1)),
+                    Some(b'=') if t.as_bytes().get(j + 1) != Some(&b'=') => Some((ke, j + 1)),
+                    Some(_) => None,
+                }
             }
-        });
+            None => None,
+        };
         let v_at = match keyword {
             Some((_, v_at)) => v_at,
             None if !args.is_empty() => return Err(Stop::Invalid),
