@@ -1373,6 +1373,8 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     /// - an empty reply (greedy decoding would give the same nothing for the same request);
     /// - a reply that only echoes a message toolmend sent this run (a corrective message, a
     ///   note, a nudge) or the request itself;
+    /// - a refusal that says nothing about the request ([`correct::is_refusal`]) after tool
+    ///   results or where the next turn offers tools: the tools can serve it;
     /// - an answer written before any call when the request names something a read-only tool
     ///   can read ([`Self::look_first`]): the model cannot know what it holds;
     /// - an answer to a request that asks for a change ([`correct::asks_change`]) of something
@@ -1405,6 +1407,23 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             return Some((
                 correct::echo_reply(prompt, after_results),
                 "the reply only repeated a message toolmend sent: asked again, with the request restated",
+            ));
+        }
+        // After results anywhere in the run (not only the last turn's: a retried turn may sit
+        // between), the answer is in them.
+        let results = turns.iter().any(|r| !r.calls.is_empty());
+        if !asked.refusal && (results || tools_next) && correct::is_refusal(content) {
+            asked.refusal = true;
+            let look = (tools_next && !results)
+                .then(|| self.look_first())
+                .flatten()
+                .filter(|l| !self.already_made(l));
+            let lines = (results && !correct::asks_change(prompt))
+                .then(|| correct::bearing(&self.evidence(turns)))
+                .flatten();
+            return Some((
+                correct::refusal_reply(prompt, results, look.as_deref(), lines.as_deref()),
+                "the reply refused a request the tools can serve: asked again, with the request restated",
             ));
         }
         // In a chat, an earlier prompt's run may have made that very call: its result is in the
@@ -1609,7 +1628,9 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 }
                 seen.push(text);
                 // A word inside a path names a file, not what it holds (`test/check.test.js`
-                // in a listing, for "the tests"): paths are left out of the match.
+                // in a listing, for "the tests"): paths are left out of the match — but for a
+                // string the code writes (`expanduser("~/.weatherlog.csv")`, the file a
+                // question about where readings are kept asks for), which is what it holds.
                 let lower: String = text
                     .to_lowercase()
                     .split_whitespace()
@@ -2004,6 +2025,7 @@ fn not_run(
 struct NonAnswers {
     empty: bool,
     echo: bool,
+    refusal: bool,
     unread: bool,
     unchanged: bool,
 }

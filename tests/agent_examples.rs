@@ -1759,6 +1759,73 @@ fn the_request_s_value_comes_before_the_one_a_made_up_call_sent() {
     );
 }
 
+/// Session 22, the `notes` run (Qwen2.5-Coder-0.5B): after reading a note the model answered
+/// "I'm sorry, but I can't assist with that." A refusal that says nothing about the request is
+/// asked again once, with the request restated — after results, to answer from them (with the
+/// lines that bear on a question); before any call, to look, with the call that reads what the
+/// request names. An apology that says what is wrong is an answer.
+#[test]
+fn a_refusal_is_asked_again_once() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            ("notes/groceries.md", "# Groceries\n- milk\n"),
+            ("notes/todo.md", "# Todo\n- call Ann\n"),
+        ],
+    );
+    let refusal = "I'm sorry, but I can't assist with that.";
+    let ls = || call("ls", json!({"path": "notes"}));
+    let (t, _) = run_prompt(
+        &dir,
+        "How many notes are there?",
+        vec![ls(), refusal.into(), "There are 2 notes.".into()],
+    );
+    assert_eq!(t.end, EndReason::Answered);
+    assert_eq!(t.answer.as_deref(), Some("There are 2 notes."));
+    let nudge = t.turns[2].nudge.as_deref().unwrap_or_default();
+    assert!(
+        nudge.starts_with("You can answer this: the tool results above")
+            && nudge.contains("\"How many notes are there?\""),
+        "{nudge}"
+    );
+    // Before any call: the look at what the request names is offered.
+    let (t, _) = run_prompt(
+        &dir,
+        "How many notes are in notes?",
+        vec![refusal.into(), ls(), "2".into()],
+    );
+    assert_eq!(
+        (t.end, t.answer.as_deref()),
+        (EndReason::Answered, Some("2"))
+    );
+    let nudge = t.turns[1].nudge.as_deref().unwrap_or_default();
+    assert!(
+        nudge.starts_with("You can do this: the tools you were given")
+            && nudge.contains(r#"call: {"name":"ls","arguments":{"path":"notes"}}"#),
+        "{nudge}"
+    );
+    // Once a run: a second refusal is the answer.
+    let (t, _) = run_prompt(
+        &dir,
+        "How many notes are there?",
+        vec![ls(), refusal.into(), refusal.into(), "unused".into()],
+    );
+    assert_eq!((t.end, t.turns.len()), (EndReason::Answered, 3));
+    assert_eq!(t.answer.as_deref(), Some(refusal));
+    // An apology that says what is wrong answers.
+    let (t, _) = run_prompt(
+        &dir,
+        "How many notes are there?",
+        vec![
+            ls(),
+            "I'm sorry, the notes folder holds no notes.".into(),
+            "unused".into(),
+        ],
+    );
+    assert_eq!((t.end, t.turns.len()), (EndReason::Answered, 2));
+}
+
 /// Found on the held-out sets: after the right look, Qwen2.5-Coder-0.5B answered from the last
 /// result it was shown — `1` after an `ls`, when grep had shown `default=7`. The turn that must
 /// answer a question from the results gets the lines of them that bear on it; a Markdown

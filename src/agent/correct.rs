@@ -261,6 +261,89 @@ pub fn echo_reply(prompt: &str, after_results: bool) -> String {
     }
 }
 
+/// Whether `answer` is a refusal that says nothing about the request — "I'm sorry, but I can't
+/// assist with that.", "As an AI, I don't have access to your files." — short (400 characters at
+/// most) and refusing within its first 160 characters. Small models write it where the tools
+/// they were given can do what was asked, or after results that hold the answer (the `notes`
+/// run of session 22: "How many notes are there?"). An apology that says what is wrong ("I'm
+/// sorry, there is no file named x.md") is an answer.
+///
+/// ```
+/// use toolmend::agent::correct::is_refusal;
+/// assert!(is_refusal("I'm sorry, but I can't assist with that."));
+/// assert!(is_refusal("As an AI language model, I do not have access to your files."));
+/// assert!(!is_refusal("I'm sorry, there is no file named notes.md in the folder."));
+/// assert!(!is_refusal("There are 2 notes."));
+/// ```
+#[must_use]
+pub fn is_refusal(answer: &str) -> bool {
+    const REFUSALS: &[&str] = &[
+        "can't assist",
+        "cannot assist",
+        "can not assist",
+        "unable to assist",
+        "not able to assist",
+        "can't help with",
+        "cannot help with",
+        "unable to help with",
+        "not able to help with",
+        "don't have access",
+        "do not have access",
+        "don't have the ability",
+        "do not have the ability",
+        "can't access",
+        "cannot access",
+        "unable to access",
+        "not able to access",
+        "as an ai",
+    ];
+    let answer = answer.trim();
+    if answer.chars().count() > 400 {
+        return false;
+    }
+    let head: String = answer
+        .chars()
+        .take(160)
+        .map(|c| if c == '\u{2019}' { '\'' } else { c })
+        .collect::<String>()
+        .to_lowercase();
+    REFUSALS.iter().any(|r| head.contains(r))
+}
+
+/// The message added before the turn after a refusal ([`is_refusal`]), once a run, restating
+/// `prompt`: after tool results, answer from them (`lines`: those that bear on a question, see
+/// [`bearing`]); before any, the tools can find it out — `look`, when given, is the call that
+/// reads what the request names (see `Agent::look_first`).
+#[must_use]
+pub fn refusal_reply(
+    prompt: &str,
+    after_results: bool,
+    look: Option<&str>,
+    lines: Option<&str>,
+) -> String {
+    let request = restated(prompt);
+    let mut m = if after_results {
+        format!(
+            "You can answer this: the tool results above come from the user's own files, and \
+             reading them is allowed. Answer the user's request from them, in plain text: \
+             \"{request}\". If they are not enough, call a tool."
+        )
+    } else {
+        format!(
+            "You can do this: the tools you were given read the user's files, and using them is \
+             allowed. Call a tool to find out, then answer the user's request: \"{request}\""
+        )
+    };
+    if let Some(look) = look {
+        m.push_str(&look_first(look));
+    }
+    if let Some(lines) = lines {
+        m.push('\n');
+        m.push_str(lines);
+    }
+    m
+}
+
 /// The message added before a turn that offers no tools because the model kept asking for a
 /// result it already had: answer from it, restating `prompt`.
 #[must_use]
