@@ -1634,7 +1634,13 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 let lower: String = text
                     .to_lowercase()
                     .split_whitespace()
-                    .filter(|t| !is_path_token(t))
+                    .filter_map(|t| {
+                        if is_path_token(t) {
+                            t.find(['"', '\'']).map(|q| &t[q..])
+                        } else {
+                            Some(t)
+                        }
+                    })
                     .collect::<Vec<_>>()
                     .join(" ");
                 let found: Vec<usize> = (0..words.len())

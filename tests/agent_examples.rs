@@ -1932,6 +1932,30 @@ fn the_answer_turn_of_a_question_gets_the_lines_that_bear_on_it() {
     );
     assert!(!nudge.contains("\ntest/check.test.js"), "{nudge}");
     assert!(!nudge.contains("(No tool is named"), "{nudge}");
+    // A path written as a string in the code is what the code holds, not a listing's name
+    // (held-out project set, readings_file: shown the lines that call `add_reading`, the model
+    // answered with the file it had read instead of the readings file the code names).
+    write_files(
+        &dir,
+        &[(
+            "weatherlog/store.py",
+            "\"\"\"Reading and writing the readings file (CSV: date, city, celsius).\"\"\"\n\nimport os\n\nDEFAULT_PATH = os.path.expanduser(\"~/.weatherlog.csv\")\n\n\ndef add_reading(city, celsius, path=DEFAULT_PATH):\n    pass\n\n\ndef load_readings(path=DEFAULT_PATH):\n    return []\n",
+        )],
+    );
+    let read = || call("read", json!({"path": "weatherlog/store.py"}));
+    let (t, _) = run_prompt(
+        &dir,
+        "In which file does weatherlog store its readings by default?",
+        vec![read(), read(), read(), "~/.weatherlog.csv".into()],
+    );
+    let nudge = t.turns.last().unwrap().nudge.as_deref().unwrap_or_default();
+    assert!(
+        nudge.contains(
+            "bear on the request:\n 5\tDEFAULT_PATH = os.path.expanduser(\"~/.weatherlog.csv\")"
+        ),
+        "{nudge}"
+    );
+    assert!(!nudge.contains("def add_reading"), "{nudge}");
     // A change request's answer says what changed: no lines.
     let (t, _) = run_prompt(
         &dir,
