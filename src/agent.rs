@@ -945,6 +945,24 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     Fault::Model,
                     correct::name_in_results(&call.name, &self.request),
                 )
+            } else if !seen.contains_key(&key)
+                && correct::is_question(&self.request)
+                && !self.is_tool(&call.name)
+                && let Some(tool) = self.result_repeated(&call.arguments)
+            {
+                // Not run: a result presented as a call of no tool, in a question.
+                retry = Some(format!(
+                    "`{}` is no tool and its arguments repeat the result of `{tool}`: not run, told the model to answer",
+                    call.name
+                ));
+                not_run(
+                    seen,
+                    &key,
+                    &call.id,
+                    correct::RESULT_AS_CALL,
+                    Fault::Model,
+                    correct::result_as_call(&call.name, &tool, &self.request),
+                )
             } else if !seen.contains_key(&key) && self.withheld.contains(&call.name) {
                 // Not run: the request is a question, and this tool changes files. Kept like a
                 // policy refusal, so sending it again gets the firmer message.
@@ -1041,22 +1059,24 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                         (r, f)
                     }
                     Some(prev)
-                        if prev
-                            .result
-                            .failure
-                            .as_ref()
-                            .is_some_and(|f| f.kind == correct::NAME_IN_RESULTS) =>
+                        if prev.result.failure.as_ref().is_some_and(|f| {
+                            matches!(
+                                f.kind.as_str(),
+                                correct::NAME_IN_RESULTS | correct::RESULT_AS_CALL
+                            )
+                        }) =>
                     {
-                        // Naming a result again: the next turn is for the answer, with no
-                        // tools (a call cannot be written there), not a step towards the end.
+                        // Naming a result (or repeating one) again: the next turn is for the
+                        // answer, with no tools (a call cannot be written there), not a step
+                        // towards the end.
                         prev.count_repeat(record.turn);
                         self.answer_next = true;
                         retry = Some(format!(
-                            "`{}`, a name from the tool results, called again: the next turn offers no tools",
+                            "`{}`, a name or text from the tool results, called again: the next turn offers no tools",
                             call.name
                         ));
-                        let mut r = prev.result.clone();
-                        r.output = correct::name_in_results(&call.name, &self.request);
+                        // The message the first call got: it says which of the two it was.
+                        let r = prev.result.clone();
                         let f = r.output.clone();
                         (r, f)
                     }
@@ -1154,6 +1174,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                                 | correct::EXAMPLE_COPIED
                                 | correct::QUESTION_ONLY
                                 | correct::NAME_IN_RESULTS
+                                | correct::RESULT_AS_CALL
                         )
                     })
                 });
@@ -1766,6 +1787,44 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                             .next()
                             .is_some_and(joins)
                 })
+            })
+    }
+
+    /// The tool whose result of this run a call's `args` repeat, if they do: a string among
+    /// them (at any depth) holding a line of text — eight characters or more with a space or tab
+    /// inside, trimmed — that the result of a call of a known tool holds verbatim
+    /// (`groceries.md (77 bytes)` of an `ls`, `1\t# Groceries` of a `read`). A path or a name
+    /// has no space: a look, or a name from the results ([`Self::named_in_results`]).
+    fn result_repeated(&self, args: &Args) -> Option<String> {
+        fn strings<'v>(v: &'v serde_json::Value, out: &mut Vec<&'v str>) {
+            match v {
+                serde_json::Value::String(s) => out.push(s),
+                serde_json::Value::Array(a) => a.iter().for_each(|v| strings(v, out)),
+                serde_json::Value::Object(o) => o.values().for_each(|v| strings(v, out)),
+                _ => {}
+            }
+        }
+        let value = args_value(args)?;
+        let mut texts = Vec::new();
+        strings(&value, &mut texts);
+        let lines: Vec<&str> = texts
+            .iter()
+            .flat_map(|t| t.lines())
+            .map(str::trim)
+            .filter(|l| l.chars().count() >= 8 && l.contains([' ', '\t']))
+            .collect();
+        if lines.is_empty() {
+            return None;
+        }
+        self.history
+            .iter()
+            .filter(|m| m.role == Role::Tool)
+            .find_map(|m| {
+                let tool = m.name.as_deref().filter(|n| self.is_tool(n))?;
+                lines
+                    .iter()
+                    .any(|l| m.content.contains(l))
+                    .then(|| tool.to_owned())
             })
     }
 

@@ -752,6 +752,126 @@ fn a_value_sent_to_a_made_up_tool_is_shown_as_the_edit_it_means() {
     }
 }
 
+/// Session 24, the `notes` run (Qwen2.5-Coder-0.5B, "How many notes are there?"): after the `ls`
+/// of `notes` the model called `groceries.md` with the listing's line as `content`, and after
+/// the read of the note, `groceries` with the note's text — presenting results by "calling"
+/// them, until the turns ran out. In a question, a call of no tool whose arguments repeat a
+/// line of text of the results is not run: the model is told so, to answer from them in plain
+/// text (no example call to copy); called again, the next turn is for the answer. A path or a
+/// name from the results as an argument (no space in it) is no such repeat.
+#[test]
+fn a_made_up_call_repeating_a_result_in_a_question_is_told_to_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            ("notes/groceries.md", "# Groceries\n- oat milk\n"),
+            ("notes/meeting.md", "# Meeting\n- Friday\n"),
+        ],
+    );
+    let prompt = "How many notes are there?";
+    let ls = || call("ls", json!({"path": "notes"}));
+    let listed = || {
+        call(
+            "groceries.md",
+            json!({"content": "groceries.md (23 bytes)"}),
+        )
+    };
+    let (t, _) = run_prompt(
+        &dir,
+        prompt,
+        vec![ls(), listed(), "There are 2 notes.".into()],
+    );
+    assert!(
+        t.turns[0].calls[0]
+            .result
+            .output
+            .contains("groceries.md (23 bytes)"),
+        "{}",
+        t.turns[0].calls[0].result.output
+    );
+    let c = &t.turns[1].calls[0];
+    assert_eq!(c.result.failure.as_ref().unwrap().kind, "result_as_call");
+    assert_eq!((c.result.attempts, c.result.ran_as.as_deref()), (0, None));
+    assert!(
+        c.feedback.starts_with(
+            "`groceries.md` is not a tool, and its arguments repeat the result of `ls` you \
+             already have. Answer the user's question, \"How many notes are there?\", in plain \
+             text from the tool results"
+        ),
+        "{}",
+        c.feedback
+    );
+    assert!(!c.feedback.contains("\"name\""), "{}", c.feedback);
+    assert_eq!(
+        (t.end, t.answer.as_deref()),
+        (EndReason::Answered, Some("There are 2 notes."))
+    );
+    // A note's text, its line numbers dropped after the first line, as the model wrote it.
+    let read = || call("read", json!({"path": "notes/groceries.md"}));
+    let text = call(
+        "groceries",
+        json!({"content": "1\t# Groceries\n- oat milk"}),
+    );
+    let (t, _) = run_prompt(&dir, prompt, vec![read(), text, "2".into()]);
+    let c = &t.turns[1].calls[0];
+    assert_eq!(c.result.failure.as_ref().unwrap().kind, "result_as_call");
+    assert!(
+        c.feedback.contains("repeat the result of `read`"),
+        "{}",
+        c.feedback
+    );
+    // Called again: the next turn offers no tools, for the answer.
+    let (t, requests) = run_prompt(
+        &dir,
+        prompt,
+        vec![ls(), listed(), listed(), "There are 2 notes.".into()],
+    );
+    assert_eq!(
+        (t.end, t.answer.as_deref(), t.turns.len()),
+        (EndReason::Answered, Some("There are 2 notes."), 4)
+    );
+    assert!(requests.last().unwrap().tools.is_empty());
+    // A file's name from the listing as the argument is a look, not a repeat.
+    let (t, _) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            ls(),
+            call("open", json!({"path": "notes/groceries.md"})),
+            "2".into(),
+        ],
+    );
+    let c = &t.turns[1].calls[0];
+    assert_ne!(
+        c.result.failure.as_ref().map(|f| f.kind.as_str()),
+        Some("result_as_call"),
+        "{}",
+        c.feedback
+    );
+    // In a change request the rule does not apply.
+    let (t, _) = run_prompt(
+        &dir,
+        "Add the line \"- rye bread\" to notes/groceries.md.",
+        vec![
+            read(),
+            call(
+                "groceries",
+                json!({"content": "1\t# Groceries\n- oat milk"}),
+            ),
+            "Done.".into(),
+        ],
+    );
+    assert_ne!(
+        t.turns[1].calls[0]
+            .result
+            .failure
+            .as_ref()
+            .map(|f| f.kind.as_str()),
+        Some("result_as_call")
+    );
+}
+
 /// Found on the held-out project tasks (missing_file, test_names): asked which function creates
 /// a missing file, Qwen2.5-Coder-0.5B read the file, then called `add_reading` and
 /// `load_readings`, its functions; asked for the names of the tests, it called
@@ -2041,7 +2161,9 @@ fn a_spelled_out_line_is_added_to_a_crlf_file() {
 /// Session 22, "How many notes are there?" in `examples/workspace`: after the `ls` of `notes`,
 /// Qwen2.5-Coder-0.5B called a tool `groceries.md` with `{"content": "groceries.md (77
 /// bytes)"}` — arguments no tool takes, so nothing runs — and was shown the `ls` of the root.
-/// The message now shows the read of the file the name is.
+/// The message now shows the read of the file the name is. (Arguments that repeat the listing's
+/// line, as those did, are a result presented as a call since session 24: see
+/// `a_made_up_call_repeating_a_result_in_a_question_is_told_to_answer`.)
 #[test]
 fn a_file_written_as_the_tool_name_is_shown_as_its_read() {
     let dir = folder();
@@ -2057,7 +2179,7 @@ fn a_file_written_as_the_tool_name_is_shown_as_its_read() {
         "How many notes are there?",
         vec![
             call("ls", json!({"path": "notes"})),
-            call("groceries.md", json!({"content": "groceries.md (9 bytes)"})),
+            call("groceries.md", json!({"content": "count"})),
             r#"{"name":"read","arguments":{"path":"notes/groceries.md"}}"#.into(),
             "There are 2 notes.".into(),
         ],

@@ -635,6 +635,27 @@ pub fn name_in_results(name: &str, prompt: &str) -> String {
     )
 }
 
+/// The failure kind of a call of a name that is no tool's whose arguments repeat the tool
+/// results, in a question (see [`result_as_call`]): not run; its repeat gives the next turn to
+/// the answer.
+pub const RESULT_AS_CALL: &str = "result_as_call";
+
+/// The result of a call of `name`, no tool's name, whose arguments repeat text of the result of
+/// `tool` the model already has, in a run whose request is a question `prompt`: not run. Small
+/// models present a result by "calling" it: asked how many notes there are,
+/// Qwen2.5-Coder-0.5B listed `notes`, then called `groceries.md` with the listing's line
+/// `groceries.md (77 bytes)` as its `content`, and after reading the note, `groceries` with the
+/// note's text. No example call: shown one, the model made it and went on the same way.
+#[must_use]
+pub fn result_as_call(name: &str, tool: &str, prompt: &str) -> String {
+    format!(
+        "`{name}` is not a tool, and its arguments repeat the result of `{tool}` you already \
+         have. Answer the user's question, \"{}\", in plain text from the tool results; to look \
+         further, call one of the tools you were given.",
+        restated(prompt)
+    )
+}
+
 /// `message` with the tools `withheld` taken out of the list of known tools an unknown-tool
 /// message gives (`The known tools are: edit, glob, read.`); other text is left as it is.
 ///
