@@ -998,6 +998,8 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     message,
                 )
             } else {
+                // Some call of this run gave a result (for a made-up tool sent again).
+                let has_result = seen.values().any(|p| p.result.is_ok());
                 match seen.get_mut(&key) {
                     // Only a read-only call's result stands for its repeat; a call that changes
                     // things runs again when asked again.
@@ -1098,9 +1100,28 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                         .flatten();
                         let failure = self.grounded(failure, example.as_deref());
                         let message = correct::escalation(&call.name, &failure, example.as_deref());
+                        // A question, a made-up tool sent again although the run has results:
+                        // the next turn is for the answer from them, with no tools, not a step
+                        // towards the end (the notes run: `notes` with `{"count": 10}` after
+                        // the `ls` of `notes`, until `repeated_failure`).
+                        let answer_instead = failure.kind == "unknown_tool"
+                            && correct::is_question(&self.request)
+                            && self.change_due.is_none()
+                            && has_result;
+                        let message = if answer_instead {
+                            correct::no_tool_again(&call.name, &self.request)
+                        } else {
+                            message
+                        };
                         let mut r = CallResult::failed("repeated_failure", Fault::Model, message);
                         r.attempts = 0;
-                        if prev.repeats == 1 {
+                        if answer_instead {
+                            self.answer_next = true;
+                            retry = Some(format!(
+                                "`{}`, no tool, sent again after tool results: the next turn offers no tools",
+                                call.name
+                            ));
+                        } else if prev.repeats == 1 {
                             retry = Some(format!(
                                 "`{}` repeated unchanged after a corrective message: sent a firmer message with the exact call shape",
                                 call.name

@@ -872,6 +872,58 @@ fn a_made_up_call_repeating_a_result_in_a_question_is_told_to_answer() {
     );
 }
 
+/// Session 24, the `notes` run again: told to answer from the `ls` of `notes`, the model went
+/// back to `notes` with `{"count": 10}`, the made-up call it opened with, until the run ended
+/// `repeated_failure` with no answer. In a question, a made-up tool sent again once the run has
+/// results gives the next turn, with no tools, to the answer. Before any result, or in a change
+/// request, the repeat gets the firmer message as before.
+#[test]
+fn a_made_up_tool_sent_again_after_results_in_a_question_gives_the_next_turn_to_the_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            ("notes/groceries.md", "# Groceries\n- oat milk\n"),
+            ("notes/meeting.md", "# Meeting\n- Friday\n"),
+        ],
+    );
+    let notes = || call("notes", json!({"count": 10}));
+    let ls = || call("ls", json!({"path": "notes"}));
+    let (t, requests) = run_prompt(
+        &dir,
+        "How many notes are there?",
+        vec![notes(), ls(), notes(), "There are 2 notes.".into()],
+    );
+    assert_eq!(
+        (t.end, t.answer.as_deref(), t.turns.len()),
+        (EndReason::Answered, Some("There are 2 notes."), 4)
+    );
+    let c = &t.turns[2].calls[0];
+    assert!(
+        c.feedback.starts_with(
+            "`notes` is still not a tool, and you already have tool results. Answer the user's \
+             question, \"How many notes are there?\""
+        ),
+        "{}",
+        c.feedback
+    );
+    assert!(requests[3].tools.is_empty());
+    // Before any result: the firmer message, and the tools stay offered.
+    let (t, requests) = run_prompt(
+        &dir,
+        "How many notes are there?",
+        vec![notes(), notes(), ls(), "2".into()],
+    );
+    assert!(
+        t.turns[1].calls[0]
+            .feedback
+            .starts_with("You sent exactly the same `notes` call again"),
+        "{}",
+        t.turns[1].calls[0].feedback
+    );
+    assert!(!requests[2].tools.is_empty());
+}
+
 /// Found on the held-out project tasks (missing_file, test_names): asked which function creates
 /// a missing file, Qwen2.5-Coder-0.5B read the file, then called `add_reading` and
 /// `load_readings`, its functions; asked for the names of the tests, it called

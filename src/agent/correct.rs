@@ -656,6 +656,20 @@ pub fn result_as_call(name: &str, tool: &str, prompt: &str) -> String {
     )
 }
 
+/// The result of a call of `name`, no tool's, sent again unchanged in a run whose request is a
+/// question `prompt` and which has tool results: the next turn, offering no tools, is for the
+/// answer from them. Asked how many notes there are, Qwen2.5-Coder-0.5B listed `notes` when
+/// shown that call, then sent `notes` with `{"count": 10}` again until the run ended
+/// `repeated_failure`.
+#[must_use]
+pub fn no_tool_again(name: &str, prompt: &str) -> String {
+    format!(
+        "`{name}` is still not a tool, and you already have tool results. Answer the user's \
+         question, \"{}\", in plain text from them.",
+        restated(prompt)
+    )
+}
+
 /// `message` with the tools `withheld` taken out of the list of known tools an unknown-tool
 /// message gives (`The known tools are: edit, glob, read.`); other text is left as it is.
 ///
