@@ -26,6 +26,30 @@ fn write_files(dir: &tempfile::TempDir, files: &[(&str, &str)]) {
     }
 }
 
+/// The nudge of the answer turn after `path` was read three times for `prompt` (the third
+/// repeat gives the next turn, offering no tools, to the answer).
+fn nudge_after_reading(dir: &tempfile::TempDir, path: &str, prompt: &str) -> String {
+    let read = || call("read", json!({ "path": path }));
+    let (t, _) = run_prompt(dir, prompt, vec![read(), read(), read(), "answer".into()]);
+    let last = t.turns.last().unwrap();
+    assert!(last.answer_only, "{last:?}");
+    last.nudge.clone().unwrap_or_default()
+}
+
+/// A folder with two notes, `notes/groceries.md` (23 bytes) and `notes/meeting.md`: the
+/// `notes` runs ("How many notes are there?").
+fn notes_folder() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            ("notes/groceries.md", "# Groceries\n- oat milk\n"),
+            ("notes/meeting.md", "# Meeting\n- Friday\n"),
+        ],
+    );
+    dir
+}
+
 fn call(name: &str, args: serde_json::Value) -> ScriptedTurn {
     json!({"name": name, "arguments": args}).to_string().into()
 }
@@ -761,14 +785,7 @@ fn a_value_sent_to_a_made_up_tool_is_shown_as_the_edit_it_means() {
 /// name from the results as an argument (no space in it) is no such repeat.
 #[test]
 fn a_made_up_call_repeating_a_result_in_a_question_is_told_to_answer() {
-    let dir = tempfile::tempdir().unwrap();
-    write_files(
-        &dir,
-        &[
-            ("notes/groceries.md", "# Groceries\n- oat milk\n"),
-            ("notes/meeting.md", "# Meeting\n- Friday\n"),
-        ],
-    );
+    let dir = notes_folder();
     let prompt = "How many notes are there?";
     let ls = || call("ls", json!({"path": "notes"}));
     let listed = || {
@@ -879,14 +896,7 @@ fn a_made_up_call_repeating_a_result_in_a_question_is_told_to_answer() {
 /// request, the repeat gets the firmer message as before.
 #[test]
 fn a_made_up_tool_sent_again_after_results_in_a_question_gives_the_next_turn_to_the_answer() {
-    let dir = tempfile::tempdir().unwrap();
-    write_files(
-        &dir,
-        &[
-            ("notes/groceries.md", "# Groceries\n- oat milk\n"),
-            ("notes/meeting.md", "# Meeting\n- Friday\n"),
-        ],
-    );
+    let dir = notes_folder();
     let notes = || call("notes", json!({"count": 10}));
     let ls = || call("ls", json!({"path": "notes"}));
     let (t, requests) = run_prompt(
@@ -1938,14 +1948,7 @@ fn the_request_s_value_comes_before_the_one_a_made_up_call_sent() {
 /// request names. An apology that says what is wrong is an answer.
 #[test]
 fn a_refusal_is_asked_again_once() {
-    let dir = tempfile::tempdir().unwrap();
-    write_files(
-        &dir,
-        &[
-            ("notes/groceries.md", "# Groceries\n- milk\n"),
-            ("notes/todo.md", "# Todo\n- call Ann\n"),
-        ],
-    );
+    let dir = notes_folder();
     let refusal = "I'm sorry, but I can't assist with that.";
     let ls = || call("ls", json!({"path": "notes"}));
     let (t, _) = run_prompt(
@@ -2038,13 +2041,11 @@ fn the_answer_turn_of_a_question_gets_the_lines_that_bear_on_it() {
         "{nudge}"
     );
     assert!(!nudge.contains("CHANGELOG.md ("), "{nudge}");
-    let read = || call("read", json!({"path": "CHANGELOG.md"}));
-    let (t, _) = run_prompt(
+    let nudge = nudge_after_reading(
         &dir,
+        "CHANGELOG.md",
         "What did release 1.3.0 change, according to the changelog?",
-        vec![read(), read(), read(), "A summary line.".into()],
     );
-    let nudge = t.turns.last().unwrap().nudge.as_deref().unwrap_or_default();
     assert!(
         nudge.ends_with(
             "\n 6\t## 1.3.0\n 7\t- report: print a summary line\n 8\t- check: treat 410 as broken"
@@ -2061,13 +2062,11 @@ fn the_answer_turn_of_a_question_gets_the_lines_that_bear_on_it() {
             "{\n  \"name\": \"linkcheck\",\n  \"bin\": {\n    \"linkcheck\": \"src/index.js\"\n  },\n  \"dependencies\": {\n    \"node-fetch\": \"^3.3.2\"\n  }\n}\n",
         )],
     );
-    let read = || call("read", json!({"path": "package.json"}));
-    let (t, _) = run_prompt(
+    let nudge = nudge_after_reading(
         &dir,
+        "package.json",
         "Which npm package does linkcheck depend on?",
-        vec![read(), read(), read(), "node-fetch".into()],
     );
-    let nudge = t.turns.last().unwrap().nudge.as_deref().unwrap_or_default();
     assert!(
         nudge.ends_with(
             "bear on the request:\n6\t  \"dependencies\": {\n7\t    \"node-fetch\": \"^3.3.2\""
@@ -2114,13 +2113,11 @@ fn the_answer_turn_of_a_question_gets_the_lines_that_bear_on_it() {
             "\"\"\"Reading and writing the readings file (CSV: date, city, celsius).\"\"\"\n\nimport os\n\nDEFAULT_PATH = os.path.expanduser(\"~/.weatherlog.csv\")\n\n\ndef add_reading(city, celsius, path=DEFAULT_PATH):\n    pass\n\n\ndef load_readings(path=DEFAULT_PATH):\n    return []\n",
         )],
     );
-    let read = || call("read", json!({"path": "weatherlog/store.py"}));
-    let (t, _) = run_prompt(
+    let nudge = nudge_after_reading(
         &dir,
+        "weatherlog/store.py",
         "In which file does weatherlog store its readings by default?",
-        vec![read(), read(), read(), "~/.weatherlog.csv".into()],
     );
-    let nudge = t.turns.last().unwrap().nudge.as_deref().unwrap_or_default();
     assert!(
         nudge.contains(
             "bear on the request:\n 5\tDEFAULT_PATH = os.path.expanduser(\"~/.weatherlog.csv\")"
