@@ -1817,20 +1817,10 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     /// (`groceries.md (77 bytes)` of an `ls`, `1\t# Groceries` of a `read`). A path or a name
     /// has no space: a look, or a name from the results ([`Self::named_in_results`]).
     fn result_repeated(&self, args: &Args) -> Option<String> {
-        fn strings<'v>(v: &'v serde_json::Value, out: &mut Vec<&'v str>) {
-            match v {
-                serde_json::Value::String(s) => out.push(s),
-                serde_json::Value::Array(a) => a.iter().for_each(|v| strings(v, out)),
-                serde_json::Value::Object(o) => o.values().for_each(|v| strings(v, out)),
-                _ => {}
-            }
-        }
         let value = args_value(args)?;
-        let mut texts = Vec::new();
-        strings(&value, &mut texts);
-        let lines: Vec<&str> = texts
-            .iter()
-            .flat_map(|t| t.lines())
+        let lines: Vec<&str> = crate::tools::string_values(&value)
+            .into_iter()
+            .flat_map(str::lines)
             .map(str::trim)
             .filter(|l| l.chars().count() >= 8 && l.contains([' ', '\t']))
             .collect();

@@ -91,7 +91,7 @@ impl TypedTool for Edit {
             // description, asked to fix "temperture").
             let path = self.sandbox.first_named(request, false)?;
             let text = self.named_text(&path)?;
-            let strings = string_values(args);
+            let strings = crate::tools::string_values(args);
             let right = asked::respelled(&wrong, strings.iter().flat_map(|s| words_of(s)))?;
             return respelling(&path, &text, &wrong, &right);
         }
@@ -214,21 +214,6 @@ fn value_named(request: &str, old: &str) -> Option<String> {
 fn words_of(text: &str) -> impl Iterator<Item = &str> {
     text.split(|c: char| !c.is_alphabetic())
         .filter(|w| !w.is_empty())
-}
-
-/// Every string in `v`, at any depth.
-fn string_values(v: &Value) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut stack = vec![v];
-    while let Some(v) = stack.pop() {
-        match v {
-            Value::String(s) => out.push(s.as_str()),
-            Value::Array(a) => stack.extend(a),
-            Value::Object(o) => stack.extend(o.values()),
-            _ => {}
-        }
-    }
-    out
 }
 
 /// The edit of `path` (its text `text`) that writes `right` for the misspelt word `wrong`: the

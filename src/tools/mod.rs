@@ -56,6 +56,23 @@ use serde_json::Value;
 
 pub use crate::backend::BoxFuture;
 
+/// Every string in `v`, at any depth (an explicit stack, no recursion): the values a tool's
+/// arguments hold, for the checks that read them as text (`edit`'s spelling, the loop's
+/// result repeated as a call).
+pub(crate) fn string_values(v: &Value) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut stack = vec![v];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::String(s) => out.push(s.as_str()),
+            Value::Array(a) => stack.extend(a),
+            Value::Object(o) => stack.extend(o.values()),
+            _ => {}
+        }
+    }
+    out
+}
+
 /// The words of a user's request that may name a path: split at whitespace, with quotes and
 /// brackets around each, punctuation after it and a leading `./` taken off (`todo.txt` from "in
 /// `./todo.txt`?"; a leading dot stays: `.env`). Empty words are skipped. Tools ground their
