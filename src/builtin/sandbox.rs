@@ -137,8 +137,12 @@ impl Sandbox {
     /// - the path without stray quotes around it (`."` for `.`, `'notes'`);
     /// - an entry of its directory with the same name once letter case and leading dots are set
     ///   aside (`.README.md` or `readme.md` for `README.md`, `.cargo.toml` for `Cargo.toml`);
+    /// - the entry whose path ends with the path given (each component compared with case and
+    ///   leading dots aside), when there is exactly one: a dropped leading folder
+    ///   (`fuzz_targets/stream.rs` for `fuzz/fuzz_targets/stream.rs`, `meeting.md` for
+    ///   `notes/meeting.md`, a folder as well as a file);
     /// - a file of that name (case and leading dots aside) anywhere below the root, when there
-    ///   is exactly one (`meeting.md` for `notes/meeting.md`).
+    ///   is exactly one (`docs/meeting.md` for `notes/meeting.md`).
     ///
     /// For tools that only read: a read of the file the model plainly meant costs no turn. Two or
     /// more candidates, or none, leave the path as it is (the tool then reports it missing,
@@ -204,9 +208,13 @@ impl Sandbox {
             }
         }
         if found.is_none() {
-            // Nothing of that name where the model looked: a file of that name elsewhere below
-            // the root, when there is exactly one (a dropped folder: `meeting.md`).
-            found = self.one_file_keyed(&key, super::glob::MAX_WALK);
+            // Nothing of that name where the model looked: the one entry whose path ends with
+            // the path given (a dropped leading folder: `fuzz_targets/stream.rs` for
+            // `fuzz/fuzz_targets/stream.rs`), else the one file of that name elsewhere below the
+            // root (a dropped folder: `meeting.md`).
+            found = self
+                .one_entry_ending(&self.display(&abs), super::glob::MAX_WALK)
+                .or_else(|| self.one_file_keyed(&key, super::glob::MAX_WALK));
         }
         let Some(entry) = found else {
             return Ok((abs, None));
@@ -351,6 +359,39 @@ impl Sandbox {
         named.next().is_none().then_some(first)
     }
 
+    /// The one entry below the root — a file, or a folder holding files — whose path ends with
+    /// the components of `rel` (a relative path with `/` separators; each component compared
+    /// by [`near_key`]: case and leading dots aside), looking at `max` entries at most; `None`
+    /// when there is none, or more than one. `fuzz/fuzz_targets/stream.rs` for
+    /// `fuzz_targets/stream.rs` when `src/repair/stream.rs` is also there.
+    fn one_entry_ending(&self, rel: &str, max: usize) -> Option<PathBuf> {
+        let want: Vec<String> = rel.split('/').map(near_key).collect();
+        let mut found: Option<PathBuf> = None;
+        for file in super::glob::walk_files_within(self, &self.root, false, max) {
+            let Ok(below) = file.strip_prefix(&self.root) else {
+                continue;
+            };
+            let parts: Vec<String> = below
+                .components()
+                .map(|c| near_key(&c.as_os_str().to_string_lossy()))
+                .collect();
+            // The file itself and each folder it is in, by how many components they have.
+            for len in want.len()..=parts.len() {
+                if parts[len - want.len()..len] != want[..] {
+                    continue;
+                }
+                let entry: PathBuf = self
+                    .root
+                    .join(below.components().take(len).collect::<PathBuf>());
+                match &found {
+                    Some(f) if *f != entry => return None,
+                    _ => found = Some(entry),
+                }
+            }
+        }
+        found
+    }
+
     /// `abs` relative to the root, with `/` separators; `.` for the root itself.
     pub fn display(&self, abs: &Path) -> String {
         match abs.strip_prefix(&self.root) {
@@ -384,6 +425,17 @@ impl Sandbox {
         };
         let shown = self.display(abs);
         let mut dir = abs.parent().unwrap_or(&self.root).to_path_buf();
+        // A folder that is not there but ends the path of exactly one folder elsewhere (a
+        // dropped leading folder: `fuzz_targets/` for `fuzz/fuzz_targets/`): that folder's
+        // entries are the ones meant.
+        if !dir.is_dir()
+            && dir.starts_with(&self.root)
+            && let Some(moved) = self
+                .one_entry_ending(&self.display(&dir), super::glob::MAX_WALK)
+                .filter(|d| d.is_dir())
+        {
+            dir = moved;
+        }
         while !dir.is_dir() && dir.starts_with(&self.root) && dir != self.root {
             dir = dir.parent().unwrap_or(&self.root).to_path_buf();
         }
