@@ -107,13 +107,22 @@ pub(super) fn matcher(
 }
 
 /// The regular files under `start` (or `start` itself when `is_file`), sorted, without following
-/// symbolic links and skipping `.git`. Nothing outside the sandbox is visited: the walk starts
-/// from a resolved path and never follows links.
+/// symbolic links, skipping `.git` and what the workspace's `.gitignore` and `.ignore` files
+/// exclude ([`walk_files_within`]). Nothing outside the sandbox is visited: the walk starts from
+/// a resolved path and never follows links.
 pub(super) fn walk_files(sb: &Sandbox, start: &Path, is_file: bool) -> Vec<PathBuf> {
     walk_files_within(sb, start, is_file, MAX_WALK)
 }
 
 /// [`walk_files`] looking at `entries` entries at most (files and folders, in name order).
+///
+/// Files a `.gitignore` or `.ignore` file inside the root excludes are left out, as `git` and
+/// ripgrep leave them out: a build folder (`target/`, `node_modules/`) would otherwise fill the
+/// results of `glob` and `grep` and make a file's name ambiguous. The ignore files of the folders
+/// from the root down to `start` apply too, to what is below `start`; `start` itself, given
+/// explicitly, is walked even when ignored (a search of `target/` looks there). Ignore files
+/// outside the root, the user's global one included, are not read: the sandbox reads nothing
+/// outside the root.
 pub(super) fn walk_files_within(
     sb: &Sandbox,
     start: &Path,
@@ -123,18 +132,51 @@ pub(super) fn walk_files_within(
     if is_file {
         return vec![start.to_path_buf()];
     }
-    let mut out: Vec<PathBuf> = walkdir::WalkDir::new(start)
-        .follow_links(false)
-        .sort_by_file_name()
-        .into_iter()
-        .filter_entry(|e| e.file_name() != ".git")
-        .take(entries)
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file() && e.path().starts_with(sb.root()))
-        .map(walkdir::DirEntry::into_path)
-        .collect();
+    // From the root, so that the ignore files of the folders above `start` apply with git's
+    // precedence (a deeper file's rule wins), going down only the way to `start`.
+    let root = sb.root();
+    let from = if start.starts_with(root) { root } else { start };
+    let mut out = Vec::new();
+    let reached = walk_below(from, start, entries, &mut out);
+    if !reached {
+        // `start` is ignored by a rule above it: given explicitly, it is walked on its own.
+        out.clear();
+        walk_below(start, start, entries, &mut out);
+    }
+    out.retain(|f| f.starts_with(root));
     out.sort();
     out
+}
+
+/// Walks `from` (`start` or a folder above it) for [`walk_files_within`], going down only the
+/// way to `start` and everywhere below it, skipping `.git` and what ignore files exclude; pushes
+/// the files below `start` to `out`. Whether the walk reached `start` (an ignored folder on the
+/// way is not entered).
+fn walk_below(from: &Path, start: &Path, entries: usize, out: &mut Vec<PathBuf>) -> bool {
+    let target = start.to_path_buf();
+    let mut walk = ignore::WalkBuilder::new(from);
+    walk.follow_links(false)
+        .hidden(false)
+        .parents(false)
+        .ignore(true)
+        .git_ignore(true)
+        .git_global(false)
+        .git_exclude(false)
+        .require_git(false)
+        .sort_by_file_name(std::ffi::OsStr::cmp)
+        .filter_entry(move |e| {
+            e.file_name() != ".git"
+                && (e.path().starts_with(&target) || target.starts_with(e.path()))
+        });
+    let mut reached = from == start;
+    for e in walk.build().take(entries).filter_map(Result::ok) {
+        if e.path() == start {
+            reached = true;
+        } else if e.file_type().is_some_and(|t| t.is_file()) && e.path().starts_with(start) {
+            out.push(e.into_path());
+        }
+    }
+    reached
 }
 
 fn glob(sb: &Sandbox, args: &GlobArgs) -> Result<Output, Failure> {
