@@ -234,7 +234,7 @@ fn glob_at(
 /// `folder/ (N files)` — and folders are opened, level by level and the one with the fewest entries first, while
 /// their entries still fit. Small folders come out file by file, big ones as one line each, so
 /// every part of the tree shows.
-fn summed_up(found: &[String], base: &str, limit: usize) -> Vec<String> {
+pub(super) fn summed_up(found: &[String], base: &str, limit: usize) -> Vec<String> {
     use std::collections::{BTreeMap, BTreeSet};
     let skip = if base == "." { 0 } else { base.len() + 1 };
     // Each folder below `base` (as a path prefix with its trailing `/`; "" for `base`) with its

@@ -9,7 +9,12 @@ use serde_json::{Value, json};
 use super::{Sandbox, blocking, default_path, io_failure, looks_binary};
 use crate::tools::{Annotations, Failure, Output, ToolContext, TypedTool};
 
+/// Most matches in the structured data (`--format json`, the library's `data`).
 const MAX_MATCHES: usize = 200;
+/// Most match lines in the text: more matches than this are shown spread over the files that
+/// have them ([`spread`]). Listed in walk order, 200 matches of the first folders filled a small
+/// model's context window and hid every later file (Qwen2.5-Coder-0.5B's grep of `.*`).
+const LIST_LINES: usize = 50;
 const MAX_LINE_CHARS: usize = 200;
 /// How much of one line is searched: files are read line by line with memory bounded by this,
 /// whatever their size; a longer line is searched in its first `MAX_LINE_BYTES` and the result
@@ -145,9 +150,10 @@ fn grep_at(
 ) -> Result<Output, Failure> {
     let meta = std::fs::metadata(&abs).map_err(|e| io_failure("grep", sb, &abs, &e))?;
     let files = super::glob::walk_files(sb, &abs, meta.is_file());
-    let mut text = String::new();
     let mut data = Vec::new();
     let mut total = 0usize;
+    // Per file with matches: its path, how many, and the first LIST_LINES of them.
+    let mut by_file: Vec<(String, usize, Vec<String>)> = Vec::new();
     // Files with a line longer than MAX_LINE_BYTES (searched in its first MAX_LINE_BYTES only).
     let mut long_lines: Vec<String> = Vec::new();
     for file in files {
@@ -167,17 +173,20 @@ fn grep_at(
         }
         let mut lines = Lines::new(reader);
         let mut number = 0usize;
+        let (mut count, mut shown) = (0usize, Vec::new());
         while let Some(line) = lines.next_line() {
             number += 1;
             let line = String::from_utf8_lossy(line);
-            if !re.is_match(&line) {
+            // Matched without its line break, as grep matches lines: `x$` ends at the break.
+            let line = line.trim_end_matches(['\n', '\r']);
+            if !re.is_match(line) {
                 continue;
             }
             total += 1;
-            if total > MAX_MATCHES {
+            count += 1;
+            if total > MAX_MATCHES && count > LIST_LINES {
                 continue;
             }
-            let line = line.trim_end_matches(['\n', '\r']);
             let shown_line: String = if line.chars().count() > MAX_LINE_CHARS {
                 line.chars()
                     .take(MAX_LINE_CHARS)
@@ -186,24 +195,57 @@ fn grep_at(
             } else {
                 line.to_string()
             };
-            text.push_str(&format!(
-                "{rel} (line {number}): {}\n",
-                shown_line.trim_end()
-            ));
-            data.push(json!({"path": rel, "line": number, "text": shown_line}));
+            if count <= LIST_LINES {
+                shown.push(format!("{rel} (line {number}): {}", shown_line.trim_end()));
+            }
+            if total <= MAX_MATCHES {
+                data.push(json!({"path": rel, "line": number, "text": shown_line}));
+            }
         }
         if lines.cut {
-            long_lines.push(rel);
+            long_lines.push(rel.clone());
+        }
+        if count > 0 {
+            by_file.push((rel, count, shown));
         }
     }
     let shown = sb.display(&abs);
-    if total == 0 {
-        text = format!("no matches for `{}` in `{shown}`", args.pattern);
-    } else if total > MAX_MATCHES {
-        text.push_str(&format!(
-            "[{MAX_MATCHES} of {total} matches shown; narrow the pattern, the path or the glob]"
-        ));
-    }
+    let mut text = if total == 0 {
+        format!("no matches for `{}` in `{shown}`", args.pattern)
+    } else if total <= LIST_LINES {
+        by_file
+            .iter()
+            .flat_map(|(_, _, lines)| lines.iter().map(String::as_str))
+            .collect::<Vec<_>>()
+            .join("\n")
+    } else if by_file.len() <= LIST_LINES {
+        format!(
+            "{}\n[{total} matches in {} files; the first matches of each file shown: narrow the \
+             pattern, the path or the glob]",
+            spread(&by_file, LIST_LINES).join("\n"),
+            by_file.len()
+        )
+    } else {
+        // Too many files for a line each: the files' first matches, with the folders holding
+        // many summed up as glob sums them up.
+        let paths: Vec<String> = by_file.iter().map(|(rel, _, _)| rel.clone()).collect();
+        let first: std::collections::HashMap<&str, &str> = by_file
+            .iter()
+            .map(|(rel, _, lines)| (rel.as_str(), lines[0].as_str()))
+            .collect();
+        let summed = super::glob::summed_up(&paths, &shown, LIST_LINES);
+        let lines: Vec<&str> = summed
+            .iter()
+            .map(|l| first.get(l.as_str()).copied().unwrap_or(l))
+            .collect();
+        format!(
+            "{}\n[{total} matches in {} files; the first match of each file shown, folders with \
+             many such files summed up as `folder/ (N files)`: grep with that folder as the path \
+             to see them, or narrow the pattern or the glob]",
+            lines.join("\n"),
+            by_file.len()
+        )
+    };
     if !long_lines.is_empty() {
         text.push_str(&format!(
             "\n[lines longer than {} MiB were searched in their first {} MiB only, in: {}]",
@@ -213,6 +255,44 @@ fn grep_at(
         ));
     }
     Ok(Output::list(text.trim_end().to_string(), Value::Array(data)).reading(abs))
+}
+
+/// The lines that show the matches of `by_file` (path, number of matches, the first match lines)
+/// in about `limit` lines (`by_file` has `limit` files at most): each file's first match, then
+/// each file's second, and so on while they fit, in file order, a file whose matches are not all
+/// shown followed by how many more it has (a line, counted in `limit`).
+fn spread(by_file: &[(String, usize, Vec<String>)], limit: usize) -> Vec<String> {
+    let mut take = vec![0usize; by_file.len()];
+    // Room for the notes of the files with more matches than shown, at worst one each.
+    let notes = by_file.iter().filter(|(_, count, _)| *count > 1).count();
+    let mut room = limit.saturating_sub(notes).max(by_file.len());
+    'rounds: loop {
+        let mut more = false;
+        for ((_, _, lines), n) in by_file.iter().zip(take.iter_mut()) {
+            if *n < lines.len() {
+                if room == 0 {
+                    break 'rounds;
+                }
+                *n += 1;
+                room -= 1;
+                more = true;
+            }
+        }
+        if !more {
+            break;
+        }
+    }
+    let mut out = Vec::new();
+    for ((_, count, lines), n) in by_file.iter().zip(take) {
+        if n == 0 {
+            break;
+        }
+        out.extend(lines[..n].iter().cloned());
+        if *count > n {
+            out.push(format!("[+{} more in this file]", count - n));
+        }
+    }
+    out
 }
 
 /// Words too common to tell anything about where an answer is.
