@@ -212,9 +212,8 @@ impl Sandbox {
             // the path given (a dropped leading folder: `fuzz_targets/stream.rs` for
             // `fuzz/fuzz_targets/stream.rs`), else the one file of that name elsewhere below the
             // root (a dropped folder: `meeting.md`).
-            found = self
-                .one_entry_ending(&self.display(&abs), super::glob::MAX_WALK)
-                .or_else(|| self.one_file_keyed(&key, super::glob::MAX_WALK));
+            let (ending, named) = self.entries_ending(&self.display(&abs), super::glob::MAX_WALK);
+            found = ending.or(named);
         }
         let Some(entry) = found else {
             return Ok((abs, None));
@@ -359,14 +358,23 @@ impl Sandbox {
         named.next().is_none().then_some(first)
     }
 
-    /// The one entry below the root — a file, or a folder holding files — whose path ends with
-    /// the components of `rel` (a relative path with `/` separators; each component compared
-    /// by [`near_key`]: case and leading dots aside), looking at `max` entries at most; `None`
-    /// when there is none, or more than one. `fuzz/fuzz_targets/stream.rs` for
+    /// In one walk of `max` entries at most: the one entry below the root — a file, or a folder
+    /// holding files — whose path ends with the components of `rel` (a relative path with `/`
+    /// separators; each component compared by [`near_key`]: case and leading dots aside), and
+    /// the one file whose name is `rel`'s last component (as [`Self::one_file_keyed`] finds it);
+    /// each `None` when there is none, or more than one. `fuzz/fuzz_targets/stream.rs` ends
     /// `fuzz_targets/stream.rs` when `src/repair/stream.rs` is also there.
-    fn one_entry_ending(&self, rel: &str, max: usize) -> Option<PathBuf> {
+    fn entries_ending(&self, rel: &str, max: usize) -> (Option<PathBuf>, Option<PathBuf>) {
+        /// Keeps the one candidate seen; a second, different one makes it none for good.
+        fn one(slot: &mut Option<Option<PathBuf>>, entry: PathBuf) {
+            match slot {
+                None => *slot = Some(Some(entry)),
+                Some(Some(f)) if *f != entry => *slot = Some(None),
+                Some(_) => {}
+            }
+        }
         let want: Vec<String> = rel.split('/').map(near_key).collect();
-        let mut found: Option<PathBuf> = None;
+        let (mut ending, mut named) = (None, None);
         for file in super::glob::walk_files_within(self, &self.root, false, max) {
             let Ok(below) = file.strip_prefix(&self.root) else {
                 continue;
@@ -375,21 +383,20 @@ impl Sandbox {
                 .components()
                 .map(|c| near_key(&c.as_os_str().to_string_lossy()))
                 .collect();
+            if parts.last() == want.last() {
+                one(&mut named, file.clone());
+            }
             // The file itself and each folder it is in, by how many components they have.
             for len in want.len()..=parts.len() {
-                if parts[len - want.len()..len] != want[..] {
-                    continue;
-                }
-                let entry: PathBuf = self
-                    .root
-                    .join(below.components().take(len).collect::<PathBuf>());
-                match &found {
-                    Some(f) if *f != entry => return None,
-                    _ => found = Some(entry),
+                if parts[len - want.len()..len] == want[..] {
+                    let entry = self
+                        .root
+                        .join(below.components().take(len).collect::<PathBuf>());
+                    one(&mut ending, entry);
                 }
             }
         }
-        found
+        (ending.flatten(), named.flatten())
     }
 
     /// `abs` relative to the root, with `/` separators; `.` for the root itself.
@@ -430,9 +437,9 @@ impl Sandbox {
         // entries are the ones meant.
         if !dir.is_dir()
             && dir.starts_with(&self.root)
-            && let Some(moved) = self
-                .one_entry_ending(&self.display(&dir), super::glob::MAX_WALK)
-                .filter(|d| d.is_dir())
+            && let (Some(moved), _) =
+                self.entries_ending(&self.display(&dir), super::glob::MAX_WALK)
+            && moved.is_dir()
         {
             dir = moved;
         }
