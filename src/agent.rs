@@ -493,6 +493,9 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 {
                     // Asked once already (or no turn was left to ask in): no answer.
                     EndReason::Echoed
+                } else if correct::is_refusal(&generated.extraction.content) {
+                    // Asked once already, or no turn was left to ask in.
+                    EndReason::Refused
                 } else if backend_stats.stop == StopReason::MaxTokens {
                     EndReason::AnswerCutOff
                 } else if backend_stats.stop == StopReason::ContextFull {
@@ -1416,7 +1419,8 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     /// - a reply that only echoes a message toolmend sent this run (a corrective message, a
     ///   note, a nudge) or the request itself;
     /// - a refusal that says nothing about the request ([`correct::is_refusal`]) after tool
-    ///   results or where the next turn offers tools: the tools can serve it;
+    ///   results or where the next turn offers tools: the tools can serve it (refused again,
+    ///   the run ends [`EndReason::Refused`]);
     /// - an answer written before any call when the request names something a read-only tool
     ///   can read ([`Self::look_first`]): the model cannot know what it holds;
     /// - an answer to a request that asks for a change ([`correct::asks_change`]) of something

@@ -1980,14 +1980,25 @@ fn a_refusal_is_asked_again_once() {
             && nudge.contains(r#"call: {"name":"ls","arguments":{"path":"notes"}}"#),
         "{nudge}"
     );
-    // Once a run: a second refusal is the answer.
+    // Once a run: a second refusal ends the run `refused` (no answer), the refusal kept to show.
     let (t, _) = run_prompt(
         &dir,
         "How many notes are there?",
         vec![ls(), refusal.into(), refusal.into(), "unused".into()],
     );
-    assert_eq!((t.end, t.turns.len()), (EndReason::Answered, 3));
+    assert_eq!((t.end, t.turns.len()), (EndReason::Refused, 3));
     assert_eq!(t.answer.as_deref(), Some(refusal));
+    // A refusal where no turn is left to ask in ends the same way.
+    let (t, _) = run_prompt_with(
+        &dir,
+        "How many notes are there?",
+        vec![ls(), refusal.into()],
+        AgentOptions {
+            max_turns: 2,
+            ..AgentOptions::default()
+        },
+    );
+    assert_eq!((t.end, t.turns.len()), (EndReason::Refused, 2));
     // An apology that says what is wrong answers.
     let (t, _) = run_prompt(
         &dir,

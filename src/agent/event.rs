@@ -103,7 +103,8 @@ pub enum AgentEvent {
         /// How it ended.
         reason: EndReason,
         /// The final answer's text (the last turn's content outside calls) when the model
-        /// answered (`answered`, `answer_cut_off`, `context_full`), else `null`.
+        /// answered (`answered`, `answer_cut_off`, `context_full`) or refused (`refused`: the
+        /// refusal, shown but no answer), else `null`.
         answer: Option<String>,
         /// Totals over the run.
         stats: RunStats,
@@ -132,6 +133,12 @@ pub enum EndReason {
     /// restated once the run has changed something counts as the answer: it says what was
     /// done.)
     Echoed,
+    /// The model's last reply refused the request without saying anything about it ("I'm
+    /// sorry, but I can't assist with that.", see [`super::correct::is_refusal`]), after it was
+    /// asked once already to answer from its results or to use the tools — or where no turn
+    /// was left to ask in. `Done`'s `answer` holds the refusal, so it can be shown, but it is
+    /// no answer.
+    Refused,
     /// The turn budget ran out while the model was still calling tools.
     TurnBudget,
     /// The model repeated an identical call after a corrective (or "use the earlier result")
@@ -158,6 +165,7 @@ impl EndReason {
             }
             Self::EmptyOutput => "the model produced nothing",
             Self::Echoed => "no answer: the model only repeated the request or toolmend's message",
+            Self::Refused => "no answer: the model refused the request (it was asked again once)",
             Self::TurnBudget => "the turn budget ran out (raise --turns)",
             Self::RepeatedFailure => {
                 "the model kept repeating the same call after being told to stop"
@@ -291,7 +299,8 @@ pub struct Transcript {
     pub prompt: String,
     /// Every turn, in order.
     pub turns: Vec<TurnRecord>,
-    /// The final answer's text (content outside calls), when the model answered.
+    /// The final answer's text (content outside calls), when the model answered, or its
+    /// refusal when the run ended [`EndReason::Refused`].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub answer: Option<String>,
     /// How the run ended.

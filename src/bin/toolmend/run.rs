@@ -10,7 +10,8 @@
 //! the event stream as JSON Lines (see [`toolmend::agent::AgentEvent`]).
 //!
 //! Exit status of `run`: 0 when the model answered, 1 when the run ended without an answer (turn
-//! budget, repeated failing call, empty output, a backend failure mid-run, a conversation that
+//! budget, repeated failing call, empty output, an echo or a refusal instead of an answer, a
+//! backend failure mid-run, a conversation that
 //! outgrew the context mid-run), 2 for usage or set-up errors (no such model, unreachable
 //! server, bad root, a prompt that does not fit the context from the first turn), 130 when
 //! Ctrl-C stopped it (the run stops at the next token, starts no further call, and still ends
