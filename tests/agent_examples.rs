@@ -1165,6 +1165,47 @@ fn without_a_named_file_the_look_first_is_a_search_for_the_requests_telling_word
     );
 }
 
+/// Session 26, `toolmend run` in this repository: asked "How many benches does this project
+/// have?", Qwen2.5-Coder-0.5B was offered a search of `benches/` for `benches` — the folder's
+/// own name, on the doc line of every bench — and answered `1` from the matches. A word that
+/// names the folder tells nothing about what is in it; with no other word found there, the
+/// look is the folder's `ls`.
+#[test]
+fn the_folders_own_name_is_no_telling_word_for_a_search_inside_it() {
+    let dir = folder();
+    std::fs::create_dir(dir.path().join("benches")).unwrap();
+    for name in ["repair", "extract", "decode"] {
+        std::fs::write(
+            dir.path().join(format!("benches/{name}.rs")),
+            format!("//! {name} benches: criterion groups.\nfn main() {{}}\n"),
+        )
+        .unwrap();
+    }
+    let (_, requests) = run_prompt(
+        &dir,
+        "How many benches does this project have?",
+        vec!["1".into(), "3".into()],
+    );
+    let asked = &requests[1].messages.last().unwrap().content;
+    assert!(
+        asked.ends_with(r#"{"name":"ls","arguments":{"path":"benches"}}"#),
+        "{asked}"
+    );
+    // Another word of the request found inside is still searched for.
+    let (_, requests) = run_prompt(
+        &dir,
+        "Which of the benches has criterion groups?",
+        vec!["repair".into(), "all".into()],
+    );
+    let asked = &requests[1].messages.last().unwrap().content;
+    assert!(
+        asked.ends_with(
+            r#"{"name":"grep","arguments":{"pattern":"criterion","path":"benches","ignore_case":true}}"#
+        ),
+        "{asked}"
+    );
+}
+
 /// Found with `toolmend eval tasks` (todo_open): asked "Which TODO items in todo.txt are still
 /// open?", Qwen2.5-Coder-0.5B read the file and then called `edit` to rewrite an item, three
 /// sessions running. A request phrased as a question is offered only the tools that change no

@@ -98,13 +98,21 @@ impl TypedTool for Grep {
         let code = code_words(request);
         if let Some(folder) = sb.first_named(request, true) {
             let abs = sb.resolve("grep", &folder).ok()?;
-            let mut words = code.clone();
+            // The words that name the folder tell nothing about what is inside it: searched
+            // for, `benches` in `benches/` matched the doc line of every bench, and asked "How
+            // many benches does this project have?", Qwen2.5-Coder-0.5B answered `1` from them
+            // (session 26, this repository). With no other word, the look is the folder's `ls`.
+            let names_folder =
+                |w: &String| folder.split('/').any(|part| part.eq_ignore_ascii_case(w));
+            let mut words: Vec<String> =
+                code.iter().filter(|w| !names_folder(w)).cloned().collect();
+            let preferred = words.len();
             words.extend(
                 plain_words(request)
                     .into_iter()
-                    .filter(|w| !code.contains(w)),
+                    .filter(|w| !code.contains(w) && !names_folder(w)),
             );
-            let word = telling_word(sb, &abs, &words, code.len())?;
+            let word = telling_word(sb, &abs, &words, preferred)?;
             return Some(json!({"pattern": word, "path": folder, "ignore_case": true}));
         }
         let word = telling_word(sb, sb.root(), &code, code.len())?;
