@@ -132,7 +132,7 @@ impl TypedTool for Edit {
             .then(|| json!({"path": path, "old_text": old_text, "new_text": new_text}))
     }
 
-    /// The edit the request spells out in words ([`super::asked`]), grounded in the file it
+    /// The edit the request spells out in words (read by `builtin::asked`), grounded in the file it
     /// names. Found on the held-out project tasks: asked to change a flag's default "from 7 to
     /// 14", to add a line under a changelog heading, or to set a value, Qwen2.5-Coder-0.5B read
     /// the file and then called tools it made up (`0.3.1` with `{"show": "sort readings by

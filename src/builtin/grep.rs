@@ -86,7 +86,7 @@ impl TypedTool for Grep {
     /// quotes (`"temperture"`) — of those found there, the one on the fewest lines; the call
     /// leaves `path` out (the root). A question in plain words need not be about the workspace
     /// at all. Found on the held-out project tasks: asked "In which file is the function
-    /// to_kelvin defined?", the model answered "in the <tools> XML tags" without a look.
+    /// to_kelvin defined?", the model answered "in the `<tools>` XML tags" without a look.
     ///
     /// `None` when the request names a file (reading it is the better look, see `read`), or
     /// no such word occurs where it would be searched.
