@@ -15,7 +15,7 @@
 //!  "rejected"?: ["name" | {"name": "f", "reason"?: "cut_off", "format"?: "hermes", "says"?: "…"}]}
 //! ```
 //! `content`, `reasoning`, `rejected` and a call's `format` are checked only when present; a
-//! rejected entry written as an object also checks the reason (`unknown_tool`, `no_arguments`,
+//! rejected entry written as an object also checks the reason (`unknown_tool`, `no_arguments`, `too_many_values`,
 //! `cut_off`), the format, and text the reason's message must contain (`says`) when it gives them. A call written `{"name": "f", "error": true}` is
 //! expected with arguments that could not be read (`Err`).
 
@@ -135,6 +135,7 @@ fn check(input: &str, exp: &Value, x: &Extraction) -> Result<(), String> {
                 RejectReason::UnknownTool { .. } => "unknown_tool",
                 RejectReason::NoArguments { .. } => "no_arguments",
                 RejectReason::CutOff { .. } => "cut_off",
+                RejectReason::TooManyValues { .. } => "too_many_values",
                 _ => "other",
             };
             if let Some(want) = w["reason"].as_str()

@@ -259,6 +259,23 @@ impl Finisher {
             };
             return self.reject(rc, raw, reason, false, event);
         }
+        if let Args::TooMany(given) = rc.args {
+            // Without a tool list, what the tool takes is unknown: no arguments object, as for
+            // one value that binds nothing.
+            let reason = match self.opts.parameter_names(&rc.name) {
+                Some(parameters) => RejectReason::TooManyValues {
+                    name: rc.name.clone(),
+                    given,
+                    parameters: parameters.into_iter().map(str::to_owned).collect(),
+                },
+                None => RejectReason::NoArguments {
+                    name: rc.name.clone(),
+                    strays: Vec::new(),
+                    parameters: Vec::new(),
+                },
+            };
+            return self.reject(rc, raw, reason, false, event);
+        }
         let args = std::mem::replace(&mut rc.args, Args::Json(0..0));
         let props = self
             .opts
@@ -351,6 +368,8 @@ impl Finisher {
             }
             Args::Beside(_, f) => (Ok(Value::Null), f),
             Args::Bad(e) => (Err(err(e, rc.raw.start)), Vec::new()),
+            // Refused before the arguments are read (see `finish`).
+            Args::TooMany(_) => (Ok(Value::Null), Vec::new()),
             Args::Pairs { pairs, .. } => {
                 let tool = self.opts.tool(&rc.name);
                 let mut m = Map::new();

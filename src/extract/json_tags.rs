@@ -888,7 +888,7 @@ pub(crate) fn prose_python(inp: &Input<'_>, s: usize, _mend: usize) -> Step {
         return Step::NotMine;
     }
     match super::value::py_call(t, ns, super::value::Positional::Mapped(inp.opts)) {
-        Ok((n, Value::Object(args), e)) if n == name => {
+        Ok((n, super::value::PyArgs::Value(Value::Object(args)), e)) if n == name => {
             let props = inp
                 .opts
                 .tool(name)

@@ -399,6 +399,21 @@ pub enum RejectReason {
         /// The tool's parameter names, from the tool list (empty when it has none).
         parameters: Vec<String>,
     },
+    /// A Python-style call in a closed envelope gives more positional values than the listed
+    /// tool has parameters (`ls("notes", "extra")` for `ls(path)`): which value is which
+    /// cannot be known.
+    #[error(
+        "the call to `{name}` gives {given} values, but `{name}` takes {}; write the call again with its arguments as a JSON object, each value under its parameter's name",
+        takes(parameters)
+    )]
+    TooManyValues {
+        /// The name the model wrote.
+        name: String,
+        /// How many positional values the call gives.
+        given: usize,
+        /// The tool's parameter names, from the tool list, in its schema's order.
+        parameters: Vec<String>,
+    },
     /// The output ended inside the call's arguments (e.g. the token limit was reached).
     #[error(
         "the call to `{name}` was cut off before its arguments were complete; write the whole call again"
@@ -407,6 +422,23 @@ pub enum RejectReason {
         /// The name the model wrote.
         name: String,
     },
+}
+
+/// What a tool takes, for [`RejectReason::TooManyValues`]'s message: `no arguments`,
+/// ``1 parameter (`path`)``, ``2 parameters (`path`, `offset`)``.
+fn takes(parameters: &[String]) -> String {
+    match parameters.len() {
+        0 => "no arguments".into(),
+        n => format!(
+            "{n} parameter{} ({})",
+            if n == 1 { "" } else { "s" },
+            parameters
+                .iter()
+                .map(|p| format!("`{p}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
 }
 
 /// The middle of [`RejectReason::NoArguments`]'s message: which members beside the name are no

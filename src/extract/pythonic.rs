@@ -2,15 +2,13 @@
 //! mode), OLMo 3 (`<function_calls>f(a=1)</function_calls>`), Llama 3.1's `<|python_tag|>`, and
 //! bare lists `[f(a=1), g(b='x')]`.
 
-use serde_json::Value;
-
 use super::Format;
 
 /// Python calls read from a text: name, arguments, and the call's span.
-type PyCalls = Vec<(String, Value, std::ops::Range<usize>)>;
+type PyCalls = Vec<(String, PyArgs, std::ops::Range<usize>)>;
 use super::json_tags::{expect_close, payload, trim_range};
 use super::scan::{Args, Input, Piece, RawCall, Step, Wait, body_until, skip_ws};
-use super::value::{Positional, Stop, py_call};
+use super::value::{Positional, PyArgs, Stop, py_call};
 
 /// Why [`calls_in`] stopped before the end of a run of calls: the reason, the calls read
 /// before, and where the call it could not read starts.
@@ -117,7 +115,10 @@ fn to_pieces(calls: PyCalls, span: std::ops::Range<usize>, fmt: Format) -> Vec<P
         .map(|(name, args, r)| {
             Piece::Call(RawCall {
                 name,
-                args: Args::Value(args, Vec::new()),
+                args: match args {
+                    PyArgs::Value(v) => Args::Value(v, Vec::new()),
+                    PyArgs::TooMany(n) => Args::TooMany(n),
+                },
                 raw: r,
                 span: span.clone(),
                 format: fmt,

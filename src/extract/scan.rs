@@ -135,6 +135,9 @@ pub(crate) enum Args {
     /// A call object with no arguments key: the members beside its name, and the fixes repair
     /// made to the payload (E27: the arguments when the tool's schema has every one of them).
     Beside(serde_json::Map<String, Value>, Vec<Fix>),
+    /// Python-style positional values, this many, beyond the listed tool's parameters, in a
+    /// closed envelope (refused `TooManyValues`).
+    TooMany(usize),
     /// Could not be read at all.
     Bad(RepairError),
 }

@@ -350,8 +350,23 @@ pub(crate) enum Positional<'a> {
     /// call.
     Mapped(&'a super::Options),
     /// As `Mapped`, but a closed envelope says it is a call: one value that cannot be mapped is
-    /// kept as the arguments value (not an object), so the finisher refuses it `NoArguments`.
+    /// kept as the arguments value (not an object), so the finisher refuses it `NoArguments`;
+    /// more values than a listed tool has parameters are counted ([`PyArgs::TooMany`]), so it
+    /// refuses them `TooManyValues`.
     Kept(&'a super::Options),
+}
+
+/// The arguments [`py_call`] read.
+#[derive(Debug)]
+pub(crate) enum PyArgs {
+    /// The arguments value (an object, or with [`Positional::Kept`] one value that could not be
+    /// mapped).
+    Value(Value),
+    /// With [`Positional::Kept`]: more positional values (the count) than the tool has
+    /// parameters (a tool not listed has none), and no keyword arguments (`ls("notes", "extra")` for `ls(path)`). A closed
+    /// envelope says it is a call; it is refused with what the tool takes, so the model can
+    /// write it again, not left in the answer as text.
+    TooMany(usize),
 }
 
 /// Reads `name(k=v, …)`, `name({…})` or `name(v, …)` (see [`Positional`]) at `at` (no leading
@@ -360,7 +375,7 @@ pub(crate) fn py_call(
     t: &str,
     at: usize,
     positional: Positional<'_>,
-) -> Result<(String, Value, usize), Stop> {
+) -> Result<(String, PyArgs, usize), Stop> {
     let Some(ne) = py_ident(t, at) else {
         return Err(if at >= t.len() {
             Stop::Eof
@@ -421,11 +436,15 @@ pub(crate) fn py_call(
         i = after_item(t, e, b')')?;
     }
     if values.is_empty() {
-        return Ok((name.to_owned(), Value::Object(args), i));
+        return Ok((name.to_owned(), PyArgs::Value(Value::Object(args)), i));
     }
     if values.len() == 1 && args.is_empty() && values[0].is_object() {
         // `f({"a": 1})`: the arguments object (E26).
-        return Ok((name.to_owned(), values.pop().unwrap_or_default(), i));
+        return Ok((
+            name.to_owned(),
+            PyArgs::Value(values.pop().unwrap_or_default()),
+            i,
+        ));
     }
     let (Positional::Mapped(opts) | Positional::Kept(opts)) = positional;
     // Python's binding: the n values are the first n parameters, none of them also given by
@@ -441,11 +460,17 @@ pub(crate) fn py_call(
             m.insert((*p).to_owned(), v);
         }
         m.extend(args);
-        return Ok((name.to_owned(), Value::Object(m), i));
+        return Ok((name.to_owned(), PyArgs::Value(Value::Object(m)), i));
     }
     match positional {
-        Positional::Kept(_) if values.len() == 1 && args.is_empty() => {
-            Ok((name.to_owned(), values.pop().unwrap_or_default(), i))
+        Positional::Kept(_) if values.len() == 1 && args.is_empty() => Ok((
+            name.to_owned(),
+            PyArgs::Value(values.pop().unwrap_or_default()),
+            i,
+        )),
+        // A name not listed is refused as such (`UnknownTool`) before its values are looked at.
+        Positional::Kept(_) if args.is_empty() => {
+            Ok((name.to_owned(), PyArgs::TooMany(values.len()), i))
         }
         _ => Err(Stop::Invalid),
     }
