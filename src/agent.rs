@@ -765,10 +765,10 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         extraction: &Extraction,
         native: &[NativeToolCall],
         looped: Option<&looping::Loop>,
-    ) -> (Vec<PendingCall>, Vec<Option<String>>) {
+    ) -> (Vec<PendingCall>, Vec<Option<Refusal>>) {
         let limit = self.options.max_calls_per_turn.max(1);
         // Each call with, for one that must not run, the message that answers it instead.
-        let mut found: Vec<(usize, PendingCall, Option<String>)> = Vec::new();
+        let mut found: Vec<(usize, PendingCall, Option<Refusal>)> = Vec::new();
         for c in &extraction.calls {
             let arguments = match &c.arguments {
                 Ok(v) => Args::Value(v.clone()),
@@ -789,16 +789,25 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         }
         for r in &extraction.rejected {
             // A call cut off inside its arguments is never run, not even with what arrived (E4):
-            // the rejection asks for the whole call again. Other refusals (an unknown name, no
-            // arguments object) go to the toolbox, which answers them with its own message.
-            // Only the text's last call can be cut off: after a loop, that is where it was cut.
-            let refusal =
-                matches!(r.reason, crate::extract::RejectReason::CutOff { .. }).then(|| {
+            // the rejection asks for the whole call again. Only the text's last call can be cut
+            // off: after a loop, that is where it was cut. Positional values that cannot be told
+            // apart (`ls("notes", "all")` in a closed envelope) are answered with the
+            // extraction's own message, which says what the tool takes: repaired as text, the
+            // call's arguments would be debris. Other refusals (an unknown name, no arguments
+            // object) go to the toolbox, which answers them with its own message.
+            let refusal = match r.reason {
+                crate::extract::RejectReason::CutOff { .. } => Some((
+                    "cut_off",
                     looped.map_or_else(
                         || r.reason.to_string(),
                         |l| correct::looped_call(&r.name, l.repeats),
-                    )
-                });
+                    ),
+                )),
+                crate::extract::RejectReason::TooManyValues { .. } => {
+                    Some(("too_many_values", r.reason.to_string()))
+                }
+                _ => None,
+            };
             found.push((
                 r.span.start,
                 PendingCall {
@@ -813,7 +822,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             ));
         }
         found.sort_by_key(|(at, _, _)| *at);
-        let (mut out, mut refusals): (Vec<PendingCall>, Vec<Option<String>>) =
+        let (mut out, mut refusals): (Vec<PendingCall>, Vec<Option<Refusal>>) =
             found.into_iter().map(|(_, c, r)| (c, r)).unzip();
         let written: Vec<String> = out
             .iter()
@@ -853,7 +862,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     async fn dispatch_all(
         &mut self,
         pending: Vec<PendingCall>,
-        refusals: &[Option<String>],
+        refusals: &[Option<Refusal>],
         seen: &mut HashMap<String, Seen>,
         record: &mut TurnRecord,
         stats: &mut RunStats,
@@ -909,10 +918,17 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             let mut ran = false;
             let mut retry: Option<String> = None;
             let refusal = refusals.get(idx).cloned().flatten();
-            let (result, feedback) = if let Some(message) = refusal {
-                // Not run: the extraction refused it (a call cut off inside its arguments).
-                let mut r = CallResult::failed("cut_off", Fault::Model, message);
+            let (result, feedback) = if let Some((kind, message)) = refusal {
+                // Not run: the extraction refused it (a call cut off inside its arguments, or
+                // positional values that cannot be told apart: shown a valid call of the tool).
+                let mut r = CallResult::failed(kind, Fault::Model, message);
                 r.attempts = 0;
+                if kind == "too_many_values"
+                    && let Some(failure) = &r.failure
+                {
+                    r.output =
+                        correct::corrective(failure, self.example_for(&call.name).as_deref());
+                }
                 let f = r.output.clone();
                 (r, f)
             } else if let Some(first) = first {
@@ -1253,7 +1269,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     fn read_only_runs(
         &self,
         pending: &[PendingCall],
-        refusals: &[Option<String>],
+        refusals: &[Option<Refusal>],
         seen: &HashMap<String, Seen>,
     ) -> HashMap<usize, usize> {
         let mut runs = HashMap::new();
@@ -2139,6 +2155,10 @@ struct Generated {
 
 /// The arguments of a call refused for its name. For JSON envelopes the extractor's raw text is
 /// the whole call object; its `arguments` (or `parameters`) member is what the model meant.
+/// Why the extraction refused a call the loop answers without running it: the failure's kind
+/// (`cut_off`, `too_many_values`) and its message.
+type Refusal = (&'static str, String);
+
 fn refused_arguments(name: &str, raw: &str) -> Args {
     let inner = repaired_value(raw).and_then(|v| match v {
         serde_json::Value::Object(mut o)

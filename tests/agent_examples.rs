@@ -2434,3 +2434,32 @@ fn a_word_inside_another_word_does_not_bear_on_the_request() {
     assert!(nudge.contains("__version__ = \"0.3.1\""), "{nudge}");
     assert!(!nudge.contains("conversions"), "{nudge}");
 }
+
+/// A Python-style call in a closed `<tool_call>` with more positional values than the tool has
+/// parameters used to stay text — and, as the turn's only text, became the run's answer. It is
+/// refused now (`TooManyValues`): the model is told what the tool takes and asked again.
+#[test]
+fn too_many_positional_values_in_a_closed_envelope_are_asked_again() {
+    let dir = notes_folder();
+    let (t, _) = run_prompt(
+        &dir,
+        "How many notes are there?",
+        vec![
+            "<tool_call>\nls(\"notes\", \"all\")\n</tool_call>".into(),
+            call("ls", json!({"path": "notes"})),
+            "There are 2 notes.".into(),
+        ],
+    );
+    assert_eq!(t.end, EndReason::Answered);
+    assert_eq!(t.answer.as_deref(), Some("There are 2 notes."));
+    let feedback = &t.turns[0].calls[0].feedback;
+    assert!(
+        feedback.contains("gives 2 values, but `ls` takes 1 parameter (`path`)")
+            && feedback.contains("A valid call looks like this:\n{\"name\":\"ls\",\"arguments\":{"),
+        "{feedback}"
+    );
+    assert_eq!(
+        t.turns[0].calls[0].result.failure.as_ref().unwrap().kind,
+        "too_many_values"
+    );
+}
