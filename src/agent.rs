@@ -2153,12 +2153,12 @@ struct Generated {
     looped: Option<looping::Loop>,
 }
 
-/// The arguments of a call refused for its name. For JSON envelopes the extractor's raw text is
-/// the whole call object; its `arguments` (or `parameters`) member is what the model meant.
 /// Why the extraction refused a call the loop answers without running it: the failure's kind
 /// (`cut_off`, `too_many_values`) and its message.
 type Refusal = (&'static str, String);
 
+/// The arguments of a call refused for its name. For JSON envelopes the extractor's raw text is
+/// the whole call object; its `arguments` (or `parameters`) member is what the model meant.
 fn refused_arguments(name: &str, raw: &str) -> Args {
     let inner = repaired_value(raw).and_then(|v| match v {
         serde_json::Value::Object(mut o)

@@ -132,12 +132,13 @@ impl TypedTool for Edit {
             .then(|| json!({"path": path, "old_text": old_text, "new_text": new_text}))
     }
 
-    /// The edit the request spells out in words (read by `builtin::asked`), grounded in the file it
-    /// names. Found on the held-out project tasks: asked to change a flag's default "from 7 to
-    /// 14", to add a line under a changelog heading, or to set a value, Qwen2.5-Coder-0.5B read
-    /// the file and then called tools it made up (`0.3.1` with `{"show": "sort readings by
-    /// date"}`) until the run ended; it sends an `edit` it is shown. Each case needs one line
-    /// of the file picked out by the words, and gives nothing otherwise:
+    /// The edit the request spells out in words (read by `builtin::asked`), grounded in the
+    /// file it names. Found on the held-out project tasks: asked to change a flag's default
+    /// "from 7 to 14", to add a line under a changelog heading, or to set a value,
+    /// Qwen2.5-Coder-0.5B read the file and then called tools it made up (`0.3.1` with
+    /// `{"show": "sort readings by date"}`) until the run ended; it sends an `edit` it is shown.
+    /// Each case needs one line of the file picked out by the words, and gives nothing
+    /// otherwise:
     /// - "from A to B", "change "A" to B", "replace A with B": the one line holding `A` as a
     ///   word of its own (`7` in `default=7`), or of several, the one that holds the most of
     ///   the request's other words (`retries: 2` over `argv.slice(2)` for "the default number

@@ -60,9 +60,8 @@ impl TypedTool for Write {
     /// The file the request asks to create, with the one value it gives as its content ("Create
     /// a file named .gitignore that contains the line __pycache__/", read by the crate's request
     /// parser, `builtin::asked`), when no file or folder of that name exists yet (replacing one
-    /// is no creation). Found on the
-    /// held-out project tasks: Qwen2.5-Coder-0.5B called a tool `gitignore` with
-    /// `{"pattern": "__pycache__"}` and never `write`.
+    /// is no creation). Found on the held-out project tasks: Qwen2.5-Coder-0.5B called a tool
+    /// `gitignore` with `{"pattern": "__pycache__"}` and never `write`.
     fn change_asked(&self, request: &str) -> Option<Value> {
         let (path, content) = asked::file_created(&asked::parts(request))?;
         let abs = self.sandbox.resolve("write", &path).ok()?;

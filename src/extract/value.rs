@@ -363,9 +363,9 @@ pub(crate) enum PyArgs {
     /// mapped).
     Value(Value),
     /// With [`Positional::Kept`]: more positional values (the count) than the tool has
-    /// parameters (a tool not listed has none), and no keyword arguments (`ls("notes", "extra")` for `ls(path)`). A closed
-    /// envelope says it is a call; it is refused with what the tool takes, so the model can
-    /// write it again, not left in the answer as text.
+    /// parameters (a tool not listed has none), and no keyword arguments (`ls("notes",
+    /// "extra")` for `ls(path)`). A closed envelope says it is a call; it is refused with what
+    /// the tool takes, so the model can write it again, not left in the answer as text.
     TooMany(usize),
 }
 

@@ -11,8 +11,7 @@
 //!
 //! Exit status of `run`: 0 when the model answered, 1 when the run ended without an answer (turn
 //! budget, repeated failing call, empty output, an echo or a refusal instead of an answer, a
-//! backend failure mid-run, a conversation that
-//! outgrew the context mid-run), 2 for usage or set-up errors (no such model, unreachable
+//! backend failure mid-run, a conversation that outgrew the context mid-run), 2 for usage or set-up errors (no such model, unreachable
 //! server, bad root, a prompt that does not fit the context from the first turn), 130 when
 //! Ctrl-C stopped it (the run stops at the next token, starts no further call, and still ends
 //! with `Done` and the summary; a second Ctrl-C ends it at once), 141 when stdout went away (a
