@@ -101,6 +101,13 @@ fn run_prompt_with(
     (t, log.requests())
 }
 
+/// What the loop asked after the model answered `prompt` in `dir` without a call (`answer`),
+/// the next turn answering `then`: the last message of the second request (the look it offers).
+fn asked_after_answer(dir: &tempfile::TempDir, prompt: &str, answer: &str, then: &str) -> String {
+    let (_, requests) = run_prompt(dir, prompt, vec![answer.into(), then.into()]);
+    requests[1].messages.last().unwrap().content.clone()
+}
+
 /// An agent over `tools` with the scripted `turns` and default options, and a runtime to run
 /// it on: for tests that run several prompts in one conversation or bring their own toolbox.
 fn agent_over<T: Toolbox>(
@@ -1141,8 +1148,7 @@ fn without_a_named_file_the_look_first_is_a_search_for_the_requests_telling_word
         dir.path().join("notes/zz.md"),
     )
     .unwrap();
-    let (_, requests) = run_prompt(&dir, prompt, vec!["The docs team.".into(), "Ana.".into()]);
-    let asked = &requests[1].messages.last().unwrap().content;
+    let asked = asked_after_answer(&dir, prompt, "The docs team.", "Ana.");
     assert!(
         asked.ends_with(r#"{"name":"ls","arguments":{"path":"notes"}}"#),
         "{asked}"
@@ -1153,12 +1159,12 @@ fn without_a_named_file_the_look_first_is_a_search_for_the_requests_telling_word
     )
     .unwrap();
     // A request naming a file: its read, not a search.
-    let (_, requests) = run_prompt(
+    let asked = asked_after_answer(
         &dir,
         "Who writes the quickstart, according to notes/meeting.md?",
-        vec!["The docs team.".into(), "Ana.".into()],
+        "The docs team.",
+        "Ana.",
     );
-    let asked = &requests[1].messages.last().unwrap().content;
     assert!(
         asked.ends_with(r#"{"name":"read","arguments":{"path":"notes/meeting.md"}}"#),
         "{asked}"
@@ -1181,23 +1187,18 @@ fn the_folders_own_name_is_no_telling_word_for_a_search_inside_it() {
         )
         .unwrap();
     }
-    let (_, requests) = run_prompt(
-        &dir,
-        "How many benches does this project have?",
-        vec!["1".into(), "3".into()],
-    );
-    let asked = &requests[1].messages.last().unwrap().content;
+    let asked = asked_after_answer(&dir, "How many benches does this project have?", "1", "3");
     assert!(
         asked.ends_with(r#"{"name":"ls","arguments":{"path":"benches"}}"#),
         "{asked}"
     );
     // Another word of the request found inside is still searched for.
-    let (_, requests) = run_prompt(
+    let asked = asked_after_answer(
         &dir,
         "Which of the benches has criterion groups?",
-        vec!["repair".into(), "all".into()],
+        "repair",
+        "all",
     );
-    let asked = &requests[1].messages.last().unwrap().content;
     assert!(
         asked.ends_with(
             r#"{"name":"grep","arguments":{"pattern":"criterion","path":"benches","ignore_case":true}}"#
