@@ -432,24 +432,23 @@ fn takes(parameters: &[String]) -> String {
         n => format!(
             "{n} parameter{} ({})",
             if n == 1 { "" } else { "s" },
-            parameters
-                .iter()
-                .map(|p| format!("`{p}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
+            quoted(parameters)
         ),
     }
+}
+
+/// Names in backticks, separated by commas: ``"`path`, `offset`"``.
+fn quoted(names: &[String]) -> String {
+    names
+        .iter()
+        .map(|s| format!("`{s}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The middle of [`RejectReason::NoArguments`]'s message: which members beside the name are no
 /// parameter of the tool, and what its parameters are.
 fn no_arguments_detail(name: &str, strays: &[String], parameters: &[String]) -> String {
-    let quote = |v: &[String]| {
-        v.iter()
-            .map(|s| format!("`{s}`"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
     match (strays.len(), parameters.is_empty()) {
         (0, _) => String::new(),
         (n, no_params) => {
@@ -461,9 +460,9 @@ fn no_arguments_detail(name: &str, strays: &[String], parameters: &[String]) -> 
             let params = if no_params {
                 String::new()
             } else {
-                format!(" (its parameters: {})", quote(parameters))
+                format!(" (its parameters: {})", quoted(parameters))
             };
-            format!(" — {} {verb} of `{name}`{params}", quote(strays))
+            format!(" — {} {verb} of `{name}`{params}", quoted(strays))
         }
     }
 }
