@@ -1672,7 +1672,8 @@ fn an_unknown_tool_with_a_tools_arguments_runs_as_that_tool() {
 /// Found on the held-out project tasks: asked to change a flag's default "from 7 to 14", to add
 /// a line under a changelog heading or to create `.gitignore` with a line, Qwen2.5-Coder-0.5B read
 /// the file, then called tools it made up (`0.3.1` with `{"show": "sort readings by date"}`,
-/// `gitignore` with `{"pattern": "__pycache__"}`) until the run ended. The change the request
+/// `gitignore` with `{"pattern": "__pycache__"}`) until the run ended; asked to rename a
+/// function everywhere in a file, it called `rename_price_of` (session 27). The change the request
 /// spells out in words, grounded in the one line of the file it names, is the example an
 /// unknown tool's message shows; sent, it makes the change, and the next turn is the answer.
 #[test]
@@ -1705,6 +1706,10 @@ fn a_change_the_request_spells_out_is_the_call_shown() {
         (
             "pyproject.toml",
             "description = \"Log temperature readings\"\n",
+        ),
+        (
+            "src/shop.py",
+            "def price_of(item):\n    return PRICES[item]\n\ndef cart_total(items):\n    return sum(price_of(i) for i in items)\n",
         ),
     ];
     // The request, the call shown, the file and a piece of it once the call is sent.
@@ -1752,6 +1757,13 @@ fn a_change_the_request_spells_out_is_the_call_shown() {
             json!({"path": "README.md", "old_text": "A tool that logs temperture readings.", "new_text": "A tool that logs temperature readings."}),
             "README.md",
             "A tool that logs temperature readings.\n",
+        ),
+        (
+            // Every occurrence: the definition and the call (session 27, `toolmend run`).
+            "Rename the function price_of to unit_price everywhere in src/shop.py.",
+            json!({"path": "src/shop.py", "old_text": "price_of", "new_text": "unit_price", "replace_all": true}),
+            "src/shop.py",
+            "def unit_price(item):\n    return PRICES[item]\n\ndef cart_total(items):\n    return sum(unit_price(i) for i in items)\n",
         ),
         (
             "Create a file named .gitignore that contains the line __pycache__/",

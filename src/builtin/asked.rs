@@ -1,8 +1,9 @@
 //! What a change request spells out in its own words, read for the built-in tools that change
 //! files: the piece of a line to replace ("change the default of --last from 7 to 14"), the value
 //! to set ("Set the version in package.json to 1.5.0"), the line to add and where it goes ("Add
-//! the line "- x" under "## 0.3.1"", "… at the end of todo.txt"), and the file to create with its
-//! content ("Create a file named .nvmrc containing the line 20").
+//! the line "- x" under "## 0.3.1"", "… at the end of todo.txt"), the name to rename ("Rename
+//! the function price_of to unit_price"), and the file to create with its content ("Create a
+//! file named .nvmrc containing the line 20").
 //!
 //! This module only reads the request. `edit` and `write` ground what it finds in the workspace
 //! (the file the request names, the one line of it that the words pick out) before it is shown
@@ -165,6 +166,87 @@ pub(crate) fn replacement(parts: &[Part]) -> Option<(Part, Part)> {
             && (w[1].quoted || w[0].is("replace")))
         .then(|| (w[1].clone(), w[3].clone()))
     })
+}
+
+/// What a rename may say it renames, between the verb and the name ("rename the function f").
+const RENAMED_KINDS: &[&str] = &[
+    "the",
+    "a",
+    "function",
+    "method",
+    "variable",
+    "var",
+    "class",
+    "constant",
+    "const",
+    "field",
+    "parameter",
+    "argument",
+    "type",
+    "struct",
+    "enum",
+    "attribute",
+    "property",
+    "key",
+    "macro",
+    "identifier",
+    "symbol",
+];
+
+/// The name a rename replaces and the new name: a clause opened by `rename`, at most the kind of
+/// thing renamed between the verb and the old name ("the function", "the variable") or after it
+/// ("the price_of function"), then `to`, `as` or `into` and the new name. Unquoted names are identifiers (letters, digits, `_`
+/// and `$`, a digit not first; a call's `()` dropped): "rename notes.txt to todo.txt" renames a
+/// file, which no edit does.
+///
+/// ```text
+/// Rename the function price_of to unit_price everywhere in src/shop.py → (price_of, unit_price)
+/// In config.py, rename `MAX` to `LIMIT`                                → (MAX, LIMIT)
+/// ```
+pub(crate) fn renamed(parts: &[Part]) -> Option<(Part, Part)> {
+    let verb = verb_at(parts, &["rename"])?;
+    let to = verb
+        + 1
+        + parts[verb + 1..]
+            .iter()
+            .position(|p| p.is_any(&["to", "as", "into"]))?;
+    let kinds = |from: usize, to: usize| {
+        from <= to && parts[from..to].iter().all(|p| p.is_any(RENAMED_KINDS))
+    };
+    // The old name right before `to`, else before the kind's word ("the price_of function").
+    let old = if kinds(verb + 1, to - 1) {
+        to - 1
+    } else if to >= verb + 3 && kinds(to - 1, to) && kinds(verb + 1, to - 2) {
+        to - 2
+    } else {
+        return None;
+    };
+    // "Rename the function to cost" names no function: a kind's word is the old name only
+    // after another kind's ("the variable type").
+    let article = |p: &Part| p.is_any(&["the", "a"]);
+    if parts[old].is_any(RENAMED_KINDS)
+        && (old == verb + 1 || article(&parts[old - 1]) || !parts[old - 1].is_any(RENAMED_KINDS))
+    {
+        return None;
+    }
+    let name = |p: &Part| {
+        let mut p = p.clone();
+        if !p.quoted {
+            p.text = p
+                .text
+                .trim_end_matches("()")
+                .trim_end_matches('(')
+                .to_owned();
+            let ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+            let first = p.text.chars().next()?;
+            if first.is_ascii_digit() || !p.text.chars().all(ident) || p.is_any(FILLERS) {
+                return None;
+            }
+        }
+        (!p.text.trim().is_empty() && !p.text.contains('\n')).then_some(p)
+    };
+    let (old, new) = (name(&parts[old])?, name(parts.get(to + 1)?)?);
+    (old.text != new.text).then_some((old, new))
 }
 
 /// The value to set and the words before it that may name what gets it: "Set "debug" to true",
@@ -425,6 +507,47 @@ mod tests {
         );
         assert_eq!(r("Change the city to Bergen."), None);
         assert_eq!(r("Move it from here to the attic"), None);
+    }
+
+    #[test]
+    fn renamed_reads_the_old_and_the_new_name() {
+        let r = |s: &str| renamed(&parts(s)).map(|(a, b)| (a.text, b.text));
+        let pair = |a: &str, b: &str| Some((a.to_owned(), b.to_owned()));
+        assert_eq!(
+            r("Rename the function price_of to unit_price everywhere in src/shop.py."),
+            pair("price_of", "unit_price")
+        );
+        assert_eq!(
+            r("In config.py, rename `MAX` to `LIMIT`."),
+            pair("MAX", "LIMIT")
+        );
+        assert_eq!(
+            r("Please rename price_of() to unit_price()"),
+            pair("price_of", "unit_price")
+        );
+        // The kind's word may be the name itself.
+        assert_eq!(
+            r("Rename the variable name to title."),
+            pair("name", "title")
+        );
+        assert_eq!(r("rename $el as $node in app.js"), pair("$el", "$node"));
+        // A file, words between that are no kind, no new name, the same name, no verb.
+        assert_eq!(r("Rename notes.txt to todo.txt."), None);
+        assert_eq!(r("Rename the function in shop.py to cost."), None);
+        assert_eq!(
+            r("Rename the price_of function to unit_price"),
+            pair("price_of", "unit_price")
+        );
+        assert_eq!(
+            r("Rename the variable test to check"),
+            pair("test", "check")
+        );
+        assert_eq!(r("Rename the variable type to kind"), pair("type", "kind"));
+        assert_eq!(r("Rename the function to cost."), None);
+        assert_eq!(r("Rename price_of."), None);
+        assert_eq!(r("Rename x to x"), None);
+        assert_eq!(r("Why did you rename x to y?"), None);
+        assert_eq!(r("Rename 2fast to slow"), None);
     }
 
     #[test]

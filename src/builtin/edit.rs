@@ -146,11 +146,19 @@ impl TypedTool for Edit {
     /// - "add the line L under/after H", "… before H", "… at the end of F", "… to F": after the
     ///   one line that reads `H` (before it; after the last line);
     /// - "set K to V", "change the K in F to V": the one line assigning a word of the request
-    ///   (`"userAgent": …`, `__version__ = …`), its value replaced as the line writes values.
+    ///   (`"userAgent": …`, `__version__ = …`), its value replaced as the line writes values;
+    /// - "rename (the function) A to B": every occurrence of `A` in the file, when each is a
+    ///   name of its own (see [`renaming`]). Found running `toolmend run` on a small Python
+    ///   project (session 27): asked to rename a function everywhere in a file, Qwen2.5-Coder-0.5B
+    ///   called `rename_price_of` with `{"price_of": "unit_price"}`, then the function itself,
+    ///   and was shown `ls` to copy until the run ended with nothing renamed.
     fn change_asked(&self, request: &str) -> Option<Value> {
         let path = self.sandbox.first_named(request, false)?;
         let text = self.named_text(&path)?;
         let parts = asked::parts(request);
+        if let Some((old, new)) = asked::renamed(&parts) {
+            return renaming(&path, &text, &old.text, &new.text);
+        }
         let (old_text, new_text) = if let Some((line, place)) = asked::line_added(&parts) {
             insertion(&text, &line, &place)?
         } else if let Some((from, to)) = asked::replacement(&parts) {
@@ -229,6 +237,37 @@ fn respelling(path: &str, text: &str, wrong: &str, right: &str) -> Option<Value>
     let alone: usize = text.lines().map(|l| asked::token_at(l, wrong).len()).sum();
     (alone > 0 && alone == text.matches(wrong).count())
         .then(|| json!({"path": path, "old_text": wrong, "new_text": right, "replace_all": true}))
+}
+
+/// The edit of `path` (its text `text`) that renames `old` to `new`: every occurrence of `old`
+/// (`replace_all` when there are several), when each is a name of its own — not part of a
+/// longer one (`price_of` in `price_of_all`), which the edit's plain text match would rename
+/// too; a method's call after a dot (`self.price_of(x)`) is renamed with it. `None` when the
+/// file does not hold `old`, holds it inside a longer name, or `old` is the file's own name.
+fn renaming(path: &str, text: &str, old: &str, new: &str) -> Option<Value> {
+    let ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    let joined =
+        |c: Option<char>, end: Option<char>| c.is_some_and(ident) && end.is_some_and(ident);
+    let total = text.matches(old).count();
+    let alone = text
+        .match_indices(old)
+        .filter(|&(at, _)| {
+            !joined(text[..at].chars().next_back(), old.chars().next())
+                && !joined(
+                    text[at + old.len()..].chars().next(),
+                    old.chars().next_back(),
+                )
+        })
+        .count();
+    let own_name = path == old || path.rsplit('/').next() == Some(old);
+    if total == 0 || alone != total || own_name {
+        return None;
+    }
+    Some(if total == 1 {
+        json!({"path": path, "old_text": old, "new_text": new})
+    } else {
+        json!({"path": path, "old_text": old, "new_text": new, "replace_all": true})
+    })
 }
 
 /// `old_value` without the quotes around it, when it has them.
@@ -769,6 +808,40 @@ mod tests {
         assert_eq!(
             keyword_value("if a == b: city = 1", "city", "the default city"),
             None
+        );
+    }
+
+    #[test]
+    fn a_rename_is_every_occurrence_when_each_is_a_name_of_its_own() {
+        use super::renaming;
+        let shop = "def price_of(item):\n    return PRICES[item]\n\ndef total(items):\n    return sum(price_of(i) for i in items)\n";
+        assert_eq!(
+            renaming("src/shop.py", shop, "price_of", "unit_price"),
+            Some(
+                serde_json::json!({"path": "src/shop.py", "old_text": "price_of", "new_text": "unit_price", "replace_all": true})
+            )
+        );
+        // One occurrence: a plain edit; a method called after a dot is the same name.
+        assert_eq!(
+            renaming("a.py", "x = self.total()\n", "total", "sum_of"),
+            Some(serde_json::json!({"path": "a.py", "old_text": "total", "new_text": "sum_of"}))
+        );
+        // Inside a longer name, absent, or the file's own name: no edit.
+        assert_eq!(
+            renaming("a.py", "price_of(1)\nprice_of_all()\n", "price_of", "p"),
+            None
+        );
+        assert_eq!(renaming("a.py", "cost = 1\n", "price_of", "p"), None);
+        assert_eq!(
+            renaming("src/shop.py", "see shop.py\n", "shop.py", "store.py"),
+            None
+        );
+        // A quoted name with spaces is matched at its ends only where they are name characters.
+        assert_eq!(
+            renaming("a.md", "Old Name and (Old Name)\n", "Old Name", "New Name"),
+            Some(
+                serde_json::json!({"path": "a.md", "old_text": "Old Name", "new_text": "New Name", "replace_all": true})
+            )
         );
     }
 
