@@ -594,7 +594,9 @@ fn a_dot_file_named_by_its_stem_is_the_call_to_make_first() {
 /// without a look. The request names no file and no folder, but a word written as code — an
 /// identifier, a flag, a quoted word — found in the folder is a search of the whole root; in a
 /// named folder such a word goes before the plain ones (`--last` over `print`). Plain words
-/// alone still get no search of the root.
+/// alone get no search of the root, unless the request says it is about the workspace ("in
+/// this project": asked "What is the price of bread in this project?", the model answered
+/// "$1.50" without a look, session 27).
 #[test]
 fn a_word_written_as_code_is_searched_for_before_answering() {
     let dir = folder();
@@ -606,6 +608,10 @@ fn a_word_written_as_code_is_searched_for_before_answering() {
                 "def to_kelvin(celsius):\n    return celsius + 273.15\n",
             ),
             ("weatherlog/js.js", "function toKelvin(c) {}\n"),
+            (
+                "src/shop.py",
+                "PRICES = {\"apple\": 0.5, \"bread\": 2.25}\n\ndef price_of(item):\n    return PRICES[item]\n",
+            ),
             (
                 "weatherlog/cli.py",
                 "show.add_argument(\"--last\", type=int, default=7)\nprint(rows)\n",
@@ -631,6 +637,11 @@ fn a_word_written_as_code_is_searched_for_before_answering() {
             "Which file defines the function toKelvin?",
             r#"{"name":"grep","arguments":{"pattern":"tokelvin","ignore_case":true}}"#,
         ),
+        // About the workspace: its plain words too, the one on the fewest lines.
+        (
+            "What is the price of bread in this project?",
+            r#"{"name":"grep","arguments":{"pattern":"bread","ignore_case":true}}"#,
+        ),
     ];
     for (prompt, want) in cases {
         let (_, requests) = run_prompt(
@@ -641,10 +652,13 @@ fn a_word_written_as_code_is_searched_for_before_answering() {
         let asked = &requests[1].messages.last().unwrap().content;
         assert!(asked.ends_with(want), "{prompt}: {asked}");
     }
-    // Plain words, or a code word found nowhere: no search, the answer stands.
+    // Plain words, or words found nowhere (a code word; the plain words of a request about the
+    // project): no search, the answer stands.
     for prompt in [
         "Where is the temperature converted?",
+        "What is the price of bread?",
         "In which file is the function to_rankine defined?",
+        "Who is the author of this project?",
     ] {
         let (t, requests) = run_prompt(&dir, prompt, vec!["Nowhere.".into()]);
         assert_eq!((requests.len(), t.answer.as_deref()), (1, Some("Nowhere.")));

@@ -85,8 +85,12 @@ impl TypedTool for Grep {
     /// as code: an identifier with `_` (`to_kelvin`), a flag (`--last`), or a word the request
     /// quotes (`"temperture"`) — of those found there, the one on the fewest lines; the call
     /// leaves `path` out (the root). A question in plain words need not be about the workspace
-    /// at all. Found on the held-out project tasks: asked "In which file is the function
-    /// to_kelvin defined?", the model answered "in the `<tools>` XML tags" without a look.
+    /// at all — unless it says it is ("in this project", "the repository", see
+    /// [`about_workspace`]): then its plain words count too. Found on the held-out project
+    /// tasks: asked "In which file is the function to_kelvin defined?", the model answered "in
+    /// the `<tools>` XML tags" without a look; running `toolmend run` on a small Python project
+    /// (session 27), asked "What is the price of bread in this project?", it answered "$1.50"
+    /// without a look (the file says 2.25).
     ///
     /// `None` when the request names a file (reading it is the better look, see `read`), or
     /// no such word occurs where it would be searched.
@@ -115,7 +119,17 @@ impl TypedTool for Grep {
             let word = telling_word(sb, &abs, &words, preferred)?;
             return Some(json!({"pattern": word, "path": folder, "ignore_case": true}));
         }
-        let word = telling_word(sb, sb.root(), &code, code.len())?;
+        // A request about the workspace itself ("… in this project?") asks about its files:
+        // its plain words count too, after those written as code.
+        let mut words = code.clone();
+        if about_workspace(request) {
+            words.extend(
+                plain_words(request)
+                    .into_iter()
+                    .filter(|w| !code.contains(w) && !WORKSPACE.contains(&w.as_str())),
+            );
+        }
+        let word = telling_word(sb, sb.root(), &words, code.len())?;
         Some(json!({"pattern": word, "ignore_case": true}))
     }
 
@@ -354,6 +368,30 @@ const COMMON: &[&str] = &[
     "would",
     "your",
 ];
+
+/// Words that name the workspace as a whole, after "this", "the", "my", "our" or "your".
+const WORKSPACE: &[&str] = &[
+    "project",
+    "repo",
+    "repository",
+    "codebase",
+    "workspace",
+    "folder",
+    "directory",
+];
+
+/// Whether `request` speaks of the workspace as a whole: "in this project", "the repository",
+/// "my codebase" (case aside).
+fn about_workspace(request: &str) -> bool {
+    let words: Vec<String> = crate::tools::request_words(request)
+        .take(200)
+        .map(str::to_lowercase)
+        .collect();
+    words.windows(2).any(|w| {
+        ["this", "the", "my", "our", "your"].contains(&w[0].as_str())
+            && WORKSPACE.contains(&w[1].as_str())
+    })
+}
 
 /// The words of `request` a search for its telling word tries: four letters or more, letters
 /// and digits only, not a common function word; lower case, at most 20, in order.
