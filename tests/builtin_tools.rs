@@ -47,6 +47,25 @@ async fn ls_lists_sorted_entries_labeled_or_as_json() {
     let r = call(&mut d, "ls", json!({})).await;
     assert_eq!(r.output, "blob.bin (4 bytes)\nnotes.txt (87 bytes)\nsrc/");
     assert_eq!(r.data[2], json!({"name": "src", "type": "dir", "size": 0}));
+    // git's own folder is left out (a small model called `git` as a tool after seeing it),
+    // unless it is the one listed.
+    std::fs::create_dir_all(dir.path().join(".git/refs")).unwrap();
+    std::fs::create_dir_all(dir.path().join("empty/.git")).unwrap();
+    let mut d = dispatcher(&dir);
+    let r = call(&mut d, "ls", json!({})).await;
+    assert!(!r.cached);
+    assert_eq!(
+        r.output,
+        "blob.bin (4 bytes)\nempty/\nnotes.txt (87 bytes)\nsrc/"
+    );
+    assert_eq!(
+        call(&mut d, "ls", json!({"path": ".git"})).await.output,
+        "refs/"
+    );
+    assert_eq!(
+        call(&mut d, "ls", json!({"path": "empty"})).await.output,
+        "`empty` holds nothing but git's own folder, `.git/`."
+    );
     let mut d = Dispatcher::new(
         toolmend::builtin::registry(dir.path()).unwrap(),
         Policy {

@@ -19,7 +19,8 @@ pub struct LsArgs {
     pub path: String,
 }
 
-/// Lists the entries of a directory: directories end in `/`, files show their size.
+/// Lists the entries of a directory: directories end in `/`, files show their size; git's own
+/// folder (`.git`) is left out.
 #[derive(Debug)]
 pub struct Ls {
     sandbox: Arc<Sandbox>,
@@ -88,9 +89,17 @@ pub(super) fn list_at(sb: &Sandbox, abs: std::path::PathBuf) -> Result<Output, F
     }
     let rd = std::fs::read_dir(&abs).map_err(|e| io_failure("ls", sb, &abs, &e))?;
     let mut entries: Vec<(String, &'static str, u64)> = Vec::new();
+    let mut git = false;
     for e in rd {
         let e = e.map_err(|e| io_failure("ls", sb, &abs, &e))?;
         let name = e.file_name().to_string_lossy().into_owned();
+        // git's own folder is no file of the project (`glob` and `grep` skip it too): listed,
+        // Qwen2.5-Coder-0.5B called a tool `git` with `ls`'s arguments until the run ended
+        // (session 27). Listed by name (`ls .git`), it shows what it holds.
+        if name == ".git" {
+            git = true;
+            continue;
+        }
         let ft = e
             .file_type()
             .map_err(|err| io_failure("ls", sb, &e.path(), &err))?;
@@ -115,7 +124,9 @@ pub(super) fn list_at(sb: &Sandbox, abs: std::path::PathBuf) -> Result<Output, F
         }
         data.push(json!({"name": name, "type": kind, "size": size}));
     }
-    if total == 0 {
+    if total == 0 && git {
+        text = format!("`{shown}` holds nothing but git's own folder, `.git/`.");
+    } else if total == 0 {
         text = format!("`{shown}` is empty.");
     } else if total > MAX_ENTRIES {
         text.push_str(&format!(
