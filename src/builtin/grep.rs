@@ -86,7 +86,7 @@ impl TypedTool for Grep {
     /// quotes (`"temperture"`) — of those found there, the one on the fewest lines; the call
     /// leaves `path` out (the root). A question in plain words need not be about the workspace
     /// at all — unless it says it is ("in this project", "the repository", see
-    /// [`about_workspace`]): then its plain words count too. Found on the held-out project
+    /// `about_workspace`): then its plain words count too. Found on the held-out project
     /// tasks: asked "In which file is the function to_kelvin defined?", the model answered "in
     /// the `<tools>` XML tags" without a look; running `toolmend run` on a small Python project
     /// (session 27), asked "What is the price of bread in this project?", it answered "$1.50"
