@@ -1735,7 +1735,8 @@ fn the_right_arguments_under_a_made_up_name_are_told_only_the_name_is_wrong() {
 /// a line under a changelog heading or to create `.gitignore` with a line, Qwen2.5-Coder-0.5B read
 /// the file, then called tools it made up (`0.3.1` with `{"show": "sort readings by date"}`,
 /// `gitignore` with `{"pattern": "__pycache__"}`) until the run ended; asked to rename a
-/// function everywhere in a file, it called `rename_price_of` (session 27). The change the request
+/// function everywhere in a file, it called `rename_price_of`, and asked to add an entry to a
+/// file's dict, the file's own function `price_of` (session 27). The change the request
 /// spells out in words, grounded in the one line of the file it names, is the example an
 /// unknown tool's message shows; sent, it makes the change, and the next turn is the answer.
 #[test]
@@ -1771,7 +1772,7 @@ fn a_change_the_request_spells_out_is_the_call_shown() {
         ),
         (
             "src/shop.py",
-            "def price_of(item):\n    return PRICES[item]\n\ndef cart_total(items):\n    return sum(price_of(i) for i in items)\n",
+            "PRICES = {\"apple\": 0.5, \"bread\": 2.25}\n\ndef price_of(item):\n    return PRICES[item]\n\ndef cart_total(items):\n    return sum(price_of(i) for i in items)\n",
         ),
     ];
     // The request, the call shown, the file and a piece of it once the call is sent.
@@ -1826,6 +1827,13 @@ fn a_change_the_request_spells_out_is_the_call_shown() {
             json!({"path": "src/shop.py", "old_text": "price_of", "new_text": "unit_price", "replace_all": true}),
             "src/shop.py",
             "def unit_price(item):\n    return PRICES[item]\n\ndef cart_total(items):\n    return sum(unit_price(i) for i in items)\n",
+        ),
+        (
+            // An entry of a collection the file assigns to a name (session 27, `toolmend run`).
+            "Add cheese with price 3.5 to the PRICES in src/shop.py.",
+            json!({"path": "src/shop.py", "old_text": "PRICES = {\"apple\": 0.5, \"bread\": 2.25}", "new_text": "PRICES = {\"apple\": 0.5, \"bread\": 2.25, \"cheese\": 3.5}"}),
+            "src/shop.py",
+            "PRICES = {\"apple\": 0.5, \"bread\": 2.25, \"cheese\": 3.5}\n\ndef price_of",
         ),
         (
             "Create a file named .gitignore that contains the line __pycache__/",

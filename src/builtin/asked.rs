@@ -33,6 +33,11 @@ impl Part {
     fn is_any(&self, ws: &[&str]) -> bool {
         ws.iter().any(|w| self.is(w))
     }
+
+    /// Whether this is the unquoted word `true` or `false` (case aside).
+    pub(crate) fn is_truth(&self) -> bool {
+        self.is_any(&["true", "false"])
+    }
 }
 
 /// Words that are never a value: "change it to the …" names no value.
@@ -247,6 +252,98 @@ pub(crate) fn renamed(parts: &[Part]) -> Option<(Part, Part)> {
     };
     let (old, new) = (name(&parts[old])?, name(parts.get(to + 1)?)?);
     (old.text != new.text).then_some((old, new))
+}
+
+/// An entry to add to a collection the file assigns to a name: its key (or the item itself),
+/// its value when it has one, and the collection's name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Entry {
+    /// The key of a mapping's entry, or the item of a list.
+    pub key: Part,
+    /// The value of a mapping's entry ("with price 3.5", "= 3.5"); `None` for a list's item.
+    pub value: Option<Part>,
+    /// The name the collection is assigned to (`PRICES`).
+    pub name: String,
+}
+
+/// The entry to add: "add K with (the) (word) (of) V to (the) NAME (list, dict, …)", "add K = V
+/// to NAME", "add "K": V to NAME", or "add ITEM to (the) NAME (list)". The verb is `add`,
+/// `insert` or `put`; NAME is an identifier of the file (`PRICES`, `allowedHosts`); V is a
+/// number, a truth value or a quoted span, K and ITEM one value each.
+///
+/// ```text
+/// Add cheese with price 3.5 to the PRICES in src/shop.py → (cheese, 3.5, PRICES)
+/// Add "pear" to the FRUITS list in shop.py              → (pear, –, FRUITS)
+/// ```
+pub(crate) fn entry_added(parts: &[Part]) -> Option<Entry> {
+    const KINDS: &[&str] = &[
+        "list",
+        "dict",
+        "dictionary",
+        "map",
+        "mapping",
+        "table",
+        "array",
+        "object",
+        "set",
+        "tuple",
+        "constant",
+        "variable",
+    ];
+    let verb = verb_at(parts, &["add", "insert", "put"])?;
+    let mut i = verb + 1;
+    while parts
+        .get(i)
+        .is_some_and(|p| p.is_any(&["a", "an", "the", "new", "entry", "item", "key"]))
+    {
+        i += 1;
+    }
+    let key = parts
+        .get(i)
+        .filter(|p| is_value(p) && !p.is_any(&["line", "with", "to"]))?;
+    let scalar =
+        |p: &Part| p.quoted || p.text.parse::<f64>().is_ok() || p.is_any(&["true", "false"]);
+    i += 1;
+    let value = match parts.get(i) {
+        Some(p) if p.is("with") => {
+            // "with price 3.5", "with a price of 3.5", "with the value "x"": the first scalar
+            // within three words.
+            let at = (i + 1..(i + 5).min(parts.len())).find(|&k| scalar(&parts[k]))?;
+            let label = &parts[i + 1..at];
+            if label.len() > 3 || label.iter().any(|p| p.quoted || p.is_any(&["to", "in"])) {
+                return None;
+            }
+            i = at + 1;
+            Some(parts[at].clone())
+        }
+        Some(p) if p.is("=") || (key.quoted && scalar(p) && !p.is_any(&["to", "in"])) => {
+            let at = if p.is("=") { i + 1 } else { i };
+            let v = parts.get(at).filter(|v| scalar(v))?.clone();
+            i = at + 1;
+            Some(v)
+        }
+        _ => None,
+    };
+    parts.get(i).filter(|p| p.is_any(&["to", "into", "in"]))?;
+    i += 1;
+    while parts.get(i).is_some_and(|p| p.is_any(&["the", "a"])) {
+        i += 1;
+    }
+    let name = parts.get(i)?;
+    let ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    if name.quoted
+        || name.is_any(FILLERS)
+        || name.is_any(KINDS)
+        || name.text.starts_with(|c: char| c.is_ascii_digit())
+        || !name.text.chars().all(ident)
+    {
+        return None;
+    }
+    Some(Entry {
+        key: key.clone(),
+        value,
+        name: name.text.clone(),
+    })
 }
 
 /// The value to set and the words before it that may name what gets it: "Set "debug" to true",
@@ -548,6 +645,44 @@ mod tests {
         assert_eq!(r("Rename x to x"), None);
         assert_eq!(r("Why did you rename x to y?"), None);
         assert_eq!(r("Rename 2fast to slow"), None);
+    }
+
+    #[test]
+    fn entry_added_reads_key_value_and_the_collections_name() {
+        let e =
+            |s: &str| entry_added(&parts(s)).map(|e| (e.key.text, e.value.map(|v| v.text), e.name));
+        let entry = |k: &str, v: Option<&str>, n: &str| {
+            Some((k.to_owned(), v.map(str::to_owned), n.to_owned()))
+        };
+        assert_eq!(
+            e("Add cheese with price 3.5 to the PRICES in src/shop.py."),
+            entry("cheese", Some("3.5"), "PRICES")
+        );
+        assert_eq!(
+            e("Add cheese with a price of 3.5 to PRICES."),
+            entry("cheese", Some("3.5"), "PRICES")
+        );
+        assert_eq!(
+            e("In config.js, add timeout = 30 to DEFAULTS."),
+            entry("timeout", Some("30"), "DEFAULTS")
+        );
+        assert_eq!(
+            e("Add \"cheese\": 3.5 to PRICES in shop.py"),
+            entry("cheese", Some("3.5"), "PRICES")
+        );
+        assert_eq!(
+            e("Add \"pear\" to the FRUITS list in shop.py."),
+            entry("pear", None, "FRUITS")
+        );
+        assert_eq!(
+            e("Add the item pear to allowed_fruits."),
+            entry("pear", None, "allowed_fruits")
+        );
+        // A line, a file, a value that is no scalar, no name.
+        assert_eq!(e("Add the line \"x\" to notes.md"), None);
+        assert_eq!(e("Add cheese to the list."), None);
+        assert_eq!(e("Add cheese with price to PRICES"), None);
+        assert_eq!(e("Add tests for the parser."), None);
     }
 
     #[test]

@@ -147,8 +147,14 @@ impl TypedTool for Edit {
     ///   one line that reads `H` (before it; after the last line);
     /// - "set K to V", "change the K in F to V": the one line assigning a word of the request
     ///   (`"userAgent": …`, `__version__ = …`), its value replaced as the line writes values;
+    /// - "add K with (price) V to NAME", "add ITEM to the NAME list": the entry added last to
+    ///   the collection literal the one line assigning `NAME` opens (`PRICES = {…}`, `FRUITS
+    ///   = [`), written as its entries are (see `entry_insertion`). Found running `toolmend
+    ///   run` on a small Python project (session 27): asked "Add cheese with price 3.5 to the
+    ///   PRICES in src/shop.py.", Qwen2.5-Coder-0.5B read the file, then called the file's
+    ///   function `price_of`, `ls`, and a tool named `git` until the run ended;
     /// - "rename (the function) A to B": every occurrence of `A` in the file, when each is a
-    ///   name of its own (see [`renaming`]). Found running `toolmend run` on a small Python
+    ///   name of its own (see `renaming`). Found running `toolmend run` on a small Python
     ///   project (session 27): asked to rename a function everywhere in a file, Qwen2.5-Coder-0.5B
     ///   called `rename_price_of` with `{"price_of": "unit_price"}`, then the function itself,
     ///   and was shown `ls` to copy until the run ended with nothing renamed.
@@ -161,6 +167,8 @@ impl TypedTool for Edit {
         }
         let (old_text, new_text) = if let Some((line, place)) = asked::line_added(&parts) {
             insertion(&text, &line, &place)?
+        } else if let Some(entry) = asked::entry_added(&parts) {
+            entry_insertion(&text, &entry, path.ends_with(".py"))?
         } else if let Some((from, to)) = asked::replacement(&parts) {
             let hints = asked::hint_words(&parts, &[&path, &from.text, &to.text]);
             replaced_in_line(&text, &from.text, &to.text, &hints)?
@@ -237,6 +245,241 @@ fn respelling(path: &str, text: &str, wrong: &str, right: &str) -> Option<Value>
     let alone: usize = text.lines().map(|l| asked::token_at(l, wrong).len()).sum();
     (alone > 0 && alone == text.matches(wrong).count())
         .then(|| json!({"path": path, "old_text": wrong, "new_text": right, "replace_all": true}))
+}
+
+/// The top-level pieces of `inner`, the text between a collection literal's brackets, split at
+/// its commas outside strings and nested brackets, trimmed, empty ones left out. `None` when a
+/// string or a bracket is left open.
+fn top_level(inner: &str) -> Option<Vec<&str>> {
+    let mut pieces = Vec::new();
+    let (mut depth, mut quote, mut escaped, mut start) = (0i32, None, false, 0);
+    for (at, c) in inner.char_indices() {
+        if let Some(q) = quote {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == q {
+                quote = None;
+            }
+            continue;
+        }
+        match c {
+            '"' | '\'' | '`' => quote = Some(c),
+            '{' | '[' | '(' => depth += 1,
+            '}' | ']' | ')' => depth -= 1,
+            ',' if depth == 0 => {
+                pieces.push(inner[start..at].trim());
+                start = at + 1;
+            }
+            _ => {}
+        }
+        if depth < 0 {
+            return None;
+        }
+    }
+    if quote.is_some() || depth != 0 {
+        return None;
+    }
+    pieces.push(inner[start..].trim());
+    pieces.retain(|p| !p.is_empty());
+    Some(pieces)
+}
+
+/// The byte offset in `s` of the bracket that closes one opened before it: the first `}`, `]`
+/// or `)` outside strings and brackets opened in `s`.
+fn closing(s: &str) -> Option<usize> {
+    let (mut depth, mut quote, mut escaped) = (0u32, None, false);
+    for (at, c) in s.char_indices() {
+        if let Some(q) = quote {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == q {
+                quote = None;
+            }
+            continue;
+        }
+        match c {
+            '"' | '\'' | '`' => quote = Some(c),
+            '{' | '[' | '(' => depth += 1,
+            '}' | ']' | ')' if depth == 0 => return Some(at),
+            '}' | ']' | ')' => depth -= 1,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Where the collection literal assigned to `name` opens on `line`: the byte offset of its `{`
+/// or `[` right after `name`, an optional closing quote (a JSON key), `=` or `:` (a type
+/// annotation between `:` and `=` allowed: `PRICES: dict[str, float] = {`).
+fn literal_open(line: &str, name: &str) -> Option<usize> {
+    asked::token_at(line, name).into_iter().find_map(|at| {
+        let after = at + name.len();
+        let rest = line[after..].trim_start_matches(['"', '\'']).trim_start();
+        let value = if let Some(r) = rest.strip_prefix('=') {
+            (!r.starts_with('=')).then_some(r)?
+        } else if let Some(r) = rest.strip_prefix(':') {
+            // A type annotation up to ` = `, else the value itself (a mapping's key).
+            match r.find(" = ") {
+                Some(eq) if !r[..eq].contains(['{', '(']) => &r[eq + 3..],
+                _ => r,
+            }
+        } else {
+            return None;
+        };
+        let value = value.trim_start();
+        value
+            .starts_with(['{', '['])
+            .then(|| line.len() - value.len())
+    })
+}
+
+/// The edit that adds `entry` last to the collection literal the one line of `text` assigning
+/// `entry.name` opens, written the way its entries are: the key's quotes (none for a bare
+/// key), the separator (`": "`, `" = "`), a string value's quotes, the comma and spacing
+/// between entries, a trailing comma; on that line when the literal closes there, else as a
+/// line of its own before the closing bracket, at the last entry's indentation. A mapping
+/// (`{`) takes an entry with a value, a list (`[`) one without. A truth value is written
+/// `True`/`False` in Python (`python`). `None` when no line or several assign the name such a
+/// literal, the key is already in it, or the literal's shape is not one of these.
+fn entry_insertion(text: &str, entry: &asked::Entry, python: bool) -> Option<(String, String)> {
+    let lines: Vec<&str> = text.lines().map(|l| l.trim_end_matches('\r')).collect();
+    let mut found =
+        (0..lines.len()).filter_map(|k| Some((k, literal_open(lines[k], &entry.name)?)));
+    let (k, open) = found.next()?;
+    if found.next().is_some() {
+        return None;
+    }
+    let line = lines[k];
+    let mapping = line[open..].starts_with('{');
+    if mapping != entry.value.is_some() {
+        return None;
+    }
+    let close = if mapping { '}' } else { ']' };
+    // The literal's inner text: up to its closing bracket on this line, else the lines up to
+    // the one that opens with it at this line's indentation.
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let same_line = {
+        let after = &line[open + 1..];
+        closing(after).map(|end| &after[..end])
+    };
+    let (inner, end_line) = match same_line {
+        Some(inner) => (inner.to_owned(), k),
+        None if line[open + 1..].trim().is_empty() => {
+            let j = (k + 1..lines.len()).find(|&j| {
+                lines[j].trim_start().starts_with(close) && indent(lines[j]) == indent(line)
+            })?;
+            (lines[k + 1..j].join("\n"), j)
+        }
+        None => return None,
+    };
+    let pieces = top_level(&inner)?;
+    let quote_of = |s: &str| s.chars().next().filter(|c| matches!(c, '"' | '\''));
+    let scalar = |v: &asked::Part, q: Option<char>| -> String {
+        let t = &v.text;
+        if t.parse::<f64>().is_ok() && !v.quoted {
+            t.clone()
+        } else if v.is_truth() && !v.quoted {
+            if python {
+                asked::capitalized(&t.to_lowercase())
+            } else {
+                t.to_lowercase()
+            }
+        } else {
+            let q = q.unwrap_or('"');
+            format!("{q}{t}{q}")
+        }
+    };
+    let written = if let Some(value) = &entry.value {
+        // The first entry's key quotes, separator and value quotes.
+        let (key_quote, sep, value_quote) = match pieces.first() {
+            Some(first) => {
+                let kq = quote_of(first);
+                let key_end = match kq {
+                    Some(q) => 1 + first[1..].find(q)? + 1,
+                    None => first.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))?,
+                };
+                let rest = &first[key_end..];
+                let value_at = rest.find(|c: char| !(c.is_whitespace() || c == ':' || c == '='))?;
+                let sep = &rest[..value_at];
+                if !sep.contains([':', '=']) {
+                    return None;
+                }
+                (kq, sep.to_owned(), quote_of(&rest[value_at..]))
+            }
+            None => (Some('"'), ": ".to_owned(), None),
+        };
+        let key = match key_quote {
+            Some(q) => format!("{q}{}{q}", entry.key.text),
+            None => entry.key.text.clone(),
+        };
+        if pieces
+            .iter()
+            .any(|p| p.starts_with(&key) && p[key.len()..].trim_start().starts_with([':', '=']))
+        {
+            return None;
+        }
+        format!("{key}{sep}{}", scalar(value, value_quote))
+    } else {
+        let item = scalar(&entry.key, pieces.first().and_then(|p| quote_of(p)));
+        if pieces.contains(&item.as_str()) {
+            return None;
+        }
+        item
+    };
+    if end_line == k {
+        // On the line: after the last entry, with the literal's own spacing.
+        let inner_at = open + 1;
+        let trimmed = inner.trim_end();
+        let new_inner = if pieces.is_empty() {
+            written
+        } else {
+            // The entries' own spacing after a comma; one entry alone shows none: `, `.
+            let tight = pieces.len() > 1 && !inner.contains(", ");
+            let space = if tight { "" } else { " " };
+            match trimmed.strip_suffix(',') {
+                Some(body) => format!("{body},{space}{written},{}", &inner[trimmed.len()..]),
+                None => format!("{trimmed},{space}{written}{}", &inner[trimmed.len()..]),
+            }
+        };
+        let new_line = format!(
+            "{}{new_inner}{}",
+            &line[..inner_at],
+            &line[inner_at + inner.len()..]
+        );
+        return Some((line.trim().to_owned(), new_line.trim().to_owned()));
+    }
+    // A line of its own after the last entry's line, which gets a comma if it has none.
+    let last = (k + 1..end_line)
+        .rev()
+        .find(|&l| !lines[l].trim().is_empty())?;
+    let last_line = lines[last];
+    if last_line.trim_start().starts_with(['#', '/']) {
+        // A comment: no comma after it.
+        return None;
+    }
+    let trailing = last_line.trim_end().ends_with(',');
+    let pad = &last_line[..indent(last_line)];
+    let mut new_text = if trailing {
+        last_line.to_owned()
+    } else {
+        format!("{},", last_line.trim_end())
+    };
+    new_text.push_str(&format!(
+        "\n{pad}{written}{}",
+        if trailing { "," } else { "" }
+    ));
+    let mut old_text = last_line.to_owned();
+    for l in &lines[last + 1..=end_line] {
+        old_text.push('\n');
+        old_text.push_str(l);
+        new_text.push('\n');
+        new_text.push_str(l);
+    }
+    Some((old_text, new_text))
 }
 
 /// The edit of `path` (its text `text`) that renames `old` to `new`: every occurrence of `old`
@@ -809,6 +1052,98 @@ mod tests {
             keyword_value("if a == b: city = 1", "city", "the default city"),
             None
         );
+    }
+
+    #[test]
+    fn an_entry_is_added_last_to_the_named_collection_as_its_entries_are_written() {
+        use super::{asked, entry_insertion};
+        let add = |text: &str, request: &str, python: bool| {
+            let entry = asked::entry_added(&asked::parts(request)).expect(request);
+            let (old, new) = entry_insertion(text, &entry, python)?;
+            assert_eq!(text.matches(old.as_str()).count(), 1, "{request}: {old}");
+            Some(text.replacen(old.as_str(), &new, 1))
+        };
+        let shop = "PRICES = {\"apple\": 0.5, \"bread\": 2.25}\n\ndef price_of(item):\n    return PRICES[item]\n";
+        assert_eq!(
+            add(
+                shop,
+                "Add cheese with price 3.5 to the PRICES in src/shop.py.",
+                true
+            )
+            .unwrap(),
+            shop.replace("2.25}", "2.25, \"cheese\": 3.5}")
+        );
+        // Bare keys and ` = ` (Lua, TOML inline), single quotes, a trailing comma, a list.
+        let cases: &[(&str, &str, &str)] = &[
+            (
+                "local T = {a = 1}\n",
+                "Add b = 2 to T",
+                "local T = {a = 1, b = 2}\n",
+            ),
+            ("T = [1,2]\n", "Add 3 to T", "T = [1,2,3]\n"),
+            (
+                "NAMES = ['ann', 'bo']\n",
+                "Add \"cy\" to the NAMES list",
+                "NAMES = ['ann', 'bo', 'cy']\n",
+            ),
+            (
+                "const L = [1, 2,];\n",
+                "Add 3 to L",
+                "const L = [1, 2, 3,];\n",
+            ),
+            (
+                "X: dict[str, int] = {}\n",
+                "Add k with value 1 to X",
+                "X: dict[str, int] = {\"k\": 1}\n",
+            ),
+            (
+                "FLAGS = {'a': True}\n",
+                "Add b with value false to FLAGS",
+                "FLAGS = {'a': True, 'b': False}\n",
+            ),
+            (
+                "{\n  \"hosts\": [\"a.org\"]\n}\n",
+                "Add \"b.org\" to hosts",
+                "{\n  \"hosts\": [\"a.org\", \"b.org\"]\n}\n",
+            ),
+        ];
+        for (text, request, want) in cases {
+            assert_eq!(
+                add(text, request, text.contains("True")).as_deref(),
+                Some(*want),
+                "{request}"
+            );
+        }
+        // Over several lines: a line of its own at the last entry's indentation, with a comma
+        // where the entries have one, and after the last entry where it has none.
+        let multi = "DEFAULTS = {\n    \"timeout\": 5,\n    \"retries\": 2,\n}\nother = 1\n";
+        assert_eq!(
+            add(multi, "Add verbose with value true to DEFAULTS", true).unwrap(),
+            multi.replace("2,\n}", "2,\n    \"verbose\": True,\n}")
+        );
+        let json = "{\n  \"deps\": [\n    \"a\",\n    \"b\"\n  ]\n}\n";
+        assert_eq!(
+            add(json, "Add \"c\" to the deps list", false).unwrap(),
+            json.replace("\"b\"\n", "\"b\",\n    \"c\"\n")
+        );
+        // Already there, a list given a value, a mapping given none, two assignments, a
+        // comment last, no collection.
+        assert_eq!(add(shop, "Add bread with price 3 to PRICES", true), None);
+        assert_eq!(add("L = [1]\n", "Add k with value 1 to L", true), None);
+        assert_eq!(add(shop, "Add cheese to PRICES", true), None);
+        assert_eq!(
+            add("P = {}\nP = {}\n", "Add k with value 1 to P", true),
+            None
+        );
+        assert_eq!(
+            add(
+                "P = {\n    'a': 1,\n    # more\n}\n",
+                "Add b with value 2 to P",
+                true
+            ),
+            None
+        );
+        assert_eq!(add("P = dict()\n", "Add k with value 1 to P", true), None);
     }
 
     #[test]
