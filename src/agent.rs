@@ -29,7 +29,8 @@
 //!      ([`Toolbox::is_retry_safe`]: read-only or idempotent) is retried
 //!      ([`AgentOptions::world_retries`]) before its message goes back, unless the toolbox
 //!      retried it already (the dispatch path does); a state-changing tool never runs twice.
-//!    - After a policy refusal the turn's remaining calls are skipped.
+//!    - After a policy refusal, or once the change a one-change request spells out is made, the
+//!      turn's remaining calls are skipped.
 //!    - A call the output cut off inside its arguments (the token limit) is never run, not even
 //!      with the arguments that arrived: its result is a `cut_off` failure asking for the whole
 //!      call again.
@@ -1204,6 +1205,15 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                             .to_owned(),
                     );
                     self.answer_next = true;
+                    // The rest of the turn is not run: asked to add a dict entry, Qwen2.5-Coder-0.5B
+                    // followed the edit that made it with three more of the same line, one adding
+                    // an entry no one asked for (session 27; they failed only because the line
+                    // had changed).
+                    skip = Some(format!(
+                        "the change the user asked for is already made, by the `{}` call before \
+                         it in this turn; answer the user now in plain text",
+                        call.name
+                    ));
                 }
             }
             if (ran && changes) || result.fault() == Some(Fault::Policy) {

@@ -1731,6 +1731,46 @@ fn the_right_arguments_under_a_made_up_name_are_told_only_the_name_is_wrong() {
     );
 }
 
+/// Found running `toolmend run` on a small Python project (session 27): asked to add an entry
+/// to a dict, Qwen2.5-Coder-0.5B sent the edit shown, then in the same turn three more edits of
+/// the same line, one adding an entry no one asked for; they failed only because the line had
+/// changed. Once the change the request spells out is made, the rest of the turn is not run.
+#[test]
+fn calls_after_the_change_asked_for_in_the_same_turn_are_not_run() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[("src/shop.py", "PRICES = {\"apple\": 0.5}\n\nMORE = {}\n")],
+    );
+    let made = json!({"name": "edit", "arguments": {"path": "src/shop.py", "old_text": "PRICES = {\"apple\": 0.5}", "new_text": "PRICES = {\"apple\": 0.5, \"cheese\": 3.5}"}});
+    let extra = json!({"name": "edit", "arguments": {"path": "src/shop.py", "old_text": "MORE = {}", "new_text": "MORE = {\"tomato\": 2.5}"}});
+    let turn = format!("{made}\n{extra}\n");
+    let (t, _) = run_prompt(
+        &dir,
+        "Add cheese with price 3.5 to the PRICES in src/shop.py.",
+        vec![turn.as_str().into(), "Added cheese.".into()],
+    );
+    let calls = &t.turns[0].calls;
+    assert!(calls[0].result.is_ok());
+    assert_eq!(
+        calls[1].result.failure.as_ref().map(|f| f.kind.as_str()),
+        Some("skipped")
+    );
+    assert_eq!(
+        calls[1].feedback,
+        "`edit` was not run: the change the user asked for is already made, by the `edit` call \
+         before it in this turn; answer the user now in plain text"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("src/shop.py")).unwrap(),
+        "PRICES = {\"apple\": 0.5, \"cheese\": 3.5}\n\nMORE = {}\n"
+    );
+    assert_eq!(
+        (t.end, t.answer.as_deref()),
+        (EndReason::Answered, Some("Added cheese."))
+    );
+}
+
 /// Found on the held-out project tasks: asked to change a flag's default "from 7 to 14", to add
 /// a line under a changelog heading or to create `.gitignore` with a line, Qwen2.5-Coder-0.5B read
 /// the file, then called tools it made up (`0.3.1` with `{"show": "sort readings by date"}`,
