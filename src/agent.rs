@@ -1119,18 +1119,10 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                         .then(|| self.example_for_call(&call).0)
                         .flatten();
                         let failure = self.grounded(failure, example.as_deref());
-                        let message = match example
-                            .as_deref()
-                            .and_then(|e| only_name_wrong(&call, &failure, e))
-                        {
-                            Some(tool) => correct::only_the_name(
-                                &call.name,
-                                &tool,
-                                example.as_deref().unwrap_or_default(),
-                                true,
-                            ),
-                            None => correct::escalation(&call.name, &failure, example.as_deref()),
-                        };
+                        let message = only_name_wrong(&call, &failure, example.as_deref(), true)
+                            .unwrap_or_else(|| {
+                                correct::escalation(&call.name, &failure, example.as_deref())
+                            });
                         // A question, a made-up tool sent again although the run has results:
                         // the next turn is for the answer from them, with no tools, not a step
                         // towards the end (the notes run: `notes` with `{"count": 10}` after
@@ -1400,16 +1392,13 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                         ""
                     }
                 );
-                let only_name = example
-                    .as_deref()
-                    .and_then(|e| Some((only_name_wrong(call, &f, e)?, e)));
-                let mut feedback = match only_name {
-                    Some((tool, e)) => correct::only_the_name(&call.name, &tool, e, false),
-                    None => correct::corrective(
-                        &self.grounded(f, example.as_deref()),
-                        example.as_deref(),
-                    ),
-                };
+                let mut feedback = only_name_wrong(call, &f, example.as_deref(), false)
+                    .unwrap_or_else(|| {
+                        correct::corrective(
+                            &self.grounded(f, example.as_deref()),
+                            example.as_deref(),
+                        )
+                    });
                 // Not when the message already shows that call (`edit`'s "Read the file first:
                 // {…}"), nor when the conversation holds it: the model has looked.
                 if example.is_none()
@@ -2082,20 +2071,27 @@ fn is_call(shown: &str, call: &PendingCall) -> bool {
     })
 }
 
-/// A call's arguments as a value, text repaired; `None` for text that repairs to nothing.
-/// The tool of `example` (JSON text `{"name", "arguments"}`) when `failure` is the unknown
-/// tool `call` named and `call`'s arguments are exactly `example`'s: the model wrote the right
-/// arguments under a name of its own (see [`correct::only_the_name`]).
-fn only_name_wrong(call: &PendingCall, failure: &CallFailure, example: &str) -> Option<String> {
+/// The message [`correct::only_the_name`] when `failure` is the unknown tool `call` named and
+/// `call`'s arguments are exactly those of `example` (JSON text `{"name", "arguments"}`, the
+/// call its message shows): the model wrote the right arguments under a name of its own.
+/// `again`: the call was sent before.
+fn only_name_wrong(
+    call: &PendingCall,
+    failure: &CallFailure,
+    example: Option<&str>,
+    again: bool,
+) -> Option<String> {
     if failure.kind != "unknown_tool" {
         return None;
     }
-    let example: serde_json::Value = serde_json::from_str(example).ok()?;
-    let tool = example.get("name")?.as_str()?;
-    (tool != call.name && args_value(&call.arguments).as_ref() == example.get("arguments"))
-        .then(|| tool.to_owned())
+    let example = example?;
+    let shown: serde_json::Value = serde_json::from_str(example).ok()?;
+    let tool = shown.get("name")?.as_str()?;
+    (tool != call.name && args_value(&call.arguments).as_ref() == shown.get("arguments"))
+        .then(|| correct::only_the_name(&call.name, tool, example, again))
 }
 
+/// A call's arguments as a value, text repaired; `None` for text that repairs to nothing.
 fn args_value(args: &Args) -> Option<serde_json::Value> {
     match args {
         Args::Value(v) => Some(v.clone()),

@@ -199,10 +199,10 @@ const RENAMED_KINDS: &[&str] = &[
 ];
 
 /// The name a rename replaces and the new name: a clause opened by `rename`, at most the kind of
-/// thing renamed between the verb and the old name ("the function", "the variable") or after it
-/// ("the price_of function"), then `to`, `as` or `into` and the new name. Unquoted names are identifiers (letters, digits, `_`
-/// and `$`, a digit not first; a call's `()` dropped): "rename notes.txt to todo.txt" renames a
-/// file, which no edit does.
+/// thing renamed between the verb and the old name ("the function", "the variable") or after
+/// it ("the price_of function"), then `to`, `as` or `into` and the new name. Unquoted names
+/// are identifiers (letters, digits, `_` and `$`, a digit not first; a call's `()` dropped):
+/// "rename notes.txt to todo.txt" renames a file, which no edit does.
 ///
 /// ```text
 /// Rename the function price_of to unit_price everywhere in src/shop.py → (price_of, unit_price)
@@ -301,8 +301,7 @@ pub(crate) fn entry_added(parts: &[Part]) -> Option<Entry> {
     let key = parts
         .get(i)
         .filter(|p| is_value(p) && !p.is_any(&["line", "with", "to"]))?;
-    let scalar =
-        |p: &Part| p.quoted || p.text.parse::<f64>().is_ok() || p.is_any(&["true", "false"]);
+    let scalar = |p: &Part| p.quoted || p.text.parse::<f64>().is_ok() || p.is_truth();
     i += 1;
     let value = match parts.get(i) {
         Some(p) if p.is("with") => {
@@ -622,7 +621,7 @@ mod tests {
             r("Please rename price_of() to unit_price()"),
             pair("price_of", "unit_price")
         );
-        // The kind's word may be the name itself.
+        // The old name may be a common word.
         assert_eq!(
             r("Rename the variable name to title."),
             pair("name", "title")

@@ -247,38 +247,66 @@ fn respelling(path: &str, text: &str, wrong: &str, right: &str) -> Option<Value>
         .then(|| json!({"path": path, "old_text": wrong, "new_text": right, "replace_all": true}))
 }
 
+/// The characters of a piece of code outside its string literals (`"…"`, `'…'`, `` `…` ``, a
+/// backslash escaping the next character), with their byte offsets; the quotes themselves are
+/// left out too.
+struct Unquoted<'a> {
+    chars: std::str::CharIndices<'a>,
+    quote: Option<char>,
+}
+
+impl<'a> Unquoted<'a> {
+    fn new(code: &'a str) -> Self {
+        Self {
+            chars: code.char_indices(),
+            quote: None,
+        }
+    }
+
+    /// Whether the text read so far ends inside a string.
+    fn in_string(&self) -> bool {
+        self.quote.is_some()
+    }
+}
+
+impl Iterator for Unquoted<'_> {
+    type Item = (usize, char);
+
+    fn next(&mut self) -> Option<(usize, char)> {
+        loop {
+            let (at, c) = self.chars.next()?;
+            match self.quote {
+                Some(_) if c == '\\' => {
+                    self.chars.next();
+                }
+                Some(q) if c == q => self.quote = None,
+                Some(_) => {}
+                None if matches!(c, '"' | '\'' | '`') => self.quote = Some(c),
+                None => return Some((at, c)),
+            }
+        }
+    }
+}
+
 /// The top-level pieces of `inner`, the text between a collection literal's brackets, split at
 /// its commas outside strings and nested brackets, trimmed, empty ones left out. `None` when a
 /// string or a bracket is left open.
 fn top_level(inner: &str) -> Option<Vec<&str>> {
     let mut pieces = Vec::new();
-    let (mut depth, mut quote, mut escaped, mut start) = (0i32, None, false, 0);
-    for (at, c) in inner.char_indices() {
-        if let Some(q) = quote {
-            if escaped {
-                escaped = false;
-            } else if c == '\\' {
-                escaped = true;
-            } else if c == q {
-                quote = None;
-            }
-            continue;
-        }
+    let (mut depth, mut start) = (0u32, 0);
+    let mut chars = Unquoted::new(inner);
+    for (at, c) in chars.by_ref() {
         match c {
-            '"' | '\'' | '`' => quote = Some(c),
             '{' | '[' | '(' => depth += 1,
-            '}' | ']' | ')' => depth -= 1,
+            '}' | ']' | ')' => depth = depth.checked_sub(1)?,
             ',' if depth == 0 => {
                 pieces.push(inner[start..at].trim());
                 start = at + 1;
             }
             _ => {}
         }
-        if depth < 0 {
-            return None;
-        }
     }
-    if quote.is_some() || depth != 0 {
+    if chars.in_string() || depth != 0 {
         return None;
     }
     pieces.push(inner[start..].trim());
@@ -289,20 +317,9 @@ fn top_level(inner: &str) -> Option<Vec<&str>> {
 /// The byte offset in `s` of the bracket that closes one opened before it: the first `}`, `]`
 /// or `)` outside strings and brackets opened in `s`.
 fn closing(s: &str) -> Option<usize> {
-    let (mut depth, mut quote, mut escaped) = (0u32, None, false);
-    for (at, c) in s.char_indices() {
-        if let Some(q) = quote {
-            if escaped {
-                escaped = false;
-            } else if c == '\\' {
-                escaped = true;
-            } else if c == q {
-                quote = None;
-            }
-            continue;
-        }
+    let mut depth = 0u32;
+    for (at, c) in Unquoted::new(s) {
         match c {
-            '"' | '\'' | '`' => quote = Some(c),
             '{' | '[' | '(' => depth += 1,
             '}' | ']' | ')' if depth == 0 => return Some(at),
             '}' | ']' | ')' => depth -= 1,
@@ -1081,6 +1098,12 @@ mod tests {
                 "local T = {a = 1, b = 2}\n",
             ),
             ("T = [1,2]\n", "Add 3 to T", "T = [1,2,3]\n"),
+            // Commas and brackets inside strings are no entries' ends.
+            (
+                "N = [\"a, b\", \"c]\"]\n",
+                "Add \"d\" to N",
+                "N = [\"a, b\", \"c]\", \"d\"]\n",
+            ),
             (
                 "NAMES = ['ann', 'bo']\n",
                 "Add \"cy\" to the NAMES list",
