@@ -2339,7 +2339,7 @@ fn a_failed_call_gets_the_change_the_request_spells_out() {
                 "edit",
                 json!({"path": "todo.txt", "old_text": "TODO: z", "new_text": "- c"}),
             ),
-            call("read", json!({"path": "todo.text"})),
+            call("read", json!({"path": "todo.md"})),
             "Done.".into(),
             "Done.".into(),
         ],

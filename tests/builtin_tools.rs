@@ -114,10 +114,19 @@ async fn read_numbers_lines_and_honours_ranges() {
 async fn read_of_a_missing_file_names_nearby_files() {
     let dir = root();
     let mut d = dispatcher(&dir);
+    // One edit away, the file is taken (see reading_tools_take_the_one_entry_a_near_miss_name_meant);
+    // two, it is suggested.
     let r = call(&mut d, "read", json!({"path": "src/mian.rs"})).await;
+    assert!(
+        r.output
+            .starts_with("(`src/mian.rs` does not exist; this is `src/main.rs`.)"),
+        "{}",
+        r.output
+    );
+    let r = call(&mut d, "read", json!({"path": "src/mian.rx"})).await;
     assert_eq!(kind(&r), Some(FailureKind::InvalidArgs));
     assert!(
-        r.output.contains("`src/mian.rs` does not exist"),
+        r.output.contains("`src/mian.rx` does not exist"),
         "{}",
         r.output
     );
@@ -677,6 +686,31 @@ async fn reading_tools_take_the_one_entry_a_near_miss_name_meant() {
         "{}",
         r.output
     );
+
+    // One letter off in the folder named (session 27: `tests/tests_shop.py` sent three
+    // times); not for a short name, nor where two entries are one edit away.
+    std::fs::create_dir(dir.path().join("tests")).unwrap();
+    std::fs::write(
+        dir.path().join("tests/test_shop.py"),
+        "def test_total(): pass\n",
+    )
+    .unwrap();
+    let r = call(&mut d, "ls", json!({"path": "tests/tests_shop.py"})).await;
+    assert_eq!(
+        r.output,
+        "(`tests/tests_shop.py` does not exist; this is `tests/test_shop.py`.)\ntests/test_shop.py (23 bytes)"
+    );
+    let r = call(&mut d, "read", json!({"path": "tests/test_sohp.py"})).await;
+    assert!(
+        r.output.starts_with("(`tests/test_sohp.py` does not exist; this is `tests/test_shop.py`.)\n1\tdef test_total"),
+        "{}",
+        r.output
+    );
+    std::fs::write(dir.path().join("tests/test_shoe.py"), "\n").unwrap();
+    let r = call(&mut d, "read", json!({"path": "tests/test_shot.py"})).await;
+    assert_eq!(kind(&r), Some(FailureKind::InvalidArgs), "{}", r.output);
+    let r = call(&mut d, "read", json!({"path": "src/lib.r"})).await;
+    assert_eq!(kind(&r), Some(FailureKind::InvalidArgs), "{}", r.output);
 
     // Two entries that both fit: nothing is guessed.
     std::fs::write(dir.path().join("readme.MD"), "other\n").unwrap();

@@ -142,7 +142,11 @@ impl Sandbox {
     ///   (`fuzz_targets/stream.rs` for `fuzz/fuzz_targets/stream.rs`, `meeting.md` for
     ///   `notes/meeting.md`, a folder as well as a file);
     /// - a file of that name (case and leading dots aside) anywhere below the root, when there
-    ///   is exactly one (`docs/meeting.md` for `notes/meeting.md`).
+    ///   is exactly one (`docs/meeting.md` for `notes/meeting.md`);
+    /// - an entry of its directory one edit away (a letter added, dropped, changed or two
+    ///   swapped; case and leading dots aside), for names of six characters or more, when there
+    ///   is exactly one (`tests/test_shop.py` for `tests/tests_shop.py`: Qwen2.5-Coder-0.5B sent
+    ///   that `ls` three times until the run ended, session 27).
     ///
     /// For tools that only read: a read of the file the model plainly meant costs no turn. Two or
     /// more candidates, or none, leave the path as it is (the tool then reports it missing,
@@ -214,6 +218,21 @@ impl Sandbox {
             // root (a dropped folder: `meeting.md`).
             let (ending, named) = self.entries_ending(&self.display(&abs), super::glob::MAX_WALK);
             found = ending.or(named);
+        }
+        if found.is_none() && key.chars().count() >= MIN_TYPO_NAME {
+            // One letter off where the model looked (`tests/tests_shop.py` for
+            // `tests/test_shop.py`): the one entry there at one edit.
+            let mut near = std::fs::read_dir(parent)
+                .into_iter()
+                .flatten()
+                .filter_map(Result::ok)
+                .filter(|e| {
+                    strsim::damerau_levenshtein(&near_key(&e.file_name().to_string_lossy()), &key)
+                        == 1
+                });
+            if let (Some(one), None) = (near.next(), near.next()) {
+                found = Some(one.path());
+            }
         }
         let Some(entry) = found else {
             return Ok((abs, None));
@@ -545,6 +564,11 @@ pub(super) fn bad_name(tool: &str, given: &str, e: &io::Error) -> Failure {
 }
 
 /// A file name with letter case and leading dots set aside, for [`Sandbox::resolve_near`].
+/// The fewest characters of a name (leading dots aside) that a one-edit near miss is looked for
+/// in (see [`Sandbox::resolve_near`]): shorter names are one edit from too many others (`nots`
+/// for `notes/` is answered with a suggestion, not taken).
+const MIN_TYPO_NAME: usize = 6;
+
 fn near_key(name: &str) -> String {
     name.trim_start_matches('.').to_lowercase()
 }
