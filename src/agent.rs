@@ -1119,10 +1119,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                         .then(|| self.example_for_call(&call).0)
                         .flatten();
                         let failure = self.grounded(failure, example.as_deref());
-                        let message = only_name_wrong(&call, &failure, example.as_deref(), true)
-                            .unwrap_or_else(|| {
-                                correct::escalation(&call.name, &failure, example.as_deref())
-                            });
+                        let message = correct::escalation(&call.name, &failure, example.as_deref());
                         // A question, a made-up tool sent again although the run has results:
                         // the next turn is for the answer from them, with no tools, not a step
                         // towards the end (the notes run: `notes` with `{"count": 10}` after
@@ -1392,13 +1389,8 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                         ""
                     }
                 );
-                let mut feedback = only_name_wrong(call, &f, example.as_deref(), false)
-                    .unwrap_or_else(|| {
-                        correct::corrective(
-                            &self.grounded(f, example.as_deref()),
-                            example.as_deref(),
-                        )
-                    });
+                let mut feedback =
+                    correct::corrective(&self.grounded(f, example.as_deref()), example.as_deref());
                 // Not when the message already shows that call (`edit`'s "Read the file first:
                 // {…}"), nor when the conversation holds it: the model has looked.
                 if example.is_none()
@@ -2069,26 +2061,6 @@ fn is_call(shown: &str, call: &PendingCall) -> bool {
         v["name"].as_str() == Some(call.name.as_str())
             && args_value(&call.arguments).as_ref() == Some(&v["arguments"])
     })
-}
-
-/// The message [`correct::only_the_name`] when `failure` is the unknown tool `call` named and
-/// `call`'s arguments are exactly those of `example` (JSON text `{"name", "arguments"}`, the
-/// call its message shows): the model wrote the right arguments under a name of its own.
-/// `again`: the call was sent before.
-fn only_name_wrong(
-    call: &PendingCall,
-    failure: &CallFailure,
-    example: Option<&str>,
-    again: bool,
-) -> Option<String> {
-    if failure.kind != "unknown_tool" {
-        return None;
-    }
-    let example = example?;
-    let shown: serde_json::Value = serde_json::from_str(example).ok()?;
-    let tool = shown.get("name")?.as_str()?;
-    (tool != call.name && args_value(&call.arguments).as_ref() == shown.get("arguments"))
-        .then(|| correct::only_the_name(&call.name, tool, example, again))
 }
 
 /// A call's arguments as a value, text repaired; `None` for text that repairs to nothing.

@@ -121,29 +121,6 @@ pub fn names_a_value(failure: &CallFailure) -> bool {
     failure.kind == "invalid_args" && failure.field.is_some()
 }
 
-/// The message for a call of `name`, a tool no one has, whose arguments are exactly those of
-/// `call`, the call of `tool` a message showed: only the name is wrong. Found running
-/// `toolmend run` (session 27): asked to rename a function, Qwen2.5-Coder-0.5B was shown the
-/// `edit` that makes it and sent its arguments twice under its own name, `rename_price_of`,
-/// told each time that the tool is unknown and to call one of the known ones. `again`: the
-/// same call was sent before.
-///
-/// ```
-/// use toolmend::agent::correct::only_the_name;
-/// let m = only_the_name("rename_x", "edit", r#"{"name":"edit","arguments":{}}"#, false);
-/// assert!(m.starts_with("There is no tool named `rename_x`, but your arguments are right"));
-/// assert!(m.ends_with(r#"with the name `edit`: {"name":"edit","arguments":{}}"#));
-/// ```
-#[must_use]
-pub fn only_the_name(name: &str, tool: &str, call: &str, again: bool) -> String {
-    let again = if again { " again" } else { "" };
-    format!(
-        "There is no tool named `{name}`, but your arguments are right: they are the arguments \
-         of `{tool}`. Only the name you wrote{again} is wrong. Send exactly this call, with the \
-         name `{tool}`: {call}"
-    )
-}
-
 /// The firmer message for a failing call sent again unchanged after a corrective message.
 #[must_use]
 pub fn escalation(name: &str, failure: &CallFailure, example: Option<&str>) -> String {
