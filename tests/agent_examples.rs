@@ -1814,6 +1814,13 @@ fn a_change_the_request_spells_out_is_the_call_shown() {
             "A tool that logs temperature readings.\n",
         ),
         (
+            // A value set in the one entry a quoted key names (session 27, shop tasks).
+            "Set the price of bread in src/shop.py to 2.5.",
+            json!({"path": "src/shop.py", "old_text": "PRICES = {\"apple\": 0.5, \"bread\": 2.25}", "new_text": "PRICES = {\"apple\": 0.5, \"bread\": 2.5}"}),
+            "src/shop.py",
+            "PRICES = {\"apple\": 0.5, \"bread\": 2.5}\n",
+        ),
+        (
             // Every occurrence: the definition and the call (session 27, `toolmend run`).
             "Rename the function price_of to unit_price everywhere in src/shop.py.",
             json!({"path": "src/shop.py", "old_text": "price_of", "new_text": "unit_price", "replace_all": true}),

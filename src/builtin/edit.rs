@@ -658,6 +658,24 @@ fn set_in_line(text: &str, keys: &[asked::Part], value: &str) -> Option<(String,
             }
         }
     }
+    if found.is_empty() {
+        // No line assigns a key: the one entry of a collection on a line that names one in
+        // quotes (`"milk": 1.1` in `PRICES = {"apple": 0.5, "milk": 1.1}` for "Set the price
+        // of milk in src/shop.py to 1.2": shop tasks, session 27).
+        for key in keys
+            .iter()
+            .map(|k| k.text.trim())
+            .filter(|k| k.chars().count() >= 2)
+        {
+            for line in text.lines() {
+                if let Some(v) = entry_value(line, key)
+                    && !found.iter().any(|(l, _)| std::ptr::eq(*l, line))
+                {
+                    found.push((line, v));
+                }
+            }
+        }
+    }
     let [(line, old_value)] = found[..] else {
         return None;
     };
@@ -722,6 +740,38 @@ fn keyword_args(line: &str) -> impl Iterator<Item = (&str, &str)> {
         };
         (!value.is_empty()).then_some((name, value))
     })
+}
+
+/// The value of the entry `line` gives the quoted key `key` (`"milk": 1.1`, `'milk': 1.1`)
+/// inside a collection: from after the `:` up to the next `,` or closing bracket outside
+/// strings, as written. `None` when the line names no such key, or names it twice.
+fn entry_value<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    let mut found = ['"', '\''].into_iter().flat_map(|q| {
+        let quoted = format!("{q}{key}{q}");
+        line.match_indices(&quoted)
+            .map(|(at, _)| at + quoted.len())
+            .collect::<Vec<_>>()
+    });
+    let (after, None) = (found.next()?, found.next()) else {
+        return None;
+    };
+    let rest = line[after..].trim_start().strip_prefix(':')?;
+    let start = line.len() - rest.trim_start().len();
+    let mut depth = 0u32;
+    let mut end = line.len();
+    for (at, c) in Unquoted::new(&line[start..]) {
+        match c {
+            '{' | '[' | '(' => depth += 1,
+            ',' | '}' | ']' | ')' if depth == 0 => {
+                end = start + at;
+                break;
+            }
+            '}' | ']' | ')' => depth -= 1,
+            _ => {}
+        }
+    }
+    let value = line[start..end].trim_end();
+    (!value.is_empty()).then_some(value)
 }
 
 /// When `line` assigns `key` — the key, in quotes or not, then `=` or `:`, then a value — the
@@ -1167,6 +1217,42 @@ mod tests {
             None
         );
         assert_eq!(add("P = dict()\n", "Add k with value 1 to P", true), None);
+    }
+
+    #[test]
+    fn a_value_is_set_in_the_one_entry_a_quoted_key_names_on_a_line() {
+        use super::{asked, set_in_line};
+        let set = |text: &str, request: &str| {
+            let (value, keys) = asked::value_set(&asked::parts(request)).expect(request);
+            set_in_line(text, &keys, &value.text)
+        };
+        let shop = "PRICES = {\"apple\": 1.1, \"milk\": 1.1, 'tea': \"x, y\"}\n";
+        let pair = |a: &str, b: &str| Some((a.to_owned(), b.to_owned()));
+        assert_eq!(
+            set(shop, "Set the price of milk in src/shop.py to 1.2."),
+            pair(
+                shop.trim(),
+                "PRICES = {\"apple\": 1.1, \"milk\": 1.2, 'tea': \"x, y\"}"
+            )
+        );
+        // A quoted value keeps its quotes; the last entry ends at the bracket.
+        assert_eq!(
+            set(shop, "Set tea to z."),
+            pair(
+                shop.trim(),
+                "PRICES = {\"apple\": 1.1, \"milk\": 1.1, 'tea': \"z\"}"
+            )
+        );
+        // A line assigning a key wins; two entries named, or none: nothing.
+        assert_eq!(
+            set("milk = 2\nP = {\"milk\": 1}\n", "Set milk to 3."),
+            pair("milk = 2", "milk = 3")
+        );
+        assert_eq!(
+            set("A = {\"milk\": 1}\nB = {\"milk\": 2}\n", "Set milk to 3."),
+            None
+        );
+        assert_eq!(set(shop, "Set the price of cheese to 3."), None);
     }
 
     #[test]
