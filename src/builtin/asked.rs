@@ -627,9 +627,7 @@ mod tests {
             pair("name", "title")
         );
         assert_eq!(r("rename $el as $node in app.js"), pair("$el", "$node"));
-        // A file, words between that are no kind, no new name, the same name, no verb.
-        assert_eq!(r("Rename notes.txt to todo.txt."), None);
-        assert_eq!(r("Rename the function in shop.py to cost."), None);
+        // The kind's word after the name; a kind's word as the name after another kind's.
         assert_eq!(
             r("Rename the price_of function to unit_price"),
             pair("price_of", "unit_price")
@@ -639,6 +637,9 @@ mod tests {
             pair("test", "check")
         );
         assert_eq!(r("Rename the variable type to kind"), pair("type", "kind"));
+        // A file, words between that are no kind, no name, no new name, the same name, no verb.
+        assert_eq!(r("Rename notes.txt to todo.txt."), None);
+        assert_eq!(r("Rename the function in shop.py to cost."), None);
         assert_eq!(r("Rename the function to cost."), None);
         assert_eq!(r("Rename price_of."), None);
         assert_eq!(r("Rename x to x"), None);
