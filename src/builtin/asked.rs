@@ -46,6 +46,12 @@ const FILLERS: &[&str] = &[
     "file", "value", "text", "to", "of", "in", "at", "on",
 ];
 
+/// Whether `c` can be part of a name in code — a letter, a digit, `_` or `$` (JavaScript) —
+/// the one test the rename and entry rules here and their edits share.
+pub(crate) fn is_name_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_' || c == '$'
+}
+
 /// Whether `parts[i]` opens a clause, the leading words of [`crate::tools::CLAUSE_LEADS`]
 /// aside.
 fn opens_clause(parts: &[Part], i: usize) -> bool {
@@ -242,9 +248,8 @@ pub(crate) fn renamed(parts: &[Part]) -> Option<(Part, Part)> {
                 .trim_end_matches("()")
                 .trim_end_matches('(')
                 .to_owned();
-            let ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
             let first = p.text.chars().next()?;
-            if first.is_ascii_digit() || !p.text.chars().all(ident) || p.is_any(FILLERS) {
+            if first.is_ascii_digit() || !p.text.chars().all(is_name_char) || p.is_any(FILLERS) {
                 return None;
             }
         }
@@ -329,12 +334,11 @@ pub(crate) fn entry_added(parts: &[Part]) -> Option<Entry> {
         i += 1;
     }
     let name = parts.get(i)?;
-    let ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
     if name.quoted
         || name.is_any(FILLERS)
         || name.is_any(KINDS)
         || name.text.starts_with(|c: char| c.is_ascii_digit())
-        || !name.text.chars().all(ident)
+        || !name.text.chars().all(is_name_char)
     {
         return None;
     }

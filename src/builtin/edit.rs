@@ -417,7 +417,7 @@ fn entry_insertion(text: &str, entry: &asked::Entry, python: bool) -> Option<(St
                 let kq = quote_of(first);
                 let key_end = match kq {
                     Some(q) => 1 + first[1..].find(q)? + 1,
-                    None => first.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))?,
+                    None => first.find(|c: char| !asked::is_name_char(c))?,
                 };
                 let rest = &first[key_end..];
                 let value_at = rest.find(|c: char| !(c.is_whitespace() || c == ':' || c == '='))?;
@@ -505,7 +505,7 @@ fn entry_insertion(text: &str, entry: &asked::Entry, python: bool) -> Option<(St
 /// too; a method's call after a dot (`self.price_of(x)`) is renamed with it. `None` when the
 /// file does not hold `old`, holds it inside a longer name, or `old` is the file's own name.
 fn renaming(path: &str, text: &str, old: &str, new: &str) -> Option<Value> {
-    let ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    let ident = asked::is_name_char;
     let joined =
         |c: Option<char>, end: Option<char>| c.is_some_and(ident) && end.is_some_and(ident);
     let total = text.matches(old).count();
