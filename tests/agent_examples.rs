@@ -642,6 +642,16 @@ fn a_word_written_as_code_is_searched_for_before_answering() {
             "What is the price of bread in this project?",
             r#"{"name":"grep","arguments":{"pattern":"bread","ignore_case":true}}"#,
         ),
+        // A crate, a package, a library is the workspace too (a small Rust crate, session 28:
+        // "What version is this crate?" answered `0.1.0` without a look; the file says 0.3.1).
+        (
+            "What is the bread price in this crate?",
+            r#"{"name":"grep","arguments":{"pattern":"bread","ignore_case":true}}"#,
+        ),
+        (
+            "What does the library charge for bread?",
+            r#"{"name":"grep","arguments":{"pattern":"bread","ignore_case":true}}"#,
+        ),
     ];
     for (prompt, want) in cases {
         let (_, requests) = run_prompt(

@@ -369,7 +369,8 @@ const COMMON: &[&str] = &[
     "your",
 ];
 
-/// Words that name the workspace as a whole, after "this", "the", "my", "our" or "your".
+/// Words that name the workspace as a whole, after "this", "the", "my", "our" or "your": a
+/// crate, a package, a library are what a project is called in Rust, npm, Python.
 const WORKSPACE: &[&str] = &[
     "project",
     "repo",
@@ -378,6 +379,12 @@ const WORKSPACE: &[&str] = &[
     "workspace",
     "folder",
     "directory",
+    "crate",
+    "package",
+    "library",
+    "app",
+    "application",
+    "program",
 ];
 
 /// Whether `request` speaks of the workspace as a whole: "in this project", "the repository",
