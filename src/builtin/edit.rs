@@ -774,21 +774,86 @@ fn entry_value<'a>(line: &'a str, key: &str) -> Option<&'a str> {
     (!value.is_empty()).then_some(value)
 }
 
+/// Keywords a declaration may open with before the name it binds (Rust, JavaScript and
+/// TypeScript, Go, Kotlin, Java, shell).
+const DECLARATION_WORDS: &[&str] = &[
+    "pub",
+    "pub(crate)",
+    "const",
+    "static",
+    "let",
+    "mut",
+    "var",
+    "val",
+    "export",
+    "final",
+    "readonly",
+    "public",
+    "private",
+    "protected",
+    "declare",
+];
+
 /// When `line` assigns `key` — the key, in quotes or not, then `=` or `:`, then a value — the
 /// line and the value as written (without a trailing `,` or `;`); `None` otherwise. The key
-/// must stand alone: `my_version = 1` does not assign `version`.
+/// must stand alone: `my_version = 1` does not assign `version`. A declaration's keywords may
+/// come first and a type between the name and the `=` (`pub const MILES_TO_KM: f64 = 1.609;`,
+/// `TIMEOUT: int = 30`); a `:` followed by text that is no type is the separator itself
+/// (`"name": "a = b"`).
 fn assignment<'a>(line: &'a str, key: &str) -> Option<(&'a str, &'a str)> {
-    let rest = line.trim_start();
+    let mut rest = line.trim_start();
+    while let Some(after) = DECLARATION_WORDS.iter().find_map(|w| {
+        // A keyword alone is the key itself (`static = true`).
+        rest.strip_prefix(w).filter(|r| {
+            r.starts_with(char::is_whitespace) && !r.trim_start().starts_with(['=', ':'])
+        })
+    }) {
+        rest = after.trim_start();
+    }
     let rest = rest.strip_prefix(['"', '\'']).unwrap_or(rest);
     let rest = rest.strip_prefix(key)?;
     let rest = rest.strip_prefix(['"', '\'']).unwrap_or(rest);
     let rest = rest.trim_start();
-    let rest = rest.strip_prefix(['=', ':'])?;
+    let mut rest = rest.strip_prefix(['=', ':'])?;
     if rest.starts_with('=') {
         return None;
     }
+    if line[..line.len() - rest.len()].ends_with(':')
+        && let Some(eq) = rest.find('=')
+        && is_type(&rest[..eq])
+    {
+        // `name: Type = value`: the value is after the `=`.
+        rest = &rest[eq + 1..];
+        if rest.starts_with('=') {
+            return None;
+        }
+    }
     let value = rest.trim().trim_end_matches([',', ';']).trim_end();
     (!value.is_empty()).then_some((line, value))
+}
+
+/// Whether `text` is a type as a declaration writes it before its `=`: names, paths and
+/// generics (`f64`, `Vec<u8>`, `Record<string, number>`, `Option<&'static str>`, `int | None`).
+/// Words stand apart only after `,`, `|`, a reference or `dyn`/`impl`/`mut`: `Hello world`
+/// (`title: Hello world = greeting` in YAML) is no type.
+fn is_type(text: &str) -> bool {
+    let text = text.trim();
+    let words: Vec<&str> = text.split_whitespace().collect();
+    !text.is_empty()
+        && text.starts_with(|c: char| c.is_alphabetic() || c == '_' || c == '&' || c == '[')
+        && text
+            .chars()
+            .all(|c| asked::is_name_char(c) || c.is_whitespace() || "<>[]&',.:|?()*".contains(c))
+        && words.windows(2).all(|w| {
+            w[0].ends_with([',', '|'])
+                || w[1] == "|"
+                || w[0]
+                    .rsplit(['<', '(', '[', ','])
+                    .next()
+                    .is_some_and(|last| {
+                        last.starts_with('&') || ["dyn", "impl", "mut"].contains(&last)
+                    })
+        })
 }
 
 fn line_of(text: &str, at: usize) -> usize {
@@ -1253,6 +1318,15 @@ mod tests {
             None
         );
         assert_eq!(set(shop, "Set the price of cheese to 3."), None);
+        // A declaration with a type (units crate, session 28).
+        let units = "pub fn f() {}\n\npub const MILES_TO_KM: f64 = 1.609;\n";
+        assert_eq!(
+            set(units, "Change MILES_TO_KM to 1.609344 in src/lib.rs."),
+            pair(
+                "pub const MILES_TO_KM: f64 = 1.609;",
+                "pub const MILES_TO_KM: f64 = 1.609344;"
+            )
+        );
     }
 
     #[test]
@@ -1326,7 +1400,42 @@ mod tests {
             Some(("  \"debug\": false,", "false"))
         );
         assert_eq!(assignment("retries: 3;", "retries").map(|a| a.1), Some("3"));
+        // A declaration's keywords and a type before the `=` (Rust, TypeScript, Python, Go,
+        // Kotlin): "Change MILES_TO_KM to 1.609344 in src/lib.rs" (units crate, session 28).
+        for (line, key, value) in [
+            (
+                "pub const MILES_TO_KM: f64 = 1.609;",
+                "MILES_TO_KM",
+                "1.609",
+            ),
+            ("pub(crate) static LIMIT: usize = 8;", "LIMIT", "8"),
+            ("export const retries = 3;", "retries", "3"),
+            ("let mut depth: Vec<u8> = vec![];", "depth", "vec![]"),
+            ("TIMEOUT: int = 30", "TIMEOUT", "30"),
+            (
+                "const timeout: Record<string, number> = {};",
+                "timeout",
+                "{}",
+            ),
+            ("var port = 8080", "port", "8080"),
+            ("static = true", "static", "true"),
+            ("const ref: Option<&'static str> = None;", "ref", "None"),
+            ("ok: int | None = None", "ok", "None"),
+            (
+                "title: Hello world = greeting",
+                "title",
+                "Hello world = greeting",
+            ),
+            ("private val name: String = \"x\"", "name", "\"x\""),
+            ("\"name\": \"a = b\",", "name", "\"a = b\""),
+        ] {
+            assert_eq!(assignment(line, key), Some((line, value)), "{line}");
+        }
         for (line, key) in [
+            ("pub fn version() -> u32 {", "version"),
+            ("let ok: bool == true", "ok"),
+            ("constant = 1", "ant"),
+            ("return x = 1", "x"),
             ("my_version = 1", "version"),
             ("version_2 = 1", "version"),
             ("if version == 1:", "version"),
