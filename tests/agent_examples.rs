@@ -1776,6 +1776,11 @@ fn a_change_the_request_spells_out_is_the_call_shown() {
             "src/shop.py",
             "PRICES = {\"apple\": 0.5, \"bread\": 2.25}\n\ndef price_of(item):\n    return PRICES[item]\n\ndef cart_total(items):\n    return sum(price_of(i) for i in items)\n",
         ),
+        (
+            "Cargo.toml",
+            "[package]\nname = \"units\"\n\n[dependencies]\n\n[dev-dependencies]\n",
+        ),
+        ("src/lib.rs", "pub const MILES_TO_KM: f64 = 1.609;\n"),
     ];
     // The request, the call shown, the file and a piece of it once the call is sent.
     let cases: &[(&str, serde_json::Value, &str, &str)] = &[
@@ -1843,6 +1848,19 @@ fn a_change_the_request_spells_out_is_the_call_shown() {
             json!({"path": "src/shop.py", "old_text": "PRICES = {\"apple\": 0.5, \"bread\": 2.25}", "new_text": "PRICES = {\"apple\": 0.5, \"bread\": 2.25, \"cheese\": 3.5}"}),
             "src/shop.py",
             "PRICES = {\"apple\": 0.5, \"bread\": 2.25, \"cheese\": 3.5}\n\ndef price_of",
+        ),
+        (
+            // A section's entry, a typed declaration's value (a Rust crate, session 28).
+            "Add serde = \"1\" to the dependencies in Cargo.toml.",
+            json!({"path": "Cargo.toml", "old_text": "[dependencies]", "new_text": "[dependencies]\nserde = \"1\""}),
+            "Cargo.toml",
+            "[dependencies]\nserde = \"1\"\n\n[dev-dependencies]\n",
+        ),
+        (
+            "Change MILES_TO_KM to 1.609344 in src/lib.rs.",
+            json!({"path": "src/lib.rs", "old_text": "pub const MILES_TO_KM: f64 = 1.609;", "new_text": "pub const MILES_TO_KM: f64 = 1.609344;"}),
+            "src/lib.rs",
+            "pub const MILES_TO_KM: f64 = 1.609344;\n",
         ),
         (
             "Create a file named .gitignore that contains the line __pycache__/",

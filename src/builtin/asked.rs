@@ -267,18 +267,22 @@ pub(crate) struct Entry {
     pub key: Part,
     /// The value of a mapping's entry ("with price 3.5", "= 3.5"); `None` for a list's item.
     pub value: Option<Part>,
-    /// The name the collection is assigned to (`PRICES`).
+    /// The name the collection is assigned to (`PRICES`), or the TOML/INI section it goes in
+    /// (`dependencies`, `profile.release`).
     pub name: String,
 }
 
 /// The entry to add: "add K with (the) (word) (of) V to (the) NAME (list, dict, …)", "add K = V
 /// to NAME", "add "K": V to NAME", or "add ITEM to (the) NAME (list)". The verb is `add`,
-/// `insert` or `put`; NAME is an identifier of the file (`PRICES`, `allowedHosts`); V is a
-/// number, a truth value or a quoted span, K and ITEM one value each.
+/// `insert` or `put`; NAME is an identifier of the file (`PRICES`, `allowedHosts`) or a
+/// section's name (`dev-dependencies`, `profile.release`); V is a number, a truth value or a
+/// quoted span, K and ITEM one value each.
 ///
 /// ```text
-/// Add cheese with price 3.5 to the PRICES in src/shop.py → (cheese, 3.5, PRICES)
-/// Add "pear" to the FRUITS list in shop.py              → (pear, –, FRUITS)
+/// Add cheese with price 3.5 to the PRICES in src/shop.py       → (cheese, 3.5, PRICES)
+/// Add "pear" to the FRUITS list in shop.py                    → (pear, –, FRUITS)
+/// Add serde = "1" to the dependencies in Cargo.toml           → (serde, 1, dependencies)
+/// Add `regex = "1"` to the [dependencies] section of Cargo.toml → (regex = "1", –, dependencies)
 /// ```
 pub(crate) fn entry_added(parts: &[Part]) -> Option<Entry> {
     const KINDS: &[&str] = &[
@@ -338,7 +342,10 @@ pub(crate) fn entry_added(parts: &[Part]) -> Option<Entry> {
         || name.is_any(FILLERS)
         || name.is_any(KINDS)
         || name.text.starts_with(|c: char| c.is_ascii_digit())
-        || !name.text.chars().all(is_name_char)
+        || !name
+            .text
+            .chars()
+            .all(|c| is_name_char(c) || c == '-' || c == '.')
     {
         return None;
     }

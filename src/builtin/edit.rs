@@ -152,7 +152,10 @@ impl TypedTool for Edit {
     ///   = [`), written as its entries are (see `entry_insertion`). Found running `toolmend
     ///   run` on a small Python project (session 27): asked "Add cheese with price 3.5 to the
     ///   PRICES in src/shop.py.", Qwen2.5-Coder-0.5B read the file, then called the file's
-    ///   function `price_of`, `ls`, and a tool named `git` until the run ended;
+    ///   function `price_of`, `ls`, and a tool named `git` until the run ended. In a TOML or
+    ///   INI file, NAME may be a section (`[dependencies]`): the entry is its last line (see
+    ///   `section_insertion`; a Rust crate, session 28: asked to add serde to the dependencies
+    ///   in Cargo.toml, the model read the file until the run ended with nothing changed);
     /// - "rename (the function) A to B": every occurrence of `A` in the file, when each is a
     ///   name of its own (see `renaming`). Found running `toolmend run` on a small Python
     ///   project (session 27): asked to rename a function everywhere in a file, Qwen2.5-Coder-0.5B
@@ -168,7 +171,12 @@ impl TypedTool for Edit {
         let (old_text, new_text) = if let Some((line, place)) = asked::line_added(&parts) {
             insertion(&text, &line, &place)?
         } else if let Some(entry) = asked::entry_added(&parts) {
-            entry_insertion(&text, &entry, path.ends_with(".py"))?
+            let ext = path.rsplit_once('.').map_or("", |(_, e)| e);
+            let sections = matches!(ext, "toml" | "ini" | "cfg" | "conf");
+            sections
+                .then(|| section_insertion(&text, &entry, ext == "toml"))
+                .flatten()
+                .or_else(|| entry_insertion(&text, &entry, ext == "py"))?
         } else if let Some((from, to)) = asked::replacement(&parts) {
             let hints = asked::hint_words(&parts, &[&path, &from.text, &to.text]);
             replaced_in_line(&text, &from.text, &to.text, &hints)?
@@ -352,6 +360,83 @@ fn literal_open(line: &str, name: &str) -> Option<usize> {
             .starts_with(['{', '['])
             .then(|| line.len() - value.len())
     })
+}
+
+/// The edit that adds `entry` as the last `key = value` line of the one `[name]` section of a
+/// TOML (`toml`) or INI file, after the section's last line that is not blank (so before the
+/// blank line that parts it from the next header), with the separator its first entry uses
+/// (` = ` when it has none). A request may quote the whole line (`` `serde = "1"` ``). In TOML
+/// a string value is quoted, a number or truth value stays bare — except in a dependencies
+/// table, where a version is a string (`proptest = "1.4"`); INI writes values as they are.
+/// `None` when no section or several are so named, the key is already in it, or the request
+/// gives no value.
+fn section_insertion(text: &str, entry: &asked::Entry, toml: bool) -> Option<(String, String)> {
+    let lines: Vec<&str> = text.lines().map(|l| l.trim_end_matches('\r')).collect();
+    let header = format!("[{}]", entry.name);
+    let mut heads = (0..lines.len()).filter(|&k| lines[k].trim() == header);
+    let k = heads.next()?;
+    if heads.next().is_some() {
+        return None;
+    }
+    let end = (k + 1..lines.len())
+        .find(|&j| lines[j].trim_start().starts_with('['))
+        .unwrap_or(lines.len());
+    let last = (k..end).rev().find(|&j| !lines[j].trim().is_empty())?;
+    let key_of = |l: &str| {
+        l.split_once('=')
+            .map(|(key, _)| key.trim().trim_matches(['"', '\'']).to_owned())
+    };
+    let (key, value) = match &entry.value {
+        Some(v) => {
+            let t = v.text.trim();
+            let bare = !v.quoted
+                && (v.is_truth() || t.parse::<f64>().is_ok())
+                && !entry.name.ends_with("dependencies");
+            let value = if !toml || bare {
+                if v.is_truth() {
+                    t.to_lowercase()
+                } else {
+                    t.to_owned()
+                }
+            } else if t.contains('"') {
+                format!("'{t}'")
+            } else {
+                format!("\"{t}\"")
+            };
+            (entry.key.text.trim().to_owned(), value)
+        }
+        // The line quoted whole: as written.
+        None if entry.key.quoted => {
+            let (key, value) = entry.key.text.split_once('=')?;
+            (key.trim().to_owned(), value.trim().to_owned())
+        }
+        None => return None,
+    };
+    if key.is_empty() || value.is_empty() || key.contains(['\n', '=', '[']) || value.contains('\n')
+    {
+        return None;
+    }
+    let bare_key = key.trim_matches(['"', '\'']);
+    if (k + 1..end).any(|j| key_of(lines[j]).as_deref() == Some(bare_key)) {
+        return None;
+    }
+    // The separator the section's first entry writes.
+    let sep = (k + 1..end)
+        .find_map(|j| {
+            let l = lines[j];
+            let at = l.find('=')?;
+            let before = l[..at].len() - l[..at].trim_end().len();
+            let after = l[at + 1..].len() - l[at + 1..].trim_start().len();
+            Some(format!(
+                "{}={}",
+                &l[at - before..at],
+                &l[at + 1..at + 1 + after]
+            ))
+        })
+        .unwrap_or_else(|| " = ".to_owned());
+    let old_text = lines[k..=last].join("\n");
+    let new_text = format!("{old_text}\n{key}{sep}{value}");
+    Some((old_text, new_text))
 }
 
 /// The edit that adds `entry` last to the collection literal the one line of `text` assigning
@@ -1282,6 +1367,85 @@ mod tests {
             None
         );
         assert_eq!(add("P = dict()\n", "Add k with value 1 to P", true), None);
+    }
+
+    #[test]
+    fn an_entry_is_added_last_to_the_named_section_of_a_toml_or_ini_file() {
+        use super::{asked, section_insertion};
+        let add = |text: &str, request: &str, toml: bool| {
+            let entry = asked::entry_added(&asked::parts(request)).expect(request);
+            let (old, new) = section_insertion(text, &entry, toml)?;
+            assert_eq!(text.matches(old.as_str()).count(), 1, "{request}: {old}");
+            Some(text.replacen(old.as_str(), &new, 1))
+        };
+        // Found running `toolmend run` on a small Rust crate (session 28): asked "Add serde =
+        // "1" to the dependencies in Cargo.toml.", Qwen2.5-Coder-0.5B showed the TOML in its
+        // reply, then read the file until the run ended with nothing changed.
+        let cargo = "[package]\nname = \"units\"\nversion = \"0.3.1\"\n\n[dependencies]\n";
+        assert_eq!(
+            add(
+                cargo,
+                "Add serde = \"1\" to the dependencies in Cargo.toml.",
+                true
+            )
+            .as_deref(),
+            Some(
+                "[package]\nname = \"units\"\nversion = \"0.3.1\"\n\n[dependencies]\nserde = \"1\"\n"
+            )
+        );
+        // After the section's last entry, not after the blank line before the next header; the
+        // line quoted whole; a version number is a string in a dependencies table.
+        let two = "[dependencies]\nlog = \"0.4\"\n\n[dev-dependencies]\nlog = \"0.4\"\n";
+        assert_eq!(
+            add(
+                two,
+                "Add `regex = \"1\"` to the [dependencies] section of Cargo.toml",
+                true
+            )
+            .as_deref(),
+            Some(
+                "[dependencies]\nlog = \"0.4\"\nregex = \"1\"\n\n[dev-dependencies]\nlog = \"0.4\"\n"
+            )
+        );
+        assert_eq!(
+            add(
+                two,
+                "Add proptest with version 1.4 to the dev-dependencies in Cargo.toml",
+                true
+            )
+            .as_deref(),
+            Some(
+                "[dependencies]\nlog = \"0.4\"\n\n[dev-dependencies]\nlog = \"0.4\"\nproptest = \"1.4\"\n"
+            )
+        );
+        // TOML truth values and numbers stay bare outside a dependencies table; INI writes
+        // values as they are, with the section's own separator.
+        assert_eq!(
+            add(
+                "[profile.release]\nlto = true\n",
+                "Add debug = true to the profile.release table in Cargo.toml",
+                true
+            )
+            .as_deref(),
+            Some("[profile.release]\nlto = true\ndebug = true\n")
+        );
+        assert_eq!(
+            add(
+                "[server]\nhost=example.org\n",
+                "Add port with value 8080 to the server section in app.ini",
+                false
+            )
+            .as_deref(),
+            Some("[server]\nhost=example.org\nport=8080\n")
+        );
+        // Already there, no such section, two of them, no value: nothing.
+        assert_eq!(
+            add(two, "Add log = \"0.4\" to the dependencies", true),
+            None
+        );
+        assert_eq!(add(cargo, "Add serde = \"1\" to the features", true), None);
+        assert_eq!(add("[tools]\n[tools]\n", "Add k = 1 to tools", true), None);
+        assert_eq!(add(cargo, "Add serde to the dependencies", true), None);
     }
 
     #[test]
