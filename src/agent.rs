@@ -469,6 +469,9 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 // No answer where one belongs: asked again, the reply kept in the transcript but
                 // not in the conversation.
                 non_answer_note = Some(note);
+                if let Some(due) = asked.due.take() {
+                    self.change_due = Some(due);
+                }
                 on_event(&AgentEvent::Retry {
                     reason: reason.into(),
                 });
@@ -966,6 +969,24 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     correct::name_in_results(&call.name, &self.request),
                 )
             } else if !seen.contains_key(&key)
+                && !self.is_tool(&call.name)
+                && let Some(path) = self.code_asked(&call.name)
+            {
+                // Not run: the name of the code the request asks for, called as if it were a
+                // tool; the code is wanted in a block, which `change_shown` turns into the call.
+                retry = Some(format!(
+                    "`{}` is no tool but the code the request asks for: not run, told the model to write it in a code block",
+                    call.name
+                ));
+                not_run(
+                    seen,
+                    &key,
+                    &call.id,
+                    correct::CODE_AS_CALL,
+                    Fault::Model,
+                    correct::code_as_call(&call.name, &path, &self.request),
+                )
+            } else if !seen.contains_key(&key)
                 && correct::is_question(&self.request)
                 && !self.is_tool(&call.name)
                 && let Some(tool) = self.result_repeated(&call.arguments)
@@ -1225,6 +1246,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                                 | correct::QUESTION_ONLY
                                 | correct::NAME_IN_RESULTS
                                 | correct::RESULT_AS_CALL
+                                | correct::CODE_AS_CALL
                         )
                     })
                 });
@@ -1447,6 +1469,10 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     /// - a refusal that says nothing about the request ([`correct::is_refusal`]) after tool
     ///   results or where the next turn offers tools: the tools can serve it (refused again,
     ///   the run ends [`EndReason::Refused`]);
+    /// - a reply to a request that asks for a change, with no change due yet, that shows the
+    ///   change in a code block the file the request names lines up with
+    ///   ([`Toolbox::change_shown`]): the call that makes it is sent, and is the change due from
+    ///   then on (`asked.due`, taken by the caller);
     /// - an answer written before any call when the request names something a read-only tool
     ///   can read ([`Self::look_first`]): the model cannot know what it holds;
     /// - an answer to a request that asks for a change ([`correct::asks_change`]) of something
@@ -1496,6 +1522,21 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             return Some((
                 correct::refusal_reply(prompt, results, look.as_deref(), lines.as_deref()),
                 "the reply refused a request the tools can serve: asked again, with the request restated",
+            ));
+        }
+        // The change shown in a code block, not made: the call that puts the block in the file.
+        if !asked.shown
+            && tools_next
+            && self.change_due.is_none()
+            && correct::asks_change(prompt)
+            && !self.changed(turns, true)
+            && let Some(call) = self.tools.change_shown(prompt, content)
+        {
+            asked.shown = true;
+            asked.due = Some(call.clone());
+            return Some((
+                correct::shown_reply(prompt, &call),
+                "the reply showed the change in a code block and made no call: sent the call that makes it",
             ));
         }
         // In a chat, an earlier prompt's run may have made that very call: its result is in the
@@ -1890,6 +1931,39 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         })
     }
 
+    /// The file the request asks code to be written into when `name`, no tool's, is a name in
+    /// code (`_` or camelCase) the request writes, and the request asks to add or write
+    /// something with no change due: the name of the function or test to write, called as if
+    /// it were a tool. The file is the one the look at what the request
+    /// names reads ([`Self::look_first`]). Found running `toolmend run` on a small Rust crate
+    /// (session 28): asked "Add a function km_to_miles to src/lib.rs that divides by
+    /// MILES_TO_KM.", Qwen2.5-Coder-0.5B called `km_to_miles` with a schema for its parameter,
+    /// read the file, and called it again until the run ended; asked to add a test for
+    /// `inches_to_cm`, it called `inches_to_cm`.
+    fn code_asked(&self, name: &str) -> Option<String> {
+        // A name written as code (`km_to_miles`, `toKelvin`): a plain word of the request
+        // called as a tool (`version`) means a value to set, which `change_meant` reads.
+        let code = name.contains('_')
+            || name.chars().skip(1).any(char::is_uppercase) && name.chars().any(char::is_lowercase);
+        let adds = crate::tools::request_words(&self.request).any(|w| {
+            ["add", "append", "insert", "write", "implement", "create"]
+                .iter()
+                .any(|v| w.eq_ignore_ascii_case(v))
+        });
+        if self.change_due.is_some()
+            || !code
+            || !adds
+            || !correct::asks_change(&self.request)
+            || !crate::tools::request_words(&self.request).any(|w| w.eq_ignore_ascii_case(name))
+        {
+            return None;
+        }
+        let look: serde_json::Value = serde_json::from_str(&self.look_first()?).ok()?;
+        let path = look.get("arguments")?.get("path")?.as_str()?;
+        let file = path.rsplit('/').next()?;
+        (file.contains('.') && !file.ends_with('.')).then(|| path.to_owned())
+    }
+
     /// Where a corrective message shows no example (a refused call of a tool that changes
     /// things), a call that only reads what the user's request names (`read` of the file it
     /// names), when a read-only tool has one: a model that wrote a placeholder path into an
@@ -2134,6 +2208,9 @@ struct NonAnswers {
     refusal: bool,
     unread: bool,
     unchanged: bool,
+    shown: bool,
+    /// The call shown for a change a reply showed in a code block: the change due from then on.
+    due: Option<String>,
 }
 
 /// What [`Agent::fit_context`] changed.

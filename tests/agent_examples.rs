@@ -2573,3 +2573,60 @@ fn too_many_positional_values_in_a_closed_envelope_are_asked_again() {
         "too_many_values"
     );
 }
+
+/// Found running `toolmend run` on a small Rust crate (session 28): asked "Add a function
+/// km_to_miles to src/lib.rs that divides by MILES_TO_KM.", Qwen2.5-Coder-0.5B called
+/// `km_to_miles` as if it were a tool, read the file and called it again until the run ended;
+/// asked to add serde to Cargo.toml's dependencies, it showed the TOML in its reply and made no
+/// call. A name in code the request writes, called as a tool, is asked for as code in a block;
+/// a block that lines up with the file the request names is shown back as the `edit` that puts
+/// it there, and sent, makes the change.
+#[test]
+fn code_shown_in_a_block_is_the_edit_shown() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = "pub fn inches_to_cm(inches: f64) -> f64 {\n    inches * 2.54\n}\n\npub const MILES_TO_KM: f64 = 1.609;\n";
+    write_files(&dir, &[("src/lib.rs", lib)]);
+    let prompt = "Add a function km_to_miles to src/lib.rs that divides by MILES_TO_KM.";
+    let code = "pub fn km_to_miles(km: f64) -> f64 {\n    km / MILES_TO_KM\n}";
+    let edit = json!({"name": "edit", "arguments": {
+        "path": "src/lib.rs",
+        "old_text": "pub const MILES_TO_KM: f64 = 1.609;",
+        "new_text": format!("pub const MILES_TO_KM: f64 = 1.609;\n\n{code}"),
+    }})
+    .to_string();
+    let (t, requests) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            call("km_to_miles", json!({"km": {"type": "float"}})),
+            format!("Here is the function:\n```rust\n{code}\n```\n").into(),
+            edit.as_str().into(),
+            "I added km_to_miles.".into(),
+        ],
+    );
+    let first = &t.turns[0].calls[0];
+    assert!(
+        first.result.output.contains("```rust code"),
+        "{}",
+        first.result.output
+    );
+    let shown = &requests[2].messages.last().unwrap().content;
+    assert!(shown.contains(&edit), "{shown}");
+    assert!(t.turns[2].calls[0].result.is_ok(), "{:?}", t.turns[2]);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("src/lib.rs")).unwrap(),
+        format!("{lib}\n{code}\n")
+    );
+    assert_eq!(t.answer.as_deref(), Some("I added km_to_miles."));
+
+    // A usage example is no code to add, and a block that writes a line of the file another
+    // way (the constant without `pub`) is a change, not an addition: no call shown.
+    for reply in [
+        "Use it like this:\n```rust\nlet miles = km_to_miles(10.0);\n```",
+        "```rust\nconst MILES_TO_KM: f64 = 1.609344;\n```",
+    ] {
+        let (_, requests) = run_prompt(&dir, prompt, vec![reply.into(), "Done.".into()]);
+        let asked = &requests[1].messages.last().unwrap().content;
+        assert!(!asked.contains("\"old_text\""), "{reply}\n{asked}");
+    }
+}

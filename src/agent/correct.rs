@@ -475,6 +475,20 @@ pub fn unchanged_reply(prompt: &str, call: Option<&str>) -> String {
     )
 }
 
+/// The message added before the turn after a reply to a request that asks for a change
+/// (`prompt`) which showed the change in a code block and called no tool: `call` is the call
+/// that puts the block's code in the file (see [`crate::agent::Toolbox::change_shown`]).
+/// Once a run.
+#[must_use]
+pub fn shown_reply(prompt: &str, call: &str) -> String {
+    format!(
+        "Writing the change in a code block does not make it: the file is unchanged, and the \
+         user asked for a change: \"{}\". Make it now with this tool call, which puts your code \
+         in the file: {call}",
+        restated(prompt)
+    )
+}
+
 /// The line added to the result of the call that made the change the request spells out
 /// ([`change_next`]): the task is done and the answer is next, or, when the request asks for
 /// more changes (`more`), the next one is.
@@ -614,6 +628,36 @@ pub fn question_only(name: &str, prompt: &str, look: Option<&str>) -> String {
         m.push_str(&format!(" To look first, call: {call}"));
     }
     m
+}
+
+/// The failure kind of a call of a name that is no tool's but the name of the code a request
+/// that asks for a change wants written (see [`code_as_call`]): not run.
+pub const CODE_AS_CALL: &str = "code_as_call";
+
+/// The result of a call of `name`, no tool's name but the name of the code the user's
+/// `prompt` asks to be written into `path` (a function to add, the function a test is for):
+/// not run. The code is asked for in a code block of the reply, in the language of `path`'s
+/// extension: small models write code in a block far better than inside a JSON string, and
+/// the block is then shown back as the `edit` that puts it in the file.
+#[must_use]
+pub fn code_as_call(name: &str, path: &str, prompt: &str) -> String {
+    let lang = path.rsplit_once('.').map_or("", |(_, e)| e);
+    let lang = match lang {
+        "rs" => "rust",
+        "py" => "python",
+        "js" | "mjs" | "cjs" => "javascript",
+        "ts" => "typescript",
+        "rb" => "ruby",
+        "sh" => "bash",
+        "md" => "markdown",
+        other => other,
+    };
+    format!(
+        "`{name}` is not a tool: it is part of the code the user asks you to write into \
+         `{path}`: \"{}\". Write the complete code to add in your reply, in one ```{lang} code \
+         block, and call no tool.",
+        restated(prompt)
+    )
 }
 
 /// The failure kind of a call of a name that is no tool's but a name in the tool results, in a

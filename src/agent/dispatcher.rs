@@ -95,6 +95,10 @@ impl Toolbox for DispatchToolbox {
         self.first_change(|tool| tool.change_asked(request))
     }
 
+    fn change_shown(&self, request: &str, reply: &str) -> Option<String> {
+        self.first_change(|tool| tool.change_shown(request, reply))
+    }
+
     fn call_named(&self, name: &str) -> Option<String> {
         let snap = self.dispatcher.registry().snapshot();
         let (entry, args) = snap.call_named(name)?;

@@ -204,6 +204,15 @@ pub trait Toolbox: Send + Sync {
         None
     }
 
+    /// The call (JSON text `{"name", "arguments"}`) of a tool that changes things which makes
+    /// the change a model's `reply` to the user's `request` shows in a code block, grounded in
+    /// the workspace (see [`crate::tools::Tool::change_shown`]): shown to the model, never run
+    /// unasked. The default: `None`.
+    fn change_shown(&self, request: &str, reply: &str) -> Option<String> {
+        let _ = (request, reply);
+        None
+    }
+
     /// The call (JSON text `{"name", "arguments"}`) of the one read-only tool that a call of
     /// `name` — no tool's name — means by its name alone: the `read` of the file, the `ls` of
     /// the folder the model wrote where a tool's name belongs (see
@@ -292,6 +301,10 @@ impl<T: Toolbox + ?Sized> Toolbox for Box<T> {
 
     fn change_asked(&self, request: &str) -> Option<String> {
         (**self).change_asked(request)
+    }
+
+    fn change_shown(&self, request: &str, reply: &str) -> Option<String> {
+        (**self).change_shown(request, reply)
     }
 
     fn call_named(&self, name: &str) -> Option<String> {

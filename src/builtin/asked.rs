@@ -356,6 +356,25 @@ pub(crate) fn entry_added(parts: &[Part]) -> Option<Entry> {
     })
 }
 
+/// Whether the request asks to add or write something new: a clause opened by `add`,
+/// `append`, `insert`, `put`, `write`, `implement`, `create` or `include`.
+pub(crate) fn adds(parts: &[Part]) -> bool {
+    verb_at(
+        parts,
+        &[
+            "add",
+            "append",
+            "insert",
+            "put",
+            "write",
+            "implement",
+            "create",
+            "include",
+        ],
+    )
+    .is_some()
+}
+
 /// The value to set and the words before it that may name what gets it: "Set "debug" to true",
 /// "Change the userAgent in config.json to linkcheck/1.5" — the value after the last "to" of a
 /// request that opens a clause with `set`, `change`, `update`, `make` or `bump`.

@@ -15,6 +15,7 @@ mod grep;
 mod ls;
 mod read;
 pub mod sandbox;
+mod snippet;
 mod spelling;
 mod write;
 

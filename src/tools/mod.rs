@@ -232,6 +232,16 @@ pub trait Tool: Send + Sync + 'static {
         None
     }
 
+    /// The arguments of this tool's call that makes the change a model's `reply` to the user's
+    /// `request` shows in a code block instead of making it (the TOML to add to Cargo.toml, a
+    /// new function for the file the request names) — only when the block lines up with the
+    /// file the request names (see `snippet` in the built-in tools). Shown to the model as the
+    /// call to send, never run unasked. `None` (the default): no such call.
+    fn change_shown(&self, request: &str, reply: &str) -> Option<Value> {
+        let _ = (request, reply);
+        None
+    }
+
     /// The arguments of this tool's call that a call of `name` — no tool's name — means by its
     /// name alone: small models call a file or a folder as if it were a tool
     /// (`{"name": "config.json", "arguments": {"path": "."}}`), meaning to look at it. Only

@@ -55,6 +55,12 @@ pub trait TypedTool: Send + Sync + 'static {
         None
     }
 
+    /// The call that makes the change a reply shows (see [`Tool::change_shown`]).
+    fn change_shown(&self, request: &str, reply: &str) -> Option<Value> {
+        let _ = (request, reply);
+        None
+    }
+
     /// The call a call named after an entry of the workspace means (see [`Tool::call_named`]).
     fn call_named(&self, name: &str) -> Option<Value> {
         let _ = name;
@@ -135,6 +141,10 @@ impl<T: TypedTool> Tool for Typed<T> {
 
     fn change_asked(&self, request: &str) -> Option<Value> {
         self.inner.change_asked(request)
+    }
+
+    fn change_shown(&self, request: &str, reply: &str) -> Option<Value> {
+        self.inner.change_shown(request, reply)
     }
 
     fn call_named(&self, name: &str) -> Option<Value> {
