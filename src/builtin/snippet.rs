@@ -197,6 +197,22 @@ pub(crate) fn snippet_edit(
 ) -> Option<(String, String)> {
     let file: Vec<&str> = text.lines().collect();
     let mut shown: Vec<&str> = block.lines().map(str::trim_end).collect();
+    // A first line that only names the file (`// src/lib.rs`, `# tests/test_shop.py`) says
+    // where the block goes; it is no line of the file (session 28: added as a comment).
+    let name = path.rsplit('/').next().unwrap_or(path);
+    if let Some(first) = shown.first()
+        && let Some(said) = ["//", "#", "--", "/*", "<!--"]
+            .iter()
+            .find_map(|c| first.trim().strip_prefix(c))
+        && said
+            .trim()
+            .trim_end_matches("*/")
+            .trim_end_matches("-->")
+            .trim()
+            .ends_with(name)
+    {
+        shown.remove(0);
+    }
     while shown.first().is_some_and(|l| l.trim().is_empty()) {
         shown.remove(0);
     }
@@ -427,6 +443,11 @@ mod tests {
         let f = "pub fn km_to_miles(km: f64) -> f64 {\n    km / K\n}";
         assert_eq!(
             apply(lib, "src/lib.rs", f, true).as_deref(),
+            Some(&*format!("{lib}\n{f}\n"))
+        );
+        // A first line naming the file is left out (session 28, the same request).
+        assert_eq!(
+            apply(lib, "src/lib.rs", &format!("// src/lib.rs\n{f}"), true).as_deref(),
             Some(&*format!("{lib}\n{f}\n"))
         );
         // The file ends with a line written twice in it: as many last lines as make it one.
