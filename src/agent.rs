@@ -1541,7 +1541,13 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         }
         // In a chat, an earlier prompt's run may have made that very call: its result is in the
         // conversation, and the answer may come from it.
+        // A change the request spells out is grounded in the file already: the call that makes
+        // it is the next step, not a look (below). Asked to add serde to Cargo.toml's
+        // dependencies, Qwen2.5-Coder-0.5B showed the TOML, was asked to read the file, and
+        // read it four times before the call was shown (session 28).
+        let due = correct::asks_change(prompt) && self.change_due.is_some();
         if !asked.unread
+            && !due
             && turns.iter().all(|r| r.calls.is_empty())
             && let Some(look) = self.look_first()
             && !self.already_made(&look)

@@ -2629,4 +2629,30 @@ fn code_shown_in_a_block_is_the_edit_shown() {
         let asked = &requests[1].messages.last().unwrap().content;
         assert!(!asked.contains("\"old_text\""), "{reply}\n{asked}");
     }
+
+    // A change the request spells out, answered without a call: the call that makes it comes
+    // next, not a look at the file (it was read four times before the call was shown).
+    write_files(
+        &dir,
+        &[(
+            "Cargo.toml",
+            "[package]\nname = \"units\"\n\n[dependencies]\n",
+        )],
+    );
+    let edit = json!({"name": "edit", "arguments": {
+        "path": "Cargo.toml", "old_text": "[dependencies]", "new_text": "[dependencies]\nserde = \"1\"",
+    }})
+    .to_string();
+    let (t, requests) = run_prompt(
+        &dir,
+        "Add serde = \"1\" to the dependencies in Cargo.toml.",
+        vec![
+            "```toml\n[dependencies]\nserde = \"1\"\n```".into(),
+            edit.as_str().into(),
+            "Added.".into(),
+        ],
+    );
+    let asked = &requests[1].messages.last().unwrap().content;
+    assert!(asked.contains(&edit), "{asked}");
+    assert!(t.turns[1].calls[0].result.is_ok(), "{:?}", t.turns[1]);
 }
