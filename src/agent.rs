@@ -452,6 +452,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 &generated.native,
                 record.looped.as_ref(),
             );
+            let pending = self.as_shown(pending, &refusals, on_event);
             record.timing.extract_ms += ms(started.elapsed());
 
             if pending.is_empty()
@@ -1970,6 +1971,42 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         (file.contains('.') && !file.ends_with('.')).then(|| path.to_owned())
     }
 
+    /// `pending` with each whole call that copied the call shown as the change due and ran on
+    /// past the end of one of its values ([`ran_on`]) replaced by the call shown, with a note:
+    /// the model meant that call, and the text it ran on with would go into the user's file. A
+    /// call cut off (`refusals`) is never run (E4).
+    fn as_shown(
+        &self,
+        mut pending: Vec<PendingCall>,
+        refusals: &[Option<Refusal>],
+        on_event: &mut (dyn FnMut(&AgentEvent) + Send),
+    ) -> Vec<PendingCall> {
+        let Some(due) = self
+            .change_due
+            .as_deref()
+            .and_then(|d| serde_json::from_str::<serde_json::Value>(d).ok())
+        else {
+            return pending;
+        };
+        for (i, call) in pending.iter_mut().enumerate() {
+            if refusals.get(i).is_some_and(Option::is_some)
+                || due["name"].as_str() != Some(call.name.as_str())
+            {
+                continue;
+            }
+            if args_value(&call.arguments).is_some_and(|sent| ran_on(&due["arguments"], &sent)) {
+                call.arguments = Args::Value(due["arguments"].clone());
+                on_event(&AgentEvent::Retry {
+                    reason: format!(
+                        "`{}` copied the call shown and ran on past its end (its text again): sent as shown",
+                        call.name
+                    ),
+                });
+            }
+        }
+        pending
+    }
+
     /// Where a corrective message shows no example (a refused call of a tool that changes
     /// things), a call that only reads what the user's request names (`read` of the file it
     /// names), when a read-only tool has one: a model that wrote a placeholder path into an
@@ -2132,6 +2169,49 @@ fn names_only_the_root(call: &str) -> bool {
             Some(!args.is_empty() && args.values().all(|v| v.as_str() == Some(".")))
         })
         .unwrap_or(false)
+}
+
+/// Whether `sent`, the arguments of a call, are `shown`'s (the call shown as the change due)
+/// copied on past the end of one string value: every other value the same, that one starting
+/// with the shown value and going on only with lines of it again (the last perhaps cut short).
+/// Copying a long `new_text`, Qwen2.5-Coder-0.5B wrote the new test it was shown twice more
+/// and a stray `#[` (session 28, a Rust crate).
+fn ran_on(shown: &serde_json::Value, sent: &serde_json::Value) -> bool {
+    let (Some(shown), Some(sent)) = (shown.as_object(), sent.as_object()) else {
+        return false;
+    };
+    if shown.len() != sent.len() {
+        return false;
+    }
+    let mut longer = 0;
+    for (key, want) in shown {
+        let Some(got) = sent.get(key) else {
+            return false;
+        };
+        if got == want {
+            continue;
+        }
+        let (Some(want), Some(got)) = (want.as_str(), got.as_str()) else {
+            return false;
+        };
+        let Some(rest) = got.strip_prefix(want) else {
+            return false;
+        };
+        let lines: Vec<&str> = want.lines().map(str::trim).collect();
+        let extra: Vec<&str> = rest
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
+        let repeats = extra.iter().enumerate().all(|(i, l)| {
+            lines.contains(l) || (i + 1 == extra.len() && lines.iter().any(|w| w.starts_with(l)))
+        });
+        if extra.is_empty() || !repeats {
+            return false;
+        }
+        longer += 1;
+    }
+    longer == 1
 }
 
 /// Whether `call` is the call `shown` (JSON text `{"name", "arguments"}`): the same name and

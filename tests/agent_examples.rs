@@ -2655,4 +2655,34 @@ fn code_shown_in_a_block_is_the_edit_shown() {
     let asked = &requests[1].messages.last().unwrap().content;
     assert!(asked.contains(&edit), "{asked}");
     assert!(t.turns[1].calls[0].result.is_ok(), "{:?}", t.turns[1]);
+
+    // The call shown, copied on past its end (its text again, cut short): sent as shown. A copy
+    // that adds a line of its own runs as written.
+    let cargo = "[package]\nname = \"units\"\n\n[dependencies]\n";
+    for (new_text, file) in [
+        (
+            "[dependencies]\nserde = \"1\"\n[dependencies]\nserde = \"1\"\n[depend",
+            "[package]\nname = \"units\"\n\n[dependencies]\nserde = \"1\"\n",
+        ),
+        (
+            "[dependencies]\nserde = \"1\"\nlog = \"0.4\"",
+            "[package]\nname = \"units\"\n\n[dependencies]\nserde = \"1\"\nlog = \"0.4\"\n",
+        ),
+    ] {
+        write_files(&dir, &[("Cargo.toml", cargo)]);
+        let sent = json!({"name": "edit", "arguments": {
+            "path": "Cargo.toml", "old_text": "[dependencies]", "new_text": new_text,
+        }})
+        .to_string();
+        let (t, _) = run_prompt(
+            &dir,
+            "Add serde = \"1\" to the dependencies in Cargo.toml.",
+            vec![sent.as_str().into(), "Added.".into()],
+        );
+        assert!(t.turns[0].calls[0].result.is_ok(), "{:?}", t.turns[0]);
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("Cargo.toml")).unwrap(),
+            file
+        );
+    }
 }
