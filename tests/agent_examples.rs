@@ -2629,6 +2629,18 @@ fn code_shown_in_a_block_is_the_edit_shown() {
         let asked = &requests[1].messages.last().unwrap().content;
         assert!(!asked.contains("\"old_text\""), "{reply}\n{asked}");
     }
+    // Nor for a request that asks to change code rather than add it: its block's lines would
+    // join the old ones.
+    let (_, requests) = run_prompt(
+        &dir,
+        "Change inches_to_cm in src/lib.rs so that it rounds its result.",
+        vec![
+            "```rust\npub fn inches_to_cm(inches: f64) -> f64 {\n    (inches * 2.54).round()\n    inches * 2.54\n}\n```".into(),
+            "Done.".into(),
+        ],
+    );
+    let asked = &requests[1].messages.last().unwrap().content;
+    assert!(!asked.contains("\"old_text\""), "{asked}");
 
     // A change the request spells out, answered without a call: the call that makes it comes
     // next, not a look at the file (it was read four times before the call was shown).

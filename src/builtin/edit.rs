@@ -134,17 +134,20 @@ impl TypedTool for Edit {
 
     /// The edit that applies the one code block of `reply` that lines up with the file the
     /// request names (see `snippet::snippet_edit`): its new lines where the block places them,
-    /// or, when the request asks to add or write something, the block at the file's end. Found
+    /// or the block at the file's end — only for a request that asks to add or write something
+    /// (a block answering "fix", "change", "rename" would change lines, not add them). Found
     /// running `toolmend run` on a small Rust crate (session 28): asked "Add serde = "1" to the
     /// dependencies in Cargo.toml.", Qwen2.5-Coder-0.5B answered with a ```` ```toml ```` block
     /// of `[dependencies]` and `serde = "1"`, and then only read the file.
     fn change_shown(&self, request: &str, reply: &str) -> Option<Value> {
         let path = self.sandbox.first_named(request, false)?;
         let text = self.named_text(&path)?;
-        let adds = asked::adds(&asked::parts(request));
+        if !asked::adds(&asked::parts(request)) {
+            return None;
+        }
         let mut edits = super::snippet::fenced_blocks(reply)
             .into_iter()
-            .filter_map(|block| super::snippet::snippet_edit(&text, &path, &block, adds))
+            .filter_map(|block| super::snippet::snippet_edit(&text, &path, &block))
             .filter(|(old_text, _)| text.matches(old_text.as_str()).count() == 1);
         let (old_text, new_text) = edits.next()?;
         if edits.next().is_some() {

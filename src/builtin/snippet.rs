@@ -183,18 +183,12 @@ fn much_alike(a: &str, b: &str) -> bool {
 ///   lines go in between or around them as the block places them — the span from the first
 ///   anchor to the last is replaced by itself with the new lines in (a section's header and
 ///   its new entry; the whole file with a line added);
-/// - when none is, and the request asks to add or write something (`adds`), the block goes at
-///   the end of the file, after a blank line — only when it defines an item (a function, a
+/// - when none is, the block goes at the end of the file, after a blank line — only when it defines an item (a function, a
 ///   test, a constant: see [`ITEMS`]) or the file is prose: a usage example is no code to add.
 ///
 /// `None` when the block adds nothing, changes a line rather than adding one (see the module
 /// doc), or its anchors do not line up.
-pub(crate) fn snippet_edit(
-    text: &str,
-    path: &str,
-    block: &str,
-    adds: bool,
-) -> Option<(String, String)> {
+pub(crate) fn snippet_edit(text: &str, path: &str, block: &str) -> Option<(String, String)> {
     let file: Vec<&str> = text.lines().collect();
     let mut shown: Vec<&str> = block.lines().map(str::trim_end).collect();
     // A first line that only names the file (`// src/lib.rs`, `# tests/test_shop.py`) says
@@ -284,7 +278,7 @@ pub(crate) fn snippet_edit(
     }
     if anchors.is_empty() {
         let defines = shown.iter().any(|l| defines_item(l));
-        if !adds || !(defines || is_prose(path)) {
+        if !(defines || is_prose(path)) {
             return None;
         }
         return appended(&file, &shown);
@@ -368,8 +362,8 @@ fn appended(file: &[&str], shown: &[&str]) -> Option<(String, String)> {
 mod tests {
     use super::{defined_name, fenced_blocks, snippet_edit};
 
-    fn apply(text: &str, path: &str, block: &str, adds: bool) -> Option<String> {
-        let (old, new) = snippet_edit(text, path, block, adds)?;
+    fn apply(text: &str, path: &str, block: &str) -> Option<String> {
+        let (old, new) = snippet_edit(text, path, block)?;
         assert_eq!(text.matches(old.as_str()).count(), 1, "{old}");
         Some(text.replacen(old.as_str(), &new, 1))
     }
@@ -404,7 +398,7 @@ mod tests {
     fn new_lines_go_where_the_anchors_place_them() {
         let cargo = "[package]\nname = \"units\"\n\n[dependencies]\n";
         assert_eq!(
-            apply(cargo, "Cargo.toml", "[dependencies]\nserde = \"1\"\n", true).as_deref(),
+            apply(cargo, "Cargo.toml", "[dependencies]\nserde = \"1\"\n").as_deref(),
             Some("[package]\nname = \"units\"\n\n[dependencies]\nserde = \"1\"\n")
         );
         // The whole file with a line added, blank lines kept; a new line before the first
@@ -414,25 +408,18 @@ mod tests {
             apply(
                 py,
                 "m.py",
-                "def f(x):\n    \"\"\"Identity.\"\"\"\n    return x\n\ndef g():\n    pass",
-                true
+                "def f(x):\n    \"\"\"Identity.\"\"\"\n    return x\n\ndef g():\n    pass"
             )
             .as_deref(),
             Some("def f(x):\n    \"\"\"Identity.\"\"\"\n    return x\n\n\ndef g():\n    pass\n")
         );
         let nested = "class A:\n    def f(self):\n        return 1\n";
         assert_eq!(
-            apply(
-                nested,
-                "a.py",
-                "def f(self):\n    # one\n    return 1",
-                true
-            )
-            .as_deref(),
+            apply(nested, "a.py", "def f(self):\n    # one\n    return 1").as_deref(),
             Some("class A:\n    def f(self):\n        # one\n        return 1\n")
         );
         assert_eq!(
-            apply("apples\npears\n", "t.txt", "plums\npears", false).as_deref(),
+            apply("apples\npears\n", "t.txt", "plums\npears").as_deref(),
             Some("apples\nplums\npears\n")
         );
     }
@@ -442,31 +429,27 @@ mod tests {
         let lib = "pub fn a() -> u8 {\n    1\n}\n\npub const K: f64 = 1.609;\n";
         let f = "pub fn km_to_miles(km: f64) -> f64 {\n    km / K\n}";
         assert_eq!(
-            apply(lib, "src/lib.rs", f, true).as_deref(),
+            apply(lib, "src/lib.rs", f).as_deref(),
             Some(&*format!("{lib}\n{f}\n"))
         );
         // A first line naming the file is left out (session 28, the same request).
         assert_eq!(
-            apply(lib, "src/lib.rs", &format!("// src/lib.rs\n{f}"), true).as_deref(),
+            apply(lib, "src/lib.rs", &format!("// src/lib.rs\n{f}")).as_deref(),
             Some(&*format!("{lib}\n{f}\n"))
         );
         // The file ends with a line written twice in it: as many last lines as make it one.
         let tests = "#[test]\nfn a() {\n    f();\n}\n\n#[test]\nfn b() {\n    g();\n}\n";
         let t = "#[test]\nfn c() {\n    h();\n}";
         assert_eq!(
-            apply(tests, "tests/t.rs", t, true).as_deref(),
+            apply(tests, "tests/t.rs", t).as_deref(),
             Some(&*format!("{tests}\n{t}\n"))
         );
-        // Prose takes any block; code only one that defines something; only when asked to add.
+        // Prose takes any block; code only one that defines something.
         assert_eq!(
-            apply("# Notes\n", "NOTES.md", "- buy milk", true).as_deref(),
+            apply("# Notes\n", "NOTES.md", "- buy milk").as_deref(),
             Some("# Notes\n\n- buy milk\n")
         );
-        assert_eq!(
-            apply(lib, "src/lib.rs", "let x = km_to_miles(5.0);", true),
-            None
-        );
-        assert_eq!(apply(lib, "src/lib.rs", f, false), None);
+        assert_eq!(apply(lib, "src/lib.rs", "let x = km_to_miles(5.0);"), None);
     }
 
     #[test]
@@ -474,17 +457,17 @@ mod tests {
         let lib = "pub fn a() {}\n\npub const MILES_TO_KM: f64 = 1.609;\n";
         // The constant written again without `pub` (a reply that meant to change its value).
         assert_eq!(
-            apply(lib, "src/lib.rs", "const MILES_TO_KM: f64 = 1.609;", true),
+            apply(lib, "src/lib.rs", "const MILES_TO_KM: f64 = 1.609;"),
             None
         );
         // A body line in the place of the one after the anchor.
         let py = "def f(x):\n    return x + 1\n";
-        assert_eq!(apply(py, "m.py", "def f(x):\n    return x + 2", true), None);
+        assert_eq!(apply(py, "m.py", "def f(x):\n    return x + 2"), None);
         // Anchors out of order, or a file line between them left out.
         let fruit = "apples\npears\nplums\n";
-        assert_eq!(apply(fruit, "t.txt", "pears\nfigs\napples", true), None);
-        assert_eq!(apply(fruit, "t.txt", "apples\nfigs\nplums", true), None);
+        assert_eq!(apply(fruit, "t.txt", "pears\nfigs\napples"), None);
+        assert_eq!(apply(fruit, "t.txt", "apples\nfigs\nplums"), None);
         // Nothing new.
-        assert_eq!(apply(fruit, "t.txt", "apples\npears", true), None);
+        assert_eq!(apply(fruit, "t.txt", "apples\npears"), None);
     }
 }
