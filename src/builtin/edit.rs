@@ -883,26 +883,6 @@ fn entry_value<'a>(line: &'a str, key: &str) -> Option<&'a str> {
     (!value.is_empty()).then_some(value)
 }
 
-/// Keywords a declaration may open with before the name it binds (Rust, JavaScript and
-/// TypeScript, Go, Kotlin, Java, shell).
-const DECLARATION_WORDS: &[&str] = &[
-    "pub",
-    "pub(crate)",
-    "const",
-    "static",
-    "let",
-    "mut",
-    "var",
-    "val",
-    "export",
-    "final",
-    "readonly",
-    "public",
-    "private",
-    "protected",
-    "declare",
-];
-
 /// When `line` assigns `key` — the key, in quotes or not, then `=` or `:`, then a value — the
 /// line and the value as written (without a trailing `,` or `;`); `None` otherwise. The key
 /// must stand alone: `my_version = 1` does not assign `version`. A declaration's keywords may
@@ -910,15 +890,7 @@ const DECLARATION_WORDS: &[&str] = &[
 /// `TIMEOUT: int = 30`); a `:` followed by text that is no type is the separator itself
 /// (`"name": "a = b"`).
 fn assignment<'a>(line: &'a str, key: &str) -> Option<(&'a str, &'a str)> {
-    let mut rest = line.trim_start();
-    while let Some(after) = DECLARATION_WORDS.iter().find_map(|w| {
-        // A keyword alone is the key itself (`static = true`).
-        rest.strip_prefix(w).filter(|r| {
-            r.starts_with(char::is_whitespace) && !r.trim_start().starts_with(['=', ':'])
-        })
-    }) {
-        rest = after.trim_start();
-    }
+    let (rest, _) = super::snippet::declared(line);
     let rest = rest.strip_prefix(['"', '\'']).unwrap_or(rest);
     let rest = rest.strip_prefix(key)?;
     let rest = rest.strip_prefix(['"', '\'']).unwrap_or(rest);

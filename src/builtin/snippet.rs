@@ -47,38 +47,28 @@ fn is_prose(path: &str) -> bool {
     ) || !path.contains('.')
 }
 
-/// Keywords that open a definition before the name it defines.
-const DEFINING: &[&str] = &[
+/// Keywords that may open a declaration before the name it binds, naming no kind of item
+/// (Rust, JavaScript and TypeScript, Go, Kotlin, Java, Python's `async`).
+const MODIFIERS: &[&str] = &[
     "pub",
     "pub(crate)",
     "async",
     "export",
     "default",
-    "static",
-    "const",
     "let",
     "mut",
     "var",
     "val",
-    "fn",
-    "def",
-    "function",
-    "class",
-    "struct",
-    "enum",
-    "trait",
-    "type",
-    "interface",
-    "impl",
-    "mod",
     "final",
+    "readonly",
     "public",
     "private",
     "protected",
+    "declare",
 ];
 
-/// Of [`DEFINING`], the keywords that open an item of a module — a function, a type, a
-/// constant — rather than a local binding (`let`, `var`).
+/// Keywords that open an item of a module — a function, a type, a constant — rather than a
+/// local binding (`let`, `var`).
 const ITEMS: &[&str] = &[
     "fn",
     "def",
@@ -95,6 +85,25 @@ const ITEMS: &[&str] = &[
     "static",
 ];
 
+/// `line` without the keywords a declaration opens with ([`MODIFIERS`], [`ITEMS`]), and whether
+/// one of [`ITEMS`] was among them: `pub const MILES_TO_KM: f64 = 1.609;` is `MILES_TO_KM: f64 =
+/// 1.609;`, an item. A keyword followed by `=` or `:` is a name itself (`static = true`).
+pub(crate) fn declared(line: &str) -> (&str, bool) {
+    let mut rest = line.trim_start();
+    let mut item = false;
+    while let Some((w, after)) = MODIFIERS.iter().chain(ITEMS).find_map(|w| {
+        rest.strip_prefix(w)
+            .filter(|r| {
+                r.starts_with(char::is_whitespace) && !r.trim_start().starts_with(['=', ':'])
+            })
+            .map(|r| (*w, r))
+    }) {
+        rest = after.trim_start();
+        item |= ITEMS.contains(&w);
+    }
+    (rest, item)
+}
+
 /// The name `line` defines, when it is a definition (`fn km_to_miles(`, `def price_of(`,
 /// `pub const MILES_TO_KM: f64 = …`, `class Cart:`) or assigns a name at its start (`LIMIT =
 /// 3`, `serde = "1"`); `None` otherwise.
@@ -110,18 +119,8 @@ fn defines_item(line: &str) -> bool {
 
 /// The name `line` defines (see [`defined_name`]) and whether one of [`ITEMS`] opened it.
 fn definition(line: &str) -> Option<(&str, bool)> {
-    let mut rest = line.trim_start();
-    let mut keyword = false;
-    let mut item = false;
-    while let Some((w, after)) = DEFINING.iter().find_map(|w| {
-        rest.strip_prefix(w)
-            .filter(|r| r.starts_with(char::is_whitespace))
-            .map(|r| (*w, r))
-    }) {
-        rest = after.trim_start();
-        keyword = true;
-        item |= ITEMS.contains(&w);
-    }
+    let (rest, item) = declared(line);
+    let keyword = rest.len() < line.trim_start().len();
     let end = rest
         .find(|c: char| !asked::is_name_char(c))
         .unwrap_or(rest.len());
@@ -133,7 +132,7 @@ fn definition(line: &str) -> Option<(&str, bool)> {
     let defines = if keyword {
         true
     } else {
-        // An assignment: `=` not `==`; `:` then a type, for a typed binding.
+        // An assignment: `=`, not `==`.
         after.starts_with('=') && !after.starts_with("==")
     };
     defines.then_some((name, item))
