@@ -1540,13 +1540,13 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 "the reply showed the change in a code block and made no call: sent the call that makes it",
             ));
         }
-        // In a chat, an earlier prompt's run may have made that very call: its result is in the
-        // conversation, and the answer may come from it.
         // A change the request spells out is grounded in the file already: the call that makes
         // it is the next step, not a look (below). Asked to add serde to Cargo.toml's
         // dependencies, Qwen2.5-Coder-0.5B showed the TOML, was asked to read the file, and
         // read it four times before the call was shown (session 28).
         let due = correct::asks_change(prompt) && self.change_due.is_some();
+        // In a chat, an earlier prompt's run may have made that very call: its result is in the
+        // conversation, and the answer may come from it.
         if !asked.unread
             && !due
             && turns.iter().all(|r| r.calls.is_empty())
@@ -1941,8 +1941,8 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     /// The file the request asks code to be written into when `name`, no tool's, is a name in
     /// code (`_` or camelCase) the request writes, and the request asks to add or write
     /// something with no change due: the name of the function or test to write, called as if
-    /// it were a tool. The file is the one the look at what the request
-    /// names reads ([`Self::look_first`]). Found running `toolmend run` on a small Rust crate
+    /// it were a tool. The file is the one the look at what the request names reads
+    /// ([`Self::look_first`]). Found running `toolmend run` on a small Rust crate
     /// (session 28): asked "Add a function km_to_miles to src/lib.rs that divides by
     /// MILES_TO_KM.", Qwen2.5-Coder-0.5B called `km_to_miles` with a schema for its parameter,
     /// read the file, and called it again until the run ended; asked to add a test for
@@ -1951,7 +1951,8 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         // A name written as code (`km_to_miles`, `toKelvin`): a plain word of the request
         // called as a tool (`version`) means a value to set, which `change_meant` reads.
         let code = name.contains('_')
-            || name.chars().skip(1).any(char::is_uppercase) && name.chars().any(char::is_lowercase);
+            || (name.chars().skip(1).any(char::is_uppercase)
+                && name.chars().any(char::is_lowercase));
         let adds = crate::tools::request_words(&self.request).any(|w| {
             ["add", "append", "insert", "write", "implement", "create"]
                 .iter()
