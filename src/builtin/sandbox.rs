@@ -563,12 +563,12 @@ pub(super) fn bad_name(tool: &str, given: &str, e: &io::Error) -> Failure {
     )
 }
 
-/// A file name with letter case and leading dots set aside, for [`Sandbox::resolve_near`].
 /// The fewest characters of a name (leading dots aside) that a one-edit near miss is looked for
 /// in (see [`Sandbox::resolve_near`]): shorter names are one edit from too many others (`nots`
 /// for `notes/` is answered with a suggestion, not taken).
 const MIN_TYPO_NAME: usize = 6;
 
+/// A file name with letter case and leading dots set aside, for [`Sandbox::resolve_near`].
 fn near_key(name: &str) -> String {
     name.trim_start_matches('.').to_lowercase()
 }
