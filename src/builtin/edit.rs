@@ -140,11 +140,11 @@ impl TypedTool for Edit {
     /// dependencies in Cargo.toml.", Qwen2.5-Coder-0.5B answered with a ```` ```toml ```` block
     /// of `[dependencies]` and `serde = "1"`, and then only read the file.
     fn change_shown(&self, request: &str, reply: &str) -> Option<Value> {
-        let path = self.sandbox.first_named(request, false)?;
-        let text = self.named_text(&path)?;
         if !asked::adds(&asked::parts(request)) {
             return None;
         }
+        let path = self.sandbox.first_named(request, false)?;
+        let text = self.named_text(&path)?;
         let mut edits = super::snippet::fenced_blocks(reply)
             .into_iter()
             .filter_map(|block| super::snippet::snippet_edit(&text, &path, &block))
