@@ -1953,14 +1953,9 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         let code = name.contains('_')
             || (name.chars().skip(1).any(char::is_uppercase)
                 && name.chars().any(char::is_lowercase));
-        let adds = crate::tools::request_words(&self.request).any(|w| {
-            ["add", "append", "insert", "write", "implement", "create"]
-                .iter()
-                .any(|v| w.eq_ignore_ascii_case(v))
-        });
         if self.change_due.is_some()
             || !code
-            || !adds
+            || !correct::asks_to_add(&self.request)
             || !correct::asks_change(&self.request)
             || !crate::tools::request_words(&self.request).any(|w| w.eq_ignore_ascii_case(name))
         {

@@ -529,6 +529,11 @@ pub fn change_clauses(prompt: &str) -> usize {
 
 /// How many clauses of `lower` (lower case) open with a change verb, leading words aside.
 fn verb_clauses(lower: &str) -> usize {
+    clauses_opened_by(lower, CHANGE_VERBS)
+}
+
+/// How many clauses of `lower` (lower case) open with one of `verbs`, leading words aside.
+fn clauses_opened_by(lower: &str, verbs: &[&str]) -> usize {
     lower
         .split(['.', ',', ';', ':', '!', '?', '\n'])
         .filter(|clause| {
@@ -536,9 +541,18 @@ fn verb_clauses(lower: &str) -> usize {
                 .split(|c: char| !c.is_alphanumeric())
                 .filter(|w| !w.is_empty())
                 .find(|w| !crate::tools::CLAUSE_LEADS.contains(w))
-                .is_some_and(|w| CHANGE_VERBS.contains(&w))
+                .is_some_and(|w| verbs.contains(&w))
         })
         .count()
+}
+
+/// Whether `prompt` asks to add or write something new: a clause of it opens with `add`,
+/// `append`, `insert`, `put`, `write`, `implement`, `create` or `include` ("Add a function
+/// km_to_miles to src/lib.rs") — the verbs `edit` reads a request for before it shows a
+/// reply's code block as the edit that adds it. `false` for a question.
+#[must_use]
+pub fn asks_to_add(prompt: &str) -> bool {
+    !is_question(prompt) && clauses_opened_by(&prompt.to_lowercase(), crate::tools::ADD_VERBS) > 0
 }
 
 /// How many changes `prompt` asks for, one after the other: its sentences, and their parts

@@ -356,23 +356,10 @@ pub(crate) fn entry_added(parts: &[Part]) -> Option<Entry> {
     })
 }
 
-/// Whether the request asks to add or write something new: a clause opened by `add`,
-/// `append`, `insert`, `put`, `write`, `implement`, `create` or `include`.
+/// Whether the request asks to add or write something new: a clause opened by one of
+/// [`crate::tools::ADD_VERBS`].
 pub(crate) fn adds(parts: &[Part]) -> bool {
-    verb_at(
-        parts,
-        &[
-            "add",
-            "append",
-            "insert",
-            "put",
-            "write",
-            "implement",
-            "create",
-            "include",
-        ],
-    )
-    .is_some()
+    verb_at(parts, crate::tools::ADD_VERBS).is_some()
 }
 
 /// The value to set and the words before it that may name what gets it: "Set "debug" to true",

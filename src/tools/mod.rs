@@ -106,6 +106,20 @@ pub fn request_words(request: &str) -> impl Iterator<Item = &str> {
 /// set …"): the change requests of the agent loop and the built-in tools' reading of them.
 pub(crate) const CLAUSE_LEADS: &[&str] = &["please", "now", "then", "and", "also", "just", "so"];
 
+/// Verbs that open a clause asking to add or write something new ("Add a function …", "Write
+/// a test …"): the agent's reading of a request (a name in code called as a tool is code to
+/// write) and `edit`'s (a code block in the reply is code to add) share them.
+pub(crate) const ADD_VERBS: &[&str] = &[
+    "add",
+    "append",
+    "insert",
+    "put",
+    "write",
+    "implement",
+    "create",
+    "include",
+];
+
 /// Whether `word`, a word of a user's request, names a file called `stem` (its name without the
 /// extension) the way people refer to files in prose — "the meeting notes" for `meeting.md`,
 /// "the grocery list" for `groceries.md`: the same letters, case aside, or one the plural of the
