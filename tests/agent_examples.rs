@@ -1781,6 +1781,10 @@ fn a_change_the_request_spells_out_is_the_call_shown() {
             "[package]\nname = \"units\"\n\n[dependencies]\n\n[dev-dependencies]\n",
         ),
         ("src/lib.rs", "pub const MILES_TO_KM: f64 = 1.609;\n"),
+        (
+            "docker-compose.yml",
+            "services:\n  web:\n    image: notes:1.4.2\n    depends_on:\n      - db\n\n  db:\n    image: postgres:15\n",
+        ),
     ];
     // The request, the call shown, the file and a piece of it once the call is sent.
     let cases: &[(&str, serde_json::Value, &str, &str)] = &[
@@ -1861,6 +1865,20 @@ fn a_change_the_request_spells_out_is_the_call_shown() {
             json!({"path": "src/lib.rs", "old_text": "pub const MILES_TO_KM: f64 = 1.609;", "new_text": "pub const MILES_TO_KM: f64 = 1.609344;"}),
             "src/lib.rs",
             "pub const MILES_TO_KM: f64 = 1.609344;\n",
+        ),
+        (
+            // A YAML mapping's entry; a value set in the one file the words pick out, which
+            // the request does not name (a Docker Compose folder, session 29).
+            "Add restart: unless-stopped to the web service in docker-compose.yml.",
+            json!({"path": "docker-compose.yml", "old_text": "  web:\n    image: notes:1.4.2\n    depends_on:\n      - db", "new_text": "  web:\n    image: notes:1.4.2\n    depends_on:\n      - db\n    restart: unless-stopped"}),
+            "docker-compose.yml",
+            "      - db\n    restart: unless-stopped\n\n  db:\n",
+        ),
+        (
+            "Bump the web image to notes:1.5.0.",
+            json!({"path": "docker-compose.yml", "old_text": "image: notes:1.4.2", "new_text": "image: notes:1.5.0"}),
+            "docker-compose.yml",
+            "    image: notes:1.5.0\n",
         ),
         (
             "Create a file named .gitignore that contains the line __pycache__/",

@@ -21,6 +21,9 @@ pub(crate) struct Part {
     /// Whether it opens the request or a clause of it (the word before ends with `,`, `.`,
     /// `;`, `:`, `!` or `?`).
     pub opens: bool,
+    /// Whether an unquoted word ends with `:` in the request (`restart:` of "add restart:
+    /// unless-stopped"), a key as YAML writes it.
+    pub colon: bool,
 }
 
 impl Part {
@@ -119,6 +122,7 @@ pub(crate) fn parts(request: &str) -> Vec<Part> {
                     text: body[..end].to_owned(),
                     quoted: true,
                     opens,
+                    colon: false,
                 });
                 rest = &body[end + close.len_utf8()..];
                 opens = rest.starts_with(TRAIL) && !rest.starts_with([')', ']', '>', '*']);
@@ -137,6 +141,7 @@ pub(crate) fn parts(request: &str) -> Vec<Part> {
                 text: word.to_owned(),
                 quoted: false,
                 opens,
+                colon: raw.ends_with(':'),
             });
         }
         let bare = raw.trim_end_matches([')', ']', '>', '*', '"', '`', '\'']);
@@ -147,7 +152,7 @@ pub(crate) fn parts(request: &str) -> Vec<Part> {
 }
 
 /// Whether `p` can be a value: quoted, or a word that is not a filler ("the", "it").
-fn is_value(p: &Part) -> bool {
+pub(crate) fn is_value(p: &Part) -> bool {
     p.quoted || !p.is_any(FILLERS)
 }
 
@@ -273,7 +278,8 @@ pub(crate) struct Entry {
 }
 
 /// The entry to add: "add K with (the) (word) (of) V to (the) NAME (list, dict, …)", "add K = V
-/// to NAME", "add "K": V to NAME", or "add ITEM to (the) NAME (list)". The verb is `add`,
+/// to NAME", "add "K": V to NAME", "add K: V to NAME" (V any one word, as YAML writes it), or
+/// "add ITEM to (the) NAME (list)". The verb is `add`,
 /// `insert` or `put`; NAME is an identifier of the file (`PRICES`, `allowedHosts`) or a
 /// section's name (`dev-dependencies`, `profile.release`); V is a number, a truth value or a
 /// quoted span, K and ITEM one value each.
@@ -283,6 +289,7 @@ pub(crate) struct Entry {
 /// Add "pear" to the FRUITS list in shop.py                    → (pear, –, FRUITS)
 /// Add serde = "1" to the dependencies in Cargo.toml           → (serde, 1, dependencies)
 /// Add `regex = "1"` to the [dependencies] section of Cargo.toml → (regex = "1", –, dependencies)
+/// Add restart: unless-stopped to the web service               → (restart, unless-stopped, web)
 /// ```
 pub(crate) fn entry_added(parts: &[Part]) -> Option<Entry> {
     const KINDS: &[&str] = &[
@@ -330,6 +337,13 @@ pub(crate) fn entry_added(parts: &[Part]) -> Option<Entry> {
             i = at + 1;
             Some(v)
         }
+        // YAML's `key: value`, the value one word as written (`restart: unless-stopped`).
+        Some(p) if key.colon && is_value(p) && !p.is_any(&["to", "into", "in"]) => {
+            i += 1;
+            Some(p.clone())
+        }
+        // A key written `key:` with no value is no item of a list.
+        _ if key.colon => return None,
         _ => None,
     };
     parts.get(i).filter(|p| p.is_any(&["to", "into", "in"]))?;
@@ -363,10 +377,26 @@ pub(crate) fn adds(parts: &[Part]) -> bool {
 }
 
 /// The value to set and the words before it that may name what gets it: "Set "debug" to true",
-/// "Change the userAgent in config.json to linkcheck/1.5" — the value after the last "to" of a
-/// request that opens a clause with `set`, `change`, `update`, `make` or `bump`.
+/// "Change the userAgent in config.json to linkcheck/1.5", "Raise client_max_body_size to 50m"
+/// — the value after the last "to" of a request that opens a clause with `set`, `change`,
+/// `update`, `make`, `bump`, `raise`, `lower`, `increase`, `decrease`, `reduce`, `upgrade` or
+/// `downgrade`.
 pub(crate) fn value_set(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
-    let verb = verb_at(parts, &["set", "change", "update", "make", "bump"])?;
+    const VERBS: &[&str] = &[
+        "set",
+        "change",
+        "update",
+        "make",
+        "bump",
+        "raise",
+        "lower",
+        "increase",
+        "decrease",
+        "reduce",
+        "upgrade",
+        "downgrade",
+    ];
+    let verb = verb_at(parts, VERBS)?;
     let to = parts.iter().rposition(|p| p.is("to"))?;
     let value = parts.get(to + 1)?;
     (to > verb && is_value(value)).then(|| (value.clone(), parts[verb + 1..to].to_vec()))
@@ -695,8 +725,19 @@ mod tests {
             e("Add the item pear to allowed_fruits."),
             entry("pear", None, "allowed_fruits")
         );
+        // YAML's `key: value`: the value any one word.
+        assert_eq!(
+            e("Add restart: unless-stopped to the web service in docker-compose.yml."),
+            entry("restart", Some("unless-stopped"), "web")
+        );
+        assert_eq!(
+            e("add replicas: 3 to deploy"),
+            entry("replicas", Some("3"), "deploy")
+        );
         // A line, a file, a value that is no scalar, no name.
         assert_eq!(e("Add the line \"x\" to notes.md"), None);
+        assert_eq!(e("Add restart: to the web service"), None);
+        assert_eq!(e("Add this: restart the web service"), None);
         assert_eq!(e("Add cheese to the list."), None);
         assert_eq!(e("Add cheese with price to PRICES"), None);
         assert_eq!(e("Add tests for the parser."), None);
@@ -716,6 +757,10 @@ mod tests {
         assert_eq!(
             v("Set the version in package.json to 1.5.0."),
             Some("1.5.0".into())
+        );
+        assert_eq!(
+            v("Raise client_max_body_size to 50m in the nginx config."),
+            Some("50m".into())
         );
         assert_eq!(v("Which version is set to 1.0?"), None, "no verb opens it");
         assert_eq!(v("Set it to the"), None);

@@ -186,42 +186,71 @@ impl TypedTool for Edit {
     ///   called `rename_price_of` with `{"price_of": "unit_price"}`, then the function itself,
     ///   and was shown `ls` to copy until the run ended with nothing renamed.
     fn change_asked(&self, request: &str) -> Option<Value> {
-        let path = self.sandbox.first_named(request, false)?;
-        let text = self.named_text(&path)?;
         let parts = asked::parts(request);
-        if let Some((old, new)) = asked::renamed(&parts) {
-            return renaming(&path, &text, &old.text, &new.text);
+        if let Some(path) = self.sandbox.first_named(request, false) {
+            let text = self.named_text(&path)?;
+            return self.change_in(&parts, &path, &text);
         }
-        let (old_text, new_text) = if let Some((line, place)) = asked::line_added(&parts) {
-            insertion(&text, &line, &place)?
-        } else if let Some(entry) = asked::entry_added(&parts) {
-            let ext = path.rsplit_once('.').map_or("", |(_, e)| e);
-            let sections = matches!(ext, "toml" | "ini" | "cfg" | "conf");
-            sections
-                .then(|| section_insertion(&text, &entry, ext == "toml"))
-                .flatten()
-                .or_else(|| entry_insertion(&text, &entry, ext == "py"))?
-        } else if let Some((from, to)) = asked::replacement(&parts) {
-            let hints = asked::hint_words(&parts, &[&path, &from.text, &to.text]);
-            replaced_in_line(&text, &from.text, &to.text, &hints)?
-        } else if let Some((value, keys)) = asked::value_set(&parts) {
-            set_in_line(&text, &keys, &value.text)?
-        } else if let Some(wrong) = asked::misspelled(&parts) {
-            // The right spelling, as the project writes it elsewhere.
-            let texts: Vec<String> =
-                super::small_texts(&self.sandbox, self.sandbox.root()).collect();
-            let right = asked::respelled(&wrong, texts.iter().flat_map(|t| words_of(t)))?;
-            return respelling(&path, &text, &wrong, &right);
-        } else {
+        // No file named: the one text file, in the folder the request names or else anywhere
+        // in the workspace, where an entry, a replacement or a value the request spells out
+        // picks out its line — never a line to place, a rename or a respelling, which need the
+        // file.
+        if asked::renamed(&parts).is_some()
+            || asked::line_added(&parts).is_some()
+            || asked::misspelled(&parts).is_some()
+        {
             return None;
+        }
+        let dir = match self.sandbox.first_named(request, true) {
+            Some(folder) => self.sandbox.resolve("edit", &folder).ok()?,
+            None => self.sandbox.root().to_path_buf(),
         };
-        (new_text != old_text && text.matches(old_text.as_str()).count() == 1)
-            .then(|| json!({"path": path, "old_text": old_text, "new_text": new_text}))
+        let mut found = super::small_files(&self.sandbox, &dir)
+            .filter_map(|(path, text)| self.change_in(&parts, &path, &text.replace("\r\n", "\n")));
+        let call = found.next()?;
+        found.next().is_none().then_some(call)
     }
 
     async fn run(&self, _ctx: &ToolContext, args: EditArgs) -> Result<Output, Failure> {
         let sb = Arc::clone(&self.sandbox);
         blocking("edit", move || edit(&sb, &args)).await
+    }
+}
+
+impl Edit {
+    /// The edit of `path` (its text `text`, LF line breaks) that the request read into `parts`
+    /// spells out: see `change_asked`'s cases.
+    fn change_in(&self, parts: &[asked::Part], path: &str, text: &str) -> Option<Value> {
+        if let Some((old, new)) = asked::renamed(parts) {
+            return renaming(path, text, &old.text, &new.text);
+        }
+        let (old_text, new_text) = if let Some((line, place)) = asked::line_added(parts) {
+            insertion(text, &line, &place)?
+        } else if let Some(entry) = asked::entry_added(parts) {
+            let ext = path.rsplit_once('.').map_or("", |(_, e)| e);
+            let sections = matches!(ext, "toml" | "ini" | "cfg" | "conf");
+            let yaml = matches!(ext, "yml" | "yaml");
+            sections
+                .then(|| section_insertion(text, &entry, ext == "toml"))
+                .flatten()
+                .or_else(|| yaml.then(|| mapping_insertion(text, &entry)).flatten())
+                .or_else(|| entry_insertion(text, &entry, ext == "py"))?
+        } else if let Some((from, to)) = asked::replacement(parts) {
+            let hints = asked::hint_words(parts, &[path, &from.text, &to.text]);
+            replaced_in_line(text, &from.text, &to.text, &hints)?
+        } else if let Some((value, keys)) = asked::value_set(parts) {
+            set_in_line(text, &keys, &value.text)?
+        } else if let Some(wrong) = asked::misspelled(parts) {
+            // The right spelling, as the project writes it elsewhere.
+            let texts: Vec<String> =
+                super::small_texts(&self.sandbox, self.sandbox.root()).collect();
+            let right = asked::respelled(&wrong, texts.iter().flat_map(|t| words_of(t)))?;
+            return respelling(path, text, &wrong, &right);
+        } else {
+            return None;
+        };
+        (new_text != old_text && text.matches(old_text.as_str()).count() == 1)
+            .then(|| json!({"path": path, "old_text": old_text, "new_text": new_text}))
     }
 }
 
@@ -460,6 +489,89 @@ fn section_insertion(text: &str, entry: &asked::Entry, toml: bool) -> Option<(St
         .unwrap_or_else(|| " = ".to_owned());
     let old_text = lines[k..=last].join("\n");
     let new_text = format!("{old_text}\n{key}{sep}{value}");
+    Some((old_text, new_text))
+}
+
+/// The edit that adds `entry` as the last `key: value` of the one YAML mapping `text` opens
+/// with a line `name:` alone (`web:` under `services:` in a Compose file), at the indentation
+/// of the mapping's own keys and after everything the mapping holds (a nested block of its last
+/// key included). The value is written bare when YAML reads it back as the same text, else in
+/// double quotes; a truth value in lower case. A request may quote the whole line
+/// (`` `restart: unless-stopped` ``). `None` when no line or several open such a mapping, it is
+/// empty or a list, the key is already in it, or the request gives no value.
+fn mapping_insertion(text: &str, entry: &asked::Entry) -> Option<(String, String)> {
+    let lines: Vec<&str> = text.lines().map(|l| l.trim_end_matches('\r')).collect();
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let content = |l: &str| {
+        let t = l.trim();
+        !t.is_empty() && !t.starts_with('#')
+    };
+    // A line's key as YAML writes it: the text before `:` followed by a space or the end.
+    let key_of = |l: &str| {
+        let t = l.trim();
+        let at = t
+            .match_indices(':')
+            .map(|(at, _)| at)
+            .find(|&at| t[at + 1..].is_empty() || t[at + 1..].starts_with([' ', '\t']))?;
+        Some(t[..at].trim_matches(['"', '\'']).to_owned())
+    };
+    let opens = |l: &str| {
+        let t = l.split(" #").next().unwrap_or(l).trim_end();
+        let t = t.trim_start();
+        t.strip_suffix(':')
+            .is_some_and(|k| k.trim_matches(['"', '\'']) == entry.name)
+    };
+    let mut found = (0..lines.len()).filter(|&k| opens(lines[k]));
+    let k = found.next()?;
+    if found.next().is_some() {
+        return None;
+    }
+    let outer = indent(lines[k]);
+    let end = (k + 1..lines.len())
+        .find(|&j| content(lines[j]) && indent(lines[j]) <= outer)
+        .unwrap_or(lines.len());
+    let first = (k + 1..end).find(|&j| content(lines[j]))?;
+    let inner = indent(lines[first]);
+    if lines[first].trim_start().starts_with('-') {
+        return None;
+    }
+    let last = (first..end).rev().find(|&j| content(lines[j]))?;
+    let (key, value) = match &entry.value {
+        Some(v) => (entry.key.text.trim().to_owned(), v.text.trim().to_owned()),
+        // The line quoted whole: as written.
+        None if entry.key.quoted => {
+            let (key, value) = entry.key.text.split_once(": ")?;
+            (
+                key.trim().to_owned(),
+                value.trim().trim_matches(['"', '\'']).to_owned(),
+            )
+        }
+        None => return None,
+    };
+    if key.is_empty() || value.is_empty() || key.contains(['\n', ':', '#']) || value.contains('\n')
+    {
+        return None;
+    }
+    if (first..end).any(|j| indent(lines[j]) == inner && key_of(lines[j]).as_deref() == Some(&key))
+    {
+        return None;
+    }
+    let truth = ["true", "false"].contains(&value.to_lowercase().as_str());
+    let plain = !value.starts_with([
+        '-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@',
+        '`', ' ',
+    ]) && !value.contains(": ")
+        && !value.contains(" #")
+        && !value.ends_with([':', ' ']);
+    let value = if truth {
+        value.to_lowercase()
+    } else if plain {
+        value
+    } else {
+        format!("\"{}\"", value.replace('\\', "\\\\").replace('"', "\\\""))
+    };
+    let old_text = lines[k..=last].join("\n");
+    let new_text = format!("{old_text}\n{}{key}: {value}", " ".repeat(inner));
     Some((old_text, new_text))
 }
 
@@ -785,6 +897,32 @@ fn set_in_line(text: &str, keys: &[asked::Part], value: &str) -> Option<(String,
             }
         }
     }
+    if found.is_empty() {
+        // A directive, `name value;` (`client_max_body_size 10m;` in an nginx config), named
+        // by a word that is no filler (`the end;` is no directive `the`).
+        for key in keys
+            .iter()
+            .filter(|k| asked::is_value(k))
+            .map(|k| k.text.trim())
+            .filter(|k| k.chars().count() >= 2)
+        {
+            found.extend(text.lines().filter_map(|line| directive(line, key)));
+        }
+    }
+    if found.len() > 1 {
+        // Of several, the one nested (by indentation) in a block whose key the request names
+        // too: `image` under `web:` for "Bump the web image to notes:1.5.0" in a Compose file.
+        let named = |line: &str| {
+            let at = line.as_ptr() as usize - text.as_ptr() as usize;
+            enclosing_keys(text, line_of(text, at) - 1)
+                .iter()
+                .any(|outer| keys.iter().any(|k| k.text.eq_ignore_ascii_case(outer)))
+        };
+        let inside: Vec<(&str, &str)> = found.iter().copied().filter(|(l, _)| named(l)).collect();
+        if inside.len() == 1 {
+            found = inside;
+        }
+    }
     let [(line, old_value)] = found[..] else {
         return None;
     };
@@ -795,6 +933,46 @@ fn set_in_line(text: &str, keys: &[asked::Part], value: &str) -> Option<(String,
         line.trim().to_owned(),
         with_value(line, old_value, value).trim().to_owned(),
     ))
+}
+
+/// When `line` is a directive naming `key` — the key first, then one value, then `;`, as an
+/// nginx config writes `client_max_body_size 10m;` — the line and the value; `None` otherwise.
+fn directive<'a>(line: &'a str, key: &str) -> Option<(&'a str, &'a str)> {
+    let rest = line.trim_start().strip_prefix(key)?;
+    if !rest.starts_with([' ', '\t']) {
+        return None;
+    }
+    let value = rest.trim().strip_suffix(';')?.trim_end();
+    (!value.is_empty() && !value.contains(char::is_whitespace)).then_some((line, value))
+}
+
+/// The keys of the blocks that hold line `k` (0-based) of `text` by indentation, innermost
+/// first: each line above it, less indented than the last one taken, that opens a block with
+/// `name:`, `name =`, `"name": {` or `name {` (quotes and a list's `- ` aside).
+fn enclosing_keys(text: &str, k: usize) -> Vec<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let Some(mut level) = lines.get(k).map(|l| indent(l)) else {
+        return Vec::new();
+    };
+    let mut keys = Vec::new();
+    for line in lines[..k].iter().rev() {
+        let t = line.trim();
+        if level == 0 {
+            break;
+        }
+        if t.is_empty() || t.starts_with('#') || t.starts_with("//") || indent(line) >= level {
+            continue;
+        }
+        level = indent(line);
+        let t = t.strip_prefix("- ").unwrap_or(t);
+        let end = t.find([':', '=', '{', ' ']).unwrap_or(t.len());
+        let key = t[..end].trim().trim_matches(['"', '\'']);
+        if !key.is_empty() {
+            keys.push(key.to_owned());
+        }
+    }
+    keys
 }
 
 /// When no line assigns `key`, the one line that names it as a word of its own (`"--city"`,
@@ -1246,6 +1424,57 @@ mod tests {
     use super::{assignment, same_words_line};
 
     #[test]
+    fn a_change_that_names_no_file_is_made_in_the_one_file_its_words_pick_out() {
+        use crate::tools::TypedTool;
+        let dir = tempfile::tempdir().unwrap();
+        let files: &[(&str, &str)] = &[
+            (
+                "docker-compose.yml",
+                "services:\n  web:\n    image: notes:1.4.2\n    environment:\n      LOG_LEVEL: info\n  db:\n    image: postgres:15\n",
+            ),
+            (".env.example", "PORT=8080\nLOG_LEVEL=info\n"),
+            (
+                "nginx/notes.conf",
+                "server {\n    client_max_body_size 10m;\n}\n",
+            ),
+            ("README.md", "Set LOG_LEVEL in `.env`.\n"),
+        ];
+        for (path, text) in files {
+            let abs = dir.path().join(path);
+            std::fs::create_dir_all(abs.parent().unwrap()).unwrap();
+            std::fs::write(abs, text).unwrap();
+        }
+        let edit = super::Edit::new(std::sync::Arc::new(
+            super::Sandbox::new(dir.path()).unwrap(),
+        ));
+        let asked = |request: &str| edit.change_asked(request);
+        // Session 29, a Docker Compose folder: neither request names the file.
+        assert_eq!(
+            asked("Bump the web image to notes:1.5.0."),
+            Some(
+                serde_json::json!({"path": "docker-compose.yml", "old_text": "image: notes:1.4.2", "new_text": "image: notes:1.5.0"})
+            )
+        );
+        assert_eq!(
+            asked("Raise client_max_body_size to 50m in the nginx config."),
+            Some(
+                serde_json::json!({"path": "nginx/notes.conf", "old_text": "client_max_body_size 10m;", "new_text": "client_max_body_size 50m;"})
+            )
+        );
+        // Two files hold the key: the one the request names, else none.
+        assert_eq!(asked("Change LOG_LEVEL to debug."), None);
+        assert_eq!(
+            asked("Change LOG_LEVEL to debug in .env.example."),
+            Some(
+                serde_json::json!({"path": ".env.example", "old_text": "LOG_LEVEL=info", "new_text": "LOG_LEVEL=debug"})
+            )
+        );
+        // A line to place, a rename or a respelling needs the file named.
+        assert_eq!(asked("Add the line \"x\" at the end."), None);
+        assert_eq!(asked("Rename the variable LOG_LEVEL to LEVEL."), None);
+    }
+
+    #[test]
     fn a_keyword_argument_the_request_names_is_the_value_of_a_line_naming_the_key() {
         use super::keyword_value;
         let text = "add.add_argument(\"celsius\", type=float)\nadd.add_argument(\"--city\", default=\"Oslo\")\nshow.add_argument(\"--last\", type=int, default=7)\n";
@@ -1445,6 +1674,60 @@ mod tests {
     }
 
     #[test]
+    fn an_entry_is_added_last_to_the_named_yaml_mapping() {
+        use super::{asked, mapping_insertion};
+        let add = |text: &str, request: &str| {
+            let entry = asked::entry_added(&asked::parts(request)).expect(request);
+            let (old, new) = mapping_insertion(text, &entry)?;
+            assert_eq!(text.matches(old.as_str()).count(), 1, "{request}: {old}");
+            Some(text.replacen(old.as_str(), &new, 1))
+        };
+        // Found running `toolmend run` on a Docker Compose folder (session 29): asked "Add
+        // restart: unless-stopped to the web service in docker-compose.yml.",
+        // Qwen2.5-Coder-0.5B called a tool `restart:unless-stopped`, then `proxy` with the
+        // proxy service's keys, until the run ended with nothing changed.
+        let compose = "services:\n  web:\n    image: notes:1.4.2\n    ports:\n      - \"8080:8080\"\n    depends_on:\n      - db\n\n  db:\n    image: postgres:15\n";
+        assert_eq!(
+            add(
+                compose,
+                "Add restart: unless-stopped to the web service in docker-compose.yml."
+            )
+            .as_deref(),
+            Some(
+                "services:\n  web:\n    image: notes:1.4.2\n    ports:\n      - \"8080:8080\"\n    depends_on:\n      - db\n    restart: unless-stopped\n\n  db:\n    image: postgres:15\n"
+            )
+        );
+        // The last mapping of the file; the line quoted whole; a value YAML would read
+        // otherwise is quoted; a truth value in lower case.
+        assert_eq!(
+            add(compose, "Add `shm_size: 1gb` to db").as_deref(),
+            Some(
+                "services:\n  web:\n    image: notes:1.4.2\n    ports:\n      - \"8080:8080\"\n    depends_on:\n      - db\n\n  db:\n    image: postgres:15\n    shm_size: 1gb\n"
+            )
+        );
+        assert_eq!(
+            add("app:\n  name: x\n", "Add greeting: \"hi: there\" to app").as_deref(),
+            Some("app:\n  name: x\n  greeting: \"hi: there\"\n")
+        );
+        assert_eq!(
+            add("app:\n  name: x  # shown\n", "Add debug: True to app").as_deref(),
+            Some("app:\n  name: x  # shown\n  debug: true\n")
+        );
+        // Already there, no such mapping, two of them, a list, no value: nothing.
+        assert_eq!(add(compose, "Add image: notes:2 to web"), None);
+        assert_eq!(add(compose, "Add restart: always to proxy"), None);
+        assert_eq!(
+            add(
+                "a:\n  web:\n    x: 1\nb:\n  web:\n    x: 1\n",
+                "Add y: 2 to web"
+            ),
+            None
+        );
+        assert_eq!(add(compose, "Add condition: healthy to depends_on"), None);
+        assert_eq!(add(compose, "Add \"restart\" to web"), None);
+    }
+
+    #[test]
     fn a_value_is_set_in_the_one_entry_a_quoted_key_names_on_a_line() {
         use super::{asked, set_in_line};
         let set = |text: &str, request: &str| {
@@ -1478,6 +1761,31 @@ mod tests {
             None
         );
         assert_eq!(set(shop, "Set the price of cheese to 3."), None);
+        // Found running `toolmend run` on a Docker Compose folder (session 29): asked "Bump
+        // the web image to notes:1.5.0.", Qwen2.5-Coder-0.5B called `bump-web-image`, then
+        // named the Makefile's targets as tools. Of the three `image:` lines, the one in the
+        // block the request names.
+        let compose = "services:\n  web:\n    image: notes:1.4.2\n    ports:\n      - \"80:80\"\n  db:\n    image: postgres:15\n";
+        assert_eq!(
+            set(compose, "Bump the web image to notes:1.5.0."),
+            pair("image: notes:1.4.2", "image: notes:1.5.0")
+        );
+        assert_eq!(
+            set(compose, "Set the db image to postgres:16"),
+            pair("image: postgres:15", "image: postgres:16")
+        );
+        assert_eq!(set(compose, "Set the image to x:1"), None);
+        // Asked "Raise client_max_body_size to 50m in the nginx config.", the model called
+        // `set_client_max_body_size` until the run ended: a directive's value.
+        let nginx = "server {\n    listen 80;\n    client_max_body_size 10m;\n}\n";
+        assert_eq!(
+            set(
+                nginx,
+                "Raise client_max_body_size to 50m in the nginx config."
+            ),
+            pair("client_max_body_size 10m;", "client_max_body_size 50m;")
+        );
+        assert_eq!(set("the end;\n", "Set the end to x"), None);
         // A declaration with a type (units crate, session 28).
         let units = "pub fn f() {}\n\npub const MILES_TO_KM: f64 = 1.609;\n";
         assert_eq!(

@@ -156,6 +156,11 @@ fn io_failure(tool: &str, sb: &Sandbox, abs: &Path, err: &io::Error) -> Failure 
 /// up to 256 KiB each, 4 MiB in all, among the first 10,000 entries in name order; binary files
 /// skipped.
 fn small_texts(sb: &Sandbox, dir: &Path) -> impl Iterator<Item = String> {
+    small_files(sb, dir).map(|(_, text)| text)
+}
+
+/// [`small_texts`] with each file's path, as the workspace shows it.
+fn small_files<'s>(sb: &'s Sandbox, dir: &Path) -> impl Iterator<Item = (String, String)> + 's {
     let mut budget: u64 = 4 << 20;
     glob::walk_files_within(sb, dir, false, glob::MAX_LOOK)
         .into_iter()
@@ -172,7 +177,12 @@ fn small_texts(sb: &Sandbox, dir: &Path) -> impl Iterator<Item = String> {
             let Ok(bytes) = std::fs::read(&file) else {
                 return Some(None);
             };
-            Some((!looks_binary(&bytes)).then(|| String::from_utf8_lossy(&bytes).into_owned()))
+            Some((!looks_binary(&bytes)).then(|| {
+                (
+                    sb.display(&file),
+                    String::from_utf8_lossy(&bytes).into_owned(),
+                )
+            }))
         })
         .flatten()
 }
