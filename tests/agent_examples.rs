@@ -538,14 +538,24 @@ fn an_answer_without_looking_is_offered_the_file_the_request_names_by_its_stem()
         "{}",
         requests[1].messages.last().unwrap().content
     );
-    // "the grocery list" names notes/groceries.md; a word naming two files names neither.
+    // "the grocery list" names notes/groceries.md; a word naming two files names neither, and
+    // the look is the search a question's plain words get (session 29).
     std::fs::write(dir.path().join("groceries.txt"), "milk\n").unwrap();
     let (_, requests) = run_prompt(
         &dir,
         "How many eggs are on the grocery list?",
         vec!["Six.".into(), "Six.".into()],
     );
-    assert_eq!(requests.len(), 1, "nothing is named: the answer stands");
+    assert!(
+        requests[1]
+            .messages
+            .last()
+            .unwrap()
+            .content
+            .ends_with(r#"{"name":"grep","arguments":{"pattern":"eggs","ignore_case":true}}"#),
+        "nothing is named: {}",
+        requests[1].messages.last().unwrap().content
+    );
     std::fs::remove_file(dir.path().join("groceries.txt")).unwrap();
     let (_, requests) = run_prompt(
         &dir,
@@ -594,9 +604,9 @@ fn a_dot_file_named_by_its_stem_is_the_call_to_make_first() {
 /// without a look. The request names no file and no folder, but a word written as code — an
 /// identifier, a flag, a quoted word — found in the folder is a search of the whole root; in a
 /// named folder such a word goes before the plain ones (`--last` over `print`). Plain words
-/// alone get no search of the root, unless the request says it is about the workspace ("in
-/// this project": asked "What is the price of bread in this project?", the model answered
-/// "$1.50" without a look, session 27).
+/// alone get a search of the root when the request says it is about the workspace ("in this
+/// project": asked "What is the price of bread in this project?", the model answered "$1.50"
+/// without a look, session 27) or asks a question without a word written as code (session 29).
 #[test]
 fn a_word_written_as_code_is_searched_for_before_answering() {
     let dir = folder();
@@ -652,6 +662,12 @@ fn a_word_written_as_code_is_searched_for_before_answering() {
             "What does the library charge for bread?",
             r#"{"name":"grep","arguments":{"pattern":"bread","ignore_case":true}}"#,
         ),
+        // Any question's plain words (a Docker Compose folder, session 29: "What postgres
+        // version does the db use?" answered "14" without a look; the file says 15).
+        (
+            "What is the price of bread?",
+            r#"{"name":"grep","arguments":{"pattern":"bread","ignore_case":true}}"#,
+        ),
     ];
     for (prompt, want) in cases {
         let (_, requests) = run_prompt(
@@ -662,13 +678,13 @@ fn a_word_written_as_code_is_searched_for_before_answering() {
         let asked = &requests[1].messages.last().unwrap().content;
         assert!(asked.ends_with(want), "{prompt}: {asked}");
     }
-    // Plain words, or words found nowhere (a code word; the plain words of a request about the
-    // project): no search, the answer stands.
+    // Words found nowhere (a code word, whose plain words then do not count; the plain words
+    // of a question), or plain words that ask no question: no search, the answer stands.
     for prompt in [
         "Where is the temperature converted?",
-        "What is the price of bread?",
         "In which file is the function to_rankine defined?",
         "Who is the author of this project?",
+        "Tell me the price of bread.",
     ] {
         let (t, requests) = run_prompt(&dir, prompt, vec!["Nowhere.".into()]);
         assert_eq!((requests.len(), t.answer.as_deref()), (1, Some("Nowhere.")));
@@ -1120,7 +1136,7 @@ fn an_unknown_tool_is_shown_the_look_at_what_the_request_names() {
 /// read the folder and searched for `groceries.md`. No file is named; the request's most telling
 /// word, `quickstart`, is on one line of the folder it names (the answer's): that search is the
 /// call to make first, and the example a failed `grep` gets instead of the fixed `fn main`. A
-/// request naming no folder gets no search (a question need not be about the workspace).
+/// request naming no folder gets a search of the root when it asks a question (session 29).
 #[test]
 fn without_a_named_file_the_look_first_is_a_search_for_the_requests_telling_word() {
     let dir = folder();
@@ -1149,11 +1165,23 @@ fn without_a_named_file_the_look_first_is_a_search_for_the_requests_telling_word
         feedback.contains(want) && !feedback.contains("fn main"),
         "{feedback}"
     );
-    // No folder named: no search, and the answer stands ("Which is first?" in a chat, after
-    // an `ls`, is answered from the conversation).
-    let (t, requests) = run_prompt(
+    // No folder named: a question's plain words are searched for in the whole root (session
+    // 29); a request that asks nothing gets no search, and its answer stands.
+    let (_, requests) = run_prompt(
         &dir,
         "Who writes the quickstart?",
+        vec!["The docs team.".into(), "Ana.".into()],
+    );
+    let asked = &requests[1].messages.last().unwrap().content;
+    assert!(
+        asked.ends_with(
+            r#"{"name":"grep","arguments":{"pattern":"quickstart","ignore_case":true}}"#
+        ),
+        "{asked}"
+    );
+    let (t, requests) = run_prompt(
+        &dir,
+        "Tell me who writes the quickstart.",
         vec!["The docs team.".into()],
     );
     assert_eq!(
@@ -1785,6 +1813,7 @@ fn a_change_the_request_spells_out_is_the_call_shown() {
             "docker-compose.yml",
             "services:\n  web:\n    image: notes:1.4.2\n    depends_on:\n      - db\n\n  db:\n    image: postgres:15\n",
         ),
+        (".env.example", "PORT=8080\nLOG_LEVEL=info\n"),
     ];
     // The request, the call shown, the file and a piece of it once the call is sent.
     let cases: &[(&str, serde_json::Value, &str, &str)] = &[
@@ -1873,6 +1902,12 @@ fn a_change_the_request_spells_out_is_the_call_shown() {
             json!({"path": "docker-compose.yml", "old_text": "  web:\n    image: notes:1.4.2\n    depends_on:\n      - db", "new_text": "  web:\n    image: notes:1.4.2\n    depends_on:\n      - db\n    restart: unless-stopped"}),
             "docker-compose.yml",
             "      - db\n    restart: unless-stopped\n\n  db:\n",
+        ),
+        (
+            "Add REDIS_URL=redis://cache:6379 to .env.example.",
+            json!({"path": ".env.example", "old_text": "LOG_LEVEL=info", "new_text": "LOG_LEVEL=info\nREDIS_URL=redis://cache:6379"}),
+            ".env.example",
+            "PORT=8080\nLOG_LEVEL=info\nREDIS_URL=redis://cache:6379\n",
         ),
         (
             "Bump the web image to notes:1.5.0.",

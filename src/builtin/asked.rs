@@ -404,10 +404,26 @@ pub(crate) fn value_set(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
 
 /// The line to add and where: "add the line L under/below/after H", "… above/before H", "… at
 /// the end of F", "… to F" (at its end), "… at the top of F". The verb is `add`, `append` or
-/// `insert`; L is the value right after the word `line`.
+/// `insert`; L is the value right after the word `line`, or right after the verb when it sets
+/// an environment variable (`NAME=value`, the name in capitals).
 pub(crate) fn line_added(parts: &[Part]) -> Option<(String, Place)> {
     let verb = verb_at(parts, &["add", "append", "insert", "put"])?;
-    let at = verb + parts[verb..].iter().position(|p| p.is("line"))?;
+    // An environment variable's line needs no word `line`: "Add REDIS_URL=redis://cache:6379
+    // to .env.example".
+    let env_line = parts.get(verb + 1).is_some_and(|p| {
+        p.text.split_once('=').is_some_and(|(key, value)| {
+            !value.is_empty()
+                && key.starts_with(|c: char| c.is_ascii_uppercase() || c == '_')
+                && key
+                    .chars()
+                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+        }) && !p.text.contains(char::is_whitespace)
+    });
+    let at = if env_line {
+        verb
+    } else {
+        verb + parts[verb..].iter().position(|p| p.is("line"))?
+    };
     let line = parts.get(at + 1).filter(|p| is_value(p))?;
     let after = &parts[at + 2..];
     let next = after.first();
@@ -784,6 +800,17 @@ mod tests {
             l("Add the line .env to .gitignore."),
             Some((".env".into(), Place::End))
         );
+        // An environment variable's line (a Docker Compose folder, session 29), as written.
+        assert_eq!(
+            l("Add REDIS_URL=redis://cache:6379 to .env.example."),
+            Some(("REDIS_URL=redis://cache:6379".into(), Place::End))
+        );
+        assert_eq!(
+            l("Add `DEBUG=1` under \"PORT=8080\" in .env"),
+            Some(("DEBUG=1".into(), Place::After("PORT=8080".into())))
+        );
+        assert_eq!(l("Add debug=1 to .env"), None, "no variable's name");
+        assert_eq!(l("Add X= to .env"), None, "no value");
         assert_eq!(
             l("Insert the line \"# Notes\" at the top of notes.md"),
             Some(("# Notes".into(), Place::Start))

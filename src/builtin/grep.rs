@@ -86,7 +86,8 @@ impl TypedTool for Grep {
     /// quotes (`"temperture"`) — of those found there, the one on the fewest lines; the call
     /// leaves `path` out (the root). A question in plain words need not be about the workspace
     /// at all — unless it says it is ("in this project", "the repository", see
-    /// `about_workspace`): then its plain words count too. Found on the held-out project
+    /// `about_workspace`) or is a question (ends with `?`) with no word written as code: then
+    /// its plain words count too. Found on the held-out project
     /// tasks: asked "In which file is the function to_kelvin defined?", the model answered "in
     /// the `<tools>` XML tags" without a look; running `toolmend run` on a small Python project
     /// (session 27), asked "What is the price of bread in this project?", it answered "$1.50"
@@ -120,9 +121,14 @@ impl TypedTool for Grep {
             return Some(json!({"pattern": word, "path": folder, "ignore_case": true}));
         }
         // A request about the workspace itself ("… in this project?") asks about its files:
-        // its plain words count too, after those written as code.
+        // its plain words count too, after those written as code. So does any question: asked
+        // with the workspace open, "What postgres version does the db use?" is about its files
+        // (a Docker Compose folder, session 29: Qwen2.5-Coder-0.5B answered "14" without a
+        // look; the file says 15), and a question about something else finds its words in no
+        // file, or costs one search. A question's name in code found nowhere is the answer
+        // ("no such function"), not a reason to search for its plain words.
         let mut words = code.clone();
-        if about_workspace(request) {
+        if about_workspace(request) || (code.is_empty() && request.trim_end().ends_with('?')) {
             words.extend(
                 plain_words(request)
                     .into_iter()
