@@ -1814,6 +1814,7 @@ fn a_change_the_request_spells_out_is_the_call_shown() {
             "services:\n  web:\n    image: notes:1.4.2\n    depends_on:\n      - db\n\n  db:\n    image: postgres:15\n",
         ),
         (".env.example", "PORT=8080\nLOG_LEVEL=info\n"),
+        ("Makefile", "up:\n\tdocker compose up -d\n\n.PHONY: up\n"),
     ];
     // The request, the call shown, the file and a piece of it once the call is sent.
     let cases: &[(&str, serde_json::Value, &str, &str)] = &[
@@ -1908,6 +1909,13 @@ fn a_change_the_request_spells_out_is_the_call_shown() {
             json!({"path": ".env.example", "old_text": "LOG_LEVEL=info", "new_text": "LOG_LEVEL=info\nREDIS_URL=redis://cache:6379"}),
             ".env.example",
             "PORT=8080\nLOG_LEVEL=info\nREDIS_URL=redis://cache:6379\n",
+        ),
+        (
+            // The one Makefile's rule, the file not named.
+            "Add a make target ps that runs docker compose ps.",
+            json!({"path": "Makefile", "old_text": ".PHONY: up", "new_text": "ps:\n\tdocker compose ps\n\n.PHONY: up ps"}),
+            "Makefile",
+            "up:\n\tdocker compose up -d\n\nps:\n\tdocker compose ps\n\n.PHONY: up ps\n",
         ),
         (
             "Bump the web image to notes:1.5.0.",

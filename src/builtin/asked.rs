@@ -450,6 +450,66 @@ pub(crate) fn line_added(parts: &[Part]) -> Option<(String, Place)> {
     Some((line.text.clone(), place))
 }
 
+/// The Makefile rule to add: "add a (make) target NAME that runs COMMAND", "… a rule NAME to
+/// run COMMAND", "… target NAME running COMMAND". NAME is one word of a target's characters;
+/// COMMAND is a quoted span, or the words after the verb up to the end of the clause.
+///
+/// ```text
+/// Add a make target ps that runs docker compose ps.   → (ps, docker compose ps)
+/// Add a target `test` that runs "cargo test --all"    → (test, cargo test --all)
+/// ```
+pub(crate) fn target_added(parts: &[Part]) -> Option<(String, String)> {
+    let verb = verb_at(parts, &["add", "create", "write"])?;
+    let at = verb
+        + 1
+        + parts[verb + 1..(verb + 5).min(parts.len())]
+            .iter()
+            .position(|p| p.is_any(&["target", "rule"]))?;
+    if !parts[verb + 1..at]
+        .iter()
+        .all(|p| p.is_any(&["a", "an", "the", "new", "make", "makefile"]))
+    {
+        return None;
+    }
+    let name = parts.get(at + 1)?;
+    if !is_value(name)
+        || name.is_any(&["that", "which", "named", "called"])
+        || !name
+            .text
+            .chars()
+            .all(|c| is_name_char(c) || c == '-' || c == '.' || c == '/')
+    {
+        return None;
+    }
+    let mut i = at + 2;
+    while parts
+        .get(i)
+        .is_some_and(|p| p.is_any(&["that", "which", "to"]))
+    {
+        i += 1;
+    }
+    parts.get(i).filter(|p| {
+        p.is_any(&[
+            "runs", "run", "running", "calls", "call", "calling", "executes", "execute",
+        ])
+    })?;
+    i += 1;
+    let first = parts.get(i)?;
+    let command = if first.quoted {
+        first.text.trim().to_owned()
+    } else {
+        let end = (i + 1..parts.len())
+            .find(|&k| parts[k].opens)
+            .unwrap_or(parts.len());
+        parts[i..end]
+            .iter()
+            .map(|p| p.text.as_str())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    (!command.is_empty() && !command.contains('\n')).then(|| (name.text.clone(), command))
+}
+
 /// The file to create and its content: "Create a file named P containing (the line) C", "…
 /// called P that contains C", "… P with the content C". The content is one value (a quoted
 /// span or a word) and becomes one line.
@@ -780,6 +840,29 @@ mod tests {
         );
         assert_eq!(v("Which version is set to 1.0?"), None, "no verb opens it");
         assert_eq!(v("Set it to the"), None);
+    }
+
+    #[test]
+    fn target_added_reads_the_rules_name_and_command() {
+        let t = |s: &str| target_added(&parts(s));
+        let rule = |n: &str, c: &str| Some((n.to_owned(), c.to_owned()));
+        assert_eq!(
+            t("Add a make target ps that runs docker compose ps."),
+            rule("ps", "docker compose ps")
+        );
+        assert_eq!(
+            t("Add a target `test` that runs \"cargo test --all\""),
+            rule("test", "cargo test --all")
+        );
+        assert_eq!(
+            t("Create a new Makefile rule lint to run ruff check, then run it."),
+            rule("lint", "ruff check")
+        );
+        // No rule's name, no command, other words before `target`, a question.
+        assert_eq!(t("Add a target that runs ls"), None);
+        assert_eq!(t("Add a make target ps."), None);
+        assert_eq!(t("Add tests for the target ps that runs x"), None);
+        assert_eq!(t("Which target runs ps?"), None);
     }
 
     #[test]

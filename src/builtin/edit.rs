@@ -224,7 +224,13 @@ impl Edit {
         if let Some((old, new)) = asked::renamed(parts) {
             return renaming(path, text, &old.text, &new.text);
         }
-        let (old_text, new_text) = if let Some((line, place)) = asked::line_added(parts) {
+        let (old_text, new_text) = if let Some((name, command)) = asked::target_added(parts) {
+            let file = path.rsplit('/').next().unwrap_or(path);
+            if !["Makefile", "makefile", "GNUmakefile"].contains(&file) && !file.ends_with(".mk") {
+                return None;
+            }
+            rule_insertion(text, &name, &command)?
+        } else if let Some((line, place)) = asked::line_added(parts) {
             insertion(text, &line, &place)?
         } else if let Some(entry) = asked::entry_added(parts) {
             let ext = path.rsplit_once('.').map_or("", |(_, e)| e);
@@ -490,6 +496,41 @@ fn section_insertion(text: &str, entry: &asked::Entry, toml: bool) -> Option<(St
     let old_text = lines[k..=last].join("\n");
     let new_text = format!("{old_text}\n{key}{sep}{value}");
     Some((old_text, new_text))
+}
+
+/// The edit that adds the Makefile rule `name:` with the recipe line `command` (tab-indented)
+/// after the file's last rule, a blank line between, and the name to the `.PHONY:` line when
+/// there is one (the rule goes before that line when it is the last). `None` when a rule of
+/// that name exists, or the `.PHONY:` line is more than 60 lines above the end.
+fn rule_insertion(text: &str, name: &str, command: &str) -> Option<(String, String)> {
+    let lines: Vec<&str> = text.lines().map(|l| l.trim_end_matches('\r')).collect();
+    let defines = |l: &str| {
+        l.split_once(':').is_some_and(|(targets, rest)| {
+            !rest.starts_with('=') && targets.split_whitespace().any(|t| t == name)
+        }) && !l.starts_with(['\t', ' ', '#', '.'])
+    };
+    if lines.iter().any(|l| defines(l)) {
+        return None;
+    }
+    let rule = format!("{name}:\n\t{command}");
+    let last = lines.iter().rposition(|l| !l.trim().is_empty())?;
+    let phony = lines.iter().rposition(|l| l.starts_with(".PHONY:"));
+    Some(match phony {
+        Some(p) if p == last => (
+            lines[p].to_owned(),
+            format!("{rule}\n\n{} {name}", lines[p].trim_end()),
+        ),
+        Some(p) if last - p <= 60 => {
+            let old = lines[p..=last].join("\n");
+            let rest = lines[p + 1..=last].join("\n");
+            (
+                old,
+                format!("{} {name}\n{rest}\n\n{rule}", lines[p].trim_end()),
+            )
+        }
+        Some(_) => return None,
+        None => (lines[last].to_owned(), format!("{}\n\n{rule}", lines[last])),
+    })
 }
 
 /// The edit that adds `entry` as the last `key: value` of the one YAML mapping `text` opens
@@ -1671,6 +1712,39 @@ mod tests {
         assert_eq!(add(cargo, "Add serde = \"1\" to the features", true), None);
         assert_eq!(add("[tools]\n[tools]\n", "Add k = 1 to tools", true), None);
         assert_eq!(add(cargo, "Add serde to the dependencies", true), None);
+    }
+
+    #[test]
+    fn a_rule_is_added_after_the_makefiles_last_and_named_phony() {
+        use super::rule_insertion;
+        let add = |text: &str, name: &str, command: &str| {
+            let (old, new) = rule_insertion(text, name, command)?;
+            assert_eq!(text.matches(old.as_str()).count(), 1, "{name}: {old}");
+            Some(text.replacen(old.as_str(), &new, 1))
+        };
+        // Found running `toolmend run` on a Docker Compose folder (session 29): asked "Add a
+        // make target ps that runs docker compose ps.", Qwen2.5-Coder-0.5B called a tool `ps`,
+        // then tools named after the folder's files, until the run ended with nothing changed.
+        let make =
+            "up:\n\tdocker compose up -d\n\nbackup:\n\t./scripts/backup.sh\n\n.PHONY: up backup\n";
+        assert_eq!(
+            add(make, "ps", "docker compose ps").as_deref(),
+            Some(
+                "up:\n\tdocker compose up -d\n\nbackup:\n\t./scripts/backup.sh\n\nps:\n\tdocker compose ps\n\n.PHONY: up backup ps\n"
+            )
+        );
+        // `.PHONY` at the top; none at all.
+        assert_eq!(
+            add(".PHONY: up\nup:\n\tx\n", "ps", "y").as_deref(),
+            Some(".PHONY: up ps\nup:\n\tx\n\nps:\n\ty\n")
+        );
+        assert_eq!(
+            add("all: build\n\nbuild:\n\tcc a.c\n", "clean", "rm -f a.out").as_deref(),
+            Some("all: build\n\nbuild:\n\tcc a.c\n\nclean:\n\trm -f a.out\n")
+        );
+        // The rule is there already (alone or beside another target).
+        assert_eq!(add(make, "backup", "x"), None);
+        assert_eq!(add("a b: c\n\tx\n", "b", "y"), None);
     }
 
     #[test]
