@@ -2013,14 +2013,25 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     /// over one naming a folder: asked "Which package does weatherlog depend on, according to
     /// pyproject.toml?", the `read` of `pyproject.toml`, not the `ls` of the project's folder
     /// `weatherlog/` (held-out project tasks).
+    ///
+    /// In a chat, a question after an earlier prompt may be about the conversation ("Which is
+    /// first?" after an `ls`): its look is grounded in the request as a statement, without its
+    /// question mark, so a question's plain words alone are not searched for (see `grep`'s
+    /// grounded example).
     fn look_first(&self) -> Option<String> {
+        let follow_up = self.history.iter().filter(|m| m.role == Role::User).count() > 1;
+        let request = if follow_up {
+            self.request.trim_end().trim_end_matches('?')
+        } else {
+            self.request.as_str()
+        };
         let named: Vec<(String, Vec<String>)> = self
             .tools
             .defs()
             .iter()
             .filter(|d| self.tools.is_read_only(&d.name))
             .filter_map(|d| {
-                let grounded = self.tools.example_call_for(&d.name, &self.request)?;
+                let grounded = self.tools.example_call_for(&d.name, request)?;
                 if !self.request_named(&grounded) {
                     return None;
                 }
