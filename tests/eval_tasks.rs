@@ -282,14 +282,15 @@ fn the_cli_runs_each_task_on_a_fresh_copy_and_reports_them() {
 fn the_shipped_tasks_read() {
     // Each task file with its folder: the tasks tuned on since session 12, the held-out code
     // project written in session 16, the second one written in session 17, and the small
-    // shop project of session 27 and the small Rust crate of session 28 (each written after the
-    // fixes its prompts found: tuned on).
+    // shop project of session 27, the small Rust crate of session 28 and the Docker Compose
+    // folder of session 29 (each written after the fixes its prompts found: tuned on).
     for (file, folder) in [
         ("examples/tasks.jsonl", "examples/workspace"),
         ("examples/tasks-project.jsonl", "examples/project"),
         ("examples/tasks-linkcheck.jsonl", "examples/linkcheck"),
         ("examples/tasks-shop.jsonl", "examples/shop"),
         ("examples/tasks-units.jsonl", "examples/units"),
+        ("examples/tasks-deploy.jsonl", "examples/deploy"),
     ] {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         let list = tasks::load(&std::fs::read_to_string(root.join(file)).unwrap()).unwrap();
