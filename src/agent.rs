@@ -1578,6 +1578,30 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 "the request asks for a change and nothing was changed: asked to make it",
             ));
         }
+        // A question that asks which file, answered without naming one, when the results do.
+        // Found running `toolmend run` on a Docker Compose folder (session 29): asked "Which
+        // file sets the database password?", Qwen2.5-Coder-0.5B grepped `password`, was shown
+        // `docker-compose.yml (line 14): POSTGRES_PASSWORD: notes-secret`, and answered
+        // `POSTGRES_PASSWORD`.
+        if !asked.file
+            && results
+            && correct::asks_which_file(prompt)
+            && !content.split_whitespace().any(|t| {
+                is_path_token(
+                    t.trim_matches(['`', '"', '\'', '*'])
+                        .trim_end_matches(['.', '!', '?']),
+                )
+            })
+        {
+            let files = files_in_results(turns);
+            if !files.is_empty() {
+                asked.file = true;
+                return Some((
+                    correct::file_unnamed(prompt, &files),
+                    "the question asks which file and the answer named none: asked to name it",
+                ));
+            }
+        }
         None
     }
 
@@ -2166,6 +2190,37 @@ fn is_path_token(token: &str) -> bool {
     })
 }
 
+/// The files this run's results name, in order, each once: the path of a `read` that showed
+/// a file's lines, and the path of each `grep` match line (`path (line N): …`).
+fn files_in_results(turns: &[TurnRecord]) -> Vec<String> {
+    let mut files: Vec<String> = Vec::new();
+    for c in turns.iter().flat_map(|t| &t.calls) {
+        if !c.result.is_ok() {
+            continue;
+        }
+        let tool = c.result.ran_as.as_deref().unwrap_or(&c.name);
+        let read = (tool == "read"
+            && c.result
+                .output
+                .trim_start()
+                .starts_with(|ch: char| ch.is_ascii_digit()))
+        .then(|| c.args.get("path").and_then(|p| p.as_str()))
+        .flatten();
+        let matched = c.result.output.lines().filter_map(|l| {
+            let (path, rest) = l.split_once(" (line ")?;
+            (rest.starts_with(|ch: char| ch.is_ascii_digit())
+                && !path.contains(char::is_whitespace))
+            .then_some(path)
+        });
+        for path in read.into_iter().chain(matched) {
+            if !files.iter().any(|f| f == path) {
+                files.push(path.to_owned());
+            }
+        }
+    }
+    files
+}
+
 /// Whether the call `call` (JSON text) has arguments whose strings are all `.` (one at least)
 /// and nothing else: the `ls` of the root, a look that names nothing of any task.
 fn names_only_the_root(call: &str) -> bool {
@@ -2302,6 +2357,7 @@ struct NonAnswers {
     unread: bool,
     unchanged: bool,
     shown: bool,
+    file: bool,
     /// The call shown for a change a reply showed in a code block: the change due from then on.
     due: Option<String>,
 }

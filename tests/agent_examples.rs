@@ -30,7 +30,12 @@ fn write_files(dir: &tempfile::TempDir, files: &[(&str, &str)]) {
 /// repeat gives the next turn, offering no tools, to the answer).
 fn nudge_after_reading(dir: &tempfile::TempDir, path: &str, prompt: &str) -> String {
     let read = || call("read", json!({ "path": path }));
-    let (t, _) = run_prompt(dir, prompt, vec![read(), read(), read(), "answer".into()]);
+    // The answer names a file: a question asking which file would be asked again otherwise.
+    let (t, _) = run_prompt(
+        dir,
+        prompt,
+        vec![read(), read(), read(), format!("answer: {path}").into()],
+    );
     let last = t.turns.last().unwrap();
     assert!(last.answer_only, "{last:?}");
     last.nudge.clone().unwrap_or_default()
@@ -689,6 +694,61 @@ fn a_word_written_as_code_is_searched_for_before_answering() {
         let (t, requests) = run_prompt(&dir, prompt, vec!["Nowhere.".into()]);
         assert_eq!((requests.len(), t.answer.as_deref()), (1, Some("Nowhere.")));
     }
+}
+
+/// Found running `toolmend run` on a Docker Compose folder (session 29): asked "Which file sets
+/// the database password?", Qwen2.5-Coder-0.5B grepped `password`, was shown the match in
+/// `docker-compose.yml`, and answered `POSTGRES_PASSWORD`. A question asking which file,
+/// answered without naming one when the results name files, is asked once more, with those
+/// files; an answer that names a file stands.
+#[test]
+fn a_which_file_question_answered_without_a_file_is_asked_for_the_file() {
+    let dir = folder();
+    write_files(
+        &dir,
+        &[(
+            "docker-compose.yml",
+            "services:\n  db:\n    environment:\n      POSTGRES_PASSWORD: notes-secret\n",
+        )],
+    );
+    let prompt = "Which file sets the database password?";
+    let (t, requests) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            call("grep", json!({"pattern": "password", "ignore_case": true})),
+            "POSTGRES_PASSWORD".into(),
+            "docker-compose.yml sets it.".into(),
+        ],
+    );
+    assert_eq!(t.answer.as_deref(), Some("docker-compose.yml sets it."));
+    let asked = &requests[2].messages.last().unwrap().content;
+    assert!(
+        asked.contains("your reply names none") && asked.contains("`docker-compose.yml`"),
+        "{asked}"
+    );
+    let (t, requests) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            call("grep", json!({"pattern": "password", "ignore_case": true})),
+            "In docker-compose.yml.".into(),
+        ],
+    );
+    assert_eq!(
+        (requests.len(), t.answer.as_deref()),
+        (2, Some("In docker-compose.yml."))
+    );
+    // Another question: the answer stands.
+    let (t, _) = run_prompt(
+        &dir,
+        "What is the database password?",
+        vec![
+            call("grep", json!({"pattern": "password", "ignore_case": true})),
+            "notes-secret".into(),
+        ],
+    );
+    assert_eq!(t.answer.as_deref(), Some("notes-secret"));
 }
 
 /// Found on the held-out project tasks (version): the model had the answer from a search, then

@@ -368,6 +368,42 @@ pub fn bearing(lines: &[String]) -> Option<String> {
     })
 }
 
+/// Whether `prompt` is a question ([`is_question`]) that asks which file: "Which file sets the
+/// database password?", "In what files is `retries` read?".
+///
+/// ```
+/// use toolmend::agent::correct::asks_which_file;
+/// assert!(asks_which_file("Which file sets the database password?"));
+/// assert!(asks_which_file("In what files is retries read?"));
+/// assert!(!asks_which_file("What does the file say about retries?"));
+/// assert!(!asks_which_file("Tell me which file sets it."));
+/// ```
+#[must_use]
+pub fn asks_which_file(prompt: &str) -> bool {
+    let words: Vec<String> = prompt
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    is_question(prompt)
+        && words.windows(2).any(|w| {
+            ["which", "what"].contains(&w[0].as_str()) && ["file", "files"].contains(&w[1].as_str())
+        })
+}
+
+/// The message added before the turn after an answer to a question that asks which file
+/// ([`asks_which_file`]) that names none, while the run's results name `files`. Once a run.
+#[must_use]
+pub fn file_unnamed(prompt: &str, files: &[String]) -> String {
+    let shown: Vec<String> = files.iter().take(6).map(|f| format!("`{f}`")).collect();
+    format!(
+        "The user asked \"{}\": the answer is a file, and your reply names none. The tool \
+         results above name {}. Answer with the path of the file that answers the question.",
+        restated(prompt),
+        shown.join(", ")
+    )
+}
+
 /// The failure kind of a call of a tool that was not offered because the request is a question
 /// (see [`is_question`]).
 pub const QUESTION_ONLY: &str = "question_only";
