@@ -539,39 +539,11 @@ pub fn change_made(more: bool) -> &'static str {
     }
 }
 
-/// Verbs that open a clause asking for a change.
+/// Verbs that open a clause asking for a change, besides those that set a value
+/// ([`crate::tools::SET_VERBS`]).
 const CHANGE_VERBS: &[&str] = &[
-    "add",
-    "append",
-    "insert",
-    "prepend",
-    "set",
-    "change",
-    "replace",
-    "mark",
-    "rename",
-    "remove",
-    "delete",
-    "write",
-    "create",
-    "update",
-    "edit",
-    "fix",
-    "put",
-    "move",
-    "enable",
-    "disable",
-    "save",
-    "make",
-    "bump",
-    "correct",
-    "raise",
-    "lower",
-    "increase",
-    "decrease",
-    "reduce",
-    "upgrade",
-    "downgrade",
+    "add", "append", "insert", "prepend", "replace", "mark", "rename", "remove", "delete", "write",
+    "create", "edit", "fix", "put", "move", "enable", "disable", "save", "correct",
 ];
 
 /// How many clauses of `prompt` open with a verb that changes things (see [`asks_change`]):
@@ -591,9 +563,14 @@ pub fn change_clauses(prompt: &str) -> usize {
     verb_clauses(&prompt.to_lowercase())
 }
 
+/// Whether `word` (lower case) is a verb that asks for a change.
+fn is_change_verb(word: &str) -> bool {
+    CHANGE_VERBS.contains(&word) || crate::tools::SET_VERBS.contains(&word)
+}
+
 /// How many clauses of `lower` (lower case) open with a change verb, leading words aside.
 fn verb_clauses(lower: &str) -> usize {
-    clauses_opened_by(lower, CHANGE_VERBS)
+    clauses_opened_by(lower, CHANGE_VERBS) + clauses_opened_by(lower, crate::tools::SET_VERBS)
 }
 
 /// How many clauses of `lower` (lower case) open with one of `verbs`, leading words aside.
@@ -674,9 +651,7 @@ pub fn change_steps(prompt: &str) -> usize {
             }
             let joins: Vec<usize> = words
                 .windows(2)
-                .filter(|w| {
-                    matches!(w[0].1, "then" | "and" | "also") && CHANGE_VERBS.contains(&w[1].1)
-                })
+                .filter(|w| matches!(w[0].1, "then" | "and" | "also") && is_change_verb(w[1].1))
                 .map(|w| w[0].0)
                 .collect();
             let head = &sentence[..joins.first().copied().unwrap_or(sentence.len())];

@@ -378,25 +378,10 @@ pub(crate) fn adds(parts: &[Part]) -> bool {
 
 /// The value to set and the words before it that may name what gets it: "Set "debug" to true",
 /// "Change the userAgent in config.json to linkcheck/1.5", "Raise client_max_body_size to 50m"
-/// — the value after the last "to" of a request that opens a clause with `set`, `change`,
-/// `update`, `make`, `bump`, `raise`, `lower`, `increase`, `decrease`, `reduce`, `upgrade` or
-/// `downgrade`.
+/// — the value after the last "to" of a request that opens a clause with one of
+/// [`crate::tools::SET_VERBS`].
 pub(crate) fn value_set(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
-    const VERBS: &[&str] = &[
-        "set",
-        "change",
-        "update",
-        "make",
-        "bump",
-        "raise",
-        "lower",
-        "increase",
-        "decrease",
-        "reduce",
-        "upgrade",
-        "downgrade",
-    ];
-    let verb = verb_at(parts, VERBS)?;
+    let verb = verb_at(parts, crate::tools::SET_VERBS)?;
     let to = parts.iter().rposition(|p| p.is("to"))?;
     let value = parts.get(to + 1)?;
     (to > verb && is_value(value)).then(|| (value.clone(), parts[verb + 1..to].to_vec()))

@@ -120,6 +120,24 @@ pub(crate) const ADD_VERBS: &[&str] = &[
     "include",
 ];
 
+/// Verbs that open a clause asking to give something a new value ("Set the version to 1.5.0",
+/// "Raise client_max_body_size to 50m"): the agent's reading of a request (it asks for a
+/// change) and `edit`'s (the value after the last "to") share them.
+pub(crate) const SET_VERBS: &[&str] = &[
+    "set",
+    "change",
+    "update",
+    "make",
+    "bump",
+    "raise",
+    "lower",
+    "increase",
+    "decrease",
+    "reduce",
+    "upgrade",
+    "downgrade",
+];
+
 /// Whether `word`, a word of a user's request, names a file called `stem` (its name without the
 /// extension) the way people refer to files in prose — "the meeting notes" for `meeting.md`,
 /// "the grocery list" for `groceries.md`: the same letters, case aside, or one the plural of the
