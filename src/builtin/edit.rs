@@ -168,9 +168,15 @@ impl TypedTool for Edit {
     ///   the request's other words (`retries: 2` over `argv.slice(2)` for "the default number
     ///   of retries from 2 to 3");
     /// - "add the line L under/after H", "… before H", "… at the end of F", "… to F": after the
-    ///   one line that reads `H` (before it; after the last line);
-    /// - "set K to V", "change the K in F to V": the one line assigning a word of the request
-    ///   (`"userAgent": …`, `__version__ = …`), its value replaced as the line writes values;
+    ///   one line that reads `H` (before it; after the last line); an environment variable's
+    ///   `NAME=value` needs no word "line";
+    /// - "set K to V", "change the K in F to V" (also `raise`, `lower`, `bump`, …): the one
+    ///   line assigning a word of the request (`"userAgent": …`, `__version__ = …`, an nginx
+    ///   directive `client_max_body_size 10m;`), its value replaced as the line writes values;
+    ///   of several, the one nested under a block the request names too (`image:` under
+    ///   `web:` for "the web image");
+    /// - "add a make target T that runs C": the rule after a Makefile's last, named in
+    ///   `.PHONY` (see `rule_insertion`);
     /// - "add K with (price) V to NAME", "add ITEM to the NAME list": the entry added last to
     ///   the collection literal the one line assigning `NAME` opens (`PRICES = {…}`, `FRUITS
     ///   = [`), written as its entries are (see `entry_insertion`). Found running `toolmend
@@ -179,12 +185,18 @@ impl TypedTool for Edit {
     ///   function `price_of`, `ls`, and a tool named `git` until the run ended. In a TOML or
     ///   INI file, NAME may be a section (`[dependencies]`): the entry is its last line (see
     ///   `section_insertion`; a Rust crate, session 28: asked to add serde to the dependencies
-    ///   in Cargo.toml, the model read the file until the run ended with nothing changed);
+    ///   in Cargo.toml, the model read the file until the run ended with nothing changed); in
+    ///   a YAML file, a mapping (`web:`) takes `K: V` (see `mapping_insertion`);
     /// - "rename (the function) A to B": every occurrence of `A` in the file, when each is a
     ///   name of its own (see `renaming`). Found running `toolmend run` on a small Python
     ///   project (session 27): asked to rename a function everywhere in a file, Qwen2.5-Coder-0.5B
     ///   called `rename_price_of` with `{"price_of": "unit_price"}`, then the function itself,
     ///   and was shown `ls` to copy until the run ended with nothing renamed.
+    ///
+    /// A request that names no file is grounded in the one small text file (of the folder it
+    /// names, else of the whole workspace) where its words pick out the change; a line to
+    /// place, a rename or a respelling needs the file named. Found running `toolmend run` on a
+    /// Docker Compose folder (session 29): "Bump the web image to notes:1.5.0." names none.
     fn change_asked(&self, request: &str) -> Option<Value> {
         let parts = asked::parts(request);
         if let Some(path) = self.sandbox.first_named(request, false) {
