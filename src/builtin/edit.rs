@@ -554,7 +554,6 @@ fn rule_insertion(text: &str, name: &str, command: &str) -> Option<(String, Stri
 /// empty or a list, the key is already in it, or the request gives no value.
 fn mapping_insertion(text: &str, entry: &asked::Entry) -> Option<(String, String)> {
     let lines: Vec<&str> = text.lines().map(|l| l.trim_end_matches('\r')).collect();
-    let indent = |l: &str| l.len() - l.trim_start().len();
     let content = |l: &str| {
         let t = l.trim();
         !t.is_empty() && !t.starts_with('#')
@@ -652,7 +651,6 @@ fn entry_insertion(text: &str, entry: &asked::Entry, python: bool) -> Option<(St
     let close = if mapping { '}' } else { ']' };
     // The literal's inner text: up to its closing bracket on this line, else the lines up to
     // the one that opens with it at this line's indentation.
-    let indent = |l: &str| l.len() - l.trim_start().len();
     let same_line = {
         let after = &line[open + 1..];
         closing(after).map(|end| &after[..end])
@@ -1004,7 +1002,6 @@ fn directive<'a>(line: &'a str, key: &str) -> Option<(&'a str, &'a str)> {
 /// `name:`, `name =`, `"name": {` or `name {` (quotes and a list's `- ` aside).
 fn enclosing_keys(text: &str, k: usize) -> Vec<String> {
     let lines: Vec<&str> = text.lines().collect();
-    let indent = |l: &str| l.len() - l.trim_start().len();
     let Some(mut level) = lines.get(k).map(|l| indent(l)) else {
         return Vec::new();
     };
@@ -1168,6 +1165,11 @@ fn is_type(text: &str) -> bool {
         })
 }
 
+/// How many bytes of white space open `line`: its indentation.
+fn indent(line: &str) -> usize {
+    line.len() - line.trim_start().len()
+}
+
 fn line_of(text: &str, at: usize) -> usize {
     memchr::memchr_iter(b'\n', &text.as_bytes()[..at]).count() + 1
 }
@@ -1317,7 +1319,7 @@ fn same_words_line<'t>(text: &'t str, old: &str, new: &str) -> Option<(usize, &'
     }
     let middle = &new[wn[head].0..wn[wn.len() - 1 - tail].1];
     let changed = format!("{}{middle}{}", &line[..from], &line[to..]);
-    let indent = line.len() - line.trim_start().len();
+    let indent = indent(line);
     let (old_line, new_line) = (line.trim(), changed[indent..].trim_end().to_owned());
     (text.matches(old_line).count() == 1 && old_line != new_line).then_some((n, old_line, new_line))
 }
