@@ -199,26 +199,25 @@ impl TypedTool for Edit {
     /// Docker Compose folder (session 29): "Bump the web image to notes:1.5.0." names none.
     fn change_asked(&self, request: &str) -> Option<Value> {
         let parts = asked::parts(request);
+        let change = Change::read(&parts)?;
         if let Some(path) = self.sandbox.first_named(request, false) {
             let text = self.named_text(&path)?;
-            return self.change_in(&parts, &path, &text);
+            return self.change_in(&change, &parts, &path, &text);
         }
         // No file named: the one text file, in the folder the request names or else anywhere
         // in the workspace, where an entry, a replacement or a value the request spells out
         // picks out its line — never a line to place, a rename or a respelling, which need the
         // file.
-        if asked::renamed(&parts).is_some()
-            || asked::line_added(&parts).is_some()
-            || asked::misspelled(&parts).is_some()
-        {
+        if change.needs_file() {
             return None;
         }
         let dir = match self.sandbox.first_named(request, true) {
             Some(folder) => self.sandbox.resolve("edit", &folder).ok()?,
             None => self.sandbox.root().to_path_buf(),
         };
-        let mut found = super::small_files(&self.sandbox, &dir)
-            .filter_map(|(path, text)| self.change_in(&parts, &path, &text.replace("\r\n", "\n")));
+        let mut found = super::small_files(&self.sandbox, &dir).filter_map(|(path, text)| {
+            self.change_in(&change, &parts, &path, &text.replace("\r\n", "\n"))
+        });
         let call = found.next()?;
         found.next().is_none().then_some(call)
     }
@@ -229,43 +228,98 @@ impl TypedTool for Edit {
     }
 }
 
-impl Edit {
-    /// The edit of `path` (its text `text`, LF line breaks) that the request read into `parts`
-    /// spells out: see `change_asked`'s cases.
-    fn change_in(&self, parts: &[asked::Part], path: &str, text: &str) -> Option<Value> {
+/// The kind of change a request spells out, read once from its words (`builtin::asked`) and
+/// then grounded in a file's text by `Edit::change_in` (for a request naming no file, in each
+/// small file of the workspace in turn).
+enum Change {
+    /// "rename (the function) A to B".
+    Rename(asked::Part, asked::Part),
+    /// "add a make target NAME that runs COMMAND".
+    Rule { name: String, command: String },
+    /// "add the line L under/after/before H", "… at the end of F", `NAME=value`.
+    Line(String, asked::Place),
+    /// "add K with V to NAME", "add ITEM to the NAME list", a section's or a mapping's entry.
+    Entry(asked::Entry),
+    /// "from A to B", "change "A" to B", "replace A with B".
+    Replace(asked::Part, asked::Part),
+    /// "set K to V" and the other verbs that set a value: the value and the words naming it.
+    Set(asked::Part, Vec<asked::Part>),
+    /// A word the request says is misspelt.
+    Respell(String),
+}
+
+impl Change {
+    /// The change the request read into `parts` spells out, the first kind that fits in the
+    /// order of the variants; `None` when it spells out none.
+    fn read(parts: &[asked::Part]) -> Option<Self> {
         if let Some((old, new)) = asked::renamed(parts) {
-            return renaming(path, text, &old.text, &new.text);
-        }
-        let (old_text, new_text) = if let Some((name, command)) = asked::target_added(parts) {
-            let file = path.rsplit('/').next().unwrap_or(path);
-            if !["Makefile", "makefile", "GNUmakefile"].contains(&file) && !file.ends_with(".mk") {
-                return None;
-            }
-            rule_insertion(text, &name, &command)?
+            Some(Self::Rename(old, new))
+        } else if let Some((name, command)) = asked::target_added(parts) {
+            Some(Self::Rule { name, command })
         } else if let Some((line, place)) = asked::line_added(parts) {
-            insertion(text, &line, &place)?
+            Some(Self::Line(line, place))
         } else if let Some(entry) = asked::entry_added(parts) {
-            let ext = path.rsplit_once('.').map_or("", |(_, e)| e);
-            let sections = matches!(ext, "toml" | "ini" | "cfg" | "conf");
-            let yaml = matches!(ext, "yml" | "yaml");
-            sections
-                .then(|| section_insertion(text, &entry, ext == "toml"))
-                .flatten()
-                .or_else(|| yaml.then(|| mapping_insertion(text, &entry)).flatten())
-                .or_else(|| entry_insertion(text, &entry, ext == "py"))?
+            Some(Self::Entry(entry))
         } else if let Some((from, to)) = asked::replacement(parts) {
-            let hints = asked::hint_words(parts, &[path, &from.text, &to.text]);
-            replaced_in_line(text, &from.text, &to.text, &hints)?
+            Some(Self::Replace(from, to))
         } else if let Some((value, keys)) = asked::value_set(parts) {
-            set_in_line(text, &keys, &value.text)?
-        } else if let Some(wrong) = asked::misspelled(parts) {
-            // The right spelling, as the project writes it elsewhere.
-            let texts: Vec<String> =
-                super::small_texts(&self.sandbox, self.sandbox.root()).collect();
-            let right = asked::respelled(&wrong, texts.iter().flat_map(|t| words_of(t)))?;
-            return respelling(path, text, &wrong, &right);
+            Some(Self::Set(value, keys))
         } else {
-            return None;
+            asked::misspelled(parts).map(Self::Respell)
+        }
+    }
+
+    /// Whether only a file the request names can ground it: a line to place, a rename and a
+    /// respelling fit too many files to be looked for.
+    fn needs_file(&self) -> bool {
+        matches!(self, Self::Rename(..) | Self::Line(..) | Self::Respell(_))
+    }
+}
+
+impl Edit {
+    /// The edit of `path` (its text `text`, LF line breaks) that makes `change`, read from the
+    /// request's `parts`: see `change_asked`'s cases.
+    fn change_in(
+        &self,
+        change: &Change,
+        parts: &[asked::Part],
+        path: &str,
+        text: &str,
+    ) -> Option<Value> {
+        let (old_text, new_text) = match change {
+            Change::Rename(old, new) => return renaming(path, text, &old.text, &new.text),
+            Change::Rule { name, command } => {
+                let file = path.rsplit('/').next().unwrap_or(path);
+                if !["Makefile", "makefile", "GNUmakefile"].contains(&file)
+                    && !file.ends_with(".mk")
+                {
+                    return None;
+                }
+                rule_insertion(text, name, command)?
+            }
+            Change::Line(line, place) => insertion(text, line, place)?,
+            Change::Entry(entry) => {
+                let ext = path.rsplit_once('.').map_or("", |(_, e)| e);
+                let sections = matches!(ext, "toml" | "ini" | "cfg" | "conf");
+                let yaml = matches!(ext, "yml" | "yaml");
+                sections
+                    .then(|| section_insertion(text, entry, ext == "toml"))
+                    .flatten()
+                    .or_else(|| yaml.then(|| mapping_insertion(text, entry)).flatten())
+                    .or_else(|| entry_insertion(text, entry, ext == "py"))?
+            }
+            Change::Replace(from, to) => {
+                let hints = asked::hint_words(parts, &[path, &from.text, &to.text]);
+                replaced_in_line(text, &from.text, &to.text, &hints)?
+            }
+            Change::Set(value, keys) => set_in_line(text, keys, &value.text)?,
+            Change::Respell(wrong) => {
+                // The right spelling, as the project writes it elsewhere.
+                let texts: Vec<String> =
+                    super::small_texts(&self.sandbox, self.sandbox.root()).collect();
+                let right = asked::respelled(wrong, texts.iter().flat_map(|t| words_of(t)))?;
+                return respelling(path, text, wrong, &right);
+            }
         };
         (new_text != old_text && text.matches(old_text.as_str()).count() == 1)
             .then(|| json!({"path": path, "old_text": old_text, "new_text": new_text}))
