@@ -490,7 +490,10 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     .push(Message::new(Role::Assistant, said.to_owned()));
                 end = if record.raw.trim().is_empty() {
                     EndReason::EmptyOutput
-                } else if echoed(&generated.extraction.content, &turns, &record, prompt)
+                } else if (echoed(&generated.extraction.content, &turns, &record, prompt)
+                    || self
+                        .only_tool_name(&generated.extraction.content, prompt)
+                        .is_some())
                     // The request restated after the change it asks for was made says what was
                     // done ("Set "debug" to true in config.json."): an answer.
                     && !(correct::repeats_request(&generated.extraction.content, prompt)
@@ -1508,6 +1511,15 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 "the reply only repeated a message toolmend sent: asked again, with the request restated",
             ));
         }
+        if !asked.tool_name
+            && let Some(name) = self.only_tool_name(content, prompt)
+        {
+            asked.tool_name = true;
+            return Some((
+                correct::tool_name_reply(prompt, &name, after_results),
+                "the reply was only the name of a tool: asked again, with the request restated",
+            ));
+        }
         // After results anywhere in the run (not only the last turn's: a retried turn may sit
         // between), the answer is in them.
         let results = turns.iter().any(|r| !r.calls.is_empty());
@@ -1603,6 +1615,28 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             }
         }
         None
+    }
+
+    /// The tool whose name is the whole of `content` (quotes, backticks and a closing `.`
+    /// aside), unless the user's `prompt` names that tool too: the name of a tool answers
+    /// nothing the user asked. Found running `toolmend run` on a small Go module (session 30):
+    /// asked "Which function finds the longest line?", Qwen2.5-Coder-0.5B searched, was shown
+    /// the function's doc line, and answered `grep`.
+    fn only_tool_name(&self, content: &str, prompt: &str) -> Option<String> {
+        let word = content
+            .trim()
+            .trim_end_matches('.')
+            .trim_matches(['`', '"', '\'', '*']);
+        if word.is_empty()
+            || crate::tools::request_words(prompt).any(|w| w.eq_ignore_ascii_case(word))
+        {
+            return None;
+        }
+        self.tools
+            .defs()
+            .into_iter()
+            .map(|d| d.name)
+            .find(|n| n.eq_ignore_ascii_case(word))
     }
 
     /// Whether a call in `turns` changed something (said so, or succeeded and its tool is not
@@ -2302,8 +2336,9 @@ fn echoed(content: &str, turns: &[TurnRecord], record: &TurnRecord, prompt: &str
 }
 
 /// The messages toolmend wrote to the model in this run so far: corrective messages of failed
-/// calls, the note before a repeated call's earlier result (not the result itself: echoing a
-/// tool's output can be an answer), and nudges, `current` (this turn's) included.
+/// calls, the note before a repeated call's earlier result or before the result of the tool a
+/// made-up name ran as (not the result itself: echoing a tool's output can be an answer), and
+/// nudges, `current` (this turn's) included.
 fn sent_messages<'a>(
     turns: &'a [TurnRecord],
     current: Option<&'a str>,
@@ -2311,8 +2346,9 @@ fn sent_messages<'a>(
     let feedback = turns.iter().flat_map(|t| &t.calls).filter_map(|c| {
         if c.result.failure.is_some() {
             Some(c.feedback.as_str())
-        } else if c.result.cached {
-            // The note toolmend put before the earlier output: its first line.
+        } else if c.result.cached || c.result.ran_as.is_some() {
+            // The note toolmend put before the earlier output, or before the output of the
+            // tool a made-up name ran as: its first line.
             c.feedback.lines().next()
         } else {
             None
@@ -2356,6 +2392,7 @@ struct NonAnswers {
     refusal: bool,
     unread: bool,
     unchanged: bool,
+    tool_name: bool,
     shown: bool,
     file: bool,
     /// The call shown for a change a reply showed in a code block: the change due from then on.

@@ -211,8 +211,8 @@ fn a_copied_example_of_a_read_only_tool_runs() {
         // The answer to "Add a line to todo.txt." that changed nothing is asked about once.
         vec![
             call("read", example(&dir, "read")),
-            "Read.".into(),
-            "Read.".into(),
+            "Done.".into(),
+            "Done.".into(),
         ],
     );
     assert_eq!(t.end, EndReason::Answered);
@@ -2818,4 +2818,81 @@ fn code_shown_in_a_block_is_the_edit_shown() {
             file
         );
     }
+}
+
+/// Found running `toolmend run` on a small Go module (session 30): asked to add a flag,
+/// Qwen2.5-Coder-0.5B called made-up tools run as `read` and `ls`, then answered with the note
+/// at the head of such a result, `No tool is named `count`; this is the result of `read` with
+/// the arguments you sent.` — toolmend's words, not an answer: asked again once, like any echo.
+#[test]
+fn a_reply_echoing_the_note_of_a_call_run_as_another_tool_is_asked_again() {
+    let dir = folder();
+    let args = json!({"pattern": "passport", "path": ".", "glob": null, "ignore_case": false});
+    let (t, requests) = run_prompt(
+        &dir,
+        "Which TODO items in todo.txt are still open?",
+        vec![
+            call("todo.txt", args),
+            "No tool is named `todo.txt`; this is the result of `grep` with the arguments you sent."
+                .into(),
+            "The passport.".into(),
+        ],
+    );
+    assert_eq!(t.end, EndReason::Answered);
+    assert_eq!(t.answer.as_deref(), Some("The passport."));
+    assert_eq!(t.turns.len(), 3);
+    let retry = requests[2].messages.last().unwrap();
+    assert!(
+        retry
+            .content
+            .starts_with("Your last reply only repeated a message sent to you"),
+        "{}",
+        retry.content
+    );
+}
+
+/// Found running `toolmend run` on a small Go module (session 30): asked "Which function finds
+/// the longest line?", Qwen2.5-Coder-0.5B searched, was shown `// MaxLineLength returns the
+/// length of the longest line in s.`, and answered `grep` — the name of the tool it had called.
+/// A reply that is only a tool's name answers nothing the user asked (unless the request names
+/// that tool): asked again once, with the request restated.
+#[test]
+fn a_reply_that_is_only_a_tools_name_is_asked_again_once() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "count.go",
+            "package count\n\n// MaxLineLength returns the length of the longest line in s.\nfunc MaxLineLength(s string) int {\n\treturn 0\n}\n",
+        )],
+    );
+    let grep = || call("grep", json!({"pattern": "longest", "ignore_case": true}));
+    let prompt = "Which function finds the longest line?";
+    let (t, requests) = run_prompt(
+        &dir,
+        prompt,
+        vec![grep(), "grep".into(), "MaxLineLength.".into()],
+    );
+    assert_eq!(t.end, EndReason::Answered);
+    assert_eq!(t.answer.as_deref(), Some("MaxLineLength."));
+    let retry = requests[2].messages.last().unwrap();
+    assert!(
+        retry
+            .content
+            .starts_with("`grep` is the name of a tool you can call, not an answer.")
+            && retry.content.contains(&format!("\"{prompt}\"")),
+        "{}",
+        retry.content
+    );
+    // Twice: the run ends without an answer.
+    let (t, _) = run_prompt(&dir, prompt, vec![grep(), "grep".into(), "`grep`.".into()]);
+    assert_eq!(t.end, EndReason::Echoed);
+    assert_eq!(t.answer, None);
+    // A request that names the tool may get its name as the answer.
+    let (t, _) = run_prompt(
+        &dir,
+        "Which tool searches the files, grep or glob?",
+        vec![grep(), "grep".into()],
+    );
+    assert_eq!(t.answer.as_deref(), Some("grep"));
 }

@@ -227,9 +227,35 @@ pub fn echoes<'m>(answer: &str, sent: impl IntoIterator<Item = &'m str>) -> bool
     if answer.chars().count() < MIN_CHARS {
         return false;
     }
-    sent.into_iter()
-        .map(str::trim)
-        .any(|m| m.chars().count() >= MIN_CHARS && (m.starts_with(answer) || answer.contains(m)))
+    let echo =
+        |m: &str| m.chars().count() >= MIN_CHARS && (m.starts_with(answer) || answer.contains(m));
+    // A note toolmend put in a result is wrapped in parentheses, which an echo may leave out.
+    sent.into_iter().map(str::trim).any(|m| {
+        echo(m)
+            || m.strip_prefix('(')
+                .and_then(|m| m.strip_suffix(')'))
+                .is_some_and(echo)
+    })
+}
+
+/// The message added before the turn after a reply that was only the name of a tool, `name`
+/// (see `Agent::non_answer`), once a run, restating `prompt` like [`echo_reply`];
+/// `after_results`: whether the turn before had tool calls.
+#[must_use]
+pub fn tool_name_reply(prompt: &str, name: &str, after_results: bool) -> String {
+    let request = restated(prompt);
+    if after_results {
+        format!(
+            "`{name}` is the name of a tool you can call, not an answer. Answer the user's \
+             request from the tool results above, in your own words: \"{request}\""
+        )
+    } else {
+        format!(
+            "`{name}` is the name of a tool you can call, not an answer. Answer the user's \
+             request in your own words, or call a tool if you need something first: \
+             \"{request}\""
+        )
+    }
 }
 
 /// True when `answer` is the user's `request`, or a piece of it, repeated (12 characters at
