@@ -2896,3 +2896,40 @@ fn a_reply_that_is_only_a_tools_name_is_asked_again_once() {
     );
     assert_eq!(t.answer.as_deref(), Some("grep"));
 }
+
+/// Found running `toolmend run` on a small Go module (session 30): asked "What does the Text
+/// function return?", Qwen2.5-Coder-0.5B answered without a look and was offered a search for
+/// `return` (a plain word on few lines) — every `return` of the module, none of them `Text`'s.
+/// A capitalised word next to a word naming a kind of code (`function`, `struct`, `method`, …)
+/// is a name in code, searched for before the plain words.
+#[test]
+fn a_capitalised_name_next_to_a_kind_of_code_is_the_word_searched_for() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "count/count.go",
+                "package count\n\n// Text counts the lines of s.\nfunc Text(s string) Counts {\n\treturn Counts{}\n}\n\nfunc Max(s string) int {\n\treturn 0\n}\n",
+            ),
+            (
+                "README.md",
+                "# tally\n\nCounts the text of files, which is read whole.\n",
+            ),
+        ],
+    );
+    let want = r#"{"name":"grep","arguments":{"pattern":"text","ignore_case":true}}"#;
+    for prompt in [
+        "What does the Text function return?",
+        "What does the function Text return?",
+    ] {
+        let asked = asked_after_answer(&dir, prompt, "A string.", "Counts.");
+        assert!(asked.ends_with(want), "{prompt}: {asked}");
+    }
+    // A capital word that opens the request is no name ("Which function …").
+    let asked = asked_after_answer(&dir, "Which function reads whole?", "Max.", "None.");
+    assert!(
+        asked.ends_with(r#"{"name":"grep","arguments":{"pattern":"whole","ignore_case":true}}"#),
+        "{asked}"
+    );
+}

@@ -426,19 +426,61 @@ fn plain_words(request: &str) -> Vec<String> {
     words
 }
 
+/// Words that name a kind of code: a capitalised word next to one is a name in code ("the
+/// Text function", "the struct Counts").
+const CODE_KINDS: &[&str] = &[
+    "function",
+    "func",
+    "method",
+    "class",
+    "struct",
+    "type",
+    "interface",
+    "trait",
+    "enum",
+    "constant",
+    "const",
+    "variable",
+    "field",
+    "macro",
+    "property",
+    "module",
+    "package",
+];
+
+/// Capitalised words that are no name, wherever they stand ("… notes. Which function …").
+const NO_NAMES: &[&str] = &[
+    "which", "what", "the", "this", "that", "each", "every", "any", "some", "new", "one",
+];
+
 /// The words of `request` written as code: an identifier holding `_` (`to_kelvin`) or an inner
-/// capital (`isBroken`), a flag (`--last`, `-v`), or a word the request puts in quotes or
-/// backticks (`"temperture"`); three characters or more, none that a regular expression reads
-/// as an operator outside a class (the search is for the word itself, and the call must be made
-/// of the request's own words). Lower case, at most 20, in order.
+/// capital (`isBroken`), a flag (`--last`, `-v`), a word the request puts in quotes or
+/// backticks (`"temperture"`), or a capitalised word, not the request's first, next to a word
+/// naming a kind of code ([`CODE_KINDS`]: "the Text function" — found running `toolmend run`
+/// on a Go module, session 30); three characters or more, none that a regular expression reads
+/// as an operator outside a class (the search is for the word itself, and the call must be
+/// made of the request's own words). Lower case, at most 20, in order.
 fn code_words(request: &str) -> Vec<String> {
     let quoted = |w: &str| {
         ['"', '`', '\'', '\u{201c}']
             .iter()
             .any(|q| request.contains(&format!("{q}{w}")))
     };
+    let all: Vec<&str> = crate::tools::request_words(request).take(200).collect();
+    let kind = |i: Option<usize>| {
+        i.and_then(|i| all.get(i))
+            .is_some_and(|w| CODE_KINDS.contains(&w.to_lowercase().as_str()))
+    };
+    let named = |i: usize| {
+        let w = all[i];
+        i > 0
+            && w.starts_with(char::is_uppercase)
+            && w.chars().all(|c| c.is_alphanumeric() || c == '_')
+            && !NO_NAMES.contains(&w.to_lowercase().as_str())
+            && (kind(i.checked_sub(1)) || kind(Some(i + 1)))
+    };
     let mut words: Vec<String> = Vec::new();
-    for w in crate::tools::request_words(request).take(200) {
+    for (i, &w) in all.iter().enumerate() {
         let flag = w.starts_with('-') && w.trim_start_matches('-').starts_with(char::is_alphabetic);
         let ident = w.contains('_') && w.chars().any(char::is_alphabetic);
         // camelCase or an inner capital (`isBroken`, `formatReport`): a name in code, not prose.
@@ -448,7 +490,7 @@ fn code_words(request: &str) -> Vec<String> {
                 .any(|(a, b)| a.is_lowercase() && b.is_uppercase());
         let w_low = w.to_lowercase();
         if w.chars().count() >= 3
-            && (flag || ident || camel || quoted(w))
+            && (flag || ident || camel || quoted(w) || named(i))
             && regex::escape(w).replace("\\-", "-") == w
             && !words.contains(&w_low)
         {
