@@ -1875,6 +1875,12 @@ fn a_change_the_request_spells_out_is_the_call_shown() {
         ),
         (".env.example", "PORT=8080\nLOG_LEVEL=info\n"),
         ("Makefile", "up:\n\tdocker compose up -d\n\n.PHONY: up\n"),
+        (".gitignore", "bin/\n*.out\n"),
+        ("go.mod", "module example.com/tally\n\ngo 1.21\n"),
+        (
+            ".github/workflows/ci.yml",
+            "jobs:\n  test:\n    steps:\n      - uses: actions/setup-go@v5\n        with:\n          go-version: \"1.21\"\n      - run: go test ./...\n",
+        ),
     ];
     // The request, the call shown, the file and a piece of it once the call is sent.
     let cases: &[(&str, serde_json::Value, &str, &str)] = &[
@@ -1984,9 +1990,23 @@ fn a_change_the_request_spells_out_is_the_call_shown() {
             "    image: notes:1.5.0\n",
         ),
         (
-            "Create a file named .gitignore that contains the line __pycache__/",
-            json!({"path": ".gitignore", "content": "__pycache__/\n"}),
+            // A pattern of an ignore file, one a line (a Go module, session 30).
+            "Add *.log to the gitignore.",
+            json!({"path": ".gitignore", "old_text": "*.out", "new_text": "*.out\n*.log"}),
             ".gitignore",
+            "bin/\n*.out\n*.log\n",
+        ),
+        (
+            // The CI's workflows, not go.mod's `go` line (a Go module, session 30).
+            "Change the CI to use Go 1.22.",
+            json!({"path": ".github/workflows/ci.yml", "old_text": "go-version: \"1.21\"", "new_text": "go-version: \"1.22\""}),
+            ".github/workflows/ci.yml",
+            "          go-version: \"1.22\"\n",
+        ),
+        (
+            "Create a file named .dockerignore that contains the line __pycache__/",
+            json!({"path": ".dockerignore", "content": "__pycache__/\n"}),
+            ".dockerignore",
             "__pycache__/\n",
         ),
     ];

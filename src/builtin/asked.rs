@@ -131,8 +131,15 @@ pub(crate) fn parts(request: &str) -> Vec<Part> {
         }
         let len = rest.find(char::is_whitespace).unwrap_or(rest.len());
         let raw = &rest[..len];
-        let word = raw
-            .trim_start_matches(LEAD)
+        // A glob's star stays (`*.log`); a star elsewhere is emphasis (`**web**`).
+        let lead = raw.trim_start_matches(LEAD);
+        let lead =
+            if lead.starts_with('.') && raw.trim_start_matches(['(', '[', '<']).starts_with('*') {
+                &raw[raw.find('*').unwrap_or(0)..]
+            } else {
+                lead
+            };
+        let word = lead
             .trim_start_matches(['"', '`', '\''])
             .trim_end_matches(['"', '`', '\''])
             .trim_end_matches(TRAIL);
@@ -380,10 +387,23 @@ pub(crate) fn adds(parts: &[Part]) -> bool {
 /// "Change the userAgent in config.json to linkcheck/1.5", "Raise client_max_body_size to 50m"
 /// — the value after the last "to" of a request that opens a clause with one of
 /// [`crate::tools::SET_VERBS`].
+///
+/// "… to use NAME V" ("Change the CI to use Go 1.22") sets V, the request's last word, and NAME
+/// is among the words that name what gets it.
 pub(crate) fn value_set(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
     let verb = verb_at(parts, crate::tools::SET_VERBS)?;
     let to = parts.iter().rposition(|p| p.is("to"))?;
     let value = parts.get(to + 1)?;
+    if to > verb
+        && value.is("use")
+        && let [named @ .., last] = &parts[to + 2..]
+        && !named.is_empty()
+        && is_value(last)
+    {
+        let mut keys = parts[verb + 1..to].to_vec();
+        keys.extend(named.iter().cloned());
+        return Some((last.clone(), keys));
+    }
     (to > verb && is_value(value)).then(|| (value.clone(), parts[verb + 1..to].to_vec()))
 }
 
@@ -647,6 +667,14 @@ mod tests {
 
     fn texts(request: &str) -> Vec<String> {
         parts(request).into_iter().map(|p| p.text).collect()
+    }
+
+    #[test]
+    fn a_globs_star_stays_and_emphasis_goes() {
+        assert_eq!(
+            texts("Add *.log and **web** to (*.tmp) the *list*."),
+            ["Add", "*.log", "and", "web", "to", "*.tmp", "the", "list"]
+        );
     }
 
     #[test]

@@ -298,6 +298,13 @@ impl Edit {
                 rule_insertion(text, name, command)?
             }
             Change::Line(line, place) => insertion(text, line, place)?,
+            Change::Entry(entry) if entry.value.is_none() && lists_lines(path, &entry.name) => {
+                // A pattern of an ignore file, a requirement: a line of its own, at the end.
+                if text.lines().any(|l| l.trim() == entry.key.text) {
+                    return None;
+                }
+                insertion(text, &entry.key.text, &asked::Place::End)?
+            }
             Change::Entry(entry) => {
                 let ext = path.rsplit_once('.').map_or("", |(_, e)| e);
                 let sections = matches!(ext, "toml" | "ini" | "cfg" | "conf");
@@ -324,6 +331,21 @@ impl Edit {
         (new_text != old_text && text.matches(old_text.as_str()).count() == 1)
             .then(|| json!({"path": path, "old_text": old_text, "new_text": new_text}))
     }
+}
+
+/// Whether `path` is a file that lists one entry a line — an ignore file (`.gitignore`,
+/// `.dockerignore`, …) or a Python requirements file — and `name`, the collection a request
+/// adds an entry to, names it: its file name or its stem, the leading dot aside ("Add *.log to
+/// the gitignore", "… to requirements.txt"). Found running `toolmend run` on a Go module
+/// (session 30): asked to add a pattern to the gitignore, Qwen2.5-Coder-0.5B called a tool
+/// named after the pattern.
+fn lists_lines(path: &str, name: &str) -> bool {
+    let file = path.rsplit('/').next().unwrap_or(path);
+    let ignore = file.starts_with('.') && file.ends_with("ignore");
+    let requirements = file.starts_with("requirements") && file.ends_with(".txt");
+    let bare = |s: &str| s.trim_start_matches('.').to_ascii_lowercase();
+    let stem = bare(file).split('.').next().unwrap_or_default().to_owned();
+    (ignore || requirements) && (bare(name) == bare(file) || bare(name) == stem)
 }
 
 /// The one word of `request` that is another value of the same kind as `old`, a number (digits,
@@ -1012,6 +1034,42 @@ fn set_in_line(text: &str, keys: &[asked::Part], value: &str) -> Option<(String,
             .filter(|k| k.chars().count() >= 2)
         {
             found.extend(text.lines().filter_map(|line| directive(line, key)));
+        }
+    }
+    if found.is_empty() {
+        // A key made of words, the first the request's, holding a value of the new value's
+        // kind: `go-version: "1.21"` for "Change the CI to use Go 1.22" (a Go module's
+        // workflow, session 30), `python_version = "3.11"` for "Set the Python version …".
+        let number = |v: &str| {
+            let v = unquoted(v);
+            v.starts_with(|c: char| c.is_ascii_digit())
+                && v.chars().all(|c| c.is_ascii_digit() || c == '.')
+        };
+        if number(value) {
+            for line in text.lines() {
+                let bare = line.trim_start().trim_start_matches("- ").trim_start();
+                let bare = bare.trim_start_matches(['"', '\'']);
+                let name: String = bare
+                    .chars()
+                    .take_while(|&c| asked::is_name_char(c) || c == '-')
+                    .collect();
+                // Its first word, what the value is of (`go`, not `version`, which a request
+                // to bump a project's own version names too).
+                let mut words = name.split(['-', '_']).filter(|w| !w.is_empty());
+                let named = words.next().is_some_and(|first| {
+                    keys.iter().any(|k| {
+                        asked::is_value(k)
+                            && k.text.chars().count() >= 2
+                            && k.text.eq_ignore_ascii_case(first)
+                    })
+                }) && words.next().is_some();
+                if named
+                    && let Some((_, old)) = assignment(bare, &name)
+                    && number(old)
+                {
+                    found.push((line, old));
+                }
+            }
         }
     }
     if found.len() > 1 {
@@ -1867,6 +1925,65 @@ mod tests {
         );
         assert_eq!(add(compose, "Add condition: healthy to depends_on"), None);
         assert_eq!(add(compose, "Add \"restart\" to web"), None);
+    }
+
+    #[test]
+    fn a_version_is_set_on_the_key_whose_first_word_the_request_names() {
+        use super::{asked, set_in_line};
+        let set = |text: &str, request: &str| {
+            let (value, keys) = asked::value_set(&asked::parts(request)).expect(request);
+            set_in_line(text, &keys, &value.text)
+        };
+        let pair = |a: &str, b: &str| Some((a.to_owned(), b.to_owned()));
+        // A Go module's workflow (session 30).
+        let ci = "    steps:\n      - uses: actions/setup-go@v5\n        with:\n          go-version: \"1.21\"\n";
+        assert_eq!(
+            set(ci, "Change the CI to use Go 1.22."),
+            pair("go-version: \"1.21\"", "go-version: \"1.22\"")
+        );
+        assert_eq!(
+            set(
+                "- python_version: 3.11\n",
+                "Set the Python version to 3.12."
+            ),
+            pair("- python_version: 3.11", "- python_version: 3.12")
+        );
+        // The project's own version is no Go version; a value of another kind is no version.
+        assert_eq!(set(ci, "Bump the version to 0.4.0."), None);
+        assert_eq!(
+            set("go-mode: strict\n", "Change the CI to use Go 1.22."),
+            None
+        );
+        assert_eq!(set(ci, "Change the CI to use Go fast."), None);
+    }
+
+    #[test]
+    fn a_pattern_added_to_an_ignore_file_is_its_last_line() {
+        use crate::tools::TypedTool;
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(".gitignore"), "bin/\n*.out\n").unwrap();
+        std::fs::write(dir.path().join("requirements.txt"), "requests\n").unwrap();
+        let edit = super::Edit::new(std::sync::Arc::new(
+            super::Sandbox::new(dir.path()).unwrap(),
+        ));
+        let asked = |request: &str| edit.change_asked(request);
+        let edit_of = |path: &str, old: &str, new: &str| {
+            Some(serde_json::json!({"path": path, "old_text": old, "new_text": new}))
+        };
+        assert_eq!(
+            asked("Add *.log to the gitignore."),
+            edit_of(".gitignore", "*.out", "*.out\n*.log")
+        );
+        assert_eq!(
+            asked("Add dist/ to .gitignore"),
+            edit_of(".gitignore", "*.out", "*.out\ndist/")
+        );
+        assert_eq!(
+            asked("Add pyyaml to requirements.txt."),
+            edit_of("requirements.txt", "requests", "requests\npyyaml")
+        );
+        // Already there: no change to make.
+        assert_eq!(asked("Add bin/ to the gitignore."), None);
     }
 
     #[test]
