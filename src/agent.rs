@@ -199,6 +199,10 @@ pub struct Agent<B: Backend, T: Toolbox> {
     /// ([`Toolbox::change_asked`]), until a call of the run changes something (or a policy
     /// refuses one): shown to a model that goes round in circles instead of making it.
     change_due: Option<String>,
+    /// What says the change the current run's request spells out is already so
+    /// ([`Toolbox::already_so`]), when no change is due: told to a model that got a call wrong,
+    /// repeats one, or answers with nothing changed.
+    already: Option<String>,
 }
 
 impl<B: Backend, T: Toolbox> Agent<B, T> {
@@ -221,6 +225,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             answer_next: false,
             withheld: Vec::new(),
             change_due: None,
+            already: None,
         }
     }
 
@@ -278,6 +283,9 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         self.tools.begin_prompt();
         self.change_due = correct::asks_change(prompt)
             .then(|| self.tools.change_asked(prompt))
+            .flatten();
+        self.already = (correct::asks_change(prompt) && self.change_due.is_none())
+            .then(|| self.tools.already_so(prompt))
             .flatten();
         let mut defs = self.tools.defs();
         // Calls of every tool are found in the output (a withheld one is refused by name).
@@ -1068,6 +1076,8 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                                 // notes/groceries.md, three times, never its read).
                                 if let Some(due) = &self.change_due {
                                     note.push_str(&correct::change_next(due));
+                                } else if let Some(so) = &self.already {
+                                    note.push_str(&correct::already_so(so));
                                 } else if let Some(look) = self.look_first()
                                     && !self.already_made(&look)
                                 {
@@ -1200,6 +1210,13 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 && !feedback.contains(due.as_str())
             {
                 feedback.push_str(&correct::change_next(due));
+            }
+            // Or the change is already so: nothing to make.
+            if result.fault() == Some(Fault::Model)
+                && self.change_due.is_none()
+                && let Some(so) = &self.already
+            {
+                feedback.push_str(&correct::already_so(so));
             }
             if ran
                 && result.is_ok()
@@ -1575,6 +1592,8 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             && tools_next
             && correct::asks_change(prompt)
             && !self.changed(turns, true)
+            // Nothing to change, and the answer says it is already so.
+            && !(self.already.is_some() && content.to_lowercase().contains("already"))
             && self
                 .tools
                 .defs()
@@ -1586,7 +1605,11 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         {
             asked.unchanged = true;
             return Some((
-                correct::unchanged_reply(prompt, self.change_due.as_deref()),
+                correct::unchanged_reply(
+                    prompt,
+                    self.change_due.as_deref(),
+                    self.already.as_deref(),
+                ),
                 "the request asks for a change and nothing was changed: asked to make it",
             ));
         }

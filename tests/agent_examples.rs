@@ -2953,3 +2953,75 @@ fn a_capitalised_name_next_to_a_kind_of_code_is_the_word_searched_for() {
         "{asked}"
     );
 }
+
+/// Found running `toolmend run` on a Go module (session 30): asked "Add bin/ to the
+/// gitignore." where `.gitignore` had the line already, Qwen2.5-Coder-0.5B called a tool named
+/// `bin/`, read the file, echoed the request, was asked to make the change, sent an edit of
+/// `bin/` to `bin/`, and answered `bin/`. A change that is already so is said to be: in the
+/// message of a call the model got wrong, and in place of the request to make it.
+#[test]
+fn a_change_that_is_already_so_is_said_to_be() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(".gitignore", "bin/\n*.out\n"), ("go.mod", "module x\n")],
+    );
+    let prompt = "Add bin/ to the gitignore.";
+    let so = "The change the user asked for is already so: `.gitignore` already has the line \
+              `bin/`. Nothing needs to change; tell the user that in plain text.";
+    let (t, _) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            call("bin/", json!({})),
+            "`.gitignore` already lists bin/.".into(),
+        ],
+    );
+    let feedback = &t.turns[0].calls[0].feedback;
+    assert!(feedback.ends_with(so), "{feedback}");
+    assert_eq!(t.end, EndReason::Answered);
+    assert_eq!(t.turns.len(), 2);
+    // An answer that does not say so is asked again once, told that it is.
+    let (t, requests) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            call("read", json!({"path": ".gitignore"})),
+            "Done.".into(),
+            "It is there already.".into(),
+        ],
+    );
+    let asked = &requests[2].messages.last().unwrap().content;
+    assert!(
+        asked.contains("nothing needs to be")
+            && asked.contains("`.gitignore` already has the line `bin/`."),
+        "{asked}"
+    );
+    assert_eq!(t.answer.as_deref(), Some("It is there already."));
+    // A value already set; a line to add that is new gets the edit, not this.
+    write_files(&dir, &[("config.json", "{\n  \"debug\": true\n}\n")]);
+    let (_, requests) = run_prompt(
+        &dir,
+        "Set debug to true in config.json.",
+        vec![
+            call("read", json!({"path": "config.json"})),
+            "Done.".into(),
+            "Ok.".into(),
+        ],
+    );
+    let asked = &requests[2].messages.last().unwrap().content;
+    assert!(
+        asked.contains("`config.json` already has `\"debug\": true`."),
+        "{asked}"
+    );
+    let (t, _) = run_prompt(
+        &dir,
+        "Add dist/ to the gitignore.",
+        vec![call("dist/", json!({})), "Done.".into(), "Done.".into()],
+    );
+    let feedback = &t.turns[0].calls[0].feedback;
+    assert!(
+        !feedback.contains("already so") && feedback.contains(r#""new_text":"*.out\ndist/""#),
+        "{feedback}"
+    );
+}

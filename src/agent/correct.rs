@@ -522,9 +522,18 @@ pub fn asks_change(prompt: &str) -> bool {
 /// file it read, says the change is made, or explains how one would make it. Once a run,
 /// restating `prompt`.
 /// `call`, when given, is the call that makes the change the request spells out
-/// ([`crate::agent::Toolbox::change_asked`]), offered as the one to send.
+/// ([`crate::agent::Toolbox::change_asked`]), offered as the one to send; `already`, when
+/// given, says the change is already so ([`crate::agent::Toolbox::already_so`]): the user is
+/// to be told that instead.
 #[must_use]
-pub fn unchanged_reply(prompt: &str, call: Option<&str>) -> String {
+pub fn unchanged_reply(prompt: &str, call: Option<&str>, already: Option<&str>) -> String {
+    if let Some(so) = already {
+        return format!(
+            "Nothing has been changed, and nothing needs to be: the user asked for a change, \
+             \"{}\", that is already so. {so} Tell the user that in plain text.",
+            restated(prompt)
+        );
+    }
     let make = match call {
         Some(call) => format!("this tool call: {call}"),
         None => "a tool call.".to_owned(),
@@ -684,6 +693,16 @@ pub fn change_steps(prompt: &str) -> usize {
             usize::from(verb_clauses(head) > 0) + joins.len()
         })
         .sum()
+}
+
+/// The line added to a failed call's message or the note on a repeated call in a run whose
+/// request spells out a change that is already so: `so` says where (see
+/// [`crate::agent::Toolbox::already_so`]).
+#[must_use]
+pub fn already_so(so: &str) -> String {
+    format!(
+        "\nThe change the user asked for is already so: {so} Nothing needs to change; tell the user that in plain text."
+    )
 }
 
 /// The line added to the note on a repeated call in a run whose request spells out a change

@@ -95,6 +95,17 @@ impl Toolbox for DispatchToolbox {
         self.first_change(|tool| tool.change_asked(request))
     }
 
+    /// The first tool that changes things and knows the change to be so already.
+    fn already_so(&self, request: &str) -> Option<String> {
+        let snap = self.dispatcher.registry().snapshot();
+        snap.names().iter().find_map(|name| {
+            let entry = snap.get(name)?;
+            (!entry.spec.annotations.read_only)
+                .then(|| entry.tool.already_so(request))
+                .flatten()
+        })
+    }
+
     fn change_shown(&self, request: &str, reply: &str) -> Option<String> {
         self.first_change(|tool| tool.change_shown(request, reply))
     }

@@ -204,6 +204,14 @@ pub trait Toolbox: Send + Sync {
         None
     }
 
+    /// What says the change the user's `request` spells out is already so in the workspace
+    /// (see [`crate::tools::Tool::already_so`]): told to a model that has not made it. The
+    /// default: `None`.
+    fn already_so(&self, request: &str) -> Option<String> {
+        let _ = request;
+        None
+    }
+
     /// The call (JSON text `{"name", "arguments"}`) of a tool that changes things which makes
     /// the change a model's `reply` to the user's `request` shows in a code block, grounded in
     /// the workspace (see [`crate::tools::Tool::change_shown`]): shown to the model, never run
@@ -301,6 +309,10 @@ impl<T: Toolbox + ?Sized> Toolbox for Box<T> {
 
     fn change_asked(&self, request: &str) -> Option<String> {
         (**self).change_asked(request)
+    }
+
+    fn already_so(&self, request: &str) -> Option<String> {
+        (**self).already_so(request)
     }
 
     fn change_shown(&self, request: &str, reply: &str) -> Option<String> {

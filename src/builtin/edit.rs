@@ -200,14 +200,47 @@ impl TypedTool for Edit {
     fn change_asked(&self, request: &str) -> Option<Value> {
         let parts = asked::parts(request);
         let change = Change::read(&parts)?;
+        self.in_file(request, &change, |path, text| {
+            self.change_in(&change, &parts, path, text)
+        })
+    }
+
+    /// Found running `toolmend run` on a Go module (session 30): asked "Add bin/ to the
+    /// gitignore." where `.gitignore` had the line already, Qwen2.5-Coder-0.5B called a tool
+    /// named `bin/`, read the file, echoed the request, sent an edit of `bin/` to `bin/`, and
+    /// answered `bin/`. Known cases: a line to add that the file has (an ignore file's pattern,
+    /// a line spelt out), a value to set that the line assigning it holds — in the file the
+    /// request names, or the one small file its words pick out, as for `change_asked`.
+    fn already_so(&self, request: &str) -> Option<String> {
+        let parts = asked::parts(request);
+        let change = Change::read(&parts)?;
+        self.in_file(request, &change, |path, text| {
+            already_in(&change, path, text)
+        })
+    }
+
+    async fn run(&self, _ctx: &ToolContext, args: EditArgs) -> Result<Output, Failure> {
+        let sb = Arc::clone(&self.sandbox);
+        blocking("edit", move || edit(&sb, &args)).await
+    }
+}
+
+impl Edit {
+    /// `found` of the file the request names (its text with LF line breaks), else, for a change
+    /// that does not need the file named ([`Change::needs_file`]), of the one small text file
+    /// — in the folder the request names, or anywhere in the workspace — where it gives
+    /// something; `None` when none or several do.
+    fn in_file<T>(
+        &self,
+        request: &str,
+        change: &Change,
+        found: impl Fn(&str, &str) -> Option<T>,
+    ) -> Option<T> {
         if let Some(path) = self.sandbox.first_named(request, false) {
             let text = self.named_text(&path)?;
-            return self.change_in(&change, &parts, &path, &text);
+            return found(&path, &text);
         }
-        // No file named: the one text file, in the folder the request names or else anywhere
-        // in the workspace, where an entry, a replacement or a value the request spells out
-        // picks out its line — never a line to place, a rename or a respelling, which need the
-        // file.
+        // No file named: never a line to place, a rename or a respelling, which need the file.
         if change.needs_file() {
             return None;
         }
@@ -215,16 +248,10 @@ impl TypedTool for Edit {
             Some(folder) => self.sandbox.resolve("edit", &folder).ok()?,
             None => self.sandbox.root().to_path_buf(),
         };
-        let mut found = super::small_files(&self.sandbox, &dir).filter_map(|(path, text)| {
-            self.change_in(&change, &parts, &path, &text.replace("\r\n", "\n"))
-        });
-        let call = found.next()?;
-        found.next().is_none().then_some(call)
-    }
-
-    async fn run(&self, _ctx: &ToolContext, args: EditArgs) -> Result<Output, Failure> {
-        let sb = Arc::clone(&self.sandbox);
-        blocking("edit", move || edit(&sb, &args)).await
+        let mut hits = super::small_files(&self.sandbox, &dir)
+            .filter_map(|(path, text)| found(&path, &text.replace("\r\n", "\n")));
+        let hit = hits.next()?;
+        hits.next().is_none().then_some(hit)
     }
 }
 
@@ -297,6 +324,8 @@ impl Edit {
                 }
                 rule_insertion(text, name, command)?
             }
+            // A line the file has already is no line to add (see `already_in`).
+            Change::Line(line, _) if text.lines().any(|l| l.trim() == line.trim()) => return None,
             Change::Line(line, place) => insertion(text, line, place)?,
             Change::Entry(entry) if entry.value.is_none() && lists_lines(path, &entry.name) => {
                 // A pattern of an ignore file, a requirement: a line of its own, at the end.
@@ -991,6 +1020,19 @@ fn replaced_in_line(
 /// request before "to"; `version` also names `__version__`), its value written the way the line
 /// writes it. `None` when no line or several assign them, or the line already holds `value`.
 fn set_in_line(text: &str, keys: &[asked::Part], value: &str) -> Option<(String, String)> {
+    let (line, old_value) = value_line(text, keys, value)?;
+    if unquoted(old_value) == value {
+        return None;
+    }
+    Some((
+        line.trim().to_owned(),
+        with_value(line, old_value, value).trim().to_owned(),
+    ))
+}
+
+/// The one line of `text` assigning one of `keys` (see [`set_in_line`]) and the value it
+/// assigns, as written; `value`, the value to set, tells a version's key (`go-version`).
+fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&'t str, &'t str)> {
     let mut found: Vec<(&str, &str)> = Vec::new();
     for key in keys
         .iter()
@@ -1086,16 +1128,38 @@ fn set_in_line(text: &str, keys: &[asked::Part], value: &str) -> Option<(String,
             found = inside;
         }
     }
-    let [(line, old_value)] = found[..] else {
+    let [hit] = found[..] else {
         return None;
     };
-    if unquoted(old_value) == value {
-        return None;
+    Some(hit)
+}
+
+/// What says `change` is already so in `path` (its text `text`): a line to add that the file
+/// has (for a line placed under or over a heading, anywhere in the file), an ignore file's
+/// pattern it lists, a value the one line assigning it holds. `None` otherwise.
+fn already_in(change: &Change, path: &str, text: &str) -> Option<String> {
+    let has_line = |line: &str| text.lines().any(|l| l.trim() == line.trim());
+    match change {
+        Change::Line(line, _) if has_line(line) => {
+            Some(format!("`{path}` already has the line `{}`.", line.trim()))
+        }
+        Change::Entry(entry)
+            if entry.value.is_none()
+                && lists_lines(path, &entry.name)
+                && has_line(&entry.key.text) =>
+        {
+            Some(format!(
+                "`{path}` already has the line `{}`.",
+                entry.key.text
+            ))
+        }
+        Change::Set(value, keys) => {
+            let (line, old) = value_line(text, keys, &value.text)?;
+            (unquoted(old) == value.text)
+                .then(|| format!("`{path}` already has `{}`.", line.trim()))
+        }
+        _ => None,
     }
-    Some((
-        line.trim().to_owned(),
-        with_value(line, old_value, value).trim().to_owned(),
-    ))
 }
 
 /// When `line` is a directive naming `key` — the key first, then one value, then `;`, as an

@@ -264,6 +264,16 @@ pub trait Tool: Send + Sync + 'static {
         None
     }
 
+    /// Where the change the user's `request` spells out in words (as for
+    /// [`Tool::change_asked`]) is already so in the workspace: what says so, one sentence
+    /// naming the file and the text (`` `.gitignore` already has the line `bin/`. ``). Told to
+    /// a model that has not made the change, which cannot make it. `None` (the default): not
+    /// known to be so.
+    fn already_so(&self, request: &str) -> Option<String> {
+        let _ = request;
+        None
+    }
+
     /// The arguments of this tool's call that makes the change a model's `reply` to the user's
     /// `request` shows in a code block instead of making it (the TOML to add to Cargo.toml, a
     /// new function for the file the request names) — only when the block lines up with the

@@ -55,6 +55,12 @@ pub trait TypedTool: Send + Sync + 'static {
         None
     }
 
+    /// What says the change the request spells out is already so (see [`Tool::already_so`]).
+    fn already_so(&self, request: &str) -> Option<String> {
+        let _ = request;
+        None
+    }
+
     /// The call that makes the change a reply shows (see [`Tool::change_shown`]).
     fn change_shown(&self, request: &str, reply: &str) -> Option<Value> {
         let _ = (request, reply);
@@ -141,6 +147,10 @@ impl<T: TypedTool> Tool for Typed<T> {
 
     fn change_asked(&self, request: &str) -> Option<Value> {
         self.inner.change_asked(request)
+    }
+
+    fn already_so(&self, request: &str) -> Option<String> {
+        self.inner.already_so(request)
     }
 
     fn change_shown(&self, request: &str, reply: &str) -> Option<Value> {
