@@ -1600,8 +1600,10 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 .iter()
                 .any(|d| !self.tools.is_read_only(&d.name) && !self.withheld.contains(&d.name))
             // About something in the folder: "Change this sentence to the passive voice: …"
-            // wants its answer in text.
-            && self.look_first().is_some()
+            // wants its answer in text. A change grounded in a file is about the folder though
+            // the request names nothing there: "Change the CI to use Go 1.22." (a Go module,
+            // session 30), answered with steps to follow.
+            && (self.change_due.is_some() || self.already.is_some() || self.look_first().is_some())
         {
             asked.unchanged = true;
             return Some((

@@ -3025,3 +3025,38 @@ fn a_change_that_is_already_so_is_said_to_be() {
         "{feedback}"
     );
 }
+
+/// Found running `toolmend run` on a Go module (session 30): asked "Change the CI to use Go
+/// 1.22.", Qwen2.5-Coder-0.5B answered with steps for editing go.mod and made no call. The
+/// request names nothing in the folder, but its change is grounded in one file there (the
+/// workflow's `go-version`): an answer that changes nothing is asked again once, with that
+/// call.
+#[test]
+fn a_change_grounded_in_a_file_the_request_does_not_name_is_asked_for() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            ("go.mod", "module example.com/tally\n\ngo 1.21\n"),
+            (
+                ".github/workflows/ci.yml",
+                "jobs:\n  test:\n    steps:\n      - uses: actions/setup-go@v5\n        with:\n          go-version: \"1.21\"\n",
+            ),
+        ],
+    );
+    let (t, requests) = run_prompt(
+        &dir,
+        "Change the CI to use Go 1.22.",
+        vec![
+            "Open go.mod and change the go line to 1.22.".into(),
+            "Done.".into(),
+        ],
+    );
+    assert_eq!(requests.len(), 2, "{t:?}");
+    let asked = &requests[1].messages.last().unwrap().content;
+    assert!(
+        asked.starts_with("Nothing has been changed yet")
+            && asked.contains(r#""new_text":"go-version: \"1.22\"""#),
+        "{asked}"
+    );
+}
