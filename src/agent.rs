@@ -1523,8 +1523,15 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         }
         if !asked.echo && echoed(content, turns, record, prompt) {
             asked.echo = true;
+            let mut note = correct::echo_reply(prompt, after_results);
+            // A change that is already so: the echo of the request is where to say it.
+            if let Some(so) = &self.already
+                && !self.changed(turns, true)
+            {
+                note.push_str(&correct::already_so(so));
+            }
             return Some((
-                correct::echo_reply(prompt, after_results),
+                note,
                 "the reply only repeated a message toolmend sent: asked again, with the request restated",
             ));
         }

@@ -2998,6 +2998,23 @@ fn a_change_that_is_already_so_is_said_to_be() {
         "{asked}"
     );
     assert_eq!(t.answer.as_deref(), Some("It is there already."));
+    // The request echoed: asked again, told it is so.
+    let (t, requests) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            call("read", json!({"path": ".gitignore"})),
+            prompt.into(),
+            "Done.".into(),
+            "Nothing to add.".into(),
+        ],
+    );
+    let asked = &requests[2].messages.last().unwrap().content;
+    assert!(
+        asked.starts_with("Your last reply only repeated") && asked.ends_with(so),
+        "{asked}"
+    );
+    assert_eq!(t.answer.as_deref(), Some("Nothing to add."));
     // A value already set; a line to add that is new gets the edit, not this.
     write_files(&dir, &[("config.json", "{\n  \"debug\": true\n}\n")]);
     let (_, requests) = run_prompt(

@@ -263,7 +263,11 @@ pub fn tool_name_reply(prompt: &str, name: &str, after_results: bool) -> String 
 /// whole request and more ("… move? To Friday.") is an answer.
 #[must_use]
 pub fn repeats_request(answer: &str, request: &str) -> bool {
-    let answer = answer.trim();
+    // In quotes or not ("\"Add bin/ to the gitignore.\"": a Go module, session 30).
+    let answer = answer
+        .trim()
+        .trim_matches(['"', '\'', '`', '\u{201c}', '\u{201d}'])
+        .trim();
     answer.chars().count() >= 12 && request.contains(answer)
 }
 
@@ -889,6 +893,23 @@ pub fn looped_call(name: &str, repeats: usize) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_request_repeated_in_quotes_is_repeated() {
+        let request = "Add bin/ to the gitignore.";
+        assert!(super::repeats_request(
+            "\"Add bin/ to the gitignore.\"",
+            request
+        ));
+        assert!(super::repeats_request(
+            "`Add bin/ to the gitignore`",
+            request
+        ));
+        assert!(!super::repeats_request(
+            "\"bin/\" is there already.",
+            request
+        ));
+    }
+
     use super::*;
     use serde_json::json;
 
