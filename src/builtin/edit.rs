@@ -248,7 +248,14 @@ impl Edit {
             Some(folder) => self.sandbox.resolve("edit", &folder).ok()?,
             None => self.sandbox.root().to_path_buf(),
         };
+        // "the CI", "the workflow": the CI's configuration, not the files it builds (a Go
+        // module, session 30: "Change the CI to use Go 1.22." is the workflow's `go-version`,
+        // not go.mod's `go 1.21`).
+        let ci = crate::tools::request_words(request).any(|w| {
+            ["ci", "workflow", "workflows", "pipeline"].contains(&w.to_lowercase().as_str())
+        });
         let mut hits = super::small_files(&self.sandbox, &dir)
+            .filter(|(path, _)| !ci || is_ci_config(path))
             .filter_map(|(path, text)| found(&path, &text.replace("\r\n", "\n")));
         let hit = hits.next()?;
         hits.next().is_none().then_some(hit)
@@ -360,6 +367,22 @@ impl Edit {
         (new_text != old_text && text.matches(old_text.as_str()).count() == 1)
             .then(|| json!({"path": path, "old_text": old_text, "new_text": new_text}))
     }
+}
+
+/// Whether `path` (relative to the workspace root) configures a CI service: GitHub's workflows,
+/// GitLab's, CircleCI's, Azure's, Travis's, Bitbucket's, Woodpecker's, a Jenkinsfile.
+fn is_ci_config(path: &str) -> bool {
+    path.starts_with(".github/workflows/")
+        || path.starts_with(".circleci/")
+        || path.starts_with(".woodpecker")
+        || [
+            ".gitlab-ci.yml",
+            "azure-pipelines.yml",
+            ".travis.yml",
+            "bitbucket-pipelines.yml",
+            "Jenkinsfile",
+        ]
+        .contains(&path)
 }
 
 /// Whether `path` is a file that lists one entry a line — an ignore file (`.gitignore`,
@@ -1078,16 +1101,28 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
             found.extend(text.lines().filter_map(|line| directive(line, key)));
         }
     }
+    if found.is_empty() && version_like(value) {
+        // A version on a line of its own after its name, no `;` (`go 1.21` in go.mod, for "Set
+        // the Go version in go.mod to 1.22": a Go module, session 30; `nodejs 20.1.0` in
+        // .tool-versions), the name a word of the request, case aside.
+        for line in text.lines() {
+            if let [name, old] = line.split_whitespace().collect::<Vec<_>>()[..]
+                && version_like(old)
+                && keys.iter().any(|k| {
+                    asked::is_value(k)
+                        && k.text.chars().count() >= 2
+                        && k.text.eq_ignore_ascii_case(name)
+                })
+            {
+                found.push((line, old));
+            }
+        }
+    }
     if found.is_empty() {
         // A key made of words, the first the request's, holding a value of the new value's
         // kind: `go-version: "1.21"` for "Change the CI to use Go 1.22" (a Go module's
         // workflow, session 30), `python_version = "3.11"` for "Set the Python version …".
-        let number = |v: &str| {
-            let v = unquoted(v);
-            v.starts_with(|c: char| c.is_ascii_digit())
-                && v.chars().all(|c| c.is_ascii_digit() || c == '.')
-        };
-        if number(value) {
+        if version_like(value) {
             for line in text.lines() {
                 let bare = line.trim_start().trim_start_matches("- ").trim_start();
                 let bare = bare.trim_start_matches(['"', '\'']);
@@ -1107,7 +1142,7 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
                 }) && words.next().is_some();
                 if named
                     && let Some((_, old)) = assignment(bare, &name)
-                    && number(old)
+                    && version_like(old)
                 {
                     found.push((line, old));
                 }
@@ -1160,6 +1195,13 @@ fn already_in(change: &Change, path: &str, text: &str) -> Option<String> {
         }
         _ => None,
     }
+}
+
+/// Whether `value`, quotes aside, is a number or a version written with dots (`1.21`, `"3.11"`,
+/// `20.1.0`).
+fn version_like(value: &str) -> bool {
+    let v = unquoted(value);
+    v.starts_with(|c: char| c.is_ascii_digit()) && v.chars().all(|c| c.is_ascii_digit() || c == '.')
 }
 
 /// When `line` is a directive naming `key` — the key first, then one value, then `;`, as an
@@ -2019,6 +2061,18 @@ mod tests {
             None
         );
         assert_eq!(set(ci, "Change the CI to use Go fast."), None);
+        // A version after its name, alone on its line (go.mod, .tool-versions).
+        let gomod =
+            "module example.com/tally\n\ngo 1.21\n\nrequire github.com/spf13/pflag v1.0.5\n";
+        assert_eq!(
+            set(gomod, "Set the Go version in go.mod to 1.22."),
+            pair("go 1.21", "go 1.22")
+        );
+        assert_eq!(
+            set("nodejs 20.1.0\npython 3.11.4\n", "Change nodejs to 22.0.0."),
+            pair("nodejs 20.1.0", "nodejs 22.0.0")
+        );
+        assert_eq!(set(gomod, "Set the module to 1.22."), None);
     }
 
     #[test]
