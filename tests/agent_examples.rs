@@ -2904,10 +2904,26 @@ fn a_reply_that_is_only_a_tools_name_is_asked_again_once() {
         "{}",
         retry.content
     );
-    // Twice: the run ends without an answer.
+    // Twice: the run ends without an answer. The message's sentence in a reply is an echo.
     let (t, _) = run_prompt(&dir, prompt, vec![grep(), "grep".into(), "`grep`.".into()]);
     assert_eq!(t.end, EndReason::Echoed);
     assert_eq!(t.answer, None);
+    let (t, requests) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            grep(),
+            "grep".into(),
+            "The function `grep` is the name of a tool you can call, not an answer.".into(),
+            "MaxLineLength.".into(),
+        ],
+    );
+    let asked = &requests[3].messages.last().unwrap().content;
+    assert!(
+        asked.starts_with("Your last reply only repeated"),
+        "{asked}"
+    );
+    assert_eq!(t.answer.as_deref(), Some("MaxLineLength."));
     // A request that names the tool may get its name as the answer.
     let (t, _) = run_prompt(
         &dir,

@@ -227,8 +227,17 @@ pub fn echoes<'m>(answer: &str, sent: impl IntoIterator<Item = &'m str>) -> bool
     if answer.chars().count() < MIN_CHARS {
         return false;
     }
-    let echo =
-        |m: &str| m.chars().count() >= MIN_CHARS && (m.starts_with(answer) || answer.contains(m));
+    // Its first sentence kept whole inside a longer reply is an echo too ("The function `grep`
+    // is the name of a tool you can call, not an answer.": a Go module, session 30).
+    let first_sentence = |m: &str| {
+        let end = m.find(". ").map_or(m.len(), |at| at + 1);
+        let s = &m[..end];
+        s.chars().count() >= 2 * MIN_CHARS && answer.contains(s)
+    };
+    let echo = |m: &str| {
+        m.chars().count() >= MIN_CHARS
+            && (m.starts_with(answer) || answer.contains(m) || first_sentence(m))
+    };
     // A note toolmend put in a result is wrapped in parentheses, which an echo may leave out.
     sent.into_iter().map(str::trim).any(|m| {
         echo(m)
