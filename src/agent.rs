@@ -1486,7 +1486,9 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     /// count), with the user's request restated:
     /// - an empty reply (greedy decoding would give the same nothing for the same request);
     /// - a reply that only echoes a message toolmend sent this run (a corrective message, a
-    ///   note, a nudge) or the request itself;
+    ///   note, a nudge) or the request itself (told what says so when the change it asks for
+    ///   is already so, [`Toolbox::already_so`]);
+    /// - a reply that is only the name of a tool ([`Self::only_tool_name`]);
     /// - a refusal that says nothing about the request ([`correct::is_refusal`]) after tool
     ///   results or where the next turn offers tools: the tools can serve it (refused again,
     ///   the run ends [`EndReason::Refused`]);
@@ -1497,10 +1499,12 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     /// - an answer written before any call when the request names something a read-only tool
     ///   can read ([`Self::look_first`]): the model cannot know what it holds;
     /// - an answer to a request that asks for a change ([`correct::asks_change`]) of something
-    ///   it names in the folder ([`Self::look_first`]) when no call of the run changed anything
-    ///   (nor was refused by a policy) and the next turn (`tools_next`) offers a tool that can:
-    ///   Qwen2.5-Coder-0.5B, asked to set a value in config.json, read the file and answered
-    ///   with its content.
+    ///   it names in the folder ([`Self::look_first`]), or that is grounded in a file
+    ///   ([`Toolbox::change_asked`]) or already so there, when no call of the run changed
+    ///   anything (nor was refused by a policy) and the next turn (`tools_next`) offers a tool
+    ///   that can: Qwen2.5-Coder-0.5B, asked to set a value in config.json, read the file and
+    ///   answered with its content. A change already so is not asked for: the user is to be
+    ///   told (an answer that says "already" stands).
     fn non_answer(
         &self,
         asked: &mut NonAnswers,
@@ -1619,7 +1623,11 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     self.change_due.as_deref(),
                     self.already.as_deref(),
                 ),
-                "the request asks for a change and nothing was changed: asked to make it",
+                if self.already.is_some() {
+                    "the request asks for a change that is already so: asked to say so"
+                } else {
+                    "the request asks for a change and nothing was changed: asked to make it"
+                },
             ));
         }
         // A question that asks which file, answered without naming one, when the results do.
