@@ -174,7 +174,11 @@ impl TypedTool for Edit {
     ///   line assigning a word of the request (`"userAgent": …`, `__version__ = …`, an nginx
     ///   directive `client_max_body_size 10m;`), its value replaced as the line writes values;
     ///   of several, the one nested under a block the request names too (`image:` under
-    ///   `web:` for "the web image");
+    ///   `web:` for "the web image"); a version set ("… to use Go 1.22", "Set the Go version
+    ///   … to 1.22") also on a key whose first word the request names (`go-version:`) or
+    ///   after its name alone on a line (go.mod's `go 1.21`);
+    /// - "add PATTERN to the gitignore", "add PKG to requirements.txt": a line of its own at
+    ///   the end of an ignore file or a requirements file (see `lists_lines`);
     /// - "add a make target T that runs C": the rule after a Makefile's last, named in
     ///   `.PHONY` (see `rule_insertion`);
     /// - "add K with (price) V to NAME", "add ITEM to the NAME list": the entry added last to
@@ -196,7 +200,9 @@ impl TypedTool for Edit {
     /// A request that names no file is grounded in the one small text file (of the folder it
     /// names, else of the whole workspace) where its words pick out the change; a line to
     /// place, a rename or a respelling needs the file named. Found running `toolmend run` on a
-    /// Docker Compose folder (session 29): "Bump the web image to notes:1.5.0." names none.
+    /// Docker Compose folder (session 29): "Bump the web image to notes:1.5.0." names none. A
+    /// request that speaks of the CI ("Change the CI to use Go 1.22.") is looked for in the
+    /// CI's configuration only (see `is_ci_config`; a Go module, session 30).
     fn change_asked(&self, request: &str) -> Option<Value> {
         let parts = asked::parts(request);
         let change = Change::read(&parts)?;
