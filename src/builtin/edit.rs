@@ -338,11 +338,11 @@ impl Edit {
                 rule_insertion(text, name, command)?
             }
             // A line the file has already is no line to add (see `already_in`).
-            Change::Line(line, _) if text.lines().any(|l| l.trim() == line.trim()) => return None,
+            Change::Line(line, _) if has_line(text, line) => return None,
             Change::Line(line, place) => insertion(text, line, place)?,
             Change::Entry(entry) if entry.value.is_none() && lists_lines(path, &entry.name) => {
                 // A pattern of an ignore file, a requirement: a line of its own, at the end.
-                if text.lines().any(|l| l.trim() == entry.key.text) {
+                if has_line(text, &entry.key.text) {
                     return None;
                 }
                 insertion(text, &entry.key.text, &asked::Place::End)?
@@ -1114,11 +1114,7 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
         for line in text.lines() {
             if let [name, old] = line.split_whitespace().collect::<Vec<_>>()[..]
                 && version_like(old)
-                && keys.iter().any(|k| {
-                    asked::is_value(k)
-                        && k.text.chars().count() >= 2
-                        && k.text.eq_ignore_ascii_case(name)
-                })
+                && names_key(keys, name)
             {
                 found.push((line, old));
             }
@@ -1139,13 +1135,8 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
                 // Its first word, what the value is of (`go`, not `version`, which a request
                 // to bump a project's own version names too).
                 let mut words = name.split(['-', '_']).filter(|w| !w.is_empty());
-                let named = words.next().is_some_and(|first| {
-                    keys.iter().any(|k| {
-                        asked::is_value(k)
-                            && k.text.chars().count() >= 2
-                            && k.text.eq_ignore_ascii_case(first)
-                    })
-                }) && words.next().is_some();
+                let named = words.next().is_some_and(|first| names_key(keys, first))
+                    && words.next().is_some();
                 if named
                     && let Some((_, old)) = assignment(bare, &name)
                     && version_like(old)
@@ -1179,15 +1170,14 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
 /// has (for a line placed under or over a heading, anywhere in the file), an ignore file's
 /// pattern it lists, a value the one line assigning it holds. `None` otherwise.
 fn already_in(change: &Change, path: &str, text: &str) -> Option<String> {
-    let has_line = |line: &str| text.lines().any(|l| l.trim() == line.trim());
     match change {
-        Change::Line(line, _) if has_line(line) => {
+        Change::Line(line, _) if has_line(text, line) => {
             Some(format!("`{path}` already has the line `{}`.", line.trim()))
         }
         Change::Entry(entry)
             if entry.value.is_none()
                 && lists_lines(path, &entry.name)
-                && has_line(&entry.key.text) =>
+                && has_line(text, &entry.key.text) =>
         {
             Some(format!(
                 "`{path}` already has the line `{}`.",
@@ -1201,6 +1191,19 @@ fn already_in(change: &Change, path: &str, text: &str) -> Option<String> {
         }
         _ => None,
     }
+}
+
+/// Whether a line of `text` reads `line`, white space around both aside.
+fn has_line(text: &str, line: &str) -> bool {
+    text.lines().any(|l| l.trim() == line.trim())
+}
+
+/// Whether `word` is one of `keys`, the request's words naming what gets a value (no filler,
+/// two characters at least), case aside.
+fn names_key(keys: &[asked::Part], word: &str) -> bool {
+    keys.iter().any(|k| {
+        asked::is_value(k) && k.text.chars().count() >= 2 && k.text.eq_ignore_ascii_case(word)
+    })
 }
 
 /// Whether `value`, quotes aside, is a number or a version written with dots (`1.21`, `"3.11"`,
