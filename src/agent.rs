@@ -1630,6 +1630,42 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 },
             ));
         }
+        // A tool's output copied whole, for a question that asks for one thing. Found with the
+        // tally set (session 30): asked "What does the MaxLineLength function do?",
+        // Qwen2.5-Coder-0.5B read README.md after its search and answered with the read's
+        // output, line numbers and all.
+        if !asked.copied
+            && results
+            && correct::asks_one_thing(prompt)
+            && let Some(tool) = copied_output(content, turns)
+        {
+            asked.copied = true;
+            let lines = correct::bearing(&self.evidence(turns));
+            return Some((
+                correct::copied_reply(prompt, &tool, lines.as_deref()),
+                "the reply copied a tool's output whole: asked to answer the question itself",
+            ));
+        }
+        // A version or a price no result holds: made up. Found with the tally set (session
+        // 30): shown go.mod's `require` line, Qwen2.5-Coder-0.5B answered `Go 1.17.1`.
+        if !asked.number
+            && results
+            && let Some(number) = correct::unfounded_number(
+                content,
+                prompt,
+                self.result_texts(turns).iter().map(String::as_str),
+            )
+        {
+            asked.number = true;
+            let look = files_in_results(turns)
+                .iter()
+                .filter_map(|f| self.tools.call_named(f))
+                .find(|c| !self.already_made(c));
+            return Some((
+                correct::number_unfounded(&number, prompt, look.as_deref()),
+                "the answer holds a number no tool result holds: asked to answer from the results",
+            ));
+        }
         // A question that asks which file, answered without naming one, when the results do.
         // Found running `toolmend run` on a Docker Compose folder (session 29): asked "Which
         // file sets the database password?", Qwen2.5-Coder-0.5B grepped `password`, was shown
@@ -2022,6 +2058,22 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             .is_read_only(result.ran_as.as_deref().unwrap_or(name))
     }
 
+    /// The text of every tool result in the conversation — this run's (`turns`) and earlier
+    /// prompts' of a chat — and the user's messages: what an answer may rest on.
+    fn result_texts(&self, turns: &[TurnRecord]) -> Vec<String> {
+        let run = turns
+            .iter()
+            .flat_map(|t| &t.calls)
+            .filter(|c| c.result.is_ok())
+            .map(|c| c.result.output.clone());
+        let said = self
+            .history
+            .iter()
+            .filter(|m| matches!(m.role, Role::Tool | Role::User))
+            .map(|m| m.content.clone());
+        run.chain(said).collect()
+    }
+
     /// Whether the conversation holds the call `call` (JSON text `{"name", "arguments"}`),
     /// its arguments as a value or as text that repairs to it.
     fn already_made(&self, call: &str) -> bool {
@@ -2162,12 +2214,27 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             .iter()
             .filter(|(_, v)| !named.iter().any(|(_, other)| within(other, v)))
             .collect();
-        deepest
+        let chosen = deepest
             .iter()
             .find(|(_, v)| file_like(v))
             .or(deepest.first())
-            .map(|(call, _)| call.clone())
-            .or_else(|| named.first().map(|(call, _)| call.clone()))
+            .copied()
+            .or(named.first())?;
+        // A question that asks which file wants a file as its answer: for a file the request
+        // names by its stem only, the look is the listing of its folder, not its read (asked
+        // "Which file has the tests for the count package?", Qwen2.5-Coder-0.5B was offered the
+        // read of `internal/count/count.go`, the file `count` names by its stem, and never saw
+        // `count_test.go`: the tally set, session 30).
+        if correct::asks_which_file(request)
+            && file_like(&chosen.1)
+            && let [path] = chosen.1.as_slice()
+            && !crate::tools::request_words(request).any(|w| w == path)
+            && let Some((folder, _)) = path.rsplit_once('/')
+            && let Some(listing) = self.tools.call_named(folder)
+        {
+            return Some(listing);
+        }
+        Some(chosen.0.clone())
     }
 
     /// The example for a failed `call`: for a name that is no tool's in a request that asks for
@@ -2293,6 +2360,58 @@ fn files_in_results(turns: &[TurnRecord]) -> Vec<String> {
         }
     }
     files
+}
+
+/// The tool whose output, of a call in `turns` that succeeded, `content` copies whole: three
+/// lines or more of the reply, nearly all of them (four in five) lines of that one output, and
+/// together at least half of its lines — a `read`'s line numbers and the spaces around a line
+/// aside. A reply that quotes the lines that answer is not a copy of the whole.
+fn copied_output(content: &str, turns: &[TurnRecord]) -> Option<String> {
+    // A read's line is `  7\tDEFAULT_PATH = …`: its text is after the number. A listing's is
+    // `README.md (211 bytes)` or `cmd/`: the name is what a copy keeps.
+    let body = |l: &str| -> String {
+        let t = l.trim_start();
+        let digits = t.len() - t.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        let t = if digits > 0 && t[digits..].starts_with('\t') {
+            t[digits + 1..].trim()
+        } else {
+            t.trim()
+        };
+        let t = match t.strip_suffix(')').and_then(|r| r.rsplit_once(" (")) {
+            Some((name, size)) if size.starts_with(|c: char| c.is_ascii_digit()) => name,
+            _ => t,
+        };
+        t.trim_end_matches('/').to_owned()
+    };
+    let reply: Vec<String> = content
+        .lines()
+        .map(body)
+        .filter(|l| !l.is_empty())
+        .take(2000)
+        .collect();
+    if reply.len() < 3 {
+        return None;
+    }
+    turns
+        .iter()
+        .flat_map(|t| &t.calls)
+        .filter(|c| c.result.is_ok())
+        .find_map(|c| {
+            let output: Vec<String> = c
+                .result
+                .output
+                .lines()
+                .map(body)
+                .filter(|l| !l.is_empty())
+                .take(2000)
+                .collect();
+            let in_output: std::collections::HashSet<&String> = output.iter().collect();
+            let in_reply: std::collections::HashSet<&String> = reply.iter().collect();
+            let copied = reply.iter().filter(|l| in_output.contains(l)).count();
+            let covered = output.iter().filter(|l| in_reply.contains(l)).count();
+            (copied >= 3 && copied * 5 >= reply.len() * 4 && covered * 2 >= output.len())
+                .then(|| c.result.ran_as.clone().unwrap_or_else(|| c.name.clone()))
+        })
 }
 
 /// Whether the call `call` (JSON text) has arguments whose strings are all `.` (one at least)
@@ -2435,6 +2554,8 @@ struct NonAnswers {
     tool_name: bool,
     shown: bool,
     file: bool,
+    copied: bool,
+    number: bool,
     /// The call shown for a change a reply showed in a code block: the change due from then on.
     due: Option<String>,
 }

@@ -3093,3 +3093,194 @@ fn a_change_grounded_in_a_file_the_request_does_not_name_is_asked_for() {
         "{asked}"
     );
 }
+
+/// Found with the tally set (`examples/tasks-tally.jsonl`, session 30): asked "What does the
+/// MaxLineLength function do?", Qwen2.5-Coder-0.5B searched, then read README.md and answered
+/// with its whole output, line numbers and all; asked "Which file has the tests for the count
+/// package?", it answered with the listing of the root. A reply that copies a tool's output
+/// whole answers no question that asks for one thing: asked again once, with the lines that
+/// bear on the request. A question that asks for the contents may get them.
+#[test]
+fn a_reply_that_copies_a_tools_output_is_asked_again_once() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "count.go",
+                "package count\n\n// MaxLineLength returns the length of the longest line in s.\nfunc MaxLineLength(s string) int {\n\treturn 0\n}\n",
+            ),
+            (
+                "README.md",
+                "# tally\n\nA small `wc` clone written in Go.\n\nFlags: `-l` lines, `-w` words.\n",
+            ),
+        ],
+    );
+    let prompt = "What does the MaxLineLength function do?";
+    let copy = "1\t# tally\n2\t\n3\tA small `wc` clone written in Go.\n4\t\n5\tFlags: `-l` lines, `-w` words.";
+    let (t, requests) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            call(
+                "grep",
+                json!({"pattern": "maxlinelength", "ignore_case": true}),
+            ),
+            call("read", json!({"path": "README.md"})),
+            copy.into(),
+            "It returns the length of the longest line.".into(),
+        ],
+    );
+    assert_eq!(t.end, EndReason::Answered);
+    assert_eq!(
+        t.answer.as_deref(),
+        Some("It returns the length of the longest line.")
+    );
+    let retry = &requests[3].messages.last().unwrap().content;
+    assert!(
+        retry.starts_with("Your last reply copied the output of `read`")
+            && retry.contains(&format!("\"{prompt}\""))
+            && retry.contains("MaxLineLength returns the length of the longest line in s."),
+        "{retry}"
+    );
+    // Twice: the second copy stands (asked once).
+    let (t, _) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            call("read", json!({"path": "README.md"})),
+            copy.into(),
+            copy.into(),
+        ],
+    );
+    assert_eq!(t.answer.as_deref(), Some(copy));
+    // A listing copied whole for "which file", sizes left out.
+    std::fs::create_dir(dir.path().join("docs")).unwrap();
+    let listing = "README.md\ncount.go\ndocs";
+    let (t, requests) = run_prompt(
+        &dir,
+        "Which file has the tests for the count package?",
+        vec![
+            call("ls", json!({"path": "."})),
+            listing.into(),
+            "count.go".into(),
+        ],
+    );
+    assert_eq!(t.answer.as_deref(), Some("count.go"));
+    let retry = &requests[2].messages.last().unwrap().content;
+    assert!(
+        retry.starts_with("Your last reply copied the output of `ls`"),
+        "{retry}"
+    );
+    // Asked for the contents, or for several things, the copy is the answer.
+    for prompt in [
+        "What is in README.md?",
+        "Show me README.md?",
+        "Which lines of README.md are not empty?",
+    ] {
+        let (t, requests) = run_prompt(
+            &dir,
+            prompt,
+            vec![call("read", json!({"path": "README.md"})), copy.into()],
+        );
+        assert_eq!(t.answer.as_deref(), Some(copy), "{prompt}");
+        assert_eq!(requests.len(), 2, "{prompt}");
+    }
+}
+
+/// Found with the tally set (session 30): asked "Which Go version does the module require?",
+/// Qwen2.5-Coder-0.5B searched for `require`, was shown `go.mod (line 5): require
+/// github.com/spf13/pflag v1.0.5`, and answered `Go 1.17.1` — a version no result holds (go.mod
+/// says `go 1.21`). A version or decimal in an answer to a question that no tool result, nor
+/// the request, holds was made up: asked again once, with the look at the file the results
+/// came from.
+#[test]
+fn a_number_no_result_holds_is_asked_about_once() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "go.mod",
+            "module example.com/tally\n\ngo 1.21\n\nrequire github.com/spf13/pflag v1.0.5\n",
+        )],
+    );
+    let prompt = "Which Go version does the module require?";
+    let grep = || call("grep", json!({"pattern": "require", "ignore_case": true}));
+    let (t, requests) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            grep(),
+            "Go 1.17.1".into(),
+            call("read", json!({"path": "go.mod"})),
+            "Go 1.21.".into(),
+        ],
+    );
+    assert_eq!(t.end, EndReason::Answered);
+    assert_eq!(t.answer.as_deref(), Some("Go 1.21."));
+    let retry = &requests[2].messages.last().unwrap().content;
+    assert!(
+        retry.starts_with("`1.17.1` is in none of the tool results")
+            && retry.contains(&format!("\"{prompt}\""))
+            && retry.contains(r#"{"name":"read","arguments":{"path":"go.mod"}}"#),
+        "{retry}"
+    );
+    // A number the results hold stands, and so does one the request holds.
+    for (prompt, answer) in [
+        (prompt, "The module requires pflag v1.0.5."),
+        (
+            "Does the module require Go 1.17.1 or later?",
+            "No, 1.17.1 is not named.",
+        ),
+    ] {
+        let (t, requests) = run_prompt(&dir, prompt, vec![grep(), answer.into()]);
+        assert_eq!(t.answer.as_deref(), Some(answer), "{prompt}");
+        assert_eq!(requests.len(), 2, "{prompt}");
+    }
+    // A sum is worked out, not read.
+    let (t, _) = run_prompt(
+        &dir,
+        "What is the total of 1.5 and the pflag minor version?",
+        vec![grep(), "1.5".into()],
+    );
+    assert_eq!(t.answer.as_deref(), Some("1.5"));
+    // Asked once: the second made-up number stands.
+    let (t, _) = run_prompt(
+        &dir,
+        prompt,
+        vec![grep(), "Go 1.17.1".into(), "Go 1.19".into()],
+    );
+    assert_eq!(t.answer.as_deref(), Some("Go 1.19"));
+}
+
+/// Found with the tally set (session 30): asked "Which file has the tests for the count
+/// package?", Qwen2.5-Coder-0.5B was offered the read of `internal/count/count.go` (the file
+/// the word `count` names by its stem) and never saw `count_test.go`. A question that asks
+/// which file wants a file as its answer: the look at what the request names is the folder's
+/// search or listing, not the read of one file in it.
+#[test]
+fn a_question_asking_which_file_looks_at_the_named_folder_not_one_file() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "internal/count/count.go",
+                "package count\n\n// Text counts the lines of s.\nfunc Text(s string) int {\n\treturn 0\n}\n",
+            ),
+            (
+                "internal/count/count_test.go",
+                "package count\n\nimport \"testing\"\n\nfunc TestText(t *testing.T) {}\n",
+            ),
+            ("go.mod", "module example.com/tally\n\ngo 1.21\n"),
+        ],
+    );
+    let asked = asked_after_answer(
+        &dir,
+        "Which file has the tests for the count package?",
+        "count.go",
+        "internal/count/count_test.go",
+    );
+    assert!(!asked.contains("\"read\""), "{asked}");
+    assert!(asked.contains("internal/count"), "{asked}");
+}

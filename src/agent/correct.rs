@@ -443,6 +443,209 @@ pub fn file_unnamed(prompt: &str, files: &[String]) -> String {
     )
 }
 
+/// Whether `prompt` is a question ([`is_question`]) that wants one thing told — a name, a
+/// file, a value, what something does — rather than contents shown or several things listed:
+/// it does not ask to list, show or print, for contents ("What is in README.md?"), nor for
+/// several files, lines, items or entries. A copy of a tool's output answers only the latter.
+///
+/// ```
+/// use toolmend::agent::correct::asks_one_thing;
+/// assert!(asks_one_thing("What does the MaxLineLength function do?"));
+/// assert!(asks_one_thing("Which file has the tests for the count package?"));
+/// assert!(!asks_one_thing("What is in README.md?"));
+/// assert!(!asks_one_thing("Which TODO items are still open?"));
+/// assert!(!asks_one_thing("What does config.json contain?"));
+/// assert!(!asks_one_thing("Show README.md."));
+/// ```
+#[must_use]
+pub fn asks_one_thing(prompt: &str) -> bool {
+    const MANY: &[&str] = &[
+        "list",
+        "lists",
+        "show",
+        "shows",
+        "print",
+        "prints",
+        "display",
+        "content",
+        "contents",
+        "contain",
+        "contains",
+        "say",
+        "says",
+        "files",
+        "lines",
+        "items",
+        "entries",
+        "all",
+        "every",
+        "each",
+        "folders",
+        "directories",
+    ];
+    let lower = prompt.to_lowercase().replace('\u{2019}', "'");
+    let words: Vec<&str> = lower
+        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let contents = words
+        .windows(3)
+        .any(|w| w[0] == "what" && ["is", "are", "was"].contains(&w[1]) && w[2] == "in")
+        || words.windows(2).any(|w| w == ["what's", "in"]);
+    is_question(prompt) && !contents && !words.iter().any(|w| MANY.contains(w))
+}
+
+/// The message added before the turn after a reply that copied the output of tool `tool`
+/// whole, for a question that asks for one thing ([`asks_one_thing`]), once a run; `bearing`:
+/// the lines of the results that bear on the request (see [`bearing`]), when any.
+#[must_use]
+pub fn copied_reply(prompt: &str, tool: &str, bearing: Option<&str>) -> String {
+    let mut m = format!(
+        "Your last reply copied the output of `{tool}`; that is not an answer. The user asked \
+         \"{}\": answer that question itself, in a sentence or two of your own, from the tool \
+         results.",
+        restated(prompt)
+    );
+    if let Some(lines) = bearing {
+        m.push('\n');
+        m.push_str(lines);
+    }
+    m
+}
+
+/// Words of a request that asks for a number worked out, not read: a sum, a conversion.
+const WORKED_OUT: &[&str] = &[
+    "total",
+    "sum",
+    "average",
+    "mean",
+    "combined",
+    "altogether",
+    "together",
+    "difference",
+    "plus",
+    "minus",
+    "times",
+    "multiplied",
+    "divided",
+    "convert",
+    "converted",
+    "percent",
+    "percentage",
+    "ratio",
+    "round",
+    "rounded",
+    "calculate",
+    "compute",
+];
+
+/// The first number with a decimal point in `answer` — a version (`1.17.1`), a price (`2.25`)
+/// — that neither `prompt` nor any of `results` holds (as a whole number: `1.2` is not in
+/// `1.21`), when `prompt` is a question ([`is_question`]) that does not ask for a number worked
+/// out (a total, an average, a conversion). A small model answers a version or a price it was
+/// never shown: asked "Which Go version does the module require?", Qwen2.5-Coder-0.5B was shown
+/// the go.mod's `require` line and answered `Go 1.17.1` (session 30; the file says 1.21).
+///
+/// ```
+/// use toolmend::agent::correct::unfounded_number;
+/// let results = ["go.mod (line 5): require github.com/spf13/pflag v1.0.5"];
+/// let q = "Which Go version does the module require?";
+/// assert_eq!(unfounded_number("Go 1.17.1", q, results), Some("1.17.1".to_owned()));
+/// assert_eq!(unfounded_number("pflag v1.0.5.", q, results), None);
+/// assert_eq!(unfounded_number("Go 1.0", q, results), Some("1.0".to_owned()));
+/// assert_eq!(unfounded_number("The average is 2.5.", "What is the average price?", results), None);
+/// ```
+#[must_use]
+pub fn unfounded_number<'r>(
+    answer: &str,
+    prompt: &str,
+    results: impl IntoIterator<Item = &'r str> + Clone,
+) -> Option<String> {
+    if !is_question(prompt) {
+        return None;
+    }
+    let lower = prompt.to_lowercase();
+    if lower
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|w| WORKED_OUT.contains(&w))
+    {
+        return None;
+    }
+    numbers(answer).into_iter().find(|n| {
+        !holds_number(prompt, n) && !results.clone().into_iter().any(|r| holds_number(r, n))
+    })
+}
+
+/// The numbers with a decimal point in `text`: digits, then one or more `.digits` groups
+/// (`1.21`, `0.3.1`, `2.25`; a sentence's closing `.` is not part of one).
+fn numbers(text: &str) -> Vec<String> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let starts =
+            b[i].is_ascii_digit() && (i == 0 || !(b[i - 1].is_ascii_digit() || b[i - 1] == b'.'));
+        if !starts {
+            i += 1;
+            continue;
+        }
+        let mut end = i;
+        let mut dots = 0;
+        loop {
+            while end < b.len() && b[end].is_ascii_digit() {
+                end += 1;
+            }
+            if end + 1 < b.len() && b[end] == b'.' && b[end + 1].is_ascii_digit() {
+                dots += 1;
+                end += 1;
+            } else {
+                break;
+            }
+        }
+        if dots > 0 && out.len() < 20 {
+            out.push(text[i..end].to_owned());
+        }
+        i = end.max(i + 1);
+    }
+    out
+}
+
+/// Whether `text` holds the number `n` whole: not inside a longer number (`1.2` is not in
+/// `1.21` nor in `11.2`).
+fn holds_number(text: &str, n: &str) -> bool {
+    let b = text.as_bytes();
+    text.match_indices(n).any(|(at, _)| {
+        let end = at + n.len();
+        let before = at > 0
+            && (b[at - 1].is_ascii_digit()
+                || (b[at - 1] == b'.' && at > 1 && b[at - 2].is_ascii_digit()));
+        let after = end < b.len()
+            && (b[end].is_ascii_digit()
+                || (b[end] == b'.' && b.get(end + 1).is_some_and(u8::is_ascii_digit)));
+        !before && !after
+    })
+}
+
+/// The message added before the turn after an answer holding `number`, which no tool result
+/// holds ([`unfounded_number`]), once a run; `look`: a call that reads the file the results came
+/// from, when not made yet.
+#[must_use]
+pub fn number_unfounded(number: &str, prompt: &str, look: Option<&str>) -> String {
+    let mut m = format!(
+        "`{number}` is in none of the tool results: nothing you were shown says it. The user \
+         asked \"{}\": answer from what the tool results show",
+        restated(prompt)
+    );
+    match look {
+        Some(call) => {
+            m.push_str(". To see the whole file the results came from, call: ");
+            m.push_str(call);
+        }
+        None => m.push_str(", or call a tool to look further."),
+    }
+    m
+}
+
 /// The failure kind of a call of a tool that was not offered because the request is a question
 /// (see [`is_question`]).
 pub const QUESTION_ONLY: &str = "question_only";
