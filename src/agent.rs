@@ -1982,7 +1982,10 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 Some(
                     strings.peek().is_some()
                         && args.values().all(|v| !(v.is_object() || v.is_array()))
-                        && strings.all(|s| crate::tools::request_names(&self.request, s)),
+                        && strings.all(|s| {
+                            crate::tools::request_names(&self.request, s)
+                                || holds_phrase(&self.request, s)
+                        }),
                 )
             })
             .unwrap_or(false)
@@ -2210,6 +2213,15 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 (last.starts_with('.') && last.len() > 1) || last.contains('.')
             })
         };
+        // A look grounded in a phrase of the request (two words of it side by side, searched
+        // for) names what it asks about more closely than one grounded in a word: a file
+        // named by its stem that does not hold the phrase (see grep's `example_for`).
+        if let Some((call, _)) = named
+            .iter()
+            .find(|(_, v)| v.iter().any(|s| holds_phrase(request, s)))
+        {
+            return Some(call.clone());
+        }
         let deepest: Vec<&(String, Vec<String>)> = named
             .iter()
             .filter(|(_, v)| !named.iter().any(|(_, other)| within(other, v)))
@@ -2412,6 +2424,21 @@ fn copied_output(content: &str, turns: &[TurnRecord]) -> Option<String> {
             (copied >= 3 && copied * 5 >= reply.len() * 4 && covered * 2 >= output.len())
                 .then(|| c.result.ran_as.clone().unwrap_or_else(|| c.name.clone()))
         })
+}
+
+/// Whether `phrase`, two words or more, is words of `request` next to each other (case and the
+/// punctuation around words aside): grep's search for "word count", asked which flag prints the
+/// word count.
+fn holds_phrase(request: &str, phrase: &str) -> bool {
+    let want: Vec<String> = phrase.split_whitespace().map(str::to_lowercase).collect();
+    if want.len() < 2 {
+        return false;
+    }
+    let words: Vec<String> = crate::tools::request_words(request)
+        .take(200)
+        .map(str::to_lowercase)
+        .collect();
+    words.windows(want.len()).any(|w| w == want.as_slice())
 }
 
 /// Whether the call `call` (JSON text) has arguments whose strings are all `.` (one at least)

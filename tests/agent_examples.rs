@@ -1304,7 +1304,8 @@ fn the_folders_own_name_is_no_telling_word_for_a_search_inside_it() {
         asked.ends_with(r#"{"name":"ls","arguments":{"path":"benches"}}"#),
         "{asked}"
     );
-    // Another word of the request found inside is still searched for.
+    // Other words of the request found inside are still searched for (side by side there, as
+    // the phrase).
     let asked = asked_after_answer(
         &dir,
         "Which of the benches has criterion groups?",
@@ -1313,7 +1314,7 @@ fn the_folders_own_name_is_no_telling_word_for_a_search_inside_it() {
     );
     assert!(
         asked.ends_with(
-            r#"{"name":"grep","arguments":{"pattern":"criterion","path":"benches","ignore_case":true}}"#
+            r#"{"name":"grep","arguments":{"pattern":"criterion groups","path":"benches","ignore_case":true}}"#
         ),
         "{asked}"
     );
@@ -3283,4 +3284,50 @@ fn a_question_asking_which_file_looks_at_the_named_folder_not_one_file() {
     );
     assert!(!asked.contains("\"read\""), "{asked}");
     assert!(asked.contains("internal/count"), "{asked}");
+}
+
+/// Found with the tally set (session 30): asked "Which function finds the longest line?",
+/// Qwen2.5-Coder-0.5B searched for `longest` (the offered look) and was shown every line of
+/// the function that uses the word; asked "Which flag prints the word count?", it was offered
+/// the read of `count.go` (`count` names it by its stem) while the flag's help, `print the
+/// word count`, is in main.go. Two words of the request next to each other found in a file
+/// name what it asks about more closely than either word, and more closely than a file named
+/// by its stem that does not hold them: the look is the search for the phrase.
+#[test]
+fn a_phrase_of_the_request_found_in_a_file_is_the_search_offered() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "internal/count/count.go",
+                "package count\n\n// MaxLineLength returns the length of the longest line in s.\nfunc MaxLineLength(s string) int {\n\tlongest := 0\n\treturn longest\n}\n",
+            ),
+            (
+                "cmd/tally/main.go",
+                "package main\n\nfunc main() {\n\twords := flag.BoolP(\"words\", \"w\", false, \"print the word count\")\n\tlines := flag.BoolP(\"lines\", \"l\", false, \"print the line count\")\n}\n",
+            ),
+        ],
+    );
+    for (prompt, pattern) in [
+        ("Which function finds the longest line?", "longest line"),
+        ("Which flag prints the word count?", "word count"),
+    ] {
+        let asked = asked_after_answer(&dir, prompt, "I do not know.", "Done.");
+        let want = format!(
+            r#"{{"name":"grep","arguments":{{"pattern":"{pattern}","ignore_case":true}}}}"#
+        );
+        assert!(asked.ends_with(&want), "{prompt}: {asked}");
+    }
+    // A phrase found nowhere leaves the word search as it was.
+    let asked = asked_after_answer(
+        &dir,
+        "Which function finds the longest row?",
+        "I do not know.",
+        "Done.",
+    );
+    assert!(
+        asked.ends_with(r#"{"name":"grep","arguments":{"pattern":"longest","ignore_case":true}}"#),
+        "{asked}"
+    );
 }

@@ -74,7 +74,9 @@ impl TypedTool for Grep {
     }
 
     /// A search, in the folder the request names, for the request's most telling word: of its
-    /// words written as code (below) found in the folder's text files, else of its plain words
+    /// words written as code (below) found in the folder's text files, else of its phrases (two
+    /// words side by side, see `phrases`: "longest line" tells more than `longest`, found on
+    /// every line of the function that finds it — the tally set, session 30), else of its plain words
     /// (four letters or more, not a common function word), the one found on the fewest lines,
     /// at least one (longer first on a tie), searched without regard to case. Found with
     /// `toolmend eval tasks` (quickstart): asked "Who writes the quickstart, according to the
@@ -93,12 +95,14 @@ impl TypedTool for Grep {
     /// (session 27), asked "What is the price of bread in this project?", it answered "$1.50"
     /// without a look (the file says 2.25).
     ///
-    /// `None` when the request names a file (reading it is the better look, see `read`), or
-    /// no such word occurs where it would be searched.
+    /// `None` when the request names a file (reading it is the better look, see `read`) — but
+    /// for a question naming it by its stem only, whose phrase is found elsewhere (see
+    /// `phrase_elsewhere`) — or no such word occurs where it would be searched.
     fn example_for(&self, request: &str) -> Option<Value> {
         let sb = &self.sandbox;
-        if sb.first_named(request, false).is_some() {
-            return None;
+        if let Some(file) = sb.first_named(request, false) {
+            return phrase_elsewhere(sb, request, &file)
+                .map(|phrase| json!({"pattern": phrase, "ignore_case": true}));
         }
         let code = code_words(request);
         if let Some(folder) = sb.first_named(request, true) {
@@ -112,12 +116,14 @@ impl TypedTool for Grep {
             let mut words: Vec<String> =
                 code.iter().filter(|w| !names_folder(w)).cloned().collect();
             let preferred = words.len();
+            words.extend(phrases(request));
+            let phrased = words.len();
             words.extend(
                 plain_words(request)
                     .into_iter()
                     .filter(|w| !code.contains(w) && !names_folder(w)),
             );
-            let word = telling_word(sb, &abs, &words, preferred)?;
+            let word = telling_word(sb, &abs, &words, &[preferred, phrased])?;
             return Some(json!({"pattern": word, "path": folder, "ignore_case": true}));
         }
         // A request about the workspace itself ("… in this project?") asks about its files:
@@ -128,14 +134,17 @@ impl TypedTool for Grep {
         // file, or costs one search. A question's name in code found nowhere is the answer
         // ("no such function"), not a reason to search for its plain words.
         let mut words = code.clone();
+        let mut phrased = words.len();
         if about_workspace(request) || (code.is_empty() && request.trim_end().ends_with('?')) {
+            words.extend(phrases(request));
+            phrased = words.len();
             words.extend(
                 plain_words(request)
                     .into_iter()
                     .filter(|w| !code.contains(w) && !WORKSPACE.contains(&w.as_str())),
             );
         }
-        let word = telling_word(sb, sb.root(), &words, code.len())?;
+        let word = telling_word(sb, sb.root(), &words, &[code.len(), phrased])?;
         Some(json!({"pattern": word, "ignore_case": true}))
     }
 
@@ -393,6 +402,30 @@ const WORKSPACE: &[&str] = &[
     "program",
 ];
 
+/// For a question (it ends with `?`) that names `file` by its stem only, not by its path: the
+/// phrase of the request ([`phrases`]) found on the fewest lines of the workspace's text files
+/// when `file` does not hold it — the request's words are about something else than that file
+/// (asked "Which flag prints the word count?", `count` names `internal/count/count.go`; the
+/// flag's help, `print the word count`, is in main.go: a Go module, session 30). `None` for a
+/// file named by its path: reading it is the look.
+fn phrase_elsewhere(sb: &Sandbox, request: &str, file: &str) -> Option<String> {
+    if !request.trim_end().ends_with('?') {
+        return None;
+    }
+    let abs = sb.resolve("grep", file).ok()?;
+    if crate::tools::request_words(request)
+        .take(200)
+        .any(|w| sb.resolve("grep", w).ok().as_ref() == Some(&abs))
+    {
+        return None;
+    }
+    let phrase = telling_word(sb, sb.root(), &phrases(request), &[])?;
+    let text = std::fs::read_to_string(&abs)
+        .unwrap_or_default()
+        .to_lowercase();
+    (!text.contains(&phrase)).then_some(phrase)
+}
+
 /// Whether `request` speaks of the workspace as a whole: "in this project", "the repository",
 /// "my codebase" (case aside).
 fn about_workspace(request: &str) -> bool {
@@ -424,6 +457,51 @@ fn plain_words(request: &str) -> Vec<String> {
         }
     }
     words
+}
+
+/// Words of three letters too common to make a phrase of the request ([`phrases`]).
+const SHORT_COMMON: &[&str] = &[
+    "the", "and", "for", "are", "was", "you", "how", "why", "who", "its", "has", "had", "not",
+    "but", "can", "did", "all", "any", "one", "our", "out", "per", "via", "own",
+];
+
+/// The phrases of `request`: two words next to each other, with nothing but a space between
+/// them (no comma, no full stop), each of three letters or more, letters only, neither a common
+/// word ("word count", "longest line", "database password"). Lower case, at most 20, in order.
+/// A phrase found in a file names what the request asks about more closely than either word:
+/// the search for `longest` showed every line of the function that finds the longest line.
+fn phrases(request: &str) -> Vec<String> {
+    let word = |raw: &str| -> Option<String> {
+        let w = raw
+            .trim_start_matches(['"', '\'', '`', '(', '\u{201c}'])
+            .trim_end_matches([
+                '"', '\'', '`', ')', '\u{201d}', '?', '!', '.', ',', ';', ':',
+            ]);
+        let w = w.to_lowercase();
+        (w.chars().count() >= 3
+            && w.chars().all(char::is_alphabetic)
+            && !COMMON.contains(&w.as_str())
+            && !SHORT_COMMON.contains(&w.as_str()))
+        .then_some(w)
+    };
+    let raw: Vec<&str> = request.split_whitespace().take(200).collect();
+    let mut out: Vec<String> = Vec::new();
+    for pair in raw.windows(2) {
+        // Punctuation after the first word ends the phrase there.
+        if pair[0].ends_with([',', '.', ';', ':', '!', '?', ')', '"', '\'', '`']) {
+            continue;
+        }
+        if let (Some(a), Some(b)) = (word(pair[0]), word(pair[1])) {
+            let phrase = format!("{a} {b}");
+            if !out.contains(&phrase) {
+                out.push(phrase);
+            }
+        }
+        if out.len() == 20 {
+            break;
+        }
+    }
+    out
 }
 
 /// Words that name a kind of code: a capitalised word next to one is a name in code ("the
@@ -504,14 +582,15 @@ fn code_words(request: &str) -> Vec<String> {
 }
 
 /// Of `words` (lower case), the one found on the fewest lines (at least one) of the text files
-/// below `dir`, case aside — of the first `preferred` words when any of them is found; see
-/// [`Grep`]'s `example_for`. Reads at most 500 files of up to 256 KiB each, 4 MiB in all,
-/// among the first 10,000 entries (in name order).
+/// below `dir`, case aside — tier by tier: `tiers` are the ends of all tiers but the last (the
+/// request's words written as code, then its phrases, then its plain words), and a tier with a
+/// word found gives it; see [`Grep`]'s `example_for`. Reads at most 500 files of up to 256 KiB
+/// each, 4 MiB in all, among the first 10,000 entries (in name order).
 fn telling_word(
     sb: &Sandbox,
     dir: &std::path::Path,
     words: &[String],
-    preferred: usize,
+    tiers: &[usize],
 ) -> Option<String> {
     if words.is_empty() {
         return None;
@@ -535,8 +614,16 @@ fn telling_word(
             .min_by_key(|&(w, &n)| (n, std::cmp::Reverse(w.chars().count())))
             .map(|(w, _)| w.clone())
     };
-    let preferred = preferred.min(words.len());
-    fewest(0, preferred).or_else(|| fewest(preferred, words.len()))
+    // Each tier in turn: the first with a word found gives it.
+    let mut from = 0;
+    for &end in tiers.iter().chain([&words.len()]) {
+        let end = end.clamp(from, words.len());
+        if let Some(w) = fewest(from, end) {
+            return Some(w);
+        }
+        from = end;
+    }
+    None
 }
 
 /// Reads lines (with their `\n`) from a buffered reader, keeping at most [`MAX_LINE_BYTES`] of
