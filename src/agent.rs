@@ -18,13 +18,14 @@
 //!      any call of a tool that is not read-only may have, unless it was refused before it
 //!      ran); sent a third
 //!      time it gets a firmer message, a fourth time ends the run
-//!      ([`EndReason::RepeatedFailure`]).
+//!      ([`EndReason::RepeatedFailure`]) — unless the same turn holds a call not made before,
+//!      which runs (no loop, whatever else the turn repeats).
 //!    - A model-fault failure (bad arguments, unknown tool) or a policy refusal (a path outside
 //!      the sandbox) is answered with a corrective message that shows one concrete valid call.
 //!      If the model sends the identical failing call again, it gets a firmer message with the
 //!      exact call shape (unless a call changed something in between: it then runs again, as
 //!      the refusal may no longer hold); a third time ends the run with [`EndReason::RepeatedFailure`] instead
-//!      of spending the whole budget.
+//!      of spending the whole budget (again unless the turn holds a new call).
 //!    - A world-fault failure (I/O, timeout, a crashing tool) of a tool that is safe to repeat
 //!      ([`Toolbox::is_retry_safe`]: read-only or idempotent) is retried
 //!      ([`AgentOptions::world_retries`]) before its message goes back, unless the toolbox
@@ -886,6 +887,12 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     ) -> bool {
         let mut skip: Option<String> = None;
         let mut end_run = false;
+        // A turn with a call not made before is no loop, whatever else it repeats: its new
+        // call runs and the run goes on (the tally set, session 31: the fourth search for
+        // `require`, sent beside the read of go.mod that answers, ended the run unread).
+        let progress = pending
+            .iter()
+            .any(|c| !seen.contains_key(&correct::call_key(&c.name, &c.arguments)));
         let runs = self.read_only_runs(&pending, refusals, seen);
         // Results of calls already run concurrently with their run, with when the run started.
         let mut ahead: HashMap<usize, (CallResult, Instant)> = HashMap::new();
@@ -1109,7 +1116,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                                 firm
                             }
                             _ => {
-                                end_run = true;
+                                end_run = !progress;
                                 correct::repeat_firm(&call.name, &prev.result.output, &self.request)
                             }
                         };
@@ -1182,7 +1189,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                                 call.name
                             ));
                         } else {
-                            end_run = true;
+                            end_run = !progress;
                         }
                         let f = r.output.clone();
                         (r, f)

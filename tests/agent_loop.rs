@@ -932,6 +932,35 @@ fn a_successful_call_repeated_again_and_again_is_stopped() {
     assert_eq!(r.requests[3].options.grammar, GrammarMode::Answer);
 }
 
+/// Found with the tally set (session 31): asked "Which Go version does the module require?",
+/// Qwen2.5-Coder-0.5B sent its search a fourth time and, beside it in the same turn, the read
+/// of go.mod — the look that answers. The repeat ended the run and the read never ran. A turn
+/// with a call not made before is no loop: the new call runs and the run goes on.
+#[test]
+fn a_new_call_beside_a_fourth_repeat_runs_and_the_run_goes_on() {
+    let (r, files) = run(vec![
+        LS.into(),
+        LS.into(),
+        LS.into(),
+        format!("{LS}\n{READ}").into(),
+        "notes.txt holds the notes.".into(),
+    ]);
+    let t = &r.transcript;
+    assert_eq!(t.end, EndReason::Answered, "{:?}", t.end);
+    assert_eq!(files.runs("read"), 1);
+    assert_eq!(files.runs("ls"), 1);
+    assert_eq!(t.answer.as_deref(), Some("notes.txt holds the notes."));
+    // Without the new call, the fourth repeat still ends the run (see above).
+    let (r, _) = run(vec![
+        LS.into(),
+        LS.into(),
+        LS.into(),
+        format!("{LS}\n{LS}").into(),
+        "never".into(),
+    ]);
+    assert_eq!(r.transcript.end, EndReason::RepeatedFailure);
+}
+
 /// Found with `toolmend eval tasks` (config_version, Qwen2.5-Coder-0.5B): the model read
 /// config.json and then asked for it three more times, the user's request restated each time,
 /// until the run ended without an answer. After the third request for a result it has, the
