@@ -3331,3 +3331,40 @@ fn a_phrase_of_the_request_found_in_a_file_is_the_search_offered() {
         "{asked}"
     );
 }
+
+/// Found running `toolmend run` on a folder of dotfiles (session 31): asked "Set tabstop to 2
+/// in .vimrc.", Qwen2.5-Coder-0.5B called tools it made up (`settabstop`, `setnumber`) and was
+/// shown reads — vim's `set tabstop=4` was no assignment toolmend knew; asked "Make nano the
+/// default editor in .bashrc.", it called `nano`. A vim `set` line assigns its option, a
+/// shell's `export EDITOR=vim` its variable whatever the case the request writes it in, and
+/// "make V the default K" sets K to V: the edit is the call offered.
+#[test]
+fn dotfile_settings_are_changes_the_request_spells_out() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                ".vimrc",
+                "\" ~/.vimrc\nset number\nset tabstop=4\nset shiftwidth=4\nsyntax on\n",
+            ),
+            (
+                ".bashrc",
+                "# ~/.bashrc\n\nexport EDITOR=vim\nexport PATH=\"$HOME/bin:$PATH\"\n\nHISTSIZE=1000\n",
+            ),
+        ],
+    );
+    for (prompt, edit) in [
+        (
+            "Set tabstop to 2 in .vimrc.",
+            r#"{"name":"edit","arguments":{"path":".vimrc","old_text":"set tabstop=4","new_text":"set tabstop=2"}}"#,
+        ),
+        (
+            "Make nano the default editor in .bashrc.",
+            r#"{"name":"edit","arguments":{"path":".bashrc","old_text":"export EDITOR=vim","new_text":"export EDITOR=nano"}}"#,
+        ),
+    ] {
+        let asked = asked_after_answer(&dir, prompt, "Done.", "Done.");
+        assert!(asked.contains(edit), "{prompt}: {asked}");
+    }
+}

@@ -392,6 +392,18 @@ pub(crate) fn adds(parts: &[Part]) -> bool {
 /// is among the words that name what gets it.
 pub(crate) fn value_set(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
     let verb = verb_at(parts, crate::tools::SET_VERBS)?;
+    // "Make V the default K (in F)": K gets V (a folder of dotfiles, session 31: "Make nano
+    // the default editor in .bashrc.").
+    if parts[verb].is("make")
+        && let [value, the, default, keys @ ..] = &parts[verb + 1..]
+        && is_value(value)
+        && the.is("the")
+        && default.is_any(&["default", "new"])
+        && !keys.is_empty()
+        && !parts.iter().any(|p| p.is("to"))
+    {
+        return Some((value.clone(), keys.to_vec()));
+    }
     let to = parts.iter().rposition(|p| p.is("to"))?;
     let value = parts.get(to + 1)?;
     if to > verb

@@ -176,7 +176,10 @@ impl TypedTool for Edit {
     ///   of several, the one nested under a block the request names too (`image:` under
     ///   `web:` for "the web image"); a version set ("… to use Go 1.22", "Set the Go version
     ///   … to 1.22") also on a key whose first word the request names (`go-version:`) or
-    ///   after its name alone on a line (go.mod's `go 1.21`);
+    ///   after its name alone on a line (go.mod's `go 1.21`); "make V the default K" sets K to
+    ///   V; a vim option's `set tabstop=4` assigns it, and a shell variable in capitals
+    ///   (`export EDITOR=vim`) is the key a request writes in lower case when no line assigns
+    ///   that (a folder of dotfiles, session 31);
     /// - "add PATTERN to the gitignore", "add PKG to requirements.txt": a line of its own at
     ///   the end of an ignore file or a requirements file (see `lists_lines`);
     /// - "add a make target T that runs C": the rule after a Makefile's last, named in
@@ -1078,6 +1081,23 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
         }
     }
     if found.is_empty() {
+        // A shell variable is written in capitals, whatever the request writes (`EDITOR` for
+        // "the default editor": a folder of dotfiles, session 31).
+        for key in keys
+            .iter()
+            .map(|k| k.text.trim().to_uppercase())
+            .filter(|k| k.chars().count() >= 2)
+        {
+            for line in text.lines() {
+                if let Some(hit) = assignment(line, &key)
+                    && !found.iter().any(|(l, _)| std::ptr::eq(*l, line))
+                {
+                    found.push(hit);
+                }
+            }
+        }
+    }
+    if found.is_empty() {
         // No line assigns a key: the one entry of a collection on a line that names one in
         // quotes (`"milk": 1.1` in `PRICES = {"apple": 0.5, "milk": 1.1}` for "Set the price
         // of milk in src/shop.py to 1.2": shop tasks, session 27).
@@ -1346,6 +1366,11 @@ fn entry_value<'a>(line: &'a str, key: &str) -> Option<&'a str> {
 /// (`"name": "a = b"`).
 fn assignment<'a>(line: &'a str, key: &str) -> Option<(&'a str, &'a str)> {
     let (rest, _) = super::snippet::declared(line);
+    // A vim option: `set tabstop=4` (a folder of dotfiles, session 31).
+    let rest = ["set ", "setlocal ", "setglobal "]
+        .iter()
+        .find_map(|w| rest.strip_prefix(w))
+        .map_or(rest, str::trim_start);
     let rest = rest.strip_prefix(['"', '\'']).unwrap_or(rest);
     let rest = rest.strip_prefix(key)?;
     let rest = rest.strip_prefix(['"', '\'']).unwrap_or(rest);
