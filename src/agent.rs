@@ -1867,16 +1867,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             .filter(|c| c.result.is_ok())
             .map(|c| c.result.output.lines().collect())
             .collect();
-        // A read's line is `  7\tDEFAULT_PATH = …`: its text is after the number.
-        let body = |l: &str| {
-            let t = l.trim_start();
-            let digits = t.len() - t.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-            if digits > 0 && t[digits..].starts_with('\t') {
-                t[digits + 1..].trim().to_owned()
-            } else {
-                t.trim().to_owned()
-            }
-        };
+        let body = |l: &str| line_text(l).to_owned();
         // Each distinct line of the results, with the words it holds.
         let mut held: Vec<(usize, usize, Vec<usize>)> = Vec::new();
         let mut seen: Vec<&str> = Vec::new();
@@ -2381,21 +2372,26 @@ fn files_in_results(turns: &[TurnRecord]) -> Vec<String> {
     files
 }
 
+/// The text of `line`, a line of a tool's output, trimmed: a read's line is `  7\tDEFAULT_PATH
+/// = …`, its text after the number.
+fn line_text(line: &str) -> &str {
+    let t = line.trim_start();
+    let digits = t.len() - t.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    if digits > 0 && t[digits..].starts_with('\t') {
+        t[digits + 1..].trim()
+    } else {
+        t.trim()
+    }
+}
+
 /// The tool whose output, of a call in `turns` that succeeded, `content` copies whole: three
 /// lines or more of the reply, nearly all of them (four in five) lines of that one output, and
 /// together at least half of its lines — a `read`'s line numbers and the spaces around a line
 /// aside. A reply that quotes the lines that answer is not a copy of the whole.
 fn copied_output(content: &str, turns: &[TurnRecord]) -> Option<String> {
-    // A read's line is `  7\tDEFAULT_PATH = …`: its text is after the number. A listing's is
-    // `README.md (211 bytes)` or `cmd/`: the name is what a copy keeps.
+    // A listing's line is `README.md (211 bytes)` or `cmd/`: the name is what a copy keeps.
     let body = |l: &str| -> String {
-        let t = l.trim_start();
-        let digits = t.len() - t.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-        let t = if digits > 0 && t[digits..].starts_with('\t') {
-            t[digits + 1..].trim()
-        } else {
-            t.trim()
-        };
+        let t = line_text(l);
         let t = match t.strip_suffix(')').and_then(|r| r.rsplit_once(" (")) {
             Some((name, size)) if size.starts_with(|c: char| c.is_ascii_digit()) => name,
             _ => t,
