@@ -3368,3 +3368,39 @@ fn dotfile_settings_are_changes_the_request_spells_out() {
         assert!(asked.contains(edit), "{prompt}: {asked}");
     }
 }
+
+/// Found with the tally set (session 31): asked "Which flag prints the word count?",
+/// Qwen2.5-Coder-0.5B was offered and ran the search for "word count", was shown
+/// `words := flag.BoolP("words", "w", false, "print the word count")`, and answered `word
+/// count` — two words of the question. A piece of the request of two words or more is an echo
+/// of it: asked again once.
+#[test]
+fn two_words_of_the_question_as_the_answer_are_asked_again() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "main.go",
+            "package main\n\nfunc main() {\n\twords := flag.BoolP(\"words\", \"w\", false, \"print the word count\")\n}\n",
+        )],
+    );
+    let prompt = "Which flag prints the word count?";
+    let (t, requests) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            call(
+                "grep",
+                json!({"pattern": "word count", "ignore_case": true}),
+            ),
+            "word count".into(),
+            "-w".into(),
+        ],
+    );
+    assert_eq!(t.answer.as_deref(), Some("-w"));
+    let retry = &requests[2].messages.last().unwrap().content;
+    assert!(
+        retry.starts_with("Your last reply only repeated") && retry.contains(prompt),
+        "{retry}"
+    );
+}

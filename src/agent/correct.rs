@@ -268,16 +268,21 @@ pub fn tool_name_reply(prompt: &str, name: &str, after_results: bool) -> String 
 }
 
 /// True when `answer` is the user's `request`, or a piece of it, repeated (12 characters at
-/// least): small models echo the question where the answer belongs. An answer that holds the
+/// least, or two words): small models echo the question where the answer belongs. An answer that holds the
 /// whole request and more ("… move? To Friday.") is an answer.
 #[must_use]
 pub fn repeats_request(answer: &str, request: &str) -> bool {
     // In quotes or not ("\"Add bin/ to the gitignore.\"": a Go module, session 30).
     let answer = answer
         .trim()
+        .trim_end_matches(['.', '!'])
         .trim_matches(['"', '\'', '`', '\u{201c}', '\u{201d}'])
         .trim();
-    answer.chars().count() >= 12 && request.contains(answer)
+    // Two words of the request side by side are a piece of it too, however short: asked "Which
+    // flag prints the word count?", Qwen2.5-Coder-0.5B was shown the flag's line and answered
+    // `word count` (the tally set, session 31). One word may be the answer ("grep or glob?").
+    (answer.chars().count() >= 12 || answer.split_whitespace().count() >= 2)
+        && request.contains(answer)
 }
 
 /// The message added before the turn after a reply that only echoed a message of toolmend's
@@ -1119,6 +1124,14 @@ mod tests {
         assert!(!super::repeats_request(
             "\"bin/\" is there already.",
             request
+        ));
+        let question = "Which flag prints the word count?";
+        assert!(super::repeats_request("word count", question));
+        assert!(super::repeats_request("`word count`.", question));
+        assert!(!super::repeats_request("-w", question));
+        assert!(!super::repeats_request(
+            "grep",
+            "Which tool searches, grep or glob?"
         ));
     }
 
