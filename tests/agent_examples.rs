@@ -3404,3 +3404,49 @@ fn two_words_of_the_question_as_the_answer_are_asked_again() {
         "{retry}"
     );
 }
+
+/// Found running `toolmend run` on a folder of dotfiles (session 31): asked "Add an alias gl
+/// for 'git log --oneline' to .bashrc.", Qwen2.5-Coder-0.5B answered with the bare line
+/// `alias gl='git log --oneline'` and called nothing. A line of a kind the file lists, written
+/// bare or in backticks, is the edit that adds it after the file's last line of that kind.
+#[test]
+fn a_bare_line_of_a_kind_the_file_lists_is_the_edit_shown() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            ".bashrc",
+            "export EDITOR=vim\n\nalias ll='ls -la'\nalias gs='git status'\n\nif [ -f ~/.x ]; then\n    . ~/.x\nfi\n",
+        )],
+    );
+    let edit = r#"{"name":"edit","arguments":{"path":".bashrc","old_text":"alias gs='git status'","new_text":"alias gs='git status'\nalias gl='git log --oneline'"}}"#;
+    // Words that spell out no alias toolmend could compose: the line the reply shows.
+    let prompt = "Add a gl alias to .bashrc.";
+    for answer in [
+        "alias gl='git log --oneline'",
+        "Add this line: `alias gl='git log --oneline'`",
+    ] {
+        let asked = asked_after_answer(&dir, prompt, answer, "Done.");
+        assert!(asked.contains(edit), "{answer}: {asked}");
+    }
+    // A new value for a name the file declares is a change, not a line to add.
+    let asked = asked_after_answer(
+        &dir,
+        "Add a gs alias to .bashrc.",
+        "alias gs='git status -s'",
+        "Done.",
+    );
+    assert!(!asked.contains("alias gs='git status -s'\""), "{asked}");
+    // Spelled out in the request, the alias is the change due from the start: the answer
+    // without a call gets the edit that adds it.
+    let asked = asked_after_answer(
+        &dir,
+        "Add an alias gl for 'git log --oneline' to .bashrc.",
+        "alias gl='git log --oneline'",
+        "Done.",
+    );
+    assert!(
+        asked.contains(r#""new_text":"alias gs='git status'\nalias gl='git log --oneline'"#),
+        "{asked}"
+    );
+}

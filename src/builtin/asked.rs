@@ -527,6 +527,75 @@ pub(crate) fn target_added(parts: &[Part]) -> Option<(String, String)> {
     (!command.is_empty() && !command.contains('\n')).then(|| (name.text.clone(), command))
 }
 
+/// An alias to add: its name, the command it stands for, and whether the request calls it a
+/// git alias. "add (a, an, the, new) (git, shell, bash, zsh) alias N for (to, that runs, =) C",
+/// also with `create`, `define` or `make`; N is one word, C a quoted span or the words up to
+/// the end of the clause or a `to`/`in` before the file it goes in.
+///
+/// ```text
+/// Add an alias gl for 'git log --oneline' to .bashrc.   → (gl, git log --oneline, false)
+/// Add a git alias br for branch.                        → (br, branch, true)
+/// ```
+pub(crate) fn alias_added(parts: &[Part]) -> Option<(String, String, bool)> {
+    let verb = verb_at(parts, &["add", "create", "define", "make"])?;
+    let at = verb
+        + 1
+        + parts[verb + 1..(verb + 5).min(parts.len())]
+            .iter()
+            .position(|p| p.is_any(&["alias"]))?;
+    let before = &parts[verb + 1..at];
+    if !before
+        .iter()
+        .all(|p| p.is_any(&["a", "an", "the", "new", "git", "shell", "bash", "zsh"]))
+    {
+        return None;
+    }
+    let git = before.iter().any(|p| p.is_any(&["git"]));
+    let name = parts.get(at + 1).filter(|p| {
+        is_value(p)
+            && !p.is_any(&["for", "to", "that", "which", "named", "called"])
+            && p.text
+                .chars()
+                .all(|c| is_name_char(c) || c == '-' || c == '.')
+    })?;
+    let mut i = at + 2;
+    while parts
+        .get(i)
+        .is_some_and(|p| p.is_any(&["that", "which", "to", "for", "="]))
+    {
+        i += 1;
+    }
+    if parts
+        .get(i)
+        .is_some_and(|p| p.is_any(&["runs", "run", "running", "means", "does", "is"]))
+    {
+        i += 1;
+    }
+    let first = parts.get(i)?;
+    let command = if first.quoted {
+        first.text.trim().to_owned()
+    } else {
+        // Up to the clause's end, or the `to`/`in` that names where it goes.
+        let end = (i + 1..parts.len())
+            .find(|&k| {
+                parts[k].opens
+                    || (parts[k].is_any(&["to", "in", "into"])
+                        && parts[k + 1..]
+                            .iter()
+                            .find(|p| !p.is_any(&["the", "my", "your"]))
+                            .is_some_and(|p| p.text.contains(['.', '/']) || p.text.ends_with("rc")))
+            })
+            .unwrap_or(parts.len());
+        parts[i..end]
+            .iter()
+            .map(|p| p.text.as_str())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    (!command.trim().is_empty() && !command.contains('\n'))
+        .then(|| (name.text.clone(), command, git))
+}
+
 /// The file to create and its content: "Create a file named P containing (the line) C", "…
 /// called P that contains C", "… P with the content C". The content is one value (a quoted
 /// span or a word) and becomes one line.

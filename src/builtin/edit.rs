@@ -134,7 +134,9 @@ impl TypedTool for Edit {
 
     /// The edit that applies the one code block of `reply` that lines up with the file the
     /// request names (see `snippet::snippet_edit`): its new lines where the block places them,
-    /// or the block at the file's end — only for a request that asks to add or write something
+    /// or the block at the file's end, or a line of a kind the file lists after its last line
+    /// of that kind, also written bare or in backticks (`alias gl='…'` after the last `alias`;
+    /// see `snippet::sibling_edit`) — only for a request that asks to add or write something
     /// (a block answering "fix", "change", "rename" would change lines, not add them). Found
     /// running `toolmend run` on a small Rust crate (session 28): asked "Add serde = "1" to the
     /// dependencies in Cargo.toml.", Qwen2.5-Coder-0.5B answered with a ```` ```toml ```` block
@@ -145,14 +147,25 @@ impl TypedTool for Edit {
         }
         let path = self.sandbox.first_named(request, false)?;
         let text = self.named_text(&path)?;
-        let mut edits = super::snippet::fenced_blocks(reply)
-            .into_iter()
-            .filter_map(|block| super::snippet::snippet_edit(&text, &path, &block))
-            .filter(|(old_text, _)| text.matches(old_text.as_str()).count() == 1);
-        let (old_text, new_text) = edits.next()?;
-        if edits.next().is_some() {
+        let blocks = super::snippet::fenced_blocks(reply);
+        let mut edits: Vec<(String, String)> = if blocks.is_empty() {
+            // No block: a line of a kind the file lists, written bare or in backticks.
+            let file: Vec<&str> = text.lines().collect();
+            super::snippet::unfenced_lines(reply)
+                .into_iter()
+                .filter_map(|line| super::snippet::sibling_edit(&file, &[line]))
+                .collect()
+        } else {
+            blocks
+                .iter()
+                .filter_map(|block| super::snippet::snippet_edit(&text, &path, block))
+                .collect()
+        };
+        edits.retain(|(old_text, _)| text.matches(old_text.as_str()).count() == 1);
+        edits.dedup();
+        let [(old_text, new_text)] = &edits[..] else {
             return None;
-        }
+        };
         Some(json!({"path": path, "old_text": old_text, "new_text": new_text}))
     }
 
@@ -289,6 +302,12 @@ enum Change {
     Set(asked::Part, Vec<asked::Part>),
     /// A word the request says is misspelt.
     Respell(String),
+    /// "add an alias N for C", "add a git alias N for C".
+    Alias {
+        name: String,
+        command: String,
+        git: bool,
+    },
 }
 
 impl Change {
@@ -297,6 +316,8 @@ impl Change {
     fn read(parts: &[asked::Part]) -> Option<Self> {
         if let Some((old, new)) = asked::renamed(parts) {
             Some(Self::Rename(old, new))
+        } else if let Some((name, command, git)) = asked::alias_added(parts) {
+            Some(Self::Alias { name, command, git })
         } else if let Some((name, command)) = asked::target_added(parts) {
             Some(Self::Rule { name, command })
         } else if let Some((line, place)) = asked::line_added(parts) {
@@ -331,6 +352,9 @@ impl Edit {
     ) -> Option<Value> {
         let (old_text, new_text) = match change {
             Change::Rename(old, new) => return renaming(path, text, &old.text, &new.text),
+            Change::Alias { name, command, git } => {
+                alias_insertion(path, text, name, command, *git)?
+            }
             Change::Rule { name, command } => {
                 let file = path.rsplit('/').next().unwrap_or(path);
                 if !["Makefile", "makefile", "GNUmakefile"].contains(&file)
@@ -352,7 +376,8 @@ impl Edit {
             }
             Change::Entry(entry) => {
                 let ext = path.rsplit_once('.').map_or("", |(_, e)| e);
-                let sections = matches!(ext, "toml" | "ini" | "cfg" | "conf");
+                let sections =
+                    matches!(ext, "toml" | "ini" | "cfg" | "conf") || is_git_config(path);
                 let yaml = matches!(ext, "yml" | "yaml");
                 sections
                     .then(|| section_insertion(text, entry, ext == "toml"))
@@ -642,9 +667,118 @@ fn section_insertion(text: &str, entry: &asked::Entry, toml: bool) -> Option<(St
             ))
         })
         .unwrap_or_else(|| " = ".to_owned());
+    // Indented as the section's first entry is (`\tco = checkout` in a git config).
+    let indent = (k + 1..end)
+        .map(|j| lines[j])
+        .find(|l| l.contains('='))
+        .map_or("", |l| &l[..l.len() - l.trim_start().len()]);
     let old_text = lines[k..=last].join("\n");
-    let new_text = format!("{old_text}\n{key}{sep}{value}");
+    let new_text = format!("{old_text}\n{indent}{key}{sep}{value}");
     Some((old_text, new_text))
+}
+
+/// Whether `path` is a git configuration file (`.gitconfig`, `gitconfig`, `.git/config`).
+fn is_git_config(path: &str) -> bool {
+    let file = path.rsplit('/').next().unwrap_or(path);
+    file.trim_start_matches('.') == "gitconfig"
+        || path == ".git/config"
+        || path.ends_with("/.git/config")
+}
+
+/// Whether `path` is a shell's startup or alias file (`.bashrc`, `.zshrc`, `.profile`,
+/// `.bash_aliases`, …), or a shell script.
+fn is_shell_file(path: &str) -> bool {
+    let file = path.rsplit('/').next().unwrap_or(path);
+    let dotted = file.starts_with('.') && !file[1..].contains('.');
+    (dotted && (file.ends_with("rc") || file.contains("profile") || file.contains("aliases")))
+        || file.ends_with(".sh")
+        || file.ends_with(".bash")
+        || file.ends_with(".zsh")
+}
+
+/// The edit that adds the alias `name` for `command` to `text`, the file `path`:
+///
+/// - in a git configuration (see `is_git_config`), or any file with an `[alias]` section when
+///   the request says "git alias": the entry `name = command` last in `[alias]` (see
+///   `section_insertion`), or a new `[alias]` section at the end when there is none;
+/// - else, not for a git alias: the shell's `alias name='command'` after the file's last
+///   `alias` line, quoted as that line quotes its command, or at the end of a shell's startup
+///   file (see `is_shell_file`) that has no alias yet.
+///
+/// `None` when the file defines an alias of that name already (a change, not one to add), or
+/// the command holds both kinds of quote. Found running `toolmend run` on a folder of dotfiles
+/// (session 31): asked "Add an alias gl for 'git log --oneline' to .bashrc.",
+/// Qwen2.5-Coder-0.5B answered with the line and called nothing.
+fn alias_insertion(
+    path: &str,
+    text: &str,
+    name: &str,
+    command: &str,
+    git: bool,
+) -> Option<(String, String)> {
+    let lines: Vec<&str> = text.lines().map(|l| l.trim_end_matches('\r')).collect();
+    let has_section = lines.iter().any(|l| l.trim() == "[alias]");
+    if is_git_config(path) || (git && has_section) {
+        let part = |t: &str| asked::Part {
+            text: t.to_owned(),
+            quoted: false,
+            opens: false,
+            colon: false,
+        };
+        if has_section {
+            let entry = asked::Entry {
+                key: part(name),
+                value: Some(part(command)),
+                name: "alias".to_owned(),
+            };
+            return section_insertion(text, &entry, false);
+        }
+        let indent = if lines.iter().any(|l| l.starts_with('\t')) {
+            "\t"
+        } else {
+            "    "
+        };
+        let last = lines.iter().rposition(|l| !l.trim().is_empty())?;
+        let old_text = lines[last].to_owned();
+        let new_text = format!("{old_text}\n[alias]\n{indent}{name} = {command}");
+        return Some((old_text, new_text));
+    }
+    if git {
+        return None;
+    }
+    fn alias_of(l: &str) -> Option<(&str, &str)> {
+        l.strip_prefix("alias ")
+            .and_then(|rest| rest.split_once('='))
+            .map(|(n, value)| (n.trim(), value))
+    }
+    let siblings: Vec<usize> = (0..lines.len())
+        .filter(|&k| alias_of(lines[k]).is_some())
+        .collect();
+    if siblings
+        .iter()
+        .any(|&k| alias_of(lines[k]).is_some_and(|(n, _)| n == name))
+    {
+        return None;
+    }
+    let quote = siblings
+        .last()
+        .and_then(|&k| alias_of(lines[k]))
+        .and_then(|(_, value)| value.chars().next())
+        .filter(|c| matches!(c, '\'' | '"'))
+        .unwrap_or('\'');
+    let quote = [quote, '\'', '"']
+        .into_iter()
+        .find(|&q| !command.contains(q))?;
+    let line = format!("alias {name}={quote}{command}{quote}");
+    match siblings.last() {
+        Some(&k) => insertion(
+            text,
+            &line,
+            &asked::Place::After(lines[k].trim().to_owned()),
+        ),
+        None if is_shell_file(path) => insertion(text, &line, &asked::Place::End),
+        None => None,
+    }
 }
 
 /// The edit that adds the Makefile rule `name:` with the recipe line `command` (tab-indented)
@@ -1203,6 +1337,17 @@ fn already_in(change: &Change, path: &str, text: &str) -> Option<String> {
                 "`{path}` already has the line `{}`.",
                 entry.key.text
             ))
+        }
+        Change::Alias { name, command, .. } => {
+            let q = |l: &str| l.split_whitespace().collect::<Vec<_>>().join(" ");
+            let lines = [
+                format!("alias {name}='{command}'"),
+                format!("alias {name}=\"{command}\""),
+                format!("alias {name}={command}"),
+                format!("{name} = {command}"),
+            ];
+            let line = text.lines().find(|l| lines.iter().any(|w| q(l) == q(w)))?;
+            Some(format!("`{path}` already has `{}`.", line.trim()))
         }
         Change::Set(value, keys) => {
             let (line, old) = value_line(text, keys, &value.text)?;
@@ -1779,6 +1924,70 @@ mod tests {
         // A line to place, a rename or a respelling needs the file named.
         assert_eq!(asked("Add the line \"x\" at the end."), None);
         assert_eq!(asked("Rename the variable LOG_LEVEL to LEVEL."), None);
+    }
+
+    /// Found running `toolmend run` on a folder of dotfiles (session 31): asked to add an alias
+    /// to .bashrc, Qwen2.5-Coder-0.5B answered with the line and called nothing.
+    #[test]
+    fn an_alias_is_added_as_the_file_writes_its_aliases() {
+        use crate::tools::TypedTool;
+        let dir = tempfile::tempdir().unwrap();
+        let bashrc = "export EDITOR=vim\n\nalias ll=\"ls -la\"\nalias gs=\"git status\"\n\nfi\n";
+        let gitconfig = "[user]\n\tname = Ada\n[alias]\n\tco = checkout\n\tst = status\n[pull]\n\trebase = true\n";
+        for (path, text) in [
+            (".bashrc", bashrc),
+            (".gitconfig", gitconfig),
+            (".zshrc", "export A=1\n"),
+            ("notes.txt", "alias x\n"),
+        ] {
+            std::fs::write(dir.path().join(path), text).unwrap();
+        }
+        let edit = super::Edit::new(std::sync::Arc::new(
+            super::Sandbox::new(dir.path()).unwrap(),
+        ));
+        let asked = |request: &str| edit.change_asked(request);
+        let applied = |request: &str, path: &str| {
+            let v = asked(request)?;
+            let text = std::fs::read_to_string(dir.path().join(path)).unwrap();
+            let old = v["old_text"].as_str().unwrap();
+            assert_eq!(text.matches(old).count(), 1, "{request}: {old}");
+            Some(text.replacen(old, v["new_text"].as_str().unwrap(), 1))
+        };
+        // After the last alias, quoted as it is.
+        assert_eq!(
+            applied(
+                "Add an alias gl for 'git log --oneline' to .bashrc.",
+                ".bashrc"
+            )
+            .as_deref(),
+            Some(
+                "export EDITOR=vim\n\nalias ll=\"ls -la\"\nalias gs=\"git status\"\nalias gl=\"git log --oneline\"\n\nfi\n"
+            )
+        );
+        // A git alias: the `[alias]` entry, indented as the others, found with no file named.
+        assert_eq!(
+            applied("Add a git alias br for branch.", ".gitconfig").as_deref(),
+            Some(
+                "[user]\n\tname = Ada\n[alias]\n\tco = checkout\n\tst = status\n\tbr = branch\n[pull]\n\trebase = true\n"
+            )
+        );
+        // A shell startup file with no alias yet: at its end.
+        assert_eq!(
+            applied("Add alias ll for ls -la to .zshrc", ".zshrc").as_deref(),
+            Some("export A=1\nalias ll='ls -la'\n")
+        );
+        // An alias of that name already (a change), a file that is no shell's, an alias with
+        // no file named that two files could take: nothing.
+        assert_eq!(
+            asked("Add an alias gs for 'git status -s' to .bashrc."),
+            None
+        );
+        assert_eq!(asked("Add an alias y for 'ls' to notes.txt."), None);
+        assert_eq!(asked("Add an alias gl for 'git log'."), None);
+        assert!(
+            edit.already_so("Add an alias ll for 'ls -la' to .bashrc.")
+                .is_some_and(|m| m.contains("alias ll=\"ls -la\""))
+        );
     }
 
     #[test]

@@ -276,6 +276,9 @@ pub(crate) fn snippet_edit(text: &str, path: &str, block: &str) -> Option<(Strin
         return None;
     }
     if anchors.is_empty() {
+        if let Some(edit) = sibling_edit(&file, &shown) {
+            return Some(edit);
+        }
         let defines = shown.iter().any(|l| defines_item(l));
         if !(defines || is_prose(path)) {
             return None;
@@ -342,6 +345,99 @@ pub(crate) fn snippet_edit(text: &str, path: &str, block: &str) -> Option<(Strin
     (new_text != old_text).then_some((old_text, new_text))
 }
 
+/// Words that open a line that does something rather than declare one thing of a kind a file
+/// lists: no block line opening with one is placed by its kind (see [`kind_of`]).
+const NO_KIND: &[&str] = &[
+    "if", "elif", "else", "for", "while", "until", "do", "done", "then", "fi", "case", "esac",
+    "return", "echo", "print", "printf", "exit", "cd", "local", "assert", "raise", "throw", "try",
+    "with", "match", "switch", "break", "continue", "yield", "await", "call",
+];
+
+/// The kind of line `line` is and the name it declares, when it is one line of a list of its
+/// kind: a word of small letters at the start of an unindented line, then the name — `alias gl='git
+/// log --oneline'` is (`alias`, `gl`), `export EDITOR=vim` (`export`, `EDITOR`), `set
+/// tabstop=4` (`set`, `tabstop`), `import os` (`import`, `os`), `source ~/.aliases`
+/// (`source`, `~/.aliases`). `None` for an indented line and for a word of [`NO_KIND`].
+fn kind_of(line: &str) -> Option<(&str, &str)> {
+    let line = line.trim_end();
+    if !line.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        return None;
+    }
+    let (word, rest) = line.split_once(' ')?;
+    let rest = rest.trim_start();
+    if word.len() < 2 || !word.chars().all(|c| c.is_ascii_lowercase()) || NO_KIND.contains(&word) {
+        return None;
+    }
+    let name = rest
+        .split(|c: char| c == '=' || c == '(' || c.is_whitespace())
+        .next()
+        .filter(|n| !n.is_empty())?;
+    Some((word, name))
+}
+
+/// The edit that adds the block `shown` — lines of one kind the file lists (see [`kind_of`]),
+/// none of them in the file — after the file's last line of that kind: a new `alias` after the
+/// last `alias`, an `import` after the last `import`. `None` when the block holds another kind
+/// of line, the file has no line of its kind, or a new line declares a name a line of the file
+/// declares already (`alias gs='git status -s'` beside `alias gs='git status'`: a change, and
+/// applied the file would hold both). Found running `toolmend run` on a folder of dotfiles
+/// (session 31): asked "Add an alias gl for 'git log --oneline' to .bashrc.",
+/// Qwen2.5-Coder-0.5B answered `alias gl='git log --oneline'` and called nothing.
+pub(crate) fn sibling_edit(file: &[&str], shown: &[&str]) -> Option<(String, String)> {
+    let lines: Vec<&str> = shown
+        .iter()
+        .copied()
+        .filter(|l| !l.trim().is_empty())
+        .collect();
+    let (kind, _) = kind_of(lines.first()?)?;
+    let mut names = Vec::new();
+    for line in &lines {
+        let (k, name) = kind_of(line)?;
+        if k != kind || file.iter().any(|f| f.trim() == line.trim()) {
+            return None;
+        }
+        names.push(name);
+    }
+    let siblings: Vec<usize> = (0..file.len())
+        .filter(|&k| kind_of(file[k]).is_some_and(|(w, _)| w == kind))
+        .collect();
+    if siblings
+        .iter()
+        .any(|&k| kind_of(file[k]).is_some_and(|(_, n)| names.contains(&n)))
+    {
+        return None;
+    }
+    let last = *siblings.last()?;
+    // The last sibling, with as many lines before it as make it one place in the file.
+    let text = file.join("\n");
+    let start = (0..=last)
+        .rev()
+        .find(|&k| text.matches(&file[k..=last].join("\n")).count() == 1)?;
+    let old_text = file[start..=last].join("\n");
+    let new_text = format!("{old_text}\n{}", lines.join("\n"));
+    Some((old_text, new_text))
+}
+
+/// The one-line code a reply that has no fenced block shows: each span in backticks, and each
+/// line of the reply that is a line of a kind (see [`kind_of`]) — `alias gl='git log
+/// --oneline'` written as the whole answer.
+pub(crate) fn unfenced_lines(reply: &str) -> Vec<&str> {
+    let mut out: Vec<&str> = reply
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::trim)
+        .filter(|s| !s.is_empty() && !s.contains('\n'))
+        .collect();
+    out.extend(
+        reply
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.contains('`') && kind_of(l).is_some()),
+    );
+    out
+}
+
 /// The edit that adds `shown` at the end of `file`, after a blank line: the file's last lines
 /// (as few as are written once in it, the last one that is not blank to start) and the block.
 fn appended(file: &[&str], shown: &[&str]) -> Option<(String, String)> {
@@ -359,12 +455,44 @@ fn appended(file: &[&str], shown: &[&str]) -> Option<(String, String)> {
 
 #[cfg(test)]
 mod tests {
-    use super::{defined_name, fenced_blocks, snippet_edit};
+    use super::{defined_name, fenced_blocks, snippet_edit, unfenced_lines};
 
     fn apply(text: &str, path: &str, block: &str) -> Option<String> {
         let (old, new) = snippet_edit(text, path, block)?;
         assert_eq!(text.matches(old.as_str()).count(), 1, "{old}");
         Some(text.replacen(old.as_str(), &new, 1))
+    }
+
+    /// Found running `toolmend run` on a folder of dotfiles (session 31): the model answered
+    /// the alias to add and called nothing.
+    #[test]
+    fn a_line_of_a_listed_kind_goes_after_the_last_of_its_kind() {
+        let bashrc = "export EDITOR=vim\n\nalias ll='ls -la'\nalias gs='git status'\n\nfi\n";
+        assert_eq!(
+            apply(bashrc, ".bashrc", "alias gl='git log --oneline'").as_deref(),
+            Some(
+                "export EDITOR=vim\n\nalias ll='ls -la'\nalias gs='git status'\nalias gl='git log --oneline'\n\nfi\n"
+            )
+        );
+        let py = "import os\nimport sys\n\ndef f():\n    pass\n";
+        assert_eq!(
+            apply(py, "m.py", "import re").as_deref(),
+            Some("import os\nimport sys\nimport re\n\ndef f():\n    pass\n")
+        );
+        // A name the file declares already, another kind, a word that does something, a kind
+        // the file does not list: no edit.
+        for block in [
+            "alias gs='git status -s'",
+            "alias gl='git log'\nexport X=1",
+            "echo hi",
+            "source ~/.aliases",
+        ] {
+            assert_eq!(snippet_edit(bashrc, ".bashrc", block), None, "{block}");
+        }
+        assert_eq!(
+            unfenced_lines("Sure.\n`alias gl='x'` or\nalias gm='y'\n"),
+            ["alias gl='x'", "alias gm='y'"]
+        );
     }
 
     #[test]
