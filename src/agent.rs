@@ -887,6 +887,19 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     ) -> bool {
         let mut skip: Option<String> = None;
         let mut end_run = false;
+        // The change due, sent back with the very arguments shown but under a name of the
+        // model's own: the call shown is what it means (see `Self::due_as`).
+        let mut called_as: Vec<Option<String>> = Vec::with_capacity(pending.len());
+        let pending: Vec<PendingCall> = pending
+            .into_iter()
+            .map(|mut c| {
+                called_as.push(
+                    self.due_as(&c)
+                        .map(|name| std::mem::replace(&mut c.name, name)),
+                );
+                c
+            })
+            .collect();
         // A turn with a call not made before is no loop, whatever else it repeats: its new
         // call runs and the run goes on (the tally set, session 31: the fourth search for
         // `require`, sent beside the read of go.mod that answers, ended the run unread).
@@ -1202,6 +1215,19 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     }
                 }
             };
+            let (mut result, mut feedback) = (result, feedback);
+            if let Some(Some(called)) = called_as.get(idx)
+                && result.is_ok()
+            {
+                // The model learns the name of what ran.
+                let note = format!(
+                    "(No tool is named `{called}`; this is the result of `{}` with the arguments you sent, the call shown to you.)\n",
+                    call.name
+                );
+                result.output.insert_str(0, &note);
+                feedback.insert_str(0, &note);
+                result.ran_as = Some(call.name.clone());
+            }
             // The tools this run withholds are not among those the model is told it has.
             let feedback = correct::without_tools(&feedback, &self.withheld);
             // A call refused before it ran (an unknown tool, arguments the tool rejected: the
@@ -1990,6 +2016,24 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     }
 
     /// Whether the toolbox has a tool called `name`.
+    /// The name of the tool of the change due (`change_due`) when `call` names no tool
+    /// but sends exactly that call's arguments: the model means the call it was shown. A tool
+    /// that changes things never runs under another name otherwise; this call is the one
+    /// toolmend showed for the change the user asked for, and runs as it would have under its
+    /// own name (a `--ask` policy asks first). Found running `toolmend run` on a folder of
+    /// dotfiles (session 31): asked "Make nano the default editor in .bashrc.", and shown the
+    /// `edit` of `export EDITOR=vim`, Qwen2.5-Coder-0.5B sent those arguments under the name
+    /// `nano` three times and the run ended with nothing changed.
+    fn due_as(&self, call: &PendingCall) -> Option<String> {
+        if self.is_tool(&call.name) {
+            return None;
+        }
+        let due: serde_json::Value = serde_json::from_str(self.change_due.as_deref()?).ok()?;
+        let name = due["name"].as_str()?;
+        (self.is_tool(name) && args_value(&call.arguments).as_ref() == Some(&due["arguments"]))
+            .then(|| name.to_owned())
+    }
+
     fn is_tool(&self, name: &str) -> bool {
         self.tools.defs().iter().any(|d| d.name == name)
     }

@@ -3450,3 +3450,44 @@ fn a_bare_line_of_a_kind_the_file_lists_is_the_edit_shown() {
         "{asked}"
     );
 }
+
+/// Found running `toolmend run` on a folder of dotfiles (session 31): asked "Make nano the
+/// default editor in .bashrc." and shown the `edit` that makes it, Qwen2.5-Coder-0.5B sent
+/// those very arguments under the name `nano`, three times. The change due, sent with the
+/// arguments shown under a made-up name, runs as the call shown, with a note naming it; other
+/// arguments under a made-up name change nothing.
+#[test]
+fn the_change_shown_sent_under_a_made_up_name_runs_as_shown() {
+    let dir = tempfile::tempdir().unwrap();
+    let bashrc = "export EDITOR=vim\nHISTSIZE=1000\n";
+    write_files(&dir, &[(".bashrc", bashrc)]);
+    let prompt = "Make nano the default editor in .bashrc.";
+    let shown = json!({"path": ".bashrc", "old_text": "export EDITOR=vim", "new_text": "export EDITOR=nano"});
+    let (t, _) = run_prompt(
+        &dir,
+        prompt,
+        vec![call("nano", shown.clone()), "Done.".into()],
+    );
+    let c = &t.turns[0].calls[0];
+    assert!(c.result.is_ok(), "{}", c.feedback);
+    assert_eq!(c.result.ran_as.as_deref(), Some("edit"));
+    assert!(
+        c.feedback.starts_with("(No tool is named `nano`"),
+        "{}",
+        c.feedback
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join(".bashrc")).unwrap(),
+        "export EDITOR=nano\nHISTSIZE=1000\n"
+    );
+    // Other arguments under that name: not run, the file unchanged.
+    write_files(&dir, &[(".bashrc", bashrc)]);
+    let mut other = shown;
+    other["new_text"] = json!("export EDITOR=emacs");
+    let (t, _) = run_prompt(&dir, prompt, vec![call("nano", other), "Done.".into()]);
+    assert!(!t.turns[0].calls[0].result.is_ok());
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join(".bashrc")).unwrap(),
+        bashrc
+    );
+}
