@@ -2015,7 +2015,6 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             .unwrap_or(false)
     }
 
-    /// Whether the toolbox has a tool called `name`.
     /// The name of the tool of the change due (`change_due`) when `call` names no tool
     /// but sends exactly that call's arguments: the model means the call it was shown. A tool
     /// that changes things never runs under another name otherwise; this call is the one
@@ -2034,6 +2033,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             .then(|| name.to_owned())
     }
 
+    /// Whether the toolbox has a tool called `name`.
     fn is_tool(&self, name: &str) -> bool {
         self.tools.defs().iter().any(|d| d.name == name)
     }

@@ -3491,3 +3491,29 @@ fn the_change_shown_sent_under_a_made_up_name_runs_as_shown() {
         bashrc
     );
 }
+
+/// Found running `toolmend run` on a data folder (session 32): asked "What database file does
+/// load.py write to?", the file being `scripts/load.py`, Qwen2.5-Coder-0.5B answered `data.db`
+/// without a look, was offered a search for `database`, and answered with the schema's path. A
+/// file name names the one file of that name below the root: its read is the look.
+#[test]
+fn a_file_named_by_its_name_in_a_folder_is_the_look_offered() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            ("scripts/load.py", "DB_PATH = \"shop.db\"\n"),
+            ("sql/schema.sql", "-- Tables of the shop database.\n"),
+        ],
+    );
+    let asked = asked_after_answer(
+        &dir,
+        "What database file does load.py write to?",
+        "data.db",
+        "shop.db",
+    );
+    assert!(
+        asked.contains(r#"{"name":"read","arguments":{"path":"scripts/load.py"}}"#),
+        "{asked}"
+    );
+}

@@ -294,7 +294,8 @@ impl Sandbox {
     /// The first entry of the root that `request` (a user's prompt) names: a word of it (see
     /// [`crate::tools::request_words`]) that is the relative path of an existing file
     /// (`want_dir` false) or folder (true) other than the root; for a file, failing that, the one
-    /// file below the root a word names by its stem (see [`crate::tools::word_names_stem`]; a
+    /// file below the root a word with a dot names by its file name (`load.py` →
+    /// `scripts/load.py`), then the one file below the root a word names by its stem (see [`crate::tools::word_names_stem`]; a
     /// word naming two files names none; the first 10,000 entries below the root are looked
     /// at). At most the first 200 words are looked at; nothing outside the root is ever named.
     pub fn first_named(&self, request: &str, want_dir: bool) -> Option<String> {
@@ -322,6 +323,22 @@ impl Sandbox {
                     (crate::tools::file_stem(&shown).to_owned(), shown)
                 })
                 .collect();
+        // A word that is the name of exactly one file below the root, with its extension
+        // ("What database file does load.py write to?" → `scripts/load.py`: a data folder,
+        // session 32, where the question got a search for `database` instead).
+        let by_name = crate::tools::request_words(request)
+            .take(200)
+            .filter(|w| w.contains('.') && !w.contains(['/', '\\']))
+            .find_map(|w| {
+                let mut named = files
+                    .iter()
+                    .filter(|(_, shown)| shown.rsplit('/').next() == Some(w));
+                let first = named.next()?;
+                named.next().is_none().then(|| first.1.clone())
+            });
+        if by_name.is_some() {
+            return by_name;
+        }
         crate::tools::request_words(request)
             .take(200)
             .filter(|w| {
@@ -589,6 +606,37 @@ fn relative_hint(tool: &str) -> &'static str {
 mod tests {
     use super::*;
     use crate::tools::FailureKind;
+
+    /// Found running `toolmend run` on a data folder (session 32): asked "What database file
+    /// does load.py write to?", with the file at `scripts/load.py`, the look was a search for
+    /// `database`; the model answered with the schema's path.
+    #[test]
+    fn a_file_name_names_the_one_file_of_that_name_below_the_root() {
+        let dir = tempfile::tempdir().unwrap();
+        for (path, text) in [
+            ("scripts/load.py", "x"),
+            ("scripts/report.sql", "x"),
+            ("sql/report.sql", "x"),
+            ("data/orders.csv", "x"),
+        ] {
+            let abs = dir.path().join(path);
+            std::fs::create_dir_all(abs.parent().unwrap()).unwrap();
+            std::fs::write(abs, text).unwrap();
+        }
+        let sb = Sandbox::new(dir.path()).unwrap();
+        let named = |request: &str| sb.first_named(request, false);
+        assert_eq!(
+            named("What database file does load.py write to?").as_deref(),
+            Some("scripts/load.py")
+        );
+        assert_eq!(
+            named("How many orders are in orders.csv?").as_deref(),
+            Some("data/orders.csv")
+        );
+        // Two files of that name: neither (nor the stem `report`, which names both).
+        assert_eq!(named("What does report.sql compute?"), None);
+        assert_eq!(named("What does main.py do?"), None);
+    }
 
     #[test]
     fn plain_paths_resolve_inside_the_root() {

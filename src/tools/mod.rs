@@ -166,18 +166,20 @@ pub fn word_names_stem(word: &str, stem: &str) -> bool {
 }
 
 /// Whether `request` (a user's prompt) names `path`: one of its words (see [`request_words`]) is
-/// `path`, or names `path`'s file by its stem (see [`word_names_stem`]).
+/// `path` or its file name, or names `path`'s file by its stem (see [`word_names_stem`]).
 ///
 /// ```
 /// use toolmend::tools::request_names;
 /// assert!(request_names("What does config.json say?", "config.json"));
+/// assert!(request_names("What does load.py write to?", "scripts/load.py"));
 /// assert!(request_names("When is the meeting, per my notes?", "notes/meeting.md"));
 /// assert!(!request_names("What does config.json say?", "README.md"));
 /// ```
 #[must_use]
 pub fn request_names(request: &str, path: &str) -> bool {
     let stem = file_stem(path);
-    request_words(request).any(|w| w == path || word_names_stem(w, stem))
+    let name = path.rsplit('/').next().unwrap_or(path);
+    request_words(request).any(|w| w == path || w == name || word_names_stem(w, stem))
 }
 
 /// The stem of the file `path` names, the way a person names it in prose: its last component,
