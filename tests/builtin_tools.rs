@@ -165,7 +165,7 @@ async fn grep_reports_file_line_and_text() {
     let r = call(&mut d, "grep", json!({"pattern": "run\\("})).await;
     assert_eq!(
         r.output,
-        "src/lib.rs (line 1): pub fn run() {}\nsrc/main.rs (line 2):     run();"
+        "src/lib.rs (line 1): pub fn run() {}\nsrc/main.rs (line 1, which line 2 is inside): fn main() {\nsrc/main.rs (line 2):     run();"
     );
     assert_eq!(
         r.data[1],

@@ -211,11 +211,15 @@ fn grep_at(
         let mut lines = Lines::new(reader);
         let mut number = 0usize;
         let (mut count, mut shown) = (0usize, Vec::new());
+        let mut blocks = Blocks::default();
+        // The header last shown for this file: matches in one block show it once.
+        let mut header_shown: Option<usize> = None;
         while let Some(line) = lines.next_line() {
             number += 1;
             let line = String::from_utf8_lossy(line);
             // Matched without its line break, as grep matches lines: `x$` ends at the break.
             let line = line.trim_end_matches(['\n', '\r']);
+            let header = blocks.enter(number, line);
             if !re.is_match(line) {
                 continue;
             }
@@ -233,7 +237,19 @@ fn grep_at(
                 line.to_string()
             };
             if count <= LIST_LINES {
-                shown.push(format!("{rel} (line {number}): {}", shown_line.trim_end()));
+                let mut entry = String::new();
+                // The line that opens the block the match is in, once per block: which table
+                // a column belongs to, which function a line is in.
+                if let Some((at, text)) = header
+                    && header_shown != Some(at)
+                {
+                    header_shown = Some(at);
+                    entry.push_str(&format!(
+                        "{rel} (line {at}, which line {number} is inside): {text}\n"
+                    ));
+                }
+                entry.push_str(&format!("{rel} (line {number}): {}", shown_line.trim_end()));
+                shown.push(entry);
             }
             if total <= MAX_MATCHES {
                 data.push(json!({"path": rel, "line": number, "text": shown_line}));
@@ -292,6 +308,111 @@ fn grep_at(
         ));
     }
     Ok(Output::list(text.trim_end().to_string(), Value::Array(data)).reading(abs))
+}
+
+/// The lines of a file that open the blocks the line being read is in, as its indentation
+/// nests them: a line is in the block of each line before it that is less indented with no
+/// line between them less indented still (blank lines aside). Kept for [`Grep`]'s matches: the
+/// line a match is in the block of tells which table a column belongs to (`CREATE TABLE
+/// customers (` over `    email TEXT UNIQUE,`), which function a line is in, which mapping a
+/// key is under. Bounded: 16 levels, each line cut to `MAX_LINE_CHARS` characters.
+#[derive(Default)]
+struct Blocks {
+    /// (indentation, line number, text) of the open blocks, outermost first.
+    open: Vec<(usize, usize, String)>,
+}
+
+/// Words that open a definition: the block a match is in that starts with one (after
+/// modifiers such as `pub`, `async`, `export`) names the function, type or table it belongs
+/// to, and is shown over the blocks nested in it (an `if`, a loop).
+const DEFINES: &[&str] = &[
+    "fn",
+    "func",
+    "def",
+    "function",
+    "class",
+    "struct",
+    "enum",
+    "trait",
+    "impl",
+    "interface",
+    "type",
+    "mod",
+    "module",
+    "create",
+    "macro_rules!",
+];
+
+/// Words that may come before one of [`DEFINES`] on its line.
+const DEFINE_MODIFIERS: &[&str] = &[
+    "pub",
+    "pub(crate)",
+    "async",
+    "export",
+    "default",
+    "public",
+    "private",
+    "protected",
+    "static",
+    "abstract",
+    "final",
+    "unsafe",
+    "const",
+    "extern",
+    "or",
+    "replace",
+    "temp",
+    "temporary",
+    "virtual",
+    "override",
+    "inline",
+];
+
+impl Blocks {
+    /// Takes in line `number`, `line`, and returns the block line it is in (number, text): the
+    /// innermost that opens a definition (see [`DEFINES`]), else the innermost. `None` for an
+    /// unindented line, a blank one, or one in no block.
+    fn enter(&mut self, number: usize, line: &str) -> Option<(usize, String)> {
+        let body = line.trim_start();
+        if body.is_empty() {
+            return None;
+        }
+        let indent: usize = line[..line.len() - body.len()]
+            .chars()
+            .map(|c| if c == '\t' { 4 } else { 1 })
+            .sum();
+        while self.open.last().is_some_and(|(i, _, _)| *i >= indent) {
+            self.open.pop();
+        }
+        let header = if indent == 0 {
+            None
+        } else {
+            self.open
+                .iter()
+                .rev()
+                .find(|(_, _, text)| opens_definition(text))
+                .or(self.open.last())
+                .map(|(_, at, text)| (*at, text.clone()))
+        };
+        // A comment, or a line that only closes, opens no block.
+        let closes = body.starts_with(['}', ')', ']']) || body == "end" || body.starts_with("end ");
+        let comment = ["//", "#", "--", "/*", "*", "<!--", ";"]
+            .iter()
+            .any(|c| body.starts_with(c));
+        if !closes && !comment && self.open.len() < 16 {
+            let text: String = body.trim_end().chars().take(MAX_LINE_CHARS).collect();
+            self.open.push((indent, number, text));
+        }
+        header
+    }
+}
+
+/// Whether `text`, a line without its indentation, opens a definition (see [`DEFINES`]).
+fn opens_definition(text: &str) -> bool {
+    text.split_whitespace()
+        .map(str::to_ascii_lowercase)
+        .find(|w| !DEFINE_MODIFIERS.contains(&w.as_str()))
+        .is_some_and(|w| DEFINES.contains(&w.as_str()))
 }
 
 /// The lines that show the matches of `by_file` (path, number of matches, the first match lines)
@@ -678,5 +799,66 @@ impl<R: std::io::BufRead> Lines<R> {
             }
         }
         any.then_some(self.line.as_slice())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Blocks;
+
+    /// The block line each line of `text` is in, as (line, header line number).
+    fn headers(text: &str) -> Vec<(String, Option<usize>)> {
+        let mut blocks = Blocks::default();
+        text.lines()
+            .enumerate()
+            .map(|(i, l)| {
+                (
+                    l.trim().to_owned(),
+                    blocks.enter(i + 1, l).map(|(at, _)| at),
+                )
+            })
+            .collect()
+    }
+
+    fn header_of(text: &str, line: &str) -> Option<usize> {
+        headers(text)
+            .into_iter()
+            .find(|(l, _)| l == line)
+            .and_then(|(_, h)| h)
+    }
+
+    /// Found running `toolmend run` on a data folder (session 32): asked "Which table has the
+    /// email column?", Qwen2.5-Coder-0.5B searched for `email`, was shown `    email TEXT
+    /// UNIQUE,` without its table, and answered `schema`.
+    #[test]
+    fn a_line_is_in_the_block_of_the_line_that_opens_it() {
+        let sql = "-- Tables.\nCREATE TABLE customers (\n    id INTEGER PRIMARY KEY,\n    email TEXT\n);\n\nCREATE TABLE orders (\n    id INTEGER\n);\n";
+        assert_eq!(header_of(sql, "email TEXT"), Some(2));
+        assert_eq!(header_of(sql, "id INTEGER"), Some(7));
+        assert_eq!(header_of(sql, "CREATE TABLE orders ("), None);
+        // The function over the `if` the line is nested in; tabs indent.
+        let go = "// Max.\nfunc MaxLineLength(r io.Reader) int {\n\tlongest := 0\n\tfor s.Scan() {\n\t\tif n > longest {\n\t\t\tlongest = n\n\t\t}\n\t}\n\treturn longest\n}\n";
+        assert_eq!(header_of(go, "longest = n"), Some(2));
+        assert_eq!(header_of(go, "return longest"), Some(2));
+        // A method over its class; a mapping's key where nothing defines.
+        let py = "class Cart:\n    def total(self):\n        return sum(self.items)\n";
+        assert_eq!(header_of(py, "return sum(self.items)"), Some(2));
+        let yaml = "services:\n  web:\n    image: notes:1.4\n  db:\n    image: postgres:15\n";
+        assert_eq!(header_of(yaml, "image: postgres:15"), Some(4));
+        // Comments and closing lines open nothing.
+        let js = "function f() {\n  // note\n    x();\n}\n";
+        assert_eq!(header_of(js, "x();"), Some(1));
+    }
+
+    #[test]
+    fn the_open_blocks_are_bounded() {
+        let deep: String = (0..2_000)
+            .map(|i| format!("{}x\n", " ".repeat(i)))
+            .collect();
+        let mut blocks = Blocks::default();
+        for (i, l) in deep.lines().enumerate() {
+            blocks.enter(i + 1, l);
+            assert!(blocks.open.len() <= 16);
+        }
     }
 }
