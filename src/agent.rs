@@ -893,10 +893,10 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         let pending: Vec<PendingCall> = pending
             .into_iter()
             .map(|mut c| {
-                called_as.push(
-                    self.due_as(&c)
-                        .map(|name| std::mem::replace(&mut c.name, name)),
-                );
+                called_as.push(self.due_as(&c).map(|(name, args)| {
+                    c.arguments = Args::Value(args);
+                    std::mem::replace(&mut c.name, name)
+                }));
                 c
             })
             .collect();
@@ -1221,8 +1221,8 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             {
                 // The model learns the name of what ran.
                 let note = format!(
-                    "(No tool is named `{called}`; this is the result of `{}` with the arguments you sent, the call shown to you.)\n",
-                    call.name
+                    "(No tool is named `{called}`; this is the result of the call shown to you: {}.)\n",
+                    serde_json::json!({"name": call.name, "arguments": call.arguments.to_value()})
                 );
                 result.output.insert_str(0, &note);
                 feedback.insert_str(0, &note);
@@ -2015,22 +2015,42 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             .unwrap_or(false)
     }
 
-    /// The name of the tool of the change due (`change_due`) when `call` names no tool
-    /// but sends exactly that call's arguments: the model means the call it was shown. A tool
-    /// that changes things never runs under another name otherwise; this call is the one
-    /// toolmend showed for the change the user asked for, and runs as it would have under its
-    /// own name (a `--ask` policy asks first). Found running `toolmend run` on a folder of
-    /// dotfiles (session 31): asked "Make nano the default editor in .bashrc.", and shown the
-    /// `edit` of `export EDITOR=vim`, Qwen2.5-Coder-0.5B sent those arguments under the name
-    /// `nano` three times and the run ended with nothing changed.
-    fn due_as(&self, call: &PendingCall) -> Option<String> {
+    /// The change due (`change_due`: its tool's name and arguments) when `call` names no tool
+    /// but sends that call's arguments: the model means the call it was shown. Every value
+    /// the same, and no other, but for a `path` left out or written as a folder the due file
+    /// is in (`.`: small models keep a placeholder path). A tool that changes things never
+    /// runs under another name otherwise; this call is the one toolmend showed for the change
+    /// the user asked for, and runs as it would have under its own name (a `--ask` policy asks
+    /// first). Found running `toolmend run` on a folder of dotfiles (session 31): asked "Make
+    /// nano the default editor in .bashrc.", and shown the `edit` of `export EDITOR=vim`,
+    /// Qwen2.5-Coder-0.5B sent its `old_text` and `new_text` with the path `.` under the name
+    /// `nano` three times, and the run ended with nothing changed.
+    fn due_as(&self, call: &PendingCall) -> Option<(String, serde_json::Value)> {
         if self.is_tool(&call.name) {
             return None;
         }
         let due: serde_json::Value = serde_json::from_str(self.change_due.as_deref()?).ok()?;
         let name = due["name"].as_str()?;
-        (self.is_tool(name) && args_value(&call.arguments).as_ref() == Some(&due["arguments"]))
-            .then(|| name.to_owned())
+        let want = due["arguments"].as_object()?;
+        let sent = args_value(&call.arguments)?;
+        let sent = sent.as_object()?;
+        let folder_of = |folder: &str, path: &str| {
+            let folder = folder.trim_start_matches("./").trim_end_matches('/');
+            folder.is_empty() || folder == "." || path.starts_with(&format!("{folder}/"))
+        };
+        let fits = sent.keys().all(|k| want.contains_key(k))
+            && want.iter().all(|(k, v)| match (sent.get(k), v) {
+                (Some(s), v) if s == v => true,
+                (None, serde_json::Value::String(_)) if k == "path" => true,
+                (Some(serde_json::Value::String(s)), serde_json::Value::String(p))
+                    if k == "path" =>
+                {
+                    folder_of(s, p)
+                }
+                _ => false,
+            })
+            && want.len() > 1;
+        (self.is_tool(name) && fits).then(|| (name.to_owned(), due["arguments"].clone()))
     }
 
     /// Whether the toolbox has a tool called `name`.

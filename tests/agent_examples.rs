@@ -3480,6 +3480,20 @@ fn the_change_shown_sent_under_a_made_up_name_runs_as_shown() {
         std::fs::read_to_string(dir.path().join(".bashrc")).unwrap(),
         "export EDITOR=nano\nHISTSIZE=1000\n"
     );
+    // As the model sent it: the path a placeholder folder (session 31's run).
+    write_files(&dir, &[(".bashrc", bashrc)]);
+    let mut placeholder = shown.clone();
+    placeholder["path"] = json!(".");
+    let (t, _) = run_prompt(
+        &dir,
+        prompt,
+        vec![call("nano", placeholder), "Done.".into()],
+    );
+    assert!(t.turns[0].calls[0].result.is_ok());
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join(".bashrc")).unwrap(),
+        "export EDITOR=nano\nHISTSIZE=1000\n"
+    );
     // Other arguments under that name: not run, the file unchanged.
     write_files(&dir, &[(".bashrc", bashrc)]);
     let mut other = shown;
