@@ -442,29 +442,81 @@ pub(crate) fn line_added(parts: &[Part]) -> Option<(String, Place)> {
         verb + parts[verb..].iter().position(|p| p.is("line"))?
     };
     let line = parts.get(at + 1).filter(|p| is_value(p))?;
-    let after = &parts[at + 2..];
-    let next = after.first();
-    let place = match next {
-        Some(p) if p.is_any(&["under", "below", "after", "beneath"]) => {
-            Place::After(after.get(1).filter(|h| is_value(h))?.text.trim().to_owned())
+    if let Some((place, _)) = place_at(&parts[at + 2..]) {
+        return Some((line.text.clone(), place));
+    }
+    // A line of several words, unquoted: up to the place that ends the request ("Add the line
+    // 4,Alan Turing,alan@example.com,UK to data/customers.csv."), after "the line" (not "a
+    // line about …"), with no punctuation of the sentence inside it (which the words lost) and
+    // not a description of the line ("the line saying …").
+    if env_line
+        || line.quoted
+        || !parts[..at].last().is_some_and(|p| p.is("the"))
+        || line.is_any(&[
+            "saying",
+            "that",
+            "which",
+            "with",
+            "reading",
+            "containing",
+            "of",
+            "for",
+            "to",
+            "at",
+            "about",
+            "on",
+            "like",
+            "where",
+            "when",
+            "so",
+        ])
+    {
+        return None;
+    }
+    let end = (at + 2..parts.len()).find(|&k| {
+        parts[k].opens || place_at(&parts[k..]).is_some_and(|(_, used)| k + used == parts.len())
+    })?;
+    if parts[end].opens || parts[at + 1..end].iter().any(|p| p.quoted) {
+        return None;
+    }
+    let (place, _) = place_at(&parts[end..])?;
+    let words: Vec<&str> = parts[at + 1..end].iter().map(|p| p.text.as_str()).collect();
+    Some((words.join(" "), place))
+}
+
+/// Where the words `after` (those after the line to add) place it, and how many of them say
+/// so: "under/below/after/beneath H", "above/before H", "to F", "at (or to) the end/bottom (of
+/// F)", "at the top/start/beginning (of F)".
+fn place_at(after: &[Part]) -> Option<(Place, usize)> {
+    let next = after.first()?;
+    // "… of F" after "the end": two more words when they are there.
+    let of = |used: usize| {
+        if after.get(used).is_some_and(|p| p.is("of")) && after.get(used + 1).is_some() {
+            used + 2
+        } else {
+            used
         }
-        Some(p) if p.is_any(&["above", "before"]) => {
-            Place::Before(after.get(1).filter(|h| is_value(h))?.text.trim().to_owned())
-        }
-        Some(p) if p.is("to") && after.get(1).is_some_and(|q| !q.is("the")) => Place::End,
-        Some(p) if p.is_any(&["at", "to"]) => {
-            let end = after.get(2)?;
-            if end.is_any(&["end", "bottom"]) {
-                Place::End
-            } else if end.is_any(&["top", "start", "beginning"]) {
-                Place::Start
-            } else {
-                return None;
-            }
-        }
-        _ => return None,
     };
-    Some((line.text.clone(), place))
+    if next.is_any(&["under", "below", "after", "beneath"]) {
+        let h = after.get(1).filter(|h| is_value(h))?;
+        Some((Place::After(h.text.trim().to_owned()), 2))
+    } else if next.is_any(&["above", "before"]) {
+        let h = after.get(1).filter(|h| is_value(h))?;
+        Some((Place::Before(h.text.trim().to_owned()), 2))
+    } else if next.is("to") && after.get(1).is_some_and(|q| !q.is("the")) {
+        Some((Place::End, 2))
+    } else if next.is_any(&["at", "to"]) {
+        let end = after.get(2)?;
+        if end.is_any(&["end", "bottom"]) {
+            Some((Place::End, of(3)))
+        } else if end.is_any(&["top", "start", "beginning"]) {
+            Some((Place::Start, of(3)))
+        } else {
+            None
+        }
+    } else {
+        None
+    }
 }
 
 /// The Makefile rule to add: "add a (make) target NAME that runs COMMAND", "… a rule NAME to
@@ -998,6 +1050,21 @@ mod tests {
         );
         assert_eq!(l("Read todo.txt, then add a line to it."), None);
         assert_eq!(l("Add the line \"x\" somewhere nice"), None);
+        // Several words unquoted, up to the place that ends the request (a data folder,
+        // session 32).
+        assert_eq!(
+            l("Add the line 4,Alan Turing,alan@example.com,UK to data/customers.csv."),
+            Some(("4,Alan Turing,alan@example.com,UK".into(), Place::End))
+        );
+        assert_eq!(
+            l("Add the line buy milk at the end of todo.txt"),
+            Some(("buy milk".into(), Place::End))
+        );
+        // Punctuation of the sentence inside, a description of the line, no place at the end.
+        assert_eq!(l("Add the line buy milk, eggs to todo.txt"), None);
+        assert_eq!(l("Add the line saying hello to todo.txt"), None);
+        assert_eq!(l("Add a line about coffee to the end of todo.txt."), None);
+        assert_eq!(l("Add the line buy milk to todo.txt and commit"), None);
     }
 
     #[test]
