@@ -402,7 +402,10 @@ pub(crate) fn value_set(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
         && !keys.is_empty()
         && !parts.iter().any(|p| p.is("to"))
     {
-        return Some((value.clone(), keys.to_vec()));
+        // `default` names the key too: an SQL column's `DEFAULT 'NL'`.
+        let mut named = vec![default.clone()];
+        named.extend(keys.iter().cloned());
+        return Some((value.clone(), named));
     }
     let to = parts.iter().rposition(|p| p.is("to"))?;
     let value = parts.get(to + 1)?;

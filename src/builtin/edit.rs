@@ -1261,6 +1261,17 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
             found.extend(text.lines().filter_map(|line| directive(line, key)));
         }
     }
+    if found.is_empty() && keys.iter().any(|k| k.text.eq_ignore_ascii_case("default")) {
+        // A column's default in SQL: `country TEXT DEFAULT 'NL'` for "Make UK the default
+        // country in schema.sql." (a data folder, session 32), the column a word of the request.
+        found.extend(text.lines().filter_map(|line| {
+            let name = line.split_whitespace().next()?;
+            (!name.eq_ignore_ascii_case("default") && names_key(keys, name))
+                .then(|| sql_default(line))
+                .flatten()
+                .map(|v| (line, v))
+        }));
+    }
     if found.is_empty() && version_like(value) {
         // A version on a line of its own after its name, no `;` (`go 1.21` in go.mod, for "Set
         // the Go version in go.mod to 1.22": a Go module, session 30; `nodejs 20.1.0` in
@@ -1437,6 +1448,23 @@ fn keyword_value<'a>(text: &'a str, key: &str, request: &str) -> Option<(&'a str
         });
     let one = found.next()?;
     found.next().is_none().then_some(one)
+}
+
+/// The value after the word `DEFAULT` (any case) on `line`, as SQL writes a column's default:
+/// a quoted string with its quotes, or the text up to the next `,`, `)` or space.
+fn sql_default(line: &str) -> Option<&str> {
+    let lower = line.to_ascii_lowercase();
+    let at = asked::token_at(&lower, "default").into_iter().next()?;
+    let rest = &line[at + "default".len()..];
+    let trimmed = rest.trim_start();
+    if trimmed.len() == rest.len() {
+        return None;
+    }
+    let value = match trimmed.chars().next()? {
+        q @ ('"' | '\'') => &trimmed[..trimmed[1..].find(q)? + 2],
+        _ => &trimmed[..trimmed.find([',', ')', ' ', ';']).unwrap_or(trimmed.len())],
+    };
+    (!value.is_empty()).then_some(value)
 }
 
 /// The keyword arguments of a call written on `line`, `name=value` (not `==`), each value as
@@ -1987,6 +2015,40 @@ mod tests {
         assert!(
             edit.already_so("Add an alias ll for 'ls -la' to .bashrc.")
                 .is_some_and(|m| m.contains("alias ll=\"ls -la\""))
+        );
+    }
+
+    /// Found running `toolmend run` on a data folder (session 32): asked "Make UK the default
+    /// country in schema.sql.", Qwen2.5-Coder-0.5B answered with an `ALTER TABLE` to run, then
+    /// read the file until it answered with the table rewritten.
+    #[test]
+    fn a_columns_sql_default_is_the_value_set() {
+        use crate::tools::TypedTool;
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("sql")).unwrap();
+        std::fs::write(
+            dir.path().join("sql/schema.sql"),
+            "CREATE TABLE customers (\n    id INTEGER PRIMARY KEY,\n    country TEXT DEFAULT 'NL',\n    credit INTEGER DEFAULT 0\n);\n",
+        )
+        .unwrap();
+        let edit = super::Edit::new(std::sync::Arc::new(
+            super::Sandbox::new(dir.path()).unwrap(),
+        ));
+        let call = |old: &str, new: &str| {
+            Some(serde_json::json!({"path": "sql/schema.sql", "old_text": old, "new_text": new}))
+        };
+        assert_eq!(
+            edit.change_asked("Make UK the default country in schema.sql."),
+            call("country TEXT DEFAULT 'NL',", "country TEXT DEFAULT 'UK',")
+        );
+        assert_eq!(
+            edit.change_asked("Set the default credit to 100 in sql/schema.sql."),
+            call("credit INTEGER DEFAULT 0", "credit INTEGER DEFAULT 100")
+        );
+        // No column of that name.
+        assert_eq!(
+            edit.change_asked("Make UK the default region in schema.sql."),
+            None
         );
     }
 
