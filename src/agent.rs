@@ -1731,11 +1731,16 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     /// nothing the user asked. Found running `toolmend run` on a small Go module (session 30):
     /// asked "Which function finds the longest line?", Qwen2.5-Coder-0.5B searched, was shown
     /// the function's doc line, and answered `grep`.
+    ///
+    /// Also the one word a one-line answer gives after its last " is " ("The function that
+    /// finds the longest line is `grep`.": the tally set, session 31, shown the same line).
     fn only_tool_name(&self, content: &str, prompt: &str) -> Option<String> {
-        let word = content
-            .trim()
-            .trim_end_matches('.')
-            .trim_matches(['`', '"', '\'', '*']);
+        let whole = content.trim().trim_end_matches('.');
+        let last = whole
+            .rsplit_once(" is ")
+            .filter(|(_, w)| !whole.contains('\n') && !w.trim().contains(char::is_whitespace))
+            .map_or(whole, |(_, w)| w);
+        let word = last.trim().trim_matches(['`', '"', '\'', '*']);
         if word.is_empty()
             || crate::tools::request_words(prompt).any(|w| w.eq_ignore_ascii_case(word))
         {

@@ -2932,6 +2932,38 @@ fn a_reply_that_is_only_a_tools_name_is_asked_again_once() {
         vec![grep(), "grep".into()],
     );
     assert_eq!(t.answer.as_deref(), Some("grep"));
+    // The tool's name as the one word after "is" of a one-line answer (the tally set,
+    // session 32): asked again too.
+    let (t, requests) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            grep(),
+            "The function that finds the longest line is `grep`.".into(),
+            "MaxLineLength.".into(),
+        ],
+    );
+    assert_eq!(t.answer.as_deref(), Some("MaxLineLength."));
+    assert!(
+        requests[2]
+            .messages
+            .last()
+            .unwrap()
+            .content
+            .starts_with("`grep` is the name of a tool"),
+        "{}",
+        requests[2].messages.last().unwrap().content
+    );
+    // Words after "is": an answer.
+    let (t, _) = run_prompt(
+        &dir,
+        prompt,
+        vec![grep(), "The function is MaxLineLength in count.go.".into()],
+    );
+    assert_eq!(
+        t.answer.as_deref(),
+        Some("The function is MaxLineLength in count.go.")
+    );
 }
 
 /// Found running `toolmend run` on a small Go module (session 30): asked "What does the Text
