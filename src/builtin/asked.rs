@@ -566,12 +566,20 @@ pub(crate) fn target_added(parts: &[Part]) -> Option<(String, String)> {
         ])
     })?;
     i += 1;
+    let command = command_at(parts, i, |k| parts[k].opens)?;
+    Some((name.text.clone(), command))
+}
+
+/// The command a request gives from `parts[i]` on: a quoted span, or the words up to the first
+/// `k` after `i` where `stop(k)` holds (else to the end), joined by spaces. `None` when empty
+/// or on several lines.
+fn command_at(parts: &[Part], i: usize, stop: impl Fn(usize) -> bool) -> Option<String> {
     let first = parts.get(i)?;
     let command = if first.quoted {
         first.text.trim().to_owned()
     } else {
         let end = (i + 1..parts.len())
-            .find(|&k| parts[k].opens)
+            .find(|&k| stop(k))
             .unwrap_or(parts.len());
         parts[i..end]
             .iter()
@@ -579,7 +587,7 @@ pub(crate) fn target_added(parts: &[Part]) -> Option<(String, String)> {
             .collect::<Vec<_>>()
             .join(" ")
     };
-    (!command.is_empty() && !command.contains('\n')).then(|| (name.text.clone(), command))
+    (!command.trim().is_empty() && !command.contains('\n')).then_some(command)
 }
 
 /// An alias to add: its name, the command it stands for, and whether the request calls it a
@@ -626,29 +634,16 @@ pub(crate) fn alias_added(parts: &[Part]) -> Option<(String, String, bool)> {
     {
         i += 1;
     }
-    let first = parts.get(i)?;
-    let command = if first.quoted {
-        first.text.trim().to_owned()
-    } else {
-        // Up to the clause's end, or the `to`/`in` that names where it goes.
-        let end = (i + 1..parts.len())
-            .find(|&k| {
-                parts[k].opens
-                    || (parts[k].is_any(&["to", "in", "into"])
-                        && parts[k + 1..]
-                            .iter()
-                            .find(|p| !p.is_any(&["the", "my", "your"]))
-                            .is_some_and(|p| p.text.contains(['.', '/']) || p.text.ends_with("rc")))
-            })
-            .unwrap_or(parts.len());
-        parts[i..end]
-            .iter()
-            .map(|p| p.text.as_str())
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
-    (!command.trim().is_empty() && !command.contains('\n'))
-        .then(|| (name.text.clone(), command, git))
+    // Up to the clause's end, or the `to`/`in` that names where it goes.
+    let command = command_at(parts, i, |k| {
+        parts[k].opens
+            || (parts[k].is_any(&["to", "in", "into"])
+                && parts[k + 1..]
+                    .iter()
+                    .find(|p| !p.is_any(&["the", "my", "your"]))
+                    .is_some_and(|p| p.text.contains(['.', '/']) || p.text.ends_with("rc")))
+    })?;
+    Some((name.text.clone(), command, git))
 }
 
 /// The file to create and its content: "Create a file named P containing (the line) C", "…

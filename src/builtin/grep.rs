@@ -322,26 +322,11 @@ struct Blocks {
     open: Vec<(usize, usize, String)>,
 }
 
-/// Words that open a definition: the block a match is in that starts with one (after
-/// modifiers such as `pub`, `async`, `export`) names the function, type or table it belongs
-/// to, and is shown over the blocks nested in it (an `if`, a loop).
-const DEFINES: &[&str] = &[
-    "fn",
-    "func",
-    "def",
-    "function",
-    "class",
-    "struct",
-    "enum",
-    "trait",
-    "impl",
-    "interface",
-    "type",
-    "mod",
-    "module",
-    "create",
-    "macro_rules!",
-];
+/// Words that open a definition besides those `snippet` knows as opening an item (`fn`,
+/// `def`, `class`, `struct`, …): the block a match is in that starts with one (after modifiers
+/// such as `pub`, `async`, `export`) names the function, type or table it belongs to, and is
+/// shown over the blocks nested in it (an `if`, a loop).
+const DEFINES: &[&str] = &["func", "module", "create", "macro_rules!"];
 
 /// Words that may come before one of [`DEFINES`] on its line.
 const DEFINE_MODIFIERS: &[&str] = &[
@@ -370,7 +355,7 @@ const DEFINE_MODIFIERS: &[&str] = &[
 
 impl Blocks {
     /// Takes in line `number`, `line`, and returns the block line it is in (number, text): the
-    /// innermost that opens a definition (see [`DEFINES`]), else the innermost. `None` for an
+    /// innermost that opens a definition (see [`opens_definition`]), else the innermost. `None` for an
     /// unindented line, a blank one, or one in no block.
     fn enter(&mut self, number: usize, line: &str) -> Option<(usize, String)> {
         let body = line.trim_start();
@@ -407,12 +392,15 @@ impl Blocks {
     }
 }
 
-/// Whether `text`, a line without its indentation, opens a definition (see [`DEFINES`]).
+/// Whether `text`, a line without its indentation, opens a definition (see [`DEFINES`] and
+/// `snippet`'s items).
 fn opens_definition(text: &str) -> bool {
     text.split_whitespace()
         .map(str::to_ascii_lowercase)
         .find(|w| !DEFINE_MODIFIERS.contains(&w.as_str()))
-        .is_some_and(|w| DEFINES.contains(&w.as_str()))
+        .is_some_and(|w| {
+            DEFINES.contains(&w.as_str()) || super::snippet::ITEMS.contains(&w.as_str())
+        })
 }
 
 /// The lines that show the matches of `by_file` (path, number of matches, the first match lines)

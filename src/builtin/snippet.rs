@@ -69,7 +69,7 @@ const MODIFIERS: &[&str] = &[
 
 /// Keywords that open an item of a module — a function, a type, a constant — rather than a
 /// local binding (`let`, `var`).
-const ITEMS: &[&str] = &[
+pub(crate) const ITEMS: &[&str] = &[
     "fn",
     "def",
     "function",
