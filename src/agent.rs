@@ -1572,6 +1572,29 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 "the reply only repeated a message toolmend sent: asked again, with the request restated",
             ));
         }
+        // Steps for the user that use one of the tools: the tools are the model's to call.
+        // Found running `toolmend run` on a data folder (session 32): asked "How many orders
+        // are in orders.csv?", Qwen2.5-Coder-0.5B answered "… you can use the `grep` function
+        // with the pattern `^Orders$`. Here's how you can do it: …", twice.
+        if !asked.how_to
+            && tools_next
+            && let Some(name) = correct::how_to_tool(
+                content,
+                prompt,
+                &self
+                    .tools
+                    .defs()
+                    .into_iter()
+                    .map(|d| d.name)
+                    .collect::<Vec<_>>(),
+            )
+        {
+            asked.how_to = true;
+            return Some((
+                correct::how_to_reply(prompt, &name),
+                "the reply told the user to use a tool: asked to call it and answer",
+            ));
+        }
         if !asked.tool_name
             && let Some(name) = self.only_tool_name(content, prompt)
         {
@@ -2655,6 +2678,7 @@ struct NonAnswers {
     file: bool,
     copied: bool,
     number: bool,
+    how_to: bool,
     /// The call shown for a change a reply showed in a code block: the change due from then on.
     due: Option<String>,
 }

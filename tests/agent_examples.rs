@@ -3563,3 +3563,36 @@ fn a_file_named_by_its_name_in_a_folder_is_the_look_offered() {
         "{asked}"
     );
 }
+
+/// Found running `toolmend run` on a data folder (session 32): asked "How many orders are in
+/// orders.csv?", Qwen2.5-Coder-0.5B answered "To find the number of orders in the `orders.csv`
+/// file, you can use the `grep` function with the pattern `^Orders$`. Here's how you can do
+/// it: …" — steps for the user with a tool the model has. Asked once to call it and answer.
+#[test]
+fn steps_for_the_user_with_a_tool_are_asked_again_once() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(&dir, &[("data/orders.csv", "id,total\n1,5\n2,7\n")]);
+    let prompt = "How many orders are in orders.csv?";
+    let read = || call("read", json!({"path": "data/orders.csv"}));
+    let how_to = "To find the number of orders in the `orders.csv` file, you can use the `grep` function with the pattern `^Orders$`. Here's how you can do it:";
+    let (t, requests) = run_prompt(&dir, prompt, vec![read(), how_to.into(), "2".into()]);
+    assert_eq!(t.answer.as_deref(), Some("2"));
+    let asked = &requests[2].messages.last().unwrap().content;
+    assert!(
+        asked.starts_with("`grep` is a tool for you to call, not a step for the user."),
+        "{asked}"
+    );
+    // Once: the same reply again stands.
+    let (t, _) = run_prompt(&dir, prompt, vec![read(), how_to.into(), how_to.into()]);
+    assert_eq!(t.answer.as_deref(), Some(how_to));
+    // A request that names the tool may get steps with it.
+    let (t, _) = run_prompt(
+        &dir,
+        "How do I use grep to count the orders?",
+        vec![read(), "You can use the `grep` tool: grep -c .".into()],
+    );
+    assert_eq!(
+        t.answer.as_deref(),
+        Some("You can use the `grep` tool: grep -c .")
+    );
+}

@@ -247,6 +247,51 @@ pub fn echoes<'m>(answer: &str, sent: impl IntoIterator<Item = &'m str>) -> bool
     })
 }
 
+/// The tool of `tools` that a reply, `content`, tells the user to use: it says how ("you can
+/// use", "use the", "here's how") and names the tool in backticks or as "the NAME function",
+/// "… tool", "… command" — unless the user's `prompt` names that tool too. The tools are the
+/// model's to call; steps for the user are no answer.
+#[must_use]
+pub fn how_to_tool(content: &str, prompt: &str, tools: &[String]) -> Option<String> {
+    let lower = content.to_lowercase();
+    let how = [
+        "you can use",
+        "you could use",
+        "use the",
+        "here's how",
+        "here is how",
+        "you can run",
+    ]
+    .iter()
+    .any(|h| lower.contains(h));
+    if !how {
+        return None;
+    }
+    tools
+        .iter()
+        .filter(|t| t.chars().count() >= 2)
+        .find(|t| {
+            let t = t.to_lowercase();
+            let named = lower.contains(&format!("`{t}`"))
+                || ["function", "tool", "command"]
+                    .iter()
+                    .any(|k| lower.contains(&format!("the {t} {k}")));
+            named && !crate::tools::request_words(prompt).any(|w| w.eq_ignore_ascii_case(&t))
+        })
+        .cloned()
+}
+
+/// The message added before the turn after a reply that told the user to use the tool `name`
+/// (see [`how_to_tool`]), once a run, restating `prompt`.
+#[must_use]
+pub fn how_to_reply(prompt: &str, name: &str) -> String {
+    format!(
+        "`{name}` is a tool for you to call, not a step for the user. Call the tool you need \
+         yourself, then answer the user's request from its result, in plain text: \"{}\"",
+        restated(prompt)
+    )
+}
+
 /// The message added before the turn after a reply that was only the name of a tool, `name`
 /// (see `Agent::non_answer`), once a run, restating `prompt` like [`echo_reply`];
 /// `after_results`: whether the turn before had tool calls.
