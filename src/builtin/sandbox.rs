@@ -326,32 +326,31 @@ impl Sandbox {
         // A word that is the name of exactly one file below the root, with its extension
         // ("What database file does load.py write to?" → `scripts/load.py`: a data folder,
         // session 32, where the question got a search for `database` instead).
-        let by_name = crate::tools::request_words(request)
-            .take(200)
-            .filter(|w| w.contains('.') && !w.contains(['/', '\\']))
-            .find_map(|w| {
-                let mut named = files
-                    .iter()
-                    .filter(|(_, shown)| shown.rsplit('/').next() == Some(w));
-                let first = named.next()?;
-                named.next().is_none().then(|| first.1.clone())
-            });
-        if by_name.is_some() {
-            return by_name;
-        }
-        crate::tools::request_words(request)
-            .take(200)
-            .filter(|w| {
-                w.chars()
-                    .all(|c| c.is_alphanumeric() || c == '-' || c == '_')
-            })
-            .find_map(|w| {
-                let mut named = files
-                    .iter()
-                    .filter(|(stem, _)| crate::tools::word_names_stem(w, stem));
-                let first = named.next()?;
-                named.next().is_none().then(|| first.1.clone())
-            })
+        // The one file of `files` that `names` says a word of the request names.
+        let one_named = |word: fn(&str) -> bool,
+                         names: &dyn Fn(&str, &(String, String)) -> bool| {
+            crate::tools::request_words(request)
+                .take(200)
+                .filter(|w| word(w))
+                .find_map(|w| {
+                    let mut named = files.iter().filter(|f| names(w, f));
+                    let first = named.next()?;
+                    named.next().is_none().then(|| first.1.clone())
+                })
+        };
+        one_named(
+            |w| w.contains('.') && !w.contains(['/', '\\']),
+            &|w, (_, shown)| shown.rsplit('/').next() == Some(w),
+        )
+        .or_else(|| {
+            one_named(
+                |w| {
+                    w.chars()
+                        .all(|c| c.is_alphanumeric() || c == '-' || c == '_')
+                },
+                &|w, (stem, _)| crate::tools::word_names_stem(w, stem),
+            )
+        })
     }
 
     /// The entry below the root that `name` — what a model wrote where a tool's name belongs —

@@ -398,22 +398,20 @@ pub(crate) fn sibling_edit(file: &[&str], shown: &[&str]) -> Option<(String, Str
         }
         names.push(name);
     }
-    let siblings: Vec<usize> = (0..file.len())
-        .filter(|&k| kind_of(file[k]).is_some_and(|(w, _)| w == kind))
+    // The file's lines of that kind, with the names they declare.
+    let siblings: Vec<(usize, &str)> = (0..file.len())
+        .filter_map(|k| {
+            kind_of(file[k])
+                .filter(|(w, _)| *w == kind)
+                .map(|(_, n)| (k, n))
+        })
         .collect();
-    if siblings
-        .iter()
-        .any(|&k| kind_of(file[k]).is_some_and(|(_, n)| names.contains(&n)))
-    {
+    if siblings.iter().any(|(_, n)| names.contains(n)) {
         return None;
     }
-    let last = *siblings.last()?;
+    let (last, _) = *siblings.last()?;
     // The last sibling, with as many lines before it as make it one place in the file.
-    let text = file.join("\n");
-    let start = (0..=last)
-        .rev()
-        .find(|&k| text.matches(&file[k..=last].join("\n")).count() == 1)?;
-    let old_text = file[start..=last].join("\n");
+    let old_text = file[once_from(file, last)?..=last].join("\n");
     let new_text = format!("{old_text}\n{}", lines.join("\n"));
     Some((old_text, new_text))
 }
@@ -444,13 +442,18 @@ fn appended(file: &[&str], shown: &[&str]) -> Option<(String, String)> {
     let last = (0..file.len())
         .rev()
         .find(|&k| !file[k].trim().is_empty())?;
-    let text = file.join("\n");
-    let start = (0..=last)
-        .rev()
-        .find(|&k| text.matches(&file[k..=last].join("\n")).count() == 1)?;
-    let old_text = file[start..=last].join("\n");
+    let old_text = file[once_from(file, last)?..=last].join("\n");
     let new_text = format!("{old_text}\n\n{}", shown.join("\n"));
     Some((old_text, new_text))
+}
+
+/// The first of the fewest lines ending at line `last` of `file` that are written once in it:
+/// an edit's old text that names one place.
+fn once_from(file: &[&str], last: usize) -> Option<usize> {
+    let text = file.join("\n");
+    (0..=last)
+        .rev()
+        .find(|&k| text.matches(&file[k..=last].join("\n")).count() == 1)
 }
 
 #[cfg(test)]
