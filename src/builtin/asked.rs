@@ -163,13 +163,15 @@ pub(crate) fn is_value(p: &Part) -> bool {
     p.quoted || !p.is_any(FILLERS)
 }
 
-/// The piece to replace and its replacement: "from A to B"; "change "A" to B" or "change its
-/// "A" to B" (A quoted); "replace A with B". Neither may be a filler word ("the", "it").
+/// The piece to replace and its replacement: "from A to B"; "B instead of A"; "change "A" to
+/// B" or "change its "A" to B" (A quoted); "replace A with B". Neither may be a filler word
+/// ("the", "it").
 ///
 /// ```text
 /// change the default of --last from 7 to 14                      → (7, 14)
 /// mark the plumber item as done: change its "TODO:" to "DONE:"   → (TODO:, DONE:)
 /// replace colour with color                                       → (colour, color)
+/// Sort the report by revenue instead of month                     → (month, revenue)
 /// ```
 pub(crate) fn replacement(parts: &[Part]) -> Option<(Part, Part)> {
     let found = parts.windows(4).find_map(|w| {
@@ -178,6 +180,14 @@ pub(crate) fn replacement(parts: &[Part]) -> Option<(Part, Part)> {
     });
     if found.is_some() {
         return found;
+    }
+    // "by revenue instead of month": the value after "instead of" gives way to the one before.
+    let instead = parts.windows(4).find_map(|w| {
+        (w[1].is("instead") && w[2].is("of") && is_value(&w[0]) && is_value(&w[3]))
+            .then(|| (w[3].clone(), w[0].clone()))
+    });
+    if instead.is_some() {
+        return instead;
     }
     parts.windows(4).find_map(|w| {
         let verb = w[0].is_any(&["change", "replace", "rename", "turn", "its"]);
@@ -772,8 +782,11 @@ pub(crate) fn token_at(line: &str, token: &str) -> Vec<usize> {
 }
 
 /// Lowercase words of `parts` that may pick a line out of several: three letters or more, not
-/// a filler, not one of `skip` (the values themselves and the file's name).
+/// a filler, not one of `skip` (the values themselves and the file's name). A word code spells
+/// another way brings that spelling too: "sort" is the `ORDER BY` of SQL, the `order_by` of an
+/// ORM (session 33: "Sort the report by revenue instead of month.").
 pub(crate) fn hint_words(parts: &[Part], skip: &[&str]) -> Vec<String> {
+    const CODE_SPELLS: &[(&str, &str)] = &[("sort", "order"), ("sorted", "order")];
     const COMMON: &[&str] = &[
         "and", "for", "from", "with", "into", "set", "change", "make", "replace", "update", "file",
         "value", "line", "mark", "item", "please", "then", "instead",
@@ -789,6 +802,10 @@ pub(crate) fn hint_words(parts: &[Part], skip: &[&str]) -> Vec<String> {
         .filter(|w| w.chars().count() >= 3 && !FILLERS.contains(&w.as_str()))
         .filter(|w| !COMMON.contains(&w.as_str()))
         .filter(|w| !skip.iter().any(|s| s.eq_ignore_ascii_case(w)))
+        .flat_map(|w| {
+            let code = CODE_SPELLS.iter().find(|(said, _)| *said == w);
+            std::iter::once(w).chain(code.map(|(_, spelt)| (*spelt).to_owned()))
+        })
         .collect()
 }
 
@@ -868,6 +885,11 @@ mod tests {
             r("Replace colour with color in notes.md"),
             Some(("colour".into(), "color".into()))
         );
+        assert_eq!(
+            r("Sort the report by revenue instead of month."),
+            Some(("month".into(), "revenue".into()))
+        );
+        assert_eq!(r("Use it instead of the old one."), None);
         assert_eq!(r("Change the city to Bergen."), None);
         assert_eq!(r("Move it from here to the attic"), None);
     }

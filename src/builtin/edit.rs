@@ -2053,6 +2053,45 @@ mod tests {
     }
 
     #[test]
+    fn x_instead_of_y_replaces_y_on_the_line_the_requests_words_pick_out() {
+        use crate::tools::TypedTool;
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("scripts")).unwrap();
+        std::fs::write(
+            dir.path().join("scripts/report.sql"),
+            "-- Revenue per month.\nSELECT substr(placed_at, 1, 7) AS month,\n       sum(total) AS revenue\nFROM orders\nGROUP BY month\nORDER BY month;\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.path().join("README.md"),
+            "# Shop\n\nThe monthly report.\n",
+        )
+        .unwrap();
+        let edit = super::Edit::new(std::sync::Arc::new(
+            super::Sandbox::new(dir.path()).unwrap(),
+        ));
+        let call = |old: &str, new: &str| {
+            Some(
+                serde_json::json!({"path": "scripts/report.sql", "old_text": old, "new_text": new}),
+            )
+        };
+        // "Sort" is the line that orders: SQL's ORDER BY.
+        assert_eq!(
+            edit.change_asked("Sort the report by revenue instead of month."),
+            call("ORDER BY month;", "ORDER BY revenue;")
+        );
+        assert_eq!(
+            edit.change_asked("Group by revenue instead of month in report.sql."),
+            call("GROUP BY month", "GROUP BY revenue")
+        );
+        // Three lines say `month` and no word of the request picks one.
+        assert_eq!(
+            edit.change_asked("Use revenue instead of month in report.sql."),
+            None
+        );
+    }
+
+    #[test]
     fn a_keyword_argument_the_request_names_is_the_value_of_a_line_naming_the_key() {
         use super::keyword_value;
         let text = "add.add_argument(\"celsius\", type=float)\nadd.add_argument(\"--city\", default=\"Oslo\")\nshow.add_argument(\"--last\", type=int, default=7)\n";
