@@ -214,6 +214,9 @@ fn grep_at(
         let mut blocks = Blocks::default();
         // The header last shown for this file: matches in one block show it once.
         let mut header_shown: Option<usize> = None;
+        // The numbers of this file's matches shown (at most `LIST_LINES`): a block line shown
+        // as a match is not shown again as a block line.
+        let mut matches_shown: Vec<usize> = Vec::new();
         while let Some(line) = lines.next_line() {
             number += 1;
             let line = String::from_utf8_lossy(line);
@@ -242,6 +245,7 @@ fn grep_at(
                 // a column belongs to, which function a line is in.
                 if let Some((at, text)) = header
                     && header_shown != Some(at)
+                    && !matches_shown.contains(&at)
                 {
                     header_shown = Some(at);
                     entry.push_str(&format!(
@@ -250,6 +254,7 @@ fn grep_at(
                 }
                 entry.push_str(&format!("{rel} (line {number}): {}", shown_line.trim_end()));
                 shown.push(entry);
+                matches_shown.push(number);
             }
             if total <= MAX_MATCHES {
                 data.push(json!({"path": rel, "line": number, "text": shown_line}));
@@ -355,8 +360,8 @@ const DEFINE_MODIFIERS: &[&str] = &[
 
 impl Blocks {
     /// Takes in line `number`, `line`, and returns the block line it is in (number, text): the
-    /// innermost that opens a definition (see [`opens_definition`]), else the innermost. `None` for an
-    /// unindented line, a blank one, or one in no block.
+    /// innermost that opens a definition (see [`opens_definition`]), else the innermost with a
+    /// letter or digit. `None` for an unindented line, a blank one, or one in no such block.
     fn enter(&mut self, number: usize, line: &str) -> Option<(usize, String)> {
         let body = line.trim_start();
         if body.is_empty() {
@@ -376,7 +381,7 @@ impl Blocks {
                 .iter()
                 .rev()
                 .find(|(_, _, text)| opens_definition(text))
-                .or(self.open.last())
+                .or_else(|| self.open.iter().rev().find(|(_, _, text)| named(text)))
                 .map(|(_, at, text)| (*at, text.clone()))
         };
         // A comment, or a line that only closes, opens no block.
