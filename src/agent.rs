@@ -2305,10 +2305,23 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         };
         // A look grounded in a phrase of the request (two words of it side by side, searched
         // for) names what it asks about more closely than one grounded in a word: a file
-        // named by its stem that does not hold the phrase (see grep's `example_for`).
+        // named by its stem that does not hold the phrase (see grep's `example_for`). So does a
+        // search of the whole workspace (no `path`) for a word of the request: grep offers one
+        // beside a file named by its stem only for a word that file lacks.
+        let whole_search = |call: &str, values: &[String]| {
+            serde_json::from_str::<serde_json::Value>(call)
+                .ok()
+                .and_then(|c| c.get("arguments")?.as_object().cloned())
+                .is_some_and(|args| !args.contains_key("path"))
+                && values.iter().any(|s| {
+                    crate::tools::request_words(request)
+                        .take(200)
+                        .any(|w| w.eq_ignore_ascii_case(s))
+                })
+        };
         if let Some((call, _)) = named
             .iter()
-            .find(|(_, v)| v.iter().any(|s| holds_phrase(request, s)))
+            .find(|(call, v)| v.iter().any(|s| holds_phrase(request, s)) || whole_search(call, v))
         {
             return Some(call.clone());
         }

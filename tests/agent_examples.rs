@@ -3364,6 +3364,52 @@ fn a_phrase_of_the_request_found_in_a_file_is_the_search_offered() {
     );
 }
 
+/// Found with the shopdata set (session 32): asked "What is the default country of a
+/// customer?", Qwen2.5-Coder-0.5B was offered the read of `data/customers.csv` (`customer`
+/// names it by its stem), which has a country column and no default; the default is
+/// `country TEXT DEFAULT 'NL'` in the schema. A plain word of the question the file named by
+/// its stem does not hold, found elsewhere on a line with another of its words, is the search
+/// offered.
+#[test]
+fn a_word_the_stem_named_file_lacks_is_searched_where_the_questions_words_meet() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "data/customers.csv",
+                "id,name,email,country\n1,Ada Lovelace,ada@example.com,UK\n",
+            ),
+            (
+                "sql/schema.sql",
+                "CREATE TABLE customers (\n    id INTEGER PRIMARY KEY,\n    country TEXT DEFAULT 'NL'\n);\n",
+            ),
+            ("README.md", "# Shop\n\nThe default database is shop.db.\n"),
+        ],
+    );
+    let asked = asked_after_answer(
+        &dir,
+        "What is the default country of a customer?",
+        "I do not know.",
+        "Done.",
+    );
+    assert!(
+        asked.ends_with(r#"{"name":"grep","arguments":{"pattern":"default","ignore_case":true}}"#),
+        "{asked}"
+    );
+    // Every word is in the file, or the word it lacks is found nowhere: the read.
+    for prompt in [
+        "What is the email of the first customer?",
+        "What is the phone number of a customer?",
+    ] {
+        let asked = asked_after_answer(&dir, prompt, "I do not know.", "Done.");
+        assert!(
+            asked.ends_with(r#"{"name":"read","arguments":{"path":"data/customers.csv"}}"#),
+            "{prompt}: {asked}"
+        );
+    }
+}
+
 /// Found running `toolmend run` on a folder of dotfiles (session 31): asked "Set tabstop to 2
 /// in .vimrc.", Qwen2.5-Coder-0.5B called tools it made up (`settabstop`, `setnumber`) and was
 /// shown reads — vim's `set tabstop=4` was no assignment toolmend knew; asked "Make nano the
