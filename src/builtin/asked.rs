@@ -432,6 +432,39 @@ pub(crate) fn value_set(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
     (to > verb && is_value(value)).then(|| (value.clone(), parts[verb + 1..to].to_vec()))
 }
 
+/// A setting turned on or off and the words that may name it: "turn off K", "turn K off",
+/// "switch on K", "disable K", "enable K" — `true` for on. The words are those after the verb
+/// (and its `on`/`off`), up to the end of the clause.
+///
+/// ```text
+/// Turn off strict mode in tsconfig.json  → (false, [strict, mode, in, tsconfig.json])
+/// Enable sourceMap                        → (true, [sourceMap])
+/// ```
+pub(crate) fn switched(parts: &[Part]) -> Option<(bool, Vec<Part>)> {
+    let verb = verb_at(parts, &["turn", "switch", "enable", "disable"])?;
+    let rest = &parts[verb + 1..];
+    let end = rest
+        .iter()
+        .skip(1)
+        .position(|p| p.opens)
+        .map_or(rest.len(), |i| i + 1);
+    let rest = &rest[..end];
+    let (on, keys): (bool, Vec<Part>) = if parts[verb].is_any(&["enable", "disable"]) {
+        (parts[verb].is("enable"), rest.to_vec())
+    } else if let [first, keys @ ..] = rest
+        && first.is_any(&["on", "off"])
+    {
+        (first.is("on"), keys.to_vec())
+    } else if let [keys @ .., last] = rest
+        && last.is_any(&["on", "off"])
+    {
+        (last.is("on"), keys.to_vec())
+    } else {
+        return None;
+    };
+    keys.iter().any(is_value).then_some((on, keys))
+}
+
 /// The line to add and where: "add the line L under/below/after H", "… above/before H", "… at
 /// the end of F", "… to F" (at its end), "… at the top of F". The verb is `add`, `append` or
 /// `insert`; L is the value right after the word `line`, or right after the verb when it sets
@@ -892,6 +925,28 @@ mod tests {
         assert_eq!(r("Use it instead of the old one."), None);
         assert_eq!(r("Change the city to Bergen."), None);
         assert_eq!(r("Move it from here to the attic"), None);
+    }
+
+    #[test]
+    fn switched_reads_on_or_off_and_the_words_naming_the_setting() {
+        let r = |s: &str| {
+            switched(&parts(s))
+                .map(|(on, keys)| (on, keys.into_iter().map(|p| p.text).collect::<Vec<_>>()))
+        };
+        let keys = |ws: &[&str]| ws.iter().map(|w| (*w).to_owned()).collect::<Vec<_>>();
+        assert_eq!(
+            r("Turn off strict mode in tsconfig.json."),
+            Some((false, keys(&["strict", "mode", "in", "tsconfig.json"])))
+        );
+        assert_eq!(r("Please turn debug on."), Some((true, keys(&["debug"]))));
+        assert_eq!(r("Enable sourceMap"), Some((true, keys(&["sourceMap"]))));
+        assert_eq!(
+            r("In config.yml, disable caching. Then stop."),
+            Some((false, keys(&["caching"])))
+        );
+        // No on or off, or nothing named.
+        assert_eq!(r("Turn the page."), None);
+        assert_eq!(r("Turn it off."), None);
     }
 
     #[test]

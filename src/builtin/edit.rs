@@ -300,6 +300,9 @@ enum Change {
     Replace(asked::Part, asked::Part),
     /// "set K to V" and the other verbs that set a value: the value and the words naming it.
     Set(asked::Part, Vec<asked::Part>),
+    /// "turn off K", "enable K": a true/false value to flip (`true` for on) and the words
+    /// naming it.
+    Switch(bool, Vec<asked::Part>),
     /// A word the request says is misspelt.
     Respell(String),
     /// "add an alias N for C", "add a git alias N for C".
@@ -326,6 +329,8 @@ impl Change {
             Some(Self::Entry(entry))
         } else if let Some((from, to)) = asked::replacement(parts) {
             Some(Self::Replace(from, to))
+        } else if let Some((on, keys)) = asked::switched(parts) {
+            Some(Self::Switch(on, keys))
         } else if let Some((value, keys)) = asked::value_set(parts) {
             Some(Self::Set(value, keys))
         } else {
@@ -390,6 +395,14 @@ impl Edit {
                 replaced_in_line(text, &from.text, &to.text, &hints)?
             }
             Change::Set(value, keys) => set_in_line(text, keys, &value.text)?,
+            Change::Switch(on, keys) => {
+                let (line, old) = value_line(text, keys, if *on { "true" } else { "false" })?;
+                let new = switched_value(old, *on)?;
+                (
+                    line.trim().to_owned(),
+                    with_value(line, old, &new).trim().to_owned(),
+                )
+            }
             Change::Respell(wrong) => {
                 // The right spelling, as the project writes it elsewhere.
                 let texts: Vec<String> =
@@ -1272,6 +1285,31 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
                 .map(|v| (line, v))
         }));
     }
+    if found.is_empty() {
+        // A parameter's default in a function's signature: `max: number = 80` of `function
+        // truncate(…)` for "Make 100 the default max of truncate." (a TypeScript package,
+        // session 33), `width=72` of `def wrap(…)`. Of several signatures, the one defining a
+        // function the request names.
+        let mut defaults: Vec<(&str, &str)> = Vec::new();
+        for key in keys
+            .iter()
+            .filter(|k| asked::is_value(k))
+            .map(|k| k.text.trim())
+            .filter(|k| k.chars().count() >= 2)
+        {
+            defaults.extend(
+                text.lines()
+                    .filter_map(|line| param_default(line, key).map(|v| (line, v))),
+            );
+        }
+        if defaults.len() > 1 {
+            defaults.retain(|(line, _)| {
+                keys.iter()
+                    .any(|k| !asked::token_at(line, &format!("{}(", k.text)).is_empty())
+            });
+        }
+        found.extend(defaults);
+    }
     if found.is_empty() && version_like(value) {
         // A version on a line of its own after its name, no `;` (`go 1.21` in go.mod, for "Set
         // the Go version in go.mod to 1.22": a Go module, session 30; `nodejs 20.1.0` in
@@ -1365,8 +1403,46 @@ fn already_in(change: &Change, path: &str, text: &str) -> Option<String> {
             (unquoted(old) == value.text)
                 .then(|| format!("`{path}` already has `{}`.", line.trim()))
         }
+        Change::Switch(on, keys) => {
+            let (line, old) = value_line(text, keys, if *on { "true" } else { "false" })?;
+            (switch_state(old) == Some(*on))
+                .then(|| format!("`{path}` already has `{}`.", line.trim()))
+        }
         _ => None,
     }
+}
+
+/// The pairs of words a setting is turned off and on with, as files write them.
+const SWITCH_WORDS: &[(&str, &str)] = &[("false", "true"), ("no", "yes"), ("off", "on")];
+
+/// Whether `value` (quotes aside, case aside) is a setting that is on (`true`, `yes`, `on`)
+/// or off; `None` for any other value.
+fn switch_state(value: &str) -> Option<bool> {
+    let v = unquoted(value).to_lowercase();
+    SWITCH_WORDS
+        .iter()
+        .find_map(|(off, on)| (v == *off).then_some(false).or((v == *on).then_some(true)))
+}
+
+/// `old`, a setting's value (see [`switch_state`]), turned `on` or off, in the same pair of
+/// words and letter case (`False` for `True`); `None` when it is already so or no setting.
+fn switched_value(old: &str, on: bool) -> Option<String> {
+    let v = unquoted(old);
+    if switch_state(v)? == on {
+        return None;
+    }
+    let lower = v.to_lowercase();
+    let (off_word, on_word) = SWITCH_WORDS
+        .iter()
+        .find(|(off, on)| lower == *off || lower == *on)?;
+    let word = if on { on_word } else { off_word };
+    Some(if v.chars().all(|c| c.is_uppercase()) {
+        word.to_uppercase()
+    } else if v.starts_with(char::is_uppercase) {
+        asked::capitalized(word)
+    } else {
+        (*word).to_owned()
+    })
 }
 
 /// Whether a line of `text` reads `line`, white space around both aside.
@@ -1448,6 +1524,69 @@ fn keyword_value<'a>(text: &'a str, key: &str, request: &str) -> Option<(&'a str
         });
     let one = found.next()?;
     found.next().is_none().then_some(one)
+}
+
+/// The default value of the parameter `key` in the signature `line` opens: after `(`, the name
+/// `key` as a word of its own, an optional `?` and `: Type`, then `=` (not `==`) and the value
+/// as written — up to the next `,` or `)` outside brackets and quotes. `None` when `line` is no
+/// signature or `key` has no default there.
+fn param_default<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    let open = line.find('(')?;
+    let head = line[..open].trim_end();
+    // A definition's name right before the `(`: `function truncate(`, `def wrap(`, `fn f(`.
+    let name_start = head
+        .rfind(|c: char| !asked::is_name_char(c))
+        .map_or(0, |i| i + 1);
+    let before = head[..name_start].trim_end();
+    let defines = before
+        .split_whitespace()
+        .next_back()
+        .is_some_and(|w| ["function", "def", "fn", "func", "async"].contains(&w));
+    if !defines || name_start == head.len() {
+        return None;
+    }
+    let at = asked::token_at(&line[open..], key)
+        .into_iter()
+        .map(|at| open + at)
+        .find(|&at| {
+            let prev = line[..at].trim_end();
+            prev.ends_with(['(', ','])
+        })?;
+    let rest = line[at + key.len()..].trim_start();
+    let rest = rest.strip_prefix('?').unwrap_or(rest).trim_start();
+    let rest = match rest.strip_prefix(':') {
+        Some(typed) => {
+            let eq = typed.find('=')?;
+            if !is_type(&typed[..eq]) {
+                return None;
+            }
+            &typed[eq..]
+        }
+        None => rest,
+    };
+    let value = rest.strip_prefix('=')?;
+    if value.starts_with(['=', '>']) {
+        return None;
+    }
+    let value = value.trim_start();
+    let (mut depth, mut quote) = (0usize, None::<char>);
+    let mut end = value.len();
+    for (i, c) in value.char_indices() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'' | '`') => quote = Some(c),
+            (None, '(' | '[' | '{') => depth += 1,
+            (None, ')' | ']' | '}') if depth > 0 => depth -= 1,
+            (None, ',' | ')') if depth == 0 => {
+                end = i;
+                break;
+            }
+            _ => {}
+        }
+    }
+    let value = value[..end].trim_end();
+    (!value.is_empty()).then_some(value)
 }
 
 /// The value after the word `DEFAULT` (any case) on `line`, as SQL writes a column's default:
@@ -2089,6 +2228,71 @@ mod tests {
             edit.change_asked("Use revenue instead of month in report.sql."),
             None
         );
+    }
+
+    #[test]
+    fn a_parameters_default_and_a_switch_are_values_a_request_sets() {
+        use crate::tools::TypedTool;
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("src")).unwrap();
+        let signature = "export function truncate(text: string, max: number = 80, suffix: string = \"...\"): string {";
+        std::fs::write(
+            dir.path().join("src/truncate.ts"),
+            format!("/** Cuts `text` to `max` characters. */\n{signature}\n  return text.slice(0, max);\n}}\n"),
+        )
+        .unwrap();
+        std::fs::write(
+            dir.path().join("src/wrap.py"),
+            "def wrap(text, width=72, indent=\"\"):\n    return text\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.path().join("tsconfig.json"),
+            "{\n  \"compilerOptions\": {\n    \"outDir\": \"dist\",\n    \"strict\": true,\n    \"sourceMap\": false\n  }\n}\n",
+        )
+        .unwrap();
+        let edit = super::Edit::new(std::sync::Arc::new(
+            super::Sandbox::new(dir.path()).unwrap(),
+        ));
+        let call = |path: &str, old: &str, new: &str| {
+            Some(serde_json::json!({"path": path, "old_text": old, "new_text": new}))
+        };
+        // A parameter's default, typed (TypeScript) or not (Python).
+        assert_eq!(
+            edit.change_asked("Make 100 the default max of truncate."),
+            call(
+                "src/truncate.ts",
+                signature,
+                &signature.replace("max: number = 80", "max: number = 100")
+            )
+        );
+        assert_eq!(
+            edit.change_asked("Set the default width of wrap to 80."),
+            call(
+                "src/wrap.py",
+                "def wrap(text, width=72, indent=\"\"):",
+                "def wrap(text, width=80, indent=\"\"):"
+            )
+        );
+        // "Turn off K", "disable K", "turn on K", "enable K": a true/false value flipped.
+        assert_eq!(
+            edit.change_asked("Turn off strict mode in tsconfig.json."),
+            call("tsconfig.json", "\"strict\": true,", "\"strict\": false,")
+        );
+        assert_eq!(
+            edit.change_asked("Enable sourceMap in tsconfig.json."),
+            call(
+                "tsconfig.json",
+                "\"sourceMap\": false",
+                "\"sourceMap\": true"
+            )
+        );
+        // Already so, or no true/false value to flip.
+        assert_eq!(
+            edit.change_asked("Turn on strict mode in tsconfig.json."),
+            None
+        );
+        assert_eq!(edit.change_asked("Turn off outDir in tsconfig.json."), None);
     }
 
     #[test]
