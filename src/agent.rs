@@ -2052,12 +2052,14 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     /// first). Found running `toolmend run` on a folder of dotfiles (session 31): asked "Make
     /// nano the default editor in .bashrc.", and shown the `edit` of `export EDITOR=vim`,
     /// Qwen2.5-Coder-0.5B sent its `old_text` and `new_text` with the path `.` under the name
-    /// `nano` three times, and the run ended with nothing changed.
+    /// `nano` three times, and the run ended with nothing changed. A made-up name sent only the
+    /// new value the request gives is the change due too (see the code).
     fn due_as(&self, call: &PendingCall) -> Option<(String, serde_json::Value)> {
         if self.is_tool(&call.name) {
             return None;
         }
-        let due: serde_json::Value = serde_json::from_str(self.change_due.as_deref()?).ok()?;
+        let due_text = self.change_due.as_deref()?;
+        let due: serde_json::Value = serde_json::from_str(due_text).ok()?;
         let name = due["name"].as_str()?;
         let want = due["arguments"].as_object()?;
         let sent = args_value(&call.arguments)?;
@@ -2078,7 +2080,34 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 _ => false,
             })
             && want.len() > 1;
-        (self.is_tool(name) && fits).then(|| (name.to_owned(), due["arguments"].clone()))
+        // Or, once the change due was shown, one value alone: the new value the request gives
+        // (a word of it) that the change due writes and its old text lacks (`{"locale":
+        // "en-GB"}` for "Change DEFAULT_LOCALE to en-GB.", a TypeScript package, session 33).
+        let new_value = || {
+            let [value] = sent.values().collect::<Vec<_>>()[..] else {
+                return false;
+            };
+            let value = match value {
+                serde_json::Value::String(s) => s.trim().to_owned(),
+                serde_json::Value::Number(n) => n.to_string(),
+                _ => return false,
+            };
+            let text = |k: &str| want.get(k).and_then(serde_json::Value::as_str);
+            let (Some(old), Some(new)) = (text("old_text"), text("new_text")) else {
+                return false;
+            };
+            let shown = self
+                .history
+                .iter()
+                .any(|m| m.role != Role::Assistant && m.content.contains(due_text));
+            shown
+                && !value.is_empty()
+                && new.contains(&value)
+                && !old.contains(&value)
+                && crate::tools::request_words(&self.request).any(|w| w == value)
+        };
+        (self.is_tool(name) && (fits || new_value()))
+            .then(|| (name.to_owned(), due["arguments"].clone()))
     }
 
     /// Whether the toolbox has a tool called `name`.

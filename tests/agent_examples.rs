@@ -3584,6 +3584,64 @@ fn the_change_shown_sent_under_a_made_up_name_runs_as_shown() {
     );
 }
 
+/// Found with the textkit set (session 33): asked "Change DEFAULT_LOCALE to en-GB." and shown
+/// the `edit` that makes it, Qwen2.5-Coder-0.5B sent `{"locale": "en-GB"}` to a tool it named
+/// `set_default_locale`, again and again. Once shown the change due, a made-up name sent one
+/// value, the new value the request gives and the change due writes, runs the change due; the
+/// old value does not.
+#[test]
+fn the_new_value_sent_to_a_made_up_tool_runs_the_change_due() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = "export const DEFAULT_LOCALE = \"en-US\";\nexport const MAX_LENGTH = 120;\n";
+    write_files(&dir, &[("src/config.ts", config)]);
+    let prompt = "Change DEFAULT_LOCALE to en-GB.";
+    // The old value: not run.
+    let (t, _) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            call("set_default_locale", json!({"locale": "en-US"})),
+            "Done.".into(),
+        ],
+    );
+    assert!(!t.turns[0].calls[0].result.is_ok());
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("src/config.ts")).unwrap(),
+        config
+    );
+    // Not shown the change yet: shown it, nothing run; sent again once shown: the change due.
+    let (t, _) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            call("set_default_locale", json!({"locale": "en-GB"})),
+            call("set_default_locale", json!({"locale": "en-GB"})),
+            "Done.".into(),
+        ],
+    );
+    let c = &t.turns[0].calls[0];
+    assert!(!c.result.is_ok());
+    assert!(
+        c.feedback
+            .contains("\"new_text\":\"export const DEFAULT_LOCALE = \\\"en-GB\\\";\""),
+        "{}",
+        c.feedback
+    );
+    let c = &t.turns[1].calls[0];
+    assert!(c.result.is_ok(), "{}", c.feedback);
+    assert_eq!(c.result.ran_as.as_deref(), Some("edit"));
+    assert!(
+        c.feedback
+            .starts_with("(No tool is named `set_default_locale`"),
+        "{}",
+        c.feedback
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("src/config.ts")).unwrap(),
+        config.replace("en-US", "en-GB")
+    );
+}
+
 /// Found running `toolmend run` on a data folder (session 32): asked "What database file does
 /// load.py write to?", the file being `scripts/load.py`, Qwen2.5-Coder-0.5B answered `data.db`
 /// without a look, was offered a search for `database`, and answered with the schema's path. A
