@@ -1520,7 +1520,8 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     /// - an empty reply (greedy decoding would give the same nothing for the same request);
     /// - a reply that only echoes a message toolmend sent this run (a corrective message, a
     ///   note, a nudge) or the request itself (told what says so when the change it asks for
-    ///   is already so, [`Toolbox::already_so`]);
+    ///   is already so, [`Toolbox::already_so`]) — but for the request's words once a call of
+    ///   the run changed something: they say what was done;
     /// - a reply that is only the name of a tool ([`Self::only_tool_name`]);
     /// - a refusal that says nothing about the request ([`correct::is_refusal`]) after tool
     ///   results or where the next turn offers tools: the tools can serve it (refused again,
@@ -1558,7 +1559,13 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 "the reply was empty: asked again, with the request restated",
             ));
         }
-        if !asked.echo && echoed(content, turns, record, prompt) {
+        // The request's own words once the change it asks for is made say what was done
+        // (textkit set, session 33: "Set MAX_LENGTH to 200." after the edit that sets it).
+        let says_done = correct::asks_change(prompt)
+            && correct::repeats_request(content, prompt)
+            && !correct::echoes(content, sent_messages(turns, record.nudge.as_deref()))
+            && self.changed(turns, false);
+        if !asked.echo && !says_done && echoed(content, turns, record, prompt) {
             asked.echo = true;
             let mut note = correct::echo_reply(prompt, after_results);
             // A change that is already so: the echo of the request is where to say it.

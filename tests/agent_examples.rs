@@ -3642,6 +3642,37 @@ fn the_new_value_sent_to_a_made_up_tool_runs_the_change_due() {
     );
 }
 
+/// Found with the textkit set (session 33): asked "Set MAX_LENGTH to 200.", Qwen2.5-Coder-0.5B
+/// made the edit and then answered "Set MAX_LENGTH to 200." — the request's own words, asked
+/// again as an echo; it then sent the edit again, searched, sent edits that changed nothing,
+/// and the run ended at its turn budget without an answer. Once the change the request asks
+/// for is made, the request's words say what was done: the answer. Before any change they
+/// are still asked again.
+#[test]
+fn the_requests_words_after_its_change_is_made_are_the_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = "export const MAX_LENGTH = 120;\n";
+    write_files(&dir, &[("src/config.ts", config)]);
+    let prompt = "Set MAX_LENGTH to 200.";
+    let edit = json!({"path": "src/config.ts", "old_text": "export const MAX_LENGTH = 120;", "new_text": "export const MAX_LENGTH = 200;"});
+    let (t, _) = run_prompt(
+        &dir,
+        prompt,
+        vec![call("edit", edit.clone()), prompt.into(), "Done.".into()],
+    );
+    assert_eq!(t.end, EndReason::Answered);
+    assert_eq!(t.answer.as_deref(), Some(prompt));
+    assert_eq!(t.turns.len(), 2, "{:?}", t.turns);
+    write_files(&dir, &[("src/config.ts", config)]);
+    let (t, _) = run_prompt(
+        &dir,
+        prompt,
+        vec![prompt.into(), call("edit", edit), "Done.".into()],
+    );
+    assert!(t.turns[1].nudge.is_some(), "{:?}", t.turns);
+    assert_eq!(t.answer.as_deref(), Some("Done."));
+}
+
 /// Found running `toolmend run` on a data folder (session 32): asked "What database file does
 /// load.py write to?", the file being `scripts/load.py`, Qwen2.5-Coder-0.5B answered `data.db`
 /// without a look, was offered a search for `database`, and answered with the schema's path. A
