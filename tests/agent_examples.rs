@@ -3673,6 +3673,53 @@ fn the_requests_words_after_its_change_is_made_are_the_answer() {
     assert_eq!(t.answer.as_deref(), Some("Done."));
 }
 
+/// Found with the textkit set (session 33): asked "Which Node version does this project
+/// use?", Qwen2.5-Coder-0.5B was offered a search for `version`, shown package.json's own
+/// version, and answered `1.2.4`; the Node version is in `.nvmrc`. The tally set's "Which Go
+/// version does the module require?" (`go 1.21` in go.mod) failed alike. A language's or
+/// runtime's name with the word "version" names the file in the root that holds that version:
+/// its read is the look.
+#[test]
+fn a_runtimes_version_file_is_the_look_for_its_version() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (".nvmrc", "18\n"),
+            (
+                "package.json",
+                "{\n  \"name\": \"textkit\",\n  \"version\": \"1.2.4\"\n}\n",
+            ),
+            ("go.mod", "module example.com/tally\n\ngo 1.21\n"),
+            ("main.go", "package main\n\nconst version = \"0.3.1\"\n"),
+        ],
+    );
+    for (prompt, path) in [
+        ("Which Node version does this project use?", ".nvmrc"),
+        ("Which Go version does the module require?", "go.mod"),
+    ] {
+        let asked = asked_after_answer(&dir, prompt, "I do not know.", "Done.");
+        let want = format!(r#"{{"name":"read","arguments":{{"path":"{path}"}}}}"#);
+        assert!(asked.ends_with(&want), "{prompt}: {asked}");
+    }
+    // No such file in the root, or no version asked about: as before.
+    let asked = asked_after_answer(
+        &dir,
+        "Which Python version does this project use?",
+        "I do not know.",
+        "Done.",
+    );
+    assert!(!asked.contains(".python-version"), "{asked}");
+    assert!(!toolmend::tools::request_names(
+        "Where does Node run?",
+        ".nvmrc"
+    ));
+    assert!(toolmend::tools::request_names(
+        "What Node version?",
+        ".nvmrc"
+    ));
+}
+
 /// Found running `toolmend run` on a data folder (session 32): asked "What database file does
 /// load.py write to?", the file being `scripts/load.py`, Qwen2.5-Coder-0.5B answered `data.db`
 /// without a look, was offered a search for `database`, and answered with the schema's path. A

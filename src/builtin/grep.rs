@@ -530,9 +530,12 @@ fn phrase_elsewhere(sb: &Sandbox, request: &str, file: &str) -> Option<String> {
         return None;
     }
     let abs = sb.resolve("grep", file).ok()?;
-    if crate::tools::request_words(request)
-        .take(200)
-        .any(|w| sb.resolve("grep", w).ok().as_ref() == Some(&abs))
+    let stem = crate::tools::file_stem(file);
+    let mut words = crate::tools::request_words(request).take(200);
+    if !words.any(|w| crate::tools::word_names_stem(w, stem))
+        || crate::tools::request_words(request)
+            .take(200)
+            .any(|w| sb.resolve("grep", w).ok().as_ref() == Some(&abs))
     {
         return None;
     }
@@ -556,11 +559,10 @@ fn phrase_elsewhere(sb: &Sandbox, request: &str, file: &str) -> Option<String> {
 /// country of a customer?", the look was the read of `data/customers.csv`, a country column
 /// and no default; `country TEXT DEFAULT 'NL'` is in `sql/schema.sql`.
 fn word_elsewhere(sb: &Sandbox, request: &str, file: &str, text: &str) -> Option<String> {
-    let name = file.rsplit('/').next().unwrap_or(file).to_lowercase();
-    let stem = name.split('.').next().unwrap_or(&name);
+    let stem = crate::tools::file_stem(file).to_lowercase();
     let words: Vec<String> = plain_words(request)
         .into_iter()
-        .filter(|w| !stem.contains(w.as_str()) && !w.contains(stem))
+        .filter(|w| !stem.contains(w.as_str()) && !w.contains(&stem))
         .collect();
     let lacked: Vec<&String> = words
         .iter()

@@ -297,7 +297,9 @@ impl Sandbox {
     /// file below the root a word with a dot names by its file name (`load.py` →
     /// `scripts/load.py`), then the one file below the root a word names by its stem (see [`crate::tools::word_names_stem`]; a
     /// word naming two files names none; the first 10,000 entries below the root are looked
-    /// at). At most the first 200 words are looked at; nothing outside the root is ever named.
+    /// at), then the root's file holding the version of a language the request asks about
+    /// ([`crate::tools::version_files`]). At most the first 200 words are looked at; nothing
+    /// outside the root is ever named.
     pub fn first_named(&self, request: &str, want_dir: bool) -> Option<String> {
         let exact = crate::tools::request_words(request)
             .take(200)
@@ -350,6 +352,13 @@ impl Sandbox {
                 },
                 &|w, (stem, _)| crate::tools::word_names_stem(w, stem),
             )
+        })
+        .or_else(|| {
+            // A language's version ("Which Node version …?"): the root's file holding it.
+            crate::tools::version_files(request)
+                .into_iter()
+                .find(|f| self.root.join(f).is_file())
+                .map(str::to_owned)
         })
     }
 

@@ -165,8 +165,48 @@ pub fn word_names_stem(word: &str, stem: &str) -> bool {
     w == s || plural_of(&w, &s) || plural_of(&s, &w)
 }
 
+/// The files in a project's root that hold the version of a language or runtime it uses, by
+/// the names a request gives it: asked "Which Node version does this project use?", the
+/// answer is in `.nvmrc`, not in package.json's own `version` (a TypeScript package, session
+/// 33); "Which Go version does the module require?" is go.mod's `go 1.21`.
+const VERSION_FILES: &[(&[&str], &[&str])] = &[
+    (&["node", "nodejs", "node.js"], &[".nvmrc", ".node-version"]),
+    (&["python"], &[".python-version"]),
+    (&["ruby"], &[".ruby-version"]),
+    (&["go", "golang"], &["go.mod"]),
+    (&["rust"], &["rust-toolchain.toml", "rust-toolchain"]),
+    (&["java"], &[".java-version"]),
+    (&["terraform"], &[".terraform-version"]),
+];
+
+/// The files of the root that hold the version of a language or runtime `request` names next to
+/// the word "version" (anywhere in it), in the order to look for them; empty for a request
+/// that asks about no such version.
+///
+/// ```
+/// use toolmend::tools::version_files;
+/// assert_eq!(version_files("Which Node version is used?"), [".nvmrc", ".node-version"]);
+/// assert!(version_files("Which version is this?").is_empty());
+/// ```
+#[must_use]
+pub fn version_files(request: &str) -> Vec<&'static str> {
+    let words: Vec<String> = request_words(request)
+        .take(200)
+        .map(str::to_lowercase)
+        .collect();
+    if !words.iter().any(|w| w == "version" || w == "versions") {
+        return Vec::new();
+    }
+    VERSION_FILES
+        .iter()
+        .filter(|(names, _)| words.iter().any(|w| names.contains(&w.as_str())))
+        .flat_map(|(_, files)| files.iter().copied())
+        .collect()
+}
+
 /// Whether `request` (a user's prompt) names `path`: one of its words (see [`request_words`]) is
-/// `path` or its file name, or names `path`'s file by its stem (see [`word_names_stem`]).
+/// `path` or its file name, or names `path`'s file by its stem (see [`word_names_stem`]), or
+/// `path` is the root's file holding the version of a language it asks about ([`version_files`]).
 ///
 /// ```
 /// use toolmend::tools::request_names;
@@ -180,6 +220,7 @@ pub fn request_names(request: &str, path: &str) -> bool {
     let stem = file_stem(path);
     let name = path.rsplit('/').next().unwrap_or(path);
     request_words(request).any(|w| w == path || w == name || word_names_stem(w, stem))
+        || version_files(request).contains(&path)
 }
 
 /// The stem of the file `path` names, the way a person names it in prose: its last component,
