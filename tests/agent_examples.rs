@@ -3720,6 +3720,43 @@ fn a_runtimes_version_file_is_the_look_for_its_version() {
     ));
 }
 
+/// Found with the textkit set (session 33): asked "What does the test script run?",
+/// Qwen2.5-Coder-0.5B was offered the `ls` of the folder `test/` and answered with its one
+/// file; the test script is package.json's `"test": "vitest run"`. "The NAME script" of a
+/// package whose package.json lists a script NAME names package.json: its read is the look.
+#[test]
+fn a_script_the_package_json_lists_names_it() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "package.json",
+                "{\n  \"name\": \"textkit\",\n  \"scripts\": {\n    \"build\": \"tsc\",\n    \"test\": \"vitest run\"\n  }\n}\n",
+            ),
+            ("test/slug.test.ts", "import { it } from \"vitest\";\n"),
+        ],
+    );
+    for prompt in [
+        "What does the test script run?",
+        "Which command does the build script run?",
+    ] {
+        let asked = asked_after_answer(&dir, prompt, "I do not know.", "Done.");
+        assert!(
+            asked.ends_with(r#"{"name":"read","arguments":{"path":"package.json"}}"#),
+            "{prompt}: {asked}"
+        );
+    }
+    // A script package.json does not list: not named by it.
+    let asked = asked_after_answer(
+        &dir,
+        "What does the deploy script do?",
+        "I do not know.",
+        "Done.",
+    );
+    assert!(!asked.contains("package.json"), "{asked}");
+}
+
 /// Found running `toolmend run` on a data folder (session 32): asked "What database file does
 /// load.py write to?", the file being `scripts/load.py`, Qwen2.5-Coder-0.5B answered `data.db`
 /// without a look, was offered a search for `database`, and answered with the schema's path. A

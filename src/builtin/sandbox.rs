@@ -298,8 +298,9 @@ impl Sandbox {
     /// `scripts/load.py`), then the one file below the root a word names by its stem (see [`crate::tools::word_names_stem`]; a
     /// word naming two files names none; the first 10,000 entries below the root are looked
     /// at), then the root's file holding the version of a language the request asks about
-    /// ([`crate::tools::version_files`]). At most the first 200 words are looked at; nothing
-    /// outside the root is ever named.
+    /// ([`crate::tools::version_files`]), then the root's package.json for a script it lists
+    /// ("the test script"). At most the first 200 words are looked at; nothing outside the
+    /// root is ever named.
     pub fn first_named(&self, request: &str, want_dir: bool) -> Option<String> {
         let exact = crate::tools::request_words(request)
             .take(200)
@@ -360,6 +361,28 @@ impl Sandbox {
                 .find(|f| self.root.join(f).is_file())
                 .map(str::to_owned)
         })
+        .or_else(|| self.script_named(request))
+    }
+
+    /// `package.json` when `request` speaks of a script ([`crate::tools::names_scripts`]) that
+    /// the root's package.json lists by one of the request's words ("What does the test script
+    /// run?" → `"test": "vitest run"`: a TypeScript package, session 33, where the look was the
+    /// `ls` of the folder `test/`). Read only when it is at most 256 KiB.
+    fn script_named(&self, request: &str) -> Option<String> {
+        if !crate::tools::names_scripts(request) {
+            return None;
+        }
+        let path = self.root.join("package.json");
+        if std::fs::metadata(&path).ok()?.len() > 256 * 1024 {
+            return None;
+        }
+        let package: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).ok()?).ok()?;
+        let scripts = package.get("scripts")?.as_object()?;
+        crate::tools::request_words(request)
+            .take(200)
+            .any(|w| scripts.contains_key(w))
+            .then(|| "package.json".to_owned())
     }
 
     /// The entry below the root that `name` — what a model wrote where a tool's name belongs —

@@ -204,9 +204,20 @@ pub fn version_files(request: &str) -> Vec<&'static str> {
         .collect()
 }
 
+/// Whether `request` speaks of a script ("the test script", "which scripts"): package.json's
+/// `scripts` are what a Node package calls them (see `Sandbox::first_named`, which checks that
+/// the package lists the one named).
+#[must_use]
+pub fn names_scripts(request: &str) -> bool {
+    request_words(request)
+        .take(200)
+        .any(|w| w.eq_ignore_ascii_case("script") || w.eq_ignore_ascii_case("scripts"))
+}
+
 /// Whether `request` (a user's prompt) names `path`: one of its words (see [`request_words`]) is
 /// `path` or its file name, or names `path`'s file by its stem (see [`word_names_stem`]), or
-/// `path` is the root's file holding the version of a language it asks about ([`version_files`]).
+/// `path` is the root's file holding the version of a language it asks about ([`version_files`])
+/// or the root's package.json of a request about a script ([`names_scripts`]).
 ///
 /// ```
 /// use toolmend::tools::request_names;
@@ -221,6 +232,7 @@ pub fn request_names(request: &str, path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
     request_words(request).any(|w| w == path || w == name || word_names_stem(w, stem))
         || version_files(request).contains(&path)
+        || (path == "package.json" && names_scripts(request))
 }
 
 /// The stem of the file `path` names, the way a person names it in prose: its last component,
