@@ -3702,6 +3702,10 @@ fn a_runtimes_version_file_is_the_look_for_its_version() {
         let want = format!(r#"{{"name":"read","arguments":{{"path":"{path}"}}}}"#);
         assert!(asked.ends_with(&want), "{prompt}: {asked}");
     }
+    // Its short content bears on the request, though it holds none of its words (textkit
+    // set: after reading `18`, the model was pointed at package.json's `"version": "1.2.4"`).
+    let nudge = nudge_after_reading(&dir, ".nvmrc", "Which Node version does this project use?");
+    assert!(nudge.ends_with("bear on the request:\n1\t18"), "{nudge}");
     // No such file in the root, or no version asked about: as before.
     let asked = asked_after_answer(
         &dir,
