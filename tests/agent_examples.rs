@@ -3724,6 +3724,41 @@ fn a_runtimes_version_file_is_the_look_for_its_version() {
     ));
 }
 
+/// Found with the textkit and shopdata sets (session 33): "Turn off strict mode in
+/// tsconfig.json." and "Sort the report by revenue instead of month." were no change requests
+/// (their verbs were not among the change verbs), so the edit `edit` composes for them was
+/// never shown: the model was offered reads. Each is now the call shown from the start.
+#[test]
+fn turning_off_and_sorting_are_changes_shown_from_the_start() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "tsconfig.json",
+                "{\n  \"compilerOptions\": {\n    \"strict\": true,\n    \"outDir\": \"dist\"\n  }\n}\n",
+            ),
+            (
+                "scripts/report.sql",
+                "SELECT substr(placed_at, 1, 7) AS month\nFROM orders\nGROUP BY month\nORDER BY month;\n",
+            ),
+        ],
+    );
+    for (prompt, edit) in [
+        (
+            "Turn off strict mode in tsconfig.json.",
+            r#"{"name":"edit","arguments":{"path":"tsconfig.json","old_text":"\"strict\": true,","new_text":"\"strict\": false,"}}"#,
+        ),
+        (
+            "Sort the report by revenue instead of month.",
+            r#"{"name":"edit","arguments":{"path":"scripts/report.sql","old_text":"ORDER BY month;","new_text":"ORDER BY revenue;"}}"#,
+        ),
+    ] {
+        let asked = asked_after_answer(&dir, prompt, "Done.", "Done.");
+        assert!(asked.contains(edit), "{prompt}: {asked}");
+    }
+}
+
 /// Found with the textkit set (session 33): asked "What does the test script run?",
 /// Qwen2.5-Coder-0.5B was offered the `ls` of the folder `test/` and answered with its one
 /// file; the test script is package.json's `"test": "vitest run"`. "The NAME script" of a

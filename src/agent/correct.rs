@@ -774,6 +774,8 @@ pub fn is_question(prompt: &str) -> bool {
 /// assert!(asks_change("Please add the line \"- buy coffee\" at the end of todo.txt."));
 /// assert!(asks_change("Read todo.txt, then add a line to it."));
 /// assert!(asks_change("Make Bergen the default city of `weatherlog add` in cli.py."));
+/// assert!(asks_change("Turn off strict mode in tsconfig.json."));
+/// assert!(asks_change("Sort the report by revenue instead of month."));
 /// assert!(!asks_change("Which TODO items in todo.txt are still open?"));
 /// assert!(!asks_change("List the files in notes."));
 /// assert!(!asks_change("Find the TODO items and tell me which to fix."));
@@ -844,7 +846,8 @@ pub fn change_made(more: bool) -> &'static str {
 /// ([`crate::tools::SET_VERBS`]).
 const CHANGE_VERBS: &[&str] = &[
     "add", "append", "insert", "prepend", "replace", "mark", "rename", "remove", "delete", "write",
-    "create", "edit", "fix", "put", "move", "enable", "disable", "save", "correct",
+    "create", "edit", "fix", "put", "move", "enable", "disable", "save", "correct", "turn",
+    "switch", "sort",
 ];
 
 /// How many clauses of `prompt` open with a verb that changes things (see [`asks_change`]):
