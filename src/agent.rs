@@ -1845,7 +1845,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     /// holding it — at most six, in the order the results gave them; a line that opens a
     /// section (a Markdown heading, `"dependencies": {`) brings its first lines (up to four);
     /// the output of the look offered for the request ([`Self::look_first`]), three lines or
-    /// fewer none of which holds a telling word, comes first, whole. Found on the held-out sets: after the
+    /// fewer none of which holds a telling word, is quoted whole and alone. Found on the held-out sets: after the
     /// right look, Qwen2.5-Coder-0.5B answered from the last result it was shown (`1` after an
     /// `ls`, when grep had shown `default=7`; release 1.4.0's entry for 1.3.0's).
     fn evidence(&self, turns: &[TurnRecord]) -> Vec<String> {
@@ -2006,7 +2006,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         };
         let mut out: Vec<String> = Vec::new();
         // The output of the look toolmend offers for the request (see `look_first`), when it is
-        // three lines or fewer and none holds a word of the request, bears on it whole — first:
+        // three lines or fewer and none holds a word of the request, is what bears on it:
         // `.nvmrc`'s `18`, asked which Node version a project uses (textkit set, session 33).
         if let Some(look) = self.look_first()
             && let Ok(look) = serde_json::from_str::<serde_json::Value>(&look)
@@ -2030,7 +2030,9 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     !words.iter().any(|w| holds_word(&lower, w))
                 });
                 if silent && (1..=3).contains(&filled.len()) {
-                    out.extend(filled.iter().map(|l| cut(l)));
+                    // Alone: lines of other results that hold the request's words are what the
+                    // model answered from instead (package.json's own version).
+                    return filled.iter().map(|l| cut(l)).collect();
                 }
             }
         }

@@ -3704,7 +3704,19 @@ fn a_runtimes_version_file_is_the_look_for_its_version() {
     }
     // Its short content bears on the request, though it holds none of its words (textkit
     // set: after reading `18`, the model was pointed at package.json's `"version": "1.2.4"`).
-    let nudge = nudge_after_reading(&dir, ".nvmrc", "Which Node version does this project use?");
+    let (t, _) = run_prompt(
+        &dir,
+        "Which Node version does this project use?",
+        vec![
+            call("read", json!({"path": ".nvmrc"})),
+            call("grep", json!({"pattern": "version"})),
+            call("read", json!({"path": ".nvmrc"})),
+            call("read", json!({"path": ".nvmrc"})),
+            "18".into(),
+        ],
+    );
+    let nudge = t.turns.last().unwrap().nudge.clone().unwrap_or_default();
+    assert!(!nudge.contains("1.2.4"), "{nudge}");
     assert!(nudge.ends_with("bear on the request:\n1\t18"), "{nudge}");
     // No such file in the root, or no version asked about: as before.
     let asked = asked_after_answer(
