@@ -396,7 +396,7 @@ impl Edit {
             }
             Change::Set(value, keys) => set_in_line(text, keys, &value.text)?,
             Change::Switch(on, keys) => {
-                let (line, old) = value_line(text, keys, if *on { "true" } else { "false" })?;
+                let (line, old) = switch_line(text, keys, *on)?;
                 let new = switched_value(old, *on)?;
                 (
                     line.trim().to_owned(),
@@ -1404,12 +1404,18 @@ fn already_in(change: &Change, path: &str, text: &str) -> Option<String> {
                 .then(|| format!("`{path}` already has `{}`.", line.trim()))
         }
         Change::Switch(on, keys) => {
-            let (line, old) = value_line(text, keys, if *on { "true" } else { "false" })?;
+            let (line, old) = switch_line(text, keys, *on)?;
             (switch_state(old) == Some(*on))
                 .then(|| format!("`{path}` already has `{}`.", line.trim()))
         }
         _ => None,
     }
+}
+
+/// The line of `text` setting what `keys` name, and its value, for a request turning it `on` or
+/// off ([`value_line`], looked for as a value `true` or `false` would be).
+fn switch_line<'t>(text: &'t str, keys: &[asked::Part], on: bool) -> Option<(&'t str, &'t str)> {
+    value_line(text, keys, if on { "true" } else { "false" })
 }
 
 /// The pairs of words a setting is turned off and on with, as files write them.

@@ -520,11 +520,15 @@ const WORKSPACE: &[&str] = &[
 
 /// For a question (it ends with `?`) that names `file` by its stem only, not by its path: the
 /// phrase of the request ([`phrases`]) found on the fewest lines of the workspace's text files
-/// when `file` does not hold it, else a plain word it lacks ([`word_elsewhere`]) — the
-/// request's words are about something else than that file
-/// (asked "Which flag prints the word count?", `count` names `internal/count/count.go`; the
-/// flag's help, `print the word count`, is in main.go: a Go module, session 30). `None` for a
-/// file named by its path: reading it is the look.
+/// when `file` does not hold it, else a plain word of the question ([`plain_words`]) that `file`
+/// lacks, found elsewhere on a line with another of its plain words (the one on the fewest such
+/// lines; the word naming the file by its stem is none) — the request's words are about
+/// something else than that file. Asked "Which flag prints the word count?", `count` names
+/// `internal/count/count.go`; the flag's help, `print the word count`, is in main.go (a Go
+/// module, session 30). Asked "What is the default country of a customer?", the look was the
+/// read of `data/customers.csv`, a country column and no default; `country TEXT DEFAULT 'NL'`
+/// is in `sql/schema.sql` (session 32). `None` for a file named by its path: reading it is the
+/// look.
 fn phrase_elsewhere(sb: &Sandbox, request: &str, file: &str) -> Option<String> {
     if !request.trim_end().ends_with('?') {
         return None;
@@ -547,49 +551,56 @@ fn phrase_elsewhere(sb: &Sandbox, request: &str, file: &str) -> Option<String> {
     let text = std::fs::read_to_string(&abs)
         .unwrap_or_default()
         .to_lowercase();
-    telling_word(sb, sb.root(), &phrases(request), &[])
-        .filter(|phrase| !text.contains(phrase))
-        .or_else(|| word_elsewhere(sb, request, file, &text))
-}
-
-/// For [`phrase_elsewhere`]: a plain word of the question ([`plain_words`]) that `file` (its
-/// text `text`, lower case) does not hold, found elsewhere on a line with another of the
-/// question's plain words — the one on the fewest such lines. The word naming the file by its
-/// stem is no such word. Found with the shopdata set (session 32): asked "What is the default
-/// country of a customer?", the look was the read of `data/customers.csv`, a country column
-/// and no default; `country TEXT DEFAULT 'NL'` is in `sql/schema.sql`.
-fn word_elsewhere(sb: &Sandbox, request: &str, file: &str, text: &str) -> Option<String> {
-    let stem = crate::tools::file_stem(file).to_lowercase();
+    // The request's phrases, and its plain words `file` lacks ([`plain_words`]; the word naming
+    // the file by its stem is none), counted in one walk of the workspace's small texts.
+    let phrases = phrases(request);
+    let stem = stem.to_lowercase();
     let words: Vec<String> = plain_words(request)
         .into_iter()
         .filter(|w| !stem.contains(w.as_str()) && !w.contains(&stem))
         .collect();
-    let lacked: Vec<&String> = words
+    let lacked: Vec<String> = words
         .iter()
         .filter(|w| !text.contains(w.as_str()))
+        .cloned()
         .collect();
-    if lacked.is_empty() {
+    if phrases.is_empty() && lacked.is_empty() {
         return None;
     }
-    let mut lines = vec![0usize; lacked.len()];
+    let mut phrase_lines = vec![0usize; phrases.len()];
+    let mut lacked_lines = vec![0usize; lacked.len()];
     for other in super::small_texts(sb, sb.root()) {
         for line in other.lines() {
             let line = line.to_lowercase();
-            for (w, n) in lacked.iter().zip(lines.iter_mut()) {
+            for (p, n) in phrases.iter().zip(phrase_lines.iter_mut()) {
+                if line.contains(p.as_str()) {
+                    *n += 1;
+                }
+            }
+            // A lacked word counts on a line that holds another of the question's plain words.
+            for (w, n) in lacked.iter().zip(lacked_lines.iter_mut()) {
                 if line.contains(w.as_str())
-                    && words.iter().any(|o| o != *w && line.contains(o.as_str()))
+                    && words.iter().any(|o| o != w && line.contains(o.as_str()))
                 {
                     *n += 1;
                 }
             }
         }
     }
-    lacked
+    fewest_found(&phrases, &phrase_lines)
+        .filter(|phrase| !text.contains(phrase.as_str()))
+        .or_else(|| fewest_found(&lacked, &lacked_lines))
+}
+
+/// Of `words`, the one found on the fewest lines by `counts` (the same order; at least one
+/// line), the longer word first among equals — the most telling of them.
+fn fewest_found(words: &[String], counts: &[usize]) -> Option<String> {
+    words
         .iter()
-        .zip(&lines)
+        .zip(counts)
         .filter(|&(_, &n)| n > 0)
         .min_by_key(|&(w, &n)| (n, std::cmp::Reverse(w.chars().count())))
-        .map(|(w, _)| (*w).clone())
+        .map(|(w, _)| w.clone())
 }
 
 /// Whether `request` speaks of the workspace as a whole: "in this project", "the repository",
@@ -772,19 +783,11 @@ fn telling_word(
             }
         }
     }
-    let fewest = |from: usize, to: usize| {
-        words[from..to]
-            .iter()
-            .zip(&lines[from..to])
-            .filter(|&(_, &n)| n > 0)
-            .min_by_key(|&(w, &n)| (n, std::cmp::Reverse(w.chars().count())))
-            .map(|(w, _)| w.clone())
-    };
     // Each tier in turn: the first with a word found gives it.
     let mut from = 0;
     for &end in tiers.iter().chain([&words.len()]) {
         let end = end.clamp(from, words.len());
-        if let Some(w) = fewest(from, end) {
+        if let Some(w) = fewest_found(&words[from..end], &lines[from..end]) {
             return Some(w);
         }
         from = end;
