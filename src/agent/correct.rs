@@ -216,14 +216,26 @@ pub fn empty_reply(prompt: &str, after_results: bool) -> String {
 
 /// True when `answer` is a copy of one of `sent`, messages toolmend wrote to the model
 /// (corrective messages, notes, nudges): the message's beginning, or the whole message inside
-/// the answer, both long enough (12 characters) that this is no coincidence. Small models echo
-/// the last message they were sent from its start ("2 turns left.", "You sent exactly the same
-/// `edit` call again …") where the answer belongs; a piece from a message's middle (the file
-/// list of a not-found message) can be an answer.
+/// the answer (quotes aside), both long enough (12 characters) that this is no coincidence.
+/// Small models echo the last message they were sent from its start ("2 turns left.", "You
+/// sent exactly the same `edit` call again …") where the answer belongs; a piece from a
+/// message's middle (the file list of a not-found message) can be an answer.
 #[must_use]
 pub fn echoes<'m>(answer: &str, sent: impl IntoIterator<Item = &'m str>) -> bool {
     const MIN_CHARS: usize = 12;
-    let answer = answer.trim();
+    // Quotes aside: an echo may write a message's backticks as double quotes, its apostrophes
+    // curly (the not-a-tool message, textkit set, session 33).
+    let plain = |s: &str| -> String {
+        s.chars()
+            .map(|c| match c {
+                '`' | '\u{201c}' | '\u{201d}' => '"',
+                '\u{2018}' | '\u{2019}' => '\'',
+                c => c,
+            })
+            .collect()
+    };
+    let answer = plain(answer.trim());
+    let answer = answer.as_str();
     if answer.chars().count() < MIN_CHARS {
         return false;
     }
@@ -239,7 +251,8 @@ pub fn echoes<'m>(answer: &str, sent: impl IntoIterator<Item = &'m str>) -> bool
             && (m.starts_with(answer) || answer.contains(m) || first_sentence(m))
     };
     // A note toolmend put in a result is wrapped in parentheses, which an echo may leave out.
-    sent.into_iter().map(str::trim).any(|m| {
+    sent.into_iter().map(|m| plain(m.trim())).any(|m| {
+        let m = m.as_str();
         echo(m)
             || m.strip_prefix('(')
                 .and_then(|m| m.strip_suffix(')'))
@@ -1158,6 +1171,27 @@ pub fn looped_call(name: &str, repeats: usize) -> String {
 
 #[cfg(test)]
 mod tests {
+    /// Found with the textkit set (session 33): asked "What does truncate append when it cuts
+    /// text?", Qwen2.5-Coder-0.5B called `truncate` as a tool, then ended the run with the
+    /// not-a-tool message, its backticks written as double quotes — taken for an answer.
+    #[test]
+    fn an_echo_with_its_quotes_changed_is_an_echo() {
+        let sent = "`truncate` is not a tool: it is a name in the tool results you already have. \
+                    If it answers the user's question, answer in plain text.";
+        let reply = "\"truncate\" is not a tool: it is a name in the tool results you already \
+                     have. If it answers the user\u{2019}s question, answer in plain text.";
+        assert!(super::echoes(reply, [sent]));
+        assert!(super::echoes(
+            "\u{201c}truncate\u{201d} is not a tool",
+            [sent]
+        ));
+        // Another word in the quotes is no echo.
+        assert!(!super::echoes(
+            "\"slugify\" is not a tool, it is a function.",
+            [sent]
+        ));
+    }
+
     #[test]
     fn the_request_repeated_in_quotes_is_repeated() {
         let request = "Add bin/ to the gitignore.";
