@@ -1840,14 +1840,15 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
 
     /// The lines of this run's tool results that bear on the request, for the turn that must
     /// answer from them: those holding the request's telling words (a word written as code, a
-    /// number, a word of four letters or more that is no common one; a plural counts as its
-    /// singular) with the greatest weight — each word weighs one over the number of lines
-    /// holding it — at most six, in the order the results gave them; a line that opens a
-    /// section (a Markdown heading, `"dependencies": {`) brings its first lines (up to four);
-    /// the output of the look offered for the request ([`Self::look_first`]), three lines or
-    /// fewer none of which holds a telling word, is quoted whole and alone. Found on the held-out sets: after the
-    /// right look, Qwen2.5-Coder-0.5B answered from the last result it was shown (`1` after an
-    /// `ls`, when grep had shown `default=7`; release 1.4.0's entry for 1.3.0's).
+    /// number, a name of two or three letters with a capital inside the sentence ("Go"), a
+    /// word of four letters or more that is no common one; a plural counts as its singular)
+    /// with the greatest weight — each word weighs one over the number of lines holding it —
+    /// at most six, in the order the results gave them; a line that opens a section (a
+    /// Markdown heading, `"dependencies": {`) brings its first lines (up to four); the output
+    /// of the look offered for the request ([`Self::look_first`]), three lines or fewer none
+    /// of which holds a telling word, is quoted whole and alone. Found on the held-out sets:
+    /// after the right look, Qwen2.5-Coder-0.5B answered from the last result it was shown
+    /// (`1` after an `ls`, when grep had shown `default=7`; release 1.4.0's entry for 1.3.0's).
     fn evidence(&self, turns: &[TurnRecord]) -> Vec<String> {
         const COMMON: &[&str] = &[
             "which",
@@ -1896,20 +1897,28 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             "changes",
         ];
         let words: Vec<String> = crate::tools::request_words(&self.request)
+            .enumerate()
             // A path or a file's name says where to look, not what to find.
-            .filter(|w| {
+            .filter(|(_, w)| {
                 !(w.contains('/') || (w.contains('.') && w.chars().any(char::is_alphabetic)))
             })
-            .map(str::to_lowercase)
-            .filter(|w| {
+            .filter(|&(at, w)| {
                 let code = w
                     .chars()
                     .any(|c| c.is_ascii_digit() || c == '_' || c == '-');
+                // A name of two or three letters written with a capital inside the sentence
+                // ("Which Go version", "the CI", "my AWS region").
+                let short_name = at > 0
+                    && (2..4).contains(&w.chars().count())
+                    && w.chars().all(char::is_alphabetic)
+                    && w.starts_with(|c: char| c.is_uppercase());
                 (code && w.chars().count() >= 2)
+                    || short_name
                     || (w.chars().count() >= 4
                         && w.chars().all(char::is_alphabetic)
-                        && !COMMON.contains(&w.as_str()))
+                        && !COMMON.contains(&w.to_lowercase().as_str()))
             })
+            .map(|(_, w)| w.to_lowercase())
             .map(|w| {
                 let one = w.strip_suffix('s').filter(|s| s.len() >= 4);
                 one.map_or(w.clone(), str::to_owned)
@@ -2834,12 +2843,20 @@ fn add_timing(stats: &mut RunStats, t: &TurnTiming) {
 /// Whether `text` holds `word` at the start of a word of its own — after a character that is no
 /// letter or digit (`_` counts as none: `__version__` holds `version`), with any ending after it
 /// (`dependencies` holds `depend`) — not inside another word (`conversions` does not hold
-/// `version`: held-out version, the model answered with the line that did).
+/// `version`: held-out version, the model answered with the line that did). A word of fewer
+/// than four characters is held only whole (`go`, `-w`).
 fn holds_word(text: &str, word: &str) -> bool {
+    // A word of fewer than four letters is held whole (`go 1.21`, not `golang` or `good`).
+    let whole = word.chars().count() < 4;
     text.match_indices(word).any(|(at, _)| {
         text[..at]
             .chars()
             .next_back()
             .is_none_or(|c| !c.is_alphanumeric())
+            && (!whole
+                || text[at + word.len()..]
+                    .chars()
+                    .next()
+                    .is_none_or(|c| !c.is_alphanumeric()))
     })
 }

@@ -3718,6 +3718,22 @@ fn a_runtimes_version_file_is_the_look_for_its_version() {
     let nudge = t.turns.last().unwrap().nudge.clone().unwrap_or_default();
     assert!(!nudge.contains("1.2.4"), "{nudge}");
     assert!(nudge.ends_with("bear on the request:\n1\t18"), "{nudge}");
+    // A short name written with a capital inside the request ("Go") is a telling word, held
+    // as a whole word (tally set, session 33: the lines shown were go.mod's `module` and
+    // `require` lines, not `go 1.21`; the model answered with them).
+    let (t, _) = run_prompt(
+        &dir,
+        "Which Go version does the module require?",
+        vec![
+            call("read", json!({"path": "go.mod"})),
+            call("read", json!({"path": "go.mod"})),
+            call("read", json!({"path": "go.mod"})),
+            call("read", json!({"path": "go.mod"})),
+            "1.21".into(),
+        ],
+    );
+    let nudge = t.turns.last().unwrap().nudge.clone().unwrap_or_default();
+    assert!(nudge.contains("\n3\tgo 1.21"), "{nudge}");
     // No such file in the root, or no version asked about: as before.
     let asked = asked_after_answer(
         &dir,
