@@ -387,8 +387,9 @@ impl Sandbox {
 
     /// The entry below the root that `name` — what a model wrote where a tool's name belongs —
     /// is: a relative path of an existing file (`want_dir` false) or folder (true) other than
-    /// the root, or, for a file, the one file below the root with that file name (case and
-    /// leading dots aside; the first 10,000 entries are looked at). Shown relative to the root.
+    /// the root, or the one file — or folder holding files — below the root with that name
+    /// (case and leading dots aside; the first 10,000 entries are looked at). Shown relative
+    /// to the root.
     pub fn entry_named(&self, name: &str, want_dir: bool) -> Option<String> {
         let name = name.trim();
         if name.is_empty() || name.contains("..") || name.starts_with(['/', '~', '\\']) {
@@ -403,8 +404,14 @@ impl Sandbox {
         {
             return Some(self.display(&abs));
         }
-        if want_dir || name.contains(['/', '\\']) {
+        if name.contains(['/', '\\']) {
             return None;
+        }
+        if want_dir {
+            // The one folder of that name at any depth (`count` for `internal/count`).
+            let (found, _) = self.entries_ending(name, super::glob::MAX_LOOK);
+            let abs = self.resolve("ls", &self.display(&found?)).ok()?;
+            return is_kind(&abs).then(|| self.display(&abs));
         }
         let found = self.one_file_keyed(&near_key(name), super::glob::MAX_LOOK)?;
         // Through the same checks as any model-given path (a link leading out).
