@@ -326,8 +326,9 @@ pub fn tool_name_reply(prompt: &str, name: &str, after_results: bool) -> String 
 }
 
 /// True when `answer` is the user's `request`, or a piece of it, repeated (12 characters at
-/// least, or two words): small models echo the question where the answer belongs. An answer that holds the
-/// whole request and more ("… move? To Friday.") is an answer.
+/// least, or two words, or one word of a question that offers no choice): small models echo
+/// the question where the answer belongs. An answer that holds the whole request and more
+/// ("… move? To Friday.") is an answer.
 #[must_use]
 pub fn repeats_request(answer: &str, request: &str) -> bool {
     // In quotes or not ("\"Add bin/ to the gitignore.\"": a Go module, session 30).
@@ -338,9 +339,29 @@ pub fn repeats_request(answer: &str, request: &str) -> bool {
         .trim();
     // Two words of the request side by side are a piece of it too, however short: asked "Which
     // flag prints the word count?", Qwen2.5-Coder-0.5B was shown the flag's line and answered
-    // `word count` (the tally set, session 31). One word may be the answer ("grep or glob?").
-    (answer.chars().count() >= 12 || answer.split_whitespace().count() >= 2)
+    // `word count` (the tally set, session 31).
+    if (answer.chars().count() >= 12 || answer.split_whitespace().count() >= 2)
         && request.contains(answer)
+    {
+        return true;
+    }
+    // So is one word of four letters or more of a question that offers no choice, a word of
+    // its own there (`flag`, then `slugify` for "Which package does slugify use …?": sessions
+    // 31 and 33). One word may be the answer to "grep or glob?".
+    let question = request.trim_end().ends_with('?');
+    let choice = request
+        .split_whitespace()
+        .any(|w| w.eq_ignore_ascii_case("or"));
+    question
+        && !choice
+        && answer.chars().count() >= 4
+        && answer
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+        && crate::tools::request_words(request).take(200).any(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .eq_ignore_ascii_case(answer)
+        })
 }
 
 /// The message added before the turn after a reply that only echoed a message of toolmend's
@@ -1215,6 +1236,20 @@ mod tests {
             "grep",
             "Which tool searches, grep or glob?"
         ));
+        // One word of a question with no choice in it (tally and textkit sets, session 33:
+        // `flag`, then `"slugify"` for "Which package does slugify use to make text ASCII?").
+        assert!(super::repeats_request("flag", question));
+        assert!(super::repeats_request(
+            "\"slugify\"",
+            "Which package does slugify use to make text ASCII?"
+        ));
+        // Not inside another word, nor a short one, nor a request that is no question.
+        assert!(!super::repeats_request(
+            "count",
+            "Which flag prints the counts?"
+        ));
+        assert!(!super::repeats_request("the", question));
+        assert!(!super::repeats_request("Done", "Done with the flag."));
     }
 
     use super::*;
