@@ -1349,6 +1349,21 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
             }
         }
     }
+    if found.is_empty() && version_like(value) {
+        // A version file holding the bare version alone, comments and blank lines aside
+        // (`18` in .nvmrc for "Bump the Node version to 20.": a TypeScript package, session
+        // 33; `3.11.4` in .python-version). A leading `v` stays (`v18.19.0`).
+        let mut lines = text
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
+        if let (Some(line), None) = (lines.next(), lines.next()) {
+            let bare = line.trim();
+            let old = bare.strip_prefix(['v', 'V']).unwrap_or(bare);
+            if version_like(old) {
+                found.push((line, old));
+            }
+        }
+    }
     if found.len() > 1 {
         // Of several, the one nested (by indentation) in a block whose key the request names
         // too: `image` under `web:` for "Bump the web image to notes:1.5.0" in a Compose file.
@@ -2627,6 +2642,42 @@ mod tests {
             pair("nodejs 20.1.0", "nodejs 22.0.0")
         );
         assert_eq!(set(gomod, "Set the module to 1.22."), None);
+        // A version file holding the bare version alone (`.nvmrc`, `.python-version`): "Bump
+        // the Node version to 20." found no key to set (textkit set, session 33).
+        assert_eq!(
+            set("18\n", "Bump the Node version to 20."),
+            pair("18", "20")
+        );
+        assert_eq!(
+            set("v18.19.0\n", "Set the Node version to 20.11.1."),
+            pair("v18.19.0", "v20.11.1")
+        );
+        assert_eq!(
+            set("# pinned\n3.11.4\n", "Set the Python version to 3.12."),
+            pair("3.11.4", "3.12")
+        );
+        // Two bare lines, or a value that is no version: no such file.
+        assert_eq!(set("18\n20\n", "Bump the Node version to 22."), None);
+        assert_eq!(set("18\n", "Set the Node version to latest."), None);
+    }
+
+    #[test]
+    fn the_version_file_a_request_names_is_the_one_changed() {
+        use crate::tools::TypedTool;
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(".nvmrc"), "18\n").unwrap();
+        std::fs::write(
+            dir.path().join("package.json"),
+            "{\n  \"name\": \"textkit\",\n  \"version\": \"1.2.4\"\n}\n",
+        )
+        .unwrap();
+        let edit = super::Edit::new(std::sync::Arc::new(
+            super::Sandbox::new(dir.path()).unwrap(),
+        ));
+        assert_eq!(
+            edit.change_asked("Bump the Node version to 20."),
+            Some(serde_json::json!({"path": ".nvmrc", "old_text": "18", "new_text": "20"}))
+        );
     }
 
     #[test]
