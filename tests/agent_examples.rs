@@ -739,6 +739,31 @@ fn a_which_file_question_answered_without_a_file_is_asked_for_the_file() {
         (requests.len(), t.answer.as_deref()),
         (2, Some("In docker-compose.yml."))
     );
+    // A path the bearing lines write in quotes is named first: it is what the code keeps its
+    // data in (held-out readings_file, session 33: told the results name
+    // `weatherlog/store.py`, the model answered with it; the readings are in
+    // `~/.weatherlog.csv`).
+    write_files(
+        &dir,
+        &[(
+            "weatherlog/store.py",
+            "import os\n\nDEFAULT_PATH = os.path.expanduser(\"~/.weatherlog.csv\")\n\n\ndef add_reading(city, path=DEFAULT_PATH):\n    pass\n",
+        )],
+    );
+    let (_, requests) = run_prompt(
+        &dir,
+        "In which file does weatherlog store its readings by default?",
+        vec![
+            call("read", json!({"path": "weatherlog/store.py"})),
+            "In the home folder.".into(),
+            "In ~/.weatherlog.csv.".into(),
+        ],
+    );
+    let asked = &requests[2].messages.last().unwrap().content;
+    assert!(
+        asked.contains("The tool results above name `~/.weatherlog.csv`, `weatherlog/store.py`."),
+        "{asked}"
+    );
     // Another question: the answer stands.
     let (t, _) = run_prompt(
         &dir,
@@ -2345,6 +2370,61 @@ fn the_answer_turn_of_a_question_gets_the_lines_that_bear_on_it() {
         "{nudge}"
     );
     assert!(!nudge.contains("CHANGELOG.md ("), "{nudge}");
+    // A search's or a glob's "nothing found" bears on nothing, though it writes the pattern
+    // (tally set, session 33: `no files match `longest line` in `.`` was shown beside the
+    // line of `MaxLineLength`).
+    let (t, _) = run_prompt(
+        &dir,
+        "How many readings does `weatherlog show` print when --last is not given?",
+        vec![
+            call("grep", json!({"pattern": "--last", "path": "weatherlog"})),
+            call("glob", json!({"pattern": "--last"})),
+            call("grep", json!({"pattern": "--last", "path": "CHANGELOG.md"})),
+            ls(),
+            ls(),
+            ls(),
+            "7".into(),
+        ],
+    );
+    let nudge = t.turns.last().unwrap().nudge.clone().unwrap_or_default();
+    assert!(
+        nudge.contains("(line 2): show.add_argument"),
+        "{nudge}: {:?}",
+        t.turns
+            .iter()
+            .map(|t| (&t.nudge, &t.raw))
+            .collect::<Vec<_>>()
+    );
+    assert!(
+        !nudge.contains("no files match") && !nudge.contains("no matches for"),
+        "{nudge}"
+    );
+    // A file's line shown by a read and by a search is shown once (shopdata set, session 33:
+    // Grace Hopper's row was two of the three lines; the model answered with Ada's country).
+    write_files(
+        &dir,
+        &[(
+            "data/customers.csv",
+            "id,name,country\n1,Ada Lovelace,UK\n2,Grace Hopper,US\n",
+        )],
+    );
+    let read = || call("read", json!({"path": "data/customers.csv"}));
+    let (t, _) = run_prompt(
+        &dir,
+        "Which country code does customers.csv give Grace Hopper?",
+        vec![
+            read(),
+            call("grep", json!({"pattern": "Grace", "path": "."})),
+            read(),
+            read(),
+            "US".into(),
+        ],
+    );
+    let nudge = t.turns.last().unwrap().nudge.clone().unwrap_or_default();
+    assert!(
+        nudge.ends_with("bear on the request:\n1\tid,name,country\n3\t2,Grace Hopper,US"),
+        "{nudge}"
+    );
     let nudge = nudge_after_reading(
         &dir,
         "CHANGELOG.md",
@@ -3871,6 +3951,31 @@ fn steps_for_the_user_with_a_tool_are_asked_again_once() {
     // Once: the same reply again stands.
     let (t, _) = run_prompt(&dir, prompt, vec![read(), how_to.into(), how_to.into()]);
     assert_eq!(t.answer.as_deref(), Some(how_to));
+    // But a reply given word for word again after new results, once a run, is asked again:
+    // it was no answer before them (shopdata set, session 33: the steps, then the read of
+    // orders.csv, then the same steps as the answer).
+    let (t, requests) = run_prompt(
+        &dir,
+        prompt,
+        vec![how_to.into(), read(), how_to.into(), "2".into()],
+    );
+    assert_eq!(t.answer.as_deref(), Some("2"));
+    let asked = &requests[3].messages.last().unwrap().content;
+    assert!(
+        asked.starts_with(
+            "Your reply repeats word for word one you gave before the tool results above"
+        ),
+        "{asked}"
+    );
+    let (t, _) = run_prompt(
+        &dir,
+        prompt,
+        vec![how_to.into(), read(), how_to.into(), how_to.into()],
+    );
+    assert_eq!(t.answer.as_deref(), Some(how_to));
+    // An answer asked again only because it came before any look stands when given again.
+    let (t, requests) = run_prompt(&dir, prompt, vec!["2".into(), read(), "2".into()]);
+    assert_eq!((t.answer.as_deref(), requests.len()), (Some("2"), 3));
     // A request that names the tool may get steps with it.
     let (t, _) = run_prompt(
         &dir,

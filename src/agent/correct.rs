@@ -305,6 +305,25 @@ pub fn how_to_reply(prompt: &str, name: &str) -> String {
     )
 }
 
+/// The message added before the turn after a reply that repeats word for word an earlier
+/// reply of the run that was no answer, with tool results since (see `Agent::non_answer`):
+/// once a run, restating `prompt`, with the lines of the results that bear on it (`lines`,
+/// from [`bearing`]) when there are any.
+#[must_use]
+pub fn same_reply(prompt: &str, lines: Option<&str>) -> String {
+    let mut note = format!(
+        "Your reply repeats word for word one you gave before the tool results above, and it \
+         was no answer then either. Answer the user's request \"{}\" from the results, in \
+         plain text.",
+        restated(prompt)
+    );
+    if let Some(lines) = lines {
+        note.push(' ');
+        note.push_str(lines);
+    }
+    note
+}
+
 /// The message added before the turn after a reply that was only the name of a tool, `name`
 /// (see `Agent::non_answer`), once a run, restating `prompt` like [`echo_reply`];
 /// `after_results`: whether the turn before had tool calls.
