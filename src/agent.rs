@@ -1523,6 +1523,8 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     ///   is already so, [`Toolbox::already_so`]) — but for the request's words once a call of
     ///   the run changed something: they say what was done;
     /// - a reply that is only the name of a tool ([`Self::only_tool_name`]);
+    /// - an answer whose number the results hold only as a file's size in a listing
+    ///   ([`correct::size_as_answer`]), with the look at what the request names when not made;
     /// - a reply that repeats word for word an earlier one asked again for what it said (an
     ///   echo, steps for the user, a tool's name, a refusal: `asked.hollow`), when calls gave
     ///   results since;
@@ -1734,6 +1736,23 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             return Some((
                 correct::copied_reply(prompt, &tool, lines.as_deref()),
                 "the reply copied a tool's output whole: asked to answer the question itself",
+            ));
+        }
+        // A number the results hold only as a file's size in a listing: taken from it (deploy
+        // set, session 33: `269` for "How many days of backups are kept?", README.md's size).
+        if !asked.size
+            && results
+            && let Some(number) = correct::size_as_answer(
+                content,
+                prompt,
+                self.result_texts(turns).iter().map(String::as_str),
+            )
+        {
+            asked.size = true;
+            let look = self.look_first().filter(|c| !self.already_made(c));
+            return Some((
+                correct::size_answered(&number, prompt, look.as_deref()),
+                "the answer's number is only a file's size in a listing: asked to answer from the files",
             ));
         }
         // A version or a price no result holds: made up. Found with the tally set (session
@@ -2895,6 +2914,7 @@ struct NonAnswers {
     number: bool,
     how_to: bool,
     same: bool,
+    size: bool,
     /// The replies asked again for what they said (an echo, steps for the user, a tool's
     /// name, a refusal), not for what was missing (a look, a change): a copy of one is no
     /// answer later either.

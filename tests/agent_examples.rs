@@ -3987,3 +3987,48 @@ fn steps_for_the_user_with_a_tool_are_asked_again_once() {
         Some("You can use the `grep` tool: grep -c .")
     );
 }
+
+/// Found with the deploy set (session 33): asked "How many days of backups are kept?",
+/// Qwen2.5-Coder-0.5B listed the root, never read the backup script it was offered, and
+/// answered `269` — README.md's size in the listing. A number the results hold only as a
+/// file's size is asked again once, with the look at what the request names.
+#[test]
+fn a_number_taken_from_a_listings_sizes_is_asked_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let readme = "# deploy\n\nBackups run nightly.\n";
+    write_files(
+        &dir,
+        &[
+            ("README.md", readme),
+            ("scripts/backup.sh", "find /backups -mtime +7 -delete\n"),
+        ],
+    );
+    let size = readme.len().to_string();
+    let prompt = "How many days of backups are kept?";
+    let ls = || call("ls", json!({"path": "."}));
+    let (t, requests) = run_prompt(&dir, prompt, vec![ls(), size.clone().into(), "7".into()]);
+    assert_eq!(t.answer.as_deref(), Some("7"));
+    let asked = &requests[2].messages.last().unwrap().content;
+    assert!(
+        asked.starts_with(&format!(
+            "`{size}` is the size in bytes of a file in a listing"
+        )) && asked.contains(r#"{"name":"read","arguments":{"path":"scripts/backup.sh"}}"#),
+        "{asked}"
+    );
+    // Once a run; and a number a file holds stands.
+    let (t, _) = run_prompt(
+        &dir,
+        prompt,
+        vec![ls(), size.clone().into(), size.clone().into()],
+    );
+    assert_eq!(t.answer.as_deref(), Some(size.as_str()));
+    let (t, requests) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            call("read", json!({"path": "scripts/backup.sh"})),
+            "7".into(),
+        ],
+    );
+    assert_eq!((t.answer.as_deref(), requests.len()), (Some("7"), 2));
+}

@@ -749,6 +749,72 @@ pub fn number_unfounded(number: &str, prompt: &str, look: Option<&str>) -> Strin
     m
 }
 
+/// The whole number of `answer` that the tool results (`results`) hold only as a file's size
+/// in a listing (`README.md (269 bytes)`), for a question (`prompt`) that asks about no size:
+/// an answer taken from the listing, not from what the files hold. Found with the deploy set
+/// (session 33): asked "How many days of backups are kept?", Qwen2.5-Coder-0.5B listed the
+/// root, never read the backup script it was offered, and answered `269`.
+///
+/// ```
+/// use toolmend::agent::correct::size_as_answer;
+/// let results = [".env.example (103 bytes)\nREADME.md (269 bytes)\nscripts/"];
+/// let q = "How many days of backups are kept?";
+/// assert_eq!(size_as_answer("269", q, results), Some("269".to_owned()));
+/// assert_eq!(size_as_answer("7 days.", q, results), None);
+/// assert_eq!(size_as_answer("269", "How big is README.md, in bytes?", results), None);
+/// ```
+#[must_use]
+pub fn size_as_answer<'r>(
+    answer: &str,
+    prompt: &str,
+    results: impl IntoIterator<Item = &'r str> + Clone,
+) -> Option<String> {
+    const SIZE_WORDS: &[&str] = &[
+        "size", "sizes", "big", "bigger", "large", "larger", "bytes", "byte", "kb", "mb",
+    ];
+    if !is_question(prompt)
+        || prompt
+            .to_lowercase()
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|w| SIZE_WORDS.contains(&w))
+    {
+        return None;
+    }
+    let whole: Vec<&str> = answer
+        .split(|c: char| !c.is_ascii_digit() && c != '.')
+        .filter(|t| !t.is_empty() && t.chars().all(|c| c.is_ascii_digit()))
+        .collect();
+    whole.into_iter().find_map(|n| {
+        let size = format!("({n} bytes)");
+        let sized = results.clone().into_iter().any(|r| r.contains(&size));
+        let elsewhere = results
+            .clone()
+            .into_iter()
+            .any(|r| holds_number(&r.replace(&size, ""), n));
+        (sized && !elsewhere && !holds_number(prompt, n)).then(|| n.to_owned())
+    })
+}
+
+/// The message added before the turn after an answer whose number is only a file's size in a
+/// listing ([`size_as_answer`]), once a run; `look`: the call that looks at what the request
+/// names, when not made yet.
+#[must_use]
+pub fn size_answered(number: &str, prompt: &str, look: Option<&str>) -> String {
+    let mut m = format!(
+        "`{number}` is the size in bytes of a file in a listing, not what the user asked: \
+         \"{}\". Answer from what the files hold",
+        restated(prompt)
+    );
+    match look {
+        Some(call) => {
+            m.push_str(". To see it, call: ");
+            m.push_str(call);
+        }
+        None => m.push_str(", or call a tool to read them."),
+    }
+    m
+}
+
 /// The failure kind of a call of a tool that was not offered because the request is a question
 /// (see [`is_question`]).
 pub const QUESTION_ONLY: &str = "question_only";
