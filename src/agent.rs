@@ -1904,8 +1904,8 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     /// with the greatest weight — each word weighs one over the number of lines holding it —
     /// at most six, in the order the results gave them; a line that opens a section (a
     /// Markdown heading, `"dependencies": {`) brings its first lines (up to four), a row of a
-    /// CSV file read comes after its header, a line a read and a search both showed is shown
-    /// once; the output of the look offered for the request ([`Self::look_first`]), three
+    /// CSV file read is shown with its columns' names, a line a read and a search both showed
+    /// is shown once; the output of the look offered for the request ([`Self::look_first`]), three
     /// lines or fewer none of which holds a telling word, is quoted whole and alone. Found on
     /// the held-out sets: after the right look, Qwen2.5-Coder-0.5B answered from the last
     /// result it was shown (`1` after an `ls`, when grep had shown `default=7`; release
@@ -2134,18 +2134,29 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         }
         for (mi, li) in scored {
             let lines = &results[mi];
-            // A row of a table file read whole comes after its header (the column names): a
-            // row alone says not which value is the country (shopdata set, session 33).
+            // A row of a table file read whole is shown with its header's column names, each
+            // value after its own (`3\tid: 2, name: Grace Hopper, country: US`): a row alone
+            // says not which value is the country (shopdata set, session 33: shown the
+            // header and the row, the model still answered with the first row's country).
             let table = read_paths[mi].is_some_and(|p| {
                 let p = p.to_lowercase();
                 p.ends_with(".csv") || p.ends_with(".tsv")
             });
-            if table
+            let header = (table
                 && li > 0
                 && line_place(read_paths[mi], lines[li]).is_some()
-                && line_place(read_paths[mi], lines[0]).is_some_and(|(_, n)| n == 1)
+                && line_place(read_paths[mi], lines[0]).is_some_and(|(_, n)| n == 1))
+            .then(|| lines[0]);
+            if let Some(header) = header
+                && let Some(named) = named_row(header, lines[li])
             {
-                let header = cut(lines[0]);
+                if !out.contains(&named) {
+                    out.push(named);
+                }
+                continue;
+            }
+            if let Some(header) = header {
+                let header = cut(header);
                 if !out.contains(&header) {
                     out.push(header);
                 }
@@ -2624,6 +2635,29 @@ fn is_path_token(token: &str) -> bool {
             && stem
                 .chars()
                 .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'))
+    })
+}
+
+/// `row`, a read's numbered line of a CSV or TSV file, with each value after its column's name
+/// from `header`, the read's first line (`3\tid: 2, name: Grace Hopper, country: US`); `None`
+/// when either holds a quote (a quoted field may hold the separator) or their fields differ in
+/// number.
+fn named_row(header: &str, row: &str) -> Option<String> {
+    let number = row.trim_start().split('\t').next()?;
+    let (names, values) = (line_text(header), line_text(row));
+    if names.contains(['"', '\'']) || values.contains(['"', '\'']) {
+        return None;
+    }
+    let sep = if names.contains('\t') { '\t' } else { ',' };
+    let names: Vec<&str> = names.split(sep).map(str::trim).collect();
+    let values: Vec<&str> = values.split(sep).map(str::trim).collect();
+    (names.len() >= 2 && names.len() == values.len()).then(|| {
+        let pairs: Vec<String> = names
+            .iter()
+            .zip(&values)
+            .map(|(n, v)| format!("{n}: {v}"))
+            .collect();
+        format!("{number}\t{}", pairs.join(", "))
     })
 }
 

@@ -2422,7 +2422,7 @@ fn the_answer_turn_of_a_question_gets_the_lines_that_bear_on_it() {
     );
     let nudge = t.turns.last().unwrap().nudge.clone().unwrap_or_default();
     assert!(
-        nudge.ends_with("bear on the request:\n1\tid,name,country\n3\t2,Grace Hopper,US"),
+        nudge.ends_with("bear on the request:\n3\tid: 2, name: Grace Hopper, country: US"),
         "{nudge}"
     );
     let nudge = nudge_after_reading(
