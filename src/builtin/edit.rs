@@ -1349,10 +1349,14 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
             }
         }
     }
-    if found.is_empty() && version_like(value) {
+    if found.is_empty()
+        && version_like(value)
+        && keys.iter().any(|k| k.text.eq_ignore_ascii_case("version"))
+    {
         // A version file holding the bare version alone, comments and blank lines aside
         // (`18` in .nvmrc for "Bump the Node version to 20.": a TypeScript package, session
-        // 33; `3.11.4` in .python-version). A leading `v` stays (`v18.19.0`).
+        // 33; `3.11.4` in .python-version), for a request that speaks of a version — any
+        // other number set would find it too. A leading `v` stays (`v18.19.0`).
         let mut lines = text
             .lines()
             .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
@@ -2656,9 +2660,12 @@ mod tests {
             set("# pinned\n3.11.4\n", "Set the Python version to 3.12."),
             pair("3.11.4", "3.12")
         );
-        // Two bare lines, or a value that is no version: no such file.
+        // Two bare lines, or a value that is no version, or a request that speaks of no
+        // version ("Set MAX_LENGTH to 200." found .nvmrc's `18` as well as config.ts's line,
+        // and offered no edit: textkit set, session 34): no such file.
         assert_eq!(set("18\n20\n", "Bump the Node version to 22."), None);
         assert_eq!(set("18\n", "Set the Node version to latest."), None);
+        assert_eq!(set("18\n", "Set MAX_LENGTH to 200."), None);
     }
 
     #[test]
@@ -2677,6 +2684,20 @@ mod tests {
         assert_eq!(
             edit.change_asked("Bump the Node version to 20."),
             Some(serde_json::json!({"path": ".nvmrc", "old_text": "18", "new_text": "20"}))
+        );
+        std::fs::create_dir(dir.path().join("src")).unwrap();
+        std::fs::write(
+            dir.path().join("src/config.ts"),
+            "export const MAX_LENGTH = 120;\n",
+        )
+        .unwrap();
+        assert_eq!(
+            edit.change_asked("Set MAX_LENGTH to 200."),
+            Some(serde_json::json!({
+                "path": "src/config.ts",
+                "old_text": "export const MAX_LENGTH = 120;",
+                "new_text": "export const MAX_LENGTH = 200;"
+            }))
         );
     }
 
