@@ -1905,10 +1905,10 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     /// at most six, in the order the results gave them; a line that opens a section (a
     /// Markdown heading, `"dependencies": {`) brings its first lines (up to four), a row of a
     /// CSV file read is shown with its columns' names, a line a read and a search both showed
-    /// is shown once; the output of the look offered for the request ([`Self::look_first`]), three
-    /// lines or fewer none of which holds a telling word, is quoted whole and alone. Found on
-    /// the held-out sets: after the right look, Qwen2.5-Coder-0.5B answered from the last
-    /// result it was shown (`1` after an `ls`, when grep had shown `default=7`; release
+    /// is shown once; the output of the look offered for the request ([`Self::look_first`]),
+    /// three lines or fewer none of which holds a telling word, is quoted whole and alone.
+    /// Found on the held-out sets: after the right look, Qwen2.5-Coder-0.5B answered from the
+    /// last result it was shown (`1` after an `ls`, when grep had shown `default=7`; release
     /// 1.4.0's entry for 1.3.0's).
     fn evidence(&self, turns: &[TurnRecord]) -> Vec<String> {
         const COMMON: &[&str] = &[
@@ -2150,6 +2150,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             if let Some(header) = header
                 && let Some(named) = named_row(header, lines[li])
             {
+                let named = cut(&named);
                 if !out.contains(&named) {
                     out.push(named);
                 }
