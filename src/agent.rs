@@ -1994,21 +1994,16 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             return Vec::new();
         }
         // The outputs of the run's calls that succeeded (not toolmend's notes around repeats).
-        let results: Vec<Vec<&str>> = turns
-            .iter()
-            .flat_map(|t| &t.calls)
-            .filter(|c| c.result.is_ok())
-            .map(|c| c.result.output.lines().collect())
-            .collect();
-        // The path each result's read showed, to know its lines' places.
-        let read_paths: Vec<Option<&str>> = turns
+        // With the path each result's read showed, to know its lines' places.
+        let results: Vec<(Option<&str>, Vec<&str>)> = turns
             .iter()
             .flat_map(|t| &t.calls)
             .filter(|c| c.result.is_ok())
             .map(|c| {
-                (c.result.ran_as.as_deref().unwrap_or(&c.name) == "read")
+                let read = (c.result.ran_as.as_deref().unwrap_or(&c.name) == "read")
                     .then(|| c.args.get("path").and_then(|p| p.as_str()))
-                    .flatten()
+                    .flatten();
+                (read, c.result.output.lines().collect())
             })
             .collect();
         let body = |l: &str| line_text(l).to_owned();
@@ -2016,7 +2011,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         let mut held: Vec<(usize, usize, Vec<usize>)> = Vec::new();
         let mut seen: Vec<&str> = Vec::new();
         let mut places: Vec<(String, usize)> = Vec::new();
-        for (mi, lines) in results.iter().enumerate() {
+        for (mi, (read_path, lines)) in results.iter().enumerate() {
             for (li, line) in lines.iter().enumerate() {
                 let text = line.trim();
                 // A note of toolmend's in an output (`(No tool is named …)`), or a search's or
@@ -2032,7 +2027,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 seen.push(text);
                 // A file's line shown twice — by a read and by a search — is shown once
                 // (shopdata set, session 33: Grace Hopper's row, twice among three lines).
-                if let Some(place) = line_place(read_paths[mi], text) {
+                if let Some(place) = line_place(*read_path, text) {
                     if places.contains(&place) {
                         continue;
                     }
@@ -2133,19 +2128,19 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             }
         }
         for (mi, li) in scored {
-            let lines = &results[mi];
+            let (read_path, lines) = &results[mi];
             // A row of a table file read whole is shown with its header's column names, each
             // value after its own (`3\tid: 2, name: Grace Hopper, country: US`): a row alone
             // says not which value is the country (shopdata set, session 33: shown the
             // header and the row, the model still answered with the first row's country).
-            let table = read_paths[mi].is_some_and(|p| {
+            let table = read_path.is_some_and(|p| {
                 let p = p.to_lowercase();
                 p.ends_with(".csv") || p.ends_with(".tsv")
             });
             let header = (table
                 && li > 0
-                && line_place(read_paths[mi], lines[li]).is_some()
-                && line_place(read_paths[mi], lines[0]).is_some_and(|(_, n)| n == 1))
+                && line_place(*read_path, lines[li]).is_some()
+                && line_place(*read_path, lines[0]).is_some_and(|(_, n)| n == 1))
             .then(|| lines[0]);
             if let Some(header) = header
                 && let Some(named) = named_row(header, lines[li])
