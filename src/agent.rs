@@ -1738,15 +1738,19 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 "the reply copied a tool's output whole: asked to answer the question itself",
             ));
         }
+        // The results' texts, for the two number checks below: gathered once, when needed.
+        let texts = std::cell::OnceCell::new();
+        let texts = || {
+            texts
+                .get_or_init(|| self.result_texts(turns))
+                .iter()
+                .map(String::as_str)
+        };
         // A number the results hold only as a file's size in a listing: taken from it (deploy
         // set, session 33: `269` for "How many days of backups are kept?", README.md's size).
         if !asked.size
             && results
-            && let Some(number) = correct::size_as_answer(
-                content,
-                prompt,
-                self.result_texts(turns).iter().map(String::as_str),
-            )
+            && let Some(number) = correct::size_as_answer(content, prompt, texts())
         {
             asked.size = true;
             let look = self.look_first().filter(|c| !self.already_made(c));
@@ -1759,11 +1763,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         // 30): shown go.mod's `require` line, Qwen2.5-Coder-0.5B answered `Go 1.17.1`.
         if !asked.number
             && results
-            && let Some(number) = correct::unfounded_number(
-                content,
-                prompt,
-                self.result_texts(turns).iter().map(String::as_str),
-            )
+            && let Some(number) = correct::unfounded_number(content, prompt, texts())
         {
             asked.number = true;
             let look = files_in_results(turns)
@@ -2661,21 +2661,30 @@ fn named_row(header: &str, row: &str) -> Option<String> {
 /// (`data/customers.csv (line 3): …`), a read's numbered line (`  3\t…`) is in `read_path`,
 /// the file the read showed. `None` for other lines.
 fn line_place(read_path: Option<&str>, line: &str) -> Option<(String, usize)> {
-    let number = |s: &str| -> Option<usize> {
-        let digits: String = s.chars().take_while(char::is_ascii_digit).collect();
-        digits.parse().ok()
+    let (path, n) = match match_line(line) {
+        Some(place) => place,
+        None => (read_path?, numbered_line(line)?.0),
     };
-    if let Some((path, rest)) = line.split_once(" (line ")
-        && !path.contains(char::is_whitespace)
-        && let Some(n) = number(rest)
-    {
-        return Some((path.trim_start_matches("./").to_owned(), n));
+    Some((path.trim_start_matches("./").to_owned(), n))
+}
+
+/// The path and line number of a search's match line, `data/customers.csv (line 3): …` (a
+/// path with no space in it).
+fn match_line(line: &str) -> Option<(&str, usize)> {
+    let (path, rest) = line.split_once(" (line ")?;
+    if path.contains(char::is_whitespace) {
+        return None;
     }
+    let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    Some((path, rest[..digits].parse().ok()?))
+}
+
+/// The number and text of a read's numbered line, `  7\tDEFAULT_PATH = …`: digits, then a tab.
+fn numbered_line(line: &str) -> Option<(usize, &str)> {
     let t = line.trim_start();
-    let n = number(t)?;
     let digits = t.len() - t.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-    t[digits..].starts_with('\t').then_some(())?;
-    Some((read_path?.trim_start_matches("./").to_owned(), n))
+    let text = t[digits..].strip_prefix('\t')?;
+    Some((t[..digits].parse().ok()?, text))
 }
 
 /// The paths `line` writes as strings, in quotes (`"~/.weatherlog.csv"`, `'config/app.yml'`):
@@ -2709,16 +2718,16 @@ fn files_in_results(turns: &[TurnRecord]) -> Vec<String> {
         let read = (tool == "read"
             && c.result
                 .output
-                .trim_start()
-                .starts_with(|ch: char| ch.is_ascii_digit()))
+                .lines()
+                .next()
+                .is_some_and(|l| numbered_line(l).is_some()))
         .then(|| c.args.get("path").and_then(|p| p.as_str()))
         .flatten();
-        let matched = c.result.output.lines().filter_map(|l| {
-            let (path, rest) = l.split_once(" (line ")?;
-            (rest.starts_with(|ch: char| ch.is_ascii_digit())
-                && !path.contains(char::is_whitespace))
-            .then_some(path)
-        });
+        let matched = c
+            .result
+            .output
+            .lines()
+            .filter_map(|l| Some(match_line(l)?.0));
         for path in read.into_iter().chain(matched) {
             if !files.iter().any(|f| f == path) {
                 files.push(path.to_owned());
@@ -2731,13 +2740,7 @@ fn files_in_results(turns: &[TurnRecord]) -> Vec<String> {
 /// The text of `line`, a line of a tool's output, trimmed: a read's line is `  7\tDEFAULT_PATH
 /// = …`, its text after the number.
 fn line_text(line: &str) -> &str {
-    let t = line.trim_start();
-    let digits = t.len() - t.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-    if digits > 0 && t[digits..].starts_with('\t') {
-        t[digits + 1..].trim()
-    } else {
-        t.trim()
-    }
+    numbered_line(line).map_or(line, |(_, text)| text).trim()
 }
 
 /// The tool whose output, of a call in `turns` that succeeded, `content` copies whole: three

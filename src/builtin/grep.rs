@@ -567,29 +567,46 @@ fn phrase_elsewhere(sb: &Sandbox, request: &str, file: &str) -> Option<String> {
     if phrases.is_empty() && lacked.is_empty() {
         return None;
     }
-    let mut phrase_lines = vec![0usize; phrases.len()];
-    let mut lacked_lines = vec![0usize; lacked.len()];
-    for other in super::small_texts(sb, sb.root()) {
-        for line in other.lines() {
-            let line = line.to_lowercase();
-            for (p, n) in phrases.iter().zip(phrase_lines.iter_mut()) {
-                if line.contains(p.as_str()) {
-                    *n += 1;
-                }
-            }
-            // A lacked word counts on a line that holds another of the question's plain words.
-            for (w, n) in lacked.iter().zip(lacked_lines.iter_mut()) {
-                if line.contains(w.as_str())
+    // A lacked word counts on a line that holds another of the question's plain words.
+    let counts = lines_holding(
+        sb,
+        sb.root(),
+        phrases.len() + lacked.len(),
+        |line, k| match k.checked_sub(phrases.len()) {
+            None => line.contains(phrases[k].as_str()),
+            Some(k) => {
+                let w = &lacked[k];
+                line.contains(w.as_str())
                     && words.iter().any(|o| o != w && line.contains(o.as_str()))
-                {
-                    *n += 1;
+            }
+        },
+    );
+    let (phrase_lines, lacked_lines) = counts.split_at(phrases.len());
+    fewest_found(&phrases, phrase_lines)
+        .filter(|phrase| !text.contains(phrase.as_str()))
+        .or_else(|| fewest_found(&lacked, lacked_lines))
+}
+
+/// For each of `n` things, on how many lines of the small texts below `dir` ([`super::small_texts`])
+/// `holds(line, k)` is true for thing `k`; each line lower-cased once.
+fn lines_holding(
+    sb: &Sandbox,
+    dir: &std::path::Path,
+    n: usize,
+    holds: impl Fn(&str, usize) -> bool,
+) -> Vec<usize> {
+    let mut counts = vec![0usize; n];
+    for text in super::small_texts(sb, dir) {
+        for line in text.lines() {
+            let line = line.to_lowercase();
+            for (k, count) in counts.iter_mut().enumerate() {
+                if holds(&line, k) {
+                    *count += 1;
                 }
             }
         }
     }
-    fewest_found(&phrases, &phrase_lines)
-        .filter(|phrase| !text.contains(phrase.as_str()))
-        .or_else(|| fewest_found(&lacked, &lacked_lines))
+    counts
 }
 
 /// Of `words`, the one found on the fewest lines by `counts` (the same order; at least one
@@ -772,17 +789,9 @@ fn telling_word(
     if words.is_empty() {
         return None;
     }
-    let mut lines = vec![0usize; words.len()];
-    for text in super::small_texts(sb, dir) {
-        for line in text.lines() {
-            let line = line.to_lowercase();
-            for (w, n) in words.iter().zip(lines.iter_mut()) {
-                if line.contains(w.as_str()) {
-                    *n += 1;
-                }
-            }
-        }
-    }
+    let lines = lines_holding(sb, dir, words.len(), |line, k| {
+        line.contains(words[k].as_str())
+    });
     // Each tier in turn: the first with a word found gives it.
     let mut from = 0;
     for &end in tiers.iter().chain([&words.len()]) {
