@@ -1465,11 +1465,14 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                         ""
                     }
                 );
+                let done = f.kind == correct::ALREADY_DONE;
                 let mut feedback =
                     correct::corrective(&self.grounded(f, example.as_deref()), example.as_deref());
                 // Not when the message already shows that call (`edit`'s "Read the file first:
-                // {…}"), nor when the conversation holds it: the model has looked.
+                // {…}"), nor when the conversation holds it: the model has looked; nor for a
+                // change already made, sent again (textkit node_bump, session 34).
                 if example.is_none()
+                    && !done
                     && let Some(look) = self.look_first()
                     && !correct::shows_call(&feedback, &look)
                     && !self.already_made(&look)
@@ -2884,23 +2887,39 @@ fn echoed(content: &str, turns: &[TurnRecord], record: &TurnRecord, prompt: &str
 }
 
 /// The messages toolmend wrote to the model in this run so far: corrective messages of failed
-/// calls, the note before a repeated call's earlier result or before the result of the tool a
-/// made-up name ran as (not the result itself: echoing a tool's output can be an answer), and
-/// nudges, `current` (this turn's) included.
+/// calls, the lines it added around a result (the note before a repeated call's earlier result
+/// or before the result of the tool a made-up name ran as, the next step after it; not the
+/// result itself: echoing a tool's output can be an answer), and nudges, `current` (this
+/// turn's) included.
 fn sent_messages<'a>(
     turns: &'a [TurnRecord],
     current: Option<&'a str>,
 ) -> impl Iterator<Item = &'a str> {
-    let feedback = turns.iter().flat_map(|t| &t.calls).filter_map(|c| {
+    let feedback = turns.iter().flat_map(|t| &t.calls).flat_map(|c| {
         if c.result.failure.is_some() {
-            Some(c.feedback.as_str())
-        } else if c.result.cached || c.result.ran_as.is_some() {
-            // The note toolmend put before the earlier output, or before the output of the
-            // tool a made-up name ran as: its first line.
-            c.feedback.lines().next()
-        } else {
-            None
+            return vec![c.feedback.as_str()];
         }
+        // Around a result's output, the lines toolmend added: the note before a repeated call's
+        // earlier output, and the lines after it (`To make the change the user asked for, call: {…}`: textkit set, session
+        // 34, answered with that line's first words).
+        // The note of a made-up name is at the head of the output itself: its first line.
+        let mut added: Vec<&str> = if c.result.cached || c.result.ran_as.is_some() {
+            c.feedback.lines().take(1).collect()
+        } else {
+            Vec::new()
+        };
+        let output = c.result.output.trim();
+        if let Some(at) = c.feedback.find(output)
+            && !output.is_empty()
+        {
+            added.extend(
+                c.feedback[..at]
+                    .lines()
+                    .chain(c.feedback[at + output.len()..].lines())
+                    .filter(|l| !l.trim().is_empty()),
+            );
+        }
+        added
     });
     let nudges = turns.iter().filter_map(|t| t.nudge.as_deref());
     feedback.chain(nudges).chain(current)

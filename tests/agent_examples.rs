@@ -4032,3 +4032,60 @@ fn a_number_taken_from_a_listings_sizes_is_asked_again() {
     );
     assert_eq!((t.answer.as_deref(), requests.len()), (Some("7"), 2));
 }
+
+/// Found with the textkit set (session 34, node_bump): shown `To make the change the user asked
+/// for, call: {…}` after a repeated look, Qwen2.5-Coder-0.5B made the edit, sent it again, and
+/// answered `To make the change the user asked for, call:` — a line toolmend added to a tool's
+/// result, not an answer: asked again once, like any echo. A change already made and sent again
+/// is not followed by a look to make first.
+#[test]
+fn a_reply_echoing_a_line_added_to_a_result_is_asked_again() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(&dir, &[(".nvmrc", "18\n"), ("README.md", "# kit\n")]);
+    let ls = || call("ls", json!({"path": "."}));
+    let edit = || {
+        call(
+            "edit",
+            json!({"path": ".nvmrc", "old_text": "18", "new_text": "20"}),
+        )
+    };
+    let (t, requests) = run_prompt(
+        &dir,
+        "Bump the Node version to 20.",
+        vec![
+            ls(),
+            ls(),
+            edit(),
+            edit(),
+            "To make the change the user asked for, call:".into(),
+            "The Node version in .nvmrc is now 20.".into(),
+        ],
+    );
+    assert!(
+        t.turns[1].calls[0]
+            .feedback
+            .contains("To make the change the user asked for, call: {\"name\":\"edit\""),
+        "{:?}",
+        t.turns[1]
+    );
+    let again = &t.turns[3].calls[0];
+    assert_eq!(
+        again.result.failure.as_ref().map(|f| f.kind.as_str()),
+        Some("already_done")
+    );
+    assert!(
+        !again.feedback.contains("To look first"),
+        "{}",
+        again.feedback
+    );
+    assert_eq!(t.end, EndReason::Answered);
+    assert_eq!(
+        t.answer.as_deref(),
+        Some("The Node version in .nvmrc is now 20.")
+    );
+    let retry = &requests[5].messages.last().unwrap().content;
+    assert!(
+        retry.starts_with("Your last reply only repeated a message sent to you"),
+        "{retry}"
+    );
+}
