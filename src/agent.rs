@@ -1815,6 +1815,36 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 ));
             }
         }
+        // A question that asks which function (class, method, …), answered without naming
+        // one of the names the bearing lines write as code. Found with the tally set (session
+        // 34): asked "Which function finds the longest line?", shown `internal/count/count.go
+        // (line 22): // MaxLineLength returns the length of the longest line in s.`,
+        // Qwen2.5-Coder-0.5B answered "The longest line in `internal/count/count.go` is `22`."
+        // A tool's name asked again already (above) is no answer either way.
+        if !asked.code
+            && results
+            && let Some(kind) = correct::asks_which_code(prompt)
+            && self.only_tool_name(content, prompt).is_none()
+        {
+            let lines = self.evidence(turns);
+            let mut names: Vec<String> = Vec::new();
+            for name in lines
+                .iter()
+                .flat_map(|l| correct::code_names(shown_text(l)))
+            {
+                if !names.contains(&name) {
+                    names.push(name);
+                }
+            }
+            let reply = content.to_lowercase();
+            if !names.is_empty() && !names.iter().any(|n| reply.contains(&n.to_lowercase())) {
+                asked.code = true;
+                return Some((
+                    correct::code_unnamed(prompt, kind, &names),
+                    "the question asks which function (class, …) and the answer named none: asked to name it",
+                ));
+            }
+        }
         None
     }
 
@@ -2682,6 +2712,15 @@ fn match_line(line: &str) -> Option<(&str, usize)> {
     Some((path, rest[..digits].parse().ok()?))
 }
 
+/// The text a line of a tool's output shows of its file: a search's match line's after its
+/// place (`path (line 3): text`), a read's numbered line's after its number ([`line_text`]).
+fn shown_text(line: &str) -> &str {
+    match match_line(line).and_then(|_| line.split_once("): ")) {
+        Some((_, text)) => text.trim(),
+        None => line_text(line),
+    }
+}
+
 /// The number and text of a read's numbered line, `  7\tDEFAULT_PATH = …`: digits, then a tab.
 fn numbered_line(line: &str) -> Option<(usize, &str)> {
     let t = line.trim_start();
@@ -2967,6 +3006,7 @@ struct NonAnswers {
     how_to: bool,
     same: bool,
     size: bool,
+    code: bool,
     /// The replies asked again for what they said (an echo, steps for the user, a tool's
     /// name, a refusal), not for what was missing (a look, a change): a copy of one is no
     /// answer later either.

@@ -4089,3 +4089,47 @@ fn a_reply_echoing_a_line_added_to_a_result_is_asked_again() {
         "{retry}"
     );
 }
+
+/// Found with the tally set (session 34, longest_fn): asked "Which function finds the longest
+/// line?", shown `count.go (line 3): // MaxLineLength returns the length of the longest line in
+/// s.`, Qwen2.5-Coder-0.5B answered "The longest line in `count.go` is `3`." — no function's
+/// name, while the bearing line writes one as code: asked again once, the names shown. An answer
+/// that names it stands.
+#[test]
+fn a_which_function_answer_naming_none_is_asked_again_once() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "count.go",
+            "package count\n\n// MaxLineLength returns the length of the longest line in s.\nfunc MaxLineLength(s string) int {\n\treturn 0\n}\n",
+        )],
+    );
+    let grep = || call("grep", json!({"pattern": "longest", "ignore_case": true}));
+    let prompt = "Which function finds the longest line?";
+    let wrong = "The longest line in `count.go` is `3`.";
+    let (t, requests) = run_prompt(
+        &dir,
+        prompt,
+        vec![grep(), wrong.into(), "MaxLineLength.".into()],
+    );
+    assert_eq!(t.answer.as_deref(), Some("MaxLineLength."));
+    let retry = &requests[2].messages.last().unwrap().content;
+    assert!(
+        retry.starts_with(&format!(
+            "The user asked \"{prompt}\": the answer is the name of a function, and your reply names none."
+        )) && retry.contains("`MaxLineLength`"),
+        "{retry}"
+    );
+    // Once: the same answer again stands.
+    let (t, _) = run_prompt(&dir, prompt, vec![grep(), wrong.into(), wrong.into()]);
+    assert_eq!(t.answer.as_deref(), Some(wrong));
+    // Named: it stands at once.
+    let (t, _) = run_prompt(
+        &dir,
+        prompt,
+        vec![grep(), "The `MaxLineLength` function.".into()],
+    );
+    assert_eq!(t.turns.len(), 2);
+    assert_eq!(t.answer.as_deref(), Some("The `MaxLineLength` function."));
+}

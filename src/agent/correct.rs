@@ -546,6 +546,94 @@ pub fn file_unnamed(prompt: &str, files: &[String]) -> String {
     )
 }
 
+/// What kind of named thing in code a question asks for — "Which function finds the longest
+/// line?" asks for a `function` — or `None`: "which" or "what" before one of function, method,
+/// class, struct, type, variable, constant.
+///
+/// ```
+/// use toolmend::agent::correct::asks_which_code;
+/// assert_eq!(asks_which_code("Which function finds the longest line?"), Some("function"));
+/// assert_eq!(asks_which_code("What class parses the config?"), Some("class"));
+/// assert_eq!(asks_which_code("What does the MaxLineLength function do?"), None);
+/// assert_eq!(asks_which_code("Which file sets the port?"), None);
+/// ```
+#[must_use]
+pub fn asks_which_code(prompt: &str) -> Option<&'static str> {
+    const KINDS: [&str; 7] = [
+        "function", "method", "class", "struct", "type", "variable", "constant",
+    ];
+    if !is_question(prompt) {
+        return None;
+    }
+    let words: Vec<String> = prompt
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    words.windows(2).find_map(|w| {
+        let kind = w[1].strip_suffix(['s']).unwrap_or(&w[1]);
+        (["which", "what"].contains(&w[0].as_str()))
+            .then(|| KINDS.iter().copied().find(|k| *k == kind || *k == w[1]))
+            .flatten()
+    })
+}
+
+/// The names written as code in `text`: a word of letters, digits and `_` (three characters or
+/// more, not starting with a digit) with a capital after its first letter (`MaxLineLength`,
+/// `parseArgs`), an `_` inside (`longest_line`), or a `(` right after it (`count(`), each once,
+/// in order.
+///
+/// ```
+/// use toolmend::agent::correct::code_names;
+/// assert_eq!(
+///     code_names("// MaxLineLength returns the length of the longest line in s."),
+///     ["MaxLineLength"]
+/// );
+/// assert_eq!(code_names("def longest_line(text): count(x)"), ["longest_line", "count"]);
+/// assert!(code_names("the longest line of a file").is_empty());
+/// ```
+#[must_use]
+pub fn code_names(text: &str) -> Vec<String> {
+    let is_name_char = |c: char| c.is_alphanumeric() || c == '_';
+    let mut names: Vec<String> = Vec::new();
+    let mut rest = text;
+    while let Some(start) = rest.find(is_name_char) {
+        let word_len = rest[start..]
+            .find(|c: char| !is_name_char(c))
+            .unwrap_or(rest.len() - start);
+        let word = &rest[start..start + word_len];
+        let after = &rest[start + word_len..];
+        rest = after;
+        let trimmed = word.trim_matches('_');
+        if trimmed.chars().count() < 3 || word.starts_with(|c: char| c.is_ascii_digit()) {
+            continue;
+        }
+        let coded = trimmed.chars().skip(1).any(char::is_uppercase)
+            && trimmed.chars().any(char::is_lowercase)
+            || trimmed.contains('_')
+            || after.starts_with('(');
+        if coded && !names.iter().any(|n| n == word) {
+            names.push(word.to_owned());
+        }
+    }
+    names
+}
+
+/// The message added before the turn after an answer to a question that asks which `kind`
+/// ([`asks_which_code`]: `function`, `class`, …) that names none of `names`, the names written
+/// as code in the lines that bear on the request ([`code_names`]). Once a run.
+#[must_use]
+pub fn code_unnamed(prompt: &str, kind: &str, names: &[String]) -> String {
+    let shown: Vec<String> = names.iter().take(6).map(|n| format!("`{n}`")).collect();
+    format!(
+        "The user asked \"{}\": the answer is the name of a {kind}, and your reply names none. \
+         The tool results above name {}. Answer with the name of the {kind} that answers the \
+         question.",
+        restated(prompt),
+        shown.join(", ")
+    )
+}
+
 /// Whether `prompt` is a question ([`is_question`]) that wants one thing told — a name, a
 /// file, a value, what something does — rather than contents shown or several things listed:
 /// it does not ask to list, show or print, for contents ("What is in README.md?"), nor for
