@@ -2394,11 +2394,14 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         let Ok(call) = serde_json::from_str::<serde_json::Value>(call) else {
             return false;
         };
-        self.history.iter().flat_map(|m| &m.tool_calls).any(|c| {
-            Some(c.name.as_str()) == call["name"].as_str()
-                && (c.arguments == call["arguments"]
-                    || c.arguments.as_str().and_then(repaired_value).as_ref()
-                        == Some(&call["arguments"]))
+        let sent = |name: &str, args: &serde_json::Value| {
+            Some(name) == call["name"].as_str()
+                && (*args == call["arguments"]
+                    || args.as_str().and_then(repaired_value).as_ref() == Some(&call["arguments"]))
+        };
+        self.history.iter().any(|m| {
+            m.tool_calls.iter().any(|c| sent(&c.name, &c.arguments))
+                || (m.role == Role::Tool && ran_as_shown(&m.content).is_some_and(|c| c == call))
         })
     }
 
@@ -2915,6 +2918,19 @@ fn args_value(args: &Args) -> Option<serde_json::Value> {
         Args::Value(v) => Some(v.clone()),
         Args::Text(t) => repaired_value(t),
     }
+}
+
+/// The call a made-up name ran as, when the note at the head of its result (`content`) shows
+/// it: `(No tool is named `count`; this is the result of `ls` for that name: {"name":"ls",…}.)`
+/// — a look made under another name (tally set, session 35: offered again as the look to make
+/// first).
+fn ran_as_shown(content: &str) -> Option<serde_json::Value> {
+    let note = content.lines().next()?;
+    if !note.starts_with("(No tool is named `") || !note.contains("; this is the result of ") {
+        return None;
+    }
+    let call = &note[note.find('{')?..=note.rfind('}')?];
+    serde_json::from_str(call).ok()
 }
 
 /// Whether `content`, a reply without calls, only repeats a message toolmend sent this run

@@ -4133,3 +4133,39 @@ fn a_which_function_answer_naming_none_is_asked_again_once() {
     assert_eq!(t.turns.len(), 2);
     assert_eq!(t.answer.as_deref(), Some("The `MaxLineLength` function."));
 }
+
+/// Found with the tally set (session 35, test_file): `count` with `{"path": "."}` ran as the
+/// `ls` of `internal/count` (its note shows that call); sent again, its earlier result came
+/// with "To look first …, call: {ls internal/count}" — a look already made, under another name.
+/// The model then answered `count_test.go (358 bytes)`, a line of the listing that names the
+/// file, and was asked about the size `358` instead of being taken at its word.
+#[test]
+fn a_look_made_under_a_made_up_name_is_not_offered_and_a_listing_line_answers_which_file() {
+    const TEST_GO: &str = "package count\n\nfunc TestCount() {}\n";
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            ("internal/count/count.go", "package count\n"),
+            ("internal/count/count_test.go", TEST_GO),
+            ("README.md", "# tally\n"),
+        ],
+    );
+    let count = || call("count", json!({"path": "."}));
+    let answer = format!("count_test.go ({} bytes)", TEST_GO.len());
+    let (t, _) = run_prompt(
+        &dir,
+        "Which file has the tests for the count package?",
+        vec![count(), count(), answer.clone().into()],
+    );
+    let first = &t.turns[0].calls[0].feedback;
+    assert!(
+        first.contains(r#"this is the result of `ls` for that name: {"name":"ls","arguments":{"path":"internal/count"}}"#),
+        "{first}"
+    );
+    let again = &t.turns[1].calls[0].feedback;
+    assert!(!again.contains("To look first"), "{again}");
+    assert_eq!(t.end, EndReason::Answered, "{t:?}");
+    assert_eq!(t.answer, Some(answer));
+    assert_eq!(t.turns.len(), 3);
+}

@@ -850,6 +850,9 @@ pub fn number_unfounded(number: &str, prompt: &str, look: Option<&str>) -> Strin
 /// assert_eq!(size_as_answer("269", q, results), Some("269".to_owned()));
 /// assert_eq!(size_as_answer("7 days.", q, results), None);
 /// assert_eq!(size_as_answer("269", "How big is README.md, in bytes?", results), None);
+/// // A listing's line names the file: the size is not the answer.
+/// let q = "Which file holds the docs?";
+/// assert_eq!(size_as_answer("README.md (269 bytes)", q, results), None);
 /// ```
 #[must_use]
 pub fn size_as_answer<'r>(
@@ -874,6 +877,10 @@ pub fn size_as_answer<'r>(
         .collect();
     whole.into_iter().find_map(|n| {
         let size = format!("({n} bytes)");
+        // A listing's line copied whole (`count_test.go (358 bytes)`) answers with the name.
+        if answer.contains(&size) {
+            return None;
+        }
         let sized = results.clone().into_iter().any(|r| r.contains(&size));
         let elsewhere = results
             .clone()
