@@ -1263,6 +1263,9 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 // changelog_entry: the line added again with "1. replace 1 occurrence …").
                 let more = correct::change_steps(&self.request) > 1;
                 feedback.push_str(correct::change_made(more));
+                // The line that showed this change leaves the conversation: made, it is a call
+                // to copy again (tally set, session 35: answered with it until the run ended).
+                self.drop_change_lines();
                 if !more {
                     retry = Some(
                         "the change the request spells out is made: the next turn offers no tools"
@@ -2386,6 +2389,23 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             .filter(|m| matches!(m.role, Role::Tool | Role::User))
             .map(|m| m.content.clone());
         run.chain(said).collect()
+    }
+
+    /// Takes the lines showing the change to make ([`correct::change_next`]) out of the tool
+    /// results of the conversation the model sees; the transcript keeps them.
+    fn drop_change_lines(&mut self) {
+        let shown = correct::change_next("");
+        let prefix = shown.trim_start();
+        for m in &mut self.history {
+            if m.role == Role::Tool && m.content.contains(prefix) {
+                m.content = m
+                    .content
+                    .lines()
+                    .filter(|l| !l.starts_with(prefix))
+                    .collect::<Vec<_>>()
+                    .join("\n");
+            }
+        }
     }
 
     /// Whether the conversation holds the call `call` (JSON text `{"name", "arguments"}`),

@@ -4169,3 +4169,40 @@ fn a_look_made_under_a_made_up_name_is_not_offered_and_a_listing_line_answers_wh
     assert_eq!(t.answer, Some(answer));
     assert_eq!(t.turns.len(), 3);
 }
+
+/// Found with the tally set (session 35, ignore_log): shown `To make the change the user asked
+/// for, call: {…}` after a repeated look, Qwen2.5-Coder-0.5B made that edit, then answered with
+/// that line again and again until the run ended without an answer. Once the change it shows
+/// is made, the line leaves the conversation the model sees (the transcript keeps it).
+#[test]
+fn the_line_showing_the_change_to_make_leaves_the_conversation_once_it_is_made() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(".gitignore", "bin/\n*.out\n"), ("README.md", "# tally\n")],
+    );
+    let ls = || call("ls", json!({"path": "."}));
+    let due = r#"{"name":"edit","arguments":{"path":".gitignore","old_text":"*.out","new_text":"*.out\n*.log"}}"#;
+    let (t, requests) = run_prompt(
+        &dir,
+        "Add *.log to the gitignore.",
+        vec![ls(), ls(), due.into(), "Added *.log to .gitignore.".into()],
+    );
+    let line = format!("To make the change the user asked for, call: {due}");
+    assert!(
+        t.turns[1].calls[0].feedback.contains(&line),
+        "{:?}",
+        t.turns[1]
+    );
+    assert!(t.turns[2].calls[0].result.is_ok(), "{:?}", t.turns[2]);
+    // The request before the edit holds the line; the one after it does not.
+    let holds =
+        |r: &toolmend::backend::Request| r.messages.iter().any(|m| m.content.contains(&line));
+    assert!(holds(&requests[2]));
+    assert!(!holds(&requests[3]), "{:?}", requests[3].messages);
+    assert_eq!(t.answer.as_deref(), Some("Added *.log to .gitignore."));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join(".gitignore")).unwrap(),
+        "bin/\n*.out\n*.log\n"
+    );
+}
