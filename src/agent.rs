@@ -1786,16 +1786,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         // file sets the database password?", Qwen2.5-Coder-0.5B grepped `password`, was shown
         // `docker-compose.yml (line 14): POSTGRES_PASSWORD: notes-secret`, and answered
         // `POSTGRES_PASSWORD`.
-        if !asked.file
-            && results
-            && correct::asks_which_file(prompt)
-            && !content.split_whitespace().any(|t| {
-                is_path_token(
-                    t.trim_matches(['`', '"', '\'', '*'])
-                        .trim_end_matches(['.', '!', '?']),
-                )
-            })
-        {
+        if !asked.file && results && correct::asks_which_file(prompt) && !names_path(content) {
             // A path the bearing lines write in quotes first (`~/.weatherlog.csv` in
             // `DEFAULT_PATH = os.path.expanduser("~/.weatherlog.csv")`: held-out
             // readings_file, session 33): the file the code keeps something in.
@@ -1828,14 +1819,22 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             && results
             && let Some(kind) = correct::asks_which_code(prompt)
             && self.only_tool_name(content, prompt).is_none()
+            // A module or a package may be answered with its file's path.
+            && !(["module", "package", "library", "crate"].contains(&kind)
+                && names_path(content))
         {
             let lines = self.evidence(turns);
+            // A name the question writes is what it asks about, not the answer ("Which package
+            // does slugify use?": textkit set, session 35, answered with `slugify`).
+            let asked_about: Vec<String> = crate::tools::request_words(prompt)
+                .map(str::to_lowercase)
+                .collect();
             let mut names: Vec<String> = Vec::new();
             for name in lines
                 .iter()
                 .flat_map(|l| correct::code_names(shown_text(l)))
             {
-                if !names.contains(&name) {
+                if !names.contains(&name) && !asked_about.contains(&name.to_lowercase()) {
                     names.push(name);
                 }
             }
@@ -2722,6 +2721,17 @@ fn line_place(read_path: Option<&str>, line: &str) -> Option<(String, usize)> {
         None => (read_path?, numbered_line(line)?.0),
     };
     Some((path.trim_start_matches("./").to_owned(), n))
+}
+
+/// Whether `content` names a path ([`is_path_token`]): a word of it, quotes, backticks and
+/// stars around it and a sentence's end after it aside.
+fn names_path(content: &str) -> bool {
+    content.split_whitespace().any(|t| {
+        is_path_token(
+            t.trim_matches(['`', '"', '\'', '*'])
+                .trim_end_matches(['.', '!', '?']),
+        )
+    })
 }
 
 /// The path and line number of a search's match line, `data/customers.csv (line 3): …` (a

@@ -4206,3 +4206,37 @@ fn the_line_showing_the_change_to_make_leaves_the_conversation_once_it_is_made()
         "bin/\n*.out\n*.log\n"
     );
 }
+
+/// Found with the textkit set (session 35, slug_dependency): asked "Which package does slugify
+/// use to make text ASCII?", shown `const ascii = unidecode(text).toLowerCase();`,
+/// Qwen2.5-Coder-0.5B answered "The package slugify uses ASCII to make text ASCII." — the
+/// question's own name, no other: a name the question holds names nothing it asks for.
+#[test]
+fn a_which_package_answer_naming_only_the_questions_own_name_is_asked_again() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "src/slug.ts",
+            "import unidecode from \"unidecode\";\n\nexport function slugify(text: string): string {\n  const ascii = unidecode(text).toLowerCase();\n  return ascii;\n}\n",
+        )],
+    );
+    let grep = || call("grep", json!({"pattern": "ascii", "ignore_case": true}));
+    let prompt = "Which package does slugify use to make text ASCII?";
+    let (t, requests) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            grep(),
+            "The package slugify uses ASCII to make text ASCII.".into(),
+            "unidecode".into(),
+        ],
+    );
+    assert_eq!(t.answer.as_deref(), Some("unidecode"));
+    let retry = &requests[2].messages.last().unwrap().content;
+    assert!(
+        retry.contains("the answer is the name of a package") && retry.contains("`unidecode`"),
+        "{retry}"
+    );
+    assert!(!retry.contains("`slugify`"), "{retry}");
+}

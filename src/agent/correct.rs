@@ -548,19 +548,21 @@ pub fn file_unnamed(prompt: &str, files: &[String]) -> String {
 
 /// What kind of named thing in code a question asks for — "Which function finds the longest
 /// line?" asks for a `function` — or `None`: "which" or "what" before one of function, method,
-/// class, struct, type, variable, constant.
+/// class, struct, type, variable, constant, package, library, module, crate.
 ///
 /// ```
 /// use toolmend::agent::correct::asks_which_code;
 /// assert_eq!(asks_which_code("Which function finds the longest line?"), Some("function"));
 /// assert_eq!(asks_which_code("What class parses the config?"), Some("class"));
+/// assert_eq!(asks_which_code("Which package does slugify use?"), Some("package"));
 /// assert_eq!(asks_which_code("What does the MaxLineLength function do?"), None);
 /// assert_eq!(asks_which_code("Which file sets the port?"), None);
 /// ```
 #[must_use]
 pub fn asks_which_code(prompt: &str) -> Option<&'static str> {
-    const KINDS: [&str; 7] = [
-        "function", "method", "class", "struct", "type", "variable", "constant",
+    const KINDS: [&str; 11] = [
+        "function", "method", "class", "struct", "type", "variable", "constant", "package",
+        "library", "module", "crate",
     ];
     if !is_question(prompt) {
         return None;
