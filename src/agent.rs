@@ -313,6 +313,9 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         // Replies that are no answer, each kind asked again once a run (see `non_answer`).
         let mut asked = NonAnswers::default();
         let mut non_answer_note: Option<String> = None;
+        // Set when the message asking again holds what the answer needs: that turn offers no
+        // tools (see `NonAnswers::answer_only`).
+        let mut answer_only_next = false;
 
         for t in 1..=max_turns {
             if self.interrupt.is_set() {
@@ -325,7 +328,8 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             // result it already has. Without tools the chat template drops its tool-calling
             // frame, and a small model stuck repeating a call answers instead.
             let stuck = std::mem::take(&mut self.answer_next);
-            let answer_only = t > 1 && (left == 1 || stuck);
+            let asked_for_answer = std::mem::take(&mut answer_only_next);
+            let answer_only = t > 1 && (left == 1 || stuck || asked_for_answer);
             let turns_left =
                 (t > 1 && left <= self.options.nudge_turns).then(|| correct::nudge(left));
             let answer_now = (stuck && left > 1).then(|| correct::answer_now(prompt));
@@ -479,6 +483,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 // No answer where one belongs: asked again, the reply kept in the transcript but
                 // not in the conversation.
                 non_answer_note = Some(note);
+                answer_only_next = std::mem::take(&mut asked.answer_only);
                 if let Some(due) = asked.due.take() {
                     self.change_due = Some(due);
                 }
@@ -1841,6 +1846,10 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             let reply = content.to_lowercase();
             if !names.is_empty() && !names.iter().any(|n| reply.contains(&n.to_lowercase())) {
                 asked.code = true;
+                // The names are in the note: the next turn is for the answer, with no tools
+                // (tally set, session 35: asked so with tools offered, the model went back to
+                // the calls it had made until the run ended).
+                asked.answer_only = true;
                 return Some((
                     correct::code_unnamed(prompt, kind, &names),
                     "the question asks which function (class, …) and the answer named none: asked to name it",
@@ -3053,6 +3062,9 @@ struct NonAnswers {
     same: bool,
     size: bool,
     code: bool,
+    /// Set by a check whose message holds what the answer needs: the next turn offers no
+    /// tools. Taken by the loop.
+    answer_only: bool,
     /// The replies asked again for what they said (an echo, steps for the user, a tool's
     /// name, a refusal), not for what was missing (a look, a change): a copy of one is no
     /// answer later either.

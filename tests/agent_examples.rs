@@ -4093,8 +4093,8 @@ fn a_reply_echoing_a_line_added_to_a_result_is_asked_again() {
 /// Found with the tally set (session 34, longest_fn): asked "Which function finds the longest
 /// line?", shown `count.go (line 3): // MaxLineLength returns the length of the longest line in
 /// s.`, Qwen2.5-Coder-0.5B answered "The longest line in `count.go` is `3`." — no function's
-/// name, while the bearing line writes one as code: asked again once, the names shown. An answer
-/// that names it stands.
+/// name, while the bearing line writes one as code: asked again once, the names shown, in a turn
+/// for the answer. An answer that names it stands.
 #[test]
 fn a_which_function_answer_naming_none_is_asked_again_once() {
     let dir = tempfile::tempdir().unwrap();
@@ -4121,6 +4121,10 @@ fn a_which_function_answer_naming_none_is_asked_again_once() {
         )) && retry.contains("`MaxLineLength`"),
         "{retry}"
     );
+    // The names are in the message: the turn for the answer offers no tools (tally set,
+    // session 35: offered them, the model went back to its calls until the run ended).
+    assert!(requests[2].tools.is_empty());
+    assert!(!requests[1].tools.is_empty());
     // Once: the same answer again stands.
     let (t, _) = run_prompt(&dir, prompt, vec![grep(), wrong.into(), wrong.into()]);
     assert_eq!(t.answer.as_deref(), Some(wrong));

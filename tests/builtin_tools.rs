@@ -874,3 +874,41 @@ async fn edit_names_copied_line_numbers_and_the_closest_line() {
         "nothing was changed"
     );
 }
+
+/// Found with the shopdata set (session 34, order_count): asked "How many orders are in
+/// orders.csv?", shown the file's five numbered lines, Qwen2.5-Coder-0.5B answered `1`. A read
+/// of a whole table file with a header line says how many rows are below it; a part of one, or
+/// a table whose first line is a row, gets no count.
+#[tokio::test]
+async fn read_of_a_whole_table_counts_its_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let orders = "id,customer_id,placed_at,total_cents\n1,1,2026-01-03,1250\n2,2,2026-01-04,830\n\n3,1,2026-02-11,4400\n";
+    std::fs::write(dir.path().join("orders.csv"), orders).unwrap();
+    std::fs::write(dir.path().join("one.tsv"), "name\tcountry\nAda\tUK\n").unwrap();
+    std::fs::write(dir.path().join("raw.csv"), "1,2\n3,4\n").unwrap();
+    let mut d = dispatcher(&dir);
+    let r = call(&mut d, "read", json!({"path": "orders.csv"})).await;
+    assert!(
+        r.output
+            .ends_with("5\t3,1,2026-02-11,4400\n[3 rows below the header line]"),
+        "{}",
+        r.output
+    );
+    assert_eq!(r.data["rows"], 3);
+    let r = call(&mut d, "read", json!({"path": "one.tsv"})).await;
+    assert!(
+        r.output.ends_with("\n[1 row below the header line]"),
+        "{}",
+        r.output
+    );
+    let r = call(&mut d, "read", json!({"path": "raw.csv"})).await;
+    assert_eq!(r.output, "1\t1,2\n2\t3,4");
+    assert!(r.data.get("rows").is_none());
+    let r = call(
+        &mut d,
+        "read",
+        json!({"path": "orders.csv", "start_line": 1, "end_line": 2}),
+    )
+    .await;
+    assert!(!r.output.contains("rows below"), "{}", r.output);
+}

@@ -180,9 +180,41 @@ fn read_at(sb: &Sandbox, abs: std::path::PathBuf, args: &ReadArgs) -> Result<Out
             end + 1
         ));
     }
+    let mut data =
+        json!({"path": shown, "start_line": start, "end_line": end, "total_lines": total});
+    // A whole table under a header line: how many rows, which a small model does not count
+    // (shopdata set, session 34: five numbered lines of orders.csv, answered `1`).
+    if start == 1
+        && end == total
+        && let Some(rows) = table_rows(&shown, &lines)
+    {
+        out.push_str(&format!(
+            "[{rows} row{} below the header line]",
+            if rows == 1 { "" } else { "s" }
+        ));
+        data["rows"] = json!(rows);
+    }
     Ok(Output::text(out.trim_end().to_string())
-        .with_data(
-            json!({"path": shown, "start_line": start, "end_line": end, "total_lines": total}),
-        )
+        .with_data(data)
         .reading(abs))
+}
+
+/// The number of rows (lines not blank) below the header line of `lines`, a CSV or TSV file's
+/// (`path`): `None` for another file, or when its first line is no header — one of its fields
+/// is empty or a number.
+fn table_rows(path: &str, lines: &[&str]) -> Option<usize> {
+    let lower = path.to_lowercase();
+    let sep = if lower.ends_with(".csv") {
+        ','
+    } else if lower.ends_with(".tsv") {
+        '\t'
+    } else {
+        return None;
+    };
+    let header = lines.first()?;
+    let names_only = header.split(sep).all(|f| {
+        let f = f.trim().trim_matches('"').trim();
+        !f.is_empty() && f.parse::<f64>().is_err()
+    });
+    names_only.then(|| lines[1..].iter().filter(|l| !l.trim().is_empty()).count())
 }
