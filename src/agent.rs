@@ -2445,9 +2445,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     fn code_asked(&self, name: &str) -> Option<String> {
         // A name written as code (`km_to_miles`, `toKelvin`): a plain word of the request
         // called as a tool (`version`) means a value to set, which `change_meant` reads.
-        let code = name.contains('_')
-            || (name.chars().skip(1).any(char::is_uppercase)
-                && name.chars().any(char::is_lowercase));
+        let code = correct::written_as_code(name);
         if self.change_due.is_some()
             || !code
             || !correct::asks_to_add(&self.request)

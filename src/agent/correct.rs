@@ -547,8 +547,8 @@ pub fn file_unnamed(prompt: &str, files: &[String]) -> String {
 }
 
 /// What kind of named thing in code a question asks for — "Which function finds the longest
-/// line?" asks for a `function` — or `None`: "which" or "what" before one of function, method,
-/// class, struct, type, variable, constant, package, library, module, crate.
+/// line?" asks for a `function` — or `None`: "which" or "what" before a word that names a kind
+/// of code ([`crate::tools::CODE_KINDS`]).
 ///
 /// ```
 /// use toolmend::agent::correct::asks_which_code;
@@ -557,13 +557,10 @@ pub fn file_unnamed(prompt: &str, files: &[String]) -> String {
 /// assert_eq!(asks_which_code("Which package does slugify use?"), Some("package"));
 /// assert_eq!(asks_which_code("What does the MaxLineLength function do?"), None);
 /// assert_eq!(asks_which_code("Which file sets the port?"), None);
+/// assert_eq!(asks_which_code("What type of database does the app use?"), None);
 /// ```
 #[must_use]
 pub fn asks_which_code(prompt: &str) -> Option<&'static str> {
-    const KINDS: [&str; 11] = [
-        "function", "method", "class", "struct", "type", "variable", "constant", "package",
-        "library", "module", "crate",
-    ];
     if !is_question(prompt) {
         return None;
     }
@@ -572,10 +569,18 @@ pub fn asks_which_code(prompt: &str) -> Option<&'static str> {
         .filter(|w| !w.is_empty())
         .map(str::to_lowercase)
         .collect();
-    words.windows(2).find_map(|w| {
-        let kind = w[1].strip_suffix(['s']).unwrap_or(&w[1]);
-        (["which", "what"].contains(&w[0].as_str()))
-            .then(|| KINDS.iter().copied().find(|k| *k == kind || *k == w[1]))
+    words.iter().enumerate().skip(1).find_map(|(i, word)| {
+        let w = [words[i - 1].as_str(), word.as_str()];
+        let kind = w[1].strip_suffix(['s']).unwrap_or(w[1]);
+        // "What type of database …" asks for a kind of thing, not a name in code.
+        let of = words.get(i + 1).is_some_and(|n| n == "of");
+        (["which", "what"].contains(&w[0]) && !of)
+            .then(|| {
+                crate::tools::CODE_KINDS
+                    .iter()
+                    .copied()
+                    .find(|k| *k == kind || *k == w[1])
+            })
             .flatten()
     })
 }
@@ -610,15 +615,26 @@ pub fn code_names(text: &str) -> Vec<String> {
         if trimmed.chars().count() < 3 || word.starts_with(|c: char| c.is_ascii_digit()) {
             continue;
         }
-        let coded = trimmed.chars().skip(1).any(char::is_uppercase)
-            && trimmed.chars().any(char::is_lowercase)
-            || trimmed.contains('_')
-            || after.starts_with('(');
+        let coded = written_as_code(trimmed) || after.starts_with('(');
         if coded && !names.iter().any(|n| n == word) {
             names.push(word.to_owned());
         }
     }
     names
+}
+
+/// Whether `word` is written as a name in code: an `_` inside (`km_to_miles`), or a capital
+/// after its first letter in a word with small letters (`toKelvin`, `MaxLineLength`).
+///
+/// ```
+/// use toolmend::agent::correct::written_as_code;
+/// assert!(written_as_code("km_to_miles") && written_as_code("MaxLineLength"));
+/// assert!(!written_as_code("version") && !written_as_code("README") && !written_as_code("Go"));
+/// ```
+#[must_use]
+pub fn written_as_code(word: &str) -> bool {
+    word.contains('_')
+        || (word.chars().skip(1).any(char::is_uppercase) && word.chars().any(char::is_lowercase))
 }
 
 /// The message added before the turn after an answer to a question that asks which `kind`

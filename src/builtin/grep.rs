@@ -698,28 +698,6 @@ fn phrases(request: &str) -> Vec<String> {
     out
 }
 
-/// Words that name a kind of code: a capitalised word next to one is a name in code ("the
-/// Text function", "the struct Counts").
-const CODE_KINDS: &[&str] = &[
-    "function",
-    "func",
-    "method",
-    "class",
-    "struct",
-    "type",
-    "interface",
-    "trait",
-    "enum",
-    "constant",
-    "const",
-    "variable",
-    "field",
-    "macro",
-    "property",
-    "module",
-    "package",
-];
-
 /// Capitalised words that are no name, wherever they stand ("… notes. Which function …").
 const NO_NAMES: &[&str] = &[
     "which", "what", "the", "this", "that", "each", "every", "any", "some", "new", "one",
@@ -728,7 +706,7 @@ const NO_NAMES: &[&str] = &[
 /// The words of `request` written as code: an identifier holding `_` (`to_kelvin`) or an inner
 /// capital (`isBroken`), a flag (`--last`, `-v`), a word the request puts in quotes or
 /// backticks (`"temperture"`), or a capitalised word, not the request's first, next to a word
-/// naming a kind of code ([`CODE_KINDS`]: "the Text function" — found running `toolmend run`
+/// naming a kind of code ([`crate::tools::CODE_KINDS`]: "the Text function" — found running `toolmend run`
 /// on a Go module, session 30); three characters or more, none that a regular expression reads
 /// as an operator outside a class (the search is for the word itself, and the call must be
 /// made of the request's own words). Lower case, at most 20, in order.
@@ -741,7 +719,7 @@ fn code_words(request: &str) -> Vec<String> {
     let all: Vec<&str> = crate::tools::request_words(request).take(200).collect();
     let kind = |i: Option<usize>| {
         i.and_then(|i| all.get(i))
-            .is_some_and(|w| CODE_KINDS.contains(&w.to_lowercase().as_str()))
+            .is_some_and(|w| crate::tools::CODE_KINDS.contains(&w.to_lowercase().as_str()))
     };
     let named = |i: usize| {
         let w = all[i];

@@ -73,6 +73,30 @@ pub(crate) fn string_values(v: &Value) -> Vec<&str> {
     out
 }
 
+/// Words that name a kind of code: a capitalised word next to one is a name in code ("the
+/// Text function", "the struct Counts").
+pub const CODE_KINDS: &[&str] = &[
+    "function",
+    "func",
+    "method",
+    "class",
+    "struct",
+    "type",
+    "interface",
+    "trait",
+    "enum",
+    "constant",
+    "const",
+    "variable",
+    "field",
+    "macro",
+    "property",
+    "module",
+    "package",
+    "library",
+    "crate",
+];
+
 /// The words of a user's request that may name a path: split at whitespace, with quotes and
 /// brackets around each, punctuation after it and a leading `./` taken off (`todo.txt` from "in
 /// `./todo.txt`?"; a leading dot stays: `.env`). Empty words are skipped. Tools ground their
