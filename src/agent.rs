@@ -2177,10 +2177,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             // value after its own (`3\tid: 2, name: Grace Hopper, country: US`): a row alone
             // says not which value is the country (shopdata set, session 33: shown the
             // header and the row, the model still answered with the first row's country).
-            let table = read_path.is_some_and(|p| {
-                let p = p.to_lowercase();
-                p.ends_with(".csv") || p.ends_with(".tsv")
-            });
+            let table = read_path.is_some_and(|p| crate::builtin::table_separator(p).is_some());
             let header = (table
                 && li > 0
                 && line_place(*read_path, lines[li]).is_some()
@@ -2701,8 +2698,8 @@ fn is_path_token(token: &str) -> bool {
 /// when either holds a quote (a quoted field may hold the separator) or their fields differ in
 /// number.
 fn named_row(header: &str, row: &str) -> Option<String> {
-    let number = row.trim_start().split('\t').next()?;
-    let (names, values) = (line_text(header), line_text(row));
+    let (number, values) = numbered_line(row)?;
+    let (names, values) = (line_text(header), values.trim());
     if names.contains(['"', '\'']) || values.contains(['"', '\'']) {
         return None;
     }

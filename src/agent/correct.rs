@@ -510,6 +510,14 @@ pub fn bearing(lines: &[String]) -> Option<String> {
     })
 }
 
+/// The words of `text` (runs of letters and digits), lower case, in order.
+fn lower_words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
 /// Whether `prompt` is a question ([`is_question`]) that asks which file: "Which file sets the
 /// database password?", "In what files is `retries` read?".
 ///
@@ -522,11 +530,7 @@ pub fn bearing(lines: &[String]) -> Option<String> {
 /// ```
 #[must_use]
 pub fn asks_which_file(prompt: &str) -> bool {
-    let words: Vec<String> = prompt
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .collect();
+    let words = lower_words(prompt);
     is_question(prompt)
         && words.windows(2).any(|w| {
             ["which", "what"].contains(&w[0].as_str()) && ["file", "files"].contains(&w[1].as_str())
@@ -564,11 +568,7 @@ pub fn asks_which_code(prompt: &str) -> Option<&'static str> {
     if !is_question(prompt) {
         return None;
     }
-    let words: Vec<String> = prompt
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .collect();
+    let words = lower_words(prompt);
     words.iter().enumerate().skip(1).find_map(|(i, word)| {
         let w = [words[i - 1].as_str(), word.as_str()];
         let kind = w[1].strip_suffix(['s']).unwrap_or(w[1]);
@@ -773,10 +773,9 @@ pub fn unfounded_number<'r>(
     if !is_question(prompt) {
         return None;
     }
-    let lower = prompt.to_lowercase();
-    if lower
-        .split(|c: char| !c.is_alphanumeric())
-        .any(|w| WORKED_OUT.contains(&w))
+    if lower_words(prompt)
+        .iter()
+        .any(|w| WORKED_OUT.contains(&w.as_str()))
     {
         return None;
     }
@@ -882,10 +881,9 @@ pub fn size_as_answer<'r>(
         "size", "sizes", "big", "bigger", "large", "larger", "bytes", "byte", "kb", "mb",
     ];
     if !is_question(prompt)
-        || prompt
-            .to_lowercase()
-            .split(|c: char| !c.is_alphanumeric())
-            .any(|w| SIZE_WORDS.contains(&w))
+        || lower_words(prompt)
+            .iter()
+            .any(|w| SIZE_WORDS.contains(&w.as_str()))
     {
         return None;
     }

@@ -151,6 +151,19 @@ fn io_failure(tool: &str, sb: &Sandbox, abs: &Path, err: &io::Error) -> Failure 
     }
 }
 
+/// The separator of a table file by its name: `,` for a `.csv` file, a tab for a `.tsv` one
+/// (case aside); `None` for any other file.
+pub(crate) fn table_separator(path: &str) -> Option<char> {
+    let lower = path.to_lowercase();
+    if lower.ends_with(".csv") {
+        Some(',')
+    } else if lower.ends_with(".tsv") {
+        Some('\t')
+    } else {
+        None
+    }
+}
+
 /// The texts of the text files below `dir` for a bounded look (the look-first checks run on
 /// every answer given without a call, so they never search a large tree): at most 500 files of
 /// up to 256 KiB each, 4 MiB in all, among the first 10,000 entries in name order; binary files

@@ -203,14 +203,7 @@ fn read_at(sb: &Sandbox, abs: std::path::PathBuf, args: &ReadArgs) -> Result<Out
 /// (`path`): `None` for another file, or when its first line is no header — one of its fields
 /// is empty or a number.
 fn table_rows(path: &str, lines: &[&str]) -> Option<usize> {
-    let lower = path.to_lowercase();
-    let sep = if lower.ends_with(".csv") {
-        ','
-    } else if lower.ends_with(".tsv") {
-        '\t'
-    } else {
-        return None;
-    };
+    let sep = super::table_separator(path)?;
     let header = lines.first()?;
     let names_only = header.split(sep).all(|f| {
         let f = f.trim().trim_matches('"').trim();
