@@ -204,6 +204,9 @@ pub struct Agent<B: Backend, T: Toolbox> {
     /// ([`Toolbox::already_so`]), when no change is due: told to a model that got a call wrong,
     /// repeats one, or answers with nothing changed.
     already: Option<String>,
+    /// The calls (`{"name", "arguments"}`) of the conversation that ran under a name the model
+    /// made up: made, though no message's calls hold them (see [`Self::already_made`]).
+    ran_under: Vec<serde_json::Value>,
 }
 
 impl<B: Backend, T: Toolbox> Agent<B, T> {
@@ -227,6 +230,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             withheld: Vec::new(),
             change_due: None,
             already: None,
+            ran_under: Vec::new(),
         }
     }
 
@@ -252,6 +256,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     pub fn reset(&mut self) {
         self.history
             .truncate(usize::from(self.options.system_prompt.is_some()));
+        self.ran_under.clear();
     }
 
     /// The backend.
@@ -280,6 +285,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         let base = self.history.len();
         self.history.push(Message::new(Role::User, prompt));
         prompt.clone_into(&mut self.request);
+        let ran_base = self.ran_under.len();
         self.answer_next = false;
         self.tools.begin_prompt();
         self.change_due = correct::asks_change(prompt)
@@ -434,6 +440,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     // happened): a prompt that overflowed the context, or whatever else failed,
                     // must not make every later prompt fail too.
                     self.history.truncate(base);
+                    self.ran_under.truncate(ran_base);
                     break;
                 }
             };
@@ -455,6 +462,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 turns.push(record);
                 end = EndReason::Interrupted;
                 self.history.truncate(base);
+                self.ran_under.truncate(ran_base);
                 break;
             }
 
@@ -580,6 +588,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             if self.interrupt.is_set() {
                 end = EndReason::Interrupted;
                 self.history.truncate(base);
+                self.ran_under.truncate(ran_base);
                 break;
             }
             if repeated_failure {
@@ -1232,6 +1241,13 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 result.output.insert_str(0, &note);
                 feedback.insert_str(0, &note);
                 result.ran_as = Some(call.name.clone());
+                result.ran_with = Some(call.arguments.to_value());
+            }
+            if let (Some(name), Some(arguments)) = (&result.ran_as, &result.ran_with)
+                && result.is_ok()
+            {
+                self.ran_under
+                    .push(serde_json::json!({"name": name, "arguments": arguments}));
             }
             // The tools this run withholds are not among those the model is told it has.
             let feedback = correct::without_tools(&feedback, &self.withheld);
@@ -2424,10 +2440,10 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 && (*args == call["arguments"]
                     || args.as_str().and_then(repaired_value).as_ref() == Some(&call["arguments"]))
         };
-        self.history.iter().any(|m| {
-            m.tool_calls.iter().any(|c| sent(&c.name, &c.arguments))
-                || (m.role == Role::Tool && ran_as_shown(&m.content).is_some_and(|c| c == call))
-        })
+        self.history
+            .iter()
+            .any(|m| m.tool_calls.iter().any(|c| sent(&c.name, &c.arguments)))
+            || self.ran_under.contains(&call)
     }
 
     /// The file the request asks code to be written into when `name`, no tool's, is a name in
@@ -2952,19 +2968,6 @@ fn args_value(args: &Args) -> Option<serde_json::Value> {
         Args::Value(v) => Some(v.clone()),
         Args::Text(t) => repaired_value(t),
     }
-}
-
-/// The call a made-up name ran as, when the note at the head of its result (`content`) shows
-/// it: `(No tool is named `count`; this is the result of `ls` for that name: {"name":"ls",…}.)`
-/// — a look made under another name (tally set, session 35: offered again as the look to make
-/// first).
-fn ran_as_shown(content: &str) -> Option<serde_json::Value> {
-    let note = content.lines().next()?;
-    if !note.starts_with("(No tool is named `") || !note.contains("; this is the result of ") {
-        return None;
-    }
-    let call = &note[note.find('{')?..=note.rfind('}')?];
-    serde_json::from_str(call).ok()
 }
 
 /// Whether `content`, a reply without calls, only repeats a message toolmend sent this run

@@ -229,6 +229,8 @@ struct Meant {
     /// Which arguments ran: its own, a shown call's it copied under other names, or those its
     /// name means.
     args: MeantArgs,
+    /// Those arguments as a value.
+    ran_with: Value,
 }
 
 enum Prepared {
@@ -255,6 +257,7 @@ fn ran_as_meant(r: &mut ToolResult, meant: Meant) {
         meant.called, r.name, r.output
     );
     r.called_as = Some(meant.called);
+    r.ran_with = Some(meant.ran_with);
 }
 
 const TRUNCATION_NOTE: &str = "[output truncated:";
@@ -435,9 +438,14 @@ impl Dispatcher {
                     MeantArgs::Own => call.arguments,
                     MeantArgs::Shown(v) | MeantArgs::Named(v) => Arguments::Value(v.clone()),
                 };
+                let ran_with = match &args {
+                    MeantArgs::Own => unknown_args.clone().flatten().unwrap_or(Value::Null),
+                    MeantArgs::Shown(v) | MeantArgs::Named(v) => v.clone(),
+                };
                 let meant = Meant {
                     called: call.name,
                     args,
+                    ran_with,
                 };
                 (e.spec.name.clone(), arguments, Some(meant))
             }
@@ -587,6 +595,7 @@ impl Dispatcher {
                 truncated: hit.truncated,
                 coercions,
                 called_as: None,
+                ran_with: None,
             };
             let reads = hit.reads.clone();
             self.known.extend(reads.iter().cloned());
@@ -705,6 +714,7 @@ impl Dispatcher {
             truncated,
             coercions: job.coercions,
             called_as: None,
+            ran_with: None,
         };
         if let Some(called) = job.called_as {
             ran_as_meant(&mut result, called);
@@ -743,6 +753,7 @@ impl Dispatcher {
             truncated,
             coercions: Vec::new(),
             called_as: None,
+            ran_with: None,
         }
     }
 

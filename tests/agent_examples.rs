@@ -4167,6 +4167,11 @@ fn a_look_made_under_a_made_up_name_is_not_offered_and_a_listing_line_answers_wh
         first.contains(r#"this is the result of `ls` for that name: {"name":"ls","arguments":{"path":"internal/count"}}"#),
         "{first}"
     );
+    let result = &t.turns[0].calls[0].result;
+    assert_eq!(
+        (result.ran_as.as_deref(), result.ran_with.as_ref()),
+        (Some("ls"), Some(&json!({"path": "internal/count"})))
+    );
     let again = &t.turns[1].calls[0].feedback;
     assert!(!again.contains("To look first"), "{again}");
     assert_eq!(t.end, EndReason::Answered, "{t:?}");

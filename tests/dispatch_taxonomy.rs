@@ -126,6 +126,8 @@ async fn an_unknown_name_runs_the_read_only_tool_it_clearly_means_unless_the_pol
         (r.name.as_str(), r.called_as.as_deref()),
         ("ls", Some("test_ls"))
     );
+    // With `name`, the call that ran, which the model never wrote.
+    assert_eq!(r.ran_with, Some(json!({"path": "docs"})));
     assert_eq!(
         r.output,
         "(No tool is named `test_ls`; this is the result of `ls` with the arguments you sent.)\na.txt"
@@ -137,7 +139,7 @@ async fn an_unknown_name_runs_the_read_only_tool_it_clearly_means_unless_the_pol
             .dispatch(ToolCall::new(name, json!({"path": "b.txt"})))
             .await;
         assert_eq!(kind(&r), Some(FailureKind::UnknownTool), "{name}");
-        assert_eq!(r.called_as, None);
+        assert_eq!((r.called_as, r.ran_with), (None, None));
     }
     assert_eq!(read_runs.load(Ordering::SeqCst), 0);
     assert_eq!(write_runs.load(Ordering::SeqCst), 0);

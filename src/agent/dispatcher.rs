@@ -204,6 +204,7 @@ pub fn to_call_result(r: ToolResult) -> CallResult {
         }),
         changed: !r.effects.is_empty(),
         ran_as: r.called_as.is_some().then(|| r.name.clone()),
+        ran_with: r.ran_with,
         output: r.output,
         attempts: r.attempts,
         cached: r.cached,

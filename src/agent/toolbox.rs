@@ -56,6 +56,9 @@ pub struct CallResult {
     /// tool the call clearly meant (see [`crate::dispatch::Policy::run_meant_read_only`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ran_as: Option<String>,
+    /// The arguments `ran_as` ran with (see [`crate::tools::ToolResult::ran_with`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ran_with: Option<serde_json::Value>,
 }
 
 impl CallResult {
@@ -68,6 +71,7 @@ impl CallResult {
             cached: false,
             changed: false,
             ran_as: None,
+            ran_with: None,
         }
     }
 
@@ -86,6 +90,7 @@ impl CallResult {
             cached: false,
             changed: false,
             ran_as: None,
+            ran_with: None,
         }
     }
 

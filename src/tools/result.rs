@@ -115,6 +115,11 @@ pub struct ToolResult {
     /// the call clearly meant (`name`; see [`crate::dispatch::Policy::run_meant_read_only`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub called_as: Option<String>,
+    /// The arguments `name` ran with, when `called_as` is set: the model's own, those of the
+    /// call it copied under its name, or those its name means. With `name` they are the call
+    /// that ran, which the model never wrote.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ran_with: Option<Value>,
 }
 
 fn ser_ms<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
