@@ -1807,7 +1807,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         // file sets the database password?", Qwen2.5-Coder-0.5B grepped `password`, was shown
         // `docker-compose.yml (line 14): POSTGRES_PASSWORD: notes-secret`, and answered
         // `POSTGRES_PASSWORD`.
-        if !asked.file && results && correct::asks_which_file(prompt) && !names_path(content) {
+        if !asked.file && results && correct::asks_which_file(prompt) {
             // A path the bearing lines write in quotes first (`~/.weatherlog.csv` in
             // `DEFAULT_PATH = os.path.expanduser("~/.weatherlog.csv")`: held-out
             // readings_file, session 33): the file the code keeps something in.
@@ -1822,11 +1822,30 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     files.push(path);
                 }
             }
-            if !files.is_empty() {
+            // The reply's paths, when none of them is a file of the results or of the folder:
+            // the dotfiles set (session 36), asked "Which file sets the PATH?" and shown
+            // `.bashrc (line 4): export PATH="$HOME/bin:$PATH"`, Qwen2.5-Coder-0.5B answered
+            // `/home/user/bin`.
+            let paths: Vec<&str> = path_tokens(content).collect();
+            let known = |path: &str| {
+                let name = path.rsplit('/').next().unwrap_or(path);
+                files
+                    .iter()
+                    .any(|f| f == path || f.rsplit('/').next() == Some(name))
+                    || self.tools.call_named(path).is_some()
+            };
+            let unknown = (!paths.iter().any(|p| known(p)))
+                .then(|| paths.first().copied())
+                .flatten();
+            if !files.is_empty() && (paths.is_empty() || unknown.is_some()) {
                 asked.file = true;
                 return Some((
-                    correct::file_unnamed(prompt, &files),
-                    "the question asks which file and the answer named none: asked to name it",
+                    correct::file_unnamed(prompt, &files, unknown),
+                    if unknown.is_some() {
+                        "the question asks which file and the answer named none of the folder's: asked to name it"
+                    } else {
+                        "the question asks which file and the answer named none: asked to name it"
+                    },
                 ));
             }
         }
@@ -2746,11 +2765,17 @@ fn line_place(read_path: Option<&str>, line: &str) -> Option<(String, usize)> {
 /// Whether `content` names a path ([`is_path_token`]): a word of it, quotes, backticks and
 /// stars around it and a sentence's end after it aside.
 fn names_path(content: &str) -> bool {
-    content.split_whitespace().any(|t| {
-        is_path_token(
-            t.trim_matches(['`', '"', '\'', '*'])
-                .trim_end_matches(['.', '!', '?']),
-        )
+    path_tokens(content).next().is_some()
+}
+
+/// The words of `content` that are paths ([`is_path_token`]), without the quotes, emphasis and
+/// sentence ends around them.
+fn path_tokens(content: &str) -> impl Iterator<Item = &str> {
+    content.split_whitespace().filter_map(|t| {
+        let t = t
+            .trim_matches(['`', '"', '\'', '*'])
+            .trim_end_matches(['.', '!', '?']);
+        is_path_token(t).then(|| t.trim_matches(|c: char| matches!(c, ',' | ':' | ';' | '(' | ')')))
     })
 }
 
@@ -2783,7 +2808,8 @@ fn numbered_line(line: &str) -> Option<(usize, &str)> {
 }
 
 /// The paths `line` writes as strings, in quotes (`"~/.weatherlog.csv"`, `'config/app.yml'`):
-/// a quoted piece with no space that is a path ([`is_path_token`]).
+/// a quoted piece with no space that is a path ([`is_path_token`]) — not a search path or a
+/// variable's value (`"$HOME/bin:$PATH"`: a `$` or a `:` in it).
 fn quoted_paths(line: &str) -> Vec<String> {
     let mut paths = Vec::new();
     for quote in ['"', '\''] {
@@ -2791,6 +2817,7 @@ fn quoted_paths(line: &str) -> Vec<String> {
         for piece in line.split(quote).skip(1).step_by(2) {
             if !piece.is_empty()
                 && !piece.contains(char::is_whitespace)
+                && !piece.contains(['$', ':'])
                 && is_path_token(piece)
                 && !paths.iter().any(|p| p == piece)
             {

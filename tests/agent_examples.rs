@@ -776,6 +776,52 @@ fn a_which_file_question_answered_without_a_file_is_asked_for_the_file() {
     assert_eq!(t.answer.as_deref(), Some("notes-secret"));
 }
 
+/// Found with the dotfiles set (session 36, path_file): asked "Which file sets the PATH?" and
+/// shown `.bashrc (line 4): export PATH="$HOME/bin:$PATH"`, Qwen2.5-Coder-0.5B answered
+/// `/home/user/bin` — a path, but no file the results name or the folder holds. It is asked
+/// for the file once, told which files the results name; a reply naming a file of the folder
+/// the results do not name stands, as does a home-relative path to a file they name.
+#[test]
+fn a_which_file_answer_naming_only_a_path_of_no_file_is_asked_for_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                ".bashrc",
+                "alias ll='ls -l'
+
+export PATH=\"$HOME/bin:$PATH\"
+",
+            ),
+            (
+                "install.sh",
+                "#!/bin/sh
+ln -s \"$PWD/.bashrc\" ~/.bashrc
+",
+            ),
+        ],
+    );
+    let prompt = "Which file sets the PATH?";
+    let grep = || call("grep", json!({"pattern": "export PATH"}));
+    let (t, requests) = run_prompt(
+        &dir,
+        prompt,
+        vec![grep(), "/home/user/bin".into(), "`.bashrc` sets it.".into()],
+    );
+    assert_eq!(t.answer.as_deref(), Some("`.bashrc` sets it."), "{t:?}");
+    let asked = &requests[2].messages.last().unwrap().content;
+    assert!(
+        asked.contains("`/home/user/bin`, the path your reply names, is no file")
+            && asked.contains("name `.bashrc`"),
+        "{asked}"
+    );
+    for answer in ["~/.bashrc", "install.sh links it."] {
+        let (t, requests) = run_prompt(&dir, prompt, vec![grep(), answer.into()]);
+        assert_eq!((requests.len(), t.answer.as_deref()), (2, Some(answer)));
+    }
+}
+
 /// Found on the held-out project tasks (version): the model had the answer from a search, then
 /// wrote the same call of a name that is no tool's (`convert`, run as grep) twice in each of
 /// two turns — the extractor keeps repeats of a refused name, for the toolbox to answer. Each

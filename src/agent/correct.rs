@@ -538,13 +538,28 @@ pub fn asks_which_file(prompt: &str) -> bool {
 }
 
 /// The message added before the turn after an answer to a question that asks which file
-/// ([`asks_which_file`]) that names none, while the run's results name `files`. Once a run.
+/// ([`asks_which_file`]) that names none, or names only `named`, a path that is no file of the
+/// results or of the folder, while the run's results name `files`. Once a run.
+///
+/// ```
+/// use toolmend::agent::correct::file_unnamed;
+/// let files = [".bashrc".to_owned()];
+/// let m = file_unnamed("Which file sets the PATH?", &files, Some("/home/user/bin"));
+/// assert!(m.contains("`/home/user/bin`, the path your reply names, is no file the tool results name"));
+/// assert!(m.contains("name `.bashrc`"));
+/// ```
 #[must_use]
-pub fn file_unnamed(prompt: &str, files: &[String]) -> String {
+pub fn file_unnamed(prompt: &str, files: &[String], named: Option<&str>) -> String {
     let shown: Vec<String> = files.iter().take(6).map(|f| format!("`{f}`")).collect();
+    let reply = match named {
+        Some(path) => format!(
+            "`{path}`, the path your reply names, is no file the tool results name or the folder holds"
+        ),
+        None => "your reply names none".to_owned(),
+    };
     format!(
-        "The user asked \"{}\": the answer is a file, and your reply names none. The tool \
-         results above name {}. Answer with the path of the file that answers the question.",
+        "The user asked \"{}\": the answer is a file, and {reply}. The tool results above name \
+         {}. Answer with the path of the file that answers the question.",
         restated(prompt),
         shown.join(", ")
     )
