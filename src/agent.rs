@@ -155,6 +155,14 @@ impl Interrupt {
     }
 }
 
+/// How a call of the model's came to run as the change due.
+enum AsDue {
+    /// Under a name of the model's own, no tool's ([`Agent::due_as`]).
+    Named(String),
+    /// As a no-op of the due change's tool at its place ([`Agent::due_from_no_op`]).
+    NoOp,
+}
+
 /// What the run remembers about a call it already handled.
 struct Seen {
     /// The id of the call that ran (its result message answers this id).
@@ -903,13 +911,19 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         let mut end_run = false;
         // The change due, sent back with the very arguments shown but under a name of the
         // model's own: the call shown is what it means (see `Self::due_as`).
-        let mut called_as: Vec<Option<String>> = Vec::with_capacity(pending.len());
+        // Or as a no-op of the due change's own tool at its place (`Self::due_from_no_op`).
+        let mut called_as: Vec<Option<AsDue>> = Vec::with_capacity(pending.len());
         let pending: Vec<PendingCall> = pending
             .into_iter()
             .map(|mut c| {
-                called_as.push(self.due_as(&c).map(|(name, args)| {
+                let due = self
+                    .due_as(&c)
+                    .map(|d| (d, AsDue::Named(c.name.clone())))
+                    .or_else(|| self.due_from_no_op(&c).map(|d| (d, AsDue::NoOp)));
+                called_as.push(due.map(|((name, args), how)| {
                     c.arguments = Args::Value(args);
-                    std::mem::replace(&mut c.name, name)
+                    c.name = name;
+                    how
                 }));
                 c
             })
@@ -1230,14 +1244,22 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 }
             };
             let (mut result, mut feedback) = (result, feedback);
-            if let Some(Some(called)) = called_as.get(idx)
+            if let Some(Some(how)) = called_as.get(idx)
                 && result.is_ok()
             {
-                // The model learns the name of what ran.
-                let note = format!(
-                    "(No tool is named `{called}`; this is the result of the call shown to you: {}.)\n",
-                    serde_json::json!({"name": call.name, "arguments": call.arguments.to_value()})
-                );
+                // The model learns the name, or the arguments, of what ran.
+                let shown =
+                    serde_json::json!({"name": call.name, "arguments": call.arguments.to_value()});
+                let note = match how {
+                    AsDue::Named(called) => format!(
+                        "(No tool is named `{called}`; this is the result of the call shown to you: {shown}.)\n"
+                    ),
+                    AsDue::NoOp => format!(
+                        "(Your `{}` call would have changed nothing: its new_text was its old_text. \
+                         This is the result of the change shown to you: {shown}.)\n",
+                        call.name
+                    ),
+                };
                 result.output.insert_str(0, &note);
                 feedback.insert_str(0, &note);
                 result.ran_as = Some(call.name.clone());
@@ -2343,6 +2365,57 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         };
         (self.is_tool(name) && (fits || new_value()))
             .then(|| (name.to_owned(), due["arguments"].clone()))
+    }
+
+    /// The change due (`change_due`) when `call` is a no-op of its own tool at its place: the
+    /// due change's tool, with `new_text` the same as `old_text`, and that text the due
+    /// change's old or new text, its path the due file (or a folder it is in, or left out),
+    /// no argument the due change lacks — once the change due was shown. Nothing else can be
+    /// meant: the call changes nothing as written, and its place is the change the user asked
+    /// for. Found with the linkcheck set (session 36, misspelling): asked "Correct the
+    /// misspelling "recieves" in README.md." and shown the `edit` that makes it,
+    /// Qwen2.5-Coder-0.5B sent that `edit` three times with `new_text` copied from `old_text`,
+    /// misspelling and all, until the run ended with nothing changed.
+    fn due_from_no_op(&self, call: &PendingCall) -> Option<(String, serde_json::Value)> {
+        let due_text = self.change_due.as_deref()?;
+        let due: serde_json::Value = serde_json::from_str(due_text).ok()?;
+        let want = due["arguments"].as_object()?;
+        let sent = args_value(&call.arguments)?;
+        let sent = sent.as_object()?;
+        fn text<'a>(
+            args: &'a serde_json::Map<String, serde_json::Value>,
+            k: &str,
+        ) -> Option<&'a str> {
+            args.get(k)
+                .and_then(serde_json::Value::as_str)
+                .map(str::trim)
+        }
+        let (Some(old), Some(new)) = (text(sent, "old_text"), text(sent, "new_text")) else {
+            return None;
+        };
+        let place = |path: &str| {
+            let path = path.trim_start_matches("./").trim_end_matches('/');
+            let due_path = text(want, "path")
+                .unwrap_or_default()
+                .trim_start_matches("./");
+            path.is_empty()
+                || path == "."
+                || path == due_path
+                || due_path.starts_with(&format!("{path}/"))
+        };
+        let fits = due["name"].as_str() == Some(call.name.as_str())
+            && !old.is_empty()
+            && old == new
+            && [text(want, "old_text"), text(want, "new_text")].contains(&Some(old))
+            && sent.keys().all(|k| want.contains_key(k))
+            && sent
+                .get("path")
+                .is_none_or(|p| p.as_str().is_some_and(place))
+            && self
+                .history
+                .iter()
+                .any(|m| m.role != Role::Assistant && m.content.contains(due_text));
+        fits.then(|| (call.name.clone(), due["arguments"].clone()))
     }
 
     /// Whether the toolbox has a tool called `name`.

@@ -3710,6 +3710,60 @@ fn the_change_shown_sent_under_a_made_up_name_runs_as_shown() {
     );
 }
 
+/// Found with the linkcheck set (session 36, misspelling): asked "Correct the misspelling
+/// "recieves" in README.md." and shown the `edit` that makes it, Qwen2.5-Coder-0.5B sent that
+/// `edit` with `new_text` copied from `old_text`, misspelling and all, three times. Once the
+/// change due was shown, a no-op of its tool at its place runs the change due, with a note
+/// saying so; a no-op elsewhere, or before the change was shown, changes nothing.
+#[test]
+fn a_no_op_edit_at_the_place_of_the_change_shown_runs_the_change_due() {
+    let dir = tempfile::tempdir().unwrap();
+    let readme = "# linkcheck\n\nEach page recieves one request per link.\n\n## Usage\n";
+    write_files(&dir, &[("README.md", readme)]);
+    let prompt = "Correct the misspelling \"recieves\" in README.md.";
+    let line = "Each page recieves one request per link.";
+    let no_op = || {
+        call(
+            "edit",
+            json!({"path": "README.md", "old_text": line, "new_text": line}),
+        )
+    };
+    let (t, _) = run_prompt(&dir, prompt, vec![no_op(), no_op(), "Done.".into()]);
+    // Not shown yet: refused, and the refusal shows the change due.
+    let first = &t.turns[0].calls[0];
+    assert!(!first.result.is_ok(), "{}", first.feedback);
+    let due = r#"{"name":"edit","arguments":{"path":"README.md","old_text":"Each page recieves one request per link.","new_text":"Each page receives one request per link."}}"#;
+    assert!(first.feedback.contains(due), "{}", first.feedback);
+    let second = &t.turns[1].calls[0];
+    assert!(second.result.is_ok(), "{}", second.feedback);
+    assert!(
+        second
+            .feedback
+            .starts_with("(Your `edit` call would have changed nothing"),
+        "{}",
+        second.feedback
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("README.md")).unwrap(),
+        readme.replace("recieves", "receives")
+    );
+    assert_eq!(t.answer.as_deref(), Some("Done."));
+    // A no-op elsewhere: refused, the file unchanged.
+    write_files(&dir, &[("README.md", readme)]);
+    let elsewhere = || {
+        call(
+            "edit",
+            json!({"path": "README.md", "old_text": "## Usage", "new_text": "## Usage"}),
+        )
+    };
+    let (t, _) = run_prompt(&dir, prompt, vec![no_op(), elsewhere(), "Done.".into()]);
+    assert!(!t.turns[1].calls[0].result.is_ok());
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("README.md")).unwrap(),
+        readme
+    );
+}
+
 /// Found with the textkit set (session 33): asked "Change DEFAULT_LOCALE to en-GB." and shown
 /// the `edit` that makes it, Qwen2.5-Coder-0.5B sent `{"locale": "en-GB"}` to a tool it named
 /// `set_default_locale`, again and again. Once shown the change due, a made-up name sent one

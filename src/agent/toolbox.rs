@@ -53,7 +53,9 @@ pub struct CallResult {
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub changed: bool,
     /// The tool that ran, when the name called is no tool's and the toolbox ran the read-only
-    /// tool the call clearly meant (see [`crate::dispatch::Policy::run_meant_read_only`]).
+    /// tool the call clearly meant (see [`crate::dispatch::Policy::run_meant_read_only`]), or
+    /// when the agent ran the change the request asks for in the call's place (a made-up name
+    /// or a no-op `edit` sent with its arguments).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ran_as: Option<String>,
     /// The arguments `ran_as` ran with (see [`crate::tools::ToolResult::ran_with`]).
