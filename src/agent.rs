@@ -2651,11 +2651,15 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 })
             })
         };
-        // A value naming a file: its last component has an extension or is a dot-file.
+        // A value naming a file: its last component has an extension or is a dot-file, or is
+        // a tool's file without one (`Makefile`, `Dockerfile`: see
+        // `crate::tools::word_names_stem`).
         let file_like = |values: &[String]| {
             values.iter().any(|v| {
                 let last = v.rsplit('/').next().unwrap_or(v);
-                (last.starts_with('.') && last.len() > 1) || last.contains('.')
+                (last.starts_with('.') && last.len() > 1)
+                    || last.contains('.')
+                    || (last.len() > "file".len() && last.to_lowercase().ends_with("file"))
             })
         };
         // A look grounded in a phrase of the request (two words of it side by side, searched

@@ -3710,6 +3710,101 @@ fn the_change_shown_sent_under_a_made_up_name_runs_as_shown() {
     );
 }
 
+/// Found with a C library (session 36, test_target): asked "Which make target runs the
+/// tests?", Qwen2.5-Coder-0.5B answered `make test` without a look and was offered the `ls` of
+/// `tests/`, which holds no target. "make" names the `Makefile`: its read is the look.
+#[test]
+fn the_make_target_question_looks_at_the_makefile() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "Makefile",
+                "check: build/libringbuf.a\n\t./build/test_ringbuf\n",
+            ),
+            ("tests/test_ringbuf.c", "int main(void) { return 0; }\n"),
+        ],
+    );
+    let (t, requests) = run_prompt(
+        &dir,
+        "Which make target runs the tests?",
+        vec![
+            "The make target `make test` runs the tests.".into(),
+            call("read", json!({"path": "Makefile"})),
+            "`make check`.".into(),
+        ],
+    );
+    let asked = &requests[1].messages.last().unwrap().content;
+    assert!(
+        asked.contains(r#"{"name":"read","arguments":{"path":"Makefile"}}"#),
+        "{asked}"
+    );
+    assert_eq!(t.answer.as_deref(), Some("`make check`."));
+}
+
+/// Found with a C library (session 36, header_file): asked "Which file declares
+/// ringbuf_push?", Qwen2.5-Coder-0.5B called `ringbuf_push` with read's arguments for `.`,
+/// was shown the listing of the root, and never searched. A made-up name that is a name in
+/// code the files hold, sent with arguments naming nothing but the root, runs as the search
+/// for it; a name no file holds runs as before.
+#[test]
+fn a_name_in_code_called_with_root_arguments_runs_as_its_search() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "include/ringbuf.h",
+                "int ringbuf_push(struct ringbuf *rb, int item);\n",
+            ),
+            (
+                "src/ringbuf.c",
+                "int ringbuf_push(struct ringbuf *rb, int item)\n{\n    return 0;\n}\n",
+            ),
+            ("README.md", "# ringbuf\n"),
+        ],
+    );
+    let prompt = "Which file declares ringbuf_push?";
+    let root = json!({"path": ".", "start_line": 1, "end_line": 2000});
+    let (t, _) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            call("ringbuf_push", root.clone()),
+            "include/ringbuf.h".into(),
+        ],
+    );
+    let first = &t.turns[0].calls[0];
+    assert_eq!(
+        (
+            first.result.ran_as.as_deref(),
+            first.result.ran_with.as_ref()
+        ),
+        (
+            Some("grep"),
+            Some(&json!({"pattern": "ringbuf_push", "ignore_case": true}))
+        ),
+        "{}",
+        first.feedback
+    );
+    assert!(
+        first
+            .feedback
+            .contains("include/ringbuf.h (line 1): int ringbuf_push("),
+        "{}",
+        first.feedback
+    );
+    assert_eq!(t.answer.as_deref(), Some("include/ringbuf.h"));
+    // No file holds the name: read's own arguments, as before.
+    let (t, _) = run_prompt(
+        &dir,
+        prompt,
+        vec![call("ringbuf_peek", root), "include/ringbuf.h".into()],
+    );
+    assert_eq!(t.turns[0].calls[0].result.ran_as.as_deref(), Some("read"));
+}
+
 /// Found with the linkcheck set (session 36, misspelling): asked "Correct the misspelling
 /// "recieves" in README.md." and shown the `edit` that makes it, Qwen2.5-Coder-0.5B sent that
 /// `edit` with `new_text` copied from `old_text`, misspelling and all, three times. Once the

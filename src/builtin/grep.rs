@@ -148,6 +148,29 @@ impl TypedTool for Grep {
         Some(json!({"pattern": word, "ignore_case": true}))
     }
 
+    /// A call named after a name in code that the workspace's text files hold (`ringbuf_push`,
+    /// `isBroken`: three characters or more, letters, digits and `_`, with a `_` or an inner
+    /// capital) means searching for it, case aside. Found with a C library (session 36): asked
+    /// "Which file declares ringbuf_push?", Qwen2.5-Coder-0.5B called `ringbuf_push` with
+    /// read's arguments for `.`.
+    fn call_named(&self, name: &str) -> Option<Value> {
+        let camel = name
+            .chars()
+            .zip(name.chars().skip(1))
+            .any(|(a, b)| a.is_lowercase() && b.is_uppercase());
+        if name.chars().count() < 3
+            || !name.chars().all(|c| c.is_alphanumeric() || c == '_')
+            || !name.chars().any(char::is_alphabetic)
+            || !(name.trim_matches('_').contains('_') || camel)
+        {
+            return None;
+        }
+        let lower = name.to_lowercase();
+        let sb = &self.sandbox;
+        let found = lines_holding(sb, sb.root(), 1, |line, _| line.contains(lower.as_str()));
+        (found[0] > 0).then(|| json!({"pattern": name, "ignore_case": true}))
+    }
+
     async fn run(&self, _ctx: &ToolContext, args: GrepArgs) -> Result<Output, Failure> {
         let sb = Arc::clone(&self.sandbox);
         blocking("grep", move || grep(&sb, &args)).await

@@ -165,11 +165,15 @@ pub(crate) const SET_VERBS: &[&str] = &[
 /// Whether `word`, a word of a user's request, names a file called `stem` (its name without the
 /// extension) the way people refer to files in prose — "the meeting notes" for `meeting.md`,
 /// "the grocery list" for `groceries.md`: the same letters, case aside, or one the plural of the
-/// other (`-s`, `-es`, `-y`/`-ies`). Words of fewer than three letters name nothing.
+/// other (`-s`, `-es`, `-y`/`-ies`), or the stem the word and `file` — the tool's own file,
+/// "the make target" for the `Makefile`, "the docker image" for the `Dockerfile` (a C library,
+/// session 36: asked "Which make target runs the tests?", the look was the `ls` of `tests/`).
+/// Words of fewer than three letters name nothing.
 ///
 /// ```
 /// use toolmend::tools::word_names_stem;
 /// assert!(word_names_stem("Meeting", "meeting"));
+/// assert!(word_names_stem("make", "Makefile") && word_names_stem("docker", "Dockerfile"));
 /// assert!(word_names_stem("grocery", "groceries"));
 /// assert!(word_names_stem("notes", "note"));
 /// assert!(!word_names_stem("to", "to") && !word_names_stem("meet", "meeting"));
@@ -186,7 +190,7 @@ pub fn word_names_stem(word: &str, stem: &str) -> bool {
             || many.strip_suffix("es").is_some_and(|m| m == one)
             || (many.strip_suffix("ies").zip(one.strip_suffix('y'))).is_some_and(|(m, o)| m == o)
     };
-    w == s || plural_of(&w, &s) || plural_of(&s, &w)
+    w == s || plural_of(&w, &s) || plural_of(&s, &w) || s.strip_suffix("file") == Some(&w)
 }
 
 /// The files in a project's root that hold the version of a language or runtime it uses, by

@@ -313,6 +313,10 @@ impl Snapshot {
     /// being shown the right call. Among the tools whose parameters take `args` (every key one
     /// of its properties, every required one present; `null` values left out), the one that is
     /// meant is:
+    /// 0. the one tool whose call the name alone means (rule 2), when the strings of `args`
+    ///    name nothing but the root (`.`; numbers and booleans aside): `ringbuf_push` with
+    ///    read's `{"path": ".", "start_line": 1}`, asked "Which file declares ringbuf_push?"
+    ///    (a C library, session 36), is the search for `ringbuf_push`, not the read of `.`;
     /// 1. the only one, when `args` is not empty;
     /// 2. else the one tool whose call the name alone means ([`crate::tools::Tool::call_named`]:
     ///    the `read` of a file, the `ls` of a folder the model wrote as a tool's name,
@@ -355,6 +359,16 @@ impl Snapshot {
             }
             Some((e, MeantArgs::Named(a)))
         };
+        // Rule 0: arguments that name nothing but the root give way to the call the name means.
+        let root_only = args.values().any(Value::is_string)
+            && args.values().all(|v| match v {
+                Value::String(s) => matches!(s.trim(), "" | "." | "./"),
+                Value::Number(_) | Value::Bool(_) => true,
+                _ => false,
+            });
+        if root_only && let Some(n) = named() {
+            return Some(n);
+        }
         let fits = self.taking(&args);
         if fits.is_empty() {
             // Rule 5: the values of a shown call under other names.
