@@ -3805,6 +3805,45 @@ fn a_name_in_code_called_with_root_arguments_runs_as_its_search() {
     assert_eq!(t.turns[0].calls[0].result.ran_as.as_deref(), Some("read"));
 }
 
+/// Found with a C library (session 36, cap_128): asked "Set the default capacity to 128.",
+/// Qwen2.5-Coder-0.5B called `set_default_capacity` with `{"capacity": 128}` three times and
+/// was shown `ls` each time: no change was due, as no line assigned "default capacity". The
+/// macro `RINGBUF_DEFAULT_CAP` holds those words (`CAP` for capacity): its `#define` is the
+/// change due, shown, then run for the new value sent to the made-up tool.
+#[test]
+fn a_c_macro_named_by_the_requests_words_is_the_value_to_set() {
+    let dir = tempfile::tempdir().unwrap();
+    let header = "#ifndef RINGBUF_H\n#define RINGBUF_H\n\n#define RINGBUF_DEFAULT_CAP 64\n\nint ringbuf_push(int item);\n\n#endif\n";
+    write_files(
+        &dir,
+        &[
+            ("include/ringbuf.h", header),
+            (
+                "src/ringbuf.c",
+                "#include \"ringbuf.h\"\n\nint cap = RINGBUF_DEFAULT_CAP;\n",
+            ),
+        ],
+    );
+    let set = || call("set_default_capacity", json!({"capacity": 128}));
+    let (t, _) = run_prompt(
+        &dir,
+        "Set the default capacity to 128.",
+        vec![set(), set(), "Done.".into()],
+    );
+    let due = r##"{"name":"edit","arguments":{"path":"include/ringbuf.h","old_text":"#define RINGBUF_DEFAULT_CAP 64","new_text":"#define RINGBUF_DEFAULT_CAP 128"}}"##;
+    assert!(
+        t.turns[0].calls[0].feedback.contains(due),
+        "{:?}",
+        t.turns[0]
+    );
+    assert_eq!(t.turns[1].calls[0].result.ran_as.as_deref(), Some("edit"));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("include/ringbuf.h")).unwrap(),
+        header.replace("CAP 64", "CAP 128")
+    );
+    assert_eq!(t.answer.as_deref(), Some("Done."));
+}
+
 /// Found with the linkcheck set (session 36, misspelling): asked "Correct the misspelling
 /// "recieves" in README.md." and shown the `edit` that makes it, Qwen2.5-Coder-0.5B sent that
 /// `edit` with `new_text` copied from `old_text`, misspelling and all, three times. Once the

@@ -1368,6 +1368,39 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
             }
         }
     }
+    if found.is_empty() {
+        // A C or C++ macro, `#define NAME VALUE`, whose name holds each word of the request
+        // naming it among its `_`-separated words, one of three letters or more standing for
+        // a word it begins (`#define RINGBUF_DEFAULT_CAP 64` for "Set the default capacity to
+        // 128.": a C library, session 36).
+        let words: Vec<String> = keys
+            .iter()
+            .filter(|k| asked::is_value(k) && k.text.chars().count() >= 2)
+            .flat_map(|k| {
+                k.text
+                    .split(['_', '-'])
+                    .filter(|w| !w.is_empty())
+                    .map(str::to_lowercase)
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        if !words.is_empty() {
+            found.extend(text.lines().filter_map(|line| {
+                let (name, old) = macro_value(line)?;
+                let parts: Vec<String> = name
+                    .split('_')
+                    .filter(|p| !p.is_empty())
+                    .map(str::to_lowercase)
+                    .collect();
+                let holds = |w: &String| {
+                    parts
+                        .iter()
+                        .any(|p| p == w || (p.len() >= 3 && w.starts_with(p.as_str())))
+                };
+                words.iter().all(holds).then_some((line, old))
+            }));
+        }
+    }
     if found.len() > 1 {
         // Of several, the one nested (by indentation) in a block whose key the request names
         // too: `image` under `web:` for "Bump the web image to notes:1.5.0" in a Compose file.
@@ -1481,6 +1514,22 @@ fn names_key(keys: &[asked::Part], word: &str) -> bool {
     keys.iter().any(|k| {
         asked::is_value(k) && k.text.chars().count() >= 2 && k.text.eq_ignore_ascii_case(word)
     })
+}
+
+/// The name and value of `line` when it defines an object-like macro with one value:
+/// `#define NAME VALUE`, a comment after it aside (`# define` too); `None` for a macro with
+/// parameters or a value of several words.
+fn macro_value(line: &str) -> Option<(&str, &str)> {
+    let rest = line.trim_start().strip_prefix('#')?.trim_start();
+    let rest = rest.strip_prefix("define")?;
+    if !rest.starts_with([' ', '\t']) {
+        return None;
+    }
+    let mut words = rest.split_whitespace();
+    let (name, value) = (words.next()?, words.next()?);
+    let comment = |w: &str| w.starts_with("/*") || w.starts_with("//");
+    (name.chars().all(asked::is_name_char) && !comment(value) && words.next().is_none_or(comment))
+        .then_some((name, value))
 }
 
 /// Whether `value`, quotes aside, is a number or a version written with dots (`1.21`, `"3.11"`,
@@ -2728,6 +2777,44 @@ mod tests {
         );
         // Already there: no change to make.
         assert_eq!(asked("Add bin/ to the gitignore."), None);
+    }
+
+    #[test]
+    fn a_value_is_set_on_the_c_macro_whose_name_holds_the_requests_words() {
+        use super::{asked, set_in_line};
+        let set = |text: &str, request: &str| {
+            let (value, keys) = asked::value_set(&asked::parts(request)).expect(request);
+            set_in_line(text, &keys, &value.text)
+        };
+        let pair = |a: &str, b: &str| Some((a.to_owned(), b.to_owned()));
+        // A C library (session 36): `CAP` stands for capacity.
+        let header = "#ifndef RINGBUF_H\n#define RINGBUF_H\n\n/* Capacity used when 0 is passed. */\n#define RINGBUF_DEFAULT_CAP 64\n#define RINGBUF_MAX(a, b) ((a) > (b) ? (a) : (b))\n";
+        assert_eq!(
+            set(header, "Set the default capacity to 128."),
+            pair(
+                "#define RINGBUF_DEFAULT_CAP 64",
+                "#define RINGBUF_DEFAULT_CAP 128"
+            )
+        );
+        // A comment after the value stays; the name's words in any order.
+        assert_eq!(
+            set(
+                "#  define CAP_DEFAULT 64 /* items */\n",
+                "Change the default cap to 32"
+            ),
+            pair(
+                "#  define CAP_DEFAULT 64 /* items */",
+                "#  define CAP_DEFAULT 32 /* items */"
+            )
+        );
+        // A word the name lacks, a macro with parameters, a guard with no value: no line.
+        assert_eq!(set(header, "Set the default size to 128."), None);
+        assert_eq!(set(header, "Set RINGBUF_MAX to 3."), None);
+        assert_eq!(
+            set("#define BUF_MAX(a, b) ((a) > (b))\n", "Set BUF_MAX to 3."),
+            None
+        );
+        assert_eq!(set(header, "Set RINGBUF_H to 3."), None);
     }
 
     #[test]
