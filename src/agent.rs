@@ -1130,6 +1130,8 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                                     && !self.already_made(&look)
                                 {
                                     note.push_str(&correct::look_first(&look));
+                                } else if let Some((name, look)) = self.body_look() {
+                                    note.push_str(&correct::body_next(&name, &look));
                                 }
                                 note
                             }
@@ -1524,6 +1526,12 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     && !self.already_made(&look)
                 {
                     feedback.push_str(&correct::look_first(&look));
+                } else if example.is_none()
+                    && !done
+                    && let Some((name, look)) = self.body_look()
+                    && !correct::shows_call(&feedback, &look)
+                {
+                    feedback.push_str(&correct::body_next(&name, &look));
                 }
                 (result, feedback, Some(reason))
             }
@@ -2538,6 +2546,49 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             || self.ran_under.contains(&call)
     }
 
+    /// The read of the body of a function (class, …) the request writes as code, when a tool
+    /// result shows the line defining it only — a search's match line, `src/shop.py (line 10):
+    /// def cart_total(items):` — and no read of that file was made: from that line, 40 lines.
+    /// With the name. What the question asks about is in the body. Found with the shop set
+    /// (session 36, per_item): asked "Which function does cart_total call for each item?",
+    /// Qwen2.5-Coder-0.5B searched for `cart_total`, was shown its `def` line, searched again
+    /// and again, and answered `cart_total`.
+    fn body_look(&self) -> Option<(String, String)> {
+        if !self.is_tool("read") {
+            return None;
+        }
+        let names = correct::code_names(&self.request);
+        let (name, path, line) = self
+            .history
+            .iter()
+            .filter(|m| m.role == Role::Tool)
+            .flat_map(|m| m.content.lines())
+            .find_map(|l| {
+                let (path, line) = match_line(l)?;
+                let text = shown_text(l);
+                let name = names.iter().find(|n| defines(text, n))?;
+                Some((name.clone(), path.trim_start_matches("./").to_owned(), line))
+            })?;
+        let read_of = |name: &str, args: &serde_json::Value| {
+            name == "read"
+                && args_value_of(args)
+                    .and_then(|a| a.get("path")?.as_str().map(str::to_owned))
+                    .is_some_and(|p| p.trim_start_matches("./") == path)
+        };
+        let read = self
+            .history
+            .iter()
+            .any(|m| m.tool_calls.iter().any(|c| read_of(&c.name, &c.arguments)))
+            || self
+                .ran_under
+                .iter()
+                .any(|c| read_of(c["name"].as_str().unwrap_or_default(), &c["arguments"]));
+        (!read).then(|| {
+            let call = serde_json::json!({"name": "read", "arguments": {"path": path, "start_line": line, "end_line": line + 39}});
+            (name, call.to_string())
+        })
+    }
+
     /// The file the request asks code to be written into when `name`, no tool's, is a name in
     /// code (`_` or camelCase) the request writes, and the request asks to add or write
     /// something with no change due: the name of the function or test to write, called as if
@@ -3066,6 +3117,59 @@ fn is_call(shown: &str, call: &PendingCall) -> bool {
     })
 }
 
+/// Arguments a message holds (a value, or text: repaired) as a value.
+fn args_value_of(args: &serde_json::Value) -> Option<serde_json::Value> {
+    match args {
+        serde_json::Value::String(t) => repaired_value(t),
+        v => Some(v.clone()),
+    }
+}
+
+/// Whether `text`, a line of code, defines `name`: a keyword that defines a function, a
+/// method, a class or a type right before it (`def cart_total(items):`, `pub fn total(`,
+/// `func MaxLineLength(s string) int {`, `class Cart:`), or a C function's head — a return
+/// type before it, `(` after it, no `;` at the end (`int ringbuf_push(struct ringbuf *rb)`).
+fn defines(text: &str, name: &str) -> bool {
+    const KEYWORDS: &[&str] = &[
+        "def",
+        "fn",
+        "func",
+        "function",
+        "class",
+        "struct",
+        "enum",
+        "trait",
+        "interface",
+        "type",
+        "sub",
+        "proc",
+        "fun",
+    ];
+    const NOT_TYPES: &[&str] = &[
+        "return", "if", "while", "for", "switch", "else", "assert", "case",
+    ];
+    let text = text.trim();
+    let is_name = |c: char| c.is_alphanumeric() || c == '_';
+    text.match_indices(name).any(|(at, _)| {
+        let (head, after) = (&text[..at], &text[at + name.len()..]);
+        // The whole name, not a part of a longer one.
+        if head.ends_with(is_name) || after.starts_with(is_name) {
+            return false;
+        }
+        let before = head.trim_end();
+        let last = before.rsplit(char::is_whitespace).next().unwrap_or("");
+        if KEYWORDS.contains(&last) && head.ends_with(char::is_whitespace) {
+            return true;
+        }
+        // A C function's head: a type (words, `*`) before the name, `(` after, no `;`.
+        after.starts_with('(')
+            && !text.ends_with(';')
+            && !before.is_empty()
+            && before.chars().all(|c| is_name(c) || c == '*' || c == ' ')
+            && !NOT_TYPES.contains(&before.split_whitespace().next().unwrap_or(""))
+    })
+}
+
 /// A call's arguments as a value, text repaired; `None` for text that repairs to nothing.
 fn args_value(args: &Args) -> Option<serde_json::Value> {
     match args {
@@ -3260,4 +3364,41 @@ fn holds_word(text: &str, word: &str) -> bool {
                     .next()
                     .is_none_or(|c| !c.is_alphanumeric()))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::defines;
+
+    #[test]
+    fn a_definition_line_is_told_from_a_use() {
+        for (text, name) in [
+            ("def cart_total(items):", "cart_total"),
+            ("    async def fetch(url):", "fetch"),
+            ("pub fn total(&self) -> f64 {", "total"),
+            ("func MaxLineLength(s string) int {", "MaxLineLength"),
+            ("export function isBroken(status) {", "isBroken"),
+            ("class Cart:", "Cart"),
+            (
+                "int ringbuf_push(struct ringbuf *rb, int item)",
+                "ringbuf_push",
+            ),
+            ("struct ringbuf *ringbuf_new(size_t cap)", "ringbuf_new"),
+        ] {
+            assert!(defines(text, name), "{text}");
+        }
+        for (text, name) in [
+            ("total += price_of(item)", "price_of"),
+            (
+                "int ringbuf_push(struct ringbuf *rb, int item);",
+                "ringbuf_push",
+            ),
+            ("return cart_total(items)", "cart_total"),
+            ("def cart_totals(items):", "cart_total"),
+            ("assert(ringbuf_push(rb, 7) == 0);", "ringbuf_push"),
+            ("if (ringbuf_pop(rb, &out))", "ringbuf_pop"),
+        ] {
+            assert!(!defines(text, name), "{text}");
+        }
+    }
 }

@@ -3805,6 +3805,67 @@ fn a_name_in_code_called_with_root_arguments_runs_as_its_search() {
     assert_eq!(t.turns[0].calls[0].result.ran_as.as_deref(), Some("read"));
 }
 
+/// Found with the shop set (session 36, per_item): asked "Which function does cart_total call
+/// for each item?", Qwen2.5-Coder-0.5B searched for `cart_total`, was shown its `def` line
+/// only, searched again twice and answered `cart_total`. A repeated look whose results show
+/// only the line defining the name the question asks about offers the read of its body; once
+/// that file is read, nothing more is offered.
+#[test]
+fn a_search_showing_only_a_definition_offers_the_read_of_its_body() {
+    let dir = tempfile::tempdir().unwrap();
+    let shop = "PRICES = {\"apple\": 0.5}\n\n\ndef price_of(item):\n    return PRICES[item]\n\n\ndef cart_total(items):\n    total = 0\n    for item in items:\n        total += price_of(item)\n    return total\n";
+    write_files(&dir, &[("src/shop.py", shop)]);
+    let prompt = "Which function does cart_total call for each item?";
+    let grep = || {
+        call(
+            "grep",
+            json!({"pattern": "cart_total", "ignore_case": true}),
+        )
+    };
+    let body = json!({"path": "src/shop.py", "start_line": 8, "end_line": 47});
+    let (t, _) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            grep(),
+            grep(),
+            call("read", body.clone()),
+            "`price_of`.".into(),
+        ],
+    );
+    let again = &t.turns[1].calls[0].feedback;
+    let offer = format!(
+        "The results show only the line that defines `cart_total`. To see its body, call: {}",
+        json!({"name": "read", "arguments": body})
+    );
+    assert!(again.contains(&offer), "{again}");
+    assert!(
+        t.turns[2].calls[0]
+            .result
+            .output
+            .contains("total += price_of(item)"),
+        "{:?}",
+        t.turns[2]
+    );
+    assert_eq!(t.answer.as_deref(), Some("`price_of`."));
+    // The file read already: no offer.
+    let (t, _) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            call("read", json!({"path": "src/shop.py"})),
+            grep(),
+            grep(),
+            "`price_of`.".into(),
+        ],
+    );
+    assert!(
+        !t.turns[2].calls[0].feedback.contains("To see its body"),
+        "{:?}",
+        t.turns[2]
+    );
+}
+
 /// Found with a C library (session 36, cap_128): asked "Set the default capacity to 128.",
 /// Qwen2.5-Coder-0.5B called `set_default_capacity` with `{"capacity": 128}` three times and
 /// was shown `ls` each time: no change was due, as no line assigned "default capacity". The

@@ -169,6 +169,23 @@ pub fn look_first(call: &str) -> String {
     format!("\nTo look first at what the user's request names, call: {call}")
 }
 
+/// The line added to a corrective message or a repeated result that shows no other call,
+/// offering `call`, the read of the body of `name`, which the results show the defining line of
+/// only (see `Agent::body_look`).
+///
+/// ```
+/// use toolmend::agent::correct::body_next;
+/// let call = r#"{"name":"read","arguments":{"path":"src/shop.py","start_line":10,"end_line":49}}"#;
+/// assert_eq!(
+///     body_next("cart_total", call),
+///     format!("\nThe results show only the line that defines `cart_total`. To see its body, call: {call}")
+/// );
+/// ```
+#[must_use]
+pub fn body_next(name: &str, call: &str) -> String {
+    format!("\nThe results show only the line that defines `{name}`. To see its body, call: {call}")
+}
+
 /// The note prepended to an earlier result when the model repeats an identical call; the
 /// user's `request` is restated (a small model that repeats a call has lost track of what the
 /// result was for).
