@@ -233,20 +233,49 @@ fn grep_at(
         }
         let mut lines = Lines::new(reader);
         let mut number = 0usize;
-        let (mut count, mut shown) = (0usize, Vec::new());
+        let (mut count, mut shown) = (0usize, Vec::<String>::new());
         let mut blocks = Blocks::default();
         // The header last shown for this file: matches in one block show it once.
         let mut header_shown: Option<usize> = None;
         // The numbers of this file's matches shown (at most `LIST_LINES`): a block line shown
         // as a match is not shown again as a block line.
         let mut matches_shown: Vec<usize> = Vec::new();
+        // A comment matched and shown: the entry it is in, its line, and the comment lines
+        // left to pass before the line it documents.
+        let mut documented: Option<(usize, usize, usize)> = None;
+        // Prose and data have no comments (a Markdown list's `* item`).
+        let code = !file.extension().is_some_and(|e| {
+            ["md", "markdown", "txt", "rst", "adoc", "csv", "tsv", "json"]
+                .iter()
+                .any(|p| e.eq_ignore_ascii_case(p))
+        });
         while let Some(line) = lines.next_line() {
             number += 1;
             let line = String::from_utf8_lossy(line);
             // Matched without its line break, as grep matches lines: `x$` ends at the break.
             let line = line.trim_end_matches(['\n', '\r']);
             let header = blocks.enter(number, line);
-            if !re.is_match(line) {
+            let matched = re.is_match(line);
+            // The line a matched comment documents, the first after it that is code: what
+            // the comment is about (`/* Removes the oldest item … */` above `int
+            // ringbuf_pop(…);`: a C library, session 36, asked "Which function removes the
+            // oldest item?"). Not when it is a match itself; not across a blank line.
+            if let Some((entry, at, left)) = documented.take()
+                && !matched
+                && !line.trim().is_empty()
+            {
+                if is_comment(line) {
+                    if left > 0 {
+                        documented = Some((entry, at, left - 1));
+                    }
+                } else if let Some(e) = shown.get_mut(entry) {
+                    let text: String = line.trim_end().chars().take(MAX_LINE_CHARS).collect();
+                    e.push_str(&format!(
+                        "\n{rel} (line {number}, below the comment on line {at}): {text}"
+                    ));
+                }
+            }
+            if !matched {
                 continue;
             }
             total += 1;
@@ -278,6 +307,9 @@ fn grep_at(
                 entry.push_str(&format!("{rel} (line {number}): {}", shown_line.trim_end()));
                 shown.push(entry);
                 matches_shown.push(number);
+                if code && is_comment(line) {
+                    documented = Some((shown.len() - 1, number, 8));
+                }
             }
             if total <= MAX_MATCHES {
                 data.push(json!({"path": rel, "line": number, "text": shown_line}));
@@ -674,6 +706,17 @@ fn plain_words(request: &str) -> Vec<String> {
         }
     }
     words
+}
+
+/// Whether `line` is a comment line: it opens with `//`, `/*`, `*` (a block comment's inner
+/// line), `#` before a space or nothing (a shell, Python, YAML or Makefile comment; not C's
+/// `#define`), `--` (SQL, Lua; not YAML's `---`) or `<!--`.
+fn is_comment(line: &str) -> bool {
+    let t = line.trim_start();
+    ["//", "/*", "*", "<!--"].iter().any(|m| t.starts_with(m))
+        || (t.starts_with("--") && !t.starts_with("---"))
+        || t.strip_prefix('#')
+            .is_some_and(|r| r.is_empty() || r.starts_with([' ', '\t', '#']))
 }
 
 /// Words of three letters too common to make a phrase of the request ([`phrases`]).
