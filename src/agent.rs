@@ -1909,6 +1909,20 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 }
             }
             let reply = content.to_lowercase();
+            // A name in code the reply gives that no result and no file holds, when the look
+            // at what the question names is not made: made up (a C library, session 36,
+            // oldest_fn: `removeOldestItem`, the name of the model's own call, run as `ls`).
+            if let Some(look) = self.look_first().filter(|c| !self.already_made(c))
+                && let Some(name) = correct::code_names(content)
+                    .into_iter()
+                    .find(|n| !self.held_by_results(turns, n) && self.tools.call_named(n).is_none())
+            {
+                asked.code = true;
+                return Some((
+                    correct::code_unfounded(prompt, kind, &name, &look),
+                    "the question asks which function (class, …) and the answer's name is in no result or file: asked to look",
+                ));
+            }
             if !names.is_empty() && !names.iter().any(|n| reply.contains(&n.to_lowercase())) {
                 asked.code = true;
                 // The names are in the note: the next turn is for the answer, with no tools
@@ -2510,6 +2524,23 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             .filter(|m| matches!(m.role, Role::Tool | Role::User))
             .map(|m| m.content.clone());
         run.chain(said).collect()
+    }
+
+    /// Whether a tool result of the conversation holds `name` (case aside) outside toolmend's
+    /// notes about calls (`(No tool is named `x`; …)`, `(You already called `x` …`, `Stop
+    /// calling `x` …`), which name the model's own calls.
+    fn held_by_results(&self, turns: &[TurnRecord], name: &str) -> bool {
+        let name = name.to_lowercase();
+        let note = |l: &str| {
+            let l = l.trim_start();
+            l.starts_with("(No tool is named `")
+                || l.starts_with("(You already called `")
+                || l.starts_with("Stop calling `")
+        };
+        self.result_texts(turns).iter().any(|t| {
+            t.lines()
+                .any(|l| !note(l) && l.to_lowercase().contains(&name))
+        })
     }
 
     /// Takes the lines showing the change to make ([`correct::change_next`]) out of the tool

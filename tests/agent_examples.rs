@@ -3805,6 +3805,57 @@ fn a_name_in_code_called_with_root_arguments_runs_as_its_search() {
     assert_eq!(t.turns[0].calls[0].result.ran_as.as_deref(), Some("read"));
 }
 
+/// Found with a C library (session 36, oldest_fn): asked "Which function removes the oldest
+/// item?", Qwen2.5-Coder-0.5B called `removeOldestItem` (run as the root's `ls`), three times,
+/// and answered `removeOldestItem`, a name no file holds. Asked once more, with the look at
+/// what the question names; a name the files hold stands.
+#[test]
+fn a_made_up_name_answering_which_function_is_asked_with_the_look() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "include/ringbuf.h",
+            "/* Removes the oldest item into `out`. */\nint ringbuf_pop(int *out);\n",
+        )],
+    );
+    let prompt = "Which function removes the oldest item?";
+    let made_up = || call("removeOldestItem", json!({"path": "."}));
+    let look =
+        json!({"name": "grep", "arguments": {"pattern": "oldest item", "ignore_case": true}});
+    let (t, requests) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            made_up(),
+            "removeOldestItem".into(),
+            look.to_string().into(),
+            "`ringbuf_pop`.".into(),
+        ],
+    );
+    let asked = &requests[2].messages.last().unwrap().content;
+    assert!(
+        asked.contains("`removeOldestItem` is in no tool result and no file of the folder")
+            && asked.ends_with(&look.to_string()),
+        "{asked}"
+    );
+    assert!(
+        t.turns[2].calls[0]
+            .result
+            .output
+            .contains("(line 2, below the comment on line 1): int ringbuf_pop(int *out);"),
+        "{:?}",
+        t.turns[2]
+    );
+    assert_eq!(t.answer.as_deref(), Some("`ringbuf_pop`."));
+    // A name the files hold: no such ask.
+    let (t, requests) = run_prompt(&dir, prompt, vec![made_up(), "`ringbuf_pop`.".into()]);
+    assert_eq!(
+        (requests.len(), t.answer.as_deref()),
+        (2, Some("`ringbuf_pop`."))
+    );
+}
+
 /// Found with the shop set (session 36, per_item): asked "Which function does cart_total call
 /// for each item?", Qwen2.5-Coder-0.5B searched for `cart_total`, was shown its `def` line
 /// only, searched again twice and answered `cart_total`. A repeated look whose results show

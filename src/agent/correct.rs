@@ -684,6 +684,28 @@ pub fn code_unnamed(prompt: &str, kind: &str, names: &[String]) -> String {
     )
 }
 
+/// The message added before the turn after an answer to a question that asks which `kind`
+/// ([`asks_which_code`]) whose name in code, `name`, no tool result and no file holds: made up.
+/// It offers `look`, the look at what the question names. Once a run (with
+/// [`code_unnamed`]).
+///
+/// ```
+/// use toolmend::agent::correct::code_unfounded;
+/// let look = r#"{"name":"grep","arguments":{"pattern":"oldest item","ignore_case":true}}"#;
+/// let m = code_unfounded("Which function removes the oldest item?", "function", "removeOldestItem", look);
+/// assert!(m.contains("`removeOldestItem` is in no tool result and no file of the folder"));
+/// assert!(m.ends_with(look));
+/// ```
+#[must_use]
+pub fn code_unfounded(prompt: &str, kind: &str, name: &str, look: &str) -> String {
+    format!(
+        "The user asked \"{}\": the answer is the name of a {kind} in the files, and \
+         `{name}` is in no tool result and no file of the folder, so it cannot be that {kind}. \
+         Look first, then answer with the name the files give: {look}",
+        restated(prompt)
+    )
+}
+
 /// Whether `prompt` is a question ([`is_question`]) that wants one thing told — a name, a
 /// file, a value, what something does — rather than contents shown or several things listed:
 /// it does not ask to list, show or print, for contents ("What is in README.md?"), nor for
