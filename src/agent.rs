@@ -2584,8 +2584,12 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     /// (session 36, per_item): asked "Which function does cart_total call for each item?",
     /// Qwen2.5-Coder-0.5B searched for `cart_total`, was shown its `def` line, searched again
     /// and again, and answered `cart_total`.
+    ///
+    /// Not for a question that asks which file: the match lines name the files (a C library,
+    /// session 36: asked "Which file declares ringbuf_push?", the model read the definition's
+    /// body it was offered, again and again, and answered `tests`).
     fn body_look(&self) -> Option<(String, String)> {
-        if !self.is_tool("read") {
+        if !self.is_tool("read") || correct::asks_which_file(&self.request) {
             return None;
         }
         let names = correct::code_names(&self.request);

@@ -3899,6 +3899,17 @@ fn a_search_showing_only_a_definition_offers_the_read_of_its_body() {
         t.turns[2]
     );
     assert_eq!(t.answer.as_deref(), Some("`price_of`."));
+    // A question that asks which file: no offer (the match lines name the files).
+    let (t, _) = run_prompt(
+        &dir,
+        "Which file defines cart_total?",
+        vec![grep(), grep(), "src/shop.py".into()],
+    );
+    assert!(
+        !t.turns[1].calls[0].feedback.contains("To see its body"),
+        "{:?}",
+        t.turns[1]
+    );
     // The file read already: no offer.
     let (t, _) = run_prompt(
         &dir,
