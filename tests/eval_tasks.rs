@@ -284,8 +284,9 @@ fn the_shipped_tasks_read() {
     // project written in session 16, the second one written in session 17, and the small
     // shop project of session 27, the small Rust crate of session 28, the Docker Compose
     // folder of session 29, the Go module of session 30, the folder of dotfiles of session 31
-    // the data folder (SQL, CSV, a loader) of session 32 and the TypeScript package of
-    // session 33 (each written after the fixes its prompts found: tuned on).
+    // the data folder (SQL, CSV, a loader) of session 32, the TypeScript package of
+    // session 33 and the C library of session 36 (each written after the fixes its prompts
+    // found: tuned on).
     for (file, folder) in [
         ("examples/tasks.jsonl", "examples/workspace"),
         ("examples/tasks-project.jsonl", "examples/project"),
@@ -297,6 +298,7 @@ fn the_shipped_tasks_read() {
         ("examples/tasks-dotfiles.jsonl", "examples/dotfiles"),
         ("examples/tasks-shopdata.jsonl", "examples/shopdata"),
         ("examples/tasks-textkit.jsonl", "examples/textkit"),
+        ("examples/tasks-ringbuf.jsonl", "examples/ringbuf"),
     ] {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         let list = tasks::load(&std::fs::read_to_string(root.join(file)).unwrap()).unwrap();
