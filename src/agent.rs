@@ -155,12 +155,15 @@ impl Interrupt {
     }
 }
 
-/// How a call of the model's came to run as the change due.
-enum AsDue {
-    /// Under a name of the model's own, no tool's ([`Agent::due_as`]).
+/// How a call of the model's came to run as another: the change due, or the look.
+enum RunAs {
+    /// The change due, under a name of the model's own, no tool's ([`Agent::due_as`]).
     Named(String),
-    /// As a no-op of the due change's tool at its place ([`Agent::due_from_no_op`]).
+    /// The change due, as a no-op of its tool at its place ([`Agent::due_from_no_op`]).
     NoOp,
+    /// The look at what the request names, under a made-up name made of the request's words
+    /// ([`Agent::look_as`]).
+    Look(String),
 }
 
 /// What the run remembers about a call it already handled.
@@ -912,14 +915,17 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         // The change due, sent back with the very arguments shown but under a name of the
         // model's own: the call shown is what it means (see `Self::due_as`).
         // Or as a no-op of the due change's own tool at its place (`Self::due_from_no_op`).
-        let mut called_as: Vec<Option<AsDue>> = Vec::with_capacity(pending.len());
+        // Or, for a question, the look at what it names, called by a name made of its words
+        // (`Self::look_as`).
+        let mut called_as: Vec<Option<RunAs>> = Vec::with_capacity(pending.len());
         let pending: Vec<PendingCall> = pending
             .into_iter()
             .map(|mut c| {
                 let due = self
                     .due_as(&c)
-                    .map(|d| (d, AsDue::Named(c.name.clone())))
-                    .or_else(|| self.due_from_no_op(&c).map(|d| (d, AsDue::NoOp)));
+                    .map(|d| (d, RunAs::Named(c.name.clone())))
+                    .or_else(|| self.due_from_no_op(&c).map(|d| (d, RunAs::NoOp)))
+                    .or_else(|| self.look_as(&c).map(|d| (d, RunAs::Look(c.name.clone()))));
                 called_as.push(due.map(|((name, args), how)| {
                     c.arguments = Args::Value(args);
                     c.name = name;
@@ -1253,13 +1259,17 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 let shown =
                     serde_json::json!({"name": call.name, "arguments": call.arguments.to_value()});
                 let note = match how {
-                    AsDue::Named(called) => format!(
+                    RunAs::Named(called) => format!(
                         "(No tool is named `{called}`; this is the result of the call shown to you: {shown}.)\n"
                     ),
-                    AsDue::NoOp => format!(
+                    RunAs::NoOp => format!(
                         "(Your `{}` call would have changed nothing: its new_text was its old_text. \
                          This is the result of the change shown to you: {shown}.)\n",
                         call.name
+                    ),
+                    RunAs::Look(called) => format!(
+                        "(No tool is named `{called}`; this is the result of the look at what the \
+                         user's request names: {shown}.)\n"
                     ),
                 };
                 result.output.insert_str(0, &note);
@@ -2440,7 +2450,42 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         fits.then(|| (call.name.clone(), due["arguments"].clone()))
     }
 
-    /// Whether the toolbox has a tool called `name`.
+    /// The look at what a question names ([`Self::look_first`]) when `call` names no tool by a
+    /// name made of the question's words — two or more, split at `_`, `-` and inner capitals,
+    /// each a word of the question or its singular or plural (`removeOldestItem` for "Which
+    /// function removes the oldest item?") — and sends no argument naming anything but the
+    /// root. It names the task, not a tool: the model means to find what the question asks.
+    /// Found with a C library (session 36, oldest_fn): Qwen2.5-Coder-0.5B called
+    /// `removeOldestItem` with `{"path": "."}` four times (the root's `ls` each time), shown
+    /// the look once, and answered `removeOldestItem`.
+    fn look_as(&self, call: &PendingCall) -> Option<(String, serde_json::Value)> {
+        if self.is_tool(&call.name) || !correct::is_question(&self.request) {
+            return None;
+        }
+        let args = args_value(&call.arguments)?;
+        let root_only = args.as_object()?.values().all(|v| match v {
+            serde_json::Value::String(s) => matches!(s.trim(), "" | "." | "./"),
+            serde_json::Value::Number(_) | serde_json::Value::Bool(_) => true,
+            _ => false,
+        });
+        let words = name_words(&call.name);
+        let asked: Vec<String> = crate::tools::request_words(&self.request)
+            .map(str::to_lowercase)
+            .collect();
+        let of_request = words.len() >= 2
+            && words.iter().all(|w| {
+                asked
+                    .iter()
+                    .any(|a| a == w || crate::tools::word_names_stem(w, a))
+            });
+        if !root_only || !of_request {
+            return None;
+        }
+        let look: serde_json::Value = serde_json::from_str(&self.look_first()?).ok()?;
+        Some((look["name"].as_str()?.to_owned(), look["arguments"].clone()))
+    }
+
+    /// Whether the toolbox has a tool called `name`.    /// Whether the toolbox has a tool called `name`.
     fn is_tool(&self, name: &str) -> bool {
         self.tools.defs().iter().any(|d| d.name == name)
     }
@@ -3150,6 +3195,27 @@ fn is_call(shown: &str, call: &PendingCall) -> bool {
         v["name"].as_str() == Some(call.name.as_str())
             && args_value(&call.arguments).as_ref() == Some(&v["arguments"])
     })
+}
+
+/// The words of a name in code, lower case: split at `_`, `-` and before a capital that follows
+/// a small letter (`removeOldestItem` → remove, oldest, item).
+fn name_words(name: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut prev_lower = false;
+    for c in name.chars() {
+        if (c == '_' || c == '-' || (c.is_uppercase() && prev_lower)) && !word.is_empty() {
+            words.push(std::mem::take(&mut word));
+        }
+        if c != '_' && c != '-' {
+            word.extend(c.to_lowercase());
+        }
+        prev_lower = c.is_lowercase();
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    words
 }
 
 /// Arguments a message holds (a value, or text: repaired) as a value.

@@ -3808,7 +3808,8 @@ fn a_name_in_code_called_with_root_arguments_runs_as_its_search() {
 /// Found with a C library (session 36, oldest_fn): asked "Which function removes the oldest
 /// item?", Qwen2.5-Coder-0.5B called `removeOldestItem` (run as the root's `ls`), three times,
 /// and answered `removeOldestItem`, a name no file holds. Asked once more, with the look at
-/// what the question names; a name the files hold stands.
+/// what the question names; a name the files hold stands. (That call now runs as the look,
+/// below: here a made-up name of other words.)
 #[test]
 fn a_made_up_name_answering_which_function_is_asked_with_the_look() {
     let dir = tempfile::tempdir().unwrap();
@@ -3820,7 +3821,8 @@ fn a_made_up_name_answering_which_function_is_asked_with_the_look() {
         )],
     );
     let prompt = "Which function removes the oldest item?";
-    let made_up = || call("removeOldestItem", json!({"path": "."}));
+    // A made-up name not made of the question's words: run as the root's `ls`.
+    let made_up = || call("find_function", json!({"path": "."}));
     let look =
         json!({"name": "grep", "arguments": {"pattern": "oldest item", "ignore_case": true}});
     let (t, requests) = run_prompt(
@@ -3854,6 +3856,64 @@ fn a_made_up_name_answering_which_function_is_asked_with_the_look() {
         (requests.len(), t.answer.as_deref()),
         (2, Some("`ringbuf_pop`."))
     );
+}
+
+/// Found with a C library (session 36, oldest_fn): Qwen2.5-Coder-0.5B called
+/// `removeOldestItem` with `{"path": "."}` four times, each run as the root's `ls`. A made-up
+/// name made of the question's words (two or more), sent with arguments naming nothing but
+/// the root, runs as the look at what the question names, with a note; a name with a word
+/// the question lacks, or a path of its own, does not.
+#[test]
+fn a_made_up_name_made_of_the_questions_words_runs_as_the_look() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "include/ringbuf.h",
+            "/* Removes the oldest item into `out`. */\nint ringbuf_pop(int *out);\n",
+        )],
+    );
+    let prompt = "Which function removes the oldest item?";
+    let (t, _) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            call("removeOldestItem", json!({"path": "."})),
+            "`ringbuf_pop`.".into(),
+        ],
+    );
+    let c = &t.turns[0].calls[0];
+    assert_eq!(
+        (c.result.ran_as.as_deref(), c.result.ran_with.as_ref()),
+        (
+            Some("grep"),
+            Some(&json!({"pattern": "oldest item", "ignore_case": true}))
+        ),
+        "{}",
+        c.feedback
+    );
+    assert!(
+        c.feedback.starts_with("(No tool is named `removeOldestItem`; this is the result of the look at what the user's request names:")
+            && c.feedback.contains("int ringbuf_pop(int *out);"),
+        "{}",
+        c.feedback
+    );
+    assert_eq!(t.answer.as_deref(), Some("`ringbuf_pop`."));
+    for (name, args) in [
+        ("removeNewestItem", json!({"path": "."})),
+        ("remove_oldest_item", json!({"path": "include"})),
+    ] {
+        let (t, _) = run_prompt(
+            &dir,
+            prompt,
+            vec![call(name, args), "`ringbuf_pop`.".into()],
+        );
+        assert_ne!(
+            t.turns[0].calls[0].result.ran_as.as_deref(),
+            Some("grep"),
+            "{name}"
+        );
+    }
 }
 
 /// Found with the shop set (session 36, per_item): asked "Which function does cart_total call
