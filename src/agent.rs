@@ -2291,6 +2291,18 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             if !out.contains(&line) {
                 out.push(line);
             }
+            // A comment brings the line it documents, which grep shows after it (a C library,
+            // session 36: the bearing line was `/* Removes the oldest item … */` alone, and
+            // the model answered with a name of its own).
+            if let Some(next) = lines.get(li + 1)
+                && next.contains(", below the comment on line ")
+                && match_line(next).map(|(p, _)| p) == match_line(lines[li]).map(|(p, _)| p)
+            {
+                let next = cut(next);
+                if !out.contains(&next) {
+                    out.push(next);
+                }
+            }
             if opens(lines[li]) {
                 for next in lines.iter().skip(li + 1).take(4) {
                     if closes(next) {

@@ -3899,6 +3899,23 @@ fn a_made_up_name_made_of_the_questions_words_runs_as_the_look() {
         c.feedback
     );
     assert_eq!(t.answer.as_deref(), Some("`ringbuf_pop`."));
+    // Answered with the made-up name after the look: asked again, shown the name the comment's
+    // line documents (the bearing line alone was the comment, in the session's run).
+    let (t, requests) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            call("removeOldestItem", json!({"path": "."})),
+            "removeOldestItem".into(),
+            "`ringbuf_pop`.".into(),
+        ],
+    );
+    let asked = &requests[2].messages.last().unwrap().content;
+    assert!(
+        asked.contains("The tool results above name `ringbuf_pop`"),
+        "{asked}"
+    );
+    assert_eq!(t.answer.as_deref(), Some("`ringbuf_pop`."));
     for (name, args) in [
         ("removeNewestItem", json!({"path": "."})),
         ("remove_oldest_item", json!({"path": "include"})),
