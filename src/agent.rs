@@ -2465,8 +2465,8 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     /// The look at what a question names ([`Self::look_first`]) when `call` names no tool by a
     /// name made of the question's words — two or more, split at `_`, `-` and inner capitals,
     /// each a word of the question or its singular or plural (`removeOldestItem` for "Which
-    /// function removes the oldest item?") — and sends no argument naming anything but the
-    /// root. It names the task, not a tool: the model means to find what the question asks.
+    /// function removes the oldest item?") — and sends no argument, or none naming anything
+    /// but the root ([`crate::tools::names_only_root`]). It names the task, not a tool: the model means to find what the question asks.
     /// Found with a C library (session 36, oldest_fn): Qwen2.5-Coder-0.5B called
     /// `removeOldestItem` with `{"path": "."}` four times (the root's `ls` each time), shown
     /// the look once, and answered `removeOldestItem`.
@@ -2475,11 +2475,8 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             return None;
         }
         let args = args_value(&call.arguments)?;
-        let root_only = args.as_object()?.values().all(|v| match v {
-            serde_json::Value::String(s) => matches!(s.trim(), "" | "." | "./"),
-            serde_json::Value::Number(_) | serde_json::Value::Bool(_) => true,
-            _ => false,
-        });
+        let args = args.as_object()?;
+        let root_only = args.is_empty() || crate::tools::names_only_root(args);
         let words = name_words(&call.name);
         let asked: Vec<String> = crate::tools::request_words(&self.request)
             .map(str::to_lowercase)

@@ -162,6 +162,30 @@ pub(crate) const SET_VERBS: &[&str] = &[
     "downgrade",
 ];
 
+/// Whether the arguments of a call name nothing but the workspace's root: a string among them,
+/// every string `.`, `./` or empty, every other value a number or a boolean
+/// (`{"path": ".", "start_line": 1}`) — a placeholder small models keep where their call's
+/// name says what they mean.
+///
+/// ```
+/// use serde_json::json;
+/// use toolmend::tools::names_only_root;
+/// let args = |v: serde_json::Value| v.as_object().unwrap().clone();
+/// assert!(names_only_root(&args(json!({"path": ".", "start_line": 1}))));
+/// assert!(!names_only_root(&args(json!({"path": "include"}))));
+/// assert!(!names_only_root(&args(json!({"start_line": 1}))));
+/// ```
+#[must_use]
+pub fn names_only_root(args: &serde_json::Map<String, serde_json::Value>) -> bool {
+    use serde_json::Value;
+    args.values().any(Value::is_string)
+        && args.values().all(|v| match v {
+            Value::String(s) => matches!(s.trim(), "" | "." | "./"),
+            Value::Number(_) | Value::Bool(_) => true,
+            _ => false,
+        })
+}
+
 /// Whether `word`, a word of a user's request, names a file called `stem` (its name without the
 /// extension) the way people refer to files in prose — "the meeting notes" for `meeting.md`,
 /// "the grocery list" for `groceries.md`: the same letters, case aside, or one the plural of the

@@ -360,13 +360,9 @@ impl Snapshot {
             Some((e, MeantArgs::Named(a)))
         };
         // Rule 0: arguments that name nothing but the root give way to the call the name means.
-        let root_only = args.values().any(Value::is_string)
-            && args.values().all(|v| match v {
-                Value::String(s) => matches!(s.trim(), "" | "." | "./"),
-                Value::Number(_) | Value::Bool(_) => true,
-                _ => false,
-            });
-        if root_only && let Some(n) = named() {
+        if super::names_only_root(&args)
+            && let Some(n) = named()
+        {
             return Some(n);
         }
         let fits = self.taking(&args);
