@@ -2465,8 +2465,8 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     /// The look at what a question names ([`Self::look_first`]) when `call` names no tool by a
     /// name made of the question's words — two or more, split at `_`, `-` and inner capitals,
     /// each a word of the question or its singular or plural (`removeOldestItem` for "Which
-    /// function removes the oldest item?") — and sends no argument, or none naming anything
-    /// but the root ([`crate::tools::names_only_root`]). It names the task, not a tool: the model means to find what the question asks.
+    /// function removes the oldest item?") — and sends no argument, none naming anything but
+    /// the root ([`crate::tools::names_only_root`]), or only parameters' schemas. It names the task, not a tool: the model means to find what the question asks.
     /// Found with a C library (session 36, oldest_fn): Qwen2.5-Coder-0.5B called
     /// `removeOldestItem` with `{"path": "."}` four times (the root's `ls` each time), shown
     /// the look once, and answered `removeOldestItem`.
@@ -2476,7 +2476,15 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         }
         let args = args_value(&call.arguments)?;
         let args = args.as_object()?;
-        let root_only = args.is_empty() || crate::tools::names_only_root(args);
+        // Or a parameter's schema echoed as its value (`{"inches": {"type": "number",
+        // "description": …}}`: units set, session 36, `convert_inches_to_centimetres` sent
+        // so three times until the run ended).
+        let schema = |v: &serde_json::Value| {
+            v.as_object()
+                .is_some_and(|o| o.contains_key("type") || o.contains_key("description"))
+        };
+        let root_only =
+            args.is_empty() || crate::tools::names_only_root(args) || args.values().all(schema);
         let words = name_words(&call.name);
         let asked: Vec<String> = crate::tools::request_words(&self.request)
             .map(str::to_lowercase)

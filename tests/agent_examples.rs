@@ -3916,6 +3916,20 @@ fn a_made_up_name_made_of_the_questions_words_runs_as_the_look() {
         "{asked}"
     );
     assert_eq!(t.answer.as_deref(), Some("`ringbuf_pop`."));
+    // Its parameters' schemas as the arguments (units set, session 36,
+    // `convert_inches_to_centimetres`): the look too.
+    let (t, _) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            call(
+                "remove_oldest_item",
+                json!({"item": {"type": "string", "description": "The item."}}),
+            ),
+            "`ringbuf_pop`.".into(),
+        ],
+    );
+    assert_eq!(t.turns[0].calls[0].result.ran_as.as_deref(), Some("grep"));
     for (name, args) in [
         ("removeNewestItem", json!({"path": "."})),
         ("remove_oldest_item", json!({"path": "include"})),
