@@ -2466,7 +2466,8 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     /// name made of the question's words — two or more, split at `_`, `-` and inner capitals,
     /// each a word of the question or its singular or plural (`removeOldestItem` for "Which
     /// function removes the oldest item?") — and sends no argument, none naming anything but
-    /// the root ([`crate::tools::names_only_root`]), or only parameters' schemas. It names the task, not a tool: the model means to find what the question asks.
+    /// the root ([`crate::tools::names_only_root`]), or only parameters' schemas; any
+    /// arguments but text of its own when the question asks which function (class, …). It names the task, not a tool: the model means to find what the question asks.
     /// Found with a C library (session 36, oldest_fn): Qwen2.5-Coder-0.5B called
     /// `removeOldestItem` with `{"path": "."}` four times (the root's `ls` each time), shown
     /// the look once, and answered `removeOldestItem`.
@@ -2495,7 +2496,16 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     .iter()
                     .any(|a| a == w || crate::tools::word_names_stem(w, a))
             });
-        if !root_only || !of_request {
+        // A question asking which function (class, …) is answered by the look whatever values
+        // the call sends: the name is the model's guess at it (units set, session 36:
+        // `convert_inches_to_centimetres` with `{"inches": 10}`, three times).
+        // Not a path or other text of its own (`{"path": "include"}`): where to look.
+        let guess = correct::asks_which_code(&self.request).is_some()
+            && args.values().all(|v| {
+                v.as_str()
+                    .is_none_or(|s| matches!(s.trim(), "" | "." | "./"))
+            });
+        if !(root_only || guess) || !of_request {
             return None;
         }
         let look: serde_json::Value = serde_json::from_str(&self.look_first()?).ok()?;

@@ -3930,6 +3930,24 @@ fn a_made_up_name_made_of_the_questions_words_runs_as_the_look() {
         ],
     );
     assert_eq!(t.turns[0].calls[0].result.ran_as.as_deref(), Some("grep"));
+    // A value sent to it, for a question asking which function: the model's guess at the
+    // function, the look too (`convert_inches_to_centimetres` with `{"inches": 10}`).
+    let (t, _) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            call("remove_oldest_item", json!({"rb": 1})),
+            "`ringbuf_pop`.".into(),
+        ],
+    );
+    assert_eq!(t.turns[0].calls[0].result.ran_as.as_deref(), Some("grep"));
+    // Not for a question that asks no such thing: the call is left as it is.
+    let (t, _) = run_prompt(
+        &dir,
+        "What does the oldest item removal return?",
+        vec![call("oldest_item_removal", json!({"rb": 1})), "-1".into()],
+    );
+    assert_ne!(t.turns[0].calls[0].result.ran_as.as_deref(), Some("grep"));
     for (name, args) in [
         ("removeNewestItem", json!({"path": "."})),
         ("remove_oldest_item", json!({"path": "include"})),
