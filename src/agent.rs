@@ -2365,10 +2365,6 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         let want = due["arguments"].as_object()?;
         let sent = args_value(&call.arguments)?;
         let sent = sent.as_object()?;
-        let folder_of = |folder: &str, path: &str| {
-            let folder = folder.trim_start_matches("./").trim_end_matches('/');
-            folder.is_empty() || folder == "." || path.starts_with(&format!("{folder}/"))
-        };
         let fits = sent.keys().all(|k| want.contains_key(k))
             && want.iter().all(|(k, v)| match (sent.get(k), v) {
                 (Some(s), v) if s == v => true,
@@ -2376,7 +2372,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 (Some(serde_json::Value::String(s)), serde_json::Value::String(p))
                     if k == "path" =>
                 {
-                    folder_of(s, p)
+                    in_folder(s, p)
                 }
                 _ => false,
             })
@@ -2438,14 +2434,11 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             return None;
         };
         let place = |path: &str| {
-            let path = path.trim_start_matches("./").trim_end_matches('/');
             let due_path = text(want, "path")
                 .unwrap_or_default()
                 .trim_start_matches("./");
-            path.is_empty()
-                || path == "."
-                || path == due_path
-                || due_path.starts_with(&format!("{path}/"))
+            in_folder(path, due_path)
+                || path.trim_start_matches("./").trim_end_matches('/') == due_path
         };
         let fits = due["name"].as_str() == Some(call.name.as_str())
             && !old.is_empty()
@@ -2467,7 +2460,8 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     /// each a word of the question or its singular or plural (`removeOldestItem` for "Which
     /// function removes the oldest item?") — and sends no argument, none naming anything but
     /// the root ([`crate::tools::names_only_root`]), or only parameters' schemas; any
-    /// arguments but text of its own when the question asks which function (class, …). It names the task, not a tool: the model means to find what the question asks.
+    /// arguments but text of its own when the question asks which function (class, …). It
+    /// names the task, not a tool: the model means to find what the question asks.
     /// Found with a C library (session 36, oldest_fn): Qwen2.5-Coder-0.5B called
     /// `removeOldestItem` with `{"path": "."}` four times (the root's `ls` each time), shown
     /// the look once, and answered `removeOldestItem`.
@@ -2501,10 +2495,9 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         // `convert_inches_to_centimetres` with `{"inches": 10}`, three times).
         // Not a path or other text of its own (`{"path": "include"}`): where to look.
         let guess = correct::asks_which_code(&self.request).is_some()
-            && args.values().all(|v| {
-                v.as_str()
-                    .is_none_or(|s| matches!(s.trim(), "" | "." | "./"))
-            });
+            && args
+                .values()
+                .all(|v| v.as_str().is_none_or(crate::tools::is_root_placeholder));
         if !(root_only || guess) || !of_request {
             return None;
         }
@@ -2512,7 +2505,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         Some((look["name"].as_str()?.to_owned(), look["arguments"].clone()))
     }
 
-    /// Whether the toolbox has a tool called `name`.    /// Whether the toolbox has a tool called `name`.
+    /// Whether the toolbox has a tool called `name`.
     fn is_tool(&self, name: &str) -> bool {
         self.tools.defs().iter().any(|d| d.name == name)
     }
@@ -3222,6 +3215,13 @@ fn is_call(shown: &str, call: &PendingCall) -> bool {
         v["name"].as_str() == Some(call.name.as_str())
             && args_value(&call.arguments).as_ref() == Some(&v["arguments"])
     })
+}
+
+/// Whether `path` is inside `folder` (a model's path: `./` before it, `/` after it aside), or
+/// `folder` is the root (`.`, or nothing: small models keep a placeholder path).
+fn in_folder(folder: &str, path: &str) -> bool {
+    let folder = folder.trim_start_matches("./").trim_end_matches('/');
+    folder.is_empty() || folder == "." || path.starts_with(&format!("{folder}/"))
 }
 
 /// The words of a name in code, lower case: split at `_`, `-` and before a capital that follows

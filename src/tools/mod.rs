@@ -162,6 +162,13 @@ pub(crate) const SET_VERBS: &[&str] = &[
     "downgrade",
 ];
 
+/// Whether `value`, a string a model sent where a path goes, names nothing but the root: `.`,
+/// `./` or nothing (white space aside).
+#[must_use]
+pub fn is_root_placeholder(value: &str) -> bool {
+    matches!(value.trim(), "" | "." | "./")
+}
+
 /// Whether the arguments of a call name nothing but the workspace's root: a string among them,
 /// every string `.`, `./` or empty, every other value a number or a boolean
 /// (`{"path": ".", "start_line": 1}`) — a placeholder small models keep where their call's
@@ -180,7 +187,7 @@ pub fn names_only_root(args: &serde_json::Map<String, serde_json::Value>) -> boo
     use serde_json::Value;
     args.values().any(Value::is_string)
         && args.values().all(|v| match v {
-            Value::String(s) => matches!(s.trim(), "" | "." | "./"),
+            Value::String(s) => is_root_placeholder(s),
             Value::Number(_) | Value::Bool(_) => true,
             _ => false,
         })
