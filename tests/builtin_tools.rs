@@ -679,6 +679,26 @@ async fn reading_tools_take_the_one_entry_a_near_miss_name_meant() {
         r.output
     );
     assert!(r.output.contains("lib.rs (line 1):"), "{}", r.output);
+    // A path with a quote inside and text after it (a Maven project, session 37: `."."`,
+    // sent to glob three times until the run ended): the path before the quote.
+    let r = call(
+        &mut d,
+        "glob",
+        json!({"pattern": "README.md", "path": ".\".\""}),
+    )
+    .await;
+    assert!(
+        r.output
+            .starts_with("(`.\".\"` does not exist; this is `.`.)\nREADME.md"),
+        "{}",
+        r.output
+    );
+    let r = call(&mut d, "read", json!({"path": "src/main.rs\" (the file)"})).await;
+    assert!(
+        r.output.contains("this is `src/main.rs`.)\n1\tfn main()"),
+        "{}",
+        r.output
+    );
     let r = call(&mut d, "glob", json!({"pattern": "*.rs", "path": ".src"})).await;
     assert!(
         r.output

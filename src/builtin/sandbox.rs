@@ -179,10 +179,22 @@ impl Sandbox {
         }
         let given = path.trim();
         let unquoted = given.trim_matches(['"', '\'', '`']);
-        if unquoted != given
-            && !unquoted.is_empty()
-            && let Ok(entry) = self.resolve(tool, unquoted)
-            && entry.symlink_metadata().is_ok()
+        // Or a quote in the middle and text after it: the path ends before it (`."."`, the
+        // root with a schema's quotes after it: a Maven project, session 37, where
+        // Qwen2.5-Coder-0.5B sent it to glob three times until the run ended).
+        let before = given
+            .split(['"', '`'])
+            .next()
+            .filter(|b| !b.is_empty() && *b != given);
+        if let Some(entry) = [unquoted]
+            .into_iter()
+            .filter(|u| *u != given && !u.is_empty())
+            .chain(before)
+            .find_map(|p| {
+                self.resolve(tool, p)
+                    .ok()
+                    .filter(|e| e.symlink_metadata().is_ok())
+            })
         {
             let note = format!(
                 "(`{}` does not exist; this is `{}`.)",
