@@ -1918,6 +1918,29 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     names.push(name);
                 }
             }
+            // None there: the names of the run's results that say the kind (a Maven project,
+            // session 37: the bearing line was `super("room " + room + " is already booked
+            // …")`, inside `public class RoomTakenException extends RuntimeException {`).
+            if names.is_empty() {
+                let outputs = turns
+                    .iter()
+                    .flat_map(|t| &t.calls)
+                    .filter(|c| c.result.is_ok())
+                    .flat_map(|c| c.result.output.lines());
+                for name in outputs
+                    .filter(|l| !l.trim_start().starts_with('('))
+                    .flat_map(|l| correct::code_names(shown_text(l)))
+                {
+                    let lower = name.to_lowercase();
+                    if lower.contains(kind)
+                        && lower != kind
+                        && !names.contains(&name)
+                        && !asked_about.contains(&lower)
+                    {
+                        names.push(name);
+                    }
+                }
+            }
             let reply = content.to_lowercase();
             // A name in code the reply gives that no result and no file holds, when the look
             // at what the question names is not made: made up (a C library, session 36,
@@ -2490,14 +2513,18 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     .iter()
                     .any(|a| a == w || crate::tools::word_names_stem(w, a))
             });
-        // A question asking which function (class, …) is answered by the look whatever values
-        // the call sends: the name is the model's guess at it (units set, session 36:
-        // `convert_inches_to_centimetres` with `{"inches": 10}`, three times).
-        // Not a path or other text of its own (`{"path": "include"}`): where to look.
-        let guess = correct::asks_which_code(&self.request).is_some()
-            && args
-                .values()
-                .all(|v| v.as_str().is_none_or(crate::tools::is_root_placeholder));
+        // A question is answered by the look whatever values the call sends: the name is the
+        // model's guess at the answer or at a tool to find it (units set, session 36:
+        // `convert_inches_to_centimetres` with `{"inches": 10}`, three times; a Maven project,
+        // session 37: `BookException` with `{"message": "Room is already booked"}` and
+        // `check_room_booked_twice` with `{"room_id": "12345", "night": "2023-04-15"}`, each
+        // sent again until the run ended). Not a path of its own (`{"path": "include"}`):
+        // where to look.
+        let guess = !args.iter().any(|(k, v)| {
+            crate::tools::is_path_key(k)
+                && v.as_str()
+                    .is_some_and(|s| !crate::tools::is_root_placeholder(s))
+        });
         if !(root_only || guess) || !of_request {
             return None;
         }

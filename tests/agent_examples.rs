@@ -696,6 +696,56 @@ fn a_word_written_as_code_is_searched_for_before_answering() {
     }
 }
 
+/// Found with a Maven project (session 37): asked "Which currency does the guest house use?",
+/// Qwen2.5-Coder-0.5B was offered a search for "guest house" (on six lines), not `currency`
+/// (on the one line setting it), and answered "USD"; "What is the default capacity of a ring
+/// buffer?" searched for "ring buffer" (the README's description). What a question asks for —
+/// "Which A does …", "What A is B", "What is the A of B" — is searched for first, on the
+/// fewest lines (A before B on a tie); a kind of named thing ("Which flag prints …") or a
+/// name before it ("Which Java version …") leaves the question's other words to choose.
+#[test]
+fn what_a_question_asks_for_is_searched_before_its_other_words() {
+    let dir = folder();
+    write_files(
+        &dir,
+        &[
+            (
+                "README.md",
+                "# Guest house\n\nBookings for a guest house, a ring buffer of stays.\n\nThe guest house has six rooms.\nRun the JUnit 5 tests with `mvn test`.\n",
+            ),
+            (
+                "src/main/resources/bookings.properties",
+                "# Guest house settings\nbookings.checkin.hour=15\nbookings.checkout.hour=11\nbookings.currency=EUR\n",
+            ),
+            (
+                "include/buf.h",
+                "/* Capacity used when 0 is passed. */\n#define BUF_DEFAULT_CAP 64\n/* The longest stay a booking may span. */\n#define MAX_NIGHTS 14\n",
+            ),
+            ("pom.xml", "<junit.version>5.10.2</junit.version>\n"),
+        ],
+    );
+    let grep = |pattern: &str| {
+        format!(r#"{{"name":"grep","arguments":{{"pattern":"{pattern}","ignore_case":true}}}}"#)
+    };
+    for (prompt, want) in [
+        ("Which currency does the guest house use?", "currency"),
+        ("What is the default capacity of a ring buffer?", "capacity"),
+        ("At what hour is checkout?", "checkout"),
+        (
+            "What is the longest stay a booking may span?",
+            "longest stay",
+        ),
+        // A name written with an inner capital is a name in code, searched for first.
+        ("Which JUnit version do the tests use?", "junit"),
+        // A kind of named thing: what the question says of it is searched for.
+        ("Which flag prints the guest house rooms?", "guest house"),
+    ] {
+        let (_, requests) = run_prompt(&dir, prompt, vec!["USD".into(), "EUR".into()]);
+        let asked = &requests[1].messages.last().unwrap().content;
+        assert!(asked.ends_with(&grep(want)), "{prompt}: {asked}");
+    }
+}
+
 /// Found running `toolmend run` on a Docker Compose folder (session 29): asked "Which file sets
 /// the database password?", Qwen2.5-Coder-0.5B grepped `password`, was shown the match in
 /// `docker-compose.yml`, and answered `POSTGRES_PASSWORD`. A question asking which file,
@@ -3941,16 +3991,49 @@ fn a_made_up_name_made_of_the_questions_words_runs_as_the_look() {
         ],
     );
     assert_eq!(t.turns[0].calls[0].result.ran_as.as_deref(), Some("grep"));
-    // Not for a question that asks no such thing: the call is left as it is.
+    // Any question: the values are the model's guess at what the name would need — text of
+    // the question's own, or made up (a Maven project, session 37: `BookException` with
+    // `{"message": "Room is already booked"}`, `check_room_booked_twice` with `{"room_id":
+    // "12345", "night": "2023-04-15"}`, each sent again until the run ended).
+    for (prompt, name, args) in [
+        (
+            "What does the oldest item removal return?",
+            "oldest_item_removal",
+            json!({"rb": 1}),
+        ),
+        (
+            "What exception does pop throw when the oldest item is gone?",
+            "PopException",
+            json!({"message": "the oldest item is gone"}),
+        ),
+        (
+            "Which test checks that the oldest item is removed?",
+            "check_oldest_item_removed",
+            json!({"item_id": "12345", "day": "2023-04-15"}),
+        ),
+    ] {
+        let (t, _) = run_prompt(&dir, prompt, vec![call(name, args), "-1".into()]);
+        assert_eq!(
+            t.turns[0].calls[0].result.ran_as.as_deref(),
+            Some("grep"),
+            "{name}"
+        );
+    }
+    // Not for a request to change something, nor a path of its own, nor a word the question
+    // lacks.
     let (t, _) = run_prompt(
         &dir,
-        "What does the oldest item removal return?",
-        vec![call("oldest_item_removal", json!({"rb": 1})), "-1".into()],
+        "Remove the oldest item.",
+        vec![call("remove_oldest_item", json!({"rb": 1})), "Done.".into()],
     );
     assert_ne!(t.turns[0].calls[0].result.ran_as.as_deref(), Some("grep"));
     for (name, args) in [
         ("removeNewestItem", json!({"path": "."})),
         ("remove_oldest_item", json!({"path": "include"})),
+        (
+            "remove_oldest_item",
+            json!({"file_path": "include/ringbuf.h"}),
+        ),
     ] {
         let (t, _) = run_prompt(
             &dir,
@@ -4602,6 +4685,41 @@ fn a_which_function_answer_naming_none_is_asked_again_once() {
     );
     assert_eq!(t.turns.len(), 2);
     assert_eq!(t.answer.as_deref(), Some("The `MaxLineLength` function."));
+    // An exception is named in code too (a Maven project, session 37: asked "What exception
+    // does book throw when the room is already booked?", shown `RoomTakenException`'s
+    // message line, Qwen2.5-Coder-0.5B answered with the message).
+    write_files(
+        &dir,
+        &[(
+            "RoomTakenException.java",
+            "package org.example.bookings;\n\n/** Thrown when a room is taken. */\npublic class RoomTakenException extends RuntimeException {\n\n    public RoomTakenException(int room) {\n        super(\"room \" + room + \" is already booked\");\n    }\n}\n",
+        )],
+    );
+    let prompt = "What exception does book throw when the room is already booked?";
+    let grep = || {
+        call(
+            "grep",
+            json!({"pattern": "already booked", "ignore_case": true}),
+        )
+    };
+    let (t, requests) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            grep(),
+            "\"Room is already booked\"".into(),
+            "RoomTakenException".into(),
+        ],
+    );
+    assert_eq!(t.answer.as_deref(), Some("RoomTakenException"));
+    let retry = &requests[2].messages.last().unwrap().content;
+    assert!(
+        retry.contains("the answer is the name of an exception, and your reply names none.")
+            && retry
+                .contains("The tool results above name `RoomTakenException`, `RuntimeException`.")
+            && !retry.contains("`super`"),
+        "{retry}"
+    );
 }
 
 /// Found with the tally set (session 35, test_file): `count` with `{"path": "."}` ran as the

@@ -630,6 +630,7 @@ pub fn asks_which_code(prompt: &str) -> Option<&'static str> {
 /// );
 /// assert_eq!(code_names("def longest_line(text): count(x)"), ["longest_line", "count"]);
 /// assert!(code_names("the longest line of a file").is_empty());
+/// assert_eq!(code_names("super(\"taken\"); if (full) throw new RoomTakenException(room)"), ["RoomTakenException"]);
 /// ```
 #[must_use]
 pub fn code_names(text: &str) -> Vec<String> {
@@ -647,7 +648,10 @@ pub fn code_names(text: &str) -> Vec<String> {
         if trimmed.chars().count() < 3 || word.starts_with(|c: char| c.is_ascii_digit()) {
             continue;
         }
-        let coded = written_as_code(trimmed) || after.starts_with('(');
+        // A keyword before `(` is no name (`super("…")`, `if (x)`: a Maven project, session
+        // 37, where `super` was offered as an exception's name).
+        let keyword = KEYWORDS.contains(&word);
+        let coded = written_as_code(trimmed) || (after.starts_with('(') && !keyword);
         if coded && !names.iter().any(|n| n == word) {
             names.push(word.to_owned());
         }
@@ -655,19 +659,13 @@ pub fn code_names(text: &str) -> Vec<String> {
     names
 }
 
-/// Whether `word` is written as a name in code: an `_` inside (`km_to_miles`), or a capital
-/// after its first letter in a word with small letters (`toKelvin`, `MaxLineLength`).
-///
-/// ```
-/// use toolmend::agent::correct::written_as_code;
-/// assert!(written_as_code("km_to_miles") && written_as_code("MaxLineLength"));
-/// assert!(!written_as_code("version") && !written_as_code("README") && !written_as_code("Go"));
-/// ```
-#[must_use]
-pub fn written_as_code(word: &str) -> bool {
-    word.contains('_')
-        || (word.chars().skip(1).any(char::is_uppercase) && word.chars().any(char::is_lowercase))
-}
+pub use crate::tools::written_as_code;
+
+/// Keywords that a `(` follows in code without naming anything the code defines.
+const KEYWORDS: &[&str] = &[
+    "super", "this", "self", "if", "elif", "for", "while", "switch", "match", "return", "catch",
+    "new", "sizeof", "typeof", "await", "yield", "not", "and", "with", "assert",
+];
 
 /// The message added before the turn after an answer to a question that asks which `kind`
 /// ([`asks_which_code`]: `function`, `class`, …) that names none of `names`, the names written
@@ -676,12 +674,22 @@ pub fn written_as_code(word: &str) -> bool {
 pub fn code_unnamed(prompt: &str, kind: &str, names: &[String]) -> String {
     let shown: Vec<String> = names.iter().take(6).map(|n| format!("`{n}`")).collect();
     format!(
-        "The user asked \"{}\": the answer is the name of a {kind}, and your reply names none. \
+        "The user asked \"{}\": the answer is the name of {} {kind}, and your reply names none. \
          The tool results above name {}. Answer with the name of the {kind} that answers the \
          question.",
         restated(prompt),
+        article(kind),
         shown.join(", ")
     )
+}
+
+/// The indefinite article before `word`: "an" before a vowel's letter, else "a".
+fn article(word: &str) -> &'static str {
+    if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    }
 }
 
 /// The message added before the turn after an answer to a question that asks which `kind`
@@ -699,10 +707,11 @@ pub fn code_unnamed(prompt: &str, kind: &str, names: &[String]) -> String {
 #[must_use]
 pub fn code_unfounded(prompt: &str, kind: &str, name: &str, look: &str) -> String {
     format!(
-        "The user asked \"{}\": the answer is the name of a {kind} in the files, and \
+        "The user asked \"{}\": the answer is the name of {} {kind} in the files, and \
          `{name}` is in no tool result and no file of the folder, so it cannot be that {kind}. \
          Look first, then answer with the name the files give: {look}",
-        restated(prompt)
+        restated(prompt),
+        article(kind)
     )
 }
 

@@ -429,7 +429,22 @@ pub(crate) fn value_set(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
         keys.extend(named.iter().cloned());
         return Some((last.clone(), keys));
     }
-    (to > verb && is_value(value)).then(|| (value.clone(), parts[verb + 1..to].to_vec()))
+    if to <= verb || !is_value(value) {
+        return None;
+    }
+    let mut keys = parts[verb + 1..to].to_vec();
+    // A number's unit may name what gets it: `nights` of "Raise the maximum stay to 21
+    // nights." (`MAX_NIGHTS`: a Maven project, session 37).
+    if value.text.chars().all(|c| c.is_ascii_digit() || c == '.')
+        && let Some(unit) = parts.get(to + 2)
+        && !unit.quoted
+        && !unit.opens
+        && unit.text.chars().all(char::is_alphabetic)
+        && is_value(unit)
+    {
+        keys.push(unit.clone());
+    }
+    Some((value.clone(), keys))
 }
 
 /// A setting turned on or off and the words that may name it: "turn off K", "turn K off",
@@ -1060,6 +1075,23 @@ mod tests {
             Some("50m".into())
         );
         assert_eq!(v("Which version is set to 1.0?"), None, "no verb opens it");
+        // A number's unit names what gets it too; a value's file does not.
+        let keys = |s: &str| {
+            value_set(&parts(s)).map(|(_, k)| k.into_iter().map(|p| p.text).collect::<Vec<_>>())
+        };
+        assert_eq!(
+            keys("Raise the maximum stay to 21 nights."),
+            Some(vec![
+                "the".into(),
+                "maximum".into(),
+                "stay".into(),
+                "nights".into()
+            ])
+        );
+        assert_eq!(
+            keys("Set the port to 8080 in config.json."),
+            Some(vec!["the".into(), "port".into()])
+        );
         assert_eq!(v("Set it to the"), None);
     }
 

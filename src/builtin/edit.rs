@@ -1368,38 +1368,71 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
             }
         }
     }
-    if found.is_empty() {
-        // A C or C++ macro, `#define NAME VALUE`, whose name holds each word of the request
-        // naming it among its `_`-separated words, one of three letters or more standing for
-        // a word it begins (`#define RINGBUF_DEFAULT_CAP 64` for "Set the default capacity to
-        // 128.": a C library, session 36).
-        let words: Vec<String> = keys
-            .iter()
-            .filter(|k| asked::is_value(k) && k.text.chars().count() >= 2)
-            .flat_map(|k| {
-                k.text
-                    .split(['_', '-'])
-                    .filter(|w| !w.is_empty())
-                    .map(str::to_lowercase)
-                    .collect::<Vec<_>>()
-            })
-            .collect();
-        if !words.is_empty() {
-            found.extend(text.lines().filter_map(|line| {
-                let (name, old) = macro_value(line)?;
-                let parts: Vec<String> = name
-                    .split('_')
-                    .filter(|p| !p.is_empty())
-                    .map(str::to_lowercase)
-                    .collect();
-                let holds = |w: &String| {
-                    parts
-                        .iter()
-                        .any(|p| p == w || (p.len() >= 3 && w.starts_with(p.as_str())))
-                };
-                words.iter().all(holds).then_some((line, old))
-            }));
+    let words: Vec<String> = keys
+        .iter()
+        .filter(|k| asked::is_value(k) && k.text.chars().count() >= 2)
+        .flat_map(|k| {
+            k.text
+                .split(['_', '-'])
+                .filter(|w| !w.is_empty())
+                .map(str::to_lowercase)
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    if found.is_empty() && !words.is_empty() {
+        // A key made of parts, written with dots — a Java properties file's
+        // `bookings.checkout.hour=11` for "Move checkout to 10 o'clock.", an XML element's
+        // `<version>1.2.0</version>` or `<maven.compiler.release>` (a Maven project, session
+        // 37) — a part of which is a word of the request: of several, those whose parts hold
+        // the most of its words.
+        let mut best = 0;
+        for line in text.lines() {
+            let Some((name, old)) = keyed_value(line) else {
+                continue;
+            };
+            let parts: Vec<String> = name
+                .split(['.', '-', '_'])
+                .filter(|p| !p.is_empty())
+                .map(str::to_lowercase)
+                .collect();
+            let held = words
+                .iter()
+                .filter(|w| parts.iter().any(|p| same_word(p, w)))
+                .count();
+            if held > best {
+                best = held;
+                found.clear();
+            }
+            if held == best && held > 0 {
+                found.push((line, old));
+            }
         }
+    }
+    if found.is_empty() && !words.is_empty() {
+        // A constant, `#define NAME VALUE` or `NAME = VALUE` (`static final int MAX_NIGHTS =
+        // 14;`, `const MAX_LENGTH = 80;`), whose name holds each word of the request naming
+        // it among its `_`-separated parts, one of three letters or more standing for a word
+        // it begins (`#define RINGBUF_DEFAULT_CAP 64` for "Set the default capacity to 128.":
+        // a C library, session 36) — or whose parts, the first aside (a prefix), are each
+        // such a word, two at least (`MAX_NIGHTS` for "Raise the maximum stay to 21 nights.":
+        // a Maven project, session 37).
+        found.extend(text.lines().filter_map(|line| {
+            let (name, old) = macro_value(line).or_else(|| constant_value(line))?;
+            let parts: Vec<String> = name
+                .split('_')
+                .filter(|p| !p.is_empty())
+                .map(str::to_lowercase)
+                .collect();
+            let stands_for = |p: &String, w: &String| {
+                same_word(p, w) || (p.len() >= 3 && w.starts_with(p.as_str()))
+            };
+            let all_words = words.iter().all(|w| parts.iter().any(|p| stands_for(p, w)));
+            let part_held = |p: &String| words.iter().any(|w| stands_for(p, w));
+            let all_parts = parts.len() >= 2
+                && parts[1..].iter().all(part_held)
+                && parts.iter().filter(|p| part_held(p)).count() >= 2;
+            (all_words || all_parts).then_some((line, old))
+        }));
     }
     if found.len() > 1 {
         // Of several, the one nested (by indentation) in a block whose key the request names
@@ -1411,8 +1444,22 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
                 .any(|outer| keys.iter().any(|k| k.text.eq_ignore_ascii_case(outer)))
         };
         let inside: Vec<(&str, &str)> = found.iter().copied().filter(|(l, _)| named(l)).collect();
+        // Several inside such a block (each `<version>` of a pom.xml is inside `<project>`):
+        // the one right inside it.
+        let innermost = |line: &str| {
+            let at = line.as_ptr() as usize - text.as_ptr() as usize;
+            enclosing_keys(text, line_of(text, at) - 1)
+                .first()
+                .is_some_and(|outer| keys.iter().any(|k| k.text.eq_ignore_ascii_case(outer)))
+        };
         if inside.len() == 1 {
             found = inside;
+        } else if let [one] = inside
+            .iter()
+            .filter(|(l, _)| innermost(l))
+            .collect::<Vec<_>>()[..]
+        {
+            found = vec![*one];
         }
     }
     let [hit] = found[..] else {
@@ -1532,6 +1579,65 @@ fn macro_value(line: &str) -> Option<(&str, &str)> {
         .then_some((name, value))
 }
 
+/// Whether `a` and `b` are the same word, case aside, or one is the other with an `s` added
+/// (`nights`, `night`).
+fn same_word(a: &str, b: &str) -> bool {
+    a.eq_ignore_ascii_case(b)
+        || [(a, b), (b, a)].iter().any(|(x, y)| {
+            x.strip_suffix(['s', 'S'])
+                .is_some_and(|x| x.len() >= 3 && x.eq_ignore_ascii_case(y))
+        })
+}
+
+/// The name and value of `line` when it assigns a constant: a name in capitals of two parts or
+/// more joined by `_` (`MAX_NIGHTS`), after the keywords and the type a declaration writes
+/// before it, then `=` and the value (`public static final int MAX_NIGHTS = 14;`, `const
+/// MAX_LENGTH = 80;`, `pub const MILES_TO_KM: f64 = 1.609;`).
+fn constant_value(line: &str) -> Option<(&str, &str)> {
+    let mut at = 0;
+    for word in line.split(|c: char| !asked::is_name_char(c)) {
+        let start = at;
+        at += word.len() + 1;
+        let constant = word.contains('_')
+            && word.starts_with(|c: char| c.is_ascii_uppercase())
+            && !word.chars().any(char::is_lowercase)
+            && word.split('_').filter(|p| !p.is_empty()).count() >= 2;
+        if !constant || line[..start].contains(['=', '(', '"', '\'']) {
+            continue;
+        }
+        if let Some((_, value)) = assignment(&line[start..], word) {
+            return Some((word, value));
+        }
+    }
+    None
+}
+
+/// The key and value of `line` when it sets a key written with dots (`bookings.checkout.hour=11`,
+/// `server.port: 8080`) or is an XML element holding a value alone (`<version>1.2.0</version>`,
+/// `<maven.compiler.release>17</maven.compiler.release>`): the key as written and the value.
+fn keyed_value(line: &str) -> Option<(&str, &str)> {
+    let t = line.trim();
+    let key_char = |c: char| asked::is_name_char(c) || c == '.' || c == '-';
+    if let Some(rest) = t.strip_prefix('<') {
+        let end = rest.find('>')?;
+        let name = &rest[..end];
+        let value = rest[end + 1..].strip_suffix(&format!("</{name}>"))?;
+        let ok = !name.is_empty()
+            && name.chars().all(key_char)
+            && !value.trim().is_empty()
+            && !value.contains(['<', '>']);
+        return ok.then_some((name, value.trim()));
+    }
+    let end = t.find(|c: char| !key_char(c))?;
+    let name = &t[..end];
+    if !name.contains('.') || name.starts_with('.') || name.ends_with('.') {
+        return None;
+    }
+    let rest = t[end..].trim_start().strip_prefix(['=', ':'])?;
+    let value = rest.trim();
+    (!rest.starts_with('=') && !value.is_empty()).then_some((name, value))
+}
+
 /// Whether `value`, quotes aside, is a number or a version written with dots (`1.21`, `"3.11"`,
 /// `20.1.0`).
 fn version_like(value: &str) -> bool {
@@ -1552,7 +1658,8 @@ fn directive<'a>(line: &'a str, key: &str) -> Option<(&'a str, &'a str)> {
 
 /// The keys of the blocks that hold line `k` (0-based) of `text` by indentation, innermost
 /// first: each line above it, less indented than the last one taken, that opens a block with
-/// `name:`, `name =`, `"name": {` or `name {` (quotes and a list's `- ` aside).
+/// `name:`, `name =`, `"name": {`, `name {` (quotes and a list's `- ` aside) or an XML
+/// element's `<name>` (closing tags, comments and declarations skipped).
 fn enclosing_keys(text: &str, k: usize) -> Vec<String> {
     let lines: Vec<&str> = text.lines().collect();
     let Some(mut level) = lines.get(k).map(|l| indent(l)) else {
@@ -1564,12 +1671,20 @@ fn enclosing_keys(text: &str, k: usize) -> Vec<String> {
         if level == 0 {
             break;
         }
-        if t.is_empty() || t.starts_with('#') || t.starts_with("//") || indent(line) >= level {
+        if t.is_empty()
+            || t.starts_with('#')
+            || t.starts_with("//")
+            || t.starts_with("</")
+            || t.starts_with("<!")
+            || t.starts_with("<?")
+            || indent(line) >= level
+        {
             continue;
         }
         level = indent(line);
         let t = t.strip_prefix("- ").unwrap_or(t);
-        let end = t.find([':', '=', '{', ' ']).unwrap_or(t.len());
+        let t = t.strip_prefix('<').unwrap_or(t);
+        let end = t.find([':', '=', '{', ' ', '>']).unwrap_or(t.len());
         let key = t[..end].trim().trim_matches(['"', '\'']);
         if !key.is_empty() {
             keys.push(key.to_owned());
@@ -2815,6 +2930,70 @@ mod tests {
             None
         );
         assert_eq!(set(header, "Set RINGBUF_H to 3."), None);
+    }
+
+    #[test]
+    fn a_value_is_set_on_a_constant_a_dotted_key_or_an_xml_element_the_request_names() {
+        use super::{asked, set_in_line};
+        let set = |text: &str, request: &str| {
+            let (value, keys) = asked::value_set(&asked::parts(request)).expect(request);
+            set_in_line(text, &keys, &value.text)
+        };
+        let pair = |a: &str, b: &str| Some((a.to_owned(), b.to_owned()));
+        // A Maven project (session 37): a Java constant, its parts the request's words (`MAX`
+        // for maximum, the unit `nights` after the value).
+        let java = "public record Booking(String guest) {\n    /** The longest stay. */\n    public static final int MAX_NIGHTS = 14;\n    private static final String DEFAULT_NAME = \"x\";\n}\n";
+        assert_eq!(
+            set(java, "Raise the maximum stay to 21 nights."),
+            pair(
+                "public static final int MAX_NIGHTS = 14;",
+                "public static final int MAX_NIGHTS = 21;"
+            )
+        );
+        assert_eq!(
+            set(
+                "export const MAX_LENGTH = 80;\n",
+                "Set the max length to 100."
+            ),
+            pair(
+                "export const MAX_LENGTH = 80;",
+                "export const MAX_LENGTH = 100;"
+            )
+        );
+        assert_eq!(set(java, "Raise the minimum stay to 2 nights."), None);
+        assert_eq!(set(java, "Set the maximum price to 21."), None);
+        // A properties file's dotted key, the one holding most of the request's words.
+        let props = "# Guest house\nbookings.rooms=6\nbookings.checkin.hour=15\nbookings.checkout.hour=11\n";
+        assert_eq!(
+            set(props, "Move checkout to 10 o'clock."),
+            pair("bookings.checkout.hour=11", "bookings.checkout.hour=10")
+        );
+        assert_eq!(
+            set(props, "Set the checkin hour to 14."),
+            pair("bookings.checkin.hour=15", "bookings.checkin.hour=14")
+        );
+        assert_eq!(set(props, "Set the hour to 14."), None, "two lines hold it");
+        // An XML element: of a pom.xml's versions, the one right inside `<project>`.
+        let pom = "<?xml version=\"1.0\"?>\n<project>\n  <modelVersion>4.0.0</modelVersion>\n  <version>1.2.0</version>\n  <properties>\n    <junit.version>5.10.2</junit.version>\n    <maven.compiler.release>17</maven.compiler.release>\n  </properties>\n  <dependencies>\n    <dependency>\n      <version>${junit.version}</version>\n    </dependency>\n  </dependencies>\n  <build>\n    <plugins>\n      <plugin>\n        <version>3.2.5</version>\n      </plugin>\n    </plugins>\n  </build>\n</project>\n";
+        assert_eq!(
+            set(pom, "Bump the project version to 1.3.0."),
+            pair("<version>1.2.0</version>", "<version>1.3.0</version>")
+        );
+        assert_eq!(
+            set(pom, "Set the JUnit version to 5.11.0."),
+            pair(
+                "<junit.version>5.10.2</junit.version>",
+                "<junit.version>5.11.0</junit.version>"
+            )
+        );
+        assert_eq!(
+            set(pom, "Set the compiler release to 21."),
+            pair(
+                "<maven.compiler.release>17</maven.compiler.release>",
+                "<maven.compiler.release>21</maven.compiler.release>"
+            )
+        );
+        assert_eq!(set(pom, "Bump the version to 1.3.0."), None, "several");
     }
 
     #[test]

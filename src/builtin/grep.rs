@@ -136,6 +136,15 @@ impl TypedTool for Grep {
         let mut words = code.clone();
         let mut phrased = words.len();
         if about_workspace(request) || (code.is_empty() && request.trim_end().ends_with('?')) {
+            // What the question asks for, before its other words: `currency` of "Which
+            // currency does the guest house use?" (a Maven project, session 37: the look
+            // searched for "guest house", and Qwen2.5-Coder-0.5B answered "USD").
+            if code.is_empty() {
+                let asked = asked_words(request);
+                if let Some(word) = first_found(sb, sb.root(), &asked) {
+                    return Some(json!({"pattern": word, "ignore_case": true}));
+                }
+            }
             words.extend(phrases(request));
             phrased = words.len();
             words.extend(
@@ -154,14 +163,10 @@ impl TypedTool for Grep {
     /// "Which file declares ringbuf_push?", Qwen2.5-Coder-0.5B called `ringbuf_push` with
     /// read's arguments for `.`.
     fn call_named(&self, name: &str) -> Option<Value> {
-        let camel = name
-            .chars()
-            .zip(name.chars().skip(1))
-            .any(|(a, b)| a.is_lowercase() && b.is_uppercase());
         if name.chars().count() < 3
             || !name.chars().all(|c| c.is_alphanumeric() || c == '_')
             || !name.chars().any(char::is_alphabetic)
-            || !(name.trim_matches('_').contains('_') || camel)
+            || !crate::tools::written_as_code(name.trim_matches('_'))
         {
             return None;
         }
@@ -764,6 +769,206 @@ fn phrases(request: &str) -> Vec<String> {
     out
 }
 
+/// Words that qualify what a question asks for without naming it (`default` of "the default
+/// capacity").
+const QUALIFIERS: &[&str] = &[
+    "default", "longest", "shortest", "maximum", "minimum", "max", "min", "first", "last", "main",
+    "current", "total", "largest", "smallest", "highest", "lowest", "oldest", "newest", "latest",
+];
+
+/// Kinds of named things: asked which one, the answer is a name, and what the question says
+/// about it tells where it is (`"Which flag prints the word count?"`), not the kind's word.
+const NAMED_KINDS: &[&str] = &[
+    "file",
+    "files",
+    "folder",
+    "directory",
+    "path",
+    "test",
+    "tests",
+    "exception",
+    "error",
+    "flag",
+    "option",
+    "command",
+    "target",
+    "table",
+    "column",
+    "key",
+    "script",
+    "tool",
+    "step",
+    "rule",
+    "item",
+    "items",
+    "name",
+    "names",
+    "line",
+    "lines",
+];
+
+/// Words that end the words naming what a question asks for.
+const ASKED_STOPS: &[&str] = &[
+    "does",
+    "do",
+    "did",
+    "is",
+    "are",
+    "was",
+    "were",
+    "has",
+    "have",
+    "can",
+    "will",
+    "should",
+    "of",
+    "in",
+    "for",
+    "on",
+    "to",
+    "with",
+    "by",
+    "from",
+    "at",
+    "under",
+    "that",
+    "when",
+    "a",
+    "an",
+    "the",
+    "and",
+    "or",
+    "according",
+];
+
+/// The words naming what a question asks for, to search for before its other words: after
+/// "which" or "what", "What is the A of B?", "Which A does B use?", "What A is B?" — A as a
+/// whole, then its last word, then B as a whole and each of B's words. A is one to three
+/// words, all but the last qualifiers ([`QUALIFIERS`]: "the default capacity"), not a kind of
+/// named thing ([`NAMED_KINDS`], [`crate::tools::CODE_KINDS`]). After "which A" or "what A"
+/// comes "does", "is" (…) or "of", not another verb: "Which flag prints …" describes what it
+/// asks for. Empty when the question is of none of these shapes.
+fn asked_words(request: &str) -> Vec<String> {
+    let tokens: Vec<(String, bool)> = request
+        .split_whitespace()
+        .take(60)
+        .map(|w| {
+            let ends = w.ends_with(['?', ',', '.', ';', ':', '!']);
+            let t = w
+                .trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase();
+            (t, ends)
+        })
+        .collect();
+    let Some(at) = tokens.iter().position(|(t, _)| t == "which" || t == "what") else {
+        return Vec::new();
+    };
+    if tokens[at].1 {
+        return Vec::new();
+    }
+    let copula = ["is", "are", "was", "were"];
+    let mut i = at + 1;
+    let copula_first = tokens
+        .get(i)
+        .is_some_and(|(t, _)| copula.contains(&t.as_str()));
+    if copula_first {
+        i += 1;
+    }
+    let determiner = [
+        "the", "a", "an", "my", "our", "your", "this", "its", "their",
+    ];
+    let skip = |mut i: usize| {
+        while tokens
+            .get(i)
+            .is_some_and(|(t, e)| !e && determiner.contains(&t.as_str()))
+        {
+            i += 1;
+        }
+        i
+    };
+    let run = |mut i: usize| {
+        let mut out: Vec<String> = Vec::new();
+        let mut ended = false;
+        while let Some((t, e)) = tokens.get(i) {
+            if ASKED_STOPS.contains(&t.as_str()) || t.is_empty() || out.len() == 3 {
+                break;
+            }
+            out.push(t.clone());
+            i += 1;
+            if *e {
+                ended = true;
+                break;
+            }
+        }
+        (out, i, ended)
+    };
+    if copula_first {
+        i = skip(i);
+    }
+    let (head, next, ended) = run(i);
+    let Some(noun) = head.last() else {
+        return Vec::new();
+    };
+    let after = if ended {
+        None
+    } else {
+        tokens.get(next).map(|(t, _)| t.as_str())
+    };
+    let asks = copula_first
+        || after.is_none_or(|a| ["does", "do", "did", "of"].contains(&a) || copula.contains(&a));
+    if !asks
+        || NAMED_KINDS.contains(&noun.as_str())
+        || crate::tools::CODE_KINDS.contains(&noun.as_str())
+        || !head[..head.len() - 1]
+            .iter()
+            .all(|w| QUALIFIERS.contains(&w.as_str()))
+    {
+        return Vec::new();
+    }
+    let mut words: Vec<String> = Vec::new();
+    if head.len() > 1 {
+        words.push(head.join(" "));
+    }
+    words.push(noun.clone());
+    if after.is_some_and(|a| a == "of" || copula.contains(&a)) {
+        let (of, _, _) = run(skip(next + 1));
+        let of: Vec<String> = of
+            .into_iter()
+            .filter(|w| !WORKSPACE.contains(&w.as_str()))
+            .collect();
+        if of.len() > 1 {
+            words.push(of.join(" "));
+        }
+        words.extend(of);
+    }
+    words.retain(|w| {
+        w.chars().count() >= 3
+            && !COMMON.contains(&w.as_str())
+            && !SHORT_COMMON.contains(&w.as_str())
+            && regex::escape(w) == *w
+    });
+    words.dedup();
+    words
+}
+
+/// Of `words`, the one found on the fewest lines under `dir` — the first of those, on a tie
+/// (see [`asked_words`]'s order); `None` when none is found.
+fn first_found(sb: &Sandbox, dir: &std::path::Path, words: &[String]) -> Option<String> {
+    if words.is_empty() {
+        return None;
+    }
+    let lines = lines_holding(sb, dir, words.len(), |line, k| {
+        line.contains(words[k].as_str())
+    });
+    words
+        .iter()
+        .zip(&lines)
+        .enumerate()
+        .filter(|(_, (_, n))| **n > 0)
+        .min_by_key(|(k, (_, n))| (**n, *k))
+        .map(|(_, (w, _))| w.clone())
+}
+
 /// Capitalised words that are no name, wherever they stand ("… notes. Which function …").
 const NO_NAMES: &[&str] = &[
     "which", "what", "the", "this", "that", "each", "every", "any", "some", "new", "one",
@@ -799,11 +1004,9 @@ fn code_words(request: &str) -> Vec<String> {
     for (i, &w) in all.iter().enumerate() {
         let flag = w.starts_with('-') && w.trim_start_matches('-').starts_with(char::is_alphabetic);
         let ident = w.contains('_') && w.chars().any(char::is_alphabetic);
-        // camelCase or an inner capital (`isBroken`, `formatReport`): a name in code, not prose.
-        let camel = w.chars().all(char::is_alphanumeric)
-            && w.chars()
-                .zip(w.chars().skip(1))
-                .any(|(a, b)| a.is_lowercase() && b.is_uppercase());
+        // camelCase or an inner capital (`isBroken`, `formatReport`, `JUnit`): a name in
+        // code, not prose.
+        let camel = w.chars().all(char::is_alphanumeric) && crate::tools::written_as_code(w);
         let w_low = w.to_lowercase();
         if w.chars().count() >= 3
             && (flag || ident || camel || quoted(w) || named(i))

@@ -95,7 +95,29 @@ pub const CODE_KINDS: &[&str] = &[
     "package",
     "library",
     "crate",
+    "exception",
 ];
+
+/// Whether `word` is written as a name in code: an `_` inside (`km_to_miles`), or a capital
+/// after its first letter in a word with small letters (`toKelvin`, `MaxLineLength`, `JUnit`)
+/// — not an abbreviation's plural (`URLs`, `APIs`).
+///
+/// ```
+/// use toolmend::agent::correct::written_as_code;
+/// assert!(written_as_code("km_to_miles") && written_as_code("MaxLineLength"));
+/// assert!(written_as_code("JUnit") && !written_as_code("URLs"));
+/// assert!(!written_as_code("version") && !written_as_code("README") && !written_as_code("Go"));
+/// ```
+#[must_use]
+pub fn written_as_code(word: &str) -> bool {
+    let plural_abbreviation = word
+        .strip_suffix('s')
+        .is_some_and(|w| w.chars().count() >= 2 && !w.chars().any(char::is_lowercase));
+    word.contains('_')
+        || (word.chars().skip(1).any(char::is_uppercase)
+            && word.chars().any(char::is_lowercase)
+            && !plural_abbreviation)
+}
 
 /// The words of a user's request that may name a path: split at whitespace, with quotes and
 /// brackets around each, punctuation after it and a leading `./` taken off (`todo.txt` from "in
@@ -160,7 +182,21 @@ pub(crate) const SET_VERBS: &[&str] = &[
     "reduce",
     "upgrade",
     "downgrade",
+    "move",
 ];
+
+/// Whether an argument's `key` says where to look: a path, a file, a folder (`path`,
+/// `file_path`, `dir`, `filename`, `folder`, `root`, `location`; case aside).
+#[must_use]
+pub fn is_path_key(key: &str) -> bool {
+    let k = key.to_ascii_lowercase();
+    k.contains("path")
+        || k.contains("dir")
+        || k.contains("file")
+        || k.contains("folder")
+        || k == "root"
+        || k == "location"
+}
 
 /// Whether `value`, a string a model sent where a path goes, names nothing but the root: `.`,
 /// `./` or nothing (white space aside).
