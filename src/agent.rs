@@ -1895,7 +1895,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         // (line 22): // MaxLineLength returns the length of the longest line in s.`,
         // Qwen2.5-Coder-0.5B answered "The longest line in `internal/count/count.go` is `22`."
         // A tool's name asked again already (above) is no answer either way.
-        if !asked.code
+        if !(asked.code && asked.made_up)
             && results
             && let Some(kind) = correct::asks_which_code(prompt)
             && self.only_tool_name(content, prompt).is_none()
@@ -1945,18 +1945,37 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             // A name in code the reply gives that no result and no file holds, when the look
             // at what the question names is not made: made up (a C library, session 36,
             // oldest_fn: `removeOldestItem`, the name of the model's own call, run as `ls`).
-            if let Some(look) = self.look_first().filter(|c| !self.already_made(c))
-                && let Some(name) = correct::code_names(content)
-                    .into_iter()
-                    .find(|n| !self.held_by_results(turns, n) && self.tools.call_named(n).is_none())
+            let made_up = correct::code_names(content)
+                .into_iter()
+                .find(|n| !self.held_by_results(turns, n) && self.tools.call_named(n).is_none());
+            if !asked.code
+                && let Some(look) = self.look_first().filter(|c| !self.already_made(c))
+                && let Some(name) = &made_up
             {
                 asked.code = true;
                 return Some((
-                    correct::code_unfounded(prompt, kind, &name, &look),
+                    correct::code_unfounded(prompt, kind, name, &look),
                     "the question asks which function (class, …) and the answer's name is in no result or file: asked to look",
                 ));
             }
-            if !names.is_empty() && !names.iter().any(|n| reply.contains(&n.to_lowercase())) {
+            // Asked once already, a name made up next is asked about once more, with the
+            // names the results give (a Maven project, session 37: told the results name
+            // `RoomTakenException`, the model answered `RoomAlreadyBookedException`).
+            if asked.code
+                && let Some(name) = &made_up
+                && !names.is_empty()
+            {
+                asked.made_up = true;
+                asked.answer_only = true;
+                return Some((
+                    correct::code_made_up(prompt, kind, name, &names),
+                    "the question asks which function (class, …) and the answer's name, asked again, is in no result or file: asked to name one the results give",
+                ));
+            }
+            if !asked.code
+                && !names.is_empty()
+                && !names.iter().any(|n| reply.contains(&n.to_lowercase()))
+            {
                 asked.code = true;
                 // The names are in the note: the next turn is for the answer, with no tools
                 // (tally set, session 35: asked so with tools offered, the model went back to
@@ -3423,6 +3442,8 @@ struct NonAnswers {
     same: bool,
     size: bool,
     code: bool,
+    /// A which-code answer's made-up name asked about after `code`.
+    made_up: bool,
     /// Set by a check whose message holds what the answer needs: the next turn offers no
     /// tools. Taken by the loop.
     answer_only: bool,

@@ -4720,6 +4720,38 @@ fn a_which_function_answer_naming_none_is_asked_again_once() {
             && !retry.contains("`super`"),
         "{retry}"
     );
+    // Told the names, it made one up: asked once more, the names again; then it stands.
+    let made_up = "\"RoomAlreadyBookedException\"";
+    let (t, requests) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            grep(),
+            "\"Room is already booked\"".into(),
+            made_up.into(),
+            "RoomTakenException".into(),
+        ],
+    );
+    assert_eq!(t.answer.as_deref(), Some("RoomTakenException"));
+    let again = &requests[3].messages.last().unwrap().content;
+    assert!(
+        again.contains(
+            "`RoomAlreadyBookedException` is in no tool result and no file of the folder"
+        ) && again.contains("The tool results above name `RoomTakenException`"),
+        "{again}"
+    );
+    assert!(requests[3].tools.is_empty());
+    let (t, _) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            grep(),
+            "\"Room is already booked\"".into(),
+            made_up.into(),
+            made_up.into(),
+        ],
+    );
+    assert_eq!(t.answer.as_deref(), Some(made_up));
 }
 
 /// Found with the tally set (session 35, test_file): `count` with `{"path": "."}` ran as the

@@ -693,6 +693,30 @@ fn article(word: &str) -> &'static str {
 }
 
 /// The message added before the turn after an answer to a question that asks which `kind`
+/// ([`asks_which_code`]), asked again already ([`code_unnamed`], [`code_unfounded`]), whose
+/// name in code, `name`, no tool result and no file holds: made up. It shows `names`, the
+/// names the results give. Once a run.
+///
+/// ```
+/// use toolmend::agent::correct::code_made_up;
+/// let names = ["RoomTakenException".to_owned()];
+/// let m = code_made_up("What exception does book throw?", "exception", "RoomBookedException", &names);
+/// assert!(m.contains("`RoomBookedException` is in no tool result and no file of the folder"));
+/// assert!(m.contains("The tool results above name `RoomTakenException`."));
+/// ```
+#[must_use]
+pub fn code_made_up(prompt: &str, kind: &str, name: &str, names: &[String]) -> String {
+    let shown: Vec<String> = names.iter().take(6).map(|n| format!("`{n}`")).collect();
+    format!(
+        "The user asked \"{}\": `{name}` is in no tool result and no file of the folder, so it \
+         cannot be that {kind}. The tool results above name {}. Answer with the name of the \
+         {kind} that answers the question, as the results write it.",
+        restated(prompt),
+        shown.join(", ")
+    )
+}
+
+/// The message added before the turn after an answer to a question that asks which `kind`
 /// ([`asks_which_code`]) whose name in code, `name`, no tool result and no file holds: made up.
 /// It offers `look`, the look at what the question names. Once a run (with
 /// [`code_unnamed`]).
