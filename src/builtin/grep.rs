@@ -1105,6 +1105,43 @@ impl<R: std::io::BufRead> Lines<R> {
 mod tests {
     use super::Blocks;
 
+    #[test]
+    fn a_questions_asked_words_are_what_it_asks_for_then_what_that_is_of() {
+        let asked = |q: &str| super::asked_words(q);
+        assert_eq!(
+            asked("Which currency does the guest house use?"),
+            ["currency"]
+        );
+        assert_eq!(
+            asked("What is the default capacity of a ring buffer?"),
+            [
+                "default capacity",
+                "capacity",
+                "ring buffer",
+                "ring",
+                "buffer"
+            ]
+        );
+        assert_eq!(asked("At what hour is checkout?"), ["hour", "checkout"]);
+        assert_eq!(asked("What license is this project under?"), ["license"]);
+        assert_eq!(
+            asked("What is the longest stay a booking may span?"),
+            ["longest stay", "stay"]
+        );
+        // A kind of named thing, a name qualifying what is asked, a verb after it, no which
+        // or what: none.
+        for q in [
+            "Which flag prints the word count?",
+            "Which function removes the oldest item?",
+            "Which Java version does the project compile for?",
+            "What does make clean remove?",
+            "How many days of backups are kept?",
+            "Which files are in this folder?",
+        ] {
+            assert!(asked(q).is_empty(), "{q}: {:?}", asked(q));
+        }
+    }
+
     /// The block line each line of `text` is in, as (line, header line number).
     fn headers(text: &str) -> Vec<(String, Option<usize>)> {
         let mut blocks = Blocks::default();
