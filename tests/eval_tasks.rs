@@ -285,8 +285,8 @@ fn the_shipped_tasks_read() {
     // shop project of session 27, the small Rust crate of session 28, the Docker Compose
     // folder of session 29, the Go module of session 30, the folder of dotfiles of session 31
     // the data folder (SQL, CSV, a loader) of session 32, the TypeScript package of
-    // session 33, the C library of session 36 and the Maven project of session 37 (each
-    // written before the fixes its prompts found: tuned on since).
+    // session 33, the C library of session 36, the Maven project and the Hugo site of session
+    // 37 (each written before the fixes its prompts found: tuned on since).
     for (file, folder) in [
         ("examples/tasks.jsonl", "examples/workspace"),
         ("examples/tasks-project.jsonl", "examples/project"),
@@ -300,6 +300,7 @@ fn the_shipped_tasks_read() {
         ("examples/tasks-textkit.jsonl", "examples/textkit"),
         ("examples/tasks-ringbuf.jsonl", "examples/ringbuf"),
         ("examples/tasks-bookings.jsonl", "examples/bookings"),
+        ("examples/tasks-blog.jsonl", "examples/blog"),
     ] {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         let list = tasks::load(&std::fs::read_to_string(root.join(file)).unwrap()).unwrap();
