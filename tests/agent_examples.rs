@@ -711,7 +711,7 @@ fn what_a_question_asks_for_is_searched_before_its_other_words() {
         &[
             (
                 "README.md",
-                "# Guest house\n\nBookings for a guest house, a ring buffer of stays.\n\nThe guest house has six rooms.\nRun the JUnit 5 tests with `mvn test`.\n",
+                "# Guest house\n\nBookings for a guest house, a ring buffer of stays.\n\nThe guest house has six rooms.\nRun the JUnit 5 tests with `mvn test`.\nEach post is a page.\n",
             ),
             (
                 "src/main/resources/bookings.properties",
@@ -722,6 +722,11 @@ fn what_a_question_asks_for_is_searched_before_its_other_words() {
                 "/* Capacity used when 0 is passed. */\n#define BUF_DEFAULT_CAP 64\n/* The longest stay a booking may span. */\n#define MAX_NIGHTS 14\n",
             ),
             ("pom.xml", "<junit.version>5.10.2</junit.version>\n"),
+            (
+                "content/posts/seed-list.md",
+                "---\ntitle: \"Seed list\"\ndraft: true\n---\n",
+            ),
+            ("Makefile", "site:\n\thugo --minify  # build into public/\n"),
         ],
     );
     let grep = |pattern: &str| {
@@ -739,6 +744,11 @@ fn what_a_question_asks_for_is_searched_before_its_other_words() {
         ("Which JUnit version do the tests use?", "junit"),
         // A kind of named thing: what the question says of it is searched for.
         ("Which flag prints the guest house rooms?", "guest house"),
+        // Which A is B: B (a Hugo site, session 37: "Which post is still a draft?" searched
+        // `post`).
+        ("Which post is still a draft?", "draft"),
+        // A word found nowhere, its `s` off (session 37: "builds" searched `site`).
+        ("Which command builds the site?", "build"),
     ] {
         let (_, requests) = run_prompt(&dir, prompt, vec!["USD".into(), "EUR".into()]);
         let asked = &requests[1].messages.last().unwrap().content;

@@ -1613,8 +1613,9 @@ fn constant_value(line: &str) -> Option<(&str, &str)> {
 }
 
 /// The key and value of `line` when it sets a key written with dots (`bookings.checkout.hour=11`,
-/// `server.port: 8080`) or is an XML element holding a value alone (`<version>1.2.0</version>`,
-/// `<maven.compiler.release>17</maven.compiler.release>`): the key as written and the value.
+/// `server.port: 8080`) or a CSS custom property (`--accent: #2e7d32;`), or is an XML element
+/// holding a value alone (`<version>1.2.0</version>`, `<maven.compiler.release>17</…>`): the
+/// key as written and the value.
 fn keyed_value(line: &str) -> Option<(&str, &str)> {
     let t = line.trim();
     let key_char = |c: char| asked::is_name_char(c) || c == '.' || c == '-';
@@ -1627,6 +1628,13 @@ fn keyed_value(line: &str) -> Option<(&str, &str)> {
             && !value.trim().is_empty()
             && !value.contains(['<', '>']);
         return ok.then_some((name, value.trim()));
+    }
+    // A CSS custom property: `--accent: #2e7d32;` (a Hugo site, session 37).
+    if let Some(rest) = t.strip_prefix("--") {
+        let (name, value) = rest.split_once(':')?;
+        let value = value.trim().trim_end_matches(';').trim_end();
+        let ok = !name.is_empty() && name.chars().all(key_char) && !value.is_empty();
+        return ok.then_some((name, value));
     }
     let end = t.find(|c: char| !key_char(c))?;
     let name = &t[..end];
@@ -2994,6 +3002,13 @@ mod tests {
             )
         );
         assert_eq!(set(pom, "Bump the version to 1.3.0."), None, "several");
+        // A CSS custom property (a Hugo site, session 37).
+        let css = ":root {\n  --accent: #2e7d32;\n  --text: #222222;\n}\n\n.meta {\n  color: #777777;\n}\n";
+        assert_eq!(
+            set(css, "Change the accent colour to #1565c0."),
+            pair("--accent: #2e7d32;", "--accent: #1565c0;")
+        );
+        assert_eq!(set(css, "Change the link colour to #1565c0."), None);
     }
 
     #[test]

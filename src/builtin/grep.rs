@@ -147,11 +147,20 @@ impl TypedTool for Grep {
             }
             words.extend(phrases(request));
             phrased = words.len();
-            words.extend(
-                plain_words(request)
-                    .into_iter()
-                    .filter(|w| !code.contains(w) && !WORKSPACE.contains(&w.as_str())),
-            );
+            // Each with a verb's or a plural's `s` off too (`build` of "builds": a Hugo site,
+            // session 37, where "Which command builds the site?" searched `site`): on as many
+            // lines as the word or more, it counts only where the word is on none.
+            for w in plain_words(request)
+                .into_iter()
+                .filter(|w| !code.contains(w) && !WORKSPACE.contains(&w.as_str()))
+            {
+                let stem = w
+                    .strip_suffix('s')
+                    .filter(|s| s.chars().count() >= 4 && !s.ends_with('s'))
+                    .map(str::to_owned);
+                words.push(w);
+                words.extend(stem.filter(|s| !words.contains(s)));
+            }
         }
         let word = telling_word(sb, sb.root(), &words, &[code.len(), phrased])?;
         Some(json!({"pattern": word, "ignore_case": true}))
@@ -847,7 +856,8 @@ const ASKED_STOPS: &[&str] = &[
 /// words, all but the last qualifiers ([`QUALIFIERS`]: "the default capacity"), not a kind of
 /// named thing ([`NAMED_KINDS`], [`crate::tools::CODE_KINDS`]). After "which A" or "what A"
 /// comes "does", "is" (…) or "of", not another verb: "Which flag prints …" describes what it
-/// asks for. Empty when the question is of none of these shapes.
+/// asks for. "Which A is B?", B no thing of its own ("still a draft"), gives B alone. Empty
+/// when the question is of none of these shapes.
 fn asked_words(request: &str) -> Vec<String> {
     let tokens: Vec<(String, bool)> = request
         .split_whitespace()
@@ -926,11 +936,49 @@ fn asked_words(request: &str) -> Vec<String> {
         return Vec::new();
     }
     let mut words: Vec<String> = Vec::new();
-    if head.len() > 1 {
-        words.push(head.join(" "));
+    // "Which A is B?" with B no thing of its own ("the server", "this crate") but what A is
+    // ("still a draft", "broken"): B tells which, and A is what the answer is one of (a
+    // Hugo site, session 37: "Which post is still a draft?" searched `post`).
+    let predicate = tokens[at].0 == "which"
+        && !copula_first
+        && after.is_some_and(|a| copula.contains(&a))
+        && tokens.get(next + 1).is_some_and(|(t, _)| {
+            !["the", "my", "our", "your", "this", "its", "their"].contains(&t.as_str())
+        });
+    if predicate {
+        let mut i = next + 1;
+        let adverbs = [
+            "still",
+            "currently",
+            "now",
+            "already",
+            "also",
+            "only",
+            "no",
+            "longer",
+            "not",
+            "yet",
+            "a",
+            "an",
+        ];
+        while tokens
+            .get(i)
+            .is_some_and(|(t, e)| !e && adverbs.contains(&t.as_str()))
+        {
+            i += 1;
+        }
+        let (what, _, _) = run(i);
+        if what.len() > 1 {
+            words.push(what.join(" "));
+        }
+        words.extend(what);
+    } else {
+        if head.len() > 1 {
+            words.push(head.join(" "));
+        }
+        words.push(noun.clone());
     }
-    words.push(noun.clone());
-    if after.is_some_and(|a| a == "of" || copula.contains(&a)) {
+    if !predicate && after.is_some_and(|a| a == "of" || copula.contains(&a)) {
         let (of, _, _) = run(skip(next + 1));
         let of: Vec<String> = of
             .into_iter()
@@ -1124,6 +1172,9 @@ mod tests {
         );
         assert_eq!(asked("At what hour is checkout?"), ["hour", "checkout"]);
         assert_eq!(asked("What license is this project under?"), ["license"]);
+        // Which A is B: B tells which, unless it is a thing of its own.
+        assert_eq!(asked("Which post is still a draft?"), ["draft"]);
+        assert_eq!(asked("Which port is the server on?"), ["port", "server"]);
         assert_eq!(
             asked("What is the longest stay a booking may span?"),
             ["longest stay", "stay"]
