@@ -257,6 +257,9 @@ fn grep_at(
         // A comment matched and shown: the entry it is in, its line, and the comment lines
         // left to pass before the line it documents.
         let mut documented: Option<(usize, usize, usize)> = None;
+        // The block a documented line opens (`:root {` below `/* Site colours … */`): the
+        // entry, the comment's line, the open brackets, and the lines left to show.
+        let mut opened: Option<(usize, usize, i64, usize)> = None;
         // Prose and data have no comments (a Markdown list's `* item`).
         let code = !file.extension().is_some_and(|e| {
             ["md", "markdown", "txt", "rst", "adoc", "csv", "tsv", "json"]
@@ -274,6 +277,25 @@ fn grep_at(
             // the comment is about (`/* Removes the oldest item … */` above `int
             // ringbuf_pop(…);`: a C library, session 36, asked "Which function removes the
             // oldest item?"). Not when it is a match itself; not across a blank line.
+            // The lines of a short block the documented line opens, up to its close (a Hugo
+            // site, session 37: asked "What is the accent colour?", the search for `colour`
+            // matched `/* Site colours on top of the theme's. */` and showed `:root {` below
+            // it, not `--accent: #2e7d32;` inside).
+            if let Some((entry, at, depth, left)) = opened.take()
+                && !matched
+            {
+                let depth = depth + brackets(line);
+                if let Some(e) = shown.get_mut(entry) {
+                    let text: String = line.trim_end().chars().take(MAX_LINE_CHARS).collect();
+                    e.push_str(&format!(
+                        "\n{rel} (line {number}, in the block below the comment on line {at}): \
+                         {text}"
+                    ));
+                }
+                if depth > 0 && left > 1 {
+                    opened = Some((entry, at, depth, left - 1));
+                }
+            }
             if let Some((entry, at, left)) = documented.take()
                 && !matched
                 && !line.trim().is_empty()
@@ -287,6 +309,10 @@ fn grep_at(
                     e.push_str(&format!(
                         "\n{rel} (line {number}, below the comment on line {at}): {text}"
                     ));
+                    let depth = brackets(line);
+                    if depth > 0 {
+                        opened = Some((entry, at, depth, BLOCK_LINES));
+                    }
                 }
             }
             if !matched {
@@ -720,6 +746,21 @@ fn plain_words(request: &str) -> Vec<String> {
         }
     }
     words
+}
+
+/// How many lines of a block a documented line opens grep shows (the block's close among them).
+const BLOCK_LINES: usize = 6;
+
+/// The brackets `line` opens less those it closes (`{`, `[`, `(`), strings and comments not
+/// told apart: `:root {` is 1, `}` is -1.
+fn brackets(line: &str) -> i64 {
+    line.chars()
+        .map(|c| match c {
+            '{' | '[' | '(' => 1,
+            '}' | ']' | ')' => -1,
+            _ => 0,
+        })
+        .sum()
 }
 
 /// Whether `line` is a comment line: it opens with `//`, `/*`, `*` (a block comment's inner
