@@ -432,6 +432,21 @@ pub(crate) fn value_set(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
     if to <= verb || !is_value(value) {
         return None;
     }
+    // A name of several words, each capitalised or a number: "Plot 14 Notes" of "Change the
+    // site title to Plot 14 Notes." (a Hugo site, session 37).
+    let title = |p: &Part| {
+        !p.quoted
+            && !p.opens
+            && p.text
+                .starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit())
+    };
+    let mut value = value.clone();
+    if !value.quoted && value.text.starts_with(char::is_uppercase) {
+        for p in parts[to + 2..].iter().take_while(|p| title(p)) {
+            value.text = format!("{} {}", value.text, p.text);
+        }
+    }
+    let value = &value;
     let mut keys = parts[verb + 1..to].to_vec();
     // A number's unit may name what gets it: `nights` of "Raise the maximum stay to 21
     // nights." (`MAX_NIGHTS`: a Maven project, session 37).
@@ -1092,6 +1107,16 @@ mod tests {
             keys("Set the port to 8080 in config.json."),
             Some(vec!["the".into(), "port".into()])
         );
+        // A name of several capitalised words (or numbers) is one value.
+        assert_eq!(
+            v("Change the site title to Plot 14 Notes."),
+            Some("Plot 14 Notes".into())
+        );
+        assert_eq!(
+            v("Set the author to Rosa Lind in hugo.toml."),
+            Some("Rosa Lind".into())
+        );
+        assert_eq!(v("Set the city to Oslo, then run it."), Some("Oslo".into()));
         assert_eq!(v("Set it to the"), None);
     }
 

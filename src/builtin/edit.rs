@@ -276,11 +276,24 @@ impl Edit {
         let ci = crate::tools::request_words(request).any(|w| {
             ["ci", "workflow", "workflows", "pipeline"].contains(&w.to_lowercase().as_str())
         });
-        let mut hits = super::small_files(&self.sandbox, &dir)
+        let hits: Vec<(String, T)> = super::small_files(&self.sandbox, &dir)
             .filter(|(path, _)| !ci || is_ci_config(path))
-            .filter_map(|(path, text)| found(&path, &text.replace("\r\n", "\n")));
-        let hit = hits.next()?;
-        hits.next().is_none().then_some(hit)
+            .filter_map(|(path, text)| {
+                found(&path, &text.replace("\r\n", "\n")).map(|hit| (path, hit))
+            })
+            .take(50)
+            .collect();
+        if hits.len() == 1 {
+            return hits.into_iter().next().map(|(_, hit)| hit);
+        }
+        // Of several, the one that is no document: a setting lives in a configuration file,
+        // not in the front matter of each page (a Hugo site, session 37: "Change the site
+        // title to Plot 14 Notes." is `hugo.toml`'s `title`, not a post's `title:`).
+        let mut kept = hits.into_iter().filter(|(path, _)| !is_document(path));
+        let (Some((_, hit)), None) = (kept.next(), kept.next()) else {
+            return None;
+        };
+        Some(hit)
     }
 }
 
@@ -414,6 +427,17 @@ impl Edit {
         (new_text != old_text && text.matches(old_text.as_str()).count() == 1)
             .then(|| json!({"path": path, "old_text": old_text, "new_text": new_text}))
     }
+}
+
+/// Whether `path` is a document by its extension: Markdown, reStructuredText, AsciiDoc, plain
+/// text, HTML.
+fn is_document(path: &str) -> bool {
+    let file = path.rsplit('/').next().unwrap_or(path);
+    let ext = file.rsplit_once('.').map_or("", |(_, e)| e);
+    matches!(
+        ext.to_ascii_lowercase().as_str(),
+        "md" | "markdown" | "rst" | "adoc" | "txt" | "html" | "htm"
+    )
 }
 
 /// Whether `path` (relative to the workspace root) configures a CI service: GitHub's workflows,
@@ -2283,6 +2307,29 @@ mod tests {
             asked("Change LOG_LEVEL to debug in .env.example."),
             Some(
                 serde_json::json!({"path": ".env.example", "old_text": "LOG_LEVEL=info", "new_text": "LOG_LEVEL=debug"})
+            )
+        );
+        // Of several, the one that is no document (a Hugo site, session 37: a post's front
+        // matter has a `title:` too).
+        for (path, text) in [
+            (
+                "hugo.toml",
+                "title = \"Allotment Notes\"\ntheme = \"papermod\"\n",
+            ),
+            (
+                "content/posts/garlic.md",
+                "---\ntitle: \"Planting garlic\"\n---\n",
+            ),
+            ("content/about.md", "---\ntitle: \"About\"\n---\n"),
+        ] {
+            let abs = dir.path().join(path);
+            std::fs::create_dir_all(abs.parent().unwrap()).unwrap();
+            std::fs::write(abs, text).unwrap();
+        }
+        assert_eq!(
+            asked("Change the site title to Plot 14 Diary."),
+            Some(
+                serde_json::json!({"path": "hugo.toml", "old_text": "title = \"Allotment Notes\"", "new_text": "title = \"Plot 14 Diary\""})
             )
         );
         // A line to place, a rename or a respelling needs the file named.
