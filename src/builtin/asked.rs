@@ -471,6 +471,9 @@ pub(crate) fn value_set(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
 /// Enable sourceMap                        → (true, [sourceMap])
 /// ```
 pub(crate) fn switched(parts: &[Part]) -> Option<(bool, Vec<Part>)> {
+    if let Some(marked) = marked(parts) {
+        return Some(marked);
+    }
     let verb = verb_at(parts, &["turn", "switch", "enable", "disable"])?;
     let rest = &parts[verb + 1..];
     let end = rest
@@ -493,6 +496,41 @@ pub(crate) fn switched(parts: &[Part]) -> Option<(bool, Vec<Part>)> {
         return None;
     };
     keys.iter().any(is_value).then_some((on, keys))
+}
+
+/// A setting a request marks something as, or as no longer: "mark X as K" (`true`), "mark X
+/// as no longer K", "… as not K" (`false`) — a Hugo site, session 37: "Mark the seed list
+/// post as no longer a draft." is `draft: false`. The words are those after `as` (and its
+/// `no longer`, `not`, `a`), up to the end of the clause.
+fn marked(parts: &[Part]) -> Option<(bool, Vec<Part>)> {
+    let verb = verb_at(parts, &["mark"])?;
+    let as_at = verb + 1 + parts[verb + 1..].iter().position(|p| p.is("as"))?;
+    let mut rest = &parts[as_at + 1..];
+    let end = rest
+        .iter()
+        .skip(1)
+        .position(|p| p.opens)
+        .map_or(rest.len(), |i| i + 1);
+    rest = &rest[..end];
+    let mut on = true;
+    if let [no, longer, tail @ ..] = rest
+        && no.is("no")
+        && longer.is("longer")
+    {
+        on = false;
+        rest = tail;
+    } else if let [not, tail @ ..] = rest
+        && not.is("not")
+    {
+        on = false;
+        rest = tail;
+    }
+    if let [a, tail @ ..] = rest
+        && a.is_any(&["a", "an"])
+    {
+        rest = tail;
+    }
+    (!rest.is_empty() && rest.iter().any(is_value)).then(|| (on, rest.to_vec()))
 }
 
 /// The line to add and where: "add the line L under/below/after H", "… above/before H", "… at
@@ -1068,6 +1106,28 @@ mod tests {
         assert_eq!(e("Add cheese to the list."), None);
         assert_eq!(e("Add cheese with price to PRICES"), None);
         assert_eq!(e("Add tests for the parser."), None);
+    }
+
+    #[test]
+    fn marked_reads_what_a_request_marks_something_as() {
+        let m = |s: &str| {
+            switched(&parts(s))
+                .map(|(on, k)| (on, k.into_iter().map(|p| p.text).collect::<Vec<_>>()))
+        };
+        assert_eq!(
+            m("Mark the seed list post as no longer a draft."),
+            Some((false, vec!["draft".to_owned()]))
+        );
+        assert_eq!(
+            m("Mark the task as done."),
+            Some((true, vec!["done".to_owned()]))
+        );
+        assert_eq!(
+            m("Mark it as not private, then save."),
+            Some((false, vec!["private".to_owned()]))
+        );
+        assert_eq!(m("Mark the task."), None);
+        assert_eq!(m("Mark it as a."), None);
     }
 
     #[test]

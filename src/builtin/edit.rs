@@ -2332,6 +2332,24 @@ mod tests {
                 serde_json::json!({"path": "hugo.toml", "old_text": "title = \"Allotment Notes\"", "new_text": "title = \"Plot 14 Diary\""})
             )
         );
+        // A file named by two words side by side, a setting marked as no longer so (a Hugo
+        // site, session 37).
+        std::fs::write(
+            dir.path().join("content/posts/seed-list.md"),
+            "---\ntitle: \"Seed list\"\ndraft: true\n---\n",
+        )
+        .unwrap();
+        assert_eq!(
+            asked("Mark the seed list post as no longer a draft."),
+            Some(
+                serde_json::json!({"path": "content/posts/seed-list.md", "old_text": "draft: true", "new_text": "draft: false"})
+            )
+        );
+        assert_eq!(
+            asked("Mark the seed list post as a draft."),
+            None,
+            "already so"
+        );
         // A line to place, a rename or a respelling needs the file named.
         assert_eq!(asked("Add the line \"x\" at the end."), None);
         assert_eq!(asked("Rename the variable LOG_LEVEL to LEVEL."), None);

@@ -353,6 +353,29 @@ impl Sandbox {
                     named.next().is_none().then(|| first.1.clone())
                 })
         };
+        // Else two words side by side that are one file's stem joined by `-` or `_` ("the
+        // seed list post" → `content/posts/seed-list.md`: a Hugo site, session 37); after the
+        // one-word names ("make" names the Makefile before "docker compose" names
+        // `docker-compose.yml`).
+        let paired = || {
+            let words: Vec<String> = crate::tools::request_words(request)
+                .take(200)
+                .map(str::to_lowercase)
+                .collect();
+            words.windows(2).find_map(|pair| {
+                if !pair.iter().all(|w| w.chars().all(char::is_alphanumeric)) {
+                    return None;
+                }
+                let mut named = files.iter().filter(|(stem, _)| {
+                    let stem = stem.to_lowercase();
+                    ['-', '_']
+                        .iter()
+                        .any(|j| stem == format!("{}{j}{}", pair[0], pair[1]))
+                });
+                let first = named.next()?;
+                named.next().is_none().then(|| first.1.clone())
+            })
+        };
         one_named(
             |w| w.contains('.') && !w.contains(['/', '\\']),
             &|w, (_, shown)| shown.rsplit('/').next() == Some(w),
@@ -366,6 +389,7 @@ impl Sandbox {
                 &|w, (stem, _)| crate::tools::word_names_stem(w, stem),
             )
         })
+        .or_else(paired)
         .or_else(|| {
             // A language's version ("Which Node version …?"): the root's file holding it.
             crate::tools::version_files(request)
