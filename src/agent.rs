@@ -1909,15 +1909,46 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             let asked_about: Vec<String> = crate::tools::request_words(prompt)
                 .map(str::to_lowercase)
                 .collect();
-            let mut names: Vec<String> = Vec::new();
-            for name in lines
+            // A name a bearing line defines comes first, even one the question writes as a
+            // word, when the question asks for something code defines (a Maven project,
+            // session 37: "Which method lists the bookings staying on a given night?" is
+            // `staying`, defined on the line the matched comment documents; the names shown
+            // were those of the block below it).
+            let definer = [
+                "function",
+                "func",
+                "method",
+                "class",
+                "struct",
+                "type",
+                "interface",
+                "trait",
+                "enum",
+            ]
+            .contains(&kind);
+            let written: Vec<String> = correct::code_names(prompt)
                 .iter()
-                .flat_map(|l| correct::code_names(shown_text(l)))
-            {
-                if !names.contains(&name) && !asked_about.contains(&name.to_lowercase()) {
-                    names.push(name);
+                .map(|n| n.to_lowercase())
+                .collect();
+            let (mut defined, mut names): (Vec<String>, Vec<String>) = (Vec::new(), Vec::new());
+            for line in &lines {
+                let text = shown_text(line);
+                for name in correct::code_names(text) {
+                    // Not a name the question writes as code: what it asks about
+                    // (`cart_total` of "Which function does cart_total call …?").
+                    if definer && defines(text, &name) && !written.contains(&name.to_lowercase()) {
+                        if !defined.contains(&name) {
+                            defined.push(name);
+                        }
+                    } else if !names.contains(&name) && !asked_about.contains(&name.to_lowercase())
+                    {
+                        names.push(name);
+                    }
                 }
             }
+            names.retain(|n| !defined.contains(n));
+            defined.append(&mut names);
+            let mut names = defined;
             // None there: the names of the run's results that say the kind (a Maven project,
             // session 37: the bearing line was `super("room " + room + " is already booked
             // …")`, inside `public class RoomTakenException extends RuntimeException {`).
@@ -3301,8 +3332,9 @@ fn args_value_of(args: &serde_json::Value) -> Option<serde_json::Value> {
 
 /// Whether `text`, a line of code, defines `name`: a keyword that defines a function, a
 /// method, a class or a type right before it (`def cart_total(items):`, `pub fn total(`,
-/// `func MaxLineLength(s string) int {`, `class Cart:`), or a C function's head — a return
-/// type before it, `(` after it, no `;` at the end (`int ringbuf_push(struct ringbuf *rb)`).
+/// `func MaxLineLength(s string) int {`, `class Cart:`), or a C function's or a Java method's
+/// head — a return type before it, `(` after it, no `;` at the end (`int ringbuf_push(struct
+/// ringbuf *rb)`, `public List<Booking> staying(LocalDate night) {`).
 fn defines(text: &str, name: &str) -> bool {
     const KEYWORDS: &[&str] = &[
         "def",
@@ -3320,7 +3352,7 @@ fn defines(text: &str, name: &str) -> bool {
         "fun",
     ];
     const NOT_TYPES: &[&str] = &[
-        "return", "if", "while", "for", "switch", "else", "assert", "case",
+        "return", "if", "while", "for", "switch", "else", "assert", "case", "new", "throw",
     ];
     let text = text.trim();
     let is_name = |c: char| c.is_alphanumeric() || c == '_';
@@ -3335,11 +3367,16 @@ fn defines(text: &str, name: &str) -> bool {
         if KEYWORDS.contains(&last) && head.ends_with(char::is_whitespace) {
             return true;
         }
-        // A C function's head: a type (words, `*`) before the name, `(` after, no `;`.
+        // A C function's head: a type (words, `*`) before the name, `(` after, no `;`; or a
+        // Java method's, the type generic (`public List<Booking> staying(LocalDate night)
+        // {`: a Maven project, session 37). Not a call on an object (`in.add(b)`).
         after.starts_with('(')
             && !text.ends_with(';')
             && !before.is_empty()
-            && before.chars().all(|c| is_name(c) || c == '*' || c == ' ')
+            && !before.ends_with('.')
+            && before
+                .chars()
+                .all(|c| is_name(c) || matches!(c, '*' | ' ' | '<' | '>' | ',' | '[' | ']' | '.'))
             && !NOT_TYPES.contains(&before.split_whitespace().next().unwrap_or(""))
     })
 }
@@ -3356,8 +3393,19 @@ fn args_value(args: &Args) -> Option<serde_json::Value> {
 /// ([`correct::echoes`], `record`'s nudge included) or the user's request
 /// ([`correct::repeats_request`]).
 fn echoed(content: &str, turns: &[TurnRecord], record: &TurnRecord, prompt: &str) -> bool {
+    // A name toolmend offered as the answer ("The tool results above name `staying`, …") is
+    // no repeat of the request when the question writes it too (a Maven project, session
+    // 37: "Which method lists the bookings staying on a given night?").
+    let word = content
+        .trim()
+        .trim_end_matches(['.', '!'])
+        .trim_matches(['"', '\'', '`']);
+    let offered = !word.is_empty()
+        && sent_messages(turns, record.nudge.as_deref()).any(|m| {
+            m.contains("The tool results above name ") && m.contains(&format!("`{word}`"))
+        });
     correct::echoes(content, sent_messages(turns, record.nudge.as_deref()))
-        || correct::repeats_request(content, prompt)
+        || (!offered && correct::repeats_request(content, prompt))
 }
 
 /// The messages toolmend wrote to the model in this run so far: corrective messages of failed

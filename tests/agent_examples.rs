@@ -4762,6 +4762,33 @@ fn a_which_function_answer_naming_none_is_asked_again_once() {
         ],
     );
     assert_eq!(t.answer.as_deref(), Some(made_up));
+    // A name the bearing lines define comes first, though the question writes it as a word
+    // (a Maven project, session 37: `staying`, shown after the names of its body).
+    write_files(
+        &dir,
+        &[(
+            "BookingService.java",
+            "public class BookingService {\n\n    /** The bookings that hold a room on the given night. */\n    public List<Booking> staying(LocalDate night) {\n        List<Booking> in = new ArrayList<>();\n        return in;\n    }\n}\n",
+        )],
+    );
+    let prompt = "Which method lists the bookings staying on a given night?";
+    let grep = || {
+        call(
+            "grep",
+            json!({"pattern": "given night", "ignore_case": true}),
+        )
+    };
+    let (t, requests) = run_prompt(
+        &dir,
+        prompt,
+        vec![grep(), "It lists them by night.".into(), "`staying`".into()],
+    );
+    assert_eq!(t.answer.as_deref(), Some("`staying`"));
+    let retry = &requests[2].messages.last().unwrap().content;
+    assert!(
+        retry.contains("The tool results above name `staying`, `LocalDate`"),
+        "{retry}"
+    );
 }
 
 /// Found with the tally set (session 35, test_file): `count` with `{"path": "."}` ran as the
