@@ -1292,8 +1292,20 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             let changes = result.changed || !(self.read_only_ran(&call.name, &result) || refused);
             let mut feedback = feedback;
             // A call the model got wrong, in a run whose request spells out a change not made
-            // yet: the call that makes it, unless the message shows it already.
-            if result.fault() == Some(Fault::Model)
+            // yet: the call that makes it, unless the message shows it already. So is a call
+            // refused for a path outside the workspace that it sent (a Hugo site, session 37:
+            // the edit of `/path/to/your/file.txt`, sent until the run ended).
+            let outside = result.failure.as_ref().is_some_and(|f| f.kind == "denied")
+                && args_value(&call.arguments)
+                    .as_ref()
+                    .and_then(serde_json::Value::as_object)
+                    .is_some_and(|o| {
+                        o.iter().any(|(k, v)| {
+                            crate::tools::is_path_key(k)
+                                && v.as_str().is_some_and(|p| p.starts_with(['/', '~', '\\']))
+                        })
+                    });
+            if (result.fault() == Some(Fault::Model) || outside)
                 && let Some(due) = &self.change_due
                 && !feedback.contains(due.as_str())
             {

@@ -4902,3 +4902,40 @@ fn a_which_package_answer_naming_only_the_questions_own_name_is_asked_again() {
     );
     assert!(!retry.contains("`slugify`"), "{retry}");
 }
+
+/// Found with a Hugo site (session 37, accent_edit): asked "Change the accent colour to
+/// #1565c0.", Qwen2.5-Coder-0.5B sent the edit of `/path/to/your/file.txt`, refused (outside
+/// the workspace) with no word of the change due, again until the run ended. A call refused
+/// for a path outside the workspace that it sent is shown the change due, as a call the
+/// model got wrong is.
+#[test]
+fn a_call_refused_for_a_path_outside_the_workspace_is_shown_the_change_due() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "static/css/custom.css",
+            ":root {\n  --accent: #2e7d32;\n  --text: #222222;\n}\n",
+        )],
+    );
+    let placeholder = || {
+        call(
+            "edit",
+            json!({"path": "/path/to/your/file.txt", "old_text": "old text", "new_text": "new text"}),
+        )
+    };
+    let (t, _) = run_prompt(
+        &dir,
+        "Change the accent colour to #1565c0.",
+        vec![placeholder(), "Done.".into(), "Done.".into()],
+    );
+    let feedback = &t.turns[0].calls[0].feedback;
+    let due = r##"{"name":"edit","arguments":{"path":"static/css/custom.css","old_text":"--accent: #2e7d32;","new_text":"--accent: #1565c0;"}}"##;
+    assert!(
+        feedback.contains("is an absolute path outside the workspace")
+            && feedback.contains(&format!(
+                "To make the change the user asked for, call: {due}"
+            )),
+        "{feedback}"
+    );
+}
