@@ -4939,3 +4939,29 @@ fn a_call_refused_for_a_path_outside_the_workspace_is_shown_the_change_due() {
         "{feedback}"
     );
 }
+
+/// Found with a Hugo site (session 37, frost_date): once "the first frost" named
+/// `content/posts/first-frost.md` (two words side by side, its stem joined by `-`), the read
+/// of it was no look made of the request's words, and the model's answer without a look
+/// ("October 15, 2021") stood. The pair of words names the file for the look too.
+#[test]
+fn two_words_naming_a_file_by_its_stem_make_its_read_the_look() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "content/posts/first-frost.md",
+            "---\ntitle: \"First frost\"\n---\n\nThe first frost came on 2 November.\n",
+        )],
+    );
+    let asked = asked_after_answer(
+        &dir,
+        "When did the first frost come?",
+        "On October 15, 2021.",
+        "On 2 November.",
+    );
+    assert!(
+        asked.ends_with(r#"{"name":"read","arguments":{"path":"content/posts/first-frost.md"}}"#),
+        "{asked}"
+    );
+}

@@ -358,23 +358,11 @@ impl Sandbox {
         // one-word names ("make" names the Makefile before "docker compose" names
         // `docker-compose.yml`).
         let paired = || {
-            let words: Vec<String> = crate::tools::request_words(request)
-                .take(200)
-                .map(str::to_lowercase)
-                .collect();
-            words.windows(2).find_map(|pair| {
-                if !pair.iter().all(|w| w.chars().all(char::is_alphanumeric)) {
-                    return None;
-                }
-                let mut named = files.iter().filter(|(stem, _)| {
-                    let stem = stem.to_lowercase();
-                    ['-', '_']
-                        .iter()
-                        .any(|j| stem == format!("{}{j}{}", pair[0], pair[1]))
-                });
-                let first = named.next()?;
-                named.next().is_none().then(|| first.1.clone())
-            })
+            let mut named = files
+                .iter()
+                .filter(|(stem, _)| crate::tools::pair_names_stem(request, stem));
+            let first = named.next()?;
+            named.next().is_none().then(|| first.1.clone())
         };
         one_named(
             |w| w.contains('.') && !w.contains(['/', '\\']),

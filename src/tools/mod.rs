@@ -312,10 +312,12 @@ pub fn names_scripts(request: &str) -> bool {
 /// Whether `request` (a user's prompt) names `path`: one of its words (see [`request_words`]) is
 /// `path` or its file name, or names `path`'s file by its stem (see [`word_names_stem`]), or
 /// `path` is the root's file holding the version of a language it asks about ([`version_files`])
-/// or the root's package.json of a request about a script ([`names_scripts`]).
+/// or the root's package.json of a request about a script ([`names_scripts`]), or two of its
+/// words side by side are the stem joined by `-` or `_` (`first-frost.md`).
 ///
 /// ```
 /// use toolmend::tools::request_names;
+/// assert!(request_names("When did the first frost come?", "content/posts/first-frost.md"));
 /// assert!(request_names("What does config.json say?", "config.json"));
 /// assert!(request_names("What does load.py write to?", "scripts/load.py"));
 /// assert!(request_names("When is the meeting, per my notes?", "notes/meeting.md"));
@@ -328,6 +330,23 @@ pub fn request_names(request: &str, path: &str) -> bool {
     request_words(request).any(|w| w == path || w == name || word_names_stem(w, stem))
         || version_files(request).contains(&path)
         || (path == "package.json" && names_scripts(request))
+        || pair_names_stem(request, stem)
+}
+
+/// Whether two words of `request` side by side are `stem` joined by `-` or `_`, case aside
+/// ("the first frost" → `first-frost.md`: a Hugo site, session 37).
+pub(crate) fn pair_names_stem(request: &str, stem: &str) -> bool {
+    let words: Vec<String> = request_words(request)
+        .take(200)
+        .map(str::to_lowercase)
+        .collect();
+    let stem = stem.to_lowercase();
+    words.windows(2).any(|pair| {
+        pair.iter().all(|w| w.chars().all(char::is_alphanumeric))
+            && ['-', '_']
+                .iter()
+                .any(|j| stem == format!("{}{j}{}", pair[0], pair[1]))
+    })
 }
 
 /// The stem of the file `path` names, the way a person names it in prose: its last component,
