@@ -1926,18 +1926,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             // session 37: "Which method lists the bookings staying on a given night?" is
             // `staying`, defined on the line the matched comment documents; the names shown
             // were those of the block below it).
-            let definer = [
-                "function",
-                "func",
-                "method",
-                "class",
-                "struct",
-                "type",
-                "interface",
-                "trait",
-                "enum",
-            ]
-            .contains(&kind);
+            let definer = crate::tools::DEFINED_KINDS.contains(&kind);
             let written: Vec<String> = correct::code_names(prompt)
                 .iter()
                 .map(|n| n.to_lowercase())

@@ -1195,6 +1195,15 @@ mod tests {
     use super::Blocks;
 
     #[test]
+    fn the_defined_kinds_run_from_function_to_enum() {
+        let kinds = crate::tools::DEFINED_KINDS;
+        assert_eq!(
+            (kinds.first(), kinds.last()),
+            (Some(&"function"), Some(&"enum"))
+        );
+    }
+
+    #[test]
     fn a_questions_asked_words_are_what_it_asks_for_then_what_that_is_of() {
         let asked = |q: &str| super::asked_words(q);
         assert_eq!(

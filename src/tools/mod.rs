@@ -98,6 +98,11 @@ pub const CODE_KINDS: &[&str] = &[
     "exception",
 ];
 
+/// The kinds of code a definition line defines by its keyword or its head (`def`, `fn`,
+/// `class`, a C function's or a Java method's head): the first nine of [`CODE_KINDS`], from
+/// `function` to `enum`.
+pub const DEFINED_KINDS: &[&str] = CODE_KINDS.split_at(9).0;
+
 /// Whether `word` is written as a name in code: an `_` inside (`km_to_miles`), or a capital
 /// after its first letter in a word with small letters (`toKelvin`, `MaxLineLength`, `JUnit`)
 /// — not an abbreviation's plural (`URLs`, `APIs`).
