@@ -123,7 +123,7 @@ impl TypedTool for Grep {
                     .into_iter()
                     .filter(|w| !code.contains(w) && !names_folder(w)),
             );
-            let word = telling_word(sb, &abs, &words, &[preferred, phrased])?;
+            let word = telling_word(sb, &abs, &words, &[preferred, phrased], Tie::Longer)?;
             return Some(json!({"pattern": word, "path": folder, "ignore_case": true}));
         }
         // A request about the workspace itself ("… in this project?") asks about its files:
@@ -141,7 +141,7 @@ impl TypedTool for Grep {
             // searched for "guest house", and Qwen2.5-Coder-0.5B answered "USD").
             if code.is_empty() {
                 let asked = asked_words(request);
-                if let Some(word) = first_found(sb, sb.root(), &asked) {
+                if let Some(word) = telling_word(sb, sb.root(), &asked, &[], Tie::Earlier) {
                     return Some(json!({"pattern": word, "ignore_case": true}));
                 }
             }
@@ -162,7 +162,7 @@ impl TypedTool for Grep {
                 words.extend(stem.filter(|s| !words.contains(s)));
             }
         }
-        let word = telling_word(sb, sb.root(), &words, &[code.len(), phrased])?;
+        let word = telling_word(sb, sb.root(), &words, &[code.len(), phrased], Tie::Longer)?;
         Some(json!({"pattern": word, "ignore_case": true}))
     }
 
@@ -677,9 +677,9 @@ fn phrase_elsewhere(sb: &Sandbox, request: &str, file: &str) -> Option<String> {
         },
     );
     let (phrase_lines, lacked_lines) = counts.split_at(phrases.len());
-    fewest_found(&phrases, phrase_lines)
+    fewest_found(&phrases, phrase_lines, Tie::Longer)
         .filter(|phrase| !text.contains(phrase.as_str()))
-        .or_else(|| fewest_found(&lacked, lacked_lines))
+        .or_else(|| fewest_found(&lacked, lacked_lines, Tie::Longer))
 }
 
 /// For each of `n` things, on how many lines of the small texts below `dir` ([`super::small_texts`])
@@ -704,15 +704,28 @@ fn lines_holding(
     counts
 }
 
+/// How [`fewest_found`] breaks a tie between words found on as many lines.
+#[derive(Clone, Copy)]
+enum Tie {
+    /// The longer word: the more telling of the request's words.
+    Longer,
+    /// The earlier word: the list is in order of what is asked for first ([`asked_words`]).
+    Earlier,
+}
+
 /// Of `words`, the one found on the fewest lines by `counts` (the same order; at least one
-/// line), the longer word first among equals — the most telling of them.
-fn fewest_found(words: &[String], counts: &[usize]) -> Option<String> {
+/// line), ties broken by `tie` — the most telling of them.
+fn fewest_found(words: &[String], counts: &[usize], tie: Tie) -> Option<String> {
     words
         .iter()
         .zip(counts)
-        .filter(|&(_, &n)| n > 0)
-        .min_by_key(|&(w, &n)| (n, std::cmp::Reverse(w.chars().count())))
-        .map(|(w, _)| w.clone())
+        .enumerate()
+        .filter(|&(_, (_, &n))| n > 0)
+        .min_by_key(|&(k, (w, &n))| match tie {
+            Tie::Longer => (n, usize::MAX - w.chars().count()),
+            Tie::Earlier => (n, k),
+        })
+        .map(|(_, (w, _))| w.clone())
 }
 
 /// Whether `request` speaks of the workspace as a whole: "in this project", "the repository",
@@ -1040,24 +1053,6 @@ fn asked_words(request: &str) -> Vec<String> {
     words
 }
 
-/// Of `words`, the one found on the fewest lines under `dir` — the first of those, on a tie
-/// (see [`asked_words`]'s order); `None` when none is found.
-fn first_found(sb: &Sandbox, dir: &std::path::Path, words: &[String]) -> Option<String> {
-    if words.is_empty() {
-        return None;
-    }
-    let lines = lines_holding(sb, dir, words.len(), |line, k| {
-        line.contains(words[k].as_str())
-    });
-    words
-        .iter()
-        .zip(&lines)
-        .enumerate()
-        .filter(|(_, (_, n))| **n > 0)
-        .min_by_key(|(k, (_, n))| (**n, *k))
-        .map(|(_, (w, _))| w.clone())
-}
-
 /// Capitalised words that are no name, wherever they stand ("… notes. Which function …").
 const NO_NAMES: &[&str] = &[
     "which", "what", "the", "this", "that", "each", "every", "any", "some", "new", "one",
@@ -1114,13 +1109,14 @@ fn code_words(request: &str) -> Vec<String> {
 /// Of `words` (lower case), the one found on the fewest lines (at least one) of the text files
 /// below `dir`, case aside — tier by tier: `tiers` are the ends of all tiers but the last (the
 /// request's words written as code, then its phrases, then its plain words), and a tier with a
-/// word found gives it; see [`Grep`]'s `example_for`. Reads at most 500 files of up to 256 KiB
+/// word found gives it, ties broken by `tie`; see [`Grep`]'s `example_for`. Reads at most 500 files of up to 256 KiB
 /// each, 4 MiB in all, among the first 10,000 entries (in name order).
 fn telling_word(
     sb: &Sandbox,
     dir: &std::path::Path,
     words: &[String],
     tiers: &[usize],
+    tie: Tie,
 ) -> Option<String> {
     if words.is_empty() {
         return None;
@@ -1132,7 +1128,7 @@ fn telling_word(
     let mut from = 0;
     for &end in tiers.iter().chain([&words.len()]) {
         let end = end.clamp(from, words.len());
-        if let Some(w) = fewest_found(&words[from..end], &lines[from..end]) {
+        if let Some(w) = fewest_found(&words[from..end], &lines[from..end], tie) {
             return Some(w);
         }
         from = end;
