@@ -1421,7 +1421,7 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
                 .collect();
             let held = words
                 .iter()
-                .filter(|w| parts.iter().any(|p| same_word(p, w)))
+                .filter(|w| parts.iter().any(|p| crate::tools::same_word(p, w)))
                 .count();
             if held > best {
                 best = held;
@@ -1448,7 +1448,7 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
                 .map(str::to_lowercase)
                 .collect();
             let stands_for = |p: &String, w: &String| {
-                same_word(p, w) || (p.len() >= 3 && w.starts_with(p.as_str()))
+                crate::tools::same_word(p, w) || (p.len() >= 3 && w.starts_with(p.as_str()))
             };
             let all_words = words.iter().all(|w| parts.iter().any(|p| stands_for(p, w)));
             let part_held = |p: &String| words.iter().any(|w| stands_for(p, w));
@@ -1601,16 +1601,6 @@ fn macro_value(line: &str) -> Option<(&str, &str)> {
     let comment = |w: &str| w.starts_with("/*") || w.starts_with("//");
     (name.chars().all(asked::is_name_char) && !comment(value) && words.next().is_none_or(comment))
         .then_some((name, value))
-}
-
-/// Whether `a` and `b` are the same word, case aside, or one is the other with an `s` added
-/// (`nights`, `night`).
-fn same_word(a: &str, b: &str) -> bool {
-    a.eq_ignore_ascii_case(b)
-        || [(a, b), (b, a)].iter().any(|(x, y)| {
-            x.strip_suffix(['s', 'S'])
-                .is_some_and(|x| x.len() >= 3 && x.eq_ignore_ascii_case(y))
-        })
 }
 
 /// The name and value of `line` when it assigns a constant: a name in capitals of two parts or

@@ -255,14 +255,29 @@ pub fn word_names_stem(word: &str, stem: &str) -> bool {
     if word.chars().count() < 3 || stem.is_empty() {
         return false;
     }
-    let w = word.to_lowercase();
-    let s = stem.to_lowercase();
+    same_word(word, stem) || stem.to_lowercase().strip_suffix("file") == Some(&word.to_lowercase())
+}
+
+/// Whether `a` and `b` are the same word, case aside, or one is the plural of the other (`-s`,
+/// `-es`, `-y`/`-ies`) of a singular of three letters or more: `nights` and `night` in a
+/// request and a constant's part (`MAX_NIGHTS`), `groceries` and `grocery`.
+///
+/// ```
+/// use toolmend::tools::same_word;
+/// assert!(same_word("Nights", "night") && same_word("grocery", "groceries"));
+/// assert!(same_word("box", "boxes") && !same_word("is", "i") && !same_word("night", "knight"));
+/// ```
+#[must_use]
+pub fn same_word(a: &str, b: &str) -> bool {
+    let (a, b) = (a.to_lowercase(), b.to_lowercase());
     let plural_of = |one: &str, many: &str| {
-        many.strip_suffix('s').is_some_and(|m| m == one)
-            || many.strip_suffix("es").is_some_and(|m| m == one)
-            || (many.strip_suffix("ies").zip(one.strip_suffix('y'))).is_some_and(|(m, o)| m == o)
+        one.chars().count() >= 3
+            && (many.strip_suffix('s') == Some(one)
+                || many.strip_suffix("es") == Some(one)
+                || (many.strip_suffix("ies").zip(one.strip_suffix('y')))
+                    .is_some_and(|(m, o)| m == o))
     };
-    w == s || plural_of(&w, &s) || plural_of(&s, &w) || s.strip_suffix("file") == Some(&w)
+    a == b || plural_of(&a, &b) || plural_of(&b, &a)
 }
 
 /// The files in a project's root that hold the version of a language or runtime it uses, by
