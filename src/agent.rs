@@ -164,6 +164,9 @@ enum RunAs {
     /// The look at what the request names, under a made-up name made of the request's words
     /// ([`Agent::look_as`]).
     Look(String),
+    /// The look at what the request names, offered and not made, in place of a call of this
+    /// tool that a turn of repeats only sent again ([`Agent::look_for_repeats`]).
+    Repeat(String),
 }
 
 /// What the run remembers about a call it already handled.
@@ -917,15 +920,25 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         // Or as a no-op of the due change's own tool at its place (`Self::due_from_no_op`).
         // Or, for a question, the look at what it names, called by a name made of its words
         // (`Self::look_as`).
+        // Or, in a turn that only repeats calls, the look offered and never made, in place of
+        // the first (`Self::look_for_repeats`).
         let mut called_as: Vec<Option<RunAs>> = Vec::with_capacity(pending.len());
+        let in_place = self.look_for_repeats(&pending, seen);
         let pending: Vec<PendingCall> = pending
             .into_iter()
-            .map(|mut c| {
+            .enumerate()
+            .map(|(k, mut c)| {
                 let due = self
                     .due_as(&c)
                     .map(|d| (d, RunAs::Named(c.name.clone())))
                     .or_else(|| self.due_from_no_op(&c).map(|d| (d, RunAs::NoOp)))
-                    .or_else(|| self.look_as(&c).map(|d| (d, RunAs::Look(c.name.clone()))));
+                    .or_else(|| self.look_as(&c).map(|d| (d, RunAs::Look(c.name.clone()))))
+                    .or_else(|| {
+                        (k == 0)
+                            .then(|| in_place.clone())
+                            .flatten()
+                            .map(|d| (d, RunAs::Repeat(c.name.clone())))
+                    });
                 called_as.push(due.map(|((name, args), how)| {
                     c.arguments = Args::Value(args);
                     c.name = name;
@@ -1270,6 +1283,11 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     RunAs::Look(called) => format!(
                         "(No tool is named `{called}`; this is the result of the look at what the \
                          user's request names: {shown}.)\n"
+                    ),
+                    RunAs::Repeat(called) => format!(
+                        "(You already have the result of that `{called}` call. In its place, this \
+                         is the result of the look at what the user's request names, offered to \
+                         you and not made: {shown}.)\n"
                     ),
                 };
                 result.output.insert_str(0, &note);
@@ -2554,7 +2572,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         };
         let root_only =
             args.is_empty() || crate::tools::names_only_root(args) || args.values().all(schema);
-        let words = name_words(&call.name);
+        let words = crate::tools::name_words(&call.name);
         let asked: Vec<String> = crate::tools::request_words(&self.request)
             .map(str::to_lowercase)
             .collect();
@@ -2581,6 +2599,86 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         }
         let look: serde_json::Value = serde_json::from_str(&self.look_first()?).ok()?;
         Some((look["name"].as_str()?.to_owned(), look["arguments"].clone()))
+    }
+
+    /// The look at what the request names ([`Self::look_first`]), for a turn whose calls all
+    /// repeat calls already handled (`seen`) that look at nothing in particular (the root's
+    /// `ls`, a search for `.*`), when a message of this run offered it and no call made it, nor
+    /// one of its tool with its values ([`Self::made_in_kind`]), and no change is due: the
+    /// model going round in circles has been told what to call and sends what it has
+    /// instead. Found with a Ruby gem (session 38,
+    /// unknown_error): asked "What error is raised for a station that is not in the list?",
+    /// Qwen2.5-Coder-0.5B sent the root's glob, a search for `.*`, its `ls` and its `read`
+    /// twice over, offered the search for `raised` (the comment over `class UnknownStation`)
+    /// each time, and answered `ArgumentError`.
+    fn look_for_repeats(
+        &self,
+        pending: &[PendingCall],
+        seen: &HashMap<String, Seen>,
+    ) -> Option<(String, serde_json::Value)> {
+        // Each call looks at nothing in particular: its text values are the root or patterns
+        // matching anything (`.`, `.*`, `**/*`).
+        let anything = |c: &PendingCall| {
+            args_value(&c.arguments).is_some_and(|v| {
+                v.as_object().is_some_and(|o| {
+                    o.values().all(|v| {
+                        v.as_str().is_none_or(|s| {
+                            crate::tools::is_root_placeholder(s)
+                                || matches!(s.trim(), ".*" | "*" | "**" | "**/*" | "*.*" | "**/*.*")
+                        })
+                    })
+                })
+            })
+        };
+        if pending.is_empty()
+            || self.change_due.is_some()
+            || !pending.iter().all(|c| {
+                anything(c) && seen.contains_key(&correct::call_key(&c.name, &c.arguments))
+            })
+        {
+            return None;
+        }
+        let look = self.look_first()?;
+        let offered = correct::look_first(&look);
+        if self.already_made(&look)
+            || self.made_in_kind(&look)
+            || !self
+                .history
+                .iter()
+                .any(|m| m.role == Role::Tool && m.content.contains(offered.trim_start()))
+        {
+            return None;
+        }
+        let look: serde_json::Value = serde_json::from_str(&look).ok()?;
+        Some((look["name"].as_str()?.to_owned(), look["arguments"].clone()))
+    }
+
+    /// Whether a call of this run sent `call`'s tool every text value `call` sends (other
+    /// values aside): the search for `--last` made within `weatherlog/` is the search for it,
+    /// for a look that would only show again what it showed.
+    fn made_in_kind(&self, call: &str) -> bool {
+        let Ok(call) = serde_json::from_str::<serde_json::Value>(call) else {
+            return false;
+        };
+        let texts = |args: &serde_json::Value| -> Vec<String> {
+            args.as_object()
+                .map(|o| {
+                    o.values()
+                        .filter_map(|v| v.as_str().map(str::to_owned))
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let wanted = texts(&call["arguments"]);
+        !wanted.is_empty()
+            && self.history.iter().any(|m| {
+                m.tool_calls.iter().any(|c| {
+                    let args = c.arguments.as_str().and_then(repaired_value);
+                    let sent = texts(args.as_ref().unwrap_or(&c.arguments));
+                    Some(c.name.as_str()) == call["name"].as_str()
+                        && wanted.iter().all(|w| sent.contains(w))
+                })
+            })
     }
 
     /// Whether the toolbox has a tool called `name`.
@@ -3300,27 +3398,6 @@ fn is_call(shown: &str, call: &PendingCall) -> bool {
 fn in_folder(folder: &str, path: &str) -> bool {
     let folder = folder.trim_start_matches("./").trim_end_matches('/');
     folder.is_empty() || folder == "." || path.starts_with(&format!("{folder}/"))
-}
-
-/// The words of a name in code, lower case: split at `_`, `-` and before a capital that follows
-/// a small letter (`removeOldestItem` → remove, oldest, item).
-fn name_words(name: &str) -> Vec<String> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut prev_lower = false;
-    for c in name.chars() {
-        if (c == '_' || c == '-' || (c.is_uppercase() && prev_lower)) && !word.is_empty() {
-            words.push(std::mem::take(&mut word));
-        }
-        if c != '_' && c != '-' {
-            word.extend(c.to_lowercase());
-        }
-        prev_lower = c.is_lowercase();
-    }
-    if !word.is_empty() {
-        words.push(word);
-    }
-    words
 }
 
 /// Arguments a message holds (a value, or text: repaired) as a value.

@@ -4965,3 +4965,68 @@ fn two_words_naming_a_file_by_its_stem_make_its_read_the_look() {
         "{asked}"
     );
 }
+
+/// Found with a Ruby gem (session 38, unknown_error): asked "What error is raised for a station
+/// that is not in the list?", Qwen2.5-Coder-0.5B sent the root's glob again and again, each
+/// repeat offered the search for `raised` (the comment over `class UnknownStation`), and it
+/// answered `ArgumentError`. A turn that only repeats calls runs the look offered in place of
+/// the first; a turn with a new call runs what it sends.
+#[test]
+fn a_turn_of_repeats_runs_the_look_offered_in_place_of_the_first() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "lib/tidewatch.rb",
+                "module Tidewatch\n  class Error < StandardError; end\n\n  # Raised when a station name is not in data/stations.yml.\n  class UnknownStation < Error; end\nend\n",
+            ),
+            ("data/stations.yml", "stations:\n  - name: Brixham\n"),
+            (
+                "lib/tidewatch/stations.rb",
+                "module Tidewatch\n  module Stations\n    def self.find(name)\n      all.find { |s| s == name } or raise UnknownStation\n    end\n  end\nend\n",
+            ),
+        ],
+    );
+    let prompt = "What error is raised for a station that is not in the list?";
+    let glob = || call("glob", json!({"pattern": "**/*", "path": "."}));
+    let (t, _) = run_prompt(
+        &dir,
+        prompt,
+        vec![glob(), glob(), glob(), "UnknownStation.".into()],
+    );
+    let look = r#"{"name":"grep","arguments":{"pattern":"raised","ignore_case":true}}"#;
+    assert!(
+        t.turns[1].calls[0].feedback.contains(look),
+        "{:?}",
+        t.turns[1]
+    );
+    let in_place = &t.turns[2].calls[0];
+    assert_eq!(
+        in_place.result.ran_as.as_deref(),
+        Some("grep"),
+        "{in_place:?}"
+    );
+    assert!(
+        in_place
+            .feedback
+            .starts_with("(You already have the result of that `glob` call.")
+            && in_place
+                .feedback
+                .contains("class UnknownStation < Error; end"),
+        "{}",
+        in_place.feedback
+    );
+    // A new call beside the repeat: what the model sends runs.
+    let both = ScriptedTurn::text(
+        "{\"name\": \"glob\", \"arguments\": {\"pattern\": \"**/*\", \"path\": \".\"}}\n\
+         {\"name\": \"read\", \"arguments\": {\"path\": \"data/stations.yml\"}}",
+    );
+    let (t, _) = run_prompt(&dir, prompt, vec![glob(), glob(), both, "Done.".into()]);
+    assert_eq!(t.turns[2].calls.len(), 2, "{:?}", t.turns[2]);
+    assert!(
+        t.turns[2].calls.iter().all(|c| c.result.ran_as.is_none()),
+        "{:?}",
+        t.turns[2]
+    );
+}
