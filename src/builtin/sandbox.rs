@@ -307,9 +307,11 @@ impl Sandbox {
     /// [`crate::tools::request_words`]) that is the relative path of an existing file
     /// (`want_dir` false) or folder (true) other than the root; for a file, failing that, the one
     /// file below the root a word with a dot names by its file name (`load.py` →
-    /// `scripts/load.py`), then the one file below the root a word names by its stem (see [`crate::tools::word_names_stem`]; a
-    /// word naming two files names none; the first 10,000 entries below the root are looked
-    /// at), then the root's file holding the version of a language the request asks about
+    /// `scripts/load.py`), then the one file below the root a word names by its stem (see
+    /// [`crate::tools::word_names_stem`]: a word that is the stem or its plural first, a tool's
+    /// own file after, a `Gemfile` deferring to the root's gemspec naming that; a word naming
+    /// two files names none; the first 10,000 entries below the root are looked at), then the
+    /// root's file holding the version of a language the request asks about
     /// ([`crate::tools::version_files`]), then the root's package.json for a script it lists
     /// ("the test script"). At most the first 200 words are looked at; nothing outside the
     /// root is ever named.
@@ -369,13 +371,23 @@ impl Sandbox {
             &|w, (_, shown)| shown.rsplit('/').next() == Some(w),
         )
         .or_else(|| {
-            one_named(
-                |w| {
-                    w.chars()
-                        .all(|c| c.is_alphanumeric() || c == '-' || c == '_')
-                },
-                &|w, (stem, _)| crate::tools::word_names_stem(w, stem),
-            )
+            // A word that is a file's stem (or its plural) before one that names a tool's own
+            // file (`gem` → `Gemfile`): "Bump the gem version to 0.5.0." is about
+            // `lib/tidewatch/version.rb` (a Ruby gem, session 38: the model read the Gemfile
+            // until the run ended).
+            let plain = |w: &str| {
+                w.chars()
+                    .all(|c| c.is_alphanumeric() || c == '-' || c == '_')
+            };
+            one_named(plain, &|w, (stem, _)| {
+                w.chars().count() >= 3 && crate::tools::same_word(w, stem)
+            })
+            .or_else(|| {
+                one_named(plain, &|w, (stem, _)| {
+                    crate::tools::word_names_stem(w, stem)
+                })
+                .map(|named| self.gemspec_of(named))
+            })
         })
         .or_else(paired)
         .or_else(|| {
@@ -386,6 +398,33 @@ impl Sandbox {
                 .map(str::to_owned)
         })
         .or_else(|| self.script_named(request))
+    }
+
+    /// The root's one `*.gemspec` for a root `Gemfile` with a `gemspec` line (Bundler's: the
+    /// gem's dependencies are its gemspec's, and so are its name and version), else `named`.
+    /// Found with a Ruby gem (session 38): asked "Which gem does tidewatch use for time
+    /// zones?", the look searched the Gemfile's words elsewhere; its dependency `tzinfo` is in
+    /// `tidewatch.gemspec`.
+    fn gemspec_of(&self, named: String) -> String {
+        if named != "Gemfile" {
+            return named;
+        }
+        let defers = std::fs::metadata(self.root.join("Gemfile"))
+            .is_ok_and(|m| m.len() <= 256 * 1024)
+            && std::fs::read_to_string(self.root.join("Gemfile"))
+                .is_ok_and(|t| t.lines().any(|l| l.trim() == "gemspec"));
+        let mut specs = std::fs::read_dir(&self.root)
+            .into_iter()
+            .flatten()
+            .take(10_000)
+            .filter_map(Result::ok)
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+            .filter_map(|e| e.file_name().into_string().ok())
+            .filter(|n| n.ends_with(".gemspec"));
+        match (defers, specs.next(), specs.next()) {
+            (true, Some(spec), None) => spec,
+            _ => named,
+        }
     }
 
     /// `package.json` when `request` speaks of a script ([`crate::tools::names_scripts`]) that
@@ -698,6 +737,54 @@ mod tests {
         // Two files of that name: neither (nor the stem `report`, which names both).
         assert_eq!(named("What does report.sql compute?"), None);
         assert_eq!(named("What does main.py do?"), None);
+    }
+
+    /// Found with a Ruby gem (session 38): "gem" named the `Gemfile` (a tool's own file) before
+    /// "version" named `lib/tidewatch/version.rb`, and the Gemfile, whose `gemspec` line says
+    /// the gem's dependencies are its gemspec's, was the look for which gem it uses.
+    #[test]
+    fn a_stem_names_its_file_before_a_tools_own_file_and_a_gemfile_defers_to_the_gemspec() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |path: &str, text: &str| {
+            let abs = dir.path().join(path);
+            std::fs::create_dir_all(abs.parent().unwrap()).unwrap();
+            std::fs::write(abs, text).unwrap();
+        };
+        write("Gemfile", "source \"https://rubygems.org\"\n\ngemspec\n");
+        write(
+            "tidewatch.gemspec",
+            "spec.add_dependency \"tzinfo\", \"~> 2.0\"\n",
+        );
+        write("lib/tidewatch/version.rb", "VERSION = \"0.4.1\"\n");
+        write("Makefile", "test:\n\tcc -o t t.c\n");
+        let sb = Sandbox::new(dir.path()).unwrap();
+        let named = |request: &str| sb.first_named(request, false);
+        assert_eq!(
+            named("Bump the gem version to 0.5.0.").as_deref(),
+            Some("lib/tidewatch/version.rb")
+        );
+        assert_eq!(
+            named("Which gem does the project use for time zones?").as_deref(),
+            Some("tidewatch.gemspec")
+        );
+        assert_eq!(
+            named("Which make target runs the tests?").as_deref(),
+            Some("Makefile")
+        );
+        // Named by its own name, the Gemfile is the Gemfile; without the `gemspec` line, the
+        // Gemfile holds the gems.
+        assert_eq!(
+            named("What does the Gemfile hold?").as_deref(),
+            Some("Gemfile")
+        );
+        write(
+            "Gemfile",
+            "source \"https://rubygems.org\"\n\ngem \"rails\"\n",
+        );
+        assert_eq!(
+            named("Which gem does the app use for time zones?").as_deref(),
+            Some("Gemfile")
+        );
     }
 
     #[test]
