@@ -172,6 +172,7 @@ pub(crate) fn is_value(p: &Part) -> bool {
 /// mark the plumber item as done: change its "TODO:" to "DONE:"   → (TODO:, DONE:)
 /// replace colour with color                                       → (colour, color)
 /// Sort the report by revenue instead of month                     → (month, revenue)
+/// Delete unprocessed uploads after 14 days instead of 30          → (30, 14)
 /// ```
 pub(crate) fn replacement(parts: &[Part]) -> Option<(Part, Part)> {
     let found = parts.windows(4).find_map(|w| {
@@ -182,9 +183,19 @@ pub(crate) fn replacement(parts: &[Part]) -> Option<(Part, Part)> {
         return found;
     }
     // "by revenue instead of month": the value after "instead of" gives way to the one before.
-    let instead = parts.windows(4).find_map(|w| {
-        (w[1].is("instead") && w[2].is("of") && is_value(&w[0]) && is_value(&w[3]))
-            .then(|| (w[3].clone(), w[0].clone()))
+    // A number's unit between them goes with it: "after 14 days instead of 30" sets 14 (a
+    // Terraform folder, session 38: the change due set `default = days`).
+    let number = |p: &Part| p.text.parse::<f64>().is_ok();
+    let instead = parts.windows(4).enumerate().find_map(|(i, w)| {
+        if !(w[1].is("instead") && w[2].is("of") && is_value(&w[0]) && is_value(&w[3])) {
+            return None;
+        }
+        let unit_after = |n: &Part| number(n) && !number(&w[0]) && !w[0].quoted;
+        let new = match i.checked_sub(1).map(|k| &parts[k]) {
+            Some(n) if number(&w[3]) && unit_after(n) => n,
+            _ => &w[0],
+        };
+        Some((w[3].clone(), new.clone()))
     });
     if instead.is_some() {
         return instead;
@@ -991,6 +1002,10 @@ mod tests {
             Some(("month".into(), "revenue".into()))
         );
         assert_eq!(r("Use it instead of the old one."), None);
+        assert_eq!(
+            r("Delete unprocessed uploads after 14 days instead of 30."),
+            Some(("30".into(), "14".into()))
+        );
         assert_eq!(r("Change the city to Bergen."), None);
         assert_eq!(r("Move it from here to the attic"), None);
     }
