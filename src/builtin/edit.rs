@@ -222,9 +222,16 @@ impl TypedTool for Edit {
     fn change_asked(&self, request: &str) -> Option<Value> {
         let parts = asked::parts(request);
         let change = Change::read(&parts)?;
-        self.in_file(request, &change, |path, text| {
-            self.change_in(&change, &parts, path, text)
-        })
+        let named = |call: &Value| {
+            let line = call["old_text"].as_str().unwrap_or_default();
+            change.keys().map_or(0, |keys| name_holds(line, keys))
+        };
+        self.in_file(
+            request,
+            &change,
+            |path, text| self.change_in(&change, &parts, path, text),
+            named,
+        )
     }
 
     /// Found running `toolmend run` on a Go module (session 30): asked "Add bin/ to the
@@ -236,9 +243,12 @@ impl TypedTool for Edit {
     fn already_so(&self, request: &str) -> Option<String> {
         let parts = asked::parts(request);
         let change = Change::read(&parts)?;
-        self.in_file(request, &change, |path, text| {
-            already_in(&change, path, text)
-        })
+        self.in_file(
+            request,
+            &change,
+            |path, text| already_in(&change, path, text),
+            |_| 0,
+        )
     }
 
     async fn run(&self, _ctx: &ToolContext, args: EditArgs) -> Result<Output, Failure> {
@@ -251,12 +261,14 @@ impl Edit {
     /// `found` of the file the request names (its text with LF line breaks), else, for a change
     /// that does not need the file named ([`Change::needs_file`]), of the one small text file
     /// — in the folder the request names, or anywhere in the workspace — where it gives
-    /// something; `None` when none or several do.
+    /// something; of several, the one that is no document, else the one `named` scores
+    /// highest (above 0); `None` when none or several do.
     fn in_file<T>(
         &self,
         request: &str,
         change: &Change,
         found: impl Fn(&str, &str) -> Option<T>,
+        named: impl Fn(&T) -> usize,
     ) -> Option<T> {
         if let Some(path) = self.sandbox.first_named(request, false) {
             let text = self.named_text(&path)?;
@@ -289,12 +301,40 @@ impl Edit {
         // Of several, the one that is no document: a setting lives in a configuration file,
         // not in the front matter of each page (a Hugo site, session 37: "Change the site
         // title to Plot 14 Notes." is `hugo.toml`'s `title`, not a post's `title:`).
-        let mut kept = hits.into_iter().filter(|(path, _)| !is_document(path));
-        let (Some((_, hit)), None) = (kept.next(), kept.next()) else {
+        let kept: Vec<(String, T)> = hits
+            .into_iter()
+            .filter(|(path, _)| !is_document(path))
+            .collect();
+        if kept.len() == 1 {
+            return kept.into_iter().next().map(|(_, hit)| hit);
+        }
+        // Of several, the one whose line's name holds the most of the words naming what is set:
+        // `DEFAULT_STATION = "Brixham"` over a script's `station = ARGV.fetch(…)` for "Make
+        // Dartmouth the default station." (a Ruby gem, session 38).
+        let best = kept.iter().map(|(_, hit)| named(hit)).max()?;
+        let mut top = kept
+            .into_iter()
+            .filter(|(_, hit)| best > 0 && named(hit) == best);
+        let (Some((_, hit)), None) = (top.next(), top.next()) else {
             return None;
         };
         Some(hit)
     }
+}
+
+/// How many of `keys` (the words naming a value to set, fillers aside) the name a `line`
+/// assigns holds — its text before the first `=` or `:`, split into words at `_`, `-`, `.`,
+/// spaces and inner capitals — each as itself or its plural ([`crate::tools::same_word`]).
+fn name_holds(line: &str, keys: &[asked::Part]) -> usize {
+    let name = line.split(['=', ':']).next().unwrap_or_default();
+    let parts: Vec<String> = name
+        .split(|c: char| !c.is_alphanumeric() && c != '_' && c != '-')
+        .flat_map(crate::tools::name_words)
+        .collect();
+    keys.iter()
+        .filter(|k| asked::is_value(k))
+        .filter(|k| parts.iter().any(|p| crate::tools::same_word(p, &k.text)))
+        .count()
 }
 
 /// The kind of change a request spells out, read once from its words (`builtin::asked`) and
@@ -348,6 +388,14 @@ impl Change {
             Some(Self::Set(value, keys))
         } else {
             asked::misspelled(parts).map(Self::Respell)
+        }
+    }
+
+    /// The words naming the value a set or a switch changes; `None` for other changes.
+    fn keys(&self) -> Option<&[asked::Part]> {
+        match self {
+            Self::Set(_, keys) | Self::Switch(_, keys) => Some(keys),
+            _ => None,
         }
     }
 
@@ -1489,6 +1537,17 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
     let [hit] = found[..] else {
         return None;
     };
+    // A value that is a constant's name, the constant assigned in the same text, is set where
+    // the constant is: `def initialize(station = DEFAULT_STATION)` takes its default from
+    // `DEFAULT_STATION = "Brixham"` (a Ruby gem, session 38: "Make Dartmouth the default
+    // station." would have set the parameter's default to a bare word).
+    if let Some(defined) = text
+        .lines()
+        .filter_map(|line| constant_value(line).map(|(name, v)| (line, name, v)))
+        .find(|&(_, name, _)| name == hit.1)
+    {
+        return Some((defined.0, defined.2));
+    }
     Some(hit)
 }
 
@@ -2440,6 +2499,39 @@ mod tests {
         assert_eq!(
             edit.change_asked("Make UK the default region in schema.sql."),
             None
+        );
+    }
+
+    /// Found with a Ruby gem (session 38, default_dartmouth): a parameter's default that is a
+    /// constant's name is set where the constant is, and of two files' lines the one whose
+    /// name holds more of the request's words is the change (`DEFAULT_STATION`, not a
+    /// script's `station = ARGV.fetch(…)`).
+    #[test]
+    fn a_default_named_by_a_constant_is_set_at_the_constant() {
+        use crate::tools::TypedTool;
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("lib")).unwrap();
+        std::fs::create_dir_all(dir.path().join("bin")).unwrap();
+        std::fs::write(
+            dir.path().join("lib/table.rb"),
+            "class Table\n  DEFAULT_STATION = \"Brixham\"\n\n  def initialize(station = DEFAULT_STATION)\n    @station = station\n  end\nend\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.path().join("bin/tides"),
+            "station = ARGV.fetch(0, Table::DEFAULT_STATION)\nputs station\n",
+        )
+        .unwrap();
+        let edit = super::Edit::new(std::sync::Arc::new(
+            super::Sandbox::new(dir.path()).unwrap(),
+        ));
+        assert_eq!(
+            edit.change_asked("Make Dartmouth the default station."),
+            Some(serde_json::json!({
+                "path": "lib/table.rb",
+                "old_text": "DEFAULT_STATION = \"Brixham\"",
+                "new_text": "DEFAULT_STATION = \"Dartmouth\""
+            }))
         );
     }
 

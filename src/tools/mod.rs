@@ -103,6 +103,33 @@ pub const CODE_KINDS: &[&str] = &[
 /// `function` to `enum`.
 pub const DEFINED_KINDS: &[&str] = CODE_KINDS.split_at(9).0;
 
+/// The words of a name in code, lower case: split at `_`, `-` and before a capital that follows
+/// a small letter (`removeOldestItem` → remove, oldest, item).
+///
+/// ```
+/// assert_eq!(toolmend::tools::name_words("removeOldestItem"), ["remove", "oldest", "item"]);
+/// assert_eq!(toolmend::tools::name_words("DEFAULT_STATION"), ["default", "station"]);
+/// ```
+#[must_use]
+pub fn name_words(name: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut prev_lower = false;
+    for c in name.chars() {
+        if (c == '_' || c == '-' || (c.is_uppercase() && prev_lower)) && !word.is_empty() {
+            words.push(std::mem::take(&mut word));
+        }
+        if c != '_' && c != '-' {
+            word.extend(c.to_lowercase());
+        }
+        prev_lower = c.is_lowercase();
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    words
+}
+
 /// Whether `word` is written as a name in code: an `_` inside (`km_to_miles`), or a capital
 /// after its first letter in a word with small letters (`toKelvin`, `MaxLineLength`, `JUnit`)
 /// — not an abbreviation's plural (`URLs`, `APIs`).
