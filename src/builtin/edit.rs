@@ -1506,6 +1506,59 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
             (all_words || all_parts).then_some((line, old))
         }));
     }
+    if found.is_empty() && !words.is_empty() && value.parse::<f64>().is_ok() {
+        // A number set right inside a block whose key is made of the request's words, and the
+        // only number so set there: RuboCop's `Max: 100` under `Layout/LineLength:` for "Allow
+        // lines up to 120 characters in RuboCop." (a Ruby gem, session 38), an ESLint rule's
+        // option. The key's words are split at `/`, `.`, `_`, `-` and inner capitals.
+        let lines: Vec<&str> = text.lines().collect();
+        // Each block's key, how many of the words it holds, and the numbers set right in it.
+        type Block<'t> = (String, usize, Vec<(&'t str, &'t str)>);
+        let mut blocks: Vec<Block> = Vec::new();
+        for (k, line) in lines.iter().enumerate() {
+            let name: String = line
+                .trim_start()
+                .chars()
+                .take_while(|&c| asked::is_name_char(c) || c == '-')
+                .collect();
+            let Some((_, old)) = (!name.is_empty())
+                .then(|| assignment(line.trim_start(), &name))
+                .flatten()
+            else {
+                continue;
+            };
+            if old.parse::<f64>().is_err() {
+                continue;
+            }
+            let Some(outer) = enclosing_keys(text, k).into_iter().next() else {
+                continue;
+            };
+            let parts: Vec<String> = outer
+                .split(|c: char| !c.is_alphanumeric() && c != '_' && c != '-')
+                .flat_map(crate::tools::name_words)
+                .collect();
+            let held = words
+                .iter()
+                .filter(|w| parts.iter().any(|p| crate::tools::same_word(p, w)))
+                .count();
+            if held == 0 {
+                continue;
+            }
+            match blocks.iter_mut().find(|(o, _, _)| *o == outer) {
+                Some((_, _, set)) => set.push((line, old)),
+                None => blocks.push((outer, held, vec![(line, old)])),
+            }
+        }
+        // Of several blocks, those whose key holds the most of the words (`Layout/LineLength`
+        // over `Metrics/MethodLength` for "the line length").
+        let most = blocks.iter().map(|(_, held, _)| *held).max().unwrap_or(0);
+        blocks.retain(|(_, held, _)| *held == most);
+        if let [(_, _, set)] = &blocks[..]
+            && let [one] = set[..]
+        {
+            found.push(one);
+        }
+    }
     if found.len() > 1 {
         // Of several, the one nested (by indentation) in a block whose key the request names
         // too: `image` under `web:` for "Bump the web image to notes:1.5.0" in a Compose file.
@@ -2532,6 +2585,44 @@ mod tests {
                 "old_text": "DEFAULT_STATION = \"Brixham\"",
                 "new_text": "DEFAULT_STATION = \"Dartmouth\""
             }))
+        );
+    }
+
+    /// Found with a Ruby gem (session 38, line_length_120): RuboCop's `Max: 100` under
+    /// `Layout/LineLength:` is the number "lines up to 120 characters" sets, the block's key
+    /// made of the request's words; a block setting two numbers names neither.
+    #[test]
+    fn a_number_right_inside_a_block_the_request_names_is_the_one_set() {
+        use crate::tools::TypedTool;
+        let dir = tempfile::tempdir().unwrap();
+        let config = "AllCops:\n  TargetRubyVersion: 3.1\n\nLayout/LineLength:\n  Max: 100\n\nMetrics/MethodLength:\n  Max: 20\n  CountComments: false\n";
+        std::fs::write(dir.path().join(".rubocop.yml"), config).unwrap();
+        let edit = super::Edit::new(std::sync::Arc::new(
+            super::Sandbox::new(dir.path()).unwrap(),
+        ));
+        let max = |n: u32| {
+            Some(serde_json::json!({
+                "path": ".rubocop.yml",
+                "old_text": "Max: 100",
+                "new_text": format!("Max: {n}")
+            }))
+        };
+        assert_eq!(
+            edit.change_asked("Allow lines up to 120 characters in RuboCop."),
+            max(120)
+        );
+        assert_eq!(
+            edit.change_asked("Limit lines to 80 characters in .rubocop.yml."),
+            max(80)
+        );
+        std::fs::write(
+            dir.path().join(".rubocop.yml"),
+            config.replace("  Max: 100\n", "  Max: 100\n  AllowedLength: 3\n"),
+        )
+        .unwrap();
+        assert_eq!(
+            edit.change_asked("Allow lines up to 120 characters in RuboCop."),
+            None
         );
     }
 

@@ -215,6 +215,8 @@ pub(crate) const SET_VERBS: &[&str] = &[
     "upgrade",
     "downgrade",
     "move",
+    "allow",
+    "limit",
 ];
 
 /// Whether an argument's `key` says where to look: a path, a file, a folder (`path`,
