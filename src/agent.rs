@@ -524,7 +524,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     .map_or(record.raw.as_str(), |l| &record.raw[..l.first_end()]);
                 self.history
                     .push(Message::new(Role::Assistant, said.to_owned()));
-                end = if record.raw.trim().is_empty() {
+                end = if says_nothing(&record.raw) {
                     EndReason::EmptyOutput
                 } else if (echoed(&generated.extraction.content, &turns, &record, prompt)
                     || self
@@ -1290,7 +1290,8 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                          you and not made: {shown}.)\n"
                     ),
                 };
-                result.output.insert_str(0, &note);
+                // To the model with this result, not into the result kept: shown again for a
+                // repeat, the result is what ran, without a note about another call.
                 feedback.insert_str(0, &note);
                 result.ran_as = Some(call.name.clone());
                 result.ran_with = Some(call.arguments.to_value());
@@ -1614,7 +1615,8 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     /// Whether a turn without calls is no answer, and if so the message asking again and the
     /// reason for the `Retry` event; each kind is asked again once a run (`asked` keeps
     /// count), with the user's request restated:
-    /// - an empty reply (greedy decoding would give the same nothing for the same request);
+    /// - an empty reply, or one of no letter or digit (`.`: [`says_nothing`]; greedy decoding
+    ///   would give the same nothing for the same request);
     /// - a reply that only echoes a message toolmend sent this run (a corrective message, a
     ///   note, a nudge) or the request itself (told what says so when the change it asks for
     ///   is already so, [`Toolbox::already_so`]) — but for the request's words once a call of
@@ -1651,7 +1653,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         tools_next: bool,
     ) -> Option<(String, &'static str)> {
         let after_results = turns.last().is_some_and(|r| !r.calls.is_empty());
-        if record.raw.trim().is_empty() {
+        if says_nothing(&record.raw) {
             if asked.empty || record.stop != Some(StopReason::EndOfGeneration) {
                 return None;
             }
@@ -3391,6 +3393,13 @@ fn is_call(shown: &str, call: &PendingCall) -> bool {
         v["name"].as_str() == Some(call.name.as_str())
             && args_value(&call.arguments).as_ref() == Some(&v["arguments"])
     })
+}
+
+/// Whether a reply says nothing: no letter or digit in it (empty, blank, `.`). Found with a
+/// Ruby gem (session 38, unknown_error): after the search that showed `class UnknownStation`,
+/// Qwen2.5-Coder-0.5B replied `.`, which stood as the answer.
+fn says_nothing(raw: &str) -> bool {
+    !raw.chars().any(char::is_alphanumeric)
 }
 
 /// Whether `path` is inside `folder` (a model's path: `./` before it, `/` after it aside), or

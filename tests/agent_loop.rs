@@ -705,6 +705,13 @@ fn an_empty_reply_is_asked_again_once_with_the_request_restated() {
                 || !m.content.is_empty()
                 || !m.tool_calls.is_empty())
     );
+    // A reply of no letter or digit says nothing either (a Ruby gem, session 38: `.` stood as
+    // the answer).
+    let (r, _) = run(vec![LS.into(), ".\n".into(), "notes.txt".into()]);
+    assert_eq!(
+        (r.transcript.end, r.transcript.answer.as_deref()),
+        (EndReason::Answered, Some("notes.txt"))
+    );
     // Only once a run: the second empty reply ends it.
     let (r, _) = run(vec![LS.into(), "".into(), " ".into(), "unused".into()]);
     assert_eq!(r.transcript.end, EndReason::EmptyOutput);

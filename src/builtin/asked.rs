@@ -412,6 +412,9 @@ pub(crate) fn adds(parts: &[Part]) -> bool {
 /// "… to use NAME V" ("Change the CI to use Go 1.22") sets V, the request's last word, and NAME
 /// is among the words that name what gets it.
 pub(crate) fn value_set(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
+    if let Some(required) = version_required(parts) {
+        return Some(required);
+    }
     let verb = verb_at(parts, crate::tools::SET_VERBS)?;
     // "Make V the default K (in F)": K gets V (a folder of dotfiles, session 31: "Make nano
     // the default editor in .bashrc.").
@@ -471,6 +474,46 @@ pub(crate) fn value_set(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
         keys.push(unit.clone());
     }
     Some((value.clone(), keys))
+}
+
+/// A version a request requires: "Require K V or newer" (`later`, `higher`, `above`; or
+/// "Require K V+") — V a version, K one to three words naming what it is of — sets V, and the
+/// words naming it are K and `version` (a Ruby gem, session 38: "Require Ruby 3.2 or newer."
+/// is the gemspec's `required_ruby_version`).
+///
+/// ```text
+/// Require Ruby 3.2 or newer   → (3.2, [Ruby, version])
+/// Require Node 20+            → (20, [Node, version])
+/// ```
+fn version_required(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
+    let verb = verb_at(parts, &["require", "need"])?;
+    let rest = &parts[verb + 1..];
+    let number = |t: &str| {
+        t.starts_with(|c: char| c.is_ascii_digit())
+            && t.chars().all(|c| c.is_ascii_digit() || c == '.')
+    };
+    let at = rest
+        .iter()
+        .position(|p| !p.quoted && number(p.text.trim_end_matches('+')))?;
+    let (keys, value) = (&rest[..at], &rest[at]);
+    let plus = value.text.ends_with('+');
+    let newer = matches!(
+        rest.get(at + 1..at + 3),
+        Some([or, later]) if or.is("or") && later.is_any(&["newer", "later", "higher", "above"])
+    );
+    if !(plus || newer) || keys.is_empty() || keys.len() > 3 || !keys.iter().all(is_value) {
+        return None;
+    }
+    let mut value = value.clone();
+    value.text = value.text.trim_end_matches('+').to_owned();
+    let mut named = keys.to_vec();
+    named.push(Part {
+        text: "version".into(),
+        quoted: false,
+        opens: false,
+        colon: false,
+    });
+    Some((value, named))
 }
 
 /// A setting turned on or off and the words that may name it: "turn off K", "turn K off",
@@ -1193,6 +1236,14 @@ mod tests {
         );
         assert_eq!(v("Set the city to Oslo, then run it."), Some("Oslo".into()));
         assert_eq!(v("Set it to the"), None);
+        // A version required "or newer" is set, named by its words and `version`.
+        assert_eq!(v("Require Ruby 3.2 or newer."), Some("3.2".into()));
+        assert_eq!(
+            keys("Require Node 20+ in package.json."),
+            Some(vec!["Node".into(), "version".into()])
+        );
+        assert_eq!(v("Require the yaml module."), None);
+        assert_eq!(v("Require Ruby 3.2."), None, "no floor said");
     }
 
     #[test]

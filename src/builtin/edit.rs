@@ -1169,9 +1169,21 @@ fn unquoted(old_value: &str) -> &str {
 }
 
 /// `line` with `old_value`, the value it assigns (a piece of it, as [`assignment`] found it),
-/// set to `value`, written the way the line writes it: in the same quotes when it quotes. The
-/// value is replaced where it stands, not where its text first occurs (a key may hold it).
+/// set to `value`, written the way the line writes it: in the same quotes when it quotes, a
+/// version after the same constraint (`>= `, `~> `, `^`). The value is replaced where it
+/// stands, not where its text first occurs (a key may hold it).
 fn with_value(line: &str, old_value: &str, value: &str) -> String {
+    // A version's constraint stays (`">= 3.1"` → `">= 3.2"`, `"^3.3.2"` → `"^3.4.0"`) when
+    // the new value is a bare version.
+    let bare = unquoted(old_value);
+    let version = bare.trim_start_matches(['>', '<', '=', '~', '^', '!', ' ']);
+    let constraint = &bare[..bare.len() - version.len()];
+    let value = if !constraint.trim().is_empty() && version_like(version) && version_like(value) {
+        format!("{constraint}{value}")
+    } else {
+        value.to_owned()
+    };
+    let value = value.as_str();
     let new_value = match old_value.chars().next() {
         Some(q @ ('"' | '\'')) if unquoted(old_value).len() + 2 == old_value.len() => {
             format!("{q}{value}{q}")
@@ -2624,6 +2636,32 @@ mod tests {
             edit.change_asked("Allow lines up to 120 characters in RuboCop."),
             None
         );
+    }
+
+    /// A version's constraint stays when the new value is a bare version (a Ruby gem, session
+    /// 38: "Require Ruby 3.2 or newer." keeps the gemspec's `>= `).
+    #[test]
+    fn a_versions_constraint_stays() {
+        let line = r#"  spec.required_ruby_version = ">= 3.1""#;
+        let at = line.find('"').unwrap();
+        assert_eq!(
+            super::with_value(line, &line[at..], "3.2"),
+            r#"  spec.required_ruby_version = ">= 3.2""#
+        );
+        let line = r#"    "node-fetch": "^3.3.2","#;
+        let at = line.rfind("\"^").unwrap();
+        assert_eq!(
+            super::with_value(line, &line[at..line.len() - 1], "3.4.0"),
+            r#"    "node-fetch": "^3.4.0","#
+        );
+        // A value that is no bare version replaces the constraint too.
+        let line = "ruby = \"~> 3.1\"";
+        assert_eq!(
+            super::with_value(line, &line[7..], "~> 3.3"),
+            "ruby = \"~> 3.3\""
+        );
+        let line = "port = 80";
+        assert_eq!(super::with_value(line, &line[7..], "8080"), "port = 8080");
     }
 
     #[test]
