@@ -2233,6 +2233,25 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 (read, c.result.output.lines().collect())
             })
             .collect();
+        // A word naming a file read by its stem says which file to read, not what to find in
+        // it: `tidewatch` for `tidewatch.gemspec` (a Ruby gem, session 38: asked "Which gem
+        // does tidewatch use for time zones?", the lines shown were the gemspec's six holding
+        // `tidewatch`, and Qwen2.5-Coder-0.5B answered `tidewatch`).
+        let read_stems: Vec<&str> = results
+            .iter()
+            .filter_map(|(read, _)| read.map(crate::tools::file_stem))
+            .collect();
+        let words: Vec<String> = words
+            .into_iter()
+            .filter(|w| {
+                !read_stems
+                    .iter()
+                    .any(|stem| crate::tools::word_names_stem(w, stem))
+            })
+            .collect();
+        if words.is_empty() {
+            return Vec::new();
+        }
         let body = |l: &str| line_text(l).to_owned();
         // Each distinct line of the results, with the words it holds.
         let mut held: Vec<(usize, usize, Vec<usize>)> = Vec::new();

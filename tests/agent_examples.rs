@@ -5030,3 +5030,37 @@ fn a_turn_of_repeats_runs_the_look_offered_in_place_of_the_first() {
         t.turns[2]
     );
 }
+
+/// Found with a Ruby gem (session 38, tz_gem): asked "Which gem does tidewatch use for time
+/// zones?", the answer turn after the read of `tidewatch.gemspec` was shown its six lines
+/// holding `tidewatch`, and Qwen2.5-Coder-0.5B answered `tidewatch`. A word naming the file
+/// read by its stem bears on nothing in it.
+#[test]
+fn a_word_naming_the_file_read_bears_on_none_of_its_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "tidewatch.gemspec",
+            "Gem::Specification.new do |spec|\n  spec.name = \"tidewatch\"\n  spec.homepage = \"https://example.org/tidewatch\"\n  spec.add_dependency \"tzinfo\", \"~> 2.0\"\nend\n",
+        )],
+    );
+    let nudge = nudge_after_reading(
+        &dir,
+        "tidewatch.gemspec",
+        "Which gem does tidewatch use for time zones?",
+    );
+    assert!(!nudge.contains("spec.name"), "{nudge}");
+    // Another word of the request still bears on the lines holding it.
+    let nudge = nudge_after_reading(
+        &dir,
+        "tidewatch.gemspec",
+        "What homepage does tidewatch give?",
+    );
+    assert!(
+        nudge.ends_with(
+            "bear on the request:\n3\t  spec.homepage = \"https://example.org/tidewatch\""
+        ),
+        "{nudge}"
+    );
+}
