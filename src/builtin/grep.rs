@@ -260,6 +260,10 @@ fn grep_at(
         // The block a documented line opens (`:root {` below `/* Site colours … */`): the
         // entry, the comment's line, the open brackets, and the lines left to show.
         let mut opened: Option<(usize, usize, i64, usize)> = None;
+        // A description matched inside a block (`description = "AWS region to deploy into."`
+        // in `variable "region" {`): the entry, its line, its indentation, and the lines of
+        // the block left to show.
+        let mut described: Option<(usize, usize, usize, usize)> = None;
         // Prose and data have no comments (a Markdown list's `* item`).
         let code = !file.extension().is_some_and(|e| {
             ["md", "markdown", "txt", "rst", "adoc", "csv", "tsv", "json"]
@@ -272,6 +276,7 @@ fn grep_at(
             // Matched without its line break, as grep matches lines: `x$` ends at the break.
             let line = line.trim_end_matches(['\n', '\r']);
             let header = blocks.enter(number, line);
+            let in_block = header.is_some();
             let matched = re.is_match(line);
             // The line a matched comment documents, the first after it that is code: what
             // the comment is about (`/* Removes the oldest item … */` above `int
@@ -294,6 +299,28 @@ fn grep_at(
                 }
                 if depth > 0 && left > 1 {
                     opened = Some((entry, at, depth, left - 1));
+                }
+            }
+            // The other lines of the block a matched description is in, as far as lines as
+            // indented go: what it describes (a Terraform folder, session 38: asked "Which AWS
+            // region is the infrastructure deployed to?", the search for `aws region` showed
+            // `description = "AWS region to deploy into."`, not `default = "eu-west-2"` two
+            // lines below, and Qwen2.5-Coder-0.5B answered with the description).
+            if let Some((entry, at, level, left)) = described.take() {
+                let ends = !line.trim().is_empty() && block_indent(line) < level;
+                if !ends && !line.trim().is_empty() && !matched {
+                    if let Some(e) = shown.get_mut(entry) {
+                        let text: String = line.trim_end().chars().take(MAX_LINE_CHARS).collect();
+                        e.push_str(&format!(
+                            "\n{rel} (line {number}, in the block the description on line {at} \
+                             is in): {text}"
+                        ));
+                    }
+                    if left > 1 {
+                        described = Some((entry, at, level, left - 1));
+                    }
+                } else if !ends {
+                    described = Some((entry, at, level, left));
                 }
             }
             if let Some((entry, at, left)) = documented.take()
@@ -349,6 +376,9 @@ fn grep_at(
                 matches_shown.push(number);
                 if code && is_comment(line) {
                     documented = Some((shown.len() - 1, number, 8));
+                }
+                if in_block && is_description(line) {
+                    described = Some((shown.len() - 1, number, block_indent(line), BLOCK_LINES));
                 }
             }
             if total <= MAX_MATCHES {
@@ -774,6 +804,28 @@ fn brackets(line: &str) -> i64 {
             _ => 0,
         })
         .sum()
+}
+
+/// The width of `line`'s indentation, a tab as four spaces.
+fn block_indent(line: &str) -> usize {
+    line.chars()
+        .take_while(|c| c.is_whitespace())
+        .map(|c| if c == '\t' { 4 } else { 1 })
+        .sum()
+}
+
+/// Whether `line` sets a description — `description`, `desc`, `summary` or `help`, quoted or
+/// not, then `=` or `:` (Terraform's `description = "…"`, YAML's `description: …`, JSON's
+/// `"description": "…"`): it says what the block it is in is about.
+fn is_description(line: &str) -> bool {
+    let t = line.trim_start().trim_start_matches(['"', '\'']);
+    ["description", "desc", "summary", "help"].iter().any(|k| {
+        t.strip_prefix(k).is_some_and(|r| {
+            r.trim_start_matches(['"', '\''])
+                .trim_start()
+                .starts_with(['=', ':'])
+        })
+    })
 }
 
 /// Whether `line` is a comment line: it opens with `//`, `/*`, `*` (a block comment's inner
