@@ -25,7 +25,9 @@
 //!      If the model sends the identical failing call again, it gets a firmer message with the
 //!      exact call shape (unless a call changed something in between: it then runs again, as
 //!      the refusal may no longer hold); a third time ends the run with [`EndReason::RepeatedFailure`] instead
-//!      of spending the whole budget (again unless the turn holds a new call).
+//!      of spending the whole budget (again unless the turn holds a new call) — for a
+//!      question with results and no turn for the answer yet, after one such turn, without
+//!      tools.
 //!    - A world-fault failure (I/O, timeout, a crashing tool) of a tool that is safe to repeat
 //!      ([`Toolbox::is_retry_safe`]: read-only or idempotent) is retried
 //!      ([`AgentOptions::world_retries`]) before its message goes back, unless the toolbox
@@ -336,6 +338,8 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         // Set when the message asking again holds what the answer needs: that turn offers no
         // tools (see `NonAnswers::answer_only`).
         let mut answer_only_next = false;
+        // Set once a run's repeated failure gave the next turn to the answer.
+        let mut last_answer_asked = false;
 
         for t in 1..=max_turns {
             if self.interrupt.is_set() {
@@ -604,6 +608,28 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 self.history.truncate(base);
                 self.ran_under.truncate(ran_base);
                 break;
+            }
+            // A question with results to answer from, and no turn for the answer yet, gets one
+            // first, with the lines that bear on it (a Terraform folder, session 38: asked "In which bucket
+            // is the Terraform state kept?", Qwen2.5-Coder-0.5B read `bucket =
+            // "kestrel-terraform-state"`, sent a failing glob again and again, and the run
+            // ended with no answer).
+            if repeated_failure
+                && !last_answer_asked
+                && t < max_turns
+                && !turns.iter().any(|r| r.answer_only)
+                && !correct::asks_change(prompt)
+                && turns
+                    .iter()
+                    .flat_map(|r| &r.calls)
+                    .any(|c| c.result.is_ok() && !c.result.output.trim().is_empty())
+            {
+                last_answer_asked = true;
+                self.answer_next = true;
+                on_event(&AgentEvent::Retry {
+                    reason: "a failing call repeated again after results: the next turn, with no tools, is for the answer".into(),
+                });
+                continue;
             }
             if repeated_failure {
                 end = EndReason::RepeatedFailure;

@@ -5064,3 +5064,47 @@ fn a_word_naming_the_file_read_bears_on_none_of_its_lines() {
         "{nudge}"
     );
 }
+
+/// Found with a Terraform folder (session 38, state_bucket): asked "In which bucket is the
+/// Terraform state kept?", Qwen2.5-Coder-0.5B read `bucket = "kestrel-terraform-state"`, then
+/// sent a failing call again and again, and the run ended with no answer. A question with
+/// results gets one turn for the answer, without tools, before a repeated failure ends it.
+#[test]
+fn a_repeated_failure_after_results_gives_a_question_a_turn_for_the_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "main.tf",
+            "terraform {\n  backend \"s3\" {\n    bucket = \"kestrel-terraform-state\"\n  }\n}\n",
+        )],
+    );
+    let missing = || call("read", json!({"path": "photos/terraform.tfstate"}));
+    let (t, _) = run_prompt(
+        &dir,
+        "In which bucket is the Terraform state kept?",
+        vec![
+            call("read", json!({"path": "main.tf"})),
+            missing(),
+            missing(),
+            missing(),
+            "kestrel-terraform-state".into(),
+        ],
+    );
+    assert_eq!(t.end, EndReason::Answered, "{:?}", t.turns);
+    assert_eq!(t.answer.as_deref(), Some("kestrel-terraform-state"));
+    assert!(t.turns.last().unwrap().answer_only);
+    // A change request ends as before: its answer says what changed, and nothing did.
+    let (t, _) = run_prompt(
+        &dir,
+        "Set the state bucket to kestrel-state.",
+        vec![
+            call("read", json!({"path": "main.tf"})),
+            missing(),
+            missing(),
+            missing(),
+            "Done.".into(),
+        ],
+    );
+    assert_eq!(t.end, EndReason::RepeatedFailure, "{:?}", t.turns);
+}
