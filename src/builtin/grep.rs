@@ -957,7 +957,7 @@ const ASKED_STOPS: &[&str] = &[
 ];
 
 /// The words naming what a question asks for, to search for before its other words: after
-/// "which" or "what", "What is the A of B?", "Which A does B use?", "What A is B?" — A as a
+/// "how many" ([`how_many_words`]), or after "which" or "what", "What is the A of B?", "Which A does B use?", "What A is B?" — A as a
 /// whole, then its last word, then B as a whole and each of B's words. A is one to three
 /// words, all but the last qualifiers ([`QUALIFIERS`]: "the default capacity"), not a kind of
 /// named thing ([`NAMED_KINDS`], [`crate::tools::CODE_KINDS`]). After "which A" or "what A"
@@ -976,7 +976,18 @@ fn asked_words(request: &str) -> Vec<String> {
             (t, ends)
         })
         .collect();
-    let Some(at) = tokens.iter().position(|(t, _)| t == "which" || t == "what") else {
+    // "How many A (of B)", "how much A": A, then B (a Terraform folder, session 38: "How many
+    // replicas of the web app run?" searched "web app", a line of the README).
+    let how_many = tokens.windows(2).position(|w| {
+        w[0].0 == "how" && !w[0].1 && ["many", "much"].contains(&w[1].0.as_str()) && !w[1].1
+    });
+    let which = tokens.iter().position(|(t, _)| t == "which" || t == "what");
+    if let Some(h) = how_many
+        && which.is_none_or(|w| h < w)
+    {
+        return how_many_words(&tokens, h + 2);
+    }
+    let Some(at) = which else {
         return Vec::new();
     };
     if tokens[at].1 {
@@ -1094,6 +1105,83 @@ fn asked_words(request: &str) -> Vec<String> {
             words.push(of.join(" "));
         }
         words.extend(of);
+    }
+    words.retain(|w| {
+        w.chars().count() >= 3
+            && !COMMON.contains(&w.as_str())
+            && !SHORT_COMMON.contains(&w.as_str())
+            && regex::escape(w) == *w
+    });
+    words.dedup();
+    words
+}
+
+/// Units a count is given in: "after how many days" asks for a number of them, not for them.
+const UNITS: &[&str] = &[
+    "seconds",
+    "minutes",
+    "hours",
+    "days",
+    "weeks",
+    "months",
+    "years",
+    "times",
+    "bytes",
+    "characters",
+    "chars",
+    "lines",
+    "percent",
+    "items",
+    "entries",
+];
+
+/// [`asked_words`] of "how many A (of B)" with A from `tokens[from]` on: A (one to three words,
+/// up to a word of [`ASKED_STOPS`]) as a whole and its last word, then B's words likewise;
+/// nothing when A is a unit ([`UNITS`]) or a kind of named thing.
+fn how_many_words(tokens: &[(String, bool)], from: usize) -> Vec<String> {
+    let run = |mut i: usize| {
+        let mut out: Vec<String> = Vec::new();
+        while let Some((t, e)) = tokens.get(i) {
+            if ASKED_STOPS.contains(&t.as_str()) || t.is_empty() || out.len() == 3 {
+                break;
+            }
+            out.push(t.clone());
+            i += 1;
+            if *e {
+                return (out, None);
+            }
+        }
+        (out, tokens.get(i).map(|(t, _)| t.as_str()))
+    };
+    let (head, after) = run(from);
+    let Some(noun) = head.last() else {
+        return Vec::new();
+    };
+    if UNITS.contains(&noun.as_str())
+        || NAMED_KINDS.contains(&noun.as_str())
+        || crate::tools::CODE_KINDS.contains(&noun.as_str())
+    {
+        return Vec::new();
+    }
+    let mut words: Vec<String> = Vec::new();
+    if head.len() > 1 {
+        words.push(head.join(" "));
+    }
+    words.push(noun.clone());
+    if after == Some("of") {
+        let at = from + head.len() + 1;
+        let at = at
+            + tokens[at..]
+                .iter()
+                .take_while(|(t, e)| {
+                    !e && ["the", "a", "an", "this", "my", "our"].contains(&t.as_str())
+                })
+                .count();
+        let (of, _) = run(at);
+        if of.len() > 1 {
+            words.push(of.join(" "));
+        }
+        words.extend(of.into_iter().filter(|w| !WORKSPACE.contains(&w.as_str())));
     }
     words.retain(|w| {
         w.chars().count() >= 3
@@ -1277,6 +1365,16 @@ mod tests {
             asked("What is the longest stay a booking may span?"),
             ["longest stay", "stay"]
         );
+        // How many A of B: A, then B; a unit counts nothing of its own.
+        assert_eq!(
+            asked("How many replicas of the web app run?"),
+            ["replicas", "web app run", "web", "run"]
+        );
+        assert_eq!(
+            asked("How much memory does the web container get?"),
+            ["memory"]
+        );
+        assert!(asked("After how many days are unprocessed uploads deleted?").is_empty());
         // A kind of named thing, a name qualifying what is asked, a verb after it, no which
         // or what: none.
         for q in [
