@@ -260,16 +260,19 @@ fn grep_at(
         // The block a documented line opens (`:root {` below `/* Site colours … */`): the
         // entry, the comment's line, the open brackets, and the lines left to show.
         let mut opened: Option<(usize, usize, i64, usize)> = None;
+        // The block a matched line of data opens (`required_providers {`), likewise.
+        let mut data_block: Option<(usize, usize, i64, usize)> = None;
         // A description matched inside a block (`description = "AWS region to deploy into."`
         // in `variable "region" {`): the entry, its line, its indentation, and the lines of
         // the block left to show.
         let mut described: Option<(usize, usize, usize, usize)> = None;
-        // Prose and data have no comments (a Markdown list's `* item`).
-        let code = !file.extension().is_some_and(|e| {
-            ["md", "markdown", "txt", "rst", "adoc", "csv", "tsv", "json"]
-                .iter()
-                .any(|p| e.eq_ignore_ascii_case(p))
-        });
+        // Prose and data have no comments (a Markdown list's `* item`); prose has no blocks.
+        let of_kind = |kinds: &[&str]| {
+            file.extension()
+                .is_some_and(|e| kinds.iter().any(|p| e.eq_ignore_ascii_case(p)))
+        };
+        let prose = of_kind(&["md", "markdown", "txt", "rst", "adoc", "csv", "tsv"]);
+        let code = !prose && !of_kind(&["json"]);
         while let Some(line) = lines.next_line() {
             number += 1;
             let line = String::from_utf8_lossy(line);
@@ -306,6 +309,25 @@ fn grep_at(
             // region is the infrastructure deployed to?", the search for `aws region` showed
             // `description = "AWS region to deploy into."`, not `default = "eu-west-2"` two
             // lines below, and Qwen2.5-Coder-0.5B answered with the description).
+            // The lines of a short block a matched line of data opens, up to its close (a
+            // Terraform folder, session 38: asked "Which version of the AWS provider is
+            // required?", the search for `provider` showed `required_providers {`, not
+            // `version = "~> 5.40"` inside, and Qwen2.5-Coder-0.5B answered from the lines
+            // shown).
+            if let Some((entry, at, depth, left)) = data_block.take()
+                && !matched
+            {
+                let depth = depth + brackets(line);
+                if let Some(e) = shown.get_mut(entry) {
+                    let text: String = line.trim_end().chars().take(MAX_LINE_CHARS).collect();
+                    e.push_str(&format!(
+                        "\n{rel} (line {number}, in the block line {at} opens): {text}"
+                    ));
+                }
+                if depth > 0 && left > 1 {
+                    data_block = Some((entry, at, depth, left - 1));
+                }
+            }
             if let Some((entry, at, level, left)) = described.take() {
                 let ends = !line.trim().is_empty() && block_indent(line) < level;
                 if !ends && !line.trim().is_empty() && !matched {
@@ -376,6 +398,9 @@ fn grep_at(
                 matches_shown.push(number);
                 if code && is_comment(line) {
                     documented = Some((shown.len() - 1, number, 8));
+                }
+                if !prose && opens_data_block(line) {
+                    data_block = Some((shown.len() - 1, number, brackets(line), BLOCK_LINES));
                 }
                 if in_block && is_description(line) {
                     described = Some((shown.len() - 1, number, block_indent(line), BLOCK_LINES));
@@ -804,6 +829,14 @@ fn brackets(line: &str) -> i64 {
             _ => 0,
         })
         .sum()
+}
+
+/// Whether `line` opens a block of data — it ends with `{` or `[`, opening more brackets than
+/// it closes, with no `(` (a function's or a call's head is code: its body is no value of the
+/// key matched): HCL's `required_providers {`, JSON's `"dependencies": {`.
+fn opens_data_block(line: &str) -> bool {
+    let t = line.trim_end();
+    t.ends_with(['{', '[']) && brackets(t) > 0 && !t.contains('(')
 }
 
 /// The width of `line`'s indentation, a tab as four spaces.
