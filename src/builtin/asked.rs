@@ -412,7 +412,7 @@ pub(crate) fn adds(parts: &[Part]) -> bool {
 /// "… to use NAME V" ("Change the CI to use Go 1.22") sets V, the request's last word, and NAME
 /// is among the words that name what gets it.
 pub(crate) fn value_set(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
-    if let Some(required) = version_required(parts) {
+    if let Some(required) = version_required(parts).or_else(|| version_of(parts)) {
         return Some(required);
     }
     let verb = verb_at(parts, crate::tools::SET_VERBS)?;
@@ -514,6 +514,28 @@ fn version_required(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
         colon: false,
     });
     Some((value, named))
+}
+
+/// "Deploy version V of K" (`use`, `run`, `ship`, `roll out`): V for what K names (a
+/// Terraform folder, session 38: "Deploy version 2.4.0 of the web image." is the tag of the
+/// Deployment's `image:`).
+///
+/// ```text
+/// Deploy version 2.4.0 of the web image  → (2.4.0, [the, web, image])
+/// ```
+fn version_of(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
+    let verb = verb_at(parts, &["deploy", "use", "run", "ship", "roll"])?;
+    let rest = &parts[verb + 1..];
+    let at = rest.iter().position(|p| p.is("version"))?;
+    let (value, of) = (rest.get(at + 1)?, rest.get(at + 2)?);
+    let keys: Vec<Part> = rest[at + 3..]
+        .iter()
+        .take_while(|p| !p.opens)
+        .cloned()
+        .collect();
+    let number = value.text.trim_start_matches(['v', 'V']);
+    (of.is("of") && number.starts_with(|c: char| c.is_ascii_digit()) && keys.iter().any(is_value))
+        .then(|| (value.clone(), keys))
 }
 
 /// A setting turned on or off and the words that may name it: "turn off K", "turn K off",
@@ -1243,6 +1265,19 @@ mod tests {
             Some(vec!["Node".into(), "version".into()])
         );
         assert_eq!(v("Require the yaml module."), None);
+        // A version of something deployed.
+        assert_eq!(
+            keys("Deploy version 2.4.0 of the web image."),
+            Some(vec!["the".into(), "web".into(), "image".into()])
+        );
+        assert_eq!(
+            v("Deploy version 2.4.0 of the web image."),
+            Some("2.4.0".into())
+        );
+        assert_eq!(
+            v("Scale the web deployment to 3 replicas."),
+            Some("3".into())
+        );
         assert_eq!(v("Require Ruby 3.2."), None, "no floor said");
     }
 

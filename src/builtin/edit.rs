@@ -1170,7 +1170,8 @@ fn unquoted(old_value: &str) -> &str {
 
 /// `line` with `old_value`, the value it assigns (a piece of it, as [`assignment`] found it),
 /// set to `value`, written the way the line writes it: in the same quotes when it quotes, a
-/// version after the same constraint (`>= `, `~> `, `^`). The value is replaced where it
+/// version after the same constraint (`>= `, `~> `, `^`) or as the tag of the same image
+/// (`photos-web:2.3.0`). The value is replaced where it
 /// stands, not where its text first occurs (a key may hold it).
 fn with_value(line: &str, old_value: &str, value: &str) -> String {
     // A version's constraint stays (`">= 3.1"` → `">= 3.2"`, `"^3.3.2"` → `"^3.4.0"`) when
@@ -1178,8 +1179,20 @@ fn with_value(line: &str, old_value: &str, value: &str) -> String {
     let bare = unquoted(old_value);
     let version = bare.trim_start_matches(['>', '<', '=', '~', '^', '!', ' ']);
     let constraint = &bare[..bare.len() - version.len()];
+    // So does what comes before a tag (`ghcr.io/kestrel/photos-web:2.3.0` → `…:2.4.0`).
+    let tagged = bare
+        .rsplit_once(':')
+        .filter(|(image, tag)| {
+            !image.is_empty() && !image.ends_with('/') && version_like(tag.trim_start_matches('v'))
+        })
+        .map(|(image, tag)| (image, tag.starts_with('v')));
     let value = if !constraint.trim().is_empty() && version_like(version) && version_like(value) {
         format!("{constraint}{value}")
+    } else if let Some((image, v)) = tagged
+        && version_like(value.trim_start_matches('v'))
+    {
+        let value = value.trim_start_matches('v');
+        format!("{image}:{}{value}", if v { "v" } else { "" })
     } else {
         value.to_owned()
     };
@@ -1342,6 +1355,31 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
                     && !found.iter().any(|(l, _)| std::ptr::eq(*l, line))
                 {
                     found.push((line, v));
+                }
+            }
+        }
+    }
+    if found.is_empty() {
+        // A pair of lines naming the key and giving its value, as Kubernetes writes an
+        // environment variable: `- name: MAX_UPLOAD_MB` then `value: "25"` (a Terraform
+        // folder's manifests, session 38: "Raise MAX_UPLOAD_MB to 50.").
+        let lines: Vec<&str> = text.lines().collect();
+        for key in keys
+            .iter()
+            .map(|k| k.text.trim())
+            .filter(|k| k.chars().count() >= 2)
+        {
+            for (k, line) in lines.iter().enumerate() {
+                let t = line.trim().trim_start_matches("- ").trim_start();
+                let named = t
+                    .strip_prefix("name:")
+                    .is_some_and(|n| n.trim().trim_matches(['"', '\'']) == key);
+                let next = lines[k + 1..].iter().find(|l| !l.trim().is_empty());
+                if named
+                    && let Some(next) = next
+                    && let Some(hit) = assignment(next.trim_start(), "value")
+                {
+                    found.push((next, hit.1));
                 }
             }
         }
@@ -2662,6 +2700,45 @@ mod tests {
         );
         let line = "port = 80";
         assert_eq!(super::with_value(line, &line[7..], "8080"), "port = 8080");
+    }
+
+    /// Found with a Terraform folder's Kubernetes manifests (session 38): "Scale the web
+    /// deployment to 3 replicas.", "Raise MAX_UPLOAD_MB to 50." (an environment variable's
+    /// `name:` line, then its `value:`) and "Deploy version 2.4.0 of the web image." (the
+    /// image's tag) grounded no change.
+    #[test]
+    fn a_kubernetes_deployment_is_scaled_its_variables_set_and_its_image_tagged() {
+        use crate::tools::TypedTool;
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("k8s")).unwrap();
+        std::fs::write(
+            dir.path().join("k8s/deployment.yaml"),
+            "spec:\n  replicas: 2\n  template:\n    spec:\n      containers:\n        - name: web\n          image: ghcr.io/kestrel/photos-web:2.3.0\n          env:\n            - name: MAX_UPLOAD_MB\n              value: \"25\"\n",
+        )
+        .unwrap();
+        let edit = super::Edit::new(std::sync::Arc::new(
+            super::Sandbox::new(dir.path()).unwrap(),
+        ));
+        let call = |old: &str, new: &str| {
+            Some(
+                serde_json::json!({"path": "k8s/deployment.yaml", "old_text": old, "new_text": new}),
+            )
+        };
+        assert_eq!(
+            edit.change_asked("Scale the web deployment to 3 replicas."),
+            call("replicas: 2", "replicas: 3")
+        );
+        assert_eq!(
+            edit.change_asked("Raise MAX_UPLOAD_MB to 50."),
+            call("value: \"25\"", "value: \"50\"")
+        );
+        assert_eq!(
+            edit.change_asked("Deploy version 2.4.0 of the web image."),
+            call(
+                "image: ghcr.io/kestrel/photos-web:2.3.0",
+                "image: ghcr.io/kestrel/photos-web:2.4.0"
+            )
+        );
     }
 
     #[test]

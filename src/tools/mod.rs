@@ -217,6 +217,7 @@ pub(crate) const SET_VERBS: &[&str] = &[
     "move",
     "allow",
     "limit",
+    "scale",
 ];
 
 /// Whether an argument's `key` says where to look: a path, a file, a folder (`path`,
