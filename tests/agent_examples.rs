@@ -5108,3 +5108,36 @@ fn a_repeated_failure_after_results_gives_a_question_a_turn_for_the_answer() {
     );
     assert_eq!(t.end, EndReason::RepeatedFailure, "{:?}", t.turns);
 }
+
+/// Found with a Ruby gem (session 38, ruby_32): "Require Ruby 3.2 or newer." was read as no
+/// change (no verb of one), so the change the gemspec grounds was never offered, and the
+/// model's echo of the request ended the run. `require` and `deploy` ask for changes.
+#[test]
+fn require_and_deploy_ask_for_the_change_they_spell_out() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "tidewatch.gemspec",
+                "Gem::Specification.new do |spec|\n  spec.required_ruby_version = \">= 3.1\"\nend\n",
+            ),
+            (
+                "k8s/deployment.yaml",
+                "spec:\n  containers:\n    - name: web\n      image: ghcr.io/kestrel/photos-web:2.3.0\n",
+            ),
+        ],
+    );
+    let asked = asked_after_answer(&dir, "Require Ruby 3.2 or newer.", "Done.", "ok");
+    assert!(
+        asked.contains(r#"{"name":"edit","arguments":{"path":"tidewatch.gemspec","old_text":"spec.required_ruby_version = \">= 3.1\"","new_text":"spec.required_ruby_version = \">= 3.2\""}}"#),
+        "{asked}"
+    );
+    let asked = asked_after_answer(
+        &dir,
+        "Deploy version 2.4.0 of the web image.",
+        "Done.",
+        "ok",
+    );
+    assert!(asked.contains("photos-web:2.4.0"), "{asked}");
+}

@@ -1164,7 +1164,7 @@ pub fn change_made(more: bool) -> &'static str {
 const CHANGE_VERBS: &[&str] = &[
     "add", "append", "insert", "prepend", "replace", "mark", "rename", "remove", "delete", "write",
     "create", "edit", "fix", "put", "move", "enable", "disable", "save", "correct", "turn",
-    "switch", "sort",
+    "switch", "sort", "require", "deploy",
 ];
 
 /// How many clauses of `prompt` open with a verb that changes things (see [`asks_change`]):
@@ -1175,6 +1175,8 @@ const CHANGE_VERBS: &[&str] = &[
 /// assert_eq!(change_clauses("Set \"debug\" to true in config.json."), 1);
 /// assert_eq!(change_clauses("Add the line \"x\" to a.txt, then set the version to 2."), 2);
 /// assert_eq!(change_clauses("Which version does config.json give?"), 0);
+/// assert_eq!(change_clauses("Require Ruby 3.2 or newer."), 1);
+/// assert_eq!(change_clauses("Deploy version 2.4.0 of the web image."), 1);
 /// ```
 #[must_use]
 pub fn change_clauses(prompt: &str) -> usize {
