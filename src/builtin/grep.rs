@@ -289,45 +289,26 @@ fn grep_at(
             // site, session 37: asked "What is the accent colour?", the search for `colour`
             // matched `/* Site colours on top of the theme's. */` and showed `:root {` below
             // it, not `--accent: #2e7d32;` inside).
-            if let Some((entry, at, depth, left)) = opened.take()
-                && !matched
-            {
-                let depth = depth + brackets(line);
-                if let Some(e) = shown.get_mut(entry) {
-                    let text: String = line.trim_end().chars().take(MAX_LINE_CHARS).collect();
-                    e.push_str(&format!(
-                        "\n{rel} (line {number}, in the block below the comment on line {at}): \
-                         {text}"
-                    ));
-                }
-                if depth > 0 && left > 1 {
-                    opened = Some((entry, at, depth, left - 1));
-                }
+            if !matched {
+                follow_block(&mut opened, &mut shown, line, |at| {
+                    format!("{rel} (line {number}, in the block below the comment on line {at})")
+                });
+                // The lines of a short block a matched line of data opens, up to its close (a
+                // Terraform folder, session 38: asked "Which version of the AWS provider is
+                // required?", the search for `provider` showed `required_providers {`, not
+                // `version = "~> 5.40"` inside, and Qwen2.5-Coder-0.5B answered from the
+                // lines shown).
+                follow_block(&mut data_block, &mut shown, line, |at| {
+                    format!("{rel} (line {number}, in the block line {at} opens)")
+                });
+            } else {
+                (opened, data_block) = (None, None);
             }
             // The other lines of the block a matched description is in, as far as lines as
             // indented go: what it describes (a Terraform folder, session 38: asked "Which AWS
             // region is the infrastructure deployed to?", the search for `aws region` showed
             // `description = "AWS region to deploy into."`, not `default = "eu-west-2"` two
             // lines below, and Qwen2.5-Coder-0.5B answered with the description).
-            // The lines of a short block a matched line of data opens, up to its close (a
-            // Terraform folder, session 38: asked "Which version of the AWS provider is
-            // required?", the search for `provider` showed `required_providers {`, not
-            // `version = "~> 5.40"` inside, and Qwen2.5-Coder-0.5B answered from the lines
-            // shown).
-            if let Some((entry, at, depth, left)) = data_block.take()
-                && !matched
-            {
-                let depth = depth + brackets(line);
-                if let Some(e) = shown.get_mut(entry) {
-                    let text: String = line.trim_end().chars().take(MAX_LINE_CHARS).collect();
-                    e.push_str(&format!(
-                        "\n{rel} (line {number}, in the block line {at} opens): {text}"
-                    ));
-                }
-                if depth > 0 && left > 1 {
-                    data_block = Some((entry, at, depth, left - 1));
-                }
-            }
             if let Some((entry, at, level, left)) = described.take() {
                 let ends = !line.trim().is_empty() && block_indent(line) < level;
                 if !ends && !line.trim().is_empty() && !matched {
@@ -829,6 +810,29 @@ fn brackets(line: &str) -> i64 {
             _ => 0,
         })
         .sum()
+}
+
+/// A block being shown line by line below a shown entry — the entry's index in `shown`, the
+/// line that opened it, the brackets open, and the lines left to show: `line`, the next line
+/// of the file, is added to the entry after `place(at)` (`path (line N, …)`), and the block
+/// goes on while brackets stay open and lines are left.
+fn follow_block(
+    block: &mut Option<(usize, usize, i64, usize)>,
+    shown: &mut [String],
+    line: &str,
+    place: impl Fn(usize) -> String,
+) {
+    let Some((entry, at, depth, left)) = block.take() else {
+        return;
+    };
+    let depth = depth + brackets(line);
+    if let Some(e) = shown.get_mut(entry) {
+        let text: String = line.trim_end().chars().take(MAX_LINE_CHARS).collect();
+        e.push_str(&format!("\n{}: {text}", place(at)));
+    }
+    if depth > 0 && left > 1 {
+        *block = Some((entry, at, depth, left - 1));
+    }
 }
 
 /// Whether `line` opens a block of data — it ends with `{` or `[`, opening more brackets than
