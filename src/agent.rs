@@ -2432,11 +2432,21 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             }
             // A comment brings the line it documents, which grep shows after it (a C library,
             // session 36: the bearing line was `/* Removes the oldest item … */` alone, and
-            // the model answered with a name of its own).
-            if let Some(next) = lines.get(li + 1)
-                && next.contains(", below the comment on line ")
-                && match_line(next).map(|(p, _)| p) == match_line(lines[li]).map(|(p, _)| p)
-            {
+            // the model answered with a name of its own), and so the lines of the block grep
+            // shows after a line: a documented line's, a description's (a Terraform folder,
+            // session 38: the bearing line was `description = "AWS region to deploy into."`,
+            // not `default = "eu-west-2"` shown below it, and the model answered with the
+            // description), a line of data's.
+            const SHOWN_WITH: &[&str] = &[
+                ", below the comment on line ",
+                ", in the block below the comment on line ",
+                ", in the block the description on line ",
+                ", in the block line ",
+            ];
+            for next in lines.iter().skip(li + 1).take(7).take_while(|next| {
+                SHOWN_WITH.iter().any(|m| next.contains(m))
+                    && match_line(next).map(|(p, _)| p) == match_line(lines[li]).map(|(p, _)| p)
+            }) {
                 let next = cut(next);
                 if !out.contains(&next) {
                     out.push(next);

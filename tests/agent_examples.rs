@@ -5141,3 +5141,37 @@ fn require_and_deploy_ask_for_the_change_they_spell_out() {
     );
     assert!(asked.contains("photos-web:2.4.0"), "{asked}");
 }
+
+/// Found with a Terraform folder (session 38, region): the search showed `default =
+/// "eu-west-2"` in the block of the matched description, but the lines bearing on the request
+/// were the description alone, and Qwen2.5-Coder-0.5B answered "AWS region to deploy into." A
+/// bearing line brings the block lines grep shows with it.
+#[test]
+fn a_bearing_line_brings_the_block_lines_shown_with_it() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "variables.tf",
+            "variable \"project\" {\n  default = \"kestrel\"\n}\n\nvariable \"region\" {\n  description = \"AWS region to deploy into.\"\n  type        = string\n  default     = \"eu-west-2\"\n}\n",
+        )],
+    );
+    let grep = || {
+        call(
+            "grep",
+            json!({"pattern": "aws region", "ignore_case": true}),
+        )
+    };
+    let (t, _) = run_prompt(
+        &dir,
+        "Which AWS region is the infrastructure deployed to?",
+        vec![grep(), grep(), grep(), "eu-west-2".into()],
+    );
+    let last = t.turns.last().unwrap();
+    assert!(last.answer_only, "{last:?}");
+    let nudge = last.nudge.as_deref().unwrap_or_default();
+    assert!(
+        nudge.ends_with("variables.tf (line 8, in the block the description on line 6 is in):   default     = \"eu-west-2\""),
+        "{nudge}"
+    );
+}
