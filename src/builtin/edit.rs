@@ -1171,8 +1171,8 @@ fn unquoted(old_value: &str) -> &str {
 /// `line` with `old_value`, the value it assigns (a piece of it, as [`assignment`] found it),
 /// set to `value`, written the way the line writes it: in the same quotes when it quotes, a
 /// version after the same constraint (`>= `, `~> `, `^`) or as the tag of the same image
-/// (`photos-web:2.3.0`). The value is replaced where it
-/// stands, not where its text first occurs (a key may hold it).
+/// (`photos-web:2.3.0`; not a time's minutes, `10:30`). The value is replaced where it stands,
+/// not where its text first occurs (a key may hold it).
 fn with_value(line: &str, old_value: &str, value: &str) -> String {
     // A version's constraint stays (`">= 3.1"` → `">= 3.2"`, `"^3.3.2"` → `"^3.4.0"`) when
     // the new value is a bare version.
@@ -1183,7 +1183,9 @@ fn with_value(line: &str, old_value: &str, value: &str) -> String {
     let tagged = bare
         .rsplit_once(':')
         .filter(|(image, tag)| {
-            !image.is_empty() && !image.ends_with('/') && version_like(tag.trim_start_matches('v'))
+            image.chars().any(char::is_alphabetic)
+                && !image.ends_with('/')
+                && version_like(tag.trim_start_matches('v'))
         })
         .map(|(image, tag)| (image, tag.starts_with('v')));
     let value = if !constraint.trim().is_empty() && version_like(version) && version_like(value) {
@@ -2700,6 +2702,14 @@ mod tests {
         );
         let line = "port = 80";
         assert_eq!(super::with_value(line, &line[7..], "8080"), "port = 8080");
+        // A tag is a named image's: a time's minutes are no tag.
+        let line = "image: ghcr.io/kestrel/web:v2.3.0";
+        assert_eq!(
+            super::with_value(line, &line[7..], "2.4.0"),
+            "image: ghcr.io/kestrel/web:v2.4.0"
+        );
+        let line = "at: 10:30";
+        assert_eq!(super::with_value(line, &line[4..], "11"), "at: 11");
     }
 
     /// Found with a Terraform folder's Kubernetes manifests (session 38): "Scale the web
