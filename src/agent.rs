@@ -610,8 +610,8 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 break;
             }
             // A question with results to answer from, and no turn for the answer yet, gets one
-            // first, with the lines that bear on it (a Terraform folder, session 38: asked "In which bucket
-            // is the Terraform state kept?", Qwen2.5-Coder-0.5B read `bucket =
+            // first, with the lines that bear on it (a Terraform folder, session 38: asked "In
+            // which bucket is the Terraform state kept?", Qwen2.5-Coder-0.5B read `bucket =
             // "kestrel-terraform-state"`, sent a failing glob again and again, and the run
             // ended with no answer).
             if repeated_failure
@@ -2663,8 +2663,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     /// `ls`, a search for `.*`), when a message of this run offered it and no call made it, nor
     /// one of its tool with its values ([`Self::made_in_kind`]), and no change is due: the
     /// model going round in circles has been told what to call and sends what it has
-    /// instead. Found with a Ruby gem (session 38,
-    /// unknown_error): asked "What error is raised for a station that is not in the list?",
+    /// instead. Found with a Ruby gem (session 38, unknown_error): asked "What error is raised for a station that is not in the list?",
     /// Qwen2.5-Coder-0.5B sent the root's glob, a search for `.*`, its `ls` and its `read`
     /// twice over, offered the search for `raised` (the comment over `class UnknownStation`)
     /// each time, and answered `ArgumentError`.

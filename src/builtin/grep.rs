@@ -994,8 +994,9 @@ const ASKED_STOPS: &[&str] = &[
 ];
 
 /// The words naming what a question asks for, to search for before its other words: after
-/// "how many" ([`how_many_words`]), or after "which" or "what", "What is the A of B?", "Which A does B use?", "What A is B?" — A as a
-/// whole, then its last word, then B as a whole and each of B's words. A is one to three
+/// "how many" ([`how_many_words`]), or after "which" or "what", "What is the A of B?", "Which
+/// A does B use?", "What A is B?" — A as a whole, then its last word, then B as a whole and
+/// each of B's words. A is one to three
 /// words, all but the last qualifiers ([`QUALIFIERS`]: "the default capacity"), not a kind of
 /// named thing ([`NAMED_KINDS`], [`crate::tools::CODE_KINDS`]). After "which A" or "what A"
 /// comes "does", "is" (…) or "of", not another verb: "Which flag prints …" describes what it
@@ -1286,8 +1287,8 @@ fn code_words(request: &str) -> Vec<String> {
 /// Of `words` (lower case), the one found on the fewest lines (at least one) of the text files
 /// below `dir`, case aside — tier by tier: `tiers` are the ends of all tiers but the last (the
 /// request's words written as code, then its phrases, then its plain words), and a tier with a
-/// word found gives it, ties broken by `tie`; see [`Grep`]'s `example_for`. Reads at most 500 files of up to 256 KiB
-/// each, 4 MiB in all, among the first 10,000 entries (in name order).
+/// word found gives it, ties broken by `tie`; see [`Grep`]'s `example_for`. Reads at most 500
+/// files of up to 256 KiB each, 4 MiB in all, among the first 10,000 entries (in name order).
 fn telling_word(
     sb: &Sandbox,
     dir: &std::path::Path,
