@@ -1051,22 +1051,7 @@ fn asked_words(request: &str) -> Vec<String> {
         }
         i
     };
-    let run = |mut i: usize| {
-        let mut out: Vec<String> = Vec::new();
-        let mut ended = false;
-        while let Some((t, e)) = tokens.get(i) {
-            if ASKED_STOPS.contains(&t.as_str()) || t.is_empty() || out.len() == 3 {
-                break;
-            }
-            out.push(t.clone());
-            i += 1;
-            if *e {
-                ended = true;
-                break;
-            }
-        }
-        (out, i, ended)
-    };
+    let run = |i: usize| asked_run(&tokens, i);
     if copula_first {
         i = skip(i);
     }
@@ -1144,6 +1129,30 @@ fn asked_words(request: &str) -> Vec<String> {
         }
         words.extend(of);
     }
+    searchable(words)
+}
+
+/// The words of `tokens` from `i` on naming what a question asks for: one to three, up to a
+/// word of [`ASKED_STOPS`], or the end of a sentence (the last word's punctuation: `true`
+/// then); with the index after them.
+fn asked_run(tokens: &[(String, bool)], mut i: usize) -> (Vec<String>, usize, bool) {
+    let mut out: Vec<String> = Vec::new();
+    while let Some((t, e)) = tokens.get(i) {
+        if ASKED_STOPS.contains(&t.as_str()) || t.is_empty() || out.len() == 3 {
+            break;
+        }
+        out.push(t.clone());
+        i += 1;
+        if *e {
+            return (out, i, true);
+        }
+    }
+    (out, i, false)
+}
+
+/// `words` fit to search for: three characters or more, no common word, nothing a regular
+/// expression reads as an operator; a word right after itself once.
+fn searchable(mut words: Vec<String>) -> Vec<String> {
     words.retain(|w| {
         w.chars().count() >= 3
             && !COMMON.contains(&w.as_str())
@@ -1177,21 +1186,10 @@ const UNITS: &[&str] = &[
 /// up to a word of [`ASKED_STOPS`]) as a whole and its last word, then B's words likewise;
 /// nothing when A is a unit ([`UNITS`]) or a kind of named thing.
 fn how_many_words(tokens: &[(String, bool)], from: usize) -> Vec<String> {
-    let run = |mut i: usize| {
-        let mut out: Vec<String> = Vec::new();
-        while let Some((t, e)) = tokens.get(i) {
-            if ASKED_STOPS.contains(&t.as_str()) || t.is_empty() || out.len() == 3 {
-                break;
-            }
-            out.push(t.clone());
-            i += 1;
-            if *e {
-                return (out, None);
-            }
-        }
-        (out, tokens.get(i).map(|(t, _)| t.as_str()))
-    };
-    let (head, after) = run(from);
+    let (head, next, ended) = asked_run(tokens, from);
+    let after = (!ended)
+        .then(|| tokens.get(next).map(|(t, _)| t.as_str()))
+        .flatten();
     let Some(noun) = head.last() else {
         return Vec::new();
     };
@@ -1207,7 +1205,7 @@ fn how_many_words(tokens: &[(String, bool)], from: usize) -> Vec<String> {
     }
     words.push(noun.clone());
     if after == Some("of") {
-        let at = from + head.len() + 1;
+        let at = next + 1;
         let at = at
             + tokens[at..]
                 .iter()
@@ -1215,20 +1213,13 @@ fn how_many_words(tokens: &[(String, bool)], from: usize) -> Vec<String> {
                     !e && ["the", "a", "an", "this", "my", "our"].contains(&t.as_str())
                 })
                 .count();
-        let (of, _) = run(at);
+        let (of, _, _) = asked_run(tokens, at);
         if of.len() > 1 {
             words.push(of.join(" "));
         }
         words.extend(of.into_iter().filter(|w| !WORKSPACE.contains(&w.as_str())));
     }
-    words.retain(|w| {
-        w.chars().count() >= 3
-            && !COMMON.contains(&w.as_str())
-            && !SHORT_COMMON.contains(&w.as_str())
-            && regex::escape(w) == *w
-    });
-    words.dedup();
-    words
+    searchable(words)
 }
 
 /// Capitalised words that are no name, wherever they stand ("… notes. Which function …").
