@@ -42,6 +42,12 @@ pub struct GrepArgs {
 /// The line number is labelled rather than written `file:N:` as grep does: a 0.5B model counted
 /// `5 eggs` from `notes/groceries.md:5: - 6 eggs`, and answers `6 eggs` from
 /// `notes/groceries.md (line 5): - 6 eggs` (`toolmend eval tasks --only eggs`).
+///
+/// A match is shown with what makes it readable, each line labelled with why it is there: the
+/// line opening the block it is in (`(line 7, which line 8 is inside)`); for a comment, the
+/// line it documents and that line's short block; for a description inside a block
+/// (`description = "…"`), the block's other lines; for a line of data opening a block
+/// (`required_providers {`), the block's lines up to its close — six lines at most each.
 #[derive(Debug)]
 pub struct Grep {
     sandbox: Arc<Sandbox>,
