@@ -9,6 +9,24 @@ use serde_json::{Value, json};
 use super::{Sandbox, blocking, default_path, io_failure, looks_binary};
 use crate::tools::{Annotations, Failure, Output, ToolContext, TypedTool};
 
+/// How grep labels a line it shows with a match, after `path (line N` and before the match's
+/// own line number: the line a matched comment documents, a line of the block below it, a
+/// line of the block a matched description is in, a line of the block a matched line of data
+/// opens.
+const BELOW_COMMENT: &str = ", below the comment on line ";
+const IN_COMMENTS_BLOCK: &str = ", in the block below the comment on line ";
+const IN_DESCRIBED_BLOCK: &str = ", in the block the description on line ";
+const IN_DATA_BLOCK: &str = ", in the block line ";
+
+/// The labels of the lines grep shows with a match ([`BELOW_COMMENT`] and the others): a line
+/// bearing on a request brings the lines so labelled after it (`Agent::evidence`).
+pub(crate) const SHOWN_WITH: &[&str] = &[
+    BELOW_COMMENT,
+    IN_COMMENTS_BLOCK,
+    IN_DESCRIBED_BLOCK,
+    IN_DATA_BLOCK,
+];
+
 /// Most matches in the structured data (`--format json`, the library's `data`).
 const MAX_MATCHES: usize = 200;
 /// Most match lines in the text: more matches than this are shown spread over the files that
@@ -297,7 +315,7 @@ fn grep_at(
             // it, not `--accent: #2e7d32;` inside).
             if !matched {
                 follow_block(&mut opened, &mut shown, line, |at| {
-                    format!("{rel} (line {number}, in the block below the comment on line {at})")
+                    format!("{rel} (line {number}{IN_COMMENTS_BLOCK}{at})")
                 });
                 // The lines of a short block a matched line of data opens, up to its close (a
                 // Terraform folder, session 38: asked "Which version of the AWS provider is
@@ -305,7 +323,7 @@ fn grep_at(
                 // `version = "~> 5.40"` inside, and Qwen2.5-Coder-0.5B answered from the
                 // lines shown).
                 follow_block(&mut data_block, &mut shown, line, |at| {
-                    format!("{rel} (line {number}, in the block line {at} opens)")
+                    format!("{rel} (line {number}{IN_DATA_BLOCK}{at} opens)")
                 });
             } else {
                 (opened, data_block) = (None, None);
@@ -321,8 +339,7 @@ fn grep_at(
                     if let Some(e) = shown.get_mut(entry) {
                         let text: String = line.trim_end().chars().take(MAX_LINE_CHARS).collect();
                         e.push_str(&format!(
-                            "\n{rel} (line {number}, in the block the description on line {at} \
-                             is in): {text}"
+                            "\n{rel} (line {number}{IN_DESCRIBED_BLOCK}{at} is in): {text}"
                         ));
                     }
                     if left > 1 {
@@ -343,7 +360,7 @@ fn grep_at(
                 } else if let Some(e) = shown.get_mut(entry) {
                     let text: String = line.trim_end().chars().take(MAX_LINE_CHARS).collect();
                     e.push_str(&format!(
-                        "\n{rel} (line {number}, below the comment on line {at}): {text}"
+                        "\n{rel} (line {number}{BELOW_COMMENT}{at}): {text}"
                     ));
                     let depth = brackets(line);
                     if depth > 0 {
@@ -504,10 +521,7 @@ impl Blocks {
         if body.is_empty() {
             return None;
         }
-        let indent: usize = line[..line.len() - body.len()]
-            .chars()
-            .map(|c| if c == '\t' { 4 } else { 1 })
-            .sum();
+        let indent = block_indent(line);
         while self.open.last().is_some_and(|(i, _, _)| *i >= indent) {
             self.open.pop();
         }

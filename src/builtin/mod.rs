@@ -25,6 +25,7 @@ use std::sync::Arc;
 
 pub use edit::{Edit, EditArgs};
 pub use glob::{Glob, GlobArgs};
+pub(crate) use grep::SHOWN_WITH;
 pub use grep::{Grep, GrepArgs};
 pub use ls::{Ls, LsArgs};
 pub use read::{Read, ReadArgs};
