@@ -2437,14 +2437,8 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             // session 38: the bearing line was `description = "AWS region to deploy into."`,
             // not `default = "eu-west-2"` shown below it, and the model answered with the
             // description), a line of data's.
-            const SHOWN_WITH: &[&str] = &[
-                ", below the comment on line ",
-                ", in the block below the comment on line ",
-                ", in the block the description on line ",
-                ", in the block line ",
-            ];
             for next in lines.iter().skip(li + 1).take(7).take_while(|next| {
-                SHOWN_WITH.iter().any(|m| next.contains(m))
+                crate::builtin::SHOWN_WITH.iter().any(|m| next.contains(m))
                     && match_line(next).map(|(p, _)| p) == match_line(lines[li]).map(|(p, _)| p)
             }) {
                 let next = cut(next);
@@ -2727,13 +2721,9 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         };
         let wanted = texts(&call["arguments"]);
         !wanted.is_empty()
-            && self.history.iter().any(|m| {
-                m.tool_calls.iter().any(|c| {
-                    let args = c.arguments.as_str().and_then(repaired_value);
-                    let sent = texts(args.as_ref().unwrap_or(&c.arguments));
-                    Some(c.name.as_str()) == call["name"].as_str()
-                        && wanted.iter().all(|w| sent.contains(w))
-                })
+            && self.sent_calls().any(|(name, args)| {
+                let sent = args.as_ref().map(texts).unwrap_or_default();
+                Some(name) == call["name"].as_str() && wanted.iter().all(|w| sent.contains(w))
             })
     }
 
@@ -2863,15 +2853,18 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         let Ok(call) = serde_json::from_str::<serde_json::Value>(call) else {
             return false;
         };
-        let sent = |name: &str, args: &serde_json::Value| {
-            Some(name) == call["name"].as_str()
-                && (*args == call["arguments"]
-                    || args.as_str().and_then(repaired_value).as_ref() == Some(&call["arguments"]))
-        };
+        self.sent_calls().any(|(name, args)| {
+            Some(name) == call["name"].as_str() && args.as_ref() == Some(&call["arguments"])
+        }) || self.ran_under.contains(&call)
+    }
+
+    /// The calls the model sent in this run (the conversation's), each by its name and its
+    /// arguments as a value (text repaired; `None` when beyond repair).
+    fn sent_calls(&self) -> impl Iterator<Item = (&str, Option<serde_json::Value>)> {
         self.history
             .iter()
-            .any(|m| m.tool_calls.iter().any(|c| sent(&c.name, &c.arguments)))
-            || self.ran_under.contains(&call)
+            .flat_map(|m| &m.tool_calls)
+            .map(|c| (c.name.as_str(), args_value_of(&c.arguments)))
     }
 
     /// The read of the body of a function (class, …) the request writes as code, when a tool
