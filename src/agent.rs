@@ -2623,7 +2623,14 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         };
         let root_only =
             args.is_empty() || crate::tools::names_only_root(args) || args.values().all(schema);
-        let words = crate::tools::name_words(&call.name);
+        // Its words that tell something: `does`, `not` and `have` of
+        // `InvoiceDoesNotHaveLines` for "Which exception is thrown when an invoice has no
+        // lines?" (a PHP library, session 39: sent three times until the run ended) say
+        // nothing of what it is about.
+        let words: Vec<String> = crate::tools::name_words(&call.name)
+            .into_iter()
+            .filter(|w| w.chars().count() > 2 && !crate::builtin::is_common(w))
+            .collect();
         let asked: Vec<String> = crate::tools::request_words(&self.request)
             .map(str::to_lowercase)
             .collect();
@@ -2639,11 +2646,13 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         // session 37: `BookException` with `{"message": "Room is already booked"}` and
         // `check_room_booked_twice` with `{"room_id": "12345", "night": "2023-04-15"}`, each
         // sent again until the run ended). Not a path of its own (`{"path": "include"}`):
-        // where to look.
+        // where to look — but for a path naming nothing in the folder, a placeholder
+        // (`{"invoice_path": "path/to/invoice"}`: a PHP library, session 39).
         let guess = !args.iter().any(|(k, v)| {
             crate::tools::is_path_key(k)
-                && v.as_str()
-                    .is_some_and(|s| !crate::tools::is_root_placeholder(s))
+                && v.as_str().is_some_and(|s| {
+                    !crate::tools::is_root_placeholder(s) && self.tools.call_named(s).is_some()
+                })
         });
         if !(root_only || guess) || !of_request {
             return None;
@@ -2667,18 +2676,25 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         seen: &HashMap<String, Seen>,
     ) -> Option<(String, serde_json::Value)> {
         // Each call looks at nothing in particular: its text values are the root or patterns
-        // matching anything (`.`, `.*`, `**/*`).
+        // matching anything (`.`, `.*`, `**/*`) — or its earlier run found nothing (a search
+        // for `8080`, the model's own guess at a port: a PHP library, session 39, where the
+        // search offered, for `port`, was never made).
         let anything = |c: &PendingCall| {
-            args_value(&c.arguments).is_some_and(|v| {
-                v.as_object().is_some_and(|o| {
-                    o.values().all(|v| {
-                        v.as_str().is_none_or(|s| {
-                            crate::tools::is_root_placeholder(s)
-                                || matches!(s.trim(), ".*" | "*" | "**" | "**/*" | "*.*" | "**/*.*")
+            seen.get(&correct::call_key(&c.name, &c.arguments))
+                .is_some_and(|s| found_nothing(&s.result.output))
+                || args_value(&c.arguments).is_some_and(|v| {
+                    v.as_object().is_some_and(|o| {
+                        o.values().all(|v| {
+                            v.as_str().is_none_or(|s| {
+                                crate::tools::is_root_placeholder(s)
+                                    || matches!(
+                                        s.trim(),
+                                        ".*" | "*" | "**" | "**/*" | "*.*" | "**/*.*"
+                                    )
+                            })
                         })
                     })
                 })
-            })
         };
         if pending.is_empty()
             || self.change_due.is_some()
@@ -3318,10 +3334,25 @@ fn line_text(line: &str) -> &str {
     numbered_line(line).map_or(line, |(_, text)| text).trim()
 }
 
+/// Whether a tool's `output` reports that it found nothing: a search's or a glob's report
+/// (`no matches for …`, `no files match …`), toolmend's notes in parentheses aside.
+fn found_nothing(output: &str) -> bool {
+    let mut lines = output.lines().map(str::trim).filter(|l| !l.is_empty());
+    let mut nothing = false;
+    lines.all(|l| {
+        let report = l.starts_with("no matches for `") || l.starts_with("no files match `");
+        nothing |= report;
+        report || l.starts_with('(')
+    }) && nothing
+}
+
 /// The tool whose output, of a call in `turns` that succeeded, `content` copies whole: three
 /// lines or more of the reply, nearly all of them (four in five) lines of that one output, and
 /// together at least half of its lines — a `read`'s line numbers and the spaces around a line
-/// aside. A reply that quotes the lines that answer is not a copy of the whole.
+/// aside; or, its spaces and line breaks all aside, 60 characters or more of it, half of it at
+/// least, as they stand (a JSON file copied with its lines joined: a PHP library, session 39,
+/// where Qwen2.5-Coder-0.5B, asked which image the Dockerfile starts from, answered with
+/// composer.json). A reply that quotes the lines that answer is not a copy of the whole.
 fn copied_output(content: &str, turns: &[TurnRecord]) -> Option<String> {
     // A listing's line is `README.md (211 bytes)` or `cmd/`: the name is what a copy keeps.
     let body = |l: &str| -> String {
@@ -3338,9 +3369,6 @@ fn copied_output(content: &str, turns: &[TurnRecord]) -> Option<String> {
         .filter(|l| !l.is_empty())
         .take(2000)
         .collect();
-    if reply.len() < 3 {
-        return None;
-    }
     turns
         .iter()
         .flat_map(|t| &t.calls)
@@ -3358,7 +3386,23 @@ fn copied_output(content: &str, turns: &[TurnRecord]) -> Option<String> {
             let in_reply: std::collections::HashSet<&String> = reply.iter().collect();
             let copied = reply.iter().filter(|l| in_output.contains(l)).count();
             let covered = output.iter().filter(|l| in_reply.contains(l)).count();
-            (copied >= 3 && copied * 5 >= reply.len() * 4 && covered * 2 >= output.len())
+            let by_lines = reply.len() >= 3
+                && copied >= 3
+                && copied * 5 >= reply.len() * 4
+                && covered * 2 >= output.len();
+            let packed = |lines: &[String]| -> String {
+                lines
+                    .iter()
+                    .flat_map(|l| l.chars())
+                    .filter(|c| !c.is_whitespace())
+                    .collect()
+            };
+            let by_text = || {
+                let (reply, output) = (packed(&reply), packed(&output));
+                let n = reply.chars().count();
+                n >= 60 && n * 2 >= output.chars().count() && output.contains(&reply)
+            };
+            (by_lines || by_text())
                 .then(|| c.result.ran_as.clone().unwrap_or_else(|| c.name.clone()))
         })
 }

@@ -3373,6 +3373,35 @@ fn a_reply_that_copies_a_tools_output_is_asked_again_once() {
         ],
     );
     assert_eq!(t.answer.as_deref(), Some(copy));
+    // A JSON file copied with its lines joined (a PHP library, session 39: asked which image
+    // the Dockerfile starts from, the model answered with composer.json).
+    write_files(
+        &dir,
+        &[(
+            "composer.json",
+            "{\n    \"name\": \"acme/tally\",\n    \"require\": {\n        \"php\": \">=8.1\",\n        \"brick/money\": \"^0.8\"\n    }\n}\n",
+        )],
+    );
+    let joined =
+        "{\"name\": \"acme/tally\", \"require\": {\"php\": \">=8.1\", \"brick/money\": \"^0.8\"}}";
+    let (t, requests) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            call("read", json!({"path": "composer.json"})),
+            joined.into(),
+            "It returns the length of the longest line.".into(),
+        ],
+    );
+    assert_eq!(
+        t.answer.as_deref(),
+        Some("It returns the length of the longest line.")
+    );
+    let retry = &requests[2].messages.last().unwrap().content;
+    assert!(
+        retry.starts_with("Your last reply copied the output of `read`"),
+        "{retry}"
+    );
     // A listing copied whole for "which file", sizes left out.
     std::fs::create_dir(dir.path().join("docs")).unwrap();
     let listing = "README.md\ncount.go\ndocs";
@@ -4020,6 +4049,14 @@ fn a_made_up_name_made_of_the_questions_words_runs_as_the_look() {
             "Which test checks that the oldest item is removed?",
             "check_oldest_item_removed",
             json!({"item_id": "12345", "day": "2023-04-15"}),
+        ),
+        // Its common words aside, with a path naming nothing in the folder (a PHP library,
+        // session 39: `InvoiceDoesNotHaveLines` with `{"invoice_path": "path/to/invoice"}`
+        // for "Which exception is thrown when an invoice has no lines?", three times).
+        (
+            "Which error is raised when the buffer has no oldest item?",
+            "BufferDoesNotHaveOldestItem",
+            json!({"buffer_path": "path/to/buffer"}),
         ),
     ] {
         let (t, _) = run_prompt(&dir, prompt, vec![call(name, args), "-1".into()]);
@@ -5016,6 +5053,32 @@ fn a_turn_of_repeats_runs_the_look_offered_in_place_of_the_first() {
                 .contains("class UnknownStation < Error; end"),
         "{}",
         in_place.feedback
+    );
+    // A repeated search that found nothing looks at nothing too (a PHP library, session 39:
+    // asked "Which port does the database listen on?", the model searched for `8080`, its
+    // own guess, again and again, and answered `8080`).
+    let guess = || call("grep", json!({"pattern": "8080", "ignore_case": true}));
+    let (t, _) = run_prompt(
+        &dir,
+        prompt,
+        vec![guess(), guess(), guess(), "UnknownStation.".into()],
+    );
+    assert!(
+        t.turns[1].calls[0].feedback.contains(look),
+        "{:?}",
+        t.turns[1]
+    );
+    let in_place = &t.turns[2].calls[0];
+    assert_eq!(
+        (
+            in_place.result.ran_with.as_ref(),
+            t.turns[1].calls[0].result.ran_as.as_deref()
+        ),
+        (
+            Some(&json!({"pattern": "raised", "ignore_case": true})),
+            None
+        ),
+        "{in_place:?}"
     );
     // A new call beside the repeat: what the model sends runs.
     let both = ScriptedTurn::text(

@@ -896,6 +896,13 @@ fn is_comment(line: &str) -> bool {
             .is_some_and(|r| r.is_empty() || r.starts_with([' ', '\t', '#']))
 }
 
+/// Whether `word` (lower case) is too common to tell anything about what a request asks: one of
+/// the common words a search is never made for, of three letters or more (`does`, `have`,
+/// `not`).
+pub(crate) fn is_common(word: &str) -> bool {
+    COMMON.contains(&word) || SHORT_COMMON.contains(&word)
+}
+
 /// Words of three letters too common to make a phrase of the request ([`phrases`]).
 const SHORT_COMMON: &[&str] = &[
     "the", "and", "for", "are", "was", "you", "how", "why", "who", "its", "has", "had", "not",

@@ -25,8 +25,8 @@ use std::sync::Arc;
 
 pub use edit::{Edit, EditArgs};
 pub use glob::{Glob, GlobArgs};
-pub(crate) use grep::SHOWN_WITH;
 pub use grep::{Grep, GrepArgs};
+pub(crate) use grep::{SHOWN_WITH, is_common};
 pub use ls::{Ls, LsArgs};
 pub use read::{Read, ReadArgs};
 pub use sandbox::Sandbox;
