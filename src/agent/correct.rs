@@ -1081,8 +1081,9 @@ pub fn is_question(prompt: &str) -> bool {
 
 /// True when `prompt` tells the model to change something: it is no question ([`is_question`])
 /// and a sentence or clause of it opens with a verb that changes things (`Add …`, `Set …`, `In
-/// todo.txt, mark …`, `Please rename …`). A verb inside a clause (`Find what to fix`) does not
-/// count.
+/// todo.txt, mark …`, `Please rename …`) or asks for a number of things per unit (`Show 50
+/// invoices per page`: [`crate::tools::rate_clause`]). A verb inside a clause (`Find what to
+/// fix`) does not count.
 ///
 /// ```
 /// use toolmend::agent::correct::asks_change;
@@ -1094,7 +1095,10 @@ pub fn is_question(prompt: &str) -> bool {
 /// assert!(asks_change("Turn off strict mode in tsconfig.json."));
 /// assert!(asks_change("Sort the report by revenue instead of month."));
 /// assert!(!asks_change("Which TODO items in todo.txt are still open?"));
+/// assert!(asks_change("Show 50 invoices per page."));
 /// assert!(!asks_change("List the files in notes."));
+/// assert!(!asks_change("Show 3 lines of README.md per file."));
+/// assert!(!asks_change("Show the invoices per page."));
 /// assert!(!asks_change("Find the TODO items and tell me which to fix."));
 /// ```
 #[must_use]
@@ -1193,7 +1197,25 @@ fn is_change_verb(word: &str) -> bool {
 
 /// How many clauses of `lower` (lower case) open with a change verb, leading words aside.
 fn verb_clauses(lower: &str) -> usize {
-    clauses_opened_by(lower, CHANGE_VERBS) + clauses_opened_by(lower, crate::tools::SET_VERBS)
+    clauses_opened_by(lower, CHANGE_VERBS)
+        + clauses_opened_by(lower, crate::tools::SET_VERBS)
+        + rate_clauses(lower)
+}
+
+/// How many clauses of `lower` (lower case) ask for a number of things per unit ("show 50
+/// invoices per page": [`crate::tools::rate_clause`]), leading words aside.
+fn rate_clauses(lower: &str) -> usize {
+    lower
+        .split(['.', ',', ';', ':', '!', '?', '\n'])
+        .filter(|clause| {
+            let words: Vec<&str> = clause
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(|w| !w.is_empty())
+                .skip_while(|w| crate::tools::CLAUSE_LEADS.contains(w))
+                .collect();
+            crate::tools::rate_clause(&words)
+        })
+        .count()
 }
 
 /// How many clauses of `lower` (lower case) open with one of `verbs`, leading words aside.

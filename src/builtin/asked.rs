@@ -412,7 +412,10 @@ pub(crate) fn adds(parts: &[Part]) -> bool {
 /// "… to use NAME V" ("Change the CI to use Go 1.22") sets V, the request's last word, and NAME
 /// is among the words that name what gets it.
 pub(crate) fn value_set(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
-    if let Some(required) = version_required(parts).or_else(|| version_of(parts)) {
+    if let Some(required) = version_required(parts)
+        .or_else(|| version_of(parts))
+        .or_else(|| per_rate(parts))
+    {
         return Some(required);
     }
     let verb = verb_at(parts, crate::tools::SET_VERBS)?;
@@ -514,6 +517,43 @@ fn version_required(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
         colon: false,
     });
     Some((value, named))
+}
+
+/// A number of things per unit: "Show N things per unit" (`list`, `display`: see
+/// [`crate::tools::rate_clause`]) sets N, and the words naming what gets it are the things,
+/// `per` and the unit (a PHP library, session 39: "Show 50 invoices per page." is the config's
+/// `'per_page' => 25`).
+///
+/// ```text
+/// Show 50 invoices per page   → (50, [invoices, per, page])
+/// ```
+fn per_rate(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
+    let verb = verb_at(parts, crate::tools::RATE_VERBS)?;
+    let rest = &parts[verb + 1..];
+    let end = rest
+        .iter()
+        .skip(1)
+        .position(|p| p.opens)
+        .map_or(rest.len(), |i| i + 1);
+    let words: Vec<String> = rest[..end]
+        .iter()
+        .map(|p| {
+            if p.quoted {
+                String::new()
+            } else {
+                p.text.to_lowercase()
+            }
+        })
+        .collect();
+    let mut clause = vec![parts[verb].text.to_lowercase()];
+    clause.extend(words.iter().cloned());
+    let clause: Vec<&str> = clause.iter().map(String::as_str).collect();
+    if !crate::tools::rate_clause(&clause) {
+        return None;
+    }
+    let per = rest.iter().position(|p| p.is("per"))?;
+    let keys = rest[1..=per + 1].to_vec();
+    keys.iter().all(is_value).then(|| (rest[0].clone(), keys))
 }
 
 /// "Deploy version V of K" (`use`, `run`, `ship`, `roll out`): V for what K names (a

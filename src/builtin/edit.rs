@@ -272,7 +272,16 @@ impl Edit {
     ) -> Option<T> {
         if let Some(path) = self.sandbox.first_named(request, false) {
             let text = self.named_text(&path)?;
-            return found(&path, &text);
+            let hit = found(&path, &text);
+            // A file named only by a word of the request that is its stem (`invoices` →
+            // `src/Invoice.php`) is a guess at where the change goes: where it gives nothing,
+            // the files are searched as for a request naming none (a PHP library, session 39:
+            // "Show 50 invoices per page." is `config/app.php`'s `'per_page' => 25`).
+            let file = path.rsplit('/').next().unwrap_or(&path);
+            let by_name = crate::tools::request_words(request).any(|w| w == path || w == file);
+            if hit.is_some() || by_name {
+                return hit;
+            }
         }
         // No file named: never a line to place, a rename or a respelling, which need the file.
         if change.needs_file() {
@@ -1344,6 +1353,23 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
         }
     }
     if found.is_empty() {
+        // A key in lower case, whatever the request writes: composer.json's `"php": ">=8.1"`
+        // for "Require PHP 8.2 or newer." (a PHP library, session 39), package.json's `"node"`.
+        for key in keys
+            .iter()
+            .map(|k| k.text.trim().to_lowercase())
+            .filter(|k| k.chars().count() >= 2)
+        {
+            for line in text.lines() {
+                if let Some(hit) = assignment(line, &key)
+                    && !found.iter().any(|(l, _)| std::ptr::eq(*l, line))
+                {
+                    found.push(hit);
+                }
+            }
+        }
+    }
+    if found.is_empty() {
         // No line assigns a key: the one entry of a collection on a line that names one in
         // quotes (`"milk": 1.1` in `PRICES = {"apple": 0.5, "milk": 1.1}` for "Set the price
         // of milk in src/shop.py to 1.2": shop tasks, session 27).
@@ -1547,14 +1573,21 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
                 .filter(|p| !p.is_empty())
                 .map(str::to_lowercase)
                 .collect();
+            // Or one of the short forms code writes (`DB_PORT` for "Change the database port
+            // to 3307.": a PHP library's .env, session 39).
             let stands_for = |p: &String, w: &String| {
-                crate::tools::same_word(p, w) || (p.len() >= 3 && w.starts_with(p.as_str()))
+                crate::tools::same_word(p, w)
+                    || (p.len() >= 3 && w.starts_with(p.as_str()))
+                    || crate::tools::abbreviates(p, w)
             };
             let all_words = words.iter().all(|w| parts.iter().any(|p| stands_for(p, w)));
             let part_held = |p: &String| words.iter().any(|w| stands_for(p, w));
-            let all_parts = parts.len() >= 2
-                && parts[1..].iter().all(part_held)
-                && parts.iter().filter(|p| part_held(p)).count() >= 2;
+            // Two different words of the request (`DB_DATABASE` holds "database" twice).
+            let words_held = words
+                .iter()
+                .filter(|w| parts.iter().any(|p| stands_for(p, w)))
+                .count();
+            let all_parts = parts.len() >= 2 && parts[1..].iter().all(part_held) && words_held >= 2;
             (all_words || all_parts).then_some((line, old))
         }));
     }
@@ -2062,6 +2095,11 @@ fn assignment<'a>(line: &'a str, key: &str) -> Option<(&'a str, &'a str)> {
     let rest = rest.strip_prefix(key)?;
     let rest = rest.strip_prefix(['"', '\'']).unwrap_or(rest);
     let rest = rest.trim_start();
+    // A hash's entry, `'per_page' => 25,` (PHP's arrays, Ruby's and Perl's hashes).
+    if let Some(value) = rest.strip_prefix("=>") {
+        let value = value.trim().trim_end_matches([',', ';']).trim_end();
+        return (!value.is_empty()).then_some((line, value));
+    }
     let mut rest = rest.strip_prefix(['=', ':'])?;
     if rest.starts_with('=') {
         return None;
@@ -2749,6 +2787,79 @@ mod tests {
                 "image: ghcr.io/kestrel/photos-web:2.4.0"
             )
         );
+    }
+
+    /// Found with a PHP library (session 39): "Require PHP 8.2 or newer." (composer.json's
+    /// `"php"`, in lower case), "Show 50 invoices per page." (a config array's `'per_page' =>
+    /// 25`, in a file other than `src/Invoice.php`, which `invoices` names by its stem) and
+    /// "Change the database port to 3307." (`.env`'s `DB_PORT`) grounded no change.
+    #[test]
+    fn a_php_librarys_requirement_config_array_and_env_are_set() {
+        use crate::tools::TypedTool;
+        let dir = tempfile::tempdir().unwrap();
+        for (path, text) in [
+            (
+                "composer.json",
+                "{\n    \"require\": {\n        \"php\": \">=8.1\",\n        \"brick/money\": \"^0.8\"\n    }\n}\n",
+            ),
+            (
+                "config/app.php",
+                "<?php\n\nreturn [\n    'timezone' => 'Europe/Amsterdam',\n    'per_page' => 25,\n    'due_days' => 30,\n];\n",
+            ),
+            (
+                "src/Invoice.php",
+                "<?php\n\nfinal class Invoice\n{\n    public const DEFAULT_CURRENCY = 'EUR';\n}\n",
+            ),
+            (
+                ".env.example",
+                "DB_HOST=127.0.0.1\nDB_PORT=3306\nDB_DATABASE=invoicer\n",
+            ),
+        ] {
+            let path = dir.path().join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        let edit = super::Edit::new(std::sync::Arc::new(
+            super::Sandbox::new(dir.path()).unwrap(),
+        ));
+        let call = |path: &str, old: &str, new: &str| {
+            Some(serde_json::json!({"path": path, "old_text": old, "new_text": new}))
+        };
+        assert_eq!(
+            edit.change_asked("Require PHP 8.2 or newer."),
+            call(
+                "composer.json",
+                "\"php\": \">=8.1\",",
+                "\"php\": \">=8.2\","
+            )
+        );
+        assert_eq!(
+            edit.change_asked("Show 50 invoices per page."),
+            call("config/app.php", "'per_page' => 25,", "'per_page' => 50,")
+        );
+        assert_eq!(
+            edit.change_asked("Set the timezone to Europe/London."),
+            call(
+                "config/app.php",
+                "'timezone' => 'Europe/Amsterdam',",
+                "'timezone' => 'Europe/London',"
+            )
+        );
+        assert_eq!(
+            edit.change_asked("Change the database port to 3307."),
+            call(".env.example", "DB_PORT=3306", "DB_PORT=3307")
+        );
+        // The file a stem names still has what it holds.
+        assert_eq!(
+            edit.change_asked("Make USD the default currency of an invoice."),
+            call(
+                "src/Invoice.php",
+                "public const DEFAULT_CURRENCY = 'EUR';",
+                "public const DEFAULT_CURRENCY = 'USD';"
+            )
+        );
+        // A look asks for no change: "Show the README", "List 3 files".
+        assert_eq!(edit.change_asked("Show 3 invoices."), None);
     }
 
     #[test]

@@ -370,6 +370,7 @@ impl Sandbox {
             |w| w.contains('.') && !w.contains(['/', '\\']),
             &|w, (_, shown)| shown.rsplit('/').next() == Some(w),
         )
+        .or_else(|| self.manifest_listing(request))
         .or_else(|| {
             // A word that is a file's stem (or its plural) before one that names a tool's own
             // file (`gem` → `Gemfile`): "Bump the gem version to 0.5.0." is about
@@ -425,6 +426,42 @@ impl Sandbox {
             (true, Some(spec), None) => spec,
             _ => named,
         }
+    }
+
+    /// The root's manifest ([`crate::tools::MANIFESTS`], the first in that order) that lists a
+    /// word of `request` as a dependency with a version ([`crate::tools::manifest_dependency`]),
+    /// for a request that asks about a version and names no file of the root holding a
+    /// language's version ([`crate::tools::version_files`]): what the project requires is there,
+    /// not in the dependency's own config file. Found with a PHP library (session 39): asked
+    /// "Which version of PHPUnit do the tests use?", Qwen2.5-Coder-0.5B was offered the read of
+    /// `phpunit.xml` (named by its stem) and answered `1.0` from its `<?xml version="1.0"?>`;
+    /// asked "Which PHP version does the package require?", it searched for `version` and
+    /// found only that line — composer.json says `"php": ">=8.1"` and `"phpunit/phpunit":
+    /// "^10.5"`. Each manifest is read only when it is at most 256 KiB.
+    fn manifest_listing(&self, request: &str) -> Option<String> {
+        if !crate::tools::asks_version(request)
+            || crate::tools::version_files(request)
+                .iter()
+                .any(|f| self.root.join(f).is_file())
+        {
+            return None;
+        }
+        let words: Vec<&str> = crate::tools::request_words(request)
+            .take(200)
+            .filter(|w| w.chars().count() >= 3)
+            .filter(|w| !w.eq_ignore_ascii_case("version") && !w.eq_ignore_ascii_case("versions"))
+            .collect();
+        crate::tools::MANIFESTS.iter().find_map(|m| {
+            let path = self.root.join(m);
+            if !std::fs::metadata(&path).is_ok_and(|md| md.is_file() && md.len() <= 256 * 1024) {
+                return None;
+            }
+            let text = std::fs::read_to_string(&path).ok()?;
+            words
+                .iter()
+                .any(|w| crate::tools::manifest_dependency(&text, w))
+                .then(|| (*m).to_owned())
+        })
     }
 
     /// `package.json` when `request` speaks of a script ([`crate::tools::names_scripts`]) that
@@ -785,6 +822,61 @@ mod tests {
             named("Which gem does the app use for time zones?").as_deref(),
             Some("Gemfile")
         );
+    }
+
+    /// Found with a PHP library (session 39): "Which version of PHPUnit do the tests use?" was
+    /// offered `phpunit.xml` (named by its stem, `<?xml version="1.0"?>` its only version) and
+    /// "Which PHP version does the package require?" a search for `version`; both are
+    /// composer.json's. A version question about a dependency the root's manifest lists is the
+    /// manifest's — but for a language's own version file, and a name with no version listed.
+    #[test]
+    fn a_version_question_about_a_listed_dependency_names_the_manifest() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |path: &str, text: &str| std::fs::write(dir.path().join(path), text).unwrap();
+        write(
+            "composer.json",
+            "{\n  \"name\": \"acme/invoicer\",\n  \"require\": {\"php\": \">=8.1\"},\n  \"require-dev\": {\"phpunit/phpunit\": \"^10.5\"},\n  \"scripts\": {\"test\": \"phpunit\"}\n}\n",
+        );
+        write("phpunit.xml", "<?xml version=\"1.0\"?>\n<phpunit/>\n");
+        let sb = Sandbox::new(dir.path()).unwrap();
+        let named = |request: &str| sb.first_named(request, false);
+        for request in [
+            "Which version of PHPUnit do the tests use?",
+            "Which PHP version does the package require?",
+        ] {
+            assert_eq!(
+                named(request).as_deref(),
+                Some("composer.json"),
+                "{request}"
+            );
+        }
+        // No version asked, or a name listed without one: the stem's file, or nothing.
+        assert_eq!(
+            named("What does the PHPUnit config run?").as_deref(),
+            Some("phpunit.xml")
+        );
+        assert_eq!(named("Which version of invoicer is this?"), None);
+        // A language's version file comes first.
+        write(".php-version", "8.3\n");
+        write("package.json", "{\"engines\": {\"node\": \">=18\"}}\n");
+        write(".nvmrc", "20\n");
+        assert_eq!(
+            named("Which Node version does the app use?").as_deref(),
+            Some(".nvmrc")
+        );
+        let lists = crate::tools::manifest_dependency;
+        assert!(lists("gem \"rake\", \"~> 13.0\"\n", "rake"));
+        assert!(lists(
+            "[dependencies]\nserde = { version = \"1\" }\n",
+            "serde"
+        ));
+        assert!(lists("requests>=2.31\n", "requests"));
+        assert!(lists(
+            "require (\n\tgithub.com/spf13/cobra v1.8.0\n)\n",
+            "cobra"
+        ));
+        assert!(!lists("gem \"rake\", \"~> 13.0\"\n", "gem"));
+        assert!(!lists("# serde = \"1\"\n", "serde"));
     }
 
     #[test]

@@ -220,6 +220,27 @@ pub(crate) const SET_VERBS: &[&str] = &[
     "scale",
 ];
 
+/// Verbs that open a request for a number of things per unit ("Show 50 invoices per page",
+/// "List 20 posts per page"): a change of a setting, not a look, when a number and `per`
+/// follow (see [`rate_clause`]).
+pub(crate) const RATE_VERBS: &[&str] = &["show", "list", "display"];
+
+/// Whether the words of a clause (lower case, leading words aside) ask for a number of things
+/// per unit: one of [`RATE_VERBS`], a whole number, then up to three words, `per` and the unit
+/// ("show 50 invoices per page"). "Show the README" and "list 3 files" are looks.
+pub(crate) fn rate_clause(words: &[&str]) -> bool {
+    let [verb, number, rest @ ..] = words else {
+        return false;
+    };
+    RATE_VERBS.contains(verb)
+        && !number.is_empty()
+        && number.chars().all(|c| c.is_ascii_digit())
+        && rest
+            .iter()
+            .position(|w| *w == "per")
+            .is_some_and(|at| (1..=3).contains(&at) && at + 1 < rest.len())
+}
+
 /// Whether an argument's `key` says where to look: a path, a file, a folder (`path`,
 /// `file_path`, `dir`, `filename`, `folder`, `root`, `location`; case aside).
 #[must_use]
@@ -310,6 +331,38 @@ pub fn same_word(a: &str, b: &str) -> bool {
     a == b || plural_of(&a, &b) || plural_of(&b, &a)
 }
 
+/// Short forms code writes for words a request spells out (`DB_PORT` for "the database port").
+const ABBREVIATIONS: &[(&str, &str)] = &[
+    ("db", "database"),
+    ("pwd", "password"),
+    ("passwd", "password"),
+    ("dir", "directory"),
+    ("env", "environment"),
+    ("msg", "message"),
+    ("cfg", "config"),
+    ("conf", "config"),
+    ("repo", "repository"),
+    ("img", "image"),
+    ("tz", "timezone"),
+    ("addr", "address"),
+    ("auth", "authentication"),
+];
+
+/// Whether `short`, a part of a name in code, is the short form code writes for `word` (case
+/// aside; see `ABBREVIATIONS`): `db` for "database", `pwd` for "password".
+///
+/// ```
+/// use toolmend::tools::abbreviates;
+/// assert!(abbreviates("DB", "database") && !abbreviates("db", "debug"));
+/// ```
+#[must_use]
+pub fn abbreviates(short: &str, word: &str) -> bool {
+    let (short, word) = (short.to_lowercase(), word.to_lowercase());
+    ABBREVIATIONS
+        .iter()
+        .any(|&(s, w)| s == short && (w == word || same_word(w, &word)))
+}
+
 /// The files in a project's root that hold the version of a language or runtime it uses, by
 /// the names a request gives it: asked "Which Node version does this project use?", the
 /// answer is in `.nvmrc`, not in package.json's own `version` (a TypeScript package, session
@@ -349,6 +402,81 @@ pub fn version_files(request: &str) -> Vec<&'static str> {
         .collect()
 }
 
+/// The files of a project's root that list its dependencies with their versions, in the order
+/// a look prefers them (see [`manifest_dependency`]).
+pub(crate) const MANIFESTS: &[&str] = &[
+    "composer.json",
+    "package.json",
+    "Cargo.toml",
+    "pyproject.toml",
+    "requirements.txt",
+    "Gemfile",
+    "go.mod",
+];
+
+/// Whether `request` asks about a version: one of its words is "version" or "versions".
+pub(crate) fn asks_version(request: &str) -> bool {
+    request_words(request)
+        .take(200)
+        .any(|w| w.eq_ignore_ascii_case("version") || w.eq_ignore_ascii_case("versions"))
+}
+
+/// Whether the manifest `text` (one of [`MANIFESTS`]) lists `word` as a dependency with a
+/// version: a line whose first name — past Bundler's `gem`, go.mod's `require`, a YAML dash
+/// and quotes — is `word` or ends with `/word` (`"phpunit/phpunit": "^10.5"`, `serde = "1"`,
+/// `requests>=2.31`, `gem "rake", "~> 13.0"`), case aside, and holds a digit after it.
+/// Comments aside; the first 5,000 lines are looked at. A JSON manifest is read as JSON: a key
+/// anywhere in it, of a text value holding a digit.
+pub(crate) fn manifest_dependency(text: &str, word: &str) -> bool {
+    let word = word.to_lowercase();
+    let names = |name: &str| {
+        let name = name.to_lowercase();
+        name == word || name.rsplit('/').next() == Some(word.as_str())
+    };
+    if let Ok(value) = serde_json::from_str::<serde_json::Value>(text) {
+        // Objects to look in, at most 10,000 (no recursion: a deep document stays cheap).
+        let mut objects = vec![&value];
+        let mut looked = 0;
+        while let Some(v) = objects.pop() {
+            looked += 1;
+            if looked > 10_000 {
+                break;
+            }
+            if let Some(o) = v.as_object() {
+                for (k, v) in o {
+                    if names(k)
+                        && v.as_str()
+                            .is_some_and(|s| s.chars().any(|c| c.is_ascii_digit()))
+                    {
+                        return true;
+                    }
+                    if v.is_object() {
+                        objects.push(v);
+                    }
+                }
+            }
+        }
+        return false;
+    }
+    text.lines().take(5000).any(|line| {
+        let t = line.trim_start();
+        if t.starts_with(['#', '/', ';']) {
+            return false;
+        }
+        let t = ["gem ", "require ", "- "]
+            .iter()
+            .find_map(|lead| t.strip_prefix(lead))
+            .unwrap_or(t)
+            .trim_start()
+            .trim_start_matches(['"', '\'']);
+        let end = t
+            .find(|c: char| !(c.is_alphanumeric() || "-_./@".contains(c)))
+            .unwrap_or(t.len());
+        let (name, rest) = t.split_at(end);
+        names(name) && rest.chars().any(|c| c.is_ascii_digit())
+    })
+}
+
 /// Whether `request` speaks of a script ("the test script", "which scripts"): package.json's
 /// `scripts` are what a Node package calls them (see `Sandbox::first_named`, which checks that
 /// the package lists the one named).
@@ -372,14 +500,24 @@ pub fn names_scripts(request: &str) -> bool {
 /// assert!(request_names("What does load.py write to?", "scripts/load.py"));
 /// assert!(request_names("When is the meeting, per my notes?", "notes/meeting.md"));
 /// assert!(!request_names("What does config.json say?", "README.md"));
+/// assert!(request_names("Which namespace is autoloaded from src/?", "src"));
 /// ```
 #[must_use]
 pub fn request_names(request: &str, path: &str) -> bool {
+    // A folder is named with its slash too (`src/`): the word names the path without it.
+    let path = path.trim_end_matches('/');
     let stem = file_stem(path);
     let name = path.rsplit('/').next().unwrap_or(path);
-    request_words(request).any(|w| w == path || w == name || word_names_stem(w, stem))
-        || version_files(request).contains(&path)
+    request_words(request).any(|w| {
+        let w = if w.len() > 1 {
+            w.trim_end_matches('/')
+        } else {
+            w
+        };
+        w == path || w == name || word_names_stem(w, stem)
+    }) || version_files(request).contains(&path)
         || (path == "package.json" && names_scripts(request))
+        || (MANIFESTS.contains(&path) && asks_version(request))
         || pair_names_stem(request, stem)
 }
 
