@@ -2243,6 +2243,15 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 }
                 v
             });
+        // A question about a version is answered by a line writing one (below): the word
+        // itself, when others name what the version is of, only finds other versions
+        // (`<?xml version="1.0"?>` for "Which PHP version does the package require?").
+        let version_asked = crate::tools::asks_version(&self.request);
+        let words: Vec<String> = if version_asked && words.iter().any(|w| w != "version") {
+            words.into_iter().filter(|w| w != "version").collect()
+        } else {
+            words
+        };
         if words.is_empty() {
             return Vec::new();
         }
@@ -2327,6 +2336,20 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 if !found.is_empty() {
                     held.push((mi, li, found));
                 }
+            }
+        }
+        // Of the lines holding the request's words, a version question's are those writing a
+        // version: `"phpunit/phpunit": "^10.5"` over `"test": "phpunit"` for "Which version of
+        // PHPUnit do the tests use?" (a PHP library, session 39: shown the second, the model
+        // answered `PHPUnit`).
+        if version_asked {
+            let versioned: Vec<(usize, usize, Vec<usize>)> = held
+                .iter()
+                .filter(|(mi, li, _)| writes_version(line_text(results[*mi].1[*li])))
+                .cloned()
+                .collect();
+            if !versioned.is_empty() {
+                held = versioned;
             }
         }
         // A word on many lines tells little (the project's name): each word weighs one over
@@ -3177,6 +3200,14 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             .find(|ex| names_only_the_root(ex))
             .or(Some(example))
     }
+}
+
+/// Whether `text` writes a version or a decimal number: a digit, a `.`, a digit (`^10.5`,
+/// `>=8.1`, `php:8.3-cli`).
+fn writes_version(text: &str) -> bool {
+    text.as_bytes()
+        .windows(3)
+        .any(|w| w[0].is_ascii_digit() && w[1] == b'.' && w[2].is_ascii_digit())
 }
 
 /// Whether `token`, a word of a tool's output, is a path or a file's name (`test/check.test.js`,

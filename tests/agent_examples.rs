@@ -5094,6 +5094,38 @@ fn a_turn_of_repeats_runs_the_look_offered_in_place_of_the_first() {
     );
 }
 
+/// Found with a PHP library (session 39, phpunit_version): asked "Which version of PHPUnit do
+/// the tests use?", the answer turn after the read of composer.json was shown `"test":
+/// "phpunit"` (two of the question's words) and Qwen2.5-Coder-0.5B answered `PHPUnit`. A
+/// version question's bearing lines are those writing a version; the word "version" alone
+/// finds none of them.
+#[test]
+fn a_version_questions_bearing_lines_write_a_version() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "composer.json",
+            "{\n    \"require\": {\n        \"php\": \">=8.1\"\n    },\n    \"require-dev\": {\n        \"phpunit/phpunit\": \"^10.5\"\n    },\n    \"scripts\": {\n        \"test\": \"phpunit\"\n    }\n}\n",
+        )],
+    );
+    let nudge = nudge_after_reading(
+        &dir,
+        "composer.json",
+        "Which version of PHPUnit do the tests use?",
+    );
+    assert!(
+        nudge.contains(r#""phpunit/phpunit": "^10.5""#) && !nudge.contains(r#""test": "phpunit""#),
+        "{nudge}"
+    );
+    let nudge = nudge_after_reading(
+        &dir,
+        "composer.json",
+        "Which PHP version does the package require?",
+    );
+    assert!(nudge.contains(r#""php": ">=8.1""#), "{nudge}");
+}
+
 /// Found with a Ruby gem (session 38, tz_gem): asked "Which gem does tidewatch use for time
 /// zones?", the answer turn after the read of `tidewatch.gemspec` was shown its six lines
 /// holding `tidewatch`, and Qwen2.5-Coder-0.5B answered `tidewatch`. A word naming the file
