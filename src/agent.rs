@@ -1900,6 +1900,23 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 "the answer holds a number no tool result holds: asked to answer from the results",
             ));
         }
+        // A version cut short: `8` for `">=8.1"` (see `correct::cut_version`).
+        if !asked.number && results {
+            let lines = self.evidence(turns);
+            let shown: Vec<&str> = lines.iter().map(String::as_str).collect();
+            if let Some((short, version)) = correct::cut_version(content, prompt, &shown) {
+                asked.number = true;
+                return Some((
+                    correct::version_cut(
+                        prompt,
+                        &short,
+                        &version,
+                        correct::bearing(&lines).as_deref(),
+                    ),
+                    "the answer gave the start of the version the results write: asked for the whole",
+                ));
+            }
+        }
         // A question that asks which file, answered without naming one, when the results do.
         // Found running `toolmend run` on a Docker Compose folder (session 29): asked "Which
         // file sets the database password?", Qwen2.5-Coder-0.5B grepped `password`, was shown
@@ -2026,9 +2043,28 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             let made_up = correct::code_names(content)
                 .into_iter()
                 .find(|n| !self.held_by_results(turns, n) && self.tools.call_named(n).is_none());
+            // The look made already and no name in the bearing lines, the search for the name
+            // however it is written: `addLine`
+            // for `add_line` (a PHP library, session 39: asked "Which method adds a line to an
+            // invoice?", the model read `src/Line.php`, the file `line` names, and answered
+            // `add_line`; the method is Invoice's `addLine`).
+            let any_style = |name: &str| {
+                let words = crate::tools::name_words(name);
+                (self.is_tool("grep")
+                    && words.len() >= 2
+                    && words.iter().all(|w| w.chars().all(|c| c.is_alphanumeric())))
+                .then(|| {
+                    serde_json::json!({"name": "grep", "arguments": {"pattern": words.join("[_-]?"), "ignore_case": true}})
+                        .to_string()
+                })
+                .filter(|c| !self.already_made(c))
+            };
             if !asked.code
-                && let Some(look) = self.look_first().filter(|c| !self.already_made(c))
                 && let Some(name) = &made_up
+                && let Some(look) = self
+                    .look_first()
+                    .filter(|c| !self.already_made(c))
+                    .or_else(|| names.is_empty().then(|| any_style(name)).flatten())
             {
                 asked.code = true;
                 return Some((
@@ -2243,18 +2279,10 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 }
                 v
             });
-        // A question about a version is answered by a line writing one (below): the word
-        // itself, when others name what the version is of, only finds other versions
-        // (`<?xml version="1.0"?>` for "Which PHP version does the package require?").
-        let version_asked = crate::tools::asks_version(&self.request);
-        let words: Vec<String> = if version_asked && words.iter().any(|w| w != "version") {
-            words.into_iter().filter(|w| w != "version").collect()
-        } else {
-            words
-        };
         if words.is_empty() {
             return Vec::new();
         }
+        let version_asked = crate::tools::asks_version(&self.request);
         // The outputs of the run's calls that succeeded (not toolmend's notes around repeats).
         // With the path each result's read showed, to know its lines' places.
         let results: Vec<(Option<&str>, Vec<&str>)> = turns
@@ -2330,8 +2358,14 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     })
                     .collect::<Vec<_>>()
                     .join(" ");
+                // For a question about a version, a line writing one holds the word: the word
+                // written elsewhere finds other versions (`<?xml version="1.0"?>` over `"php":
+                // ">=8.1"` for "Which PHP version does the package require?").
+                let versioned = version_asked && writes_version(body(text).as_str());
                 let found: Vec<usize> = (0..words.len())
-                    .filter(|&k| holds_word(&lower, &words[k]))
+                    .filter(|&k| {
+                        holds_word(&lower, &words[k]) || (versioned && words[k] == "version")
+                    })
                     .collect();
                 if !found.is_empty() {
                     held.push((mi, li, found));

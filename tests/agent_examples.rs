@@ -3947,6 +3947,59 @@ fn a_made_up_name_answering_which_function_is_asked_with_the_look() {
     );
 }
 
+/// Found with a PHP library (session 39, add_line_fn): asked "Which method adds a line to an
+/// invoice?", Qwen2.5-Coder-0.5B read `src/Line.php` (the file `line` names, and the look
+/// offered) and answered `add_line`, a name no file holds; the method is `addLine`, in
+/// `src/Invoice.php`. With the look made, a made-up name is asked about with the search for it
+/// however it is written.
+#[test]
+fn a_made_up_name_after_the_look_is_searched_for_in_any_style() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "src/Line.php",
+                "<?php\n\n/**\n * One line of an invoice.\n */\nfinal class Line\n{\n}\n",
+            ),
+            (
+                "src/Invoice.php",
+                "<?php\n\nfinal class Invoice\n{\n    public function addLine(string $text): void\n    {\n    }\n}\n",
+            ),
+        ],
+    );
+    let prompt = "Which method adds a line to an invoice?";
+    let (t, requests) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            call("read", json!({"path": "src/Line.php"})),
+            "add_line".into(),
+            call(
+                "grep",
+                json!({"pattern": "add[_-]?line", "ignore_case": true}),
+            ),
+            "`addLine`.".into(),
+        ],
+    );
+    let asked = &requests[2].messages.last().unwrap().content;
+    assert!(
+        asked.contains("`add_line` is in no tool result and no file of the folder")
+            && asked.ends_with(
+                r#"{"name":"grep","arguments":{"pattern":"add[_-]?line","ignore_case":true}}"#
+            ),
+        "{asked}"
+    );
+    assert!(
+        t.turns[2].calls[0]
+            .feedback
+            .contains("public function addLine(string $text): void"),
+        "{:?}",
+        t.turns[2]
+    );
+    assert_eq!(t.answer.as_deref(), Some("`addLine`."));
+}
+
 /// Found with a C library (session 36, oldest_fn): Qwen2.5-Coder-0.5B called
 /// `removeOldestItem` with `{"path": "."}` four times, each run as the root's `ls`. A made-up
 /// name made of the question's words (two or more), sent with arguments naming nothing but
@@ -5124,6 +5177,22 @@ fn a_version_questions_bearing_lines_write_a_version() {
         "Which PHP version does the package require?",
     );
     assert!(nudge.contains(r#""php": ">=8.1""#), "{nudge}");
+    // Answered `8` from it (session 39, php_version): asked once for the whole version.
+    let (t, requests) = run_prompt(
+        &dir,
+        "Which PHP version does the package require?",
+        vec![
+            call("read", json!({"path": "composer.json"})),
+            "8".into(),
+            "8.1".into(),
+        ],
+    );
+    let asked = &requests[2].messages.last().unwrap().content;
+    assert!(
+        asked.starts_with("`8` is only the start of `8.1`") && asked.contains(r#""php": ">=8.1""#),
+        "{asked}"
+    );
+    assert_eq!(t.answer.as_deref(), Some("8.1"));
 }
 
 /// Found with a Ruby gem (session 38, tz_gem): asked "Which gem does tidewatch use for time

@@ -871,6 +871,64 @@ pub fn unfounded_number<'r>(
     })
 }
 
+/// The whole number `answer` gives for a question about a version (`prompt`) and the version
+/// of the bearing `lines` it begins (`8` and `8.1`): the answer's one number, written without a
+/// decimal point, that those lines write only as the start of one version. Found with a PHP
+/// library (session 39): asked "Which PHP version does the package require?", shown `"php":
+/// ">=8.1",`, Qwen2.5-Coder-0.5B answered `8`.
+///
+/// ```
+/// use toolmend::agent::correct::cut_version;
+/// let lines = [r#" 7    "php": ">=8.1","#];
+/// let asked = "Which PHP version does the package require?";
+/// assert_eq!(cut_version("8", asked, &lines), Some(("8".into(), "8.1".into())));
+/// assert_eq!(cut_version("8.1", asked, &lines), None);
+/// assert_eq!(cut_version("8", "How many lines are there?", &lines), None);
+/// assert_eq!(cut_version("8", asked, &["php 8 or 8.1"]), None);
+/// ```
+#[must_use]
+pub fn cut_version(answer: &str, prompt: &str, lines: &[&str]) -> Option<(String, String)> {
+    if !is_question(prompt) || !crate::tools::asks_version(prompt) || !numbers(answer).is_empty() {
+        return None;
+    }
+    let mut whole = answer
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|w| !w.is_empty());
+    let (Some(n), None) = (whole.next(), whole.next()) else {
+        return None;
+    };
+    if lines.iter().any(|l| holds_number(l, n)) {
+        return None;
+    }
+    let mut begun: Vec<String> = lines
+        .iter()
+        .flat_map(|l| numbers(l))
+        .filter(|v| v.strip_prefix(n).is_some_and(|r| r.starts_with('.')))
+        .collect();
+    begun.dedup();
+    match &begun[..] {
+        [version] => Some((n.to_owned(), version.clone())),
+        _ => None,
+    }
+}
+
+/// The message added before the turn after an answer giving `short`, the start of `version`
+/// the tool results write ([`cut_version`]), once a run; `lines`: the lines bearing on the
+/// request ([`bearing`]).
+#[must_use]
+pub fn version_cut(prompt: &str, short: &str, version: &str, lines: Option<&str>) -> String {
+    let mut m = format!(
+        "`{short}` is only the start of `{version}`, the version the tool results write. The \
+         user asked \"{}\": answer with the whole version, as the results write it.",
+        restated(prompt)
+    );
+    if let Some(lines) = lines {
+        m.push(' ');
+        m.push_str(lines);
+    }
+    m
+}
+
 /// The numbers with a decimal point in `text`: digits, then one or more `.digits` groups
 /// (`1.21`, `0.3.1`, `2.25`; a sentence's closing `.` is not part of one).
 fn numbers(text: &str) -> Vec<String> {

@@ -284,6 +284,9 @@ fn grep_at(
         // The block a documented line opens (`:root {` below `/* Site colours … */`): the
         // entry, the comment's line, the open brackets, and the lines left to show.
         let mut opened: Option<(usize, usize, i64, usize)> = None;
+        // A documented line whose block opens on the next line, a `{` alone (PHP's and C#'s
+        // classes and methods, Allman-style C): the entry and the comment's line.
+        let mut brace_next: Option<(usize, usize)> = None;
         // The block a matched line of data opens (`required_providers {`), likewise.
         let mut data_block: Option<(usize, usize, i64, usize)> = None;
         // A description matched inside a block (`description = "AWS region to deploy into."`
@@ -313,6 +316,12 @@ fn grep_at(
             // site, session 37: asked "What is the accent colour?", the search for `colour`
             // matched `/* Site colours on top of the theme's. */` and showed `:root {` below
             // it, not `--accent: #2e7d32;` inside).
+            if let Some((entry, at)) = brace_next.take()
+                && !matched
+                && line.trim() == "{"
+            {
+                opened = Some((entry, at, 0, BLOCK_LINES));
+            }
             if !matched {
                 follow_block(&mut opened, &mut shown, line, |at| {
                     format!("{rel} (line {number}{IN_COMMENTS_BLOCK}{at})")
@@ -365,6 +374,11 @@ fn grep_at(
                     let depth = brackets(line);
                     if depth > 0 {
                         opened = Some((entry, at, depth, BLOCK_LINES));
+                    } else if depth == 0 && !line.trim_end().ends_with([';', ',']) {
+                        // `final class TaxRate` then `{` (a PHP library, session 39: asked
+                        // "What is the standard VAT rate?", the search for `vat rate` showed
+                        // the class's head below its comment, not `STANDARD = 0.21` inside).
+                        brace_next = Some((entry, at));
                     }
                 }
             }
@@ -522,6 +536,16 @@ impl Blocks {
             return None;
         }
         let indent = block_indent(line);
+        // A `{` alone on its line opens the block of the line before it, as indented (`final
+        // class TaxRate` then `{`): that line stays the block's.
+        if body.trim_end() == "{"
+            && self
+                .open
+                .last()
+                .is_some_and(|(i, _, text)| *i == indent && !text.ends_with([';', ',', '{']))
+        {
+            return None;
+        }
         while self.open.last().is_some_and(|(i, _, _)| *i >= indent) {
             self.open.pop();
         }
