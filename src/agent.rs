@@ -3643,12 +3643,23 @@ fn echoed(content: &str, turns: &[TurnRecord], record: &TurnRecord, prompt: &str
         .trim()
         .trim_end_matches(['.', '!'])
         .trim_matches(['"', '\'', '`']);
+    // Nor is it an echo of the message that offered it, or of the one that told the model,
+    // calling it as a tool, that it is a name in the results to answer with (a PHP library,
+    // session 39: asked "Which exception is thrown when an invoice has no lines?", told the
+    // results name `EmptyInvoiceException`, the model answered `"EmptyInvoiceException"`,
+    // and was asked again as if it had only repeated the message).
     let offered = !word.is_empty()
+        && !word.contains(char::is_whitespace)
         && sent_messages(turns, record.nudge.as_deref()).any(|m| {
-            m.contains("The tool results above name ") && m.contains(&format!("`{word}`"))
+            let named = format!("`{word}`");
+            (m.contains("The tool results above name ") && m.contains(&named))
+                || m.starts_with(&format!(
+                    "{named} is not a tool: it is a name in the tool results"
+                ))
         });
-    correct::echoes(content, sent_messages(turns, record.nudge.as_deref()))
-        || (!offered && correct::repeats_request(content, prompt))
+    !offered
+        && (correct::echoes(content, sent_messages(turns, record.nudge.as_deref()))
+            || correct::repeats_request(content, prompt))
 }
 
 /// The messages toolmend wrote to the model in this run so far: corrective messages of failed

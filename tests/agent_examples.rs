@@ -4879,6 +4879,40 @@ fn a_which_function_answer_naming_none_is_asked_again_once() {
         retry.contains("The tool results above name `staying`, `LocalDate`"),
         "{retry}"
     );
+    // A name in the results called as a tool, then given alone, answers: no echo of the
+    // message saying it is such a name (a PHP library, session 39: `"EmptyInvoiceException"`,
+    // asked again as an echo, then the question echoed).
+    write_files(
+        &dir,
+        &[(
+            "src/Exception/EmptyInvoiceException.php",
+            "<?php\n\n/**\n * Thrown when a total is asked of an invoice without lines.\n */\nfinal class EmptyInvoiceException extends \\RuntimeException\n{\n}\n",
+        )],
+    );
+    let (t, requests) = run_prompt(
+        &dir,
+        "Which exception is thrown when an invoice has no lines?",
+        vec![
+            call("grep", json!({"pattern": "thrown", "ignore_case": true})),
+            call(
+                "EmptyInvoiceException",
+                json!({"invoice_path": "path/to/invoice"}),
+            ),
+            "\"EmptyInvoiceException\"".into(),
+            "Which exception is thrown when an invoice has no lines?".into(),
+        ],
+    );
+    assert!(
+        requests[2]
+            .messages
+            .last()
+            .unwrap()
+            .content
+            .starts_with("`EmptyInvoiceException` is not a tool"),
+        "{:?}",
+        requests[2].messages.last()
+    );
+    assert_eq!(t.answer.as_deref(), Some("\"EmptyInvoiceException\""));
 }
 
 /// Found with the tally set (session 35, test_file): `count` with `{"path": "."}` ran as the
