@@ -2013,6 +2013,28 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             names.retain(|n| !defined.contains(n));
             defined.append(&mut names);
             let mut names = defined;
+            // Of the names, those that say the kind asked for, when any does — and of those,
+            // the ones a bearing line defines: the class an exception extends and the methods
+            // in its block are not it (a PHP library, session 39: told the results name
+            // `EmptyInvoiceException`, `RuntimeException`, `__construct`, the model answered
+            // `RuntimeException`).
+            if kind.len() >= 4 {
+                let of_kind: Vec<String> = names
+                    .iter()
+                    .filter(|n| n.to_lowercase().contains(kind))
+                    .cloned()
+                    .collect();
+                let defined_here: Vec<String> = of_kind
+                    .iter()
+                    .filter(|n| lines.iter().any(|l| defines(shown_text(l), n)))
+                    .cloned()
+                    .collect();
+                if !defined_here.is_empty() {
+                    names = defined_here;
+                } else if !of_kind.is_empty() {
+                    names = of_kind;
+                }
+            }
             // None there: the names of the run's results that say the kind (a Maven project,
             // session 37: the bearing line was `super("room " + room + " is already booked
             // …")`, inside `public class RoomTakenException extends RuntimeException {`).

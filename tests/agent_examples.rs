@@ -4886,7 +4886,7 @@ fn a_which_function_answer_naming_none_is_asked_again_once() {
         &dir,
         &[(
             "src/Exception/EmptyInvoiceException.php",
-            "<?php\n\n/**\n * Thrown when a total is asked of an invoice without lines.\n */\nfinal class EmptyInvoiceException extends \\RuntimeException\n{\n}\n",
+            "<?php\n\n/**\n * Thrown when a total is asked of an invoice without lines.\n */\nfinal class EmptyInvoiceException extends \\RuntimeException\n{\n    public function __construct(string $number)\n    {\n    }\n}\n",
         )],
     );
     let (t, requests) = run_prompt(
@@ -4913,6 +4913,23 @@ fn a_which_function_answer_naming_none_is_asked_again_once() {
         requests[2].messages.last()
     );
     assert_eq!(t.answer.as_deref(), Some("\"EmptyInvoiceException\""));
+    // The names offered are those saying the kind, and of them the one the lines define: not
+    // the class it extends, nor the methods of its block (session 39: the model answered
+    // `RuntimeException` from `EmptyInvoiceException`, `RuntimeException`, `__construct`).
+    let (_, requests) = run_prompt(
+        &dir,
+        "Which exception is thrown when an invoice has no lines?",
+        vec![
+            call("grep", json!({"pattern": "thrown", "ignore_case": true})),
+            "It is thrown when a total is asked of an invoice without lines.".into(),
+            "EmptyInvoiceException".into(),
+        ],
+    );
+    let asked = &requests[2].messages.last().unwrap().content;
+    assert!(
+        asked.contains("The tool results above name `EmptyInvoiceException`. "),
+        "{asked}"
+    );
 }
 
 /// Found with the tally set (session 35, test_file): `count` with `{"path": "."}` ran as the

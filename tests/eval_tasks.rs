@@ -286,8 +286,8 @@ fn the_shipped_tasks_read() {
     // folder of session 29, the Go module of session 30, the folder of dotfiles of session 31
     // the data folder (SQL, CSV, a loader) of session 32, the TypeScript package of
     // session 33, the C library of session 36, the Maven project and the Hugo site of session
-    // 37, the Ruby gem and the Terraform/Kubernetes folder of session 38 (each written before
-    // the fixes its prompts found: tuned on since).
+    // 37, the Ruby gem and the Terraform/Kubernetes folder of session 38, the PHP library of
+    // session 39 (each written before the fixes its prompts found: tuned on since).
     for (file, folder) in [
         ("examples/tasks.jsonl", "examples/workspace"),
         ("examples/tasks-project.jsonl", "examples/project"),
@@ -304,6 +304,7 @@ fn the_shipped_tasks_read() {
         ("examples/tasks-blog.jsonl", "examples/blog"),
         ("examples/tasks-tides.jsonl", "examples/tides"),
         ("examples/tasks-infra.jsonl", "examples/infra"),
+        ("examples/tasks-invoicer.jsonl", "examples/invoicer"),
     ] {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         let list = tasks::load(&std::fs::read_to_string(root.join(file)).unwrap()).unwrap();
