@@ -2305,6 +2305,14 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             return Vec::new();
         }
         let version_asked = crate::tools::asks_version(&self.request);
+        let code_asked = correct::asks_which_code(&self.request)
+            .is_some_and(|kind| crate::tools::DEFINED_KINDS.contains(&kind));
+        // The lines of `held` (below) defining a name made of the request's words (all of
+        // them, lower case).
+        let mut defining: Vec<(usize, usize)> = Vec::new();
+        let asked_words: Vec<String> = crate::tools::request_words(&self.request)
+            .map(str::to_lowercase)
+            .collect();
         // The outputs of the run's calls that succeeded (not toolmend's notes around repeats).
         // With the path each result's read showed, to know its lines' places.
         let results: Vec<(Option<&str>, Vec<&str>)> = turns
@@ -2384,12 +2392,45 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 // written elsewhere finds other versions (`<?xml version="1.0"?>` over `"php":
                 // ">=8.1"` for "Which PHP version does the package require?").
                 let versioned = version_asked && writes_version(body(text).as_str());
+                // For a question asking which function (method, class, …), the words of a name
+                // the line defines: `addLine` holds "adds" and "line" (a PHP library, session
+                // 39: asked "Which method adds a line to an invoice?", the search for
+                // `add[_-]?line` showed `public function addLine(…)`, and the lines shown as
+                // bearing were the test's calls, `$invoice->addLine(…)`, which hold `invoice`).
+                let shown = body(text);
+                // Only a name made of them, two at least: `BookingService` is no answer to
+                // "Which method lists the bookings …?", nor `Invoice` to the question above.
+                let defined: Vec<Vec<String>> = if code_asked {
+                    correct::code_names(&shown)
+                        .into_iter()
+                        .filter(|n| defines(&shown, n))
+                        .map(|n| crate::tools::name_words(&n))
+                        .filter(|parts| {
+                            parts.len() >= 2
+                                && parts.iter().all(|p| {
+                                    asked_words.iter().any(|w| crate::tools::same_word(p, w))
+                                })
+                        })
+                        .collect()
+                } else {
+                    Vec::new()
+                };
+                let in_defined = |w: &str| {
+                    defined
+                        .iter()
+                        .any(|parts| parts.iter().any(|p| crate::tools::same_word(p, w)))
+                };
                 let found: Vec<usize> = (0..words.len())
                     .filter(|&k| {
-                        holds_word(&lower, &words[k]) || (versioned && words[k] == "version")
+                        holds_word(&lower, &words[k])
+                            || (versioned && words[k] == "version")
+                            || in_defined(&words[k])
                     })
                     .collect();
                 if !found.is_empty() {
+                    if found.iter().any(|&k| in_defined(&words[k])) {
+                        defining.push((mi, li));
+                    }
                     held.push((mi, li, found));
                 }
             }
@@ -2407,6 +2448,13 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             if !versioned.is_empty() {
                 held = versioned;
             }
+        }
+        // And a question asking which function's are those defining a name made of its words.
+        if held
+            .iter()
+            .any(|(mi, li, _)| defining.contains(&(*mi, *li)))
+        {
+            held.retain(|(mi, li, _)| defining.contains(&(*mi, *li)));
         }
         // A word on many lines tells little (the project's name): each word weighs one over
         // the number of lines holding it, and only the lines of the greatest weight are kept.

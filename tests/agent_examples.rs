@@ -3998,6 +3998,33 @@ fn a_made_up_name_after_the_look_is_searched_for_in_any_style() {
         t.turns[2]
     );
     assert_eq!(t.answer.as_deref(), Some("`addLine`."));
+    // The lines bearing on it are those defining a name made of its words: not a test's
+    // calls, which hold `invoice` too (session 39: shown those, the model answered
+    // `Invoicer\Line`).
+    write_files(
+        &dir,
+        &[(
+            "tests/InvoiceTest.php",
+            "<?php\n\nfinal class InvoiceTest\n{\n    public function testTotal(): void\n    {\n        $invoice->addLine('Coffee beans', 2);\n    }\n}\n",
+        )],
+    );
+    let search = || {
+        call(
+            "grep",
+            json!({"pattern": "add[_-]?line", "ignore_case": true}),
+        )
+    };
+    let (t, _) = run_prompt(
+        &dir,
+        prompt,
+        vec![search(), search(), search(), "`addLine`.".into()],
+    );
+    let nudge = t.turns.last().unwrap().nudge.as_deref().unwrap_or_default();
+    assert!(
+        nudge.contains("public function addLine(string $text): void")
+            && !nudge.contains("$invoice->addLine"),
+        "{nudge}"
+    );
 }
 
 /// Found with a C library (session 36, oldest_fn): Qwen2.5-Coder-0.5B called
