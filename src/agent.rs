@@ -2062,25 +2062,25 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             // A name in code the reply gives that no result and no file holds, when the look
             // at what the question names is not made: made up (a C library, session 36,
             // oldest_fn: `removeOldestItem`, the name of the model's own call, run as `ls`).
-            let made_up = correct::code_names(content)
-                .into_iter()
-                .find(|n| !self.held_by_results(turns, n) && self.tools.call_named(n).is_none());
-            // The look made already and no name in the bearing lines, the search for the name
-            // however it is written: `addLine`
-            // for `add_line` (a PHP library, session 39: asked "Which method adds a line to an
-            // invoice?", the model read `src/Line.php`, the file `line` names, and answered
-            // `add_line`; the method is Invoice's `addLine`).
-            let any_style = |name: &str| {
-                let words = crate::tools::name_words(name);
-                (self.is_tool("grep")
-                    && words.len() >= 2
-                    && words.iter().all(|w| w.chars().all(|c| c.is_alphanumeric())))
-                .then(|| {
-                    serde_json::json!({"name": "grep", "arguments": {"pattern": words.join("[_-]?"), "ignore_case": true}})
-                        .to_string()
+            // Held by a file only as written in another style (`addLine` for `add_line`): the
+            // search for it in any style, what grep's `call_named` gives for such a name.
+            let restyled = |n: &str| {
+                self.tools.call_named(n).filter(|call| {
+                    serde_json::from_str::<serde_json::Value>(call).is_ok_and(|c| {
+                        c["name"] == "grep" && c["arguments"]["pattern"].as_str() != Some(n)
+                    })
                 })
-                .filter(|c| !self.already_made(c))
             };
+            let made_up = correct::code_names(content).into_iter().find(|n| {
+                !self.held_by_results(turns, n)
+                    && (self.tools.call_named(n).is_none() || restyled(n).is_some())
+            });
+            // The look made already and no name in the bearing lines, the search for the name
+            // however it is written, when a file holds it so: `addLine` for `add_line` (a PHP
+            // library, session 39: asked "Which method adds a line to an invoice?", the model
+            // read `src/Line.php`, the file `line` names, and answered `add_line`; the method
+            // is Invoice's `addLine`).
+            let any_style = |name: &str| restyled(name).filter(|c| !self.already_made(c));
             if !asked.code
                 && let Some(name) = &made_up
                 && let Some(look) = self

@@ -3998,6 +3998,27 @@ fn a_made_up_name_after_the_look_is_searched_for_in_any_style() {
         t.turns[2]
     );
     assert_eq!(t.answer.as_deref(), Some("`addLine`."));
+    // A name no file holds in any style gets no search that would find nothing (the tides
+    // set, session 39: `find_next_high_water` was offered `find[_-]?next[_-]?high[_-]?water`).
+    let (_, requests) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            call("read", json!({"path": "src/Line.php"})),
+            "append_row".into(),
+            "`addLine`.".into(),
+        ],
+    );
+    assert!(
+        requests.iter().all(|r| !r
+            .messages
+            .last()
+            .unwrap()
+            .content
+            .contains("append[_-]?row")),
+        "{:?}",
+        requests.last().unwrap().messages.last()
+    );
     // The lines bearing on it are those defining a name made of its words: not a test's
     // calls, which hold `invoice` too (session 39: shown those, the model answered
     // `Invoicer\Line`).

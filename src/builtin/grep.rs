@@ -192,7 +192,8 @@ impl TypedTool for Grep {
 
     /// A call named after a name in code that the workspace's text files hold (`ringbuf_push`,
     /// `isBroken`: three characters or more, letters, digits and `_`, with a `_` or an inner
-    /// capital) means searching for it, case aside. Found with a C library (session 36): asked
+    /// capital) means searching for it, case aside — or, held only as written in another style
+    /// (`addLine` for `add_line`), for its words joined by an optional `_` or `-`. Found with a C library (session 36): asked
     /// "Which file declares ringbuf_push?", Qwen2.5-Coder-0.5B called `ringbuf_push` with
     /// read's arguments for `.`.
     fn call_named(&self, name: &str) -> Option<Value> {
@@ -206,7 +207,20 @@ impl TypedTool for Grep {
         let lower = name.to_lowercase();
         let sb = &self.sandbox;
         let found = lines_holding(sb, sb.root(), 1, |line, _| line.contains(lower.as_str()));
-        (found[0] > 0).then(|| json!({"pattern": name, "ignore_case": true}))
+        if found[0] > 0 {
+            return Some(json!({"pattern": name, "ignore_case": true}));
+        }
+        // Written in another style (`addLine` for `add_line`): the search for its words joined
+        // by an optional `_` or `-` (a PHP library, session 39: asked "Which method adds a line
+        // to an invoice?", the model answered `add_line`; the method is `addLine`).
+        let words = crate::tools::name_words(name);
+        if words.len() < 2 {
+            return None;
+        }
+        let pattern = words.join("[_-]?");
+        let re = regex::Regex::new(&pattern).ok()?;
+        let found = lines_holding(sb, sb.root(), 1, |line, _| re.is_match(line));
+        (found[0] > 0).then(|| json!({"pattern": pattern, "ignore_case": true}))
     }
 
     async fn run(&self, _ctx: &ToolContext, args: GrepArgs) -> Result<Output, Failure> {
