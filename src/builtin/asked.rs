@@ -67,6 +67,17 @@ fn verb_at(parts: &[Part], verbs: &[&str]) -> Option<usize> {
     (0..parts.len()).find(|&i| parts[i].is_any(verbs) && opens_clause(parts, i))
 }
 
+/// `rest` up to the next part that opens a clause (its first part aside): the words after a
+/// verb that belong to it.
+fn clause(rest: &[Part]) -> &[Part] {
+    let end = rest
+        .iter()
+        .skip(1)
+        .position(|p| p.opens)
+        .map_or(rest.len(), |i| i + 1);
+    &rest[..end]
+}
+
 /// Where an added line goes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Place {
@@ -530,12 +541,7 @@ fn version_required(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
 fn per_rate(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
     let verb = verb_at(parts, crate::tools::RATE_VERBS)?;
     let rest = &parts[verb + 1..];
-    let end = rest
-        .iter()
-        .skip(1)
-        .position(|p| p.opens)
-        .map_or(rest.len(), |i| i + 1);
-    let words: Vec<String> = rest[..end]
+    let words: Vec<String> = clause(rest)
         .iter()
         .map(|p| {
             if p.quoted {
@@ -591,13 +597,7 @@ pub(crate) fn switched(parts: &[Part]) -> Option<(bool, Vec<Part>)> {
         return Some(marked);
     }
     let verb = verb_at(parts, &["turn", "switch", "enable", "disable"])?;
-    let rest = &parts[verb + 1..];
-    let end = rest
-        .iter()
-        .skip(1)
-        .position(|p| p.opens)
-        .map_or(rest.len(), |i| i + 1);
-    let rest = &rest[..end];
+    let rest = clause(&parts[verb + 1..]);
     let (on, keys): (bool, Vec<Part>) = if parts[verb].is_any(&["enable", "disable"]) {
         (parts[verb].is("enable"), rest.to_vec())
     } else if let [first, keys @ ..] = rest

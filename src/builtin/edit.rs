@@ -1335,29 +1335,17 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
             }
         }
     }
-    if found.is_empty() {
-        // A shell variable is written in capitals, whatever the request writes (`EDITOR` for
-        // "the default editor": a folder of dotfiles, session 31).
-        for key in keys
-            .iter()
-            .map(|k| k.text.trim().to_uppercase())
-            .filter(|k| k.chars().count() >= 2)
-        {
-            for line in text.lines() {
-                if let Some(hit) = assignment(line, &key)
-                    && !found.iter().any(|(l, _)| std::ptr::eq(*l, line))
-                {
-                    found.push(hit);
-                }
-            }
+    // A shell variable is written in capitals, whatever the request writes (`EDITOR` for "the
+    // default editor": a folder of dotfiles, session 31); a manifest's key in lower case
+    // (composer.json's `"php": ">=8.1"` for "Require PHP 8.2 or newer.": a PHP library,
+    // session 39; package.json's `"node"`).
+    for cased in [str::to_uppercase, str::to_lowercase] {
+        if !found.is_empty() {
+            break;
         }
-    }
-    if found.is_empty() {
-        // A key in lower case, whatever the request writes: composer.json's `"php": ">=8.1"`
-        // for "Require PHP 8.2 or newer." (a PHP library, session 39), package.json's `"node"`.
         for key in keys
             .iter()
-            .map(|k| k.text.trim().to_lowercase())
+            .map(|k| cased(k.text.trim()))
             .filter(|k| k.chars().count() >= 2)
         {
             for line in text.lines() {
