@@ -1906,6 +1906,10 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             let shown: Vec<&str> = lines.iter().map(String::as_str).collect();
             if let Some((short, version)) = correct::cut_version(content, prompt, &shown) {
                 asked.number = true;
+                // The version is in the note: the next turn is for the answer, with no tools
+                // (examples/invoicer, session 39: offered them, the model read composer.json
+                // four times more until the run ended).
+                asked.answer_only = true;
                 return Some((
                     correct::version_cut(
                         prompt,

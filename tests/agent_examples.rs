@@ -5291,6 +5291,8 @@ fn a_version_questions_bearing_lines_write_a_version() {
         asked.starts_with("`8` is only the start of `8.1`") && asked.contains(r#""php": ">=8.1""#),
         "{asked}"
     );
+    // The turn is for the answer: no tools (the model read the file again until the run ended).
+    assert!(requests[2].tools.is_empty());
     assert_eq!(t.answer.as_deref(), Some("8.1"));
 }
 
