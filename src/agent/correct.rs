@@ -1140,7 +1140,7 @@ pub fn is_question(prompt: &str) -> bool {
 /// True when `prompt` tells the model to change something: it is no question ([`is_question`])
 /// and a sentence or clause of it opens with a verb that changes things (`Add …`, `Set …`, `In
 /// todo.txt, mark …`, `Please rename …`) or asks for a number of things per unit (`Show 50
-/// invoices per page`: [`crate::tools::rate_clause`]). A verb inside a clause (`Find what to
+/// invoices per page`: `tools::rate_clause`). A verb inside a clause (`Find what to
 /// fix`) does not count.
 ///
 /// ```
