@@ -2068,29 +2068,39 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             // oldest_fn: `removeOldestItem`, the name of the model's own call, run as `ls`).
             // Held by a file only as written in another style (`addLine` for `add_line`): the
             // search for it in any style, what grep's `call_named` gives for such a name.
-            let restyled = |n: &str| {
-                self.tools.call_named(n).filter(|call| {
-                    serde_json::from_str::<serde_json::Value>(call).is_ok_and(|c| {
-                        c["name"] == "grep" && c["arguments"]["pattern"].as_str() != Some(n)
-                    })
+            // The made-up name, and that search when a file holds it only so (each name's
+            // call looked up once: it reads the folder's files).
+            let restyled = |n: &str, call: &str| {
+                serde_json::from_str::<serde_json::Value>(call).is_ok_and(|c| {
+                    c["name"] == "grep" && c["arguments"]["pattern"].as_str() != Some(n)
                 })
             };
-            let made_up = correct::code_names(content).into_iter().find(|n| {
-                !self.held_by_results(turns, n)
-                    && (self.tools.call_named(n).is_none() || restyled(n).is_some())
-            });
+            let made_up: Option<(String, Option<String>)> =
+                correct::code_names(content).into_iter().find_map(|n| {
+                    if self.held_by_results(turns, &n) {
+                        return None;
+                    }
+                    match self.tools.call_named(&n) {
+                        None => Some((n, None)),
+                        Some(call) if restyled(&n, &call) => Some((n, Some(call))),
+                        Some(_) => None,
+                    }
+                });
             // The look made already and no name in the bearing lines, the search for the name
             // however it is written, when a file holds it so: `addLine` for `add_line` (a PHP
             // library, session 39: asked "Which method adds a line to an invoice?", the model
             // read `src/Line.php`, the file `line` names, and answered `add_line`; the method
             // is Invoice's `addLine`).
-            let any_style = |name: &str| restyled(name).filter(|c| !self.already_made(c));
             if !asked.code
-                && let Some(name) = &made_up
-                && let Some(look) = self
-                    .look_first()
-                    .filter(|c| !self.already_made(c))
-                    .or_else(|| names.is_empty().then(|| any_style(name)).flatten())
+                && let Some((name, any_style)) = &made_up
+                && let Some(look) =
+                    self.look_first()
+                        .filter(|c| !self.already_made(c))
+                        .or_else(|| {
+                            any_style
+                                .clone()
+                                .filter(|c| names.is_empty() && !self.already_made(c))
+                        })
             {
                 asked.code = true;
                 return Some((
@@ -2102,7 +2112,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             // names the results give (a Maven project, session 37: told the results name
             // `RoomTakenException`, the model answered `RoomAlreadyBookedException`).
             if asked.code
-                && let Some(name) = &made_up
+                && let Some((name, _)) = &made_up
                 && !names.is_empty()
             {
                 asked.made_up = true;
@@ -2314,6 +2324,8 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         // The lines of `held` (below) defining a name made of the request's words (all of
         // them, lower case).
         let mut defining: Vec<(usize, usize)> = Vec::new();
+        // And those writing a version, for a question about one.
+        let mut writing_versions: Vec<(usize, usize)> = Vec::new();
         let asked_words: Vec<String> = crate::tools::request_words(&self.request)
             .map(str::to_lowercase)
             .collect();
@@ -2395,13 +2407,14 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 // For a question about a version, a line writing one holds the word: the word
                 // written elsewhere finds other versions (`<?xml version="1.0"?>` over `"php":
                 // ">=8.1"` for "Which PHP version does the package require?").
-                let versioned = version_asked && writes_version(body(text).as_str());
+
                 // For a question asking which function (method, class, …), the words of a name
                 // the line defines: `addLine` holds "adds" and "line" (a PHP library, session
                 // 39: asked "Which method adds a line to an invoice?", the search for
                 // `add[_-]?line` showed `public function addLine(…)`, and the lines shown as
                 // bearing were the test's calls, `$invoice->addLine(…)`, which hold `invoice`).
                 let shown = body(text);
+                let versioned = version_asked && writes_version(&shown);
                 // Only a name made of them, two at least: `BookingService` is no answer to
                 // "Which method lists the bookings …?", nor `Invoice` to the question above.
                 let defined: Vec<Vec<String>> = if code_asked {
@@ -2435,6 +2448,9 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     if found.iter().any(|&k| in_defined(&words[k])) {
                         defining.push((mi, li));
                     }
+                    if versioned {
+                        writing_versions.push((mi, li));
+                    }
                     held.push((mi, li, found));
                 }
             }
@@ -2443,22 +2459,11 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         // version: `"phpunit/phpunit": "^10.5"` over `"test": "phpunit"` for "Which version of
         // PHPUnit do the tests use?" (a PHP library, session 39: shown the second, the model
         // answered `PHPUnit`).
-        if version_asked {
-            let versioned: Vec<(usize, usize, Vec<usize>)> = held
-                .iter()
-                .filter(|(mi, li, _)| writes_version(line_text(results[*mi].1[*li])))
-                .cloned()
-                .collect();
-            if !versioned.is_empty() {
-                held = versioned;
-            }
-        }
         // And a question asking which function's are those defining a name made of its words.
-        if held
-            .iter()
-            .any(|(mi, li, _)| defining.contains(&(*mi, *li)))
-        {
-            held.retain(|(mi, li, _)| defining.contains(&(*mi, *li)));
+        for kept in [&writing_versions, &defining] {
+            if held.iter().any(|(mi, li, _)| kept.contains(&(*mi, *li))) {
+                held.retain(|(mi, li, _)| kept.contains(&(*mi, *li)));
+            }
         }
         // A word on many lines tells little (the project's name): each word weighs one over
         // the number of lines holding it, and only the lines of the greatest weight are kept.

@@ -206,21 +206,24 @@ impl TypedTool for Grep {
         }
         let lower = name.to_lowercase();
         let sb = &self.sandbox;
-        let found = lines_holding(sb, sb.root(), 1, |line, _| line.contains(lower.as_str()));
-        if found[0] > 0 {
-            return Some(json!({"pattern": name, "ignore_case": true}));
-        }
-        // Written in another style (`addLine` for `add_line`): the search for its words joined
-        // by an optional `_` or `-` (a PHP library, session 39: asked "Which method adds a line
-        // to an invoice?", the model answered `add_line`; the method is `addLine`).
+        // Or written in another style (`addLine` for `add_line`): the search for its words
+        // joined by an optional `_` or `-` (a PHP library, session 39: asked "Which method adds
+        // a line to an invoice?", the model answered `add_line`; the method is `addLine`). Both
+        // counted in one pass over the files.
         let words = crate::tools::name_words(name);
-        if words.len() < 2 {
-            return None;
-        }
         let pattern = words.join("[_-]?");
-        let re = regex::Regex::new(&pattern).ok()?;
-        let found = lines_holding(sb, sb.root(), 1, |line, _| re.is_match(line));
-        (found[0] > 0).then(|| json!({"pattern": pattern, "ignore_case": true}))
+        let re = (words.len() >= 2)
+            .then(|| regex::Regex::new(&pattern).ok())
+            .flatten();
+        let found = lines_holding(sb, sb.root(), 2, |line, k| match k {
+            0 => line.contains(lower.as_str()),
+            _ => re.as_ref().is_some_and(|re| re.is_match(line)),
+        });
+        if found[0] > 0 {
+            Some(json!({"pattern": name, "ignore_case": true}))
+        } else {
+            (found[1] > 0).then(|| json!({"pattern": pattern, "ignore_case": true}))
+        }
     }
 
     async fn run(&self, _ctx: &ToolContext, args: GrepArgs) -> Result<Output, Failure> {
