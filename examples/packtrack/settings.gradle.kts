@@ -1,0 +1,8 @@
+rootProject.name = "packtrack"
+
+pluginManagement {
+    repositories {
+        gradlePluginPortal()
+        mavenCentral()
+    }
+}
