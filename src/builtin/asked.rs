@@ -426,6 +426,7 @@ pub(crate) fn value_set(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
     if let Some(required) = version_required(parts)
         .or_else(|| version_of(parts))
         .or_else(|| per_rate(parts))
+        .or_else(|| every_interval(parts))
     {
         return Some(required);
     }
@@ -560,6 +561,42 @@ fn per_rate(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
     let per = rest.iter().position(|p| p.is("per"))?;
     let keys = rest[1..=per + 1].to_vec();
     keys.iter().all(is_value).then(|| (rest[0].clone(), keys))
+}
+
+/// An interval: "V K every N unit" (see `crate::tools::interval_clause`) sets N, and the words
+/// naming what gets it are the verb, the words after it up to `every`, and the unit (a
+/// Kotlin/Gradle application, session 40: "Poll for updates every 30 minutes." is the config's
+/// `poll-interval = 15m`).
+///
+/// ```text
+/// Poll for updates every 30 minutes  → (30, [Poll, for, updates, minutes])
+/// ```
+fn every_interval(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
+    let verb = (0..parts.len()).find(|&i| opens_clause(parts, i) && !parts[i].quoted)?;
+    let rest = clause(&parts[verb..]);
+    let words: Vec<String> = rest
+        .iter()
+        .map(|p| {
+            if p.quoted {
+                String::new()
+            } else {
+                p.text.to_lowercase()
+            }
+        })
+        .collect();
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
+    if !crate::tools::interval_clause(&words) {
+        return None;
+    }
+    let every = rest.iter().position(|p| p.is("every"))?;
+    let (value, unit) = (rest.get(every + 1)?, rest.get(every + 2)?);
+    let mut keys: Vec<Part> = rest[..every]
+        .iter()
+        .filter(|p| is_value(p))
+        .cloned()
+        .collect();
+    keys.push(unit.clone());
+    Some((value.clone(), keys))
 }
 
 /// "Deploy version V of K" (`use`, `run`, `ship`, `roll out`): V for what K names (a

@@ -1204,6 +1204,15 @@ fn with_value(line: &str, old_value: &str, value: &str) -> String {
     {
         let value = value.trim_start_matches('v');
         format!("{image}:{}{value}", if v { "v" } else { "" })
+    } else if let Some(suffix) = literal_suffix(bare)
+        && !value.is_empty()
+        && value
+            .chars()
+            .all(|c| c.is_ascii_digit() || c == '.' || c == '_')
+    {
+        // A number's type stays (`10L` → `30L`: a Kotlin/Gradle application, session 40,
+        // where `const val DEFAULT_TIMEOUT_SECONDS = 30` would no longer be a `Long`).
+        format!("{value}{suffix}")
     } else {
         value.to_owned()
     };
@@ -1220,6 +1229,26 @@ fn with_value(line: &str, old_value: &str, value: &str) -> String {
         &line[..at],
         &line[at + old_value.len()..]
     )
+}
+
+/// The type suffix of a number literal (`L` of Kotlin's and Java's `10L`, `UL` of C's `10UL`,
+/// `f` of `1.5f`, `u64` of Rust's `8u64`): letters after digits that give the number's type
+/// in code, not a unit (`15m`, `2g` and `10s` are durations and sizes whose letter the request's
+/// words would have to give). `None` for anything else.
+fn literal_suffix(value: &str) -> Option<&str> {
+    let digits = value.find(|c: char| !(c.is_ascii_digit() || c == '_' || c == '.'))?;
+    if digits == 0 || !value.starts_with(|c: char| c.is_ascii_digit()) {
+        return None;
+    }
+    let suffix = &value[digits..];
+    let rust = [
+        "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize",
+        "f32", "f64",
+    ];
+    let c_like = [
+        "L", "l", "LL", "ll", "u", "U", "UL", "ul", "ULL", "ull", "f", "F",
+    ];
+    (rust.contains(&suffix) || c_like.contains(&suffix)).then_some(suffix.trim_start_matches('_'))
 }
 
 /// The edit that puts `new` on a line of its own at `place` in `text`, indented like the line it
@@ -1308,13 +1337,70 @@ fn replaced_in_line(
 /// writes it. `None` when no line or several assign them, or the line already holds `value`.
 fn set_in_line(text: &str, keys: &[asked::Part], value: &str) -> Option<(String, String)> {
     let (line, old_value) = value_line(text, keys, value)?;
+    let value = in_unit(unquoted(old_value), keys, value);
     if unquoted(old_value) == value {
         return None;
     }
     Some((
         line.trim().to_owned(),
-        with_value(line, old_value, value).trim().to_owned(),
+        with_value(line, old_value, &value).trim().to_owned(),
     ))
+}
+
+/// The unit ([`crate::tools::UNITS`]) a word of `keys` names (`minutes` of "Poll for updates
+/// every 30 minutes."), the last such word.
+fn unit_of(keys: &[asked::Part]) -> Option<usize> {
+    keys.iter().rev().find_map(|k| {
+        (!k.quoted)
+            .then(|| crate::tools::unit_named(&k.text))
+            .flatten()
+    })
+}
+
+/// The letters after the number of `value` (`m` of `15m`, `GB` of `2GB`) when they write a
+/// unit of [`crate::tools::UNITS`], case aside; `None` for anything else.
+fn unit_letters(value: &str) -> Option<&str> {
+    let at = value.find(|c: char| !c.is_ascii_digit())?;
+    let letters = &value[at..];
+    (at > 0
+        && crate::tools::UNITS
+            .iter()
+            .any(|(_, l)| l.contains(&letters.to_lowercase().as_str())))
+    .then_some(letters)
+}
+
+/// `value` (a whole number the request gives in the unit one of `keys` names) written in the
+/// unit letters of `old` (the value it replaces, quotes aside): `30` in minutes over `15m` is
+/// `30m`; over `15s`, seconds, the unit the request names in the letter the first of its
+/// letters is (`30m`), capitals as `old` writes them. A unit of another kind (a size over a
+/// duration), an old value without letters or a value that is no whole number: `value` as
+/// given.
+fn in_unit(old: &str, keys: &[asked::Part], value: &str) -> String {
+    let (Some(unit), Some(letters)) = (unit_of(keys), unit_letters(old)) else {
+        return value.to_owned();
+    };
+    if value.is_empty() || !value.chars().all(|c| c.is_ascii_digit()) {
+        return value.to_owned();
+    }
+    let units = crate::tools::UNITS;
+    let lower = letters.to_lowercase();
+    let time = |u: usize| u <= 5;
+    // The units the old letters may write (`m`: minutes or megabytes), of the request's kind.
+    let same_kind = units
+        .iter()
+        .enumerate()
+        .any(|(u, (_, l))| l.contains(&lower.as_str()) && time(u) == time(unit));
+    if !same_kind {
+        return value.to_owned();
+    }
+    let written = if units[unit].1.contains(&lower.as_str()) {
+        letters.to_owned()
+    } else if letters.chars().all(|c| c.is_ascii_uppercase()) {
+        units[unit].1[0].to_uppercase()
+    } else {
+        units[unit].1[0].to_owned()
+    };
+    format!("{value}{written}")
 }
 
 /// The one line of `text` assigning one of `keys` (see [`set_in_line`]) and the value it
@@ -1542,6 +1628,28 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
                 found.clear();
             }
             if held == best && held > 0 {
+                found.push((line, old));
+            }
+        }
+    }
+    if found.is_empty() && unit_of(keys).is_some() {
+        // A key made of words, one of them the request's, set to a number in a unit's letters:
+        // `poll-interval = 15m` for "Poll for updates every 30 minutes." (a Kotlin/Gradle
+        // application's HOCON config, session 40), `cache_ttl: 10s`, `maxHeap = "512m"`.
+        for line in text.lines() {
+            let bare = line.trim_start().trim_start_matches("- ").trim_start();
+            let bare = bare.trim_start_matches(['"', '\'']);
+            let name: String = bare
+                .chars()
+                .take_while(|&c| asked::is_name_char(c) || c == '-' || c == '.')
+                .collect();
+            let named = crate::tools::name_words(&name.replace(['.', '-'], "_"))
+                .iter()
+                .any(|part| words.iter().any(|w| crate::tools::same_word(part, w)));
+            if named
+                && let Some((_, old)) = assignment(bare, &name)
+                && unit_letters(unquoted(old)).is_some()
+            {
                 found.push((line, old));
             }
         }
@@ -2736,6 +2844,22 @@ mod tests {
         );
         let line = "at: 10:30";
         assert_eq!(super::with_value(line, &line[4..], "11"), "at: 11");
+        // A number literal's type stays; a unit does not come from the old value.
+        let line = "const val DEFAULT_TIMEOUT_SECONDS = 10L";
+        assert_eq!(
+            super::with_value(line, &line[36..], "30"),
+            "const val DEFAULT_TIMEOUT_SECONDS = 30L"
+        );
+        let line = "let limit = 8u64;";
+        assert_eq!(
+            super::with_value(line, &line[12..16], "16"),
+            "let limit = 16u64;"
+        );
+        let line = "poll-interval = 15m";
+        assert_eq!(
+            super::with_value(line, &line[16..], "30"),
+            "poll-interval = 30"
+        );
     }
 
     /// Found with a Terraform folder's Kubernetes manifests (session 38): "Scale the web
@@ -2774,6 +2898,68 @@ mod tests {
                 "image: ghcr.io/kestrel/photos-web:2.3.0",
                 "image: ghcr.io/kestrel/photos-web:2.4.0"
             )
+        );
+    }
+
+    /// Found with a Kotlin/Gradle application (session 40): "Change the default request
+    /// timeout to 30 seconds." was offered `DEFAULT_TIMEOUT_SECONDS = 30` for `= 10L` (no
+    /// longer a `Long`), and "Poll for updates every 30 minutes." (HOCON's `poll-interval =
+    /// 15m`) grounded no change. A number's type suffix stays; a number given in a unit is
+    /// written in the unit's letters the old value uses.
+    #[test]
+    fn a_literals_type_and_a_values_unit_are_kept() {
+        use crate::tools::TypedTool;
+        let dir = tempfile::tempdir().unwrap();
+        for (path, text) in [
+            (
+                "src/Tracker.kt",
+                "package packtrack\n\nconst val DEFAULT_TIMEOUT_SECONDS = 10L\nconst val USER_AGENT = \"packtrack/0.4\"\n",
+            ),
+            (
+                "conf/application.conf",
+                "packtrack {\n  # How often `packtrack watch` asks the carriers for news.\n  poll-interval = 15m\n  cache-dir = \"/tmp\"\n}\n",
+            ),
+            ("config.yml", "cache_ttl: \"90s\"\nmax_body: 512m\n"),
+        ] {
+            let path = dir.path().join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        let edit = super::Edit::new(std::sync::Arc::new(
+            super::Sandbox::new(dir.path()).unwrap(),
+        ));
+        let call = |path: &str, old: &str, new: &str| {
+            Some(serde_json::json!({"path": path, "old_text": old, "new_text": new}))
+        };
+        assert_eq!(
+            edit.change_asked("Change the default request timeout to 30 seconds."),
+            call(
+                "src/Tracker.kt",
+                "const val DEFAULT_TIMEOUT_SECONDS = 10L",
+                "const val DEFAULT_TIMEOUT_SECONDS = 30L"
+            )
+        );
+        assert_eq!(
+            edit.change_asked("Poll for updates every 30 minutes."),
+            call(
+                "conf/application.conf",
+                "poll-interval = 15m",
+                "poll-interval = 30m"
+            )
+        );
+        // Another unit of the same kind is written in its own letter; a unit of another kind
+        // leaves the number bare.
+        assert_eq!(
+            edit.change_asked("Set the cache ttl in config.yml to 2 minutes."),
+            call("config.yml", "cache_ttl: \"90s\"", "cache_ttl: \"2m\"")
+        );
+        assert_eq!(
+            edit.change_asked("Set the max body in config.yml to 1 GB."),
+            call("config.yml", "max_body: 512m", "max_body: 1g")
+        );
+        assert_eq!(
+            edit.change_asked("Set the cache ttl in config.yml to 1 GB."),
+            call("config.yml", "cache_ttl: \"90s\"", "cache_ttl: \"1\"")
         );
     }
 

@@ -307,12 +307,14 @@ impl Sandbox {
     /// [`crate::tools::request_words`]) that is the relative path of an existing file
     /// (`want_dir` false) or folder (true) other than the root; for a file, failing that, the one
     /// file below the root a word with a dot names by its file name (`load.py` →
-    /// `scripts/load.py`), then the one file below the root a word names by its stem (see
-    /// [`crate::tools::word_names_stem`]: a word that is the stem or its plural first, a tool's
-    /// own file after, a `Gemfile` deferring to the root's gemspec naming that; a word naming
-    /// two files names none; the first 10,000 entries below the root are looked at), then the
-    /// root's file holding the version of a language the request asks about
-    /// ([`crate::tools::version_files`]), then the root's package.json for a script it lists
+    /// `scripts/load.py`), then the root's manifest listing a dependency whose version it asks
+    /// about, then the root's file holding the version of a language or tool the request asks
+    /// about ([`crate::tools::version_files`]), then the one file below the root a word names
+    /// by its stem (see [`crate::tools::word_names_stem`]: a word that is the stem or its
+    /// plural first, a tool's own file after, a `Gemfile` deferring to the root's gemspec
+    /// naming that; a word naming two files names none; the first 10,000 entries below the
+    /// root are looked at), then two words naming a stem joined by `-` or `_`, then the
+    /// root's package.json for a script it lists
     /// ("the test script"). At most the first 200 words are looked at; nothing outside the
     /// root is ever named.
     pub fn first_named(&self, request: &str, want_dir: bool) -> Option<String> {
@@ -372,6 +374,15 @@ impl Sandbox {
         )
         .or_else(|| self.manifest_listing(request))
         .or_else(|| {
+            // A language's or tool's version ("Which Node version …?"): the root's file
+            // holding it, before a file a word names by its stem (`gradle.properties` for
+            // "Which Gradle version …?" holds the daemon's settings, not the version).
+            crate::tools::version_files(request)
+                .into_iter()
+                .find(|f| self.root.join(f).is_file())
+                .map(str::to_owned)
+        })
+        .or_else(|| {
             // A word that is a file's stem (or its plural) before one that names a tool's own
             // file (`gem` → `Gemfile`): "Bump the gem version to 0.5.0." is about
             // `lib/tidewatch/version.rb` (a Ruby gem, session 38: the model read the Gemfile
@@ -391,13 +402,6 @@ impl Sandbox {
             })
         })
         .or_else(paired)
-        .or_else(|| {
-            // A language's version ("Which Node version …?"): the root's file holding it.
-            crate::tools::version_files(request)
-                .into_iter()
-                .find(|f| self.root.join(f).is_file())
-                .map(str::to_owned)
-        })
         .or_else(|| self.script_named(request))
     }
 
@@ -877,6 +881,34 @@ mod tests {
         ));
         assert!(!lists("gem \"rake\", \"~> 13.0\"\n", "gem"));
         assert!(!lists("# serde = \"1\"\n", "serde"));
+    }
+
+    /// Found with a Kotlin/Gradle application (session 40): "Which Gradle version does the
+    /// wrapper download?" was offered `gradle.properties` (named by its stem: the daemon's
+    /// settings); the version is in the wrapper's properties.
+    #[test]
+    fn a_tools_version_file_comes_before_a_file_its_name_names_by_stem() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("gradle/wrapper")).unwrap();
+        let write = |path: &str, text: &str| std::fs::write(dir.path().join(path), text).unwrap();
+        write("gradle.properties", "org.gradle.jvmargs=-Xmx2g\n");
+        let sb = Sandbox::new(dir.path()).unwrap();
+        let named = |request: &str| sb.first_named(request, false);
+        let asked = "Which Gradle version does the wrapper download?";
+        assert_eq!(named(asked).as_deref(), Some("gradle.properties"));
+        write(
+            "gradle/wrapper/gradle-wrapper.properties",
+            "distributionUrl=https\\://services.gradle.org/distributions/gradle-8.10.2-bin.zip\n",
+        );
+        assert_eq!(
+            named(asked).as_deref(),
+            Some("gradle/wrapper/gradle-wrapper.properties")
+        );
+        // No version asked: the stem's file.
+        assert_eq!(
+            named("How much heap does gradle get?").as_deref(),
+            Some("gradle.properties")
+        );
     }
 
     #[test]

@@ -225,6 +225,65 @@ pub(crate) const SET_VERBS: &[&str] = &[
 /// follow (see [`rate_clause`]).
 pub(crate) const RATE_VERBS: &[&str] = &["show", "list", "display"];
 
+/// The stems of a word ending in `-ing` (`mocking` → `mock`; `caching` → `cach`, `cache`;
+/// `logging` → `logg`, `log`): a question's gerund names a thing the files spell without it
+/// (a Kotlin/Gradle application, session 40: "Which mocking library do the tests use?"
+/// searched `test`, and the build file says `io.mockk:mockk`). Stems of three letters at
+/// least; none for a shorter word (`ring`, `thing`).
+pub(crate) fn ing_stems(word: &str) -> Vec<String> {
+    let Some(stem) = word.strip_suffix("ing").filter(|s| s.chars().count() >= 3) else {
+        return Vec::new();
+    };
+    let mut out = vec![stem.to_owned(), format!("{stem}e")];
+    let b = stem.as_bytes();
+    if b.len() >= 4 && b[b.len() - 1] == b[b.len() - 2] && !b"aeiou".contains(&b[b.len() - 1]) {
+        out.push(stem[..stem.len() - 1].to_owned());
+    }
+    out
+}
+
+/// Units of time and size a request may give a number in, each with the letters a config
+/// writes it with after the number (`15m`, `30s`, `2g`), lower case.
+pub(crate) const UNITS: &[(&[&str], &[&str])] = &[
+    (&["millisecond", "milliseconds", "ms"], &["ms"]),
+    (&["second", "seconds", "sec", "secs"], &["s", "sec", "secs"]),
+    (&["minute", "minutes", "min", "mins"], &["m", "min", "mins"]),
+    (&["hour", "hours", "hr", "hrs"], &["h", "hr", "hrs"]),
+    (&["day", "days"], &["d"]),
+    (&["week", "weeks"], &["w"]),
+    (&["kb", "kib", "kilobyte", "kilobytes"], &["k", "kb", "kib"]),
+    (&["mb", "mib", "megabyte", "megabytes"], &["m", "mb", "mib"]),
+    (&["gb", "gib", "gigabyte", "gigabytes"], &["g", "gb", "gib"]),
+];
+
+/// The unit (its index in [`UNITS`]) a word of a request names, case aside.
+pub(crate) fn unit_named(word: &str) -> Option<usize> {
+    let w = word.to_lowercase();
+    UNITS
+        .iter()
+        .position(|(words, _)| words.contains(&w.as_str()))
+}
+
+/// Whether the words of a clause (lower case, leading words aside) ask for something to be done
+/// at an interval: a verb first, then `every`, a whole number and a unit of time ("poll for
+/// updates every 30 minutes"), which a folder's config says. "Every 5 minutes" alone, or after
+/// a pronoun ("it runs every 5 minutes"), is no request.
+pub(crate) fn interval_clause(words: &[&str]) -> bool {
+    const NOT_VERBS: &[&str] = &[
+        "i", "we", "it", "he", "she", "they", "you", "this", "that", "the", "a", "an", "every",
+    ];
+    let Some(first) = words.first() else {
+        return false;
+    };
+    !NOT_VERBS.contains(first)
+        && words.windows(3).any(|w| {
+            w[0] == "every"
+                && !w[1].is_empty()
+                && w[1].chars().all(|c| c.is_ascii_digit())
+                && unit_named(w[2]).is_some_and(|u| u <= 5)
+        })
+}
+
 /// Whether the words of a clause (lower case, leading words aside) ask for a number of things
 /// per unit: one of [`RATE_VERBS`], a whole number, then up to three words, `per` and the unit
 /// ("show 50 invoices per page"). "Show the README" and "list 3 files" are looks.
@@ -375,6 +434,14 @@ const VERSION_FILES: &[(&[&str], &[&str])] = &[
     (&["rust"], &["rust-toolchain.toml", "rust-toolchain"]),
     (&["java"], &[".java-version"]),
     (&["terraform"], &[".terraform-version"]),
+    // A build tool's wrapper pins the version it downloads (a Kotlin/Gradle application,
+    // session 40: "Which Gradle version does the wrapper download?" was offered the read of
+    // `gradle.properties`, named by its stem, which holds none).
+    (&["gradle"], &["gradle/wrapper/gradle-wrapper.properties"]),
+    (
+        &["maven", "mvn"],
+        &[".mvn/wrapper/maven-wrapper.properties"],
+    ),
 ];
 
 /// The files of the root that hold the version of a language or runtime `request` names next to
