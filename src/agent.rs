@@ -656,7 +656,8 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     }
 
     /// Makes the next request fit the context window with room for the reply (see [`fit`]):
-    /// earlier tool results (before `latest`) are removed oldest first, then the latest turn's
+    /// earlier tool results (before `latest`) are removed — those a later message repeats
+    /// whole first, then oldest first — then the latest turn's
     /// results (from `latest` on) are cut to the largest common length that fits. `None` when
     /// nothing had to change or the backend cannot count tokens. The run's results start at
     /// `run_start` (earlier ones belong to earlier prompts, whose call ids may recur).
@@ -692,13 +693,34 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             tokens,
             context,
         };
-        // Earlier results first, oldest first: the latest turn's are what the model asked for now.
-        for i in 0..latest {
+        // Earlier results first, oldest first: the latest turn's are what the model asked for
+        // now. Before them, a result a later message repeats whole (a repeated call's result
+        // shown again with the note that it is one): it costs room twice and tells nothing
+        // the later one does not. Found with a Kotlin/Gradle application (session 40): asked
+        // "Which prefix do PostNL tracking ids start with?", Qwen2.5-Coder-0.5B searched
+        // `postnl` (the line with `"3S"`), then `track` four times; the long `track` result,
+        // shown again each time, pushed the `postnl` result out, and the answer was a line of
+        // code.
+        let removable = |m: &Message| m.role == Role::Tool && m.content.len() > fit::REMOVED.len();
+        let repeated: Vec<usize> = (0..latest)
+            .filter(|&i| {
+                removable(&self.history[i])
+                    && self.history[i + 1..]
+                        .iter()
+                        .any(|later| later.content.contains(self.history[i].content.as_str()))
+            })
+            .collect();
+        let order: Vec<usize> = repeated
+            .iter()
+            .copied()
+            .chain((0..latest).filter(|i| !repeated.contains(i)))
+            .collect();
+        for i in order {
             if tokens <= limit {
                 break;
             }
             let m = &mut self.history[i];
-            if m.role != Role::Tool || m.content.len() <= fit::REMOVED.len() {
+            if !removable(m) {
                 continue;
             }
             m.content = fit::REMOVED.to_owned();
@@ -2617,6 +2639,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                         && strings.all(|s| {
                             crate::tools::request_names(&self.request, s)
                                 || holds_phrase(&self.request, s)
+                                || stem_of_request_word(&self.request, s)
                         }),
                 )
             })
@@ -3551,11 +3574,28 @@ fn copied_output(content: &str, turns: &[TurnRecord]) -> Option<String> {
         })
 }
 
+/// Whether `value` is the stem of a word of `request` ending in `-ing` (`mock` of "Which
+/// mocking library …?": see grep's `example_for`), case aside.
+fn stem_of_request_word(request: &str, value: &str) -> bool {
+    crate::tools::request_words(request).take(200).any(|w| {
+        crate::tools::ing_stems(&w.to_lowercase())
+            .iter()
+            .any(|s| s.eq_ignore_ascii_case(value))
+    })
+}
+
 /// Whether `phrase`, two words or more, is words of `request` next to each other (case and the
 /// punctuation around words aside): grep's search for "word count", asked which flag prints the
 /// word count.
 fn holds_phrase(request: &str, phrase: &str) -> bool {
-    let want: Vec<String> = phrase.split_whitespace().map(str::to_lowercase).collect();
+    // A phrase searched for as code joins it (`main[_-]?class`: see grep's `example_for`).
+    let phrase = phrase.replace("[_-]?", " ").to_lowercase();
+    // A negated verb searched for as `not found` ("… cannot be found?": see grep's
+    // `negations`).
+    if crate::builtin::negations(request).contains(&phrase) {
+        return true;
+    }
+    let want: Vec<String> = phrase.split_whitespace().map(str::to_owned).collect();
     if want.len() < 2 {
         return false;
     }

@@ -242,6 +242,44 @@ fn only_as_many_earlier_results_go_as_needed() {
     assert!(fed[2].ends_with("row 60 of the medium file"), "{}", fed[2]);
 }
 
+/// Found with a Kotlin/Gradle application (session 40): a search repeated four times, its long
+/// result shown again each time, pushed the one result that answered the question out of the
+/// window, oldest first. A result a later message repeats whole goes before any other.
+#[test]
+fn a_result_shown_again_later_is_removed_before_an_older_one() {
+    let dir = folder();
+    for (name, what) in [("other.txt", "other"), ("short2.txt", "second")] {
+        let text: String = (1..=13)
+            .map(|i| format!("line {i} of the {what} file\n"))
+            .collect();
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    let mut s = Session::new(
+        dir.path(),
+        vec![
+            read("other.txt"),
+            read("short2.txt"),
+            read("short2.txt"),
+            read("medium.txt"),
+            "Done.".into(),
+        ],
+        Some(CONTEXT),
+    );
+    let (t, events) = s.run("Read other.txt, short2.txt and medium.txt.");
+    assert_eq!(t.end, EndReason::Answered, "{:?}", t.error);
+    let fit = fits(&events);
+    assert!(!fit.is_empty(), "{events:?}");
+    // The first read of short2.txt went first: its repeat still shows it.
+    assert_eq!(fit[0].1[0], t.turns[1].calls[0].id, "{fit:?}");
+    let last = s.log.requests().pop().unwrap();
+    let fed = tool_messages(&last);
+    assert!(
+        fed[0].ends_with("line 13 of the other file"),
+        "the older result that nothing repeats stays: {fed:?}"
+    );
+    assert_eq!(fed[1], REMOVED);
+}
+
 #[test]
 fn a_repeat_of_a_removed_call_runs_again() {
     let dir = folder();

@@ -3579,6 +3579,65 @@ fn a_phrase_of_the_request_found_in_a_file_is_the_search_offered() {
     );
 }
 
+/// Found with a Kotlin/Gradle application (session 40): asked "What is the application's main
+/// class?", Qwen2.5-Coder-0.5B was offered the read of `Main.kt` (`main` names it by its stem);
+/// the answer is the build file's `mainClass.set("packtrack.MainKt")`. A phrase of the request
+/// found nowhere as written but joined as code writes it (`mainClass`, `main_class`,
+/// `main-class`) is the search offered, in any of those forms. Asked "Which mocking library do
+/// the tests use?", it searched `test`: a gerund the files lack is searched by its stem; asked
+/// "Which exception is thrown when a shipment cannot be found?", `cannot`, which is in another
+/// exception's message: a negated verb is the phrase `not found`; asked "Which JVM version is
+/// the project compiled for?", `version`, and answered the Kotlin plugin's `2.0.21`.
+#[test]
+fn a_phrase_joined_as_code_writes_it_is_the_search_offered() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "src/main/kotlin/app/Main.kt",
+                "package app\n\nfun main(args: Array<String>) {\n    println(\"hi\")\n}\n",
+            ),
+            (
+                "build.gradle.kts",
+                "plugins {\n    kotlin(\"jvm\") version \"2.0.21\"\n    application\n}\n\nkotlin {\n    jvmToolchain(17)\n}\n\ndependencies {\n    testImplementation(kotlin(\"test\"))\n    testImplementation(\"io.mockk:mockk:1.13.12\")\n}\n\napplication {\n    mainClass.set(\"app.MainKt\")\n}\n",
+            ),
+            (".editorconfig", "[*.kt]\nmax_line_length = 120\n"),
+            (
+                "src/main/kotlin/app/Shipment.kt",
+                "package app\n\ndata class Shipment(val id: String)\n",
+            ),
+            (
+                "src/main/kotlin/app/Errors.kt",
+                "package app\n\nclass TrackingNotFoundException(id: String) : RuntimeException(\"no shipment $id\")\n\nclass UnknownCarrierException(id: String) : IllegalArgumentException(\"cannot tell the carrier of $id\")\n",
+            ),
+        ],
+    );
+    for (prompt, pattern) in [
+        ("What is the application's main class?", "main[_-]?class"),
+        (
+            "What is the maximum line length for Kotlin files?",
+            "line[_-]?length",
+        ),
+        // A gerund found nowhere: its stem (`mockk`, not every line of `test`).
+        ("Which mocking library do the tests use?", "mock"),
+        // A version question: what it is the version of, where the files write no "JVM
+        // version" (the search for `version` showed only the plugins' versions).
+        ("Which JVM version is the project compiled for?", "jvm"),
+        // A negated verb: `not found` (not `cannot`, the other exception's message).
+        (
+            "Which exception is thrown when a shipment cannot be found?",
+            "not[_-]?found",
+        ),
+    ] {
+        let asked = asked_after_answer(&dir, prompt, "I do not know.", "Done.");
+        let want = format!(
+            r#"{{"name":"grep","arguments":{{"pattern":"{pattern}","ignore_case":true}}}}"#
+        );
+        assert!(asked.ends_with(&want), "{prompt}: {asked}");
+    }
+}
+
 /// Found with the shopdata set (session 32): asked "What is the default country of a
 /// customer?", Qwen2.5-Coder-0.5B was offered the read of `data/customers.csv` (`customer`
 /// names it by its stem), which has a country column and no default; the default is

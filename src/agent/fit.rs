@@ -7,8 +7,9 @@
 //! ([`crate::backend::Backend::context_size`]), the agent checks each request before generating
 //! it and, while it does not fit with room left for the reply ([`reply_room`]):
 //!
-//! 1. replaces results of earlier turns (and earlier prompts of a chat), oldest first, by a short
-//!    note saying the result was removed and the call may be made again ([`REMOVED`]);
+//! 1. replaces results of earlier turns (and earlier prompts of a chat) by a short note saying
+//!    the result was removed and the call may be made again ([`REMOVED`]): first those a later
+//!    message repeats whole (a repeated call's result shown again), then oldest first;
 //! 2. then cuts the latest turn's results to the largest common length that fits (found by
 //!    bisection over the exact count), each at a line boundary, with a note saying how much is
 //!    shown and how to ask for the rest ([`cut`]).

@@ -140,7 +140,7 @@ impl TypedTool for Grep {
             let mut words: Vec<String> =
                 code.iter().filter(|w| !names_folder(w)).cloned().collect();
             let preferred = words.len();
-            words.extend(phrases(request));
+            words.extend(asked_phrases(request));
             let phrased = words.len();
             words.extend(
                 plain_words(request)
@@ -165,11 +165,14 @@ impl TypedTool for Grep {
             // searched for "guest house", and Qwen2.5-Coder-0.5B answered "USD").
             if code.is_empty() {
                 let asked = asked_words(request);
-                if let Some(word) = telling_word(sb, sb.root(), &asked, &[], Tie::Earlier) {
+                if let Some(word) = telling_word(sb, sb.root(), &asked, &[], Tie::Earlier)
+                    .or_else(|| version_subject(sb, request))
+                {
                     return Some(json!({"pattern": word, "ignore_case": true}));
                 }
             }
-            words.extend(phrases(request));
+            words.extend(negations(request));
+            words.extend(asked_phrases(request));
             phrased = words.len();
             // Each with a verb's or a plural's `s` off too (`build` of "builds": a Hugo site,
             // session 37, where "Which command builds the site?" searched `site`): on as many
@@ -182,8 +185,14 @@ impl TypedTool for Grep {
                     .strip_suffix('s')
                     .filter(|s| s.chars().count() >= 4 && !s.ends_with('s'))
                     .map(str::to_owned);
+                let stems = crate::tools::ing_stems(&w);
                 words.push(w);
                 words.extend(stem.filter(|s| !words.contains(s)));
+                for s in stems {
+                    if !words.contains(&s) {
+                        words.push(s);
+                    }
+                }
             }
         }
         let word = telling_word(sb, sb.root(), &words, &[code.len(), phrased], Tie::Longer)?;
@@ -711,7 +720,7 @@ const WORKSPACE: &[&str] = &[
 ];
 
 /// For a question (it ends with `?`) that names `file` by its stem only, not by its path: the
-/// phrase of the request ([`phrases`]) found on the fewest lines of the workspace's text files
+/// phrase of the request ([`asked_phrases`], [`negations`]) found on the fewest lines of the workspace's text files
 /// when `file` does not hold it, else a plain word of the question ([`plain_words`]) that `file`
 /// lacks, found elsewhere on a line with another of its plain words (the one on the fewest such
 /// lines; the word naming the file by its stem is none) — the request's words are about
@@ -745,7 +754,8 @@ fn phrase_elsewhere(sb: &Sandbox, request: &str, file: &str) -> Option<String> {
         .to_lowercase();
     // The request's phrases, and its plain words `file` lacks ([`plain_words`]; the word naming
     // the file by its stem is none), counted in one walk of the workspace's small texts.
-    let phrases = phrases(request);
+    let mut phrases = negations(request);
+    phrases.extend(asked_phrases(request));
     let stem = stem.to_lowercase();
     let words: Vec<String> = plain_words(request)
         .into_iter()
@@ -776,6 +786,22 @@ fn phrase_elsewhere(sb: &Sandbox, request: &str, file: &str) -> Option<String> {
     let (phrase_lines, lacked_lines) = counts.split_at(phrases.len());
     fewest_found(&phrases, phrase_lines, Tie::Longer)
         .filter(|phrase| !text.contains(phrase.as_str()))
+        .or_else(|| {
+            // A phrase found nowhere as written, joined as code writes it (`mainClass` for
+            // "What is the application's main class?": a Kotlin/Gradle application, session
+            // 40, where `Main.kt`, named by its stem, was read and the build file's
+            // `mainClass.set("packtrack.MainKt")` never seen) — elsewhere than in `file`.
+            let joined: Vec<[String; 3]> = phrases.iter().filter_map(|p| joined_forms(p)).collect();
+            if joined.len() != phrases.len() || joined.is_empty() {
+                return None;
+            }
+            let holds = |line: &str, k: usize| joined[k].iter().any(|f| line.contains(f.as_str()));
+            let lines = lines_holding(sb, sb.root(), joined.len(), holds);
+            let found = fewest_found(&phrases, &lines, Tie::Longer)?;
+            let k = phrases.iter().position(|p| *p == found)?;
+            let in_file = text.lines().any(|line| holds(line, k));
+            (!in_file).then(|| joined_pattern(&found))
+        })
         .or_else(|| fewest_found(&lacked, lacked_lines, Tie::Longer))
 }
 
@@ -944,7 +970,7 @@ pub(crate) fn is_common(word: &str) -> bool {
     COMMON.contains(&word) || SHORT_COMMON.contains(&word)
 }
 
-/// Words of three letters too common to make a phrase of the request ([`phrases`]).
+/// Words of three letters too common to make a phrase of the request ([`asked_phrases`]).
 const SHORT_COMMON: &[&str] = &[
     "the", "and", "for", "are", "was", "you", "how", "why", "who", "its", "has", "had", "not",
     "but", "can", "did", "all", "any", "one", "our", "out", "per", "via", "own",
@@ -955,7 +981,7 @@ const SHORT_COMMON: &[&str] = &[
 /// word ("word count", "longest line", "database password"). Lower case, at most 20, in order.
 /// A phrase found in a file names what the request asks about more closely than either word:
 /// the search for `longest` showed every line of the function that finds the longest line.
-fn phrases(request: &str) -> Vec<String> {
+fn asked_phrases(request: &str) -> Vec<String> {
     let word = |raw: &str| -> Option<String> {
         let w = raw
             .trim_start_matches(['"', '\'', '`', '(', '\u{201c}'])
@@ -1358,9 +1384,27 @@ fn telling_word(
     if words.is_empty() {
         return None;
     }
-    let lines = lines_holding(sb, dir, words.len(), |line, k| {
-        line.contains(words[k].as_str())
+    let joined: Vec<Option<[String; 3]>> = words.iter().map(|w| joined_forms(w)).collect();
+    let n = words.len();
+    let lines = lines_holding(sb, dir, 2 * n, |line, k| {
+        if k < n {
+            line.contains(words[k].as_str())
+        } else {
+            joined[k - n]
+                .as_ref()
+                .is_some_and(|forms| forms.iter().any(|f| line.contains(f.as_str())))
+        }
     });
+    // A phrase found nowhere as written but joined as code writes it (`mainClass` for "main
+    // class") is searched for so.
+    let (words, lines): (Vec<String>, Vec<usize>) = (0..n)
+        .map(|k| match &joined[k] {
+            Some(_) if lines[k] == 0 && lines[n + k] > 0 => {
+                (joined_pattern(&words[k]), lines[n + k])
+            }
+            _ => (words[k].clone(), lines[k]),
+        })
+        .unzip();
     // Each tier in turn: the first with a word found gives it.
     let mut from = 0;
     for &end in tiers.iter().chain([&words.len()]) {
@@ -1371,6 +1415,95 @@ fn telling_word(
         from = end;
     }
     None
+}
+
+/// The negated verbs of `request` as the phrase `not <verb>`: "cannot be found", "can't be
+/// found", "is not found", "wasn't found" → `not found`, which code writes `NotFound`,
+/// `not_found` or in a message as words (a Kotlin/Gradle application, session 40: "Which
+/// exception is thrown when a shipment cannot be found?" searched `cannot` and found the
+/// message of another exception; the one thrown is `TrackingNotFoundException`). Searched for
+/// as the request's other phrases are ([`joined_forms`]).
+pub(crate) fn negations(request: &str) -> Vec<String> {
+    let words: Vec<String> = request
+        .split_whitespace()
+        .take(200)
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
+                .to_lowercase()
+        })
+        .collect();
+    let mut out: Vec<String> = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        let after = match w.as_str() {
+            "cannot" | "can't" | "couldn't" | "isn't" | "wasn't" | "aren't" | "weren't"
+            | "doesn't" | "don't" | "didn't" | "not" => i + 1,
+            _ => continue,
+        };
+        let mut j = after;
+        while words
+            .get(j)
+            .is_some_and(|w| ["be", "been", "being", "not"].contains(&w.as_str()))
+        {
+            j += 1;
+        }
+        if let Some(verb) = words.get(j)
+            && verb.chars().count() >= 3
+            && verb.chars().all(|c| c.is_ascii_alphabetic())
+            && !COMMON.contains(&verb.as_str())
+        {
+            let phrase = format!("not {verb}");
+            if !out.contains(&phrase) {
+                out.push(phrase);
+            }
+        }
+    }
+    out
+}
+
+/// What a version question asks the version of, when the files write a number beside it:
+/// the word before `version` ("Which JVM version is the project compiled for?" → `jvm`, on
+/// `jvmToolchain(17)`: a Kotlin/Gradle application, session 40, where the search for `version`
+/// showed only the plugins' versions and Qwen2.5-Coder-0.5B answered `2.0.21`). Only where
+/// the two words are on no line together, in any of their [`joined_forms`] either
+/// (`required_ruby_version` is searched for as the phrase), and the word is on a line with a
+/// digit (`import java.time.LocalDate` tells no version). `None` otherwise, and for a request
+/// that is no question or asks the version of the workspace itself ("the project version").
+fn version_subject(sb: &Sandbox, request: &str) -> Option<String> {
+    let words: Vec<String> = crate::tools::request_words(request)
+        .take(200)
+        .map(str::to_lowercase)
+        .collect();
+    let at = words.iter().position(|w| w == "version")?;
+    let subject = words.get(at.checked_sub(1)?)?.clone();
+    if !request.trim_end().ends_with('?')
+        || WORKSPACE.contains(&subject.as_str())
+        || subject.chars().count() < 2
+        || !subject.chars().all(char::is_alphanumeric)
+        || COMMON.contains(&subject.as_str())
+        || SHORT_COMMON.contains(&subject.as_str())
+    {
+        return None;
+    }
+    let phrase = format!("{subject} version");
+    let forms = joined_forms(&phrase)?;
+    let found = lines_holding(sb, sb.root(), 2, |line, k| match k {
+        0 => line.contains(phrase.as_str()) || forms.iter().any(|f| line.contains(f.as_str())),
+        _ => line.contains(subject.as_str()) && line.chars().any(|c| c.is_ascii_digit()),
+    });
+    (found[0] == 0 && found[1] > 0).then_some(subject)
+}
+
+/// A phrase of two words (`main class`) as code writes it joined, lower case: `mainclass`
+/// (`mainClass`, `MainClass`), `main_class`, `main-class`. `None` for anything else.
+fn joined_forms(phrase: &str) -> Option<[String; 3]> {
+    let (a, b) = phrase.split_once(' ')?;
+    let word = |w: &str| !w.is_empty() && w.chars().all(char::is_alphabetic);
+    (word(a) && word(b)).then(|| [format!("{a}{b}"), format!("{a}_{b}"), format!("{a}-{b}")])
+}
+
+/// The search for a phrase of two words in any of its [`joined_forms`]: `main[_-]?class`.
+fn joined_pattern(phrase: &str) -> String {
+    phrase.replacen(' ', "[_-]?", 1)
 }
 
 /// Reads lines (with their `\n`) from a buffered reader, keeping at most [`MAX_LINE_BYTES`] of
