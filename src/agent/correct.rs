@@ -1140,8 +1140,8 @@ pub fn is_question(prompt: &str) -> bool {
 /// True when `prompt` tells the model to change something: it is no question ([`is_question`])
 /// and a sentence or clause of it opens with a verb that changes things (`Add …`, `Set …`, `In
 /// todo.txt, mark …`, `Please rename …`) or asks for a number of things per unit (`Show 50
-/// invoices per page`: `tools::rate_clause`) or something done at an interval (`Poll for
-/// updates every 30 minutes`). A verb inside a clause (`Find what to fix`) does not count.
+/// invoices per page`: `tools::rate_clause`), something done at an interval (`Poll for
+/// updates every 30 minutes`) or an amount of memory given (`Give the daemon 4 GB of heap`). A verb inside a clause (`Find what to fix`) does not count.
 ///
 /// ```
 /// use toolmend::agent::correct::asks_change;
@@ -1158,6 +1158,8 @@ pub fn is_question(prompt: &str) -> bool {
 /// assert!(!asks_change("Show 3 lines of README.md per file."));
 /// assert!(!asks_change("Show the invoices per page."));
 /// assert!(asks_change("Poll for updates every 30 minutes."));
+/// assert!(asks_change("Give the Gradle daemon 4 GB of heap."));
+/// assert!(!asks_change("Give me 3 examples of a call."));
 /// assert!(!asks_change("It polls every 15 minutes."));
 /// assert!(!asks_change("How often does it poll every 15 minutes?"));
 /// assert!(!asks_change("Find the TODO items and tell me which to fix."));
@@ -1265,8 +1267,8 @@ fn verb_clauses(lower: &str) -> usize {
 
 /// How many clauses of `lower` (lower case) ask for a number of things per unit ("show 50
 /// invoices per page": [`crate::tools::rate_clause`]) or for something done at an interval
-/// ("poll for updates every 30 minutes": `crate::tools::interval_clause`), leading words
-/// aside.
+/// ("poll for updates every 30 minutes": `crate::tools::interval_clause`) or give an amount
+/// of memory (`crate::tools::size_clause`), leading words aside.
 fn rate_clauses(lower: &str) -> usize {
     lower
         .split(['.', ',', ';', ':', '!', '?', '\n'])
@@ -1276,7 +1278,9 @@ fn rate_clauses(lower: &str) -> usize {
                 .filter(|w| !w.is_empty())
                 .skip_while(|w| crate::tools::CLAUSE_LEADS.contains(w))
                 .collect();
-            crate::tools::rate_clause(&words) || crate::tools::interval_clause(&words)
+            crate::tools::rate_clause(&words)
+                || crate::tools::interval_clause(&words)
+                || crate::tools::size_clause(&words)
         })
         .count()
 }

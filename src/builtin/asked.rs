@@ -28,7 +28,7 @@ pub(crate) struct Part {
 
 impl Part {
     /// Whether this is the unquoted word `w` (case aside).
-    fn is(&self, w: &str) -> bool {
+    pub(crate) fn is(&self, w: &str) -> bool {
         !self.quoted && self.text.eq_ignore_ascii_case(w)
     }
 
@@ -427,6 +427,7 @@ pub(crate) fn value_set(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
         .or_else(|| version_of(parts))
         .or_else(|| per_rate(parts))
         .or_else(|| every_interval(parts))
+        .or_else(|| size_given(parts))
     {
         return Some(required);
     }
@@ -597,6 +598,56 @@ fn every_interval(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
         .collect();
     keys.push(unit.clone());
     Some((value.clone(), keys))
+}
+
+/// An amount of memory given: "Give K N unit (of K)" (see `crate::tools::size_clause`) sets
+/// N, and the words naming what gets it are the clause's other words and the unit (a
+/// Kotlin/Gradle application, session 40: "Give the Gradle daemon 4 GB of heap." is
+/// gradle.properties' `-Xmx2g`). A number written with its unit (`4GB`) is split.
+///
+/// ```text
+/// Give the Gradle daemon 4 GB of heap  → (4, [Gradle, daemon, GB, heap])
+/// ```
+fn size_given(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
+    let verb = verb_at(parts, &["give", "allocate"])?;
+    let rest = clause(&parts[verb..]);
+    let words: Vec<String> = rest
+        .iter()
+        .map(|p| {
+            if p.quoted {
+                String::new()
+            } else {
+                p.text.to_lowercase()
+            }
+        })
+        .collect();
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
+    if !crate::tools::size_clause(&words) {
+        return None;
+    }
+    let at = rest[1..]
+        .iter()
+        .position(|p| !p.quoted && p.text.starts_with(|c: char| c.is_ascii_digit()))?
+        + 1;
+    let given = &rest[at];
+    let digits = given
+        .text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(given.text.len());
+    let mut value = given.clone();
+    value.text = given.text[..digits].to_owned();
+    let mut keys: Vec<Part> = rest[1..at]
+        .iter()
+        .filter(|p| is_value(p))
+        .cloned()
+        .collect();
+    if digits < given.text.len() {
+        let mut unit = given.clone();
+        unit.text = given.text[digits..].to_owned();
+        keys.push(unit);
+    }
+    keys.extend(rest[at + 1..].iter().filter(|p| is_value(p)).cloned());
+    Some((value, keys))
 }
 
 /// "Deploy version V of K" (`use`, `run`, `ship`, `roll out`): V for what K names (a

@@ -1407,6 +1407,27 @@ fn in_unit(old: &str, keys: &[asked::Part], value: &str) -> String {
 /// assigns, as written; `value`, the value to set, tells a version's key (`go-version`).
 fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&'t str, &'t str)> {
     let mut found: Vec<(&str, &str)> = Vec::new();
+    if unit_of(keys).is_some_and(|u| u >= 6) && keys.iter().any(|k| k.is("heap")) {
+        // The JVM's heap: the size after `-Xmx` (`org.gradle.jvmargs=-Xmx2g …` in
+        // gradle.properties for "Give the Gradle daemon 4 GB of heap.": a Kotlin/Gradle
+        // application, session 40; `JAVA_OPTS`, `MAVEN_OPTS`, jvm.options).
+        for line in text.lines() {
+            if let Some(at) = line.find("-Xmx") {
+                let size = &line[at + 4..];
+                let end = size
+                    .find(|c: char| !c.is_ascii_alphanumeric())
+                    .unwrap_or(size.len());
+                if unit_letters(&size[..end]).is_some() {
+                    found.push((line, &size[..end]));
+                }
+            }
+        }
+        // Before any key the request's other words name (`org.gradle.caching=true`).
+        if let [one] = found[..] {
+            return Some(one);
+        }
+        found.clear();
+    }
     for key in keys
         .iter()
         .map(|k| k.text.trim())
@@ -2904,8 +2925,9 @@ mod tests {
     /// Found with a Kotlin/Gradle application (session 40): "Change the default request
     /// timeout to 30 seconds." was offered `DEFAULT_TIMEOUT_SECONDS = 30` for `= 10L` (no
     /// longer a `Long`), and "Poll for updates every 30 minutes." (HOCON's `poll-interval =
-    /// 15m`) grounded no change. A number's type suffix stays; a number given in a unit is
-    /// written in the unit's letters the old value uses.
+    /// 15m`) and "Give the Gradle daemon 4 GB of heap." (`-Xmx2g`) grounded no change. A
+    /// number's type suffix stays; a number given in a unit is written in the unit's letters
+    /// the old value uses.
     #[test]
     fn a_literals_type_and_a_values_unit_are_kept() {
         use crate::tools::TypedTool;
@@ -2920,6 +2942,10 @@ mod tests {
                 "packtrack {\n  # How often `packtrack watch` asks the carriers for news.\n  poll-interval = 15m\n  cache-dir = \"/tmp\"\n}\n",
             ),
             ("config.yml", "cache_ttl: \"90s\"\nmax_body: 512m\n"),
+            (
+                "gradle.properties",
+                "org.gradle.jvmargs=-Xmx2g -Dfile.encoding=UTF-8\norg.gradle.caching=true\n",
+            ),
         ] {
             let path = dir.path().join(path);
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -2956,6 +2982,23 @@ mod tests {
         assert_eq!(
             edit.change_asked("Set the max body in config.yml to 1 GB."),
             call("config.yml", "max_body: 512m", "max_body: 1g")
+        );
+        // The JVM's heap is its `-Xmx`, the size in the letter the line writes it in.
+        assert_eq!(
+            edit.change_asked("Give the Gradle daemon 4 GB of heap."),
+            call(
+                "gradle.properties",
+                "org.gradle.jvmargs=-Xmx2g -Dfile.encoding=UTF-8",
+                "org.gradle.jvmargs=-Xmx4g -Dfile.encoding=UTF-8"
+            )
+        );
+        assert_eq!(
+            edit.change_asked("Give the Gradle daemon 512MB of heap."),
+            call(
+                "gradle.properties",
+                "org.gradle.jvmargs=-Xmx2g -Dfile.encoding=UTF-8",
+                "org.gradle.jvmargs=-Xmx512m -Dfile.encoding=UTF-8"
+            )
         );
         assert_eq!(
             edit.change_asked("Set the cache ttl in config.yml to 1 GB."),

@@ -264,6 +264,26 @@ pub(crate) fn unit_named(word: &str) -> Option<usize> {
         .position(|(words, _)| words.contains(&w.as_str()))
 }
 
+/// Whether the words of a clause (lower case, leading words aside) give something an amount of
+/// memory: `give` or `allocate` first, then a whole number and a unit of size, as one word
+/// (`4gb`) or two (`4 gb`) — "give the Gradle daemon 4 GB of heap". "Give me 3 examples" is
+/// no change.
+pub(crate) fn size_clause(words: &[&str]) -> bool {
+    let Some(first) = words.first() else {
+        return false;
+    };
+    ["give", "allocate"].contains(first)
+        && words[1..].iter().enumerate().any(|(i, w)| {
+            let digits = w.find(|c: char| !c.is_ascii_digit()).unwrap_or(w.len());
+            let unit = if digits == w.len() {
+                words.get(i + 2).copied()
+            } else {
+                Some(&w[digits..])
+            };
+            digits > 0 && unit.and_then(unit_named).is_some_and(|u| u >= 6)
+        })
+}
+
 /// Whether the words of a clause (lower case, leading words aside) ask for something to be done
 /// at an interval: a verb first, then `every`, a whole number and a unit of time ("poll for
 /// updates every 30 minutes"), which a folder's config says. "Every 5 minutes" alone, or after
