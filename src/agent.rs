@@ -657,7 +657,8 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
 
     /// Makes the next request fit the context window with room for the reply (see [`fit`]):
     /// earlier tool results (before `latest`) are removed — those a later message repeats
-    /// whole first, then oldest first — then the latest turn's
+    /// whole first, then oldest first, the results of the look offered for the request
+    /// ([`Self::look_first`]) last — then the latest turn's
     /// results (from `latest` on) are cut to the largest common length that fits. `None` when
     /// nothing had to change or the backend cannot count tokens. The run's results start at
     /// `run_start` (earlier ones belong to earlier prompts, whose call ids may recur).
@@ -701,20 +702,45 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         // `postnl` (the line with `"3S"`), then `track` four times; the long `track` result,
         // shown again each time, pushed the `postnl` result out, and the answer was a line of
         // code.
+        // Last of all, the results of the look toolmend offers for the request (see
+        // `look_first`): what the request names, which the model was told to answer from (in
+        // that run, the `postnl` search was the look offered).
         let removable = |m: &Message| m.role == Role::Tool && m.content.len() > fit::REMOVED.len();
+        let look: Option<serde_json::Value> = self
+            .look_first()
+            .and_then(|l| serde_json::from_str(&l).ok());
+        let looked: Vec<&str> = look
+            .as_ref()
+            .map(|look| {
+                self.history[run_start.min(latest)..latest]
+                    .iter()
+                    .flat_map(|m| &m.tool_calls)
+                    .filter(|c| {
+                        Some(c.name.as_str()) == look["name"].as_str()
+                            && args_value_of(&c.arguments).as_ref() == Some(&look["arguments"])
+                    })
+                    .filter_map(|c| c.id.as_deref())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let is_look = |m: &Message| {
+            m.tool_call_id
+                .as_deref()
+                .is_some_and(|id| looked.contains(&id))
+        };
         let repeated: Vec<usize> = (0..latest)
             .filter(|&i| {
                 removable(&self.history[i])
+                    && !is_look(&self.history[i])
                     && self.history[i + 1..]
                         .iter()
                         .any(|later| later.content.contains(self.history[i].content.as_str()))
             })
             .collect();
-        let order: Vec<usize> = repeated
-            .iter()
-            .copied()
-            .chain((0..latest).filter(|i| !repeated.contains(i)))
-            .collect();
+        let (looks, others): (Vec<usize>, Vec<usize>) = (0..latest)
+            .filter(|i| !repeated.contains(i))
+            .partition(|&i| is_look(&self.history[i]));
+        let order: Vec<usize> = repeated.into_iter().chain(others).chain(looks).collect();
         for i in order {
             if tokens <= limit {
                 break;

@@ -280,6 +280,42 @@ fn a_result_shown_again_later_is_removed_before_an_older_one() {
     assert_eq!(fed[1], REMOVED);
 }
 
+/// The result of the look offered for the request — the read of the file a question names —
+/// is removed last of the earlier ones: it is what the model was told to answer from.
+#[test]
+fn the_result_of_the_look_offered_is_removed_last() {
+    const N_LINES: usize = 30;
+    let dir = folder();
+    for (name, what) in [("notes.txt", "notes"), ("other.txt", "other")] {
+        let text: String = (1..=N_LINES)
+            .map(|i| format!("line {i} of the {what} file\n"))
+            .collect();
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    let mut s = Session::new(
+        dir.path(),
+        vec![
+            read("notes.txt"),
+            read("other.txt"),
+            read("medium.txt"),
+            "Done.".into(),
+        ],
+        Some(CONTEXT),
+    );
+    let (t, events) = s.run("What does notes.txt say?");
+    assert_eq!(t.end, EndReason::Answered, "{:?}", t.error);
+    let fit = fits(&events);
+    assert_eq!(fit.len(), 1, "{fit:?}");
+    assert_eq!(fit[0].1, vec![t.turns[1].calls[0].id.clone()], "{fit:?}");
+    let last = s.log.requests().pop().unwrap();
+    let fed = tool_messages(&last);
+    assert!(
+        fed[0].ends_with(&format!("line {N_LINES} of the notes file")),
+        "{fed:?}"
+    );
+    assert_eq!(fed[1], REMOVED);
+}
+
 #[test]
 fn a_repeat_of_a_removed_call_runs_again() {
     let dir = folder();

@@ -9,7 +9,8 @@
 //!
 //! 1. replaces results of earlier turns (and earlier prompts of a chat) by a short note saying
 //!    the result was removed and the call may be made again ([`REMOVED`]): first those a later
-//!    message repeats whole (a repeated call's result shown again), then oldest first;
+//!    message repeats whole (a repeated call's result shown again), then oldest first, the
+//!    results of the look the agent offers for the request last;
 //! 2. then cuts the latest turn's results to the largest common length that fits (found by
 //!    bisection over the exact count), each at a line boundary, with a note saying how much is
 //!    shown and how to ask for the rest ([`cut`]).
