@@ -2409,6 +2409,26 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         if words.is_empty() {
             return Vec::new();
         }
+        // The short form code writes for a word, or for it and its neighbour joined (`tz` for
+        // "time zones": a Ruby gem, session 38, where `spec.add_dependency "tzinfo"` held
+        // none of the question's words, no line was shown as bearing, and asked to answer from
+        // the results, Qwen2.5-Coder-0.5B answered `tidewatch`; see
+        // `crate::tools::short_form`).
+        let shortened: Vec<Option<String>> = (0..words.len())
+            .map(|k| {
+                let joined = |a: usize, b: usize| {
+                    (b < words.len()).then(|| format!("{}{}", words[a], words[b]))
+                };
+                crate::tools::short_form(&words[k])
+                    .or_else(|| joined(k, k + 1).and_then(|w| crate::tools::short_form(&w)))
+                    .or_else(|| {
+                        k.checked_sub(1)
+                            .and_then(|j| joined(j, k))
+                            .and_then(|w| crate::tools::short_form(&w))
+                    })
+                    .map(str::to_owned)
+            })
+            .collect();
         let body = |l: &str| line_text(l).to_owned();
         // Each distinct line of the results, with the words it holds.
         let mut held: Vec<(usize, usize, Vec<usize>)> = Vec::new();
@@ -2490,6 +2510,9 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                         holds_word(&lower, &words[k])
                             || (versioned && words[k] == "version")
                             || in_defined(&words[k])
+                            || shortened[k]
+                                .as_deref()
+                                .is_some_and(|s| holds_short(&lower, s))
                     })
                     .collect();
                 if !found.is_empty() {
@@ -3973,6 +3996,14 @@ fn add_timing(stats: &mut RunStats, t: &TurnTiming) {
 /// (`dependencies` holds `depend`) — not inside another word (`conversions` does not hold
 /// `version`: held-out version, the model answered with the line that did). A word of fewer
 /// than four characters is held only whole (`go`, `-w`).
+/// Whether `text` (lower case) holds a name that is the short form `short` (`tz`, `db`) or
+/// begins with it as a name of its own does (`tzinfo`, `db_port`, `dbname`): a word of letters
+/// and digits starting with it, not inside another (`matzah` holds no `tz`).
+fn holds_short(text: &str, short: &str) -> bool {
+    text.split(|c: char| !c.is_alphanumeric())
+        .any(|t| t.starts_with(short) && (t.len() == short.len() || short.len() == 2))
+}
+
 fn holds_word(text: &str, word: &str) -> bool {
     // A word of fewer than four letters is held whole (`go 1.21`, not `golang` or `good`).
     let whole = word.chars().count() < 4;

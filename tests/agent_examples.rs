@@ -5499,3 +5499,33 @@ fn a_bearing_line_brings_the_block_lines_shown_with_it() {
         "{nudge}"
     );
 }
+
+/// Found with a Ruby gem (session 38, tz_gem; read again in session 40): asked "Which gem does
+/// tidewatch use for time zones?", the model read the gemspec three times, was asked to answer
+/// from the results with no line shown as bearing (`spec.add_dependency "tzinfo"` holds none
+/// of the question's words), and answered `tidewatch`. The short form code writes for words of
+/// the request (`tz` for "time zone") is held by a name beginning with it.
+#[test]
+fn a_short_form_of_the_requests_words_bears() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "tidewatch.gemspec",
+            "Gem::Specification.new do |spec|\n  spec.name = \"tidewatch\"\n  spec.summary = \"Tide tables for small harbours, offline.\"\n  spec.add_dependency \"tzinfo\", \"~> 2.0\"\n  spec.add_development_dependency \"rspec\", \"~> 3.13\"\nend\n",
+        )],
+    );
+    let read = || call("read", json!({"path": "tidewatch.gemspec"}));
+    let (t, _) = run_prompt(
+        &dir,
+        "Which gem does tidewatch use for time zones?",
+        vec![read(), read(), read(), "tzinfo".into()],
+    );
+    let last = t.turns.last().unwrap();
+    assert!(last.answer_only, "{last:?}");
+    let nudge = last.nudge.as_deref().unwrap_or_default();
+    assert!(
+        nudge.ends_with("spec.add_dependency \"tzinfo\", \"~> 2.0\""),
+        "{nudge}"
+    );
+}

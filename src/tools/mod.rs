@@ -427,6 +427,15 @@ const ABBREVIATIONS: &[(&str, &str)] = &[
     ("auth", "authentication"),
 ];
 
+/// The short form code writes for `word` (lower case; see `ABBREVIATIONS`): `tz` for
+/// "timezone", `db` for "database"; `None` for a word without one.
+pub(crate) fn short_form(word: &str) -> Option<&'static str> {
+    ABBREVIATIONS
+        .iter()
+        .find(|&&(_, w)| w == word || same_word(w, word))
+        .map(|&(s, _)| s)
+}
+
 /// Whether `short`, a part of a name in code, is the short form code writes for `word` (case
 /// aside; see `ABBREVIATIONS`): `db` for "database", `pwd` for "password".
 ///
