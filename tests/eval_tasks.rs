@@ -287,8 +287,8 @@ fn the_shipped_tasks_read() {
     // the data folder (SQL, CSV, a loader) of session 32, the TypeScript package of
     // session 33, the C library of session 36, the Maven project and the Hugo site of session
     // 37, the Ruby gem and the Terraform/Kubernetes folder of session 38, the PHP library of
-    // session 39, the Kotlin/Gradle application of session 40 (each written before the fixes
-    // its prompts found: tuned on since).
+    // session 39, the Kotlin/Gradle application and the .NET API of session 40 (each written
+    // before the fixes its prompts found: tuned on since).
     for (file, folder) in [
         ("examples/tasks.jsonl", "examples/workspace"),
         ("examples/tasks-project.jsonl", "examples/project"),
@@ -307,6 +307,7 @@ fn the_shipped_tasks_read() {
         ("examples/tasks-infra.jsonl", "examples/infra"),
         ("examples/tasks-invoicer.jsonl", "examples/invoicer"),
         ("examples/tasks-packtrack.jsonl", "examples/packtrack"),
+        ("examples/tasks-bookshelf.jsonl", "examples/bookshelf"),
     ] {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         let list = tasks::load(&std::fs::read_to_string(root.join(file)).unwrap()).unwrap();
