@@ -1347,6 +1347,48 @@ fn set_in_line(text: &str, keys: &[asked::Part], value: &str) -> Option<(String,
     ))
 }
 
+/// Whether a name's `parts` (lower case) are named by `words` (the request's words naming what
+/// is set): each word stands for a part — as itself or its plural, as the start of it (`max`
+/// for "maximum"), or as a short form code writes (`DB_PORT` for "Change the database port to
+/// 3307.": a PHP library's .env, session 39) — or every part after the first (a prefix) stands
+/// for a word, two different words at least (`DB_DATABASE` holds "database" twice).
+fn parts_named(parts: &[String], words: &[String]) -> bool {
+    let stands_for = |p: &String, w: &String| {
+        crate::tools::same_word(p, w)
+            || (p.len() >= 3 && w.starts_with(p.as_str()))
+            || crate::tools::abbreviates(p, w)
+    };
+    let all_words = words.iter().all(|w| parts.iter().any(|p| stands_for(p, w)));
+    let part_held = |p: &String| words.iter().any(|w| stands_for(p, w));
+    let words_held = words
+        .iter()
+        .filter(|w| parts.iter().any(|p| stands_for(p, w)))
+        .count();
+    let all_parts = parts.len() >= 2 && parts[1..].iter().all(part_held) && words_held >= 2;
+    all_words || all_parts
+}
+
+/// `word` with its first letter in capitals (`default` → `Default`).
+fn capitalised(word: &str) -> String {
+    let mut chars = word.chars();
+    chars.next().map_or_else(String::new, |c| {
+        c.to_uppercase()
+            .chain(chars.flat_map(char::to_lowercase))
+            .collect()
+    })
+}
+
+/// Whether `old`, the value a line assigns, can take `value`: a number does not replace an
+/// expression without one (`var loan = new Loan(memberId, …)` is no setting of "the loan
+/// period": a .NET API, session 40, where "Change the loan period to 28 days." offered `var
+/// loan = 28;`). Anything else can.
+fn of_kind(old: &str, value: &str) -> bool {
+    let number = !value.is_empty() && value.chars().all(|c| c.is_ascii_digit() || c == '.');
+    !number
+        || old.chars().any(|c| c.is_ascii_digit())
+        || !(old.contains('(') || unquoted(old).contains(char::is_whitespace))
+}
+
 /// The unit ([`crate::tools::UNITS`]) a word of `keys` names (`minutes` of "Poll for updates
 /// every 30 minutes."), the last such word.
 fn unit_of(keys: &[asked::Part]) -> Option<usize> {
@@ -1437,6 +1479,7 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
         for line in text.lines() {
             if let Some(hit) = assignment(line, key).or_else(|| assignment(line, &dunder))
                 && !found.iter().any(|(l, _)| std::ptr::eq(*l, line))
+                && of_kind(hit.1, value)
             {
                 found.push(hit);
             }
@@ -1445,8 +1488,10 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
     // A shell variable is written in capitals, whatever the request writes (`EDITOR` for "the
     // default editor": a folder of dotfiles, session 31); a manifest's key in lower case
     // (composer.json's `"php": ">=8.1"` for "Require PHP 8.2 or newer.": a PHP library,
-    // session 39; package.json's `"node"`).
-    for cased in [str::to_uppercase, str::to_lowercase] {
+    // session 39; package.json's `"node"`); a .NET setting's capitalised (`"Default":
+    // "Information"` for "Set the default log level to Warning.": a .NET API's
+    // appsettings.json, session 40).
+    for cased in [str::to_uppercase, str::to_lowercase, capitalised] {
         if !found.is_empty() {
             break;
         }
@@ -1458,6 +1503,7 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
             for line in text.lines() {
                 if let Some(hit) = assignment(line, &key)
                     && !found.iter().any(|(l, _)| std::ptr::eq(*l, line))
+                    && of_kind(hit.1, value)
                 {
                     found.push(hit);
                 }
@@ -1690,22 +1736,39 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
                 .filter(|p| !p.is_empty())
                 .map(str::to_lowercase)
                 .collect();
-            // Or one of the short forms code writes (`DB_PORT` for "Change the database port
-            // to 3307.": a PHP library's .env, session 39).
-            let stands_for = |p: &String, w: &String| {
-                crate::tools::same_word(p, w)
-                    || (p.len() >= 3 && w.starts_with(p.as_str()))
-                    || crate::tools::abbreviates(p, w)
-            };
-            let all_words = words.iter().all(|w| parts.iter().any(|p| stands_for(p, w)));
-            let part_held = |p: &String| words.iter().any(|w| stands_for(p, w));
-            // Two different words of the request (`DB_DATABASE` holds "database" twice).
-            let words_held = words
+            parts_named(&parts, &words).then_some((line, old))
+        }));
+    }
+    // Not for a version written with dots, which the steps above set by their own keys (a
+    // linter's `TargetRubyVersion: 3.1` is no requirement of Ruby 3.2).
+    if found.is_empty() && !words.is_empty() && !(version_like(value) && value.contains('.')) {
+        // A name made of words in another style — `LoanDays` (a C# constant), `"PageSize"` (a
+        // .NET setting), `pageSize`, `page_size` — named as a constant's parts are, set to a
+        // value of the new value's kind (a .NET API, session 40: "Change the loan period to 28
+        // days.", "Set the page size to 50.").
+        found.extend(text.lines().filter_map(|line| {
+            // The last name before the first `=` or `:` (past a declaration's keywords and
+            // type: `public const int LoanDays = 21;`), where the line's assignment starts.
+            let head = &line[..line.find(['=', ':'])?];
+            let end = head.trim_end().trim_end_matches(['"', '\'']).len();
+            let start = head[..end]
+                .rfind(|c: char| !asked::is_name_char(c))
+                .map_or(0, |i| i + 1);
+            let name = &line[start..end];
+            let parts: Vec<String> = crate::tools::name_words(name)
                 .iter()
-                .filter(|w| parts.iter().any(|p| stands_for(p, w)))
-                .count();
-            let all_parts = parts.len() >= 2 && parts[1..].iter().all(part_held) && words_held >= 2;
-            (all_words || all_parts).then_some((line, old))
+                .map(|p| p.to_lowercase())
+                .collect();
+            if parts.len() < 2 || !parts_named(&parts, &words) {
+                return None;
+            }
+            let from = if line[..start].ends_with(['"', '\'']) {
+                start - 1
+            } else {
+                start
+            };
+            let (_, old) = assignment(&line[from..], name)?;
+            of_kind(old, value).then_some((line, old))
         }));
     }
     if found.is_empty() && !words.is_empty() && value.parse::<f64>().is_ok() {
@@ -2920,6 +2983,72 @@ mod tests {
                 "image: ghcr.io/kestrel/photos-web:2.4.0"
             )
         );
+    }
+
+    /// Found with a .NET API (session 40): "Change the loan period to 28 days." offered `var
+    /// loan = 28;` for `var loan = new Loan(…)` (a number over an expression), and "Set the page
+    /// size to 50.", "Raise the maximum number of loans per member to 5." and "Set the default
+    /// log level to Warning." grounded nothing: names made of the request's words in another
+    /// style (`LoanDays`, `"PageSize"`, `"MaxLoansPerMember"`) and capitalised keys
+    /// (`"Default"`) are set, and a number never replaces an expression without one.
+    #[test]
+    fn a_dotnet_apps_constants_and_settings_are_set() {
+        use crate::tools::TypedTool;
+        let dir = tempfile::tempdir().unwrap();
+        for (path, text) in [
+            (
+                "src/Api/appsettings.json",
+                "{\n  \"Logging\": {\n    \"LogLevel\": {\n      \"Default\": \"Information\",\n      \"Microsoft.AspNetCore\": \"Warning\"\n    }\n  },\n  \"Lending\": {\n    \"PageSize\": 20,\n    \"MaxLoansPerMember\": 3\n  }\n}\n",
+            ),
+            (
+                "src/Api/Services/LoanService.cs",
+                "public sealed class LendingOptions\n{\n    public int PageSize { get; set; } = 20;\n    public int MaxLoansPerMember { get; set; } = 3;\n}\n\npublic sealed class LoanService\n{\n    public const int LoanDays = 21;\n    private const decimal LateFeePerDay = 0.25m;\n\n    public Loan Borrow(int memberId, int bookId)\n    {\n        var loan = new Loan(memberId, bookId, DateOnly.FromDateTime(DateTime.Today).AddDays(LoanDays));\n        return loan;\n    }\n}\n",
+            ),
+        ] {
+            let path = dir.path().join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        let edit = super::Edit::new(std::sync::Arc::new(
+            super::Sandbox::new(dir.path()).unwrap(),
+        ));
+        let call = |path: &str, old: &str, new: &str| {
+            Some(serde_json::json!({"path": path, "old_text": old, "new_text": new}))
+        };
+        let settings = "src/Api/appsettings.json";
+        assert_eq!(
+            edit.change_asked("Change the loan period to 28 days."),
+            call(
+                "src/Api/Services/LoanService.cs",
+                "public const int LoanDays = 21;",
+                "public const int LoanDays = 28;"
+            )
+        );
+        assert_eq!(
+            edit.change_asked("Set the page size to 50."),
+            call(settings, "\"PageSize\": 20,", "\"PageSize\": 50,")
+        );
+        assert_eq!(
+            edit.change_asked("Raise the maximum number of loans per member to 5."),
+            call(
+                settings,
+                "\"MaxLoansPerMember\": 3",
+                "\"MaxLoansPerMember\": 5"
+            )
+        );
+        assert_eq!(
+            edit.change_asked("Set the default log level to Warning."),
+            call(
+                settings,
+                "\"Default\": \"Information\",",
+                "\"Default\": \"Warning\","
+            )
+        );
+        // A number over an expression without one: no setting.
+        assert!(!super::of_kind("new Loan(memberId, bookId)", "28"));
+        assert!(super::of_kind("None", "28"));
+        assert!(super::of_kind("\"25\"", "28"));
+        assert!(super::of_kind("new Loan(1)", "Bergen"));
     }
 
     /// Found with a Kotlin/Gradle application (session 40): "Change the default request
