@@ -29,6 +29,16 @@ fn folder() -> tempfile::TempDir {
     dir
 }
 
+/// Writes each (file, what) of `files` into `dir`: `n` lines, `line {i} of the {what} file`.
+fn write_lines(dir: &tempfile::TempDir, files: &[(&str, &str)], n: usize) {
+    for (name, what) in files {
+        let text: String = (1..=n)
+            .map(|i| format!("line {i} of the {what} file\n"))
+            .collect();
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+}
+
 fn read(path: &str) -> ScriptedTurn {
     json!({"name": "read", "arguments": {"path": path}})
         .to_string()
@@ -248,12 +258,11 @@ fn only_as_many_earlier_results_go_as_needed() {
 #[test]
 fn a_result_shown_again_later_is_removed_before_an_older_one() {
     let dir = folder();
-    for (name, what) in [("other.txt", "other"), ("short2.txt", "second")] {
-        let text: String = (1..=13)
-            .map(|i| format!("line {i} of the {what} file\n"))
-            .collect();
-        std::fs::write(dir.path().join(name), text).unwrap();
-    }
+    write_lines(
+        &dir,
+        &[("other.txt", "other"), ("short2.txt", "second")],
+        13,
+    );
     let mut s = Session::new(
         dir.path(),
         vec![
@@ -286,12 +295,11 @@ fn a_result_shown_again_later_is_removed_before_an_older_one() {
 fn the_result_of_the_look_offered_is_removed_last() {
     const N_LINES: usize = 30;
     let dir = folder();
-    for (name, what) in [("notes.txt", "notes"), ("other.txt", "other")] {
-        let text: String = (1..=N_LINES)
-            .map(|i| format!("line {i} of the {what} file\n"))
-            .collect();
-        std::fs::write(dir.path().join(name), text).unwrap();
-    }
+    write_lines(
+        &dir,
+        &[("notes.txt", "notes"), ("other.txt", "other")],
+        N_LINES,
+    );
     let mut s = Session::new(
         dir.path(),
         vec![

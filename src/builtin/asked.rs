@@ -78,6 +78,21 @@ fn clause(rest: &[Part]) -> &[Part] {
     &rest[..end]
 }
 
+/// The words of `parts` in lower case, a quoted part as an empty word: what the clause tests
+/// of `crate::tools` read.
+fn lower_words(parts: &[Part]) -> Vec<String> {
+    parts
+        .iter()
+        .map(|p| {
+            if p.quoted {
+                String::new()
+            } else {
+                p.text.to_lowercase()
+            }
+        })
+        .collect()
+}
+
 /// Where an added line goes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Place {
@@ -543,16 +558,7 @@ fn version_required(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
 fn per_rate(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
     let verb = verb_at(parts, crate::tools::RATE_VERBS)?;
     let rest = &parts[verb + 1..];
-    let words: Vec<String> = clause(rest)
-        .iter()
-        .map(|p| {
-            if p.quoted {
-                String::new()
-            } else {
-                p.text.to_lowercase()
-            }
-        })
-        .collect();
+    let words = lower_words(clause(rest));
     let mut clause = vec![parts[verb].text.to_lowercase()];
     clause.extend(words.iter().cloned());
     let clause: Vec<&str> = clause.iter().map(String::as_str).collect();
@@ -575,16 +581,7 @@ fn per_rate(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
 fn every_interval(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
     let verb = (0..parts.len()).find(|&i| opens_clause(parts, i) && !parts[i].quoted)?;
     let rest = clause(&parts[verb..]);
-    let words: Vec<String> = rest
-        .iter()
-        .map(|p| {
-            if p.quoted {
-                String::new()
-            } else {
-                p.text.to_lowercase()
-            }
-        })
-        .collect();
+    let words = lower_words(rest);
     let words: Vec<&str> = words.iter().map(String::as_str).collect();
     if !crate::tools::interval_clause(&words) {
         return None;
@@ -611,16 +608,7 @@ fn every_interval(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
 fn size_given(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
     let verb = verb_at(parts, &["give", "allocate"])?;
     let rest = clause(&parts[verb..]);
-    let words: Vec<String> = rest
-        .iter()
-        .map(|p| {
-            if p.quoted {
-                String::new()
-            } else {
-                p.text.to_lowercase()
-            }
-        })
-        .collect();
+    let words = lower_words(rest);
     let words: Vec<&str> = words.iter().map(String::as_str).collect();
     if !crate::tools::size_clause(&words) {
         return None;

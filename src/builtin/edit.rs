@@ -2633,6 +2633,26 @@ fn edit(sb: &Sandbox, args: &EditArgs) -> Result<Output, Failure> {
 
 #[cfg(test)]
 mod tests {
+
+    /// An `Edit` over a temporary folder holding `files` (path, text), and the folder.
+    fn edit_over(files: &[(&str, &str)]) -> (tempfile::TempDir, super::Edit) {
+        let dir = tempfile::tempdir().unwrap();
+        for (path, text) in files {
+            let path = dir.path().join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        let edit = super::Edit::new(std::sync::Arc::new(
+            super::Sandbox::new(dir.path()).unwrap(),
+        ));
+        (dir, edit)
+    }
+
+    /// The `edit` call of `old` to `new` in `path`, as `change_asked` gives it.
+    fn call(path: &str, old: &str, new: &str) -> Option<serde_json::Value> {
+        Some(serde_json::json!({"path": path, "old_text": old, "new_text": new}))
+    }
+
     use super::{assignment, same_words_line};
 
     #[test]
@@ -2994,8 +3014,7 @@ mod tests {
     #[test]
     fn a_dotnet_apps_constants_and_settings_are_set() {
         use crate::tools::TypedTool;
-        let dir = tempfile::tempdir().unwrap();
-        for (path, text) in [
+        let (_dir, edit) = edit_over(&[
             (
                 "src/Api/appsettings.json",
                 "{\n  \"Logging\": {\n    \"LogLevel\": {\n      \"Default\": \"Information\",\n      \"Microsoft.AspNetCore\": \"Warning\"\n    }\n  },\n  \"Lending\": {\n    \"PageSize\": 20,\n    \"MaxLoansPerMember\": 3\n  }\n}\n",
@@ -3004,17 +3023,7 @@ mod tests {
                 "src/Api/Services/LoanService.cs",
                 "public sealed class LendingOptions\n{\n    public int PageSize { get; set; } = 20;\n    public int MaxLoansPerMember { get; set; } = 3;\n}\n\npublic sealed class LoanService\n{\n    public const int LoanDays = 21;\n    private const decimal LateFeePerDay = 0.25m;\n\n    public Loan Borrow(int memberId, int bookId)\n    {\n        var loan = new Loan(memberId, bookId, DateOnly.FromDateTime(DateTime.Today).AddDays(LoanDays));\n        return loan;\n    }\n}\n",
             ),
-        ] {
-            let path = dir.path().join(path);
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(path, text).unwrap();
-        }
-        let edit = super::Edit::new(std::sync::Arc::new(
-            super::Sandbox::new(dir.path()).unwrap(),
-        ));
-        let call = |path: &str, old: &str, new: &str| {
-            Some(serde_json::json!({"path": path, "old_text": old, "new_text": new}))
-        };
+        ]);
         let settings = "src/Api/appsettings.json";
         assert_eq!(
             edit.change_asked("Change the loan period to 28 days."),
@@ -3060,8 +3069,7 @@ mod tests {
     #[test]
     fn a_literals_type_and_a_values_unit_are_kept() {
         use crate::tools::TypedTool;
-        let dir = tempfile::tempdir().unwrap();
-        for (path, text) in [
+        let (_dir, edit) = edit_over(&[
             (
                 "src/Tracker.kt",
                 "package packtrack\n\nconst val DEFAULT_TIMEOUT_SECONDS = 10L\nconst val USER_AGENT = \"packtrack/0.4\"\n",
@@ -3075,17 +3083,7 @@ mod tests {
                 "gradle.properties",
                 "org.gradle.jvmargs=-Xmx2g -Dfile.encoding=UTF-8\norg.gradle.caching=true\n",
             ),
-        ] {
-            let path = dir.path().join(path);
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(path, text).unwrap();
-        }
-        let edit = super::Edit::new(std::sync::Arc::new(
-            super::Sandbox::new(dir.path()).unwrap(),
-        ));
-        let call = |path: &str, old: &str, new: &str| {
-            Some(serde_json::json!({"path": path, "old_text": old, "new_text": new}))
-        };
+        ]);
         assert_eq!(
             edit.change_asked("Change the default request timeout to 30 seconds."),
             call(
@@ -3142,8 +3140,7 @@ mod tests {
     #[test]
     fn a_php_librarys_requirement_config_array_and_env_are_set() {
         use crate::tools::TypedTool;
-        let dir = tempfile::tempdir().unwrap();
-        for (path, text) in [
+        let (_dir, edit) = edit_over(&[
             (
                 "composer.json",
                 "{\n    \"require\": {\n        \"php\": \">=8.1\",\n        \"brick/money\": \"^0.8\"\n    }\n}\n",
@@ -3160,17 +3157,7 @@ mod tests {
                 ".env.example",
                 "DB_HOST=127.0.0.1\nDB_PORT=3306\nDB_DATABASE=invoicer\n",
             ),
-        ] {
-            let path = dir.path().join(path);
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(path, text).unwrap();
-        }
-        let edit = super::Edit::new(std::sync::Arc::new(
-            super::Sandbox::new(dir.path()).unwrap(),
-        ));
-        let call = |path: &str, old: &str, new: &str| {
-            Some(serde_json::json!({"path": path, "old_text": old, "new_text": new}))
-        };
+        ]);
         assert_eq!(
             edit.change_asked("Require PHP 8.2 or newer."),
             call(
