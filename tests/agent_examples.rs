@@ -5529,3 +5529,42 @@ fn a_short_form_of_the_requests_words_bears() {
         "{nudge}"
     );
 }
+
+/// Found with a .NET API (session 40): asked "Which test checks that a fourth loan is
+/// rejected?", shown `public void Borrow_RejectsAFourthLoan()` by the search the loop
+/// offered, Qwen2.5-Coder-0.5B answered its own made-up `test_check_fourth_loan_rejection`.
+/// A which-test question is a which-code question: a test's line holds the question's words
+/// inside its name, and the names offered are the tests the lines define, not the class
+/// holding them.
+#[test]
+fn a_which_test_answer_naming_no_test_is_asked_with_the_tests_shown() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "tests/LoanServiceTests.cs",
+            "namespace Bookshelf.Tests;\n\npublic class LoanServiceTests\n{\n    [Fact]\n    public void LateFee_GrowsPerDay()\n    {\n        LoanService.LateFee(4).Should().Be(1.00m);\n    }\n\n    [Fact]\n    public void Borrow_RejectsAFourthLoan()\n    {\n        var act = () => service.Borrow(7, 42);\n    }\n}\n",
+        )],
+    );
+    let grep = call(
+        "grep",
+        json!({"pattern": "fourth[_-]?loan", "ignore_case": true}),
+    );
+    let (t, _) = run_prompt(
+        &dir,
+        "Which test checks that a fourth loan is rejected?",
+        vec![
+            grep,
+            "test_check_fourth_loan_rejection".into(),
+            "Borrow_RejectsAFourthLoan".into(),
+        ],
+    );
+    assert_eq!(
+        t.answer.as_deref(),
+        Some("Borrow_RejectsAFourthLoan"),
+        "{t:?}"
+    );
+    let nudge = t.turns[2].nudge.as_deref().unwrap_or_default();
+    assert!(nudge.contains("Borrow_RejectsAFourthLoan"), "{nudge}");
+    assert!(!nudge.contains("`LoanServiceTests`"), "{nudge}");
+}

@@ -1561,11 +1561,11 @@ mod tests {
     use super::Blocks;
 
     #[test]
-    fn the_defined_kinds_run_from_function_to_enum() {
+    fn the_defined_kinds_run_from_function_to_test() {
         let kinds = crate::tools::DEFINED_KINDS;
         assert_eq!(
             (kinds.first(), kinds.last()),
-            (Some(&"function"), Some(&"enum"))
+            (Some(&"function"), Some(&"test"))
         );
     }
 

@@ -85,6 +85,7 @@ pub const CODE_KINDS: &[&str] = &[
     "interface",
     "trait",
     "enum",
+    "test",
     "constant",
     "const",
     "variable",
@@ -99,9 +100,9 @@ pub const CODE_KINDS: &[&str] = &[
 ];
 
 /// The kinds of code a definition line defines by its keyword or its head (`def`, `fn`,
-/// `class`, a C function's or a Java method's head): the first nine of [`CODE_KINDS`], from
-/// `function` to `enum`.
-pub const DEFINED_KINDS: &[&str] = CODE_KINDS.split_at(9).0;
+/// `class`, a C function's or a Java method's head): the first ten of [`CODE_KINDS`], from
+/// `function` to `test` (a test is a function or a method its framework runs).
+pub const DEFINED_KINDS: &[&str] = CODE_KINDS.split_at(10).0;
 
 /// The words of a name in code, lower case: split at `_`, `-` and before a capital that follows
 /// a small letter (`removeOldestItem` → remove, oldest, item).
