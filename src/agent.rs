@@ -3773,11 +3773,6 @@ fn args_value_of(args: &serde_json::Value) -> Option<serde_json::Value> {
     }
 }
 
-/// Whether `text`, a line of code, defines `name`: a keyword that defines a function, a
-/// method, a class or a type right before it (`def cart_total(items):`, `pub fn total(`,
-/// `func MaxLineLength(s string) int {`, `class Cart:`), or a C function's or a Java method's
-/// head — a return type before it, `(` after it, no `;` at the end (`int ringbuf_push(struct
-/// ringbuf *rb)`, `public List<Booking> staying(LocalDate night) {`).
 /// Whether `text` defines `name` as a type: right after `class`, `struct`, `interface`,
 /// `trait`, `enum`, `object` or `module`.
 fn defines_type(text: &str, name: &str) -> bool {
@@ -3799,6 +3794,11 @@ fn defines_type(text: &str, name: &str) -> bool {
         .any(|w| w[1] == name && TYPES.contains(&w[0]))
 }
 
+/// Whether `text`, a line of code, defines `name`: a keyword that defines a function, a
+/// method, a class or a type right before it (`def cart_total(items):`, `pub fn total(`,
+/// `func MaxLineLength(s string) int {`, `class Cart:`), or a C function's or a Java method's
+/// head — a return type before it, `(` after it, no `;` at the end (`int ringbuf_push(struct
+/// ringbuf *rb)`, `public List<Booking> staying(LocalDate night) {`).
 fn defines(text: &str, name: &str) -> bool {
     const KEYWORDS: &[&str] = &[
         "def",
