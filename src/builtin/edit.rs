@@ -1426,7 +1426,7 @@ fn in_unit(old: &str, keys: &[asked::Part], value: &str) -> String {
     }
     let units = crate::tools::UNITS;
     let lower = letters.to_lowercase();
-    let time = |u: usize| u <= 5;
+    let time = crate::tools::is_time_unit;
     // The units the old letters may write (`m`: minutes or megabytes), of the request's kind.
     let same_kind = units
         .iter()
@@ -1449,7 +1449,9 @@ fn in_unit(old: &str, keys: &[asked::Part], value: &str) -> String {
 /// assigns, as written; `value`, the value to set, tells a version's key (`go-version`).
 fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&'t str, &'t str)> {
     let mut found: Vec<(&str, &str)> = Vec::new();
-    if unit_of(keys).is_some_and(|u| u >= 6) && keys.iter().any(|k| k.is("heap")) {
+    if unit_of(keys).is_some_and(|u| !crate::tools::is_time_unit(u))
+        && keys.iter().any(|k| k.is("heap"))
+    {
         // The JVM's heap: the size after `-Xmx` (`org.gradle.jvmargs=-Xmx2g …` in
         // gradle.properties for "Give the Gradle daemon 4 GB of heap.": a Kotlin/Gradle
         // application, session 40; `JAVA_OPTS`, `MAVEN_OPTS`, jvm.options).

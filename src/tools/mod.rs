@@ -257,6 +257,11 @@ pub(crate) const UNITS: &[(&[&str], &[&str])] = &[
     (&["gb", "gib", "gigabyte", "gigabytes"], &["g", "gb", "gib"]),
 ];
 
+/// Whether the unit at index `u` of [`UNITS`] is one of time (the first six), not of size.
+pub(crate) fn is_time_unit(u: usize) -> bool {
+    u < 6
+}
+
 /// The unit (its index in [`UNITS`]) a word of a request names, case aside.
 pub(crate) fn unit_named(word: &str) -> Option<usize> {
     let w = word.to_lowercase();
@@ -281,7 +286,7 @@ pub(crate) fn size_clause(words: &[&str]) -> bool {
             } else {
                 Some(&w[digits..])
             };
-            digits > 0 && unit.and_then(unit_named).is_some_and(|u| u >= 6)
+            digits > 0 && unit.and_then(unit_named).is_some_and(|u| !is_time_unit(u))
         })
 }
 
@@ -301,7 +306,7 @@ pub(crate) fn interval_clause(words: &[&str]) -> bool {
             w[0] == "every"
                 && !w[1].is_empty()
                 && w[1].chars().all(|c| c.is_ascii_digit())
-                && unit_named(w[2]).is_some_and(|u| u <= 5)
+                && unit_named(w[2]).is_some_and(is_time_unit)
         })
 }
 
