@@ -1141,7 +1141,9 @@ pub fn is_question(prompt: &str) -> bool {
 /// and a sentence or clause of it opens with a verb that changes things (`Add …`, `Set …`, `In
 /// todo.txt, mark …`, `Please rename …`) or asks for a number of things per unit (`Show 50
 /// invoices per page`: `tools::rate_clause`), something done at an interval (`Poll for
-/// updates every 30 minutes`) or an amount of memory given (`Give the daemon 4 GB of heap`). A verb inside a clause (`Find what to fix`) does not count.
+/// updates every 30 minutes`), an amount of memory given (`Give the daemon 4 GB of heap`) or a
+/// number of things to run (`Start 5 gunicorn workers`). A verb inside a clause (`Find what to
+/// fix`) does not count.
 ///
 /// ```
 /// use toolmend::agent::correct::asks_change;
@@ -1160,6 +1162,8 @@ pub fn is_question(prompt: &str) -> bool {
 /// assert!(asks_change("Poll for updates every 30 minutes."));
 /// assert!(asks_change("Give the Gradle daemon 4 GB of heap."));
 /// assert!(!asks_change("Give me 3 examples of a call."));
+/// assert!(asks_change("Start 5 gunicorn workers in the container."));
+/// assert!(!asks_change("Run 3 tests and tell me which fail."));
 /// assert!(!asks_change("It polls every 15 minutes."));
 /// assert!(!asks_change("How often does it poll every 15 minutes?"));
 /// assert!(!asks_change("Find the TODO items and tell me which to fix."));
@@ -1268,7 +1272,8 @@ fn verb_clauses(lower: &str) -> usize {
 /// How many clauses of `lower` (lower case) ask for a number of things per unit ("show 50
 /// invoices per page": [`crate::tools::rate_clause`]) or for something done at an interval
 /// ("poll for updates every 30 minutes": `crate::tools::interval_clause`) or give an amount
-/// of memory (`crate::tools::size_clause`), leading words aside.
+/// of memory (`crate::tools::size_clause`) or a number of things to run ("start 5 gunicorn
+/// workers": `crate::tools::count_clause`), leading words aside.
 fn rate_clauses(lower: &str) -> usize {
     lower
         .split(['.', ',', ';', ':', '!', '?', '\n'])
@@ -1281,6 +1286,7 @@ fn rate_clauses(lower: &str) -> usize {
             crate::tools::rate_clause(&words)
                 || crate::tools::interval_clause(&words)
                 || crate::tools::size_clause(&words)
+                || crate::tools::count_clause(&words)
         })
         .count()
 }

@@ -443,6 +443,8 @@ pub(crate) fn value_set(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
         .or_else(|| per_rate(parts))
         .or_else(|| every_interval(parts))
         .or_else(|| size_given(parts))
+        .or_else(|| count_given(parts))
+        .or_else(|| wait_given(parts))
     {
         return Some(required);
     }
@@ -571,12 +573,12 @@ fn per_rate(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
 }
 
 /// An interval: "V K every N unit" (see `crate::tools::interval_clause`) sets N, and the words
-/// naming what gets it are the verb, the words after it up to `every`, and the unit (a
-/// Kotlin/Gradle application, session 40: "Poll for updates every 30 minutes." is the config's
-/// `poll-interval = 15m`).
+/// naming what gets it are the verb, the words after it up to `every`, the unit and
+/// `interval` (a Kotlin/Gradle application, session 40: "Poll for updates every 30 minutes."
+/// is the config's `poll-interval = 15m`).
 ///
 /// ```text
-/// Poll for updates every 30 minutes  → (30, [Poll, for, updates, minutes])
+/// Poll for updates every 30 minutes  → (30, [Poll, for, updates, minutes, interval])
 /// ```
 fn every_interval(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
     let verb = (0..parts.len()).find(|&i| opens_clause(parts, i) && !parts[i].quoted)?;
@@ -594,6 +596,14 @@ fn every_interval(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
         .cloned()
         .collect();
     keys.push(unit.clone());
+    // What "every" sets is an interval (`interval_ms = 2000` under `[sampling]` for "Sample
+    // the sensors every 5000 ms.": a C++/CMake daemon, session 41).
+    keys.push(Part {
+        text: "interval".into(),
+        quoted: false,
+        opens: false,
+        colon: false,
+    });
     Some((value.clone(), keys))
 }
 
@@ -636,6 +646,74 @@ fn size_given(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
     }
     keys.extend(rest[at + 1..].iter().filter(|p| is_value(p)).cloned());
     Some((value, keys))
+}
+
+/// A number of things to run: "Start N K" (`run`, `spawn`, `launch`, `use`, `keep`), K one to
+/// three words up to the end of the clause or a word placing them (`in`, `on`, `for`, …), the
+/// last a plural — N for what K names (a Django project, session 41: "Start 5 gunicorn workers
+/// in the container." is the Dockerfile's `"--workers", "3"`).
+///
+/// ```text
+/// Start 5 gunicorn workers in the container  → (5, [gunicorn, workers])
+/// Run 3 replicas of the web service          → (3, [replicas])
+/// ```
+fn count_given(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
+    let verb = verb_at(parts, crate::tools::COUNT_VERBS)?;
+    let rest = clause(&parts[verb..]);
+    let words = lower_words(rest);
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
+    if !crate::tools::count_clause(&words) {
+        return None;
+    }
+    let keys: Vec<Part> = rest[2..]
+        .iter()
+        .take_while(|p| !p.is_any(crate::tools::PLACING))
+        .cloned()
+        .collect();
+    keys.iter().all(is_value).then(|| (rest[1].clone(), keys))
+}
+
+/// A wait: "… wait N unit before K" (`after`, `between`; N a whole number, the unit one of
+/// time) sets N, and the words naming what gets it are the unit, the clause's words before
+/// `wait` after its first (the verb) and those after `before`, with a gerund's stems (a
+/// C++/CMake daemon, session 41: "Make systemd wait 30 seconds before restarting sensord." is
+/// the unit's `RestartSec=10`).
+///
+/// ```text
+/// Make systemd wait 30 seconds before restarting sensord
+///   → (30, [systemd, seconds, restarting, restart, restarte, sensord])
+/// ```
+fn wait_given(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
+    let verb = (0..parts.len()).find(|&i| opens_clause(parts, i) && !parts[i].quoted)?;
+    let rest = clause(&parts[verb..]);
+    let at = rest.iter().position(|p| p.is("wait"))?;
+    let (value, unit) = (rest.get(at + 1)?, rest.get(at + 2)?);
+    let whole = !value.quoted && !value.text.is_empty();
+    if !(whole && value.text.chars().all(|c| c.is_ascii_digit()))
+        || unit.quoted
+        || !crate::tools::unit_named(&unit.text).is_some_and(crate::tools::is_time_unit)
+    {
+        return None;
+    }
+    let mut keys: Vec<Part> = rest[1..at]
+        .iter()
+        .filter(|p| is_value(p))
+        .cloned()
+        .collect();
+    keys.push(unit.clone());
+    for p in rest[at + 3..]
+        .iter()
+        .filter(|p| is_value(p) && !p.is_any(&["before", "after", "between"]))
+    {
+        keys.push(p.clone());
+        for stem in crate::tools::ing_stems(&p.text.to_lowercase()) {
+            keys.push(Part {
+                text: stem,
+                ..p.clone()
+            });
+        }
+    }
+    Some((value.clone(), keys))
 }
 
 /// "Deploy version V of K" (`use`, `run`, `ship`, `roll out`): V for what K names (a

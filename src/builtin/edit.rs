@@ -321,13 +321,21 @@ impl Edit {
         // `DEFAULT_STATION = "Brixham"` over a script's `station = ARGV.fetch(…)` for "Make
         // Dartmouth the default station." (a Ruby gem, session 38).
         let best = kept.iter().map(|(_, hit)| named(hit)).max()?;
-        let mut top = kept
+        let mut top: Vec<(String, T)> = kept
             .into_iter()
-            .filter(|(_, hit)| best > 0 && named(hit) == best);
-        let (Some((_, hit)), None) = (top.next(), top.next()) else {
+            .filter(|(_, hit)| best > 0 && named(hit) == best)
+            .collect();
+        // Of those, the one in a configuration file: what the program reads there overrides
+        // the default its code gives (a C++/CMake daemon, session 41: "Change the MQTT topic
+        // prefix to home/climate." is the TOML's `topic_prefix`, not the `Config` struct's
+        // default or the line loading it).
+        if top.len() > 1 {
+            top.retain(|(path, _)| is_config(path));
+        }
+        let [(_, _)] = top[..] else {
             return None;
         };
-        Some(hit)
+        top.pop().map(|(_, hit)| hit)
     }
 }
 
@@ -495,6 +503,27 @@ fn is_document(path: &str) -> bool {
         ext.to_ascii_lowercase().as_str(),
         "md" | "markdown" | "rst" | "adoc" | "txt" | "html" | "htm"
     )
+}
+
+/// Whether `path` is a configuration file by its name: TOML, YAML, JSON, INI, `.conf`,
+/// `.cfg`, Java properties, a dotenv file, a systemd unit.
+fn is_config(path: &str) -> bool {
+    let file = path.rsplit('/').next().unwrap_or(path);
+    let ext = file.rsplit_once('.').map_or("", |(_, e)| e);
+    file.starts_with(".env")
+        || matches!(
+            ext.to_ascii_lowercase().as_str(),
+            "toml"
+                | "yaml"
+                | "yml"
+                | "json"
+                | "ini"
+                | "conf"
+                | "cfg"
+                | "properties"
+                | "env"
+                | "service"
+        )
 }
 
 /// Whether `path` (relative to the workspace root) configures a CI service: GitHub's workflows,
@@ -1337,7 +1366,10 @@ fn replaced_in_line(
 /// writes it. `None` when no line or several assign them, or the line already holds `value`.
 fn set_in_line(text: &str, keys: &[asked::Part], value: &str) -> Option<(String, String)> {
     let (line, old_value) = value_line(text, keys, value)?;
-    let value = in_unit(unquoted(old_value), keys, value);
+    let value = match keyed_number(line) {
+        Some((name, old)) if std::ptr::eq(old, old_value) => in_key_unit(name, keys, value),
+        _ => in_unit(unquoted(old_value), keys, value),
+    };
     if unquoted(old_value) == value {
         return None;
     }
@@ -1384,6 +1416,11 @@ fn capitalised(word: &str) -> String {
 /// loan = 28;`). Anything else can.
 fn of_kind(old: &str, value: &str) -> bool {
     let number = !value.is_empty() && value.chars().all(|c| c.is_ascii_digit() || c == '.');
+    // A version of three parts or more is not a whole number's (CMakePresets.json's schema
+    // `"version": 6` is no project version: a C++/CMake daemon, session 41).
+    if number && value.matches('.').count() >= 2 && !unquoted(old).contains('.') {
+        return false;
+    }
     !number
         || old.chars().any(|c| c.is_ascii_digit())
         || !(old.contains('(') || unquoted(old).contains(char::is_whitespace))
@@ -1445,6 +1482,67 @@ fn in_unit(old: &str, keys: &[asked::Part], value: &str) -> String {
     format!("{value}{written}")
 }
 
+/// The words of `keys` (fillers and single letters aside) in lower case, split at `_` and `-`:
+/// what a key's parts are matched with.
+fn key_words(keys: &[asked::Part]) -> Vec<String> {
+    keys.iter()
+        .filter(|k| asked::is_value(k) && k.text.chars().count() >= 2)
+        .flat_map(|k| {
+            k.text
+                .split(['_', '-'])
+                .filter(|w| !w.is_empty())
+                .map(str::to_lowercase)
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// The name a `line` assigns and the bare whole number it assigns (`RestartSec=10`,
+/// `interval_ms = 2000`, `"timeoutMs": 500,`), quotes and a list's `- ` aside.
+fn keyed_number(line: &str) -> Option<(&str, &str)> {
+    let bare = line.trim_start().trim_start_matches("- ").trim_start();
+    let bare = bare.trim_start_matches(['"', '\'']);
+    let end = bare
+        .find(|c: char| !(asked::is_name_char(c) || c == '-' || c == '.'))
+        .unwrap_or(bare.len());
+    let name = &bare[..end];
+    let (_, old) = assignment(bare, name)?;
+    (!name.is_empty() && !old.is_empty() && old.chars().all(|c| c.is_ascii_digit()))
+        .then_some((name, old))
+}
+
+/// The unit of time a key's name ends in ([`crate::tools::UNITS`]: `Sec` of `RestartSec`,
+/// `ms` of `interval_ms`, `Seconds` of `timeoutSeconds`), two letters or more: `None` for
+/// another name.
+fn key_unit(name: &str) -> Option<usize> {
+    let parts = crate::tools::name_words(&name.replace(['.', '-'], "_"));
+    let last = parts.last().filter(|_| parts.len() >= 2)?;
+    (last.chars().count() >= 2)
+        .then(|| crate::tools::unit_named(last))
+        .flatten()
+        .filter(|&u| crate::tools::is_time_unit(u))
+}
+
+/// `value`, a whole number in the unit of time one of `keys` names, in the unit the key `name`
+/// ends in (`5` seconds for `interval_ms` is `5000`); `value` as given when either has no unit
+/// of time or the number would not be whole.
+fn in_key_unit(name: &str, keys: &[asked::Part], value: &str) -> String {
+    const MS: [u64; 6] = [1, 1_000, 60_000, 3_600_000, 86_400_000, 604_800_000];
+    let (Some(from), Some(to)) = (unit_of(keys), key_unit(name)) else {
+        return value.to_owned();
+    };
+    let Ok(n) = value.parse::<u64>() else {
+        return value.to_owned();
+    };
+    if !crate::tools::is_time_unit(from) {
+        return value.to_owned();
+    }
+    match n.checked_mul(MS[from]) {
+        Some(ms) if ms % MS[to] == 0 => (ms / MS[to]).to_string(),
+        _ => value.to_owned(),
+    }
+}
+
 /// The one line of `text` assigning one of `keys` (see [`set_in_line`]) and the value it
 /// assigns, as written; `value`, the value to set, tells a version's key (`go-version`).
 fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&'t str, &'t str)> {
@@ -1467,6 +1565,33 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
             }
         }
         // Before any key the request's other words name (`org.gradle.caching=true`).
+        if let [one] = found[..] {
+            return Some(one);
+        }
+        found.clear();
+    }
+    let words = key_words(keys);
+    if unit_of(keys).is_some_and(crate::tools::is_time_unit)
+        && value.chars().all(|c| c.is_ascii_digit())
+    {
+        // A key made of words, one of them the request's and one a unit of time, set to a
+        // bare number: systemd's `RestartSec=10` for "Make systemd wait 30 seconds before
+        // restarting sensord." (not `Restart=on-failure`), `interval_ms = 2000` for "Sample
+        // the sensors every 5000 ms." (a C++/CMake daemon, session 41). The number is written
+        // in the key's unit (`key_unit`, `set_in_line`). Before any other key.
+        for line in text.lines() {
+            let Some((name, old)) = keyed_number(line) else {
+                continue;
+            };
+            let parts = crate::tools::name_words(&name.replace(['.', '-'], "_"));
+            let named = parts.iter().any(|part| {
+                crate::tools::unit_named(part).is_none()
+                    && words.iter().any(|w| crate::tools::same_word(part, w))
+            });
+            if named && key_unit(name).is_some() {
+                found.push((line, old));
+            }
+        }
         if let [one] = found[..] {
             return Some(one);
         }
@@ -1524,6 +1649,7 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
             for line in text.lines() {
                 if let Some(v) = entry_value(line, key)
                     && !found.iter().any(|(l, _)| std::ptr::eq(*l, line))
+                    && of_kind(v, value)
                 {
                     found.push((line, v));
                 }
@@ -1553,6 +1679,19 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
                     found.push((next, hit.1));
                 }
             }
+        }
+    }
+    if found.is_empty() && value.chars().all(|c| c.is_ascii_digit()) {
+        // A command line's option and its number: `--workers 3`, `--workers=3` and an exec
+        // form's `"--workers", "3"` (a Dockerfile's `CMD`: "Start 5 gunicorn workers in the
+        // container.", a Django project, session 41), named by a word of the request.
+        for key in keys
+            .iter()
+            .filter(|k| asked::is_value(k) && !k.quoted)
+            .map(|k| k.text.trim())
+            .filter(|k| k.chars().count() >= 3)
+        {
+            found.extend(text.lines().filter_map(|line| option_number(line, key)));
         }
     }
     if found.is_empty() {
@@ -1616,6 +1755,53 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
             }
         }
     }
+    if found.is_empty() && version_like(value) {
+        // A requirement pinned to a version, `pytest==8.2.2` (Python's requirements files:
+        // "Bump pytest to 8.3.2.", a Django project, session 41; `psycopg[binary]>=3.1`): the
+        // name a word of the request as written (not `pytest-django`), the version after the
+        // operator.
+        for key in keys
+            .iter()
+            .filter(|k| asked::is_value(k))
+            .map(|k| k.text.trim())
+            .filter(|k| k.chars().count() >= 2)
+        {
+            found.extend(text.lines().filter_map(|line| pinned(line, key)));
+        }
+    }
+    if found.is_empty() && version_like(value) {
+        // A version after its name inside a line, `VERSION 2.1.0` (CMake's `project(sensord
+        // VERSION 2.1.0 LANGUAGES CXX)` for "Set the project version to 2.2.0.": a C++/CMake
+        // daemon, session 41): the name a word of the request, the value the next word. Of
+        // several (`cmake_minimum_required(VERSION 3.20)`), those whose line holds another of
+        // the request's words too (`project`).
+        let mut pairs: Vec<(&str, &str)> = Vec::new();
+        for line in text.lines() {
+            let words: Vec<&str> = line
+                .split(|c: char| c.is_whitespace() || c == '(' || c == ')')
+                .filter(|w| !w.is_empty())
+                .collect();
+            if let Some(w) = words
+                .windows(2)
+                .find(|w| names_key(keys, w[0]) && w[0].len() >= 3 && version_like(w[1]))
+            {
+                pairs.push((line, w[1]));
+            }
+        }
+        if pairs.len() > 1 {
+            pairs.retain(|(line, _)| {
+                keys.iter()
+                    .filter(|k| asked::is_value(k) && k.text.len() >= 3 && !k.is("version"))
+                    .any(|k| {
+                        line.split(|c: char| !asked::is_name_char(c))
+                            .any(|w| w.eq_ignore_ascii_case(&k.text))
+                    })
+            });
+        }
+        if let [one] = pairs[..] {
+            found.push(one);
+        }
+    }
     if found.is_empty() {
         // A key made of words, the first the request's, holding a value of the new value's
         // kind: `go-version: "1.21"` for "Change the CI to use Go 1.22" (a Go module's
@@ -1661,17 +1847,6 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
             }
         }
     }
-    let words: Vec<String> = keys
-        .iter()
-        .filter(|k| asked::is_value(k) && k.text.chars().count() >= 2)
-        .flat_map(|k| {
-            k.text
-                .split(['_', '-'])
-                .filter(|w| !w.is_empty())
-                .map(str::to_lowercase)
-                .collect::<Vec<_>>()
-        })
-        .collect();
     if found.is_empty() && !words.is_empty() {
         // A key made of parts, written with dots — a Java properties file's
         // `bookings.checkout.hour=11` for "Move checkout to 10 o'clock.", an XML element's
@@ -1680,7 +1855,7 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
         // the most of its words.
         let mut best = 0;
         for line in text.lines() {
-            let Some((name, old)) = keyed_value(line) else {
+            let Some((name, old)) = keyed_value(line).filter(|(_, old)| of_kind(old, value)) else {
                 continue;
             };
             let parts: Vec<String> = name
@@ -2044,6 +2219,58 @@ fn keyed_value(line: &str) -> Option<(&str, &str)> {
 fn version_like(value: &str) -> bool {
     let v = unquoted(value);
     v.starts_with(|c: char| c.is_ascii_digit()) && v.chars().all(|c| c.is_ascii_digit() || c == '.')
+}
+
+/// When `line` gives the command-line option `--key` (or `--` and `key`'s singular) a whole
+/// number — `--workers 3`, `--workers=3`, an exec form's `"--workers", "3"` — the line and the
+/// number; `None` otherwise.
+fn option_number<'a>(line: &'a str, key: &str) -> Option<(&'a str, &'a str)> {
+    let lower = key.to_lowercase();
+    let singular = lower.strip_suffix('s').unwrap_or(&lower);
+    [lower.as_str(), singular].iter().find_map(|name| {
+        let flag = format!("--{name}");
+        asked::token_at(line, &flag).into_iter().find_map(|at| {
+            let rest = &line[at + flag.len()..];
+            let rest = rest
+                .strip_prefix(['"', '\''])
+                .map(|r| r.trim_start().strip_prefix(',').unwrap_or(r))
+                .unwrap_or(rest);
+            let rest = rest.strip_prefix('=').unwrap_or(rest);
+            let rest = rest.trim_start().trim_start_matches(['"', '\'']);
+            let end = rest
+                .find(|c: char| !c.is_ascii_digit())
+                .unwrap_or(rest.len());
+            let after = rest[end..].chars().next();
+            (end > 0 && after.is_none_or(|c| !c.is_alphanumeric() && c != '.'))
+                .then_some((line, &rest[..end]))
+        })
+    })
+}
+
+/// When `line` pins the requirement `key` (case aside) to a version — `pytest==8.2.2`,
+/// `Django>=5.0`, `psycopg[binary]~=3.1.19`, a comment after it aside — the line and the
+/// version; `None` otherwise.
+fn pinned<'a>(line: &'a str, key: &str) -> Option<(&'a str, &'a str)> {
+    let t = line.trim_start();
+    let rest = t.get(key.len()..)?;
+    if !t[..key.len()].eq_ignore_ascii_case(key) {
+        return None;
+    }
+    // Extras, `[binary]`.
+    let rest = match rest.strip_prefix('[') {
+        Some(extras) => &extras[extras.find(']')? + 1..],
+        None => rest,
+    };
+    let rest = rest.trim_start();
+    let op = ["===", "==", ">=", "~=", "<=", "!="]
+        .iter()
+        .find(|op| rest.starts_with(*op))?;
+    let version = rest[op.len()..].trim_start();
+    let end = version
+        .find(|c: char| c.is_whitespace() || c == ',' || c == ';' || c == '#')
+        .unwrap_or(version.len());
+    let version = &version[..end];
+    version_like(version).then_some((line, version))
 }
 
 /// When `line` is a directive naming `key` — the key first, then one value, then `;`, as an
@@ -3060,6 +3287,102 @@ mod tests {
         assert!(super::of_kind("None", "28"));
         assert!(super::of_kind("\"25\"", "28"));
         assert!(super::of_kind("new Loan(1)", "Bergen"));
+    }
+
+    /// Found with a C++/CMake daemon and a Django project (session 41): "Set the project
+    /// version to 2.2.0." was offered CMakePresets.json's schema `"version": 6` → `2.2.0`, and
+    /// "Bump pytest to 8.3.2." (`pytest==8.2.2` beside `pytest-django`), "Start 5 gunicorn
+    /// workers in the container." (the Dockerfile's `"--workers", "3"`), "Make systemd wait 30
+    /// seconds before restarting sensord." (`RestartSec=10`), "Sample the sensors every 5000
+    /// ms." (`interval_ms = 2000`) and "Change the MQTT topic prefix to home/climate." (the
+    /// TOML's `topic_prefix`, not the C++ default it overrides) grounded no change.
+    #[test]
+    fn versions_pins_counts_and_units_in_keys_are_set() {
+        use crate::tools::TypedTool;
+        let (_dir, edit) = edit_over(&[
+            (
+                "CMakeLists.txt",
+                "cmake_minimum_required(VERSION 3.20)\nproject(sensord VERSION 2.1.0 LANGUAGES CXX)\n\nset(CMAKE_CXX_STANDARD 20)\n",
+            ),
+            (
+                "CMakePresets.json",
+                "{\n  \"version\": 6,\n  \"configurePresets\": []\n}\n",
+            ),
+            (
+                "config/sensord.toml",
+                "[mqtt]\nhost = \"broker.local\"\ntopic_prefix = \"home/sensors\"\n\n[sampling]\ninterval_ms = 2000\nbus = \"/dev/i2c-1\"\n",
+            ),
+            (
+                "src/config.hpp",
+                "struct Config {\n    std::string topic_prefix = \"sensors\";\n    std::chrono::milliseconds interval{1000};\n};\n",
+            ),
+            (
+                "src/config.cpp",
+                "Config load_config(const std::string& path) {\n    config.topic_prefix = table[\"mqtt\"][\"topic_prefix\"].value_or(config.topic_prefix);\n}\n",
+            ),
+            (
+                "packaging/sensord.service",
+                "[Service]\nExecStart=/usr/local/bin/sensord\nRestart=on-failure\nRestartSec=10\n",
+            ),
+            (
+                "requirements-dev.txt",
+                "pytest==8.2.2\npytest-django==4.8.0\nruff==0.4.8\n",
+            ),
+            (
+                "Dockerfile",
+                "FROM python:3.12-slim\nEXPOSE 8000\nCMD [\"gunicorn\", \"pantry.wsgi\", \"--bind\", \"0.0.0.0:8000\", \"--workers\", \"3\"]\n",
+            ),
+        ]);
+        assert_eq!(
+            edit.change_asked("Set the project version to 2.2.0."),
+            call(
+                "CMakeLists.txt",
+                "project(sensord VERSION 2.1.0 LANGUAGES CXX)",
+                "project(sensord VERSION 2.2.0 LANGUAGES CXX)"
+            )
+        );
+        assert_eq!(
+            edit.change_asked("Bump pytest to 8.3.2."),
+            call("requirements-dev.txt", "pytest==8.2.2", "pytest==8.3.2")
+        );
+        let cmd = "CMD [\"gunicorn\", \"pantry.wsgi\", \"--bind\", \"0.0.0.0:8000\", \"--workers\", \"3\"]";
+        assert_eq!(
+            edit.change_asked("Start 5 gunicorn workers in the container."),
+            call("Dockerfile", cmd, &cmd.replace("\"3\"", "\"5\""))
+        );
+        assert_eq!(
+            edit.change_asked("Make systemd wait 30 seconds before restarting sensord."),
+            call(
+                "packaging/sensord.service",
+                "RestartSec=10",
+                "RestartSec=30"
+            )
+        );
+        assert_eq!(
+            edit.change_asked("Sample the sensors every 5000 ms."),
+            call(
+                "config/sensord.toml",
+                "interval_ms = 2000",
+                "interval_ms = 5000"
+            )
+        );
+        // In another unit, the number is written in the key's.
+        assert_eq!(
+            edit.change_asked("Sample the sensors every 5 seconds."),
+            call(
+                "config/sensord.toml",
+                "interval_ms = 2000",
+                "interval_ms = 5000"
+            )
+        );
+        assert_eq!(
+            edit.change_asked("Change the MQTT topic prefix to home/climate."),
+            call(
+                "config/sensord.toml",
+                "topic_prefix = \"home/sensors\"",
+                "topic_prefix = \"home/climate\""
+            )
+        );
     }
 
     /// Found with a Kotlin/Gradle application (session 40): "Change the default request

@@ -290,6 +290,38 @@ pub(crate) fn size_clause(words: &[&str]) -> bool {
         })
 }
 
+/// Verbs that ask for a number of things to run ("Start 5 gunicorn workers", see
+/// [`count_clause`]).
+pub(crate) const COUNT_VERBS: &[&str] = &["start", "run", "spawn", "launch", "use", "keep"];
+
+/// Words that place what a clause names ("… workers in the container"): the end of the words
+/// naming it.
+pub(crate) const PLACING: &[&str] = &["in", "on", "for", "at", "of", "per", "with", "to", "from"];
+
+/// Whether the words of a clause (lower case, leading words aside; a quoted word empty) ask
+/// for a number of things to run: one of [`COUNT_VERBS`], a whole number, then one to three
+/// words up to the clause's end or a word of [`PLACING`], the last a plural ("start 5 gunicorn
+/// workers in the container": a Django project, session 41). "Use 4 as the default" and "Run
+/// 3 tests" with a word after the plural that is no placing word are no such request.
+pub(crate) fn count_clause(words: &[&str]) -> bool {
+    let [verb, count, rest @ ..] = words else {
+        return false;
+    };
+    let named: Vec<&str> = rest
+        .iter()
+        .copied()
+        .take_while(|w| !PLACING.contains(w))
+        .collect();
+    COUNT_VERBS.contains(verb)
+        && !count.is_empty()
+        && count.chars().all(|c| c.is_ascii_digit())
+        && (1..=3).contains(&named.len())
+        && named.iter().all(|w| !w.is_empty())
+        && named
+            .last()
+            .is_some_and(|w| w.len() >= 4 && w.ends_with('s') && !w.ends_with("ss"))
+}
+
 /// Whether the words of a clause (lower case, leading words aside) ask for something to be done
 /// at an interval: a verb first, then `every`, a whole number and a unit of time ("poll for
 /// updates every 30 minutes"), which a folder's config says. "Every 5 minutes" alone, or after
