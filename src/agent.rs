@@ -3669,8 +3669,12 @@ fn stem_of_request_word(request: &str, value: &str) -> bool {
 /// punctuation around words aside): grep's search for "word count", asked which flag prints the
 /// word count.
 fn holds_phrase(request: &str, phrase: &str) -> bool {
-    // A phrase searched for as code joins it (`main[_-]?class`: see grep's `example_for`).
-    let phrase = phrase.replace("[_-]?", " ").to_lowercase();
+    // A phrase searched for as code joins it (`main[_-]?class`: see grep's `example_for`), or
+    // both as written and joined (`expiry[ _-]?alerts`).
+    let phrase = phrase
+        .replace("[ _-]?", " ")
+        .replace("[_-]?", " ")
+        .to_lowercase();
     // A negated verb searched for as `not found` ("… cannot be found?": see grep's
     // `negations`).
     if crate::builtin::negations(request).contains(&phrase) {

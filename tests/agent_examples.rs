@@ -3638,6 +3638,79 @@ fn a_phrase_joined_as_code_writes_it_is_the_search_offered() {
     }
 }
 
+/// Found with a Django project and a C++/CMake daemon (session 41): asked "Which message broker
+/// does Celery use?", Qwen2.5-Coder-0.5B was offered the read of `pantry/celery.py` (named by
+/// its stem), which holds no broker, and answered RabbitMQ; the broker is settings.py's
+/// `CELERY_BROKER_URL`. Asked "At what time of day are the expiry alerts sent?", it searched
+/// `day`; "Which version of fmt is fetched?", `version`, and answered CMakePresets.json's `6`;
+/// "What is the sampling interval in milliseconds?", `milliseconds`, which showed the code's
+/// default (1000), not the config's `interval_ms = 2000`.
+#[test]
+fn a_version_of_a_thing_a_time_of_day_and_a_stems_lacked_word_are_searched_for() {
+    let pantry = tempfile::tempdir().unwrap();
+    write_files(
+        &pantry,
+        &[
+            (
+                "README.md",
+                "# pantry\n\nItems, donations and expiry alerts.\n",
+            ),
+            (
+                "pantry/celery.py",
+                "from celery import Celery\n\napp = Celery(\"pantry\")\napp.conf.beat_schedule = {\n    \"expiry-alerts\": {\n        \"task\": \"stock.tasks.send_expiry_alerts\",\n        \"schedule\": crontab(hour=7, minute=30),\n    },\n}\n",
+            ),
+            (
+                "pantry/settings.py",
+                "TIME_ZONE = \"Europe/Amsterdam\"\nCELERY_BROKER_URL = \"redis://localhost:6379/1\"\nEXPIRY_WARNING_DAYS = 3\n",
+            ),
+            (
+                "stock/models.py",
+                "def expires_soon(self, today=None):\n    return self.expires_on - today <= timedelta(days=settings.EXPIRY_WARNING_DAYS)\n",
+            ),
+        ],
+    );
+    let sensord = tempfile::tempdir().unwrap();
+    write_files(
+        &sensord,
+        &[
+            (
+                "CMakeLists.txt",
+                "cmake_minimum_required(VERSION 3.20)\nproject(sensord VERSION 2.1.0)\nFetchContent_Declare(fmt\n  GIT_TAG 10.2.1)\ntarget_link_libraries(sensord PRIVATE fmt::fmt)\n",
+            ),
+            ("CMakePresets.json", "{\n  \"version\": 6\n}\n"),
+            ("config/sensord.toml", "[sampling]\ninterval_ms = 2000\n"),
+            (
+                "src/config.hpp",
+                "struct Config {\n    std::chrono::milliseconds interval{1000};\n};\n",
+            ),
+            (
+                "src/main.cpp",
+                "#include <fmt/core.h>\nint main() { fmt::print(\"hi\"); }\n",
+            ),
+        ],
+    );
+    for (dir, prompt, pattern) in [
+        (&pantry, "Which message broker does Celery use?", "broker"),
+        (
+            &pantry,
+            "At what time of day are the expiry alerts sent?",
+            "expiry[ _-]?alerts",
+        ),
+        (&sensord, "Which version of fmt is fetched?", "fmt"),
+        (
+            &sensord,
+            "What is the sampling interval in milliseconds?",
+            "interval",
+        ),
+    ] {
+        let asked = asked_after_answer(dir, prompt, "I do not know.", "Done.");
+        let want = format!(
+            r#"{{"name":"grep","arguments":{{"pattern":"{pattern}","ignore_case":true}}}}"#
+        );
+        assert!(asked.ends_with(&want), "{prompt}: {asked}");
+    }
+}
+
 /// Found with the shopdata set (session 32): asked "What is the default country of a
 /// customer?", Qwen2.5-Coder-0.5B was offered the read of `data/customers.csv` (`customer`
 /// names it by its stem), which has a country column and no default; the default is

@@ -193,6 +193,54 @@ async fn grep_reports_file_line_and_text() {
     );
 }
 
+/// Found with a C++/CMake daemon (session 41): asked "What is the I2C address of the attic
+/// sensor?", the search for `attic` showed `name = "attic"` and not `address = 0x45` below it,
+/// and Qwen2.5-Coder-0.5B made up an address; asked "Which version of fmt is fetched?", the
+/// search for `fmt` showed `FetchContent_Declare(fmt` and its `GIT_REPOSITORY` line, not
+/// `GIT_TAG 10.2.1)` closing the call. A matched name of a data file's entry brings the
+/// entry's other keys; a build file's call left open brings its arguments, past a match inside
+/// it, in the file's order.
+#[tokio::test]
+async fn grep_shows_a_named_entrys_keys_and_a_build_calls_arguments() {
+    let dir = tempfile::tempdir().unwrap();
+    let files: &[(&str, &str)] = &[
+        (
+            "config/sensord.toml",
+            "[mqtt]\nhost = \"broker.local\"\n\n[[sensor]]\nname = \"living_room\"\naddress = 0x44\n\n[[sensor]]\nname = \"attic\"\naddress = 0x45\n",
+        ),
+        (
+            "deploy.yml",
+            "services:\n  - name: web\n    image: shop:1.2\n    replicas: 2\n  - name: worker\n    image: shop-worker:1.2\n",
+        ),
+        (
+            "CMakeLists.txt",
+            "include(FetchContent)\nFetchContent_Declare(fmt\n  GIT_REPOSITORY https://github.com/fmtlib/fmt.git\n  GIT_TAG 10.2.1)\nFetchContent_MakeAvailable(fmt)\n",
+        ),
+    ];
+    for (path, text) in files {
+        let abs = dir.path().join(path);
+        std::fs::create_dir_all(abs.parent().unwrap()).unwrap();
+        std::fs::write(abs, text).unwrap();
+    }
+    let mut d = dispatcher(&dir);
+    let r = call(&mut d, "grep", json!({"pattern": "attic"})).await;
+    assert_eq!(
+        r.output,
+        "config/sensord.toml (line 9): name = \"attic\"\nconfig/sensord.toml (line 10, in the entry line 9 names): address = 0x45"
+    );
+    // A list's item ends at the next item.
+    let r = call(&mut d, "grep", json!({"pattern": "name: web"})).await;
+    assert_eq!(
+        r.output,
+        "deploy.yml (line 1, which line 2 is inside): services:\ndeploy.yml (line 2):   - name: web\ndeploy.yml (line 3, in the entry line 2 names):     image: shop:1.2\ndeploy.yml (line 4, in the entry line 2 names):     replicas: 2"
+    );
+    let r = call(&mut d, "grep", json!({"pattern": "fmt"})).await;
+    assert_eq!(
+        r.output,
+        "CMakeLists.txt (line 2): FetchContent_Declare(fmt\nCMakeLists.txt (line 3):   GIT_REPOSITORY https://github.com/fmtlib/fmt.git\nCMakeLists.txt (line 4, in the block line 2 opens):   GIT_TAG 10.2.1)\nCMakeLists.txt (line 5): FetchContent_MakeAvailable(fmt)"
+    );
+}
+
 #[tokio::test]
 async fn glob_finds_files_by_pattern() {
     let dir = root();

@@ -12,11 +12,12 @@ use crate::tools::{Annotations, Failure, Output, ToolContext, TypedTool};
 /// How grep labels a line it shows with a match, after `path (line N` and before the match's
 /// own line number: the line a matched comment documents, a line of the block below it, a
 /// line of the block a matched description is in, a line of the block a matched line of data
-/// opens.
+/// opens, a line of the entry a matched name names.
 const BELOW_COMMENT: &str = ", below the comment on line ";
 const IN_COMMENTS_BLOCK: &str = ", in the block below the comment on line ";
 const IN_DESCRIBED_BLOCK: &str = ", in the block the description on line ";
 const IN_DATA_BLOCK: &str = ", in the block line ";
+const IN_NAMED_ENTRY: &str = ", in the entry line ";
 
 /// The labels of the lines grep shows with a match ([`BELOW_COMMENT`] and the others): a line
 /// bearing on a request brings the lines so labelled after it (`Agent::evidence`).
@@ -25,6 +26,7 @@ pub(crate) const SHOWN_WITH: &[&str] = &[
     IN_COMMENTS_BLOCK,
     IN_DESCRIBED_BLOCK,
     IN_DATA_BLOCK,
+    IN_NAMED_ENTRY,
 ];
 
 /// Most matches in the structured data (`--format json`, the library's `data`).
@@ -319,13 +321,19 @@ fn grep_at(
         // in `variable "region" {`): the entry, its line, its indentation, and the lines of
         // the block left to show.
         let mut described: Option<(usize, usize, usize, usize)> = None;
+        // An entry of a data file named by a matched line (`name = "attic"` in a TOML
+        // `[[sensor]]`, `- name: web` in a YAML list): the entry, its line, the indentation
+        // its keys have at least, and the lines left to show.
+        let mut named: Option<(usize, usize, usize, usize)> = None;
         // Prose and data have no comments (a Markdown list's `* item`); prose has no blocks.
         let of_kind = |kinds: &[&str]| {
             file.extension()
                 .is_some_and(|e| kinds.iter().any(|p| e.eq_ignore_ascii_case(p)))
         };
-        let prose = of_kind(&["md", "markdown", "txt", "rst", "adoc", "csv", "tsv"]);
+        let build = is_build_calls(&file);
+        let prose = !build && of_kind(&["md", "markdown", "txt", "rst", "adoc", "csv", "tsv"]);
         let code = !prose && !of_kind(&["json"]);
+        let keyed_data = of_kind(&["toml", "yaml", "yml", "ini", "cfg", "conf"]);
         while let Some(line) = lines.next_line() {
             number += 1;
             let line = String::from_utf8_lossy(line);
@@ -361,7 +369,16 @@ fn grep_at(
                     format!("{rel} (line {number}{IN_DATA_BLOCK}{at} opens)")
                 });
             } else {
-                (opened, data_block) = (None, None);
+                // A match inside a block of data is shown as a match, and the block goes on
+                // below it (`GIT_REPOSITORY …/fmt.git` between `FetchContent_Declare(fmt` and
+                // `GIT_TAG 10.2.1)`: a C++/CMake daemon, session 41).
+                // Its next lines go with the entry last shown (`usize::MAX`: see
+                // `follow_block`), in the file's order.
+                data_block = data_block.take().and_then(|(_, at, depth, left)| {
+                    let depth = depth + brackets(line);
+                    (depth > 0 && left > 1).then_some((usize::MAX, at, depth, left - 1))
+                });
+                opened = None;
             }
             // The other lines of the block a matched description is in, as far as lines as
             // indented go: what it describes (a Terraform folder, session 38: asked "Which AWS
@@ -382,6 +399,29 @@ fn grep_at(
                     }
                 } else if !ends {
                     described = Some((entry, at, level, left));
+                }
+            }
+            // The other keys of the entry a matched name names, up to a blank line, a header
+            // (`[…]`), the next item of the list or a line less indented: what it has (a
+            // C++/CMake daemon, session 41: asked "What is the I2C address of the attic
+            // sensor?", the search for `attic` showed `name = "attic"`, not `address = 0x45`
+            // below it, and Qwen2.5-Coder-0.5B made up `0x40`).
+            if let Some((entry, at, level, left)) = named.take() {
+                let t = line.trim_start();
+                let ends = t.is_empty()
+                    || t.starts_with('[')
+                    || block_indent(line) < level
+                    || (t.starts_with("- ") && block_indent(line) <= level);
+                if !ends && !matched {
+                    if let Some(e) = shown.get_mut(entry) {
+                        let text: String = line.trim_end().chars().take(MAX_LINE_CHARS).collect();
+                        e.push_str(&format!(
+                            "\n{rel} (line {number}{IN_NAMED_ENTRY}{at} names): {text}"
+                        ));
+                    }
+                    if left > 1 {
+                        named = Some((entry, at, level, left - 1));
+                    }
                 }
             }
             if let Some((entry, at, left)) = documented.take()
@@ -443,11 +483,14 @@ fn grep_at(
                 if code && is_comment(line) {
                     documented = Some((shown.len() - 1, number, 8));
                 }
-                if !prose && opens_data_block(line) {
+                if !prose && (opens_data_block(line) || opens_build_call(line, build)) {
                     data_block = Some((shown.len() - 1, number, brackets(line), BLOCK_LINES));
                 }
                 if in_block && is_description(line) {
                     described = Some((shown.len() - 1, number, block_indent(line), BLOCK_LINES));
+                }
+                if keyed_data && let Some(level) = names_entry(line) {
+                    named = Some((shown.len() - 1, number, level, BLOCK_LINES));
                 }
             }
             if total <= MAX_MATCHES {
@@ -769,7 +812,10 @@ fn phrase_elsewhere(sb: &Sandbox, request: &str, file: &str) -> Option<String> {
     if phrases.is_empty() && lacked.is_empty() {
         return None;
     }
-    // A lacked word counts on a line that holds another of the question's plain words.
+    // A lacked word counts on a line that holds another of the question's plain words, or
+    // the file's stem of five letters or more (`CELERY_BROKER_URL` in settings.py for "Which
+    // message broker does Celery use?", where `celery.py` holds no `broker`: a Django project,
+    // session 41; a short stem, `line`, is inside too many names: `testTotalAddsTaxPerLine`).
     let counts = lines_holding(
         sb,
         sb.root(),
@@ -779,7 +825,8 @@ fn phrase_elsewhere(sb: &Sandbox, request: &str, file: &str) -> Option<String> {
             Some(k) => {
                 let w = &lacked[k];
                 line.contains(w.as_str())
-                    && words.iter().any(|o| o != w && line.contains(o.as_str()))
+                    && (words.iter().any(|o| o != w && line.contains(o.as_str()))
+                        || (stem.chars().count() >= 5 && line.contains(stem.as_str())))
             }
         },
     );
@@ -899,10 +946,11 @@ fn brackets(line: &str) -> i64 {
         .sum()
 }
 
-/// A block being shown line by line below a shown entry — the entry's index in `shown`, the
-/// line that opened it, the brackets open, and the lines left to show: `line`, the next line
-/// of the file, is added to the entry after `place(at)` (`path (line N, …)`), and the block
-/// goes on while brackets stay open and lines are left.
+/// A block being shown line by line below a shown entry — the entry's index in `shown` (the
+/// last entry for an index past the end), the line that opened it, the brackets open, and the
+/// lines left to show: `line`, the next line of the file, is added to the entry after
+/// `place(at)` (`path (line N, …)`), and the block goes on while brackets stay open and lines
+/// are left.
 fn follow_block(
     block: &mut Option<(usize, usize, i64, usize)>,
     shown: &mut [String],
@@ -913,7 +961,8 @@ fn follow_block(
         return;
     };
     let depth = depth + brackets(line);
-    if let Some(e) = shown.get_mut(entry) {
+    let last = shown.len().saturating_sub(1);
+    if let Some(e) = shown.get_mut(entry.min(last)) {
         let text: String = line.trim_end().chars().take(MAX_LINE_CHARS).collect();
         e.push_str(&format!("\n{}: {text}", place(at)));
     }
@@ -930,12 +979,59 @@ fn opens_data_block(line: &str) -> bool {
     t.ends_with(['{', '[']) && brackets(t) > 0 && !t.contains('(')
 }
 
+/// Whether `line` of a build description (`build`: CMake's `CMakeLists.txt` and `.cmake`,
+/// Meson's, Bazel's) opens a call it does not close, whose arguments are its data:
+/// `FetchContent_Declare(fmt` above `GIT_TAG 10.2.1)` (a C++/CMake daemon, session 41: the
+/// version of a fetched library is two lines below its name).
+fn opens_build_call(line: &str, build: bool) -> bool {
+    let t = line.trim_end();
+    build && brackets(t) > 0 && t.contains('(') && !t.ends_with(['{', '['])
+}
+
+/// Whether `file` describes a build as calls with arguments: CMake (`CMakeLists.txt`,
+/// `*.cmake`), Meson (`meson.build`), Bazel and Buck (`BUILD`, `BUILD.bazel`, `*.bzl`,
+/// `WORKSPACE`).
+fn is_build_calls(file: &std::path::Path) -> bool {
+    let name = file
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default();
+    matches!(
+        name,
+        "CMakeLists.txt" | "meson.build" | "BUILD" | "BUILD.bazel" | "WORKSPACE" | "BUCK"
+    ) || name.ends_with(".cmake")
+        || name.ends_with(".bzl")
+}
+
 /// The width of `line`'s indentation, a tab as four spaces.
 fn block_indent(line: &str) -> usize {
     line.chars()
         .take_while(|c| c.is_whitespace())
         .map(|c| if c == '\t' { 4 } else { 1 })
         .sum()
+}
+
+/// When `line` names an entry of a data file — `name`, `id`, `title` or `label` set with `=`
+/// or `:`, in a YAML list's item (`- name: web`) or not (`name = "attic"`) — the indentation the
+/// entry's other keys have at least (a list item's: past its `- `); `None` otherwise.
+fn names_entry(line: &str) -> Option<usize> {
+    let indent = block_indent(line);
+    let t = line.trim_start();
+    let (t, level) = match t.strip_prefix("- ") {
+        Some(rest) => (rest.trim_start(), indent + 1),
+        None => (t, indent),
+    };
+    let t = t.trim_start_matches(['"', '\'']);
+    ["name", "id", "title", "label"]
+        .iter()
+        .any(|k| {
+            t.strip_prefix(k).is_some_and(|r| {
+                r.trim_start_matches(['"', '\''])
+                    .trim_start()
+                    .starts_with(['=', ':'])
+            })
+        })
+        .then_some(level)
 }
 
 /// Whether `line` sets a description — `description`, `desc`, `summary` or `help`, quoted or
@@ -1163,9 +1259,14 @@ fn asked_words(request: &str) -> Vec<String> {
     if !asks
         || NAMED_KINDS.contains(&noun.as_str())
         || crate::tools::CODE_KINDS.contains(&noun.as_str())
-        || !head[..head.len() - 1]
-            .iter()
-            .all(|w| QUALIFIERS.contains(&w.as_str()))
+        || !head[..head.len() - 1].iter().all(|w| {
+            // Or a gerund before the noun, two words in all ("the sampling interval", "the
+            // logging level": a C++/CMake daemon, session 41, where the search was for
+            // `milliseconds` and showed the code's default, not the config's `interval_ms =
+            // 2000`).
+            QUALIFIERS.contains(&w.as_str())
+                || (head.len() == 2 && w.len() >= 6 && w.ends_with("ing") && !is_common(w))
+        })
     {
         return Vec::new();
     }
@@ -1218,6 +1319,19 @@ fn asked_words(request: &str) -> Vec<String> {
             .into_iter()
             .filter(|w| !WORKSPACE.contains(&w.as_str()))
             .collect();
+        // "What time of day": a time on the clock, no word of the files — the question's
+        // other words say of what (a Django project, session 41: "At what time of day are
+        // the expiry alerts sent?" searched `day`, on every line of the expiry rule's days).
+        if noun == "time" && of.first().is_some_and(|w| w == "day") {
+            return Vec::new();
+        }
+        // "Which version of B": B alone tells — `version` is on the line of every other
+        // version the files hold (a C++/CMake daemon, session 41: "Which version of fmt is
+        // fetched?" searched `version` and was answered with CMakePresets.json's `6`).
+        if after == Some("of") && ["version", "versions"].contains(&noun.as_str()) && !of.is_empty()
+        {
+            words.clear();
+        }
         if of.len() > 1 {
             words.push(of.join(" "));
         }
@@ -1402,6 +1516,11 @@ fn telling_word(
             Some(_) if lines[k] == 0 && lines[n + k] > 0 => {
                 (joined_pattern(&words[k]), lines[n + k])
             }
+            // Found both ways, it is searched both ways: `expiry[ _-]?alerts` finds the
+            // README's "expiry alerts" and the code's `send_expiry_alerts` and schedule entry
+            // `"expiry-alerts"` (a Django project, session 41: the search as written showed
+            // the README's line alone).
+            Some(_) if lines[n + k] > 0 => (words[k].replacen(' ', "[ _-]?", 1), lines[k]),
             _ => (words[k].clone(), lines[k]),
         })
         .unzip();
@@ -1605,6 +1724,13 @@ mod tests {
             ["memory"]
         );
         assert!(asked("After how many days are unprocessed uploads deleted?").is_empty());
+        // A version of B: B alone; a gerund before the noun; a time of day: none (session 41).
+        assert_eq!(asked("Which version of fmt is fetched?"), ["fmt"]);
+        assert_eq!(
+            asked("What is the sampling interval in milliseconds?"),
+            ["sampling interval", "interval"]
+        );
+        assert!(asked("At what time of day are the expiry alerts sent?").is_empty());
         // A kind of named thing, a name qualifying what is asked, a verb after it, no which
         // or what: none.
         for q in [
