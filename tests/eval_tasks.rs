@@ -287,7 +287,8 @@ fn the_shipped_tasks_read() {
     // the data folder (SQL, CSV, a loader) of session 32, the TypeScript package of
     // session 33, the C library of session 36, the Maven project and the Hugo site of session
     // 37, the Ruby gem and the Terraform/Kubernetes folder of session 38, the PHP library of
-    // session 39, the Kotlin/Gradle application and the .NET API of session 40 (each written
+    // session 39, the Kotlin/Gradle application and the .NET API of session 40, the Django
+    // project, the C++/CMake daemon and the Phoenix/Elixir API of session 41 (each written
     // before the fixes its prompts found: tuned on since).
     for (file, folder) in [
         ("examples/tasks.jsonl", "examples/workspace"),
@@ -308,6 +309,9 @@ fn the_shipped_tasks_read() {
         ("examples/tasks-invoicer.jsonl", "examples/invoicer"),
         ("examples/tasks-packtrack.jsonl", "examples/packtrack"),
         ("examples/tasks-bookshelf.jsonl", "examples/bookshelf"),
+        ("examples/tasks-pantry.jsonl", "examples/pantry"),
+        ("examples/tasks-sensord.jsonl", "examples/sensord"),
+        ("examples/tasks-chirp.jsonl", "examples/chirp"),
     ] {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         let list = tasks::load(&std::fs::read_to_string(root.join(file)).unwrap()).unwrap();
