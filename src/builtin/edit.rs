@@ -344,10 +344,26 @@ impl Edit {
 /// spaces and inner capitals — each as itself or its plural ([`crate::tools::same_word`]).
 fn name_holds(line: &str, keys: &[asked::Part]) -> usize {
     let name = line.split(['=', ':']).next().unwrap_or_default();
-    let parts: Vec<String> = name
+    let mut parts: Vec<String> = name
         .split(|c: char| !c.is_alphanumeric() && c != '_' && c != '-')
         .flat_map(crate::tools::name_words)
         .collect();
+    // And the keyword arguments later in the line (`max_attempts: 3` in `use Oban.Worker,
+    // queue: :mailers, max_attempts: 3`): each name right before a `:` or `=`.
+    for (at, c) in line.char_indices().skip(name.len() + 1) {
+        let next = line[at + c.len_utf8()..].chars().next();
+        let before = line[..at].chars().next_back();
+        if matches!(c, ':' | '=')
+            && !matches!(next, Some(':' | '=' | '>'))
+            && !matches!(before, Some(':' | '=' | '!' | '<' | '>'))
+        {
+            let head = line[..at].trim_end();
+            let start = head
+                .rfind(|ch: char| !asked::is_name_char(ch))
+                .map_or(0, |i| i + 1);
+            parts.extend(crate::tools::name_words(&head[start..]));
+        }
+    }
     keys.iter()
         .filter(|k| asked::is_value(k))
         .filter(|k| parts.iter().any(|p| crate::tools::same_word(p, &k.text)))
@@ -1497,6 +1513,56 @@ fn key_words(keys: &[asked::Part]) -> Vec<String> {
         .collect()
 }
 
+/// The names `n` words of `keys` side by side make (fillers, quoted words and words not of
+/// letters and digits break a run), joined as code writes them, lower case: `pool_size`,
+/// `pool-size`, `poolsize` (for `poolSize`, `PoolSize`, matched case aside).
+fn phrase_keys(keys: &[asked::Part], n: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    for run in keys.windows(n) {
+        let word = |k: &asked::Part| {
+            asked::is_value(k) && !k.quoted && k.text.chars().all(char::is_alphanumeric)
+        };
+        if !run.iter().all(word) {
+            continue;
+        }
+        let words: Vec<String> = run.iter().map(|k| k.text.to_lowercase()).collect();
+        for sep in ["_", "-", ""] {
+            out.push(words.join(sep));
+        }
+    }
+    out
+}
+
+/// The value `line` gives the key `name` (lower case) anywhere in it — the name as a whole
+/// token, case aside, then `:` or `=` (not `::`, `==`, `=>`), then the value up to a `,`, `)`,
+/// `]`, `}` or `;` (a quoted one whole), when it is a literal: `max_attempts: 3` in `use
+/// Oban.Worker, queue: :mailers, max_attempts: 3`, `max_retries=3` in
+/// `@retry(max_retries=3, backoff=2)`.
+fn keyword_arg<'a>(line: &'a str, name: &str) -> Option<&'a str> {
+    let lower = line.to_ascii_lowercase();
+    asked::token_at(&lower, name).into_iter().find_map(|at| {
+        let after = &line[at + name.len()..];
+        let after = after.strip_prefix(['"', '\'']).unwrap_or(after);
+        let rest = after.trim_start();
+        let sep = rest.chars().next()?;
+        if !matches!(sep, ':' | '=') || rest[1..].starts_with([':', '=', '>']) {
+            return None;
+        }
+        let value = rest[1..].trim_start();
+        let start = line.len() - value.len();
+        let len = match value.chars().next()? {
+            q @ ('"' | '\'') => value[1..].find(q)? + 2,
+            _ => value.find([',', ')', ']', '}', ';']).unwrap_or(value.len()),
+        };
+        let v = line[start..start + len].trim_end();
+        // A literal: quoted, or one word that opens no block and calls nothing (not
+        // `DEFAULT_TIMEOUT_SECONDS * 1000`, not `"LogLevel": {`).
+        let literal = v.starts_with(['"', '\''])
+            || (!v.contains(char::is_whitespace) && !v.contains(['(', '{', '[']));
+        (!v.is_empty() && literal).then_some(v)
+    })
+}
+
 /// The name a `line` assigns and the bare whole number it assigns (`RestartSec=10`,
 /// `interval_ms = 2000`, `"timeoutMs": 500,`), quotes and a list's `- ` aside.
 fn keyed_number(line: &str) -> Option<(&str, &str)> {
@@ -1547,6 +1613,28 @@ fn in_key_unit(name: &str, keys: &[asked::Part], value: &str) -> String {
 /// assigns, as written; `value`, the value to set, tells a version's key (`go-version`).
 fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&'t str, &'t str)> {
     let mut found: Vec<(&str, &str)> = Vec::new();
+    // A key made of two or three of the request's words side by side, joined as code writes
+    // them (`pool_size` for "Set the dev database pool size to 20.", before `database:`, one
+    // word; `max_attempts: 3` inside `use Oban.Worker, queue: :mailers, max_attempts: 3` for
+    // "Raise the digest worker's max attempts to 5.": a Phoenix/Elixir API, session 41),
+    // anywhere in a line: the one line so named, the longest such key first.
+    for n in [3, 2] {
+        for line in text.lines() {
+            if let Some(hit) = phrase_keys(keys, n)
+                .iter()
+                .find_map(|name| keyword_arg(line, name))
+                && of_kind(hit, value)
+                && !found.iter().any(|(l, _)| std::ptr::eq(*l, line))
+            {
+                found.push((line, hit));
+            }
+        }
+        match found[..] {
+            [one] => return Some(one),
+            [] => {}
+            _ => return None,
+        }
+    }
     if unit_of(keys).is_some_and(|u| !crate::tools::is_time_unit(u))
         && keys.iter().any(|k| k.is("heap"))
     {
@@ -3287,6 +3375,59 @@ mod tests {
         assert!(super::of_kind("None", "28"));
         assert!(super::of_kind("\"25\"", "28"));
         assert!(super::of_kind("new Loan(1)", "Bergen"));
+    }
+
+    /// Found with a Phoenix/Elixir API (session 41): "Set the dev database pool size to 20."
+    /// was offered `database: "chirp_dev"` → `database: "20"` (the key `database` is one of
+    /// the request's words; `pool_size` is two of them side by side), and "Raise the digest
+    /// worker's max attempts to 5." config.exs's `max_per_day: 50` → `5` (the worker's
+    /// `max_attempts: 3` is a keyword argument inside `use Oban.Worker, …`).
+    #[test]
+    fn a_key_made_of_the_requests_words_side_by_side_comes_first() {
+        use crate::tools::TypedTool;
+        let (_dir, edit) = edit_over(&[
+            (
+                "config/dev.exs",
+                "config :chirp, Chirp.Repo,\n  username: \"postgres\",\n  database: \"chirp_dev\",\n  pool_size: 10\n",
+            ),
+            (
+                "config/config.exs",
+                "config :chirp, :sightings,\n  max_per_day: 50,\n  photo_max_mb: 8\n",
+            ),
+            (
+                "lib/chirp/workers/digest_worker.ex",
+                "defmodule Chirp.Workers.DigestWorker do\n  use Oban.Worker, queue: :mailers, max_attempts: 3\nend\n",
+            ),
+            (
+                "app/jobs.py",
+                "@retry(max_retries=3, backoff=2)\ndef send():\n    pass\n",
+            ),
+        ]);
+        assert_eq!(
+            edit.change_asked("Set the dev database pool size to 20."),
+            call("config/dev.exs", "pool_size: 10", "pool_size: 20")
+        );
+        assert_eq!(
+            edit.change_asked("Raise the digest worker's max attempts to 5."),
+            call(
+                "lib/chirp/workers/digest_worker.ex",
+                "use Oban.Worker, queue: :mailers, max_attempts: 3",
+                "use Oban.Worker, queue: :mailers, max_attempts: 5"
+            )
+        );
+        assert_eq!(
+            edit.change_asked("Set max retries to 6."),
+            call(
+                "app/jobs.py",
+                "@retry(max_retries=3, backoff=2)",
+                "@retry(max_retries=6, backoff=2)"
+            )
+        );
+        // One word alone still names its key.
+        assert_eq!(
+            edit.change_asked("Change the maximum per day to 60."),
+            call("config/config.exs", "max_per_day: 50,", "max_per_day: 60,")
+        );
     }
 
     /// Found with a C++/CMake daemon and a Django project (session 41): "Set the project
