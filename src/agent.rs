@@ -2721,6 +2721,10 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                             crate::tools::request_names(&self.request, s)
                                 || holds_phrase(&self.request, s)
                                 || stem_of_request_word(&self.request, s)
+                                // A port as the files write it, for a question about a port.
+                                || (s == crate::builtin::PORT_PATTERN
+                                    && crate::tools::request_words(&self.request)
+                                        .any(|w| w.eq_ignore_ascii_case("port")))
                         }),
                 )
             })

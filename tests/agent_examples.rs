@@ -3711,6 +3711,41 @@ fn a_version_of_a_thing_a_time_of_day_and_a_stems_lacked_word_are_searched_for()
     }
 }
 
+/// Found again with a .NET API (session 40, its dev_port task; fixed in session 41): asked
+/// "Which port does the API listen on during development?", the search offered was for
+/// `development`, which showed `"ASPNETCORE_ENVIRONMENT": "Development"`; no line says "port",
+/// and the port is launchSettings.json's `"applicationUrl": "http://localhost:5080"`. A port
+/// question where `port` is on no line searches for a port as an address writes it.
+#[test]
+fn a_port_no_line_names_is_searched_as_an_address_writes_it() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "src/Api/Properties/launchSettings.json",
+                "{\n  \"profiles\": {\n    \"Api\": {\n      \"applicationUrl\": \"http://localhost:5080\",\n      \"environmentVariables\": {\n        \"ASPNETCORE_ENVIRONMENT\": \"Development\"\n      }\n    }\n  }\n}\n",
+            ),
+            (
+                "src/Api/Program.cs",
+                "var app = WebApplication.CreateBuilder(args).Build();\napp.Run();\n",
+            ),
+        ],
+    );
+    let asked = asked_after_answer(
+        &dir,
+        "Which port does the API listen on during development?",
+        "I do not know.",
+        "Done.",
+    );
+    assert!(
+        asked.ends_with(
+            r#"{"name":"grep","arguments":{"pattern":":[0-9]{4,5}\\b","ignore_case":true}}"#
+        ),
+        "{asked}"
+    );
+}
+
 /// Found with the shopdata set (session 32): asked "What is the default country of a
 /// customer?", Qwen2.5-Coder-0.5B was offered the read of `data/customers.csv` (`customer`
 /// names it by its stem), which has a country column and no default; the default is

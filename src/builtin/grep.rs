@@ -169,6 +169,7 @@ impl TypedTool for Grep {
                 let asked = asked_words(request);
                 if let Some(word) = telling_word(sb, sb.root(), &asked, &[], Tie::Earlier)
                     .or_else(|| version_subject(sb, request))
+                    .or_else(|| port_written(sb, &asked))
                 {
                     return Some(json!({"pattern": word, "ignore_case": true}));
                 }
@@ -1610,6 +1611,27 @@ fn version_subject(sb: &Sandbox, request: &str) -> Option<String> {
         _ => line.contains(subject.as_str()) && line.chars().any(|c| c.is_ascii_digit()),
     });
     (found[0] == 0 && found[1] > 0).then_some(subject)
+}
+
+/// The search for a port written after a host's `:` (see `port_written`).
+pub(crate) const PORT_PATTERN: &str = r":[0-9]{4,5}\b";
+
+/// A port as the files write it where none says "port": after a host's `:` in a URL or an
+/// address (`"applicationUrl": "http://localhost:5080"` in a .NET API's launchSettings.json,
+/// session 41: asked "Which port does the API listen on during development?", the search was
+/// for `development`, which showed an environment variable), four or five digits — for a
+/// question asking for a port (`asked`, see [`asked_words`]) when `port` is on no line.
+/// `None` otherwise.
+fn port_written(sb: &Sandbox, asked: &[String]) -> Option<String> {
+    if !asked.iter().any(|w| w == "port" || w == "ports") {
+        return None;
+    }
+    let re = regex::Regex::new(PORT_PATTERN).ok()?;
+    let found = lines_holding(sb, sb.root(), 2, |line, k| match k {
+        0 => line.contains("port"),
+        _ => re.is_match(line),
+    });
+    (found[0] == 0 && found[1] > 0).then(|| PORT_PATTERN.to_owned())
 }
 
 /// A phrase of two words (`main class`) as code writes it joined, lower case: `mainclass`
