@@ -1969,6 +1969,30 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 ));
             }
         }
+        // A version question answered without any number, when the bearing lines write a
+        // version (a C++/CMake daemon, session 41: asked "Which version of fmt is fetched?",
+        // shown `GIT_TAG 10.2.1)` in the block `FetchContent_Declare(fmt` opens, the model
+        // answered `fmt`). Once a run; the turn is for the answer.
+        if !asked.number
+            && results
+            && correct::is_question(prompt)
+            && crate::tools::asks_version(prompt)
+            && !content.chars().any(|c| c.is_ascii_digit())
+        {
+            let lines = self.evidence(turns);
+            if lines.iter().any(|l| writes_version(line_text(l))) {
+                asked.number = true;
+                asked.answer_only = true;
+                return Some((
+                    correct::version_unanswered(
+                        prompt,
+                        content,
+                        correct::bearing(&lines).as_deref(),
+                    ),
+                    "the answer to a version question gave no version: asked for the one the results write",
+                ));
+            }
+        }
         // A question that asks which file, answered without naming one, when the results do.
         // Found running `toolmend run` on a Docker Compose folder (session 29): asked "Which
         // file sets the database password?", Qwen2.5-Coder-0.5B grepped `password`, was shown

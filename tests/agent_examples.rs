@@ -3746,6 +3746,49 @@ fn a_port_no_line_names_is_searched_as_an_address_writes_it() {
     );
 }
 
+/// Found with a C++/CMake daemon (session 41): asked "Which version of fmt is fetched?",
+/// shown `FetchContent_Declare(fmt` and, in the block it opens, `GIT_TAG 10.2.1)`,
+/// Qwen2.5-Coder-0.5B answered `fmt` — no version at all — and the loop took it. An answer to
+/// a version question that writes no number, when the results' bearing lines write a version,
+/// is asked once for the version, the lines with it, and the turn is for the answer.
+#[test]
+fn a_version_questions_answer_without_a_version_is_asked_for_one() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "CMakeLists.txt",
+            "project(sensord VERSION 2.1.0)\nFetchContent_Declare(fmt\n  GIT_REPOSITORY https://github.com/fmtlib/fmt.git\n  GIT_TAG 10.2.1)\nFetchContent_MakeAvailable(fmt)\n",
+        )],
+    );
+    let (t, requests) = run_prompt(
+        &dir,
+        "Which version of fmt is fetched?",
+        vec![
+            call("grep", json!({"pattern": "fmt", "ignore_case": true})),
+            "fmt".into(),
+            "10.2.1".into(),
+        ],
+    );
+    let asked = &requests[2].messages.last().unwrap().content;
+    assert!(
+        asked.starts_with("`fmt` gives no version") && asked.contains("GIT_TAG 10.2.1"),
+        "{asked}"
+    );
+    assert!(requests[2].tools.is_empty());
+    assert_eq!(t.answer.as_deref(), Some("10.2.1"));
+    // An answer with a number stands.
+    let (t, requests) = run_prompt(
+        &dir,
+        "Which version of fmt is fetched?",
+        vec![
+            call("grep", json!({"pattern": "fmt", "ignore_case": true})),
+            "10.2.1".into(),
+        ],
+    );
+    assert_eq!((t.answer.as_deref(), requests.len()), (Some("10.2.1"), 2));
+}
+
 /// Found with the shopdata set (session 32): asked "What is the default country of a
 /// customer?", Qwen2.5-Coder-0.5B was offered the read of `data/customers.csv` (`customer`
 /// names it by its stem), which has a country column and no default; the default is

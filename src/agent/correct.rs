@@ -912,6 +912,31 @@ pub fn cut_version(answer: &str, prompt: &str, lines: &[&str]) -> Option<(String
     }
 }
 
+/// The message added before the turn after an answer to a version question (`prompt`) that
+/// writes no number (`answer`, its first line named) when the tool results' bearing `lines`
+/// ([`bearing`]) write a version: once a run.
+#[must_use]
+pub fn version_unanswered(prompt: &str, answer: &str, lines: Option<&str>) -> String {
+    let said: String = answer
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .chars()
+        .take(80)
+        .collect();
+    let mut m = format!(
+        "`{said}` gives no version. The user asked \"{}\": answer with the version the tool \
+         results write, as they write it.",
+        restated(prompt)
+    );
+    if let Some(lines) = lines {
+        m.push(' ');
+        m.push_str(lines);
+    }
+    m
+}
+
 /// The message added before the turn after an answer giving `short`, the start of `version`
 /// the tool results write ([`cut_version`]), once a run; `lines`: the lines bearing on the
 /// request ([`bearing`]).
