@@ -1969,6 +1969,25 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 ));
             }
         }
+        // The first part of a dotted name the bearing lines write, for the name (`django` for
+        // `"ENGINE": "django.db.backends.postgresql"`: see `correct::cut_name`).
+        if !asked.number && results {
+            let lines = self.evidence(turns);
+            let shown: Vec<&str> = lines.iter().map(String::as_str).collect();
+            if let Some(name) = correct::cut_name(content, prompt, &shown) {
+                asked.number = true;
+                asked.answer_only = true;
+                return Some((
+                    correct::name_cut(
+                        prompt,
+                        content.trim(),
+                        &name,
+                        correct::bearing(&lines).as_deref(),
+                    ),
+                    "the answer gave the first part of a dotted name the results write: asked for what it tells",
+                ));
+            }
+        }
         // A version question answered without any number, when the bearing lines write a
         // version (a C++/CMake daemon, session 41: asked "Which version of fmt is fetched?",
         // shown `GIT_TAG 10.2.1)` in the block `FetchContent_Declare(fmt` opens, the model

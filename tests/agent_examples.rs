@@ -3789,6 +3789,39 @@ fn a_version_questions_answer_without_a_version_is_asked_for_one() {
     assert_eq!((t.answer.as_deref(), requests.len()), (Some("10.2.1"), 2));
 }
 
+/// Found with a Django project (session 41): asked "Which database engine does the project
+/// use?", shown `"ENGINE": "django.db.backends.postgresql"` (and searching `postgresql` itself),
+/// Qwen2.5-Coder-0.5B answered `django`, and the loop took it. An answer that is only the first
+/// part of the one dotted name the bearing lines write is asked once for what the name tells.
+#[test]
+fn an_answer_that_is_a_dotted_names_first_part_is_asked_for_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "pantry/settings.py",
+            "DATABASES = {\n    \"default\": {\n        \"ENGINE\": \"django.db.backends.postgresql\",\n        \"NAME\": \"pantry\",\n    }\n}\nTIME_ZONE = \"Europe/Amsterdam\"\n",
+        )],
+    );
+    let (t, requests) = run_prompt(
+        &dir,
+        "Which database engine does the project use?",
+        vec![
+            call("grep", json!({"pattern": "engine", "ignore_case": true})),
+            "django".into(),
+            "PostgreSQL".into(),
+        ],
+    );
+    let asked = &requests[2].messages.last().unwrap().content;
+    assert!(
+        asked.starts_with("`django` is only the first part of `django.db.backends.postgresql`")
+            && asked.contains(r#""ENGINE": "django.db.backends.postgresql""#),
+        "{asked}"
+    );
+    assert!(requests[2].tools.is_empty());
+    assert_eq!(t.answer.as_deref(), Some("PostgreSQL"));
+}
+
 /// Found with the shopdata set (session 32): asked "What is the default country of a
 /// customer?", Qwen2.5-Coder-0.5B was offered the read of `data/customers.csv` (`customer`
 /// names it by its stem), which has a country column and no default; the default is

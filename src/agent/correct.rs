@@ -912,6 +912,77 @@ pub fn cut_version(answer: &str, prompt: &str, lines: &[&str]) -> Option<(String
     }
 }
 
+/// The dotted name the bearing `lines` write that `answer`, one word, is only the first part
+/// of (`django` of `django.db.backends.postgresql`), for a question (`prompt`): the one such
+/// name of three parts or more on those lines, where the word stands nowhere else on them.
+/// Found with a Django project (session 41): asked "Which database engine does the project
+/// use?", shown `"ENGINE": "django.db.backends.postgresql"`, Qwen2.5-Coder-0.5B answered
+/// `django`.
+///
+/// ```
+/// use toolmend::agent::correct::cut_name;
+/// let lines = [r#"36         "ENGINE": "django.db.backends.postgresql","#];
+/// let asked = "Which database engine does the project use?";
+/// assert_eq!(
+///     cut_name("django", asked, &lines),
+///     Some("django.db.backends.postgresql".into())
+/// );
+/// assert_eq!(cut_name("postgresql", asked, &lines), None);
+/// assert_eq!(cut_name("django", asked, &["INSTALLED = [\"django.contrib.admin\", \"django\"]"]), None);
+/// assert_eq!(cut_name("django", "Set the engine.", &lines), None);
+/// ```
+#[must_use]
+pub fn cut_name(answer: &str, prompt: &str, lines: &[&str]) -> Option<String> {
+    let word = answer.trim().trim_end_matches('.').trim_matches('`');
+    if !is_question(prompt)
+        || word.chars().count() < 2
+        || !word
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+    {
+        return None;
+    }
+    let mut names: Vec<&str> = Vec::new();
+    let mut alone = false;
+    for line in lines {
+        for token in line.split(|c: char| !(c.is_alphanumeric() || "._-".contains(c))) {
+            let token = token.trim_matches('.');
+            if token.eq_ignore_ascii_case(word) {
+                alone = true;
+            } else if token.len() > word.len()
+                && token[..word.len()].eq_ignore_ascii_case(word)
+                && token[word.len()..].starts_with('.')
+                && token.split('.').filter(|p| !p.is_empty()).count() >= 3
+                && !names.contains(&token)
+            {
+                names.push(token);
+            }
+        }
+    }
+    match names[..] {
+        [name] if !alone => Some(name.to_owned()),
+        _ => None,
+    }
+}
+
+/// The message added before the turn after an answer giving `short`, the first part of the
+/// dotted `name` the tool results write ([`cut_name`]), once a run; `lines`: the lines bearing
+/// on the request ([`bearing`]).
+#[must_use]
+pub fn name_cut(prompt: &str, short: &str, name: &str, lines: Option<&str>) -> String {
+    let mut m = format!(
+        "`{short}` is only the first part of `{name}`, what the tool results write. The user \
+         asked \"{}\": answer with what that tells — the whole value, or its part that answers \
+         the question.",
+        restated(prompt)
+    );
+    if let Some(lines) = lines {
+        m.push(' ');
+        m.push_str(lines);
+    }
+    m
+}
+
 /// The message added before the turn after an answer to a version question (`prompt`) that
 /// writes no number (`answer`, its first line named) when the tool results' bearing `lines`
 /// ([`bearing`]) write a version: once a run.
