@@ -113,6 +113,15 @@ fn asked_after_answer(dir: &tempfile::TempDir, prompt: &str, answer: &str, then:
     requests[1].messages.last().unwrap().content.clone()
 }
 
+/// Asserts that an answer to `prompt` in `dir` given without a look is asked to look first,
+/// with the search for `pattern` (case aside) across the folder.
+fn assert_search_offered(dir: &tempfile::TempDir, prompt: &str, pattern: &str) {
+    let asked = asked_after_answer(dir, prompt, "I do not know.", "Done.");
+    let want =
+        format!(r#"{{"name":"grep","arguments":{{"pattern":"{pattern}","ignore_case":true}}}}"#);
+    assert!(asked.ends_with(&want), "{prompt}: {asked}");
+}
+
 /// An agent over `tools` with the scripted `turns` and default options, and a runtime to run
 /// it on: for tests that run several prompts in one conversation or bring their own toolbox.
 fn agent_over<T: Toolbox>(
@@ -3560,11 +3569,7 @@ fn a_phrase_of_the_request_found_in_a_file_is_the_search_offered() {
         ("Which function finds the longest line?", "longest line"),
         ("Which flag prints the word count?", "word count"),
     ] {
-        let asked = asked_after_answer(&dir, prompt, "I do not know.", "Done.");
-        let want = format!(
-            r#"{{"name":"grep","arguments":{{"pattern":"{pattern}","ignore_case":true}}}}"#
-        );
-        assert!(asked.ends_with(&want), "{prompt}: {asked}");
+        assert_search_offered(&dir, prompt, pattern);
     }
     // A phrase found nowhere leaves the word search as it was.
     let asked = asked_after_answer(
@@ -3630,11 +3635,7 @@ fn a_phrase_joined_as_code_writes_it_is_the_search_offered() {
             "not[_-]?found",
         ),
     ] {
-        let asked = asked_after_answer(&dir, prompt, "I do not know.", "Done.");
-        let want = format!(
-            r#"{{"name":"grep","arguments":{{"pattern":"{pattern}","ignore_case":true}}}}"#
-        );
-        assert!(asked.ends_with(&want), "{prompt}: {asked}");
+        assert_search_offered(&dir, prompt, pattern);
     }
 }
 
@@ -3703,11 +3704,7 @@ fn a_version_of_a_thing_a_time_of_day_and_a_stems_lacked_word_are_searched_for()
             "interval",
         ),
     ] {
-        let asked = asked_after_answer(dir, prompt, "I do not know.", "Done.");
-        let want = format!(
-            r#"{{"name":"grep","arguments":{{"pattern":"{pattern}","ignore_case":true}}}}"#
-        );
-        assert!(asked.ends_with(&want), "{prompt}: {asked}");
+        assert_search_offered(dir, prompt, pattern);
     }
 }
 

@@ -389,12 +389,12 @@ fn grep_at(
             if let Some((entry, at, level, left)) = described.take() {
                 let ends = !line.trim().is_empty() && block_indent(line) < level;
                 if !ends && !line.trim().is_empty() && !matched {
-                    if let Some(e) = shown.get_mut(entry) {
-                        let text: String = line.trim_end().chars().take(MAX_LINE_CHARS).collect();
-                        e.push_str(&format!(
-                            "\n{rel} (line {number}{IN_DESCRIBED_BLOCK}{at} is in): {text}"
-                        ));
-                    }
+                    show_with(
+                        &mut shown,
+                        entry,
+                        &format!("{rel} (line {number}{IN_DESCRIBED_BLOCK}{at} is in)"),
+                        line,
+                    );
                     if left > 1 {
                         described = Some((entry, at, level, left - 1));
                     }
@@ -414,12 +414,12 @@ fn grep_at(
                     || block_indent(line) < level
                     || (t.starts_with("- ") && block_indent(line) <= level);
                 if !ends && !matched {
-                    if let Some(e) = shown.get_mut(entry) {
-                        let text: String = line.trim_end().chars().take(MAX_LINE_CHARS).collect();
-                        e.push_str(&format!(
-                            "\n{rel} (line {number}{IN_NAMED_ENTRY}{at} names): {text}"
-                        ));
-                    }
+                    show_with(
+                        &mut shown,
+                        entry,
+                        &format!("{rel} (line {number}{IN_NAMED_ENTRY}{at} names)"),
+                        line,
+                    );
                     if left > 1 {
                         named = Some((entry, at, level, left - 1));
                     }
@@ -947,6 +947,15 @@ fn brackets(line: &str) -> i64 {
         .sum()
 }
 
+/// Adds `line` (its first [`MAX_LINE_CHARS`] characters) to the shown entry `entry` on a line
+/// of its own after `place` (`path (line N, …)`): a line shown with a match.
+fn show_with(shown: &mut [String], entry: usize, place: &str, line: &str) {
+    if let Some(e) = shown.get_mut(entry) {
+        let text: String = line.trim_end().chars().take(MAX_LINE_CHARS).collect();
+        e.push_str(&format!("\n{place}: {text}"));
+    }
+}
+
 /// A block being shown line by line below a shown entry — the entry's index in `shown` (the
 /// last entry for an index past the end), the line that opened it, the brackets open, and the
 /// lines left to show: `line`, the next line of the file, is added to the entry after
@@ -963,10 +972,7 @@ fn follow_block(
     };
     let depth = depth + brackets(line);
     let last = shown.len().saturating_sub(1);
-    if let Some(e) = shown.get_mut(entry.min(last)) {
-        let text: String = line.trim_end().chars().take(MAX_LINE_CHARS).collect();
-        e.push_str(&format!("\n{}: {text}", place(at)));
-    }
+    show_with(shown, entry.min(last), &place(at), line);
     if depth > 0 && left > 1 {
         *block = Some((entry, at, depth, left - 1));
     }
