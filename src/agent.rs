@@ -3245,9 +3245,11 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     }
 
     /// `pending` with each whole call that copied the call shown as the change due and ran on
-    /// past the end of one of its values ([`ran_on`]) replaced by the call shown, with a note:
-    /// the model meant that call, and the text it ran on with would go into the user's file. A
-    /// call cut off (`refusals`) is never run (E4).
+    /// past the end of one of its values ([`ran_on`]), cut one short of the punctuation it ends
+    /// with ([`cut_short`]) or gave a path no workspace file has ([`placeholder_path`]) replaced
+    /// by the call shown, with a note: the model meant that call, and the text it ran on with
+    /// (or the comma it left off) would go into the user's file. A call cut off (`refusals`) is
+    /// never run (E4).
     fn as_shown(
         &self,
         mut pending: Vec<PendingCall>,
@@ -3267,15 +3269,25 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             {
                 continue;
             }
-            if args_value(&call.arguments).is_some_and(|sent| ran_on(&due["arguments"], &sent)) {
-                call.arguments = Args::Value(due["arguments"].clone());
-                on_event(&AgentEvent::Retry {
-                    reason: format!(
-                        "`{}` copied the call shown and ran on past its end (its text again): sent as shown",
-                        call.name
-                    ),
-                });
-            }
+            let Some(sent) = args_value(&call.arguments) else {
+                continue;
+            };
+            let how = if ran_on(&due["arguments"], &sent) {
+                "ran on past its end (its text again)"
+            } else if cut_short(&due["arguments"], &sent) {
+                "left off the punctuation its text ends with"
+            } else if placeholder_path(&due["arguments"], &sent) {
+                "gave a path outside the workspace"
+            } else {
+                continue;
+            };
+            call.arguments = Args::Value(due["arguments"].clone());
+            on_event(&AgentEvent::Retry {
+                reason: format!(
+                    "`{}` copied the call shown and {how}: sent as shown",
+                    call.name
+                ),
+            });
         }
         pending
     }
@@ -3791,6 +3803,63 @@ fn ran_on(shown: &serde_json::Value, sent: &serde_json::Value) -> bool {
         longer += 1;
     }
     longer == 1
+}
+
+/// Whether `sent`, the arguments of a call, are `shown`'s (the call shown as the change due)
+/// with one string value cut short of the punctuation it ends with: every other value the
+/// same, that one the shown value less a tail of `,`, `;`, `)`, `]`, `}` and white space.
+/// Copying `version: "0.7.0",` → `version: "0.8.0",`, Qwen2.5-Coder-0.5B sent the new text
+/// without its comma (a Phoenix/Elixir API, session 41): `mix.exs` would no longer compile.
+fn cut_short(shown: &serde_json::Value, sent: &serde_json::Value) -> bool {
+    let (Some(shown), Some(sent)) = (shown.as_object(), sent.as_object()) else {
+        return false;
+    };
+    let mut cut = 0;
+    for (key, want) in shown {
+        let Some(got) = sent.get(key) else {
+            return false;
+        };
+        if got == want {
+            continue;
+        }
+        let (Some(want), Some(got)) = (want.as_str(), got.as_str()) else {
+            return false;
+        };
+        let tail = want.strip_prefix(got.trim_end());
+        if !tail.is_some_and(|t| {
+            !t.trim().is_empty() && t.chars().all(|c| c.is_whitespace() || ",;)]}".contains(c))
+        }) {
+            return false;
+        }
+        cut += 1;
+    }
+    shown.len() == sent.len() && cut == 1
+}
+
+/// Whether `sent`, the arguments of a call, are `shown`'s (the call shown as the change due)
+/// but for a `path` no workspace file can have — absolute (`/path/to/your/file.txt`), not
+/// ending with the shown path — the texts copied exactly (a Phoenix/Elixir API, session 41:
+/// shown the edit of `config/config.exs`, Qwen2.5-Coder-0.5B sent its texts with the
+/// placeholder path three times, and the run ended with nothing changed).
+fn placeholder_path(shown: &serde_json::Value, sent: &serde_json::Value) -> bool {
+    let (Some(shown), Some(sent)) = (shown.as_object(), sent.as_object()) else {
+        return false;
+    };
+    let (Some(want), Some(got)) = (
+        shown.get("path").and_then(|p| p.as_str()),
+        sent.get("path").and_then(|p| p.as_str()),
+    ) else {
+        return false;
+    };
+    let absolute = got.starts_with(['/', '~', '\\'])
+        || got.as_bytes().get(1..3) == Some(b":\\".as_slice())
+        || got.as_bytes().get(1..3) == Some(b":/".as_slice());
+    absolute
+        && !got.ends_with(&format!("/{want}"))
+        && shown.len() == sent.len()
+        && shown
+            .iter()
+            .all(|(k, v)| k == "path" || sent.get(k) == Some(v))
 }
 
 /// Whether `call` is the call `shown` (JSON text `{"name", "arguments"}`): the same name and

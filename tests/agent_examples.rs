@@ -4039,6 +4039,73 @@ fn the_change_shown_sent_under_a_made_up_name_runs_as_shown() {
     );
 }
 
+/// Found with a Phoenix/Elixir API (session 41): shown the edit of `version: "0.7.0",` to
+/// `version: "0.8.0",`, Qwen2.5-Coder-0.5B sent the new text without its comma (mix.exs would
+/// no longer compile) and, the change not being the one shown, repeated it until the run
+/// ended; shown the edit of `config/config.exs`, it sent the texts with the path
+/// `/path/to/your/file.txt` three times. Each near copy of the change due runs as shown.
+#[test]
+fn the_change_shown_cut_short_or_with_a_placeholder_path_runs_as_shown() {
+    let dir = tempfile::tempdir().unwrap();
+    let mix = "  def project do\n    [\n      app: :chirp,\n      version: \"0.7.0\",\n      elixir: \"~> 1.16\"\n    ]\n  end\n";
+    write_files(&dir, &[("mix.exs", mix)]);
+    let prompt = "Bump the project version to 0.8.0.";
+    let (t, _) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            call(
+                "edit",
+                json!({"path": "mix.exs", "old_text": "version: \"0.7.0\",", "new_text": "version: \"0.8.0\""}),
+            ),
+            "Done.".into(),
+        ],
+    );
+    let c = &t.turns[0].calls[0];
+    assert!(c.result.is_ok(), "{}", c.feedback);
+    assert!(c.feedback.contains("it is made"), "{}", c.feedback);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("mix.exs")).unwrap(),
+        mix.replace("0.7.0", "0.8.0")
+    );
+    // The path a placeholder outside the workspace.
+    write_files(&dir, &[("mix.exs", mix)]);
+    let (t, _) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            call(
+                "edit",
+                json!({"path": "/path/to/your/file.txt", "old_text": "version: \"0.7.0\",", "new_text": "version: \"0.8.0\","}),
+            ),
+            "Done.".into(),
+        ],
+    );
+    assert!(t.turns[0].calls[0].result.is_ok());
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("mix.exs")).unwrap(),
+        mix.replace("0.7.0", "0.8.0")
+    );
+    // Another value cut short, or other text: as sent.
+    write_files(&dir, &[("mix.exs", mix)]);
+    let (t, _) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            call(
+                "edit",
+                json!({"path": "mix.exs", "old_text": "version: \"0.7.0\",", "new_text": "version: \"0.9.0\","}),
+            ),
+            "Done.".into(),
+        ],
+    );
+    assert!(t.turns[0].calls[0].result.is_ok());
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("mix.exs")).unwrap(),
+        mix.replace("0.7.0", "0.9.0")
+    );
+}
+
 /// Found with a C library (session 36, test_target): asked "Which make target runs the
 /// tests?", Qwen2.5-Coder-0.5B answered `make test` without a look and was offered the `ls` of
 /// `tests/`, which holds no target. "make" names the `Makefile`: its read is the look.
