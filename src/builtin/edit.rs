@@ -350,7 +350,7 @@ fn name_holds(line: &str, keys: &[asked::Part]) -> usize {
         .collect();
     // And the keyword arguments later in the line (`max_attempts: 3` in `use Oban.Worker,
     // queue: :mailers, max_attempts: 3`): each name right before a `:` or `=`.
-    for (at, c) in line.char_indices().skip(name.len() + 1) {
+    for (at, c) in line.char_indices().filter(|&(at, _)| at > name.len()) {
         let next = line[at + c.len_utf8()..].chars().next();
         let before = line[..at].chars().next_back();
         if matches!(c, ':' | '=')
@@ -1619,10 +1619,9 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
     // "Raise the digest worker's max attempts to 5.": a Phoenix/Elixir API, session 41),
     // anywhere in a line: the one line so named, the longest such key first.
     for n in [3, 2] {
+        let names = phrase_keys(keys, n);
         for line in text.lines() {
-            if let Some(hit) = phrase_keys(keys, n)
-                .iter()
-                .find_map(|name| keyword_arg(line, name))
+            if let Some(hit) = names.iter().find_map(|name| keyword_arg(line, name))
                 && of_kind(hit, value)
                 && !found.iter().any(|(l, _)| std::ptr::eq(*l, line))
             {
