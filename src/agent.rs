@@ -1443,8 +1443,11 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     ));
                 }
             }
-            if (ran && changes) || result.fault() == Some(Fault::Policy) {
-                // Made, or refused by the user's policy: no longer due.
+            if (ran && changes) || (result.fault() == Some(Fault::Policy) && !outside) {
+                // Made, or refused by the user's policy: no longer due. A path outside the
+                // workspace is the model's placeholder, not the user's policy: the change stays
+                // due (a Phoenix/Elixir API, session 41: refused the edit of
+                // `/path/to/your/file.txt`, the model sent the change shown with that path).
                 if !self.read_only_ran(&call.name, &result) {
                     self.change_due = None;
                 }

@@ -4086,6 +4086,33 @@ fn the_change_shown_cut_short_or_with_a_placeholder_path_runs_as_shown() {
         std::fs::read_to_string(dir.path().join("mix.exs")).unwrap(),
         mix.replace("0.7.0", "0.8.0")
     );
+    // So after a refused placeholder edit (the refusal is no policy of the user's: the change
+    // stays due), as the model sent them.
+    write_files(&dir, &[("mix.exs", mix)]);
+    let (t, _) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            call(
+                "edit",
+                json!({"path": "/path/to/your/file.txt", "old_text": "old_text", "new_text": "new_text", "replace_all": true}),
+            ),
+            call(
+                "edit",
+                json!({"path": "/path/to/your/file.txt", "old_text": "version: \"0.7.0\",", "new_text": "version: \"0.8.0\","}),
+            ),
+            "Done.".into(),
+        ],
+    );
+    assert!(
+        t.turns[1].calls[0].result.is_ok(),
+        "{}",
+        t.turns[1].calls[0].feedback
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("mix.exs")).unwrap(),
+        mix.replace("0.7.0", "0.8.0")
+    );
     // Another value cut short, or other text: as sent.
     write_files(&dir, &[("mix.exs", mix)]);
     let (t, _) = run_prompt(
