@@ -3766,18 +3766,20 @@ fn names_only_the_root(call: &str) -> bool {
 }
 
 /// Whether `sent`, the arguments of a call, are `shown`'s (the call shown as the change due)
-/// copied on past the end of one string value: every other value the same, that one starting
-/// with the shown value and going on only with lines of it again (the last perhaps cut short).
-/// Copying a long `new_text`, Qwen2.5-Coder-0.5B wrote the new test it was shown twice more
-/// and a stray `#[` (session 28, a Rust crate).
-fn ran_on(shown: &serde_json::Value, sent: &serde_json::Value) -> bool {
+/// but for one string value, `near(shown's, sent's)` true of it: the same keys, every other
+/// value the same. What [`ran_on`] and [`cut_short`] share.
+fn one_string_near(
+    shown: &serde_json::Value,
+    sent: &serde_json::Value,
+    near: impl Fn(&str, &str) -> bool,
+) -> bool {
     let (Some(shown), Some(sent)) = (shown.as_object(), sent.as_object()) else {
         return false;
     };
     if shown.len() != sent.len() {
         return false;
     }
-    let mut longer = 0;
+    let mut differing = 0;
     for (key, want) in shown {
         let Some(got) = sent.get(key) else {
             return false;
@@ -3788,6 +3790,21 @@ fn ran_on(shown: &serde_json::Value, sent: &serde_json::Value) -> bool {
         let (Some(want), Some(got)) = (want.as_str(), got.as_str()) else {
             return false;
         };
+        if !near(want, got) {
+            return false;
+        }
+        differing += 1;
+    }
+    differing == 1
+}
+
+/// Whether `sent`, the arguments of a call, are `shown`'s (the call shown as the change due)
+/// copied on past the end of one string value: every other value the same, that one starting
+/// with the shown value and going on only with lines of it again (the last perhaps cut short).
+/// Copying a long `new_text`, Qwen2.5-Coder-0.5B wrote the new test it was shown twice more
+/// and a stray `#[` (session 28, a Rust crate).
+fn ran_on(shown: &serde_json::Value, sent: &serde_json::Value) -> bool {
+    one_string_near(shown, sent, |want, got| {
         let Some(rest) = got.strip_prefix(want) else {
             return false;
         };
@@ -3797,15 +3814,12 @@ fn ran_on(shown: &serde_json::Value, sent: &serde_json::Value) -> bool {
             .map(str::trim)
             .filter(|l| !l.is_empty())
             .collect();
-        let repeats = extra.iter().enumerate().all(|(i, l)| {
-            lines.contains(l) || (i + 1 == extra.len() && lines.iter().any(|w| w.starts_with(l)))
-        });
-        if extra.is_empty() || !repeats {
-            return false;
-        }
-        longer += 1;
-    }
-    longer == 1
+        !extra.is_empty()
+            && extra.iter().enumerate().all(|(i, l)| {
+                lines.contains(l)
+                    || (i + 1 == extra.len() && lines.iter().any(|w| w.starts_with(l)))
+            })
+    })
 }
 
 /// Whether `sent`, the arguments of a call, are `shown`'s (the call shown as the change due)
@@ -3814,29 +3828,11 @@ fn ran_on(shown: &serde_json::Value, sent: &serde_json::Value) -> bool {
 /// Copying `version: "0.7.0",` → `version: "0.8.0",`, Qwen2.5-Coder-0.5B sent the new text
 /// without its comma (a Phoenix/Elixir API, session 41): `mix.exs` would no longer compile.
 fn cut_short(shown: &serde_json::Value, sent: &serde_json::Value) -> bool {
-    let (Some(shown), Some(sent)) = (shown.as_object(), sent.as_object()) else {
-        return false;
-    };
-    let mut cut = 0;
-    for (key, want) in shown {
-        let Some(got) = sent.get(key) else {
-            return false;
-        };
-        if got == want {
-            continue;
-        }
-        let (Some(want), Some(got)) = (want.as_str(), got.as_str()) else {
-            return false;
-        };
-        let tail = want.strip_prefix(got.trim_end());
-        if !tail.is_some_and(|t| {
+    one_string_near(shown, sent, |want, got| {
+        want.strip_prefix(got.trim_end()).is_some_and(|t| {
             !t.trim().is_empty() && t.chars().all(|c| c.is_whitespace() || ",;)]}".contains(c))
-        }) {
-            return false;
-        }
-        cut += 1;
-    }
-    shown.len() == sent.len() && cut == 1
+        })
+    })
 }
 
 /// Whether `sent`, the arguments of a call, are `shown`'s (the call shown as the change due)
