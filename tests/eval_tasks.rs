@@ -288,8 +288,9 @@ fn the_shipped_tasks_read() {
     // session 33, the C library of session 36, the Maven project and the Hugo site of session
     // 37, the Ruby gem and the Terraform/Kubernetes folder of session 38, the PHP library of
     // session 39, the Kotlin/Gradle application and the .NET API of session 40, the Django
-    // project, the C++/CMake daemon and the Phoenix/Elixir API of session 41 (each written
-    // before the fixes its prompts found: tuned on since).
+    // project, the C++/CMake daemon and the Phoenix/Elixir API of session 41, the Helm chart,
+    // the Swift package and the Neovim plugin in Lua of session 42 (each written before the
+    // fixes its prompts found: tuned on since).
     for (file, folder) in [
         ("examples/tasks.jsonl", "examples/workspace"),
         ("examples/tasks-project.jsonl", "examples/project"),
@@ -312,6 +313,9 @@ fn the_shipped_tasks_read() {
         ("examples/tasks-pantry.jsonl", "examples/pantry"),
         ("examples/tasks-sensord.jsonl", "examples/sensord"),
         ("examples/tasks-chirp.jsonl", "examples/chirp"),
+        ("examples/tasks-beacon.jsonl", "examples/beacon"),
+        ("examples/tasks-skylog.jsonl", "examples/skylog"),
+        ("examples/tasks-focus.jsonl", "examples/focus"),
     ] {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         let list = tasks::load(&std::fs::read_to_string(root.join(file)).unwrap()).unwrap();
