@@ -213,6 +213,10 @@ async fn grep_shows_a_named_entrys_keys_and_a_build_calls_arguments() {
             "services:\n  - name: web\n    image: shop:1.2\n    replicas: 2\n  - name: worker\n    image: shop-worker:1.2\n",
         ),
         (
+            "values.yaml",
+            "resources:\n  limits:\n    cpu: 500m\n    memory: 256Mi\n  requests:\n    memory: 128Mi\n",
+        ),
+        (
             "CMakeLists.txt",
             "include(FetchContent)\nFetchContent_Declare(fmt\n  GIT_REPOSITORY https://github.com/fmtlib/fmt.git\n  GIT_TAG 10.2.1)\nFetchContent_MakeAvailable(fmt)\n",
         ),
@@ -233,6 +237,13 @@ async fn grep_shows_a_named_entrys_keys_and_a_build_calls_arguments() {
     assert_eq!(
         r.output,
         "deploy.yml (line 1, which line 2 is inside): services:\ndeploy.yml (line 2):   - name: web\ndeploy.yml (line 3, in the entry line 2 names):     image: shop:1.2\ndeploy.yml (line 4, in the entry line 2 names):     replicas: 2"
+    );
+    // A key opening a mapping brings its entries, up to the next key as indented (a Helm
+    // chart, session 42).
+    let r = call(&mut d, "grep", json!({"pattern": "limits"})).await;
+    assert_eq!(
+        r.output,
+        "values.yaml (line 1, which line 2 is inside): resources:\nvalues.yaml (line 2):   limits:\nvalues.yaml (line 3, under the key on line 2):     cpu: 500m\nvalues.yaml (line 4, under the key on line 2):     memory: 256Mi"
     );
     let r = call(&mut d, "grep", json!({"pattern": "fmt"})).await;
     assert_eq!(

@@ -12,12 +12,13 @@ use crate::tools::{Annotations, Failure, Output, ToolContext, TypedTool};
 /// How grep labels a line it shows with a match, after `path (line N` and before the match's
 /// own line number: the line a matched comment documents, a line of the block below it, a
 /// line of the block a matched description is in, a line of the block a matched line of data
-/// opens, a line of the entry a matched name names.
+/// opens, a line of the entry a matched name names, a line of the mapping a matched key opens.
 const BELOW_COMMENT: &str = ", below the comment on line ";
 const IN_COMMENTS_BLOCK: &str = ", in the block below the comment on line ";
 const IN_DESCRIBED_BLOCK: &str = ", in the block the description on line ";
 const IN_DATA_BLOCK: &str = ", in the block line ";
 const IN_NAMED_ENTRY: &str = ", in the entry line ";
+const IN_MAPPING: &str = ", under the key on line ";
 
 /// The labels of the lines grep shows with a match ([`BELOW_COMMENT`] and the others): a line
 /// bearing on a request brings the lines so labelled after it (`Agent::evidence`).
@@ -27,6 +28,7 @@ pub(crate) const SHOWN_WITH: &[&str] = &[
     IN_DESCRIBED_BLOCK,
     IN_DATA_BLOCK,
     IN_NAMED_ENTRY,
+    IN_MAPPING,
 ];
 
 /// Most matches in the structured data (`--format json`, the library's `data`).
@@ -149,8 +151,25 @@ impl TypedTool for Grep {
                     .into_iter()
                     .filter(|w| !code.contains(w) && !names_folder(w)),
             );
-            let word = telling_word(sb, &abs, &words, &[preferred, phrased], Tie::Longer)?;
-            return Some(json!({"pattern": word, "path": folder, "ignore_case": true}));
+            // Found nowhere in the folder, the words are looked for as if it were not named: a
+            // folder's name can be the subject, not the place ("Which version of busted do the
+            // tests need at least?" names `tests/`, and busted is in the rockspec: a Lua
+            // plugin, session 42).
+            if let Some(word) = telling_word(sb, &abs, &words, &[preferred, phrased], Tie::Longer) {
+                return Some(json!({"pattern": word, "path": folder, "ignore_case": true}));
+            }
+            // Only for a question about a version, and only what it asks for (otherwise the
+            // look is the folder's: "How many benches does this project have?").
+            let version =
+                crate::tools::request_words(request).any(|w| w.eq_ignore_ascii_case("version"));
+            if !(version && code.is_empty() && request.trim_end().ends_with('?')) {
+                return None;
+            }
+            let (mut asked, _) = asked_words(request);
+            asked.retain(|w| !names_folder(w));
+            return telling_word(sb, sb.root(), &asked, &[], Tie::Earlier)
+                .or_else(|| version_subject(sb, request))
+                .map(|word| json!({"pattern": word, "ignore_case": true}));
         }
         // A request about the workspace itself ("… in this project?") asks about its files:
         // its plain words count too, after those written as code. So does any question: asked
@@ -166,8 +185,8 @@ impl TypedTool for Grep {
             // currency does the guest house use?" (a Maven project, session 37: the look
             // searched for "guest house", and Qwen2.5-Coder-0.5B answered "USD").
             if code.is_empty() {
-                let asked = asked_words(request);
-                if let Some(word) = telling_word(sb, sb.root(), &asked, &[], Tie::Earlier)
+                let (asked, tier) = asked_words(request);
+                if let Some(word) = telling_word(sb, sb.root(), &asked, &[tier], Tie::Earlier)
                     .or_else(|| version_subject(sb, request))
                     .or_else(|| port_written(sb, &asked))
                 {
@@ -325,7 +344,9 @@ fn grep_at(
         // An entry of a data file named by a matched line (`name = "attic"` in a TOML
         // `[[sensor]]`, `- name: web` in a YAML list): the entry, its line, the indentation
         // its keys have at least, and the lines left to show.
-        let mut named: Option<(usize, usize, usize, usize)> = None;
+        // The entry shown, the line naming it, its keys' indentation, the lines left, and
+        // whether it is a mapping a key opens (not an entry a name names).
+        let mut named: Option<(usize, usize, usize, usize, bool)> = None;
         // Prose and data have no comments (a Markdown list's `* item`); prose has no blocks.
         let of_kind = |kinds: &[&str]| {
             file.extension()
@@ -407,7 +428,7 @@ fn grep_at(
             // C++/CMake daemon, session 41: asked "What is the I2C address of the attic
             // sensor?", the search for `attic` showed `name = "attic"`, not `address = 0x45`
             // below it, and Qwen2.5-Coder-0.5B made up `0x40`).
-            if let Some((entry, at, level, left)) = named.take() {
+            if let Some((entry, at, level, left, mapping)) = named.take() {
                 let t = line.trim_start();
                 let ends = t.is_empty()
                     || t.starts_with('[')
@@ -417,11 +438,15 @@ fn grep_at(
                     show_with(
                         &mut shown,
                         entry,
-                        &format!("{rel} (line {number}{IN_NAMED_ENTRY}{at} names)"),
+                        &if mapping {
+                            format!("{rel} (line {number}{IN_MAPPING}{at})")
+                        } else {
+                            format!("{rel} (line {number}{IN_NAMED_ENTRY}{at} names)")
+                        },
                         line,
                     );
                     if left > 1 {
-                        named = Some((entry, at, level, left - 1));
+                        named = Some((entry, at, level, left - 1, mapping));
                     }
                 }
             }
@@ -491,7 +516,9 @@ fn grep_at(
                     described = Some((shown.len() - 1, number, block_indent(line), BLOCK_LINES));
                 }
                 if keyed_data && let Some(level) = names_entry(line) {
-                    named = Some((shown.len() - 1, number, level, BLOCK_LINES));
+                    named = Some((shown.len() - 1, number, level, BLOCK_LINES, false));
+                } else if keyed_data && let Some(level) = opens_mapping(line) {
+                    named = Some((shown.len() - 1, number, level, BLOCK_LINES, true));
                 }
             }
             if total <= MAX_MATCHES {
@@ -1041,6 +1068,22 @@ fn names_entry(line: &str) -> Option<usize> {
         .then_some(level)
 }
 
+/// When `line` is a key opening a mapping of a YAML file — the key, a `:` and nothing more
+/// (`limits:`) — the indentation its entries have at least; `None` otherwise. Its entries are
+/// what it is (a Helm chart, session 42: asked "What is the memory limit of the web
+/// container?", the search for `limit` showed `limits:`, not `memory: 512Mi` below it).
+fn opens_mapping(line: &str) -> Option<usize> {
+    let t = line.trim();
+    let t = t.strip_prefix("- ").unwrap_or(t);
+    let key = t.strip_suffix(':')?;
+    let key = key.trim_matches(['"', '\'']);
+    (!key.is_empty()
+        && key
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '/')))
+    .then(|| block_indent(line) + 1)
+}
+
 /// Whether `line` sets a description — `description`, `desc`, `summary` or `help`, quoted or
 /// not, then `=` or `:` (Terraform's `description = "…"`, YAML's `description: …`, JSON's
 /// `"description": "…"`): it says what the block it is in is about.
@@ -1198,8 +1241,11 @@ const ASKED_STOPS: &[&str] = &[
 /// named thing ([`NAMED_KINDS`], [`crate::tools::CODE_KINDS`]). After "which A" or "what A"
 /// comes "does", "is" (…) or "of", not another verb: "Which flag prints …" describes what it
 /// asks for. "Which A is B?", B no thing of its own ("still a draft"), gives B alone. Empty
-/// when the question is of none of these shapes.
-fn asked_words(request: &str) -> Vec<String> {
+/// when the question is of none of these shapes. The `usize`: how many of the words are A's
+/// and searched before B's (a tier of [`telling_word`]), when A holds a word naming its kind
+/// ("the time zone") and B is a clause about it ("is the site configured for"); 0 (no tier)
+/// otherwise.
+fn asked_words(request: &str) -> (Vec<String>, usize) {
     let tokens: Vec<(String, bool)> = request
         .split_whitespace()
         .take(60)
@@ -1220,13 +1266,13 @@ fn asked_words(request: &str) -> Vec<String> {
     if let Some(h) = how_many
         && which.is_none_or(|w| h < w)
     {
-        return how_many_words(&tokens, h + 2);
+        return (how_many_words(&tokens, h + 2), 0);
     }
     let Some(at) = which else {
-        return Vec::new();
+        return (Vec::new(), 0);
     };
     if tokens[at].1 {
-        return Vec::new();
+        return (Vec::new(), 0);
     }
     let copula = ["is", "are", "was", "were"];
     let mut i = at + 1;
@@ -1254,7 +1300,7 @@ fn asked_words(request: &str) -> Vec<String> {
     }
     let (head, next, ended) = run(i);
     let Some(noun) = head.last() else {
-        return Vec::new();
+        return (Vec::new(), 0);
     };
     let after = if ended {
         None
@@ -1263,19 +1309,24 @@ fn asked_words(request: &str) -> Vec<String> {
     };
     let asks = copula_first
         || after.is_none_or(|a| ["does", "do", "did", "of"].contains(&a) || copula.contains(&a));
+    // Qualifiers, then the noun — or one word naming what kind of it, right before it ("the
+    // base URL", "the default request timeout": a Swift package, session 42, where the look
+    // searched "api client" and "request"; "the sampling interval": a C++/CMake daemon,
+    // session 41).
+    // Not a version's subject ("Which Java version …": see `version_subject`).
+    let modifier = head.len() >= 2 && !["version", "versions"].contains(&noun.as_str()) && {
+        let w = &head[head.len() - 2];
+        w.len() >= 3 && !is_common(w) && !QUALIFIERS.contains(&w.as_str())
+    };
+    let qualified = head.len() - 1 - usize::from(modifier);
     if !asks
         || NAMED_KINDS.contains(&noun.as_str())
         || crate::tools::CODE_KINDS.contains(&noun.as_str())
-        || !head[..head.len() - 1].iter().all(|w| {
-            // Or a gerund before the noun, two words in all ("the sampling interval", "the
-            // logging level": a C++/CMake daemon, session 41, where the search was for
-            // `milliseconds` and showed the code's default, not the config's `interval_ms =
-            // 2000`).
-            QUALIFIERS.contains(&w.as_str())
-                || (head.len() == 2 && w.len() >= 6 && w.ends_with("ing") && !is_common(w))
-        })
+        || !head[..qualified]
+            .iter()
+            .all(|w| QUALIFIERS.contains(&w.as_str()))
     {
-        return Vec::new();
+        return (Vec::new(), 0);
     }
     let mut words: Vec<String> = Vec::new();
     // "Which A is B?" with B no thing of its own ("the server", "this crate") but what A is
@@ -1318,8 +1369,26 @@ fn asked_words(request: &str) -> Vec<String> {
         if head.len() > 1 {
             words.push(head.join(" "));
         }
+        if modifier && head.len() > 2 {
+            words.push(head[head.len() - 2..].join(" "));
+        }
         words.push(noun.clone());
+        // The kind's word too, the one on fewer lines telling more: `bread` of "the bread
+        // price" (`price` is on every line of the prices).
+        // Not a gerund ("the sampling interval": `sampling` is no thing).
+        if modifier && !head[head.len() - 2].ends_with("ing") {
+            words.push(head[head.len() - 2].clone());
+        }
     }
+    let asked = searchable(std::mem::take(&mut words));
+    // What the noun is of tells which one ("the I2C address of the attic sensor": `attic`,
+    // on fewer lines, comes first); a clause about it does not ("Which time zone is the site
+    // configured for?": a Django project's `site`, session 41's look, would come first).
+    let tier = if modifier && after.is_some_and(|a| copula.contains(&a)) {
+        asked.len()
+    } else {
+        0
+    };
     if !predicate && after.is_some_and(|a| a == "of" || copula.contains(&a)) {
         let (of, _, _) = run(skip(next + 1));
         let of: Vec<String> = of
@@ -1330,21 +1399,32 @@ fn asked_words(request: &str) -> Vec<String> {
         // other words say of what (a Django project, session 41: "At what time of day are
         // the expiry alerts sent?" searched `day`, on every line of the expiry rule's days).
         if noun == "time" && of.first().is_some_and(|w| w == "day") {
-            return Vec::new();
+            return (Vec::new(), 0);
         }
         // "Which version of B": B alone tells — `version` is on the line of every other
         // version the files hold (a C++/CMake daemon, session 41: "Which version of fmt is
         // fetched?" searched `version` and was answered with CMakePresets.json's `6`).
         if after == Some("of") && ["version", "versions"].contains(&noun.as_str()) && !of.is_empty()
         {
-            words.clear();
+            let mut words = Vec::new();
+            if of.len() > 1 {
+                words.push(of.join(" "));
+            }
+            words.extend(of);
+            return (searchable(words), 0);
         }
         if of.len() > 1 {
             words.push(of.join(" "));
         }
         words.extend(of);
     }
-    searchable(words)
+    let rest: Vec<String> = searchable(words)
+        .into_iter()
+        .filter(|w| !asked.contains(w))
+        .collect();
+    let mut all = asked;
+    all.extend(rest);
+    (all, tier)
 }
 
 /// The words of `tokens` from `i` on naming what a question asks for: one to three, up to a
@@ -1401,7 +1481,19 @@ const UNITS: &[&str] = &[
 /// up to a word of [`ASKED_STOPS`]) as a whole and its last word, then B's words likewise;
 /// nothing when A is a unit ([`UNITS`]) or a kind of named thing.
 fn how_many_words(tokens: &[(String, bool)], from: usize) -> Vec<String> {
-    let (head, next, ended) = asked_run(tokens, from);
+    let (mut head, mut next, mut ended) = asked_run(tokens, from);
+    // The things counted end at their plural: "how many replicas run by default" counts
+    // replicas, not runs (a Helm chart, session 42: the look searched `run`).
+    if let Some(p) = head
+        .iter()
+        .position(|w| w.chars().count() >= 4 && w.ends_with('s') && !w.ends_with("ss"))
+        && p + 1 < head.len()
+        && head[p + 1] != "per"
+    {
+        next -= head.len() - (p + 1);
+        head.truncate(p + 1);
+        ended = false;
+    }
     let after = (!ended)
         .then(|| tokens.get(next).map(|(t, _)| t.as_str()))
         .flatten();
@@ -1718,7 +1810,7 @@ mod tests {
 
     #[test]
     fn a_questions_asked_words_are_what_it_asks_for_then_what_that_is_of() {
-        let asked = |q: &str| super::asked_words(q);
+        let asked = |q: &str| super::asked_words(q).0;
         assert_eq!(
             asked("Which currency does the guest house use?"),
             ["currency"]
@@ -1759,6 +1851,27 @@ mod tests {
             ["sampling interval", "interval"]
         );
         assert!(asked("At what time of day are the expiry alerts sent?").is_empty());
+        // A word naming the kind before the noun: the phrase, the noun, then that word; the
+        // things "how many" counts end at their plural (session 42).
+        assert_eq!(
+            asked("Which base URL does the API client use?"),
+            ["base url", "url", "base"]
+        );
+        assert_eq!(
+            super::asked_words("Which time zone is the site configured for?"),
+            (
+                vec![
+                    "time zone".to_owned(),
+                    "zone".to_owned(),
+                    "time".to_owned(),
+                    "site configured".to_owned(),
+                    "site".to_owned(),
+                    "configured".to_owned()
+                ],
+                3
+            )
+        );
+        assert_eq!(asked("How many replicas run by default?"), ["replicas"]);
         // A kind of named thing, a name qualifying what is asked, a verb after it, no which
         // or what: none.
         for q in [
