@@ -464,6 +464,18 @@ pub(crate) fn value_set(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
         named.extend(keys.iter().cloned());
         return Some((value.clone(), named));
     }
+    // No "to": a number ending the request after "of" — "Make the linter warn at a line
+    // length of 100." (a Swift package, session 42) — sets the number, named by the words
+    // between the verb and the "of".
+    if !parts.iter().any(|p| p.is("to"))
+        && let [.., of, value] = parts
+        && of.is("of")
+        && !value.quoted
+        && value.text.parse::<f64>().is_ok()
+        && parts.len() >= verb + 3
+    {
+        return Some((value.clone(), parts[verb + 1..parts.len() - 2].to_vec()));
+    }
     let to = parts.iter().rposition(|p| p.is("to"))?;
     let value = parts.get(to + 1)?;
     if to > verb
@@ -658,7 +670,9 @@ fn size_given(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
 /// Run 3 replicas of the web service          → (3, [replicas])
 /// ```
 fn count_given(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
-    let verb = verb_at(parts, crate::tools::COUNT_VERBS)?;
+    let Some(verb) = verb_at(parts, crate::tools::COUNT_VERBS) else {
+        return count_made(parts);
+    };
     let rest = clause(&parts[verb..]);
     let words = lower_words(rest);
     let words: Vec<&str> = words.iter().map(String::as_str).collect();
@@ -671,6 +685,42 @@ fn count_given(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
         .cloned()
         .collect();
     keys.iter().all(is_value).then(|| (rest[1].clone(), keys))
+}
+
+/// A number of things something is made to show or keep: "Make K V N things (by default)"
+/// (`show`, `display`, `list`, `return`, `fetch`, `keep`, `run`, `start`, `use`; N a whole
+/// number, the things one to three words, the last a plural) — N for the things, named by
+/// them and by K (a Swift package, session 42: "Make the forecast command show 7 days by
+/// default." is the command's `var days: Int = 5`). Only after "make", "have" or "let": "Show
+/// 5 commits" alone asks to see them.
+///
+/// ```text
+/// Make the forecast command show 7 days by default  → (7, [days, forecast, command])
+/// ```
+fn count_made(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
+    const MADE_TO: &[&str] = &[
+        "show", "display", "list", "return", "fetch", "keep", "run", "start", "use",
+    ];
+    let verb = verb_at(parts, &["make", "have", "let"])?;
+    let rest = clause(&parts[verb..]);
+    let at = (2..rest.len()).find(|&i| rest[i].is_any(MADE_TO) && !rest[i].quoted)?;
+    let words = lower_words(&rest[at..]);
+    let mut words: Vec<&str> = words.iter().map(String::as_str).collect();
+    // Read as a count verb's clause: the verb's place taken by one count verb.
+    words[0] = "keep";
+    if let Some(by) = words.iter().position(|w| *w == "by") {
+        words.truncate(by);
+    }
+    if !crate::tools::count_clause(&words) {
+        return None;
+    }
+    let mut keys: Vec<Part> = rest[at + 2..]
+        .iter()
+        .take_while(|p| !p.is_any(crate::tools::PLACING) && !p.is("by"))
+        .cloned()
+        .collect();
+    keys.extend(rest[1..at].iter().filter(|p| is_value(p)).cloned());
+    (!keys.is_empty() && keys.iter().all(is_value)).then(|| (rest[at + 1].clone(), keys))
 }
 
 /// A wait: "… wait N unit before K" (`after`, `between`; N a whole number, the unit one of

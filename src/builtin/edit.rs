@@ -222,9 +222,37 @@ impl TypedTool for Edit {
     fn change_asked(&self, request: &str) -> Option<Value> {
         let parts = asked::parts(request);
         let change = Change::read(&parts)?;
+        // For a replacement, the request's other words the line holds: `sessions_before_long_break
+        // = 4` over `replicaCount: 4` for "Give a long break after every 3 sessions instead of
+        // 4." (session 42).
+        let hints = match &change {
+            Change::Replace(from, to) => asked::hint_words(&parts, &[&from.text, &to.text]),
+            _ => Vec::new(),
+        };
         let named = |call: &Value| {
             let line = call["old_text"].as_str().unwrap_or_default();
-            change.keys().map_or(0, |keys| name_holds(line, keys))
+            if !hints.is_empty() {
+                let line_words: Vec<String> = line
+                    .split(|c: char| !c.is_alphanumeric() && c != '_')
+                    .flat_map(crate::tools::name_words)
+                    .collect();
+                return hints
+                    .iter()
+                    .filter(|h| line_words.iter().any(|w| crate::tools::same_word(w, h)))
+                    .count();
+            }
+            change.keys().map_or(0, |keys| {
+                // A name written as code writes a package's (`swift-argument-parser`) on the
+                // line counts twice: it tells the line more than a key's word does
+                // (`version:` of the command's own version, a Swift package, session 42).
+                let lower = line.to_lowercase();
+                let packages = keys
+                    .iter()
+                    .filter(|k| k.text.len() >= 3 && k.text.contains(['-', '_', '.']))
+                    .filter(|k| !asked::token_at(&lower, &k.text.to_lowercase()).is_empty())
+                    .count();
+                name_holds(line, keys) + 2 * packages
+            })
         };
         self.in_file(
             request,
@@ -243,10 +271,25 @@ impl TypedTool for Edit {
     fn already_so(&self, request: &str) -> Option<String> {
         let parts = asked::parts(request);
         let change = Change::read(&parts)?;
+        // A document the request does not name shows a setting, it does not hold it: a
+        // README's example `short_break_minutes = 10,` is no sign that "Change the default
+        // short break to 10 minutes." is done (a Lua plugin, session 42).
+        let named = self.sandbox.first_named(request, false);
+        // A change still due somewhere is not done, whatever a variant file holds
+        // (`values-prod.yaml`'s `memory: 512Mi` when `values.yaml` has 256Mi: a Helm chart,
+        // session 42).
+        if self.change_asked(request).is_some() {
+            return None;
+        }
         self.in_file(
             request,
             &change,
-            |path, text| already_in(&change, path, text),
+            |path, text| {
+                if is_document(path) && named.as_deref() != Some(path) {
+                    return None;
+                }
+                already_in(&change, path, text)
+            },
             |_| 0,
         )
     }
@@ -317,6 +360,10 @@ impl Edit {
         if kept.len() == 1 {
             return kept.into_iter().next().map(|(_, hit)| hit);
         }
+        let kept = of_settings(request, kept);
+        if kept.len() == 1 {
+            return kept.into_iter().next().map(|(_, hit)| hit);
+        }
         // Of several, the one whose line's name holds the most of the words naming what is set:
         // `DEFAULT_STATION = "Brixham"` over a script's `station = ARGV.fetch(…)` for "Make
         // Dartmouth the default station." (a Ruby gem, session 38).
@@ -337,6 +384,66 @@ impl Edit {
         };
         top.pop().map(|(_, hit)| hit)
     }
+}
+
+/// Of `hits` (files and what each gives), those that hold a setting rather than a check of it
+/// or a variant of it the request does not ask for: no test file when another is left (a Lua
+/// plugin, session 42: "Give a long break after every 3 sessions instead of 4." is the
+/// config's `sessions_before_long_break = 4`, not the spec asserting it); of a file and its
+/// variants (`values.yaml` and `values-prod.yaml`, `.env` and `.env.production`), the variant
+/// whose word the request says ("the production replica count"), else the file itself (a
+/// Helm chart, session 42: "Set the default replica count to 3." is `values.yaml`'s).
+fn of_settings<T>(request: &str, mut hits: Vec<(String, T)>) -> Vec<(String, T)> {
+    if hits.iter().any(|(path, _)| !is_test_file(path)) {
+        hits.retain(|(path, _)| !is_test_file(path));
+    }
+    let words: Vec<String> = crate::tools::request_words(request)
+        .take(200)
+        .map(str::to_lowercase)
+        .collect();
+    let says = |variant: &str| crate::tools::variant_said(&words, variant);
+    // Each hit's variant word, when another hit is the file it is a variant of.
+    let variants: Vec<Option<String>> = hits
+        .iter()
+        .map(|(path, _)| {
+            hits.iter()
+                .find_map(|(base, _)| crate::tools::variant_word(base, path))
+        })
+        .collect();
+    if variants.iter().flatten().any(|v| says(v)) {
+        let asked: Vec<bool> = variants
+            .iter()
+            .map(|v| v.as_deref().is_some_and(says))
+            .collect();
+        let mut k = 0;
+        hits.retain(|_| {
+            k += 1;
+            asked[k - 1]
+        });
+    } else if variants.iter().any(Option::is_some) {
+        let mut k = 0;
+        hits.retain(|_| {
+            k += 1;
+            variants[k - 1].is_none()
+        });
+    }
+    hits
+}
+
+/// Whether `path` is a test's file: under a `test`, `tests`, `spec` or `__tests__` folder, or
+/// named `test_*`, `*_test.*`, `*_spec.*`, `*.test.*`, `*.spec.*`, `*Test(s).*`.
+fn is_test_file(path: &str) -> bool {
+    let mut parts = path.split('/').rev();
+    let name = parts.next().unwrap_or(path);
+    let stem = name.split_once('.').map_or(name, |(s, _)| s);
+    parts.any(|d| ["test", "tests", "spec", "specs", "__tests__"].contains(&d))
+        || stem.starts_with("test_")
+        || stem.ends_with("_test")
+        || stem.ends_with("_spec")
+        || name.contains(".test.")
+        || name.contains(".spec.")
+        || stem.ends_with("Test")
+        || stem.ends_with("Tests")
 }
 
 /// How many of `keys` (the words naming a value to set, fillers aside) the name a `line`
@@ -1413,7 +1520,22 @@ fn parts_named(parts: &[String], words: &[String]) -> bool {
         .filter(|w| parts.iter().any(|p| stands_for(p, w)))
         .count();
     let all_parts = parts.len() >= 2 && parts[1..].iter().all(part_held) && words_held >= 2;
-    all_words || all_parts
+    // A bound's prefix and one word: `maxRetries` for "the default number of retries" (a
+    // Swift package, session 42).
+    // Not a bound the request contradicts ("the minimum stay" is no `MAX_NIGHTS`).
+    let other_bound = |first: &str| {
+        let other = match first {
+            "max" => "min",
+            "min" => "max",
+            _ => return false,
+        };
+        words.iter().any(|w| w.starts_with(other))
+    };
+    let bound = matches!(parts, [first, second]
+        if ["max", "min", "num", "total"].contains(&first.as_str())
+            && part_held(second)
+            && !other_bound(first));
+    all_words || all_parts || bound
 }
 
 /// `word` with its first letter in capitals (`default` → `Default`).
@@ -1435,6 +1557,24 @@ fn of_kind(old: &str, value: &str) -> bool {
     // A version of three parts or more is not a whole number's (CMakePresets.json's schema
     // `"version": 6` is no project version: a C++/CMake daemon, session 41).
     if number && value.matches('.').count() >= 2 && !unquoted(old).contains('.') {
+        return false;
+    }
+    // Nor a string of words: `let line = "\(…)…"` is no line length (a Swift package,
+    // session 42: "Make the linter warn at a line length of 100.").
+    let bare = unquoted(old);
+    if number
+        && bare.len() < old.trim().len()
+        && !bare
+            .trim_start_matches(['v', 'V', '>', '<', '=', '~', '^', '!', ' '])
+            .starts_with(|c: char| c.is_ascii_digit())
+    {
+        return false;
+    }
+    // Nor a block's opening (`M.defaults = {`: a Lua plugin, session 42).
+    if !value.starts_with(['{', '['])
+        && old.trim().starts_with(['{', '['])
+        && !old.contains(['}', ']'])
+    {
         return false;
     }
     !number
@@ -1548,7 +1688,24 @@ fn keyword_arg<'a>(line: &'a str, name: &str) -> Option<&'a str> {
         if !matches!(sep, ':' | '=') || rest[1..].starts_with([':', '=', '>']) {
             return None;
         }
-        let value = rest[1..].trim_start();
+        let mut value = rest[1..].trim_start();
+        if sep == ':' {
+            // A type, not a value: `maxRetries: Int = 3` sets 3; `public var timeoutSeconds:
+            // TimeInterval` sets nothing (a Swift package, session 42: "Change the default
+            // request timeout to 30 seconds." offered `public var timeoutSeconds: 30`).
+            let end = value.find([',', ')', ';']).unwrap_or(value.len());
+            match value[..end].find('=') {
+                Some(eq) if is_type(&value[..eq]) && !value[eq + 1..].starts_with(['=', '>']) => {
+                    value = value[eq + 1..].trim_start();
+                }
+                None if super::snippet::declared(line).0.len() < line.trim_start().len()
+                    && is_type(&value[..end]) =>
+                {
+                    return None;
+                }
+                _ => {}
+            }
+        }
         let start = line.len() - value.len();
         let len = match value.chars().next()? {
             q @ ('"' | '\'') => value[1..].find(q)? + 2,
@@ -1613,6 +1770,38 @@ fn in_key_unit(name: &str, keys: &[asked::Part], value: &str) -> String {
 /// assigns, as written; `value`, the value to set, tells a version's key (`go-version`).
 fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&'t str, &'t str)> {
     let mut found: Vec<(&str, &str)> = Vec::new();
+    if version_like(value) && value.contains('.') {
+        // A package the request names as code writes names (`swift-argument-parser`, with a
+        // `-`, `_` or `.`), on the one line giving it one version: SwiftPM's `.package(url:
+        // ".../swift-argument-parser", from: "1.3.0")` for "Require swift-argument-parser
+        // 1.4.0 or later." (a Swift package, session 42, where the change offered was the
+        // command's own `version: "0.3.1"`), a Gradle coordinate, a lock entry.
+        for key in keys
+            .iter()
+            .map(|k| k.text.trim())
+            .filter(|k| k.len() >= 3 && k.contains(['-', '_', '.']) && !version_like(k))
+        {
+            let lower = key.to_lowercase();
+            for line in text.lines() {
+                if asked::token_at(&line.to_lowercase(), &lower).is_empty() {
+                    continue;
+                }
+                let mut versions = line
+                    .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+                    .filter(|v| v.contains('.') && version_like(v) && !v.ends_with('.'));
+                if let (Some(v), None) = (versions.next(), versions.next())
+                    && !found.iter().any(|(l, _)| std::ptr::eq(*l, line))
+                {
+                    found.push((line, v));
+                }
+            }
+        }
+        match found[..] {
+            [one] => return Some(one),
+            [] => {}
+            _ => return None,
+        }
+    }
     // A key made of two or three of the request's words side by side, joined as code writes
     // them (`pool_size` for "Set the dev database pool size to 20.", before `database:`, one
     // word; `max_attempts: 3` inside `use Oban.Worker, queue: :mailers, max_attempts: 3` for
@@ -1658,6 +1847,15 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
         found.clear();
     }
     let words = key_words(keys);
+    // A number in a block the request's words name, under a key a word of it begins, before a
+    // key the request names alone: `targetCPUUtilizationPercentage: 75` under `autoscaling:`
+    // for "Lower the autoscaling CPU target to 60 percent." (a Helm chart's values, session
+    // 42; not `cpu: 500m` under `limits:`).
+    if value.parse::<f64>().is_ok()
+        && let Some((line, old, true)) = block_number(text, &words)
+    {
+        return Some((line, old));
+    }
     if unit_of(keys).is_some_and(crate::tools::is_time_unit)
         && value.chars().all(|c| c.is_ascii_digit())
     {
@@ -2032,70 +2230,43 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
                 start
             };
             let (_, old) = assignment(&line[from..], name)?;
+            // A declaration's type with no value (`public var maxRetries: Int`).
+            let declares = super::snippet::declared(line).0.len() < line.trim_start().len();
+            if declares && !line[from..].contains('=') && is_type(old) {
+                return None;
+            }
             of_kind(old, value).then_some((line, old))
         }));
     }
-    if found.is_empty() && !words.is_empty() && value.parse::<f64>().is_ok() {
-        // A number set right inside a block whose key is made of the request's words, and the
-        // only number so set there: RuboCop's `Max: 100` under `Layout/LineLength:` for "Allow
-        // lines up to 120 characters in RuboCop." (a Ruby gem, session 38), an ESLint rule's
-        // option. The key's words are split at `/`, `.`, `_`, `-` and inner capitals.
-        let lines: Vec<&str> = text.lines().collect();
-        // Each block's key, how many of the words it holds, and the numbers set right in it.
-        type Block<'t> = (String, usize, Vec<(&'t str, &'t str)>);
-        let mut blocks: Vec<Block> = Vec::new();
-        for (k, line) in lines.iter().enumerate() {
-            let name: String = line
-                .trim_start()
-                .chars()
-                .take_while(|&c| asked::is_name_char(c) || c == '-')
-                .collect();
-            let Some((_, old)) = (!name.is_empty())
-                .then(|| assignment(line.trim_start(), &name))
-                .flatten()
-            else {
-                continue;
-            };
-            if old.parse::<f64>().is_err() {
-                continue;
-            }
-            let Some(outer) = enclosing_keys(text, k).into_iter().next() else {
-                continue;
-            };
-            let parts: Vec<String> = outer
-                .split(|c: char| !c.is_alphanumeric() && c != '_' && c != '-')
-                .flat_map(crate::tools::name_words)
-                .collect();
-            let held = words
-                .iter()
-                .filter(|w| parts.iter().any(|p| crate::tools::same_word(p, w)))
-                .count();
-            if held == 0 {
-                continue;
-            }
-            match blocks.iter_mut().find(|(o, _, _)| *o == outer) {
-                Some((_, _, set)) => set.push((line, old)),
-                None => blocks.push((outer, held, vec![(line, old)])),
-            }
-        }
-        // Of several blocks, those whose key holds the most of the words (`Layout/LineLength`
-        // over `Metrics/MethodLength` for "the line length").
-        let most = blocks.iter().map(|(_, held, _)| *held).max().unwrap_or(0);
-        blocks.retain(|(_, held, _)| *held == most);
-        if let [(_, _, set)] = &blocks[..]
-            && let [one] = set[..]
-        {
-            found.push(one);
+    if found.is_empty()
+        && !words.is_empty()
+        && value.parse::<f64>().is_ok()
+        && let Some((line, old, _)) = block_number(text, &words)
+    {
+        found.push((line, old));
+    }
+    if found.len() > 1 && value.parse::<f64>().is_ok() {
+        // Of several, a number replaces a number before a name: `maxRetries: Int = 3,` over
+        // the initialiser's `self.maxRetries = maxRetries` (a Swift package, session 42).
+        let numbers: Vec<(&str, &str)> = found
+            .iter()
+            .copied()
+            .filter(|(_, old)| old.chars().any(|c| c.is_ascii_digit()))
+            .collect();
+        if !numbers.is_empty() {
+            found = numbers;
         }
     }
     if found.len() > 1 {
         // Of several, the one nested (by indentation) in a block whose key the request names
-        // too: `image` under `web:` for "Bump the web image to notes:1.5.0" in a Compose file.
+        // too (or its plural): `image` under `web:` for "Bump the web image to notes:1.5.0" in
+        // a Compose file, `memory` under `limits:` for "Raise the default memory limit to
+        // 512Mi." (a Helm chart's values, session 42; not `memory` under `requests:`).
         let named = |line: &str| {
             let at = line.as_ptr() as usize - text.as_ptr() as usize;
             enclosing_keys(text, line_of(text, at) - 1)
                 .iter()
-                .any(|outer| keys.iter().any(|k| k.text.eq_ignore_ascii_case(outer)))
+                .any(|outer| keys.iter().any(|k| crate::tools::same_word(&k.text, outer)))
         };
         let inside: Vec<(&str, &str)> = found.iter().copied().filter(|(l, _)| named(l)).collect();
         // Several inside such a block (each `<version>` of a pom.xml is inside `<project>`):
@@ -2104,7 +2275,7 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
             let at = line.as_ptr() as usize - text.as_ptr() as usize;
             enclosing_keys(text, line_of(text, at) - 1)
                 .first()
-                .is_some_and(|outer| keys.iter().any(|k| k.text.eq_ignore_ascii_case(outer)))
+                .is_some_and(|outer| keys.iter().any(|k| crate::tools::same_word(&k.text, outer)))
         };
         if inside.len() == 1 {
             found = inside;
@@ -2114,6 +2285,18 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
             .collect::<Vec<_>>()[..]
         {
             found = vec![*one];
+        } else if inside.is_empty() {
+            // None inside a block the request names: the file's own key, the one least
+            // indented — Chart.yaml's `version: 0.4.2` for "Bump the chart version to 0.5.0.",
+            // not its dependency's `version: 18.6.1` (a Helm chart, session 42).
+            let least = found.iter().map(|(l, _)| indent(l)).min().unwrap_or(0);
+            if let [one] = found
+                .iter()
+                .filter(|(l, _)| indent(l) == least)
+                .collect::<Vec<_>>()[..]
+            {
+                found = vec![*one];
+            }
         }
     }
     let [hit] = found[..] else {
@@ -2131,6 +2314,79 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
         return Some((defined.0, defined.2));
     }
     Some(hit)
+}
+
+/// The number set right inside a block whose key is made of `words` (the request's, see
+/// [`key_words`]), the only number so set there: RuboCop's `Max: 100` under
+/// `Layout/LineLength:` for "Allow lines up to 120 characters in RuboCop." (a Ruby gem,
+/// session 38), an ESLint rule's option. The key's words are split at `/`, `.`, `_`, `-` and
+/// inner capitals. Of several numbers in the block, the one whose key a word of the request
+/// (four letters or more) begins — then `true`: named twice over, it comes before a key the
+/// request names alone (see `value_line`).
+fn block_number<'t>(text: &'t str, words: &[String]) -> Option<(&'t str, &'t str, bool)> {
+    let lines: Vec<&str> = text.lines().collect();
+    // Each block's key, how many of the words it holds, and the numbers set right in it.
+    type Block<'t> = (String, usize, Vec<(&'t str, &'t str)>);
+    let mut blocks: Vec<Block> = Vec::new();
+    for (k, line) in lines.iter().enumerate() {
+        let name: String = line
+            .trim_start()
+            .chars()
+            .take_while(|&c| asked::is_name_char(c) || c == '-')
+            .collect();
+        let Some((_, old)) = (!name.is_empty())
+            .then(|| assignment(line.trim_start(), &name))
+            .flatten()
+        else {
+            continue;
+        };
+        if old.parse::<f64>().is_err() {
+            continue;
+        }
+        let Some(outer) = enclosing_keys(text, k).into_iter().next() else {
+            continue;
+        };
+        let parts: Vec<String> = outer
+            .split(|c: char| !c.is_alphanumeric() && c != '_' && c != '-')
+            .flat_map(crate::tools::name_words)
+            .collect();
+        let held = words
+            .iter()
+            .filter(|w| parts.iter().any(|p| crate::tools::same_word(p, w)))
+            .count();
+        if held == 0 {
+            continue;
+        }
+        match blocks.iter_mut().find(|(o, _, _)| *o == outer) {
+            Some((_, _, set)) => set.push((line, old)),
+            None => blocks.push((outer, held, vec![(line, old)])),
+        }
+    }
+    // Of several blocks, those whose key holds the most of the words (`Layout/LineLength`
+    // over `Metrics/MethodLength` for "the line length").
+    let most = blocks.iter().map(|(_, held, _)| *held).max().unwrap_or(0);
+    blocks.retain(|(_, held, _)| *held == most);
+    let [(_, _, set)] = &blocks[..] else {
+        return None;
+    };
+    // SwiftLint's `warning: 120` under `line_length:` for "Make the linter warn at a line
+    // length of 100." (a Swift package, session 42; not `error: 160`).
+    let begun = |line: &str| {
+        let key = line.trim_start().to_lowercase();
+        words
+            .iter()
+            .any(|w| w.chars().count() >= 4 && key.starts_with(w.as_str()))
+    };
+    match set[..] {
+        [(line, old)] => Some((line, old, begun(line))),
+        _ => {
+            let mut named = set.iter().filter(|(line, _)| begun(line));
+            match (named.next(), named.next()) {
+                (Some(&(line, old)), None) => Some((line, old, true)),
+                _ => None,
+            }
+        }
+    }
 }
 
 /// What says `change` is already so in `path` (its text `text`): a line to add that the file
@@ -2178,8 +2434,41 @@ fn already_in(change: &Change, path: &str, text: &str) -> Option<String> {
 
 /// The line of `text` setting what `keys` name, and its value, for a request turning it `on` or
 /// off ([`value_line`], looked for as a value `true` or `false` would be).
+///
+/// Else the one line setting a switch ([`switch_state`]) whose key shares a stem with a word
+/// of `keys` — four letters at least, all but two letters of the shorter: `notify = true` for
+/// "Turn off notifications by default." (a Lua plugin, session 42), `compress: on` for
+/// "Disable compression.".
 fn switch_line<'t>(text: &'t str, keys: &[asked::Part], on: bool) -> Option<(&'t str, &'t str)> {
-    value_line(text, keys, if on { "true" } else { "false" })
+    if let Some(hit) = value_line(text, keys, if on { "true" } else { "false" }) {
+        return Some(hit);
+    }
+    let words = key_words(keys);
+    let stem_shared = |name: &str| {
+        words.iter().any(|w| {
+            let common = w
+                .chars()
+                .zip(name.chars())
+                .take_while(|(a, b)| a.eq_ignore_ascii_case(b))
+                .count();
+            let shorter = w.chars().count().min(name.chars().count());
+            common >= 4 && common + 2 >= shorter
+        })
+    };
+    let mut found = text.lines().filter_map(|line| {
+        let bare = line.trim_start().trim_start_matches("- ").trim_start();
+        let bare = bare.trim_start_matches(['"', '\'']);
+        let end = bare
+            .find(|c: char| !(asked::is_name_char(c) || c == '-'))
+            .unwrap_or(bare.len());
+        let name = &bare[..end];
+        let (_, old) = assignment(bare, name)?;
+        (switch_state(old).is_some() && stem_shared(name)).then_some((line, old))
+    });
+    match (found.next(), found.next()) {
+        (Some(one), None) => Some(one),
+        _ => None,
+    }
 }
 
 /// The pairs of words a setting is turned off and on with, as files write them.
@@ -2579,9 +2868,11 @@ fn entry_value<'a>(line: &'a str, key: &str) -> Option<&'a str> {
 /// must stand alone: `my_version = 1` does not assign `version`. A declaration's keywords may
 /// come first and a type between the name and the `=` (`pub const MILES_TO_KM: f64 = 1.609;`,
 /// `TIMEOUT: int = 30`); a `:` followed by text that is no type is the separator itself
-/// (`"name": "a = b"`).
+/// (`"name": "a = b"`). A declaration of a type and no value assigns nothing (`public var
+/// timeoutSeconds: TimeInterval`).
 fn assignment<'a>(line: &'a str, key: &str) -> Option<(&'a str, &'a str)> {
     let (rest, _) = super::snippet::declared(line);
+    let declared_rest = rest;
     // A vim option: `set tabstop=4` (a folder of dotfiles, session 31).
     let rest = ["set ", "setlocal ", "setglobal "]
         .iter()
@@ -2609,6 +2900,12 @@ fn assignment<'a>(line: &'a str, key: &str) -> Option<(&'a str, &'a str)> {
         if rest.starts_with('=') {
             return None;
         }
+    } else if line[..line.len() - rest.len()].ends_with(':')
+        && line.trim_start().len() > declared_rest.len()
+        && is_type(rest.trim().trim_end_matches([',', ';']))
+    {
+        // A declaration's type with no value: `public var timeoutSeconds: TimeInterval`.
+        return None;
     }
     let value = rest.trim().trim_end_matches([',', ';']).trim_end();
     (!value.is_empty()).then_some((line, value))
@@ -3381,6 +3678,148 @@ mod tests {
     /// the request's words; `pool_size` is two of them side by side), and "Raise the digest
     /// worker's max attempts to 5." config.exs's `max_per_day: 50` → `5` (the worker's
     /// `max_attempts: 3` is a keyword argument inside `use Oban.Worker, …`).
+    #[test]
+    fn settings_are_changed_where_they_are_set_not_in_variants_tests_or_types() {
+        use crate::tools::TypedTool;
+        let (_dir, edit) = edit_over(&[
+            (
+                "chart/Chart.yaml",
+                "apiVersion: v2\nname: beacon\nversion: 0.4.2\nappVersion: \"1.9.0\"\ndependencies:\n  - name: redis\n    version: 18.6.1\n",
+            ),
+            (
+                "chart/values.yaml",
+                "replicaCount: 2\nresources:\n  limits:\n    cpu: 500m\n    memory: 256Mi\n  requests:\n    memory: 128Mi\nautoscaling:\n  enabled: false\n  minReplicas: 2\n  maxReplicas: 6\n  targetCPUUtilizationPercentage: 75\n",
+            ),
+            (
+                "chart/values-prod.yaml",
+                "replicaCount: 4\nresources:\n  limits:\n    memory: 512Mi\n",
+            ),
+            (
+                "Package.swift",
+                "let package = Package(\n    dependencies: [\n        .package(url: \"https://github.com/apple/swift-argument-parser\", from: \"1.3.0\"),\n        .package(url: \"https://github.com/apple/swift-log\", from: \"1.5.4\"),\n    ],\n    targets: [.executableTarget(name: \"Skylog\", dependencies: [.product(name: \"ArgumentParser\", package: \"swift-argument-parser\")])]\n)\n",
+            ),
+            (
+                "Sources/Skylog.swift",
+                "static let configuration = CommandConfiguration(version: \"0.3.1\")\nstruct Forecast {\n    @Option(help: \"How many days to show.\")\n    var days: Int = 5\n    func run() {\n        let days = try client.forecast(days: days)\n    }\n}\n",
+            ),
+            (
+                "Sources/Config.swift",
+                "public struct Config {\n    public var timeoutSeconds: TimeInterval\n    public var maxRetries: Int\n    public init(\n        timeoutSeconds: TimeInterval = 15,\n        maxRetries: Int = 3\n    ) {\n        self.timeoutSeconds = timeoutSeconds\n    }\n}\n",
+            ),
+            (
+                ".swiftlint.yml",
+                "line_length:\n  warning: 120\n  error: 160\ntype_body_length: 300\n",
+            ),
+            (
+                "lua/focus/config.lua",
+                "M.defaults = {\n  short_break_minutes = 5,\n  sessions_before_long_break = 4,\n  notify = true,\n}\n",
+            ),
+            (
+                "tests/config_spec.lua",
+                "assert.are.equal(4, config.options.sessions_before_long_break)\n",
+            ),
+            (
+                "README.md",
+                "require(\"focus\").setup({\n  short_break_minutes = 10,\n})\n",
+            ),
+        ]);
+        // A file over its variants, unless the request says the variant's word.
+        assert_eq!(
+            edit.change_asked("Set the default replica count to 3."),
+            call("chart/values.yaml", "replicaCount: 2", "replicaCount: 3")
+        );
+        assert_eq!(
+            edit.change_asked("Set the production replica count to 6."),
+            call(
+                "chart/values-prod.yaml",
+                "replicaCount: 4",
+                "replicaCount: 6"
+            )
+        );
+        // The key nested under a block the request names in the plural, the value with a unit.
+        assert_eq!(
+            edit.change_asked("Raise the default memory limit to 1Gi."),
+            call("chart/values.yaml", "memory: 256Mi", "memory: 1Gi")
+        );
+        // A variant holding the value does not make a change due in the file itself done.
+        assert_eq!(
+            edit.already_so("Raise the default memory limit to 512Mi."),
+            None
+        );
+        // The top-level key of the file named, not a dependency's.
+        assert_eq!(
+            edit.change_asked("Bump the chart version to 0.5.0."),
+            call("chart/Chart.yaml", "version: 0.4.2", "version: 0.5.0")
+        );
+        // A number in a block the request's words name, the key a word of it begins.
+        assert_eq!(
+            edit.change_asked("Lower the autoscaling CPU target to 60 percent."),
+            call(
+                "chart/values.yaml",
+                "targetCPUUtilizationPercentage: 75",
+                "targetCPUUtilizationPercentage: 60"
+            )
+        );
+        assert_eq!(
+            edit.change_asked("Make the linter warn at a line length of 100."),
+            call(".swiftlint.yml", "warning: 120", "warning: 100")
+        );
+        // A package named as code writes names, on the line giving its version.
+        assert_eq!(
+            edit.change_asked("Require swift-argument-parser 1.4.0 or later."),
+            call(
+                "Package.swift",
+                ".package(url: \"https://github.com/apple/swift-argument-parser\", from: \"1.3.0\"),",
+                ".package(url: \"https://github.com/apple/swift-argument-parser\", from: \"1.4.0\"),"
+            )
+        );
+        // A declaration's type is no value; the default after `=` is.
+        assert_eq!(
+            edit.change_asked("Change the default request timeout to 30 seconds."),
+            call(
+                "Sources/Config.swift",
+                "timeoutSeconds: TimeInterval = 15,",
+                "timeoutSeconds: TimeInterval = 30,"
+            )
+        );
+        assert_eq!(
+            edit.change_asked("Increase the default number of retries to 5."),
+            call(
+                "Sources/Config.swift",
+                "maxRetries: Int = 3",
+                "maxRetries: Int = 5"
+            )
+        );
+        // "Make K show N things": the number of them K shows.
+        assert_eq!(
+            edit.change_asked("Make the forecast command show 7 days by default."),
+            call(
+                "Sources/Skylog.swift",
+                "var days: Int = 5",
+                "var days: Int = 7"
+            )
+        );
+        // The setting, not the test asserting it.
+        assert_eq!(
+            edit.change_asked("Give a long break after every 3 sessions instead of 4."),
+            call(
+                "lua/focus/config.lua",
+                "sessions_before_long_break = 4,",
+                "sessions_before_long_break = 3,"
+            )
+        );
+        // A switch whose key shares a stem with the request's word.
+        assert_eq!(
+            edit.change_asked("Turn off notifications by default."),
+            call("lua/focus/config.lua", "notify = true,", "notify = false,")
+        );
+        // A README's example is no sign the setting is so.
+        assert_eq!(
+            edit.already_so("Change the default short break to 10 minutes."),
+            None
+        );
+    }
+
     #[test]
     fn a_key_made_of_the_requests_words_side_by_side_comes_first() {
         use crate::tools::TypedTool;
@@ -4273,7 +4712,12 @@ mod tests {
                 "<maven.compiler.release>21</maven.compiler.release>"
             )
         );
-        assert_eq!(set(pom, "Bump the version to 1.3.0."), None, "several");
+        // No block named: of several, the one least indented, the project's own (session 42;
+        // it was left undecided before).
+        assert_eq!(
+            set(pom, "Bump the version to 1.3.0."),
+            pair("<version>1.2.0</version>", "<version>1.3.0</version>")
+        );
         // A CSS custom property (a Hugo site, session 37).
         let css = ":root {\n  --accent: #2e7d32;\n  --text: #222222;\n}\n\n.meta {\n  color: #777777;\n}\n";
         assert_eq!(

@@ -394,9 +394,31 @@ impl Sandbox {
             one_named(plain, &|w, (stem, _)| {
                 w.chars().count() >= 3 && crate::tools::same_word(w, stem)
             })
+            .map(|named| {
+                // A variant of the file named whose word the request says too: "the
+                // production values file" is `values-prod.yaml` (a Helm chart, session 42).
+                let words: Vec<String> = crate::tools::request_words(request)
+                    .take(200)
+                    .map(str::to_lowercase)
+                    .collect();
+                let mut variants = files.iter().filter(|(_, shown)| {
+                    crate::tools::variant_word(&named, shown)
+                        .is_some_and(|v| crate::tools::variant_said(&words, &v))
+                });
+                match (variants.next(), variants.next()) {
+                    (Some((_, one)), None) => one.clone(),
+                    _ => named,
+                }
+            })
             .or_else(|| {
+                // Not the verb opening a request: "Make focus sessions last 50 minutes …" is no
+                // word about the Makefile (a Lua plugin, session 42).
+                let opening = crate::tools::request_words(request).next();
                 one_named(plain, &|w, (stem, _)| {
-                    crate::tools::word_names_stem(w, stem)
+                    let verb = opening.is_some_and(|o| std::ptr::eq(o, w))
+                        && !request.trim_end().ends_with('?')
+                        && !crate::tools::same_word(w, stem);
+                    !verb && crate::tools::word_names_stem(w, stem)
                 })
                 .map(|named| self.gemspec_of(named))
             })

@@ -688,6 +688,70 @@ pub fn file_stem(path: &str) -> &str {
     name.split_once('.').map_or(name, |(stem, _)| stem)
 }
 
+/// The word that makes `other` a variant of `base`, two settings' files of one folder (by
+/// extension: YAML, JSON, TOML, INI, `.env`, properties, XML, tfvars): `other`'s name
+/// is `base`'s stem, a `-`, `_` or `.`, a word of letters, then `base`'s extension
+/// (`values-prod.yaml` of `values.yaml` → `prod`; `application_dev.yml`), or `base`'s whole
+/// name, a `.` and the word (`.env.production` of `.env` → `production`). Lower case.
+///
+/// ```
+/// use toolmend::tools::variant_word;
+/// assert_eq!(variant_word("chart/values.yaml", "chart/values-prod.yaml").as_deref(), Some("prod"));
+/// assert_eq!(variant_word(".env", ".env.production").as_deref(), Some("production"));
+/// assert_eq!(variant_word("values.yaml", "other/values-prod.yaml"), None);
+/// assert_eq!(variant_word("values.yaml", "values-2.yaml"), None);
+/// assert_eq!(variant_word("count.go", "count_test.go"), None);
+/// ```
+#[must_use]
+pub fn variant_word(base: &str, other: &str) -> Option<String> {
+    let (dir, name) = base.rsplit_once('/').map_or(("", base), |(d, n)| (d, n));
+    let (other_dir, other_name) = other.rsplit_once('/').map_or(("", other), |(d, n)| (d, n));
+    if dir != other_dir || name == other_name || name.is_empty() {
+        return None;
+    }
+    // Settings' files only: `count_test.go` is no variant of `count.go`.
+    let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
+    let settings = [
+        "yaml",
+        "yml",
+        "json",
+        "toml",
+        "ini",
+        "cfg",
+        "conf",
+        "env",
+        "properties",
+        "xml",
+        "tfvars",
+    ];
+    if !(settings.contains(&ext) || (name.starts_with('.') && !name[1..].contains('.'))) {
+        return None;
+    }
+    let word = |w: &str| {
+        (!w.is_empty() && w.chars().all(|c| c.is_ascii_alphabetic())).then(|| w.to_lowercase())
+    };
+    if let Some(rest) = other_name
+        .strip_prefix(name)
+        .and_then(|r| r.strip_prefix('.'))
+    {
+        return word(rest);
+    }
+    let dot = name.get(1..).and_then(|n| n.find('.')).map(|i| i + 1)?;
+    let (stem, ext) = name.split_at(dot);
+    let middle = other_name.strip_prefix(stem)?.strip_suffix(ext)?;
+    word(middle.strip_prefix(['-', '_', '.'])?)
+}
+
+/// Whether one of `words` (a request's, lower case) says `variant`, a [`variant_word`]: as
+/// itself, as a word it begins (`prod` of "production", three letters or more), or as a word
+/// it is a short form of.
+#[must_use]
+pub fn variant_said(words: &[String], variant: &str) -> bool {
+    words.iter().any(|w| {
+        w == variant || (variant.len() >= 3 && w.starts_with(variant)) || abbreviates(variant, w)
+    })
+}
+
 /// What a running call knows about its context.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolContext {
