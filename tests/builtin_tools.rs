@@ -200,6 +200,73 @@ async fn grep_reports_file_line_and_text() {
 /// `GIT_TAG 10.2.1)` closing the call. A matched name of a data file's entry brings the
 /// entry's other keys; a build file's call left open brings its arguments, past a match inside
 /// it, in the file's order.
+/// Found with a Helm chart (session 42): asked "Which port does the service expose?",
+/// Qwen2.5-Coder-0.5B read `templates/service.yaml` and answered `8` from `port: {{
+/// .Values.service.port }}`; the value is in the chart's values.yaml.
+#[tokio::test]
+async fn a_helm_templates_lines_come_with_the_chart_values_they_use() {
+    let dir = tempfile::tempdir().unwrap();
+    let files: &[(&str, &str)] = &[
+        (
+            "chart/Chart.yaml",
+            "apiVersion: v2\nname: beacon\nversion: 0.4.2\nappVersion: \"1.9.0\"\n",
+        ),
+        (
+            "chart/values.yaml",
+            "service:\n  type: ClusterIP\n  port: 8080\nresources:\n  limits:\n    memory: 256Mi\n",
+        ),
+        (
+            "chart/templates/service.yaml",
+            "spec:\n  type: {{ .Values.service.type }}\n  ports:\n    - port: {{ .Values.service.port }}\n      targetPort: http\n",
+        ),
+        (
+            "chart/templates/deployment.yaml",
+            "image: \"beacon:{{ .Chart.AppVersion }}\"\nresources:\n  {{- toYaml .Values.resources | nindent 2 }}\n",
+        ),
+        // Not a template: the same words are left as they are.
+        ("notes.md", "port: {{ .Values.service.port }}\n"),
+    ];
+    for (path, text) in files {
+        let abs = dir.path().join(path);
+        std::fs::create_dir_all(abs.parent().unwrap()).unwrap();
+        std::fs::write(abs, text).unwrap();
+    }
+    let mut d = dispatcher(&dir);
+    let r = call(
+        &mut d,
+        "read",
+        json!({"path": "chart/templates/service.yaml"}),
+    )
+    .await;
+    assert!(
+        r.output.ends_with(
+            "[the chart's values these lines use: .Values.service.type = ClusterIP (chart/values.yaml line 2); .Values.service.port = 8080 (chart/values.yaml line 3)]"
+        ),
+        "{}",
+        r.output
+    );
+    let r = call(
+        &mut d,
+        "read",
+        json!({"path": "chart/templates/deployment.yaml"}),
+    )
+    .await;
+    assert!(
+        r.output.ends_with(
+            "[the chart's values these lines use: .Chart.AppVersion = \"1.9.0\" (chart/Chart.yaml line 4); .Values.resources = limits.memory: 256Mi (chart/values.yaml line 4)]"
+        ),
+        "{}",
+        r.output
+    );
+    let r = call(&mut d, "grep", json!({"pattern": "- port"})).await;
+    assert_eq!(
+        r.output,
+        "chart/templates/service.yaml (line 3, which line 4 is inside): ports:\nchart/templates/service.yaml (line 4):     - port: {{ .Values.service.port }}\nchart/values.yaml (line 3, the value of .Values.service.port): 8080"
+    );
+    let r = call(&mut d, "read", json!({"path": "notes.md"})).await;
+    assert!(!r.output.contains("8080"), "{}", r.output);
+}
+
 #[tokio::test]
 async fn grep_shows_a_named_entrys_keys_and_a_build_calls_arguments() {
     let dir = tempfile::tempdir().unwrap();

@@ -12,13 +12,15 @@ use crate::tools::{Annotations, Failure, Output, ToolContext, TypedTool};
 /// How grep labels a line it shows with a match, after `path (line N` and before the match's
 /// own line number: the line a matched comment documents, a line of the block below it, a
 /// line of the block a matched description is in, a line of the block a matched line of data
-/// opens, a line of the entry a matched name names, a line of the mapping a matched key opens.
+/// opens, a line of the entry a matched name names, a line of the mapping a matched key opens,
+/// the value a Helm template's line uses (from the chart's `values.yaml` or `Chart.yaml`).
 const BELOW_COMMENT: &str = ", below the comment on line ";
 const IN_COMMENTS_BLOCK: &str = ", in the block below the comment on line ";
 const IN_DESCRIBED_BLOCK: &str = ", in the block the description on line ";
 const IN_DATA_BLOCK: &str = ", in the block line ";
 const IN_NAMED_ENTRY: &str = ", in the entry line ";
 const IN_MAPPING: &str = ", under the key on line ";
+const VALUE_OF: &str = ", the value of ";
 
 /// The labels of the lines grep shows with a match ([`BELOW_COMMENT`] and the others): a line
 /// bearing on a request brings the lines so labelled after it (`Agent::evidence`).
@@ -29,6 +31,7 @@ pub(crate) const SHOWN_WITH: &[&str] = &[
     IN_DATA_BLOCK,
     IN_NAMED_ENTRY,
     IN_MAPPING,
+    VALUE_OF,
 ];
 
 /// Most matches in the structured data (`--format json`, the library's `data`).
@@ -527,6 +530,17 @@ fn grep_at(
         }
         if lines.cut {
             long_lines.push(rel.clone());
+        }
+        // A Helm template's matched lines with the values they use (see `helm`).
+        if count > 0
+            && let Some(chart) = super::helm::chart_of(sb, &file)
+        {
+            for k in 0..shown.len() {
+                for r in super::helm::resolved(sb, &chart, &shown[k]) {
+                    let place = format!("{} (line {}{VALUE_OF}{})", r.file, r.line, r.reference);
+                    show_with(&mut shown, k, &place, &r.value);
+                }
+            }
         }
         if count > 0 {
             by_file.push((rel, count, shown));
@@ -1500,6 +1514,20 @@ fn how_many_words(tokens: &[(String, bool)], from: usize) -> Vec<String> {
     let Some(noun) = head.last() else {
         return Vec::new();
     };
+    // A unit of time that something does ("How many days does the forecast command show by
+    // default?": a Swift package's `var days: Int = 5`, session 42) is what is searched; a
+    // unit after which something is so ("After how many days are uploads deleted?") is not,
+    // nor things per unit ("How many items does the API return per page?").
+    if [
+        "seconds", "minutes", "hours", "days", "weeks", "months", "years",
+    ]
+    .contains(&noun.as_str())
+        && !tokens.iter().any(|(t, _)| t == "per")
+        && head.len() == 1
+        && after.is_some_and(|a| ["does", "do", "did"].contains(&a))
+    {
+        return searchable(head);
+    }
     if UNITS.contains(&noun.as_str())
         || NAMED_KINDS.contains(&noun.as_str())
         || crate::tools::CODE_KINDS.contains(&noun.as_str())
@@ -1872,6 +1900,10 @@ mod tests {
             )
         );
         assert_eq!(asked("How many replicas run by default?"), ["replicas"]);
+        assert_eq!(
+            asked("How many days does the forecast command show by default?"),
+            ["days"]
+        );
         // A kind of named thing, a name qualifying what is asked, a verb after it, no which
         // or what: none.
         for q in [

@@ -12,6 +12,7 @@ mod asked;
 mod edit;
 mod glob;
 mod grep;
+mod helm;
 mod ls;
 mod read;
 pub mod sandbox;

@@ -174,6 +174,20 @@ fn read_at(sb: &Sandbox, abs: std::path::PathBuf, args: &ReadArgs) -> Result<Out
     for (i, line) in lines[start - 1..end].iter().enumerate() {
         out.push_str(&format!("{:>width$}\t{line}\n", start + i));
     }
+    // A Helm template's values, from the chart's values.yaml and Chart.yaml (see `helm`).
+    if let Some(chart) = super::helm::chart_of(sb, &abs) {
+        let used = super::helm::resolved(sb, &chart, &lines[start - 1..end].join("\n"));
+        if !used.is_empty() {
+            let shown: Vec<String> = used
+                .iter()
+                .map(|r| format!("{} = {} ({} line {})", r.reference, r.value, r.file, r.line))
+                .collect();
+            out.push_str(&format!(
+                "[the chart's values these lines use: {}]\n",
+                shown.join("; ")
+            ));
+        }
+    }
     if end < requested_end.unwrap_or(total) || (requested_end.is_none() && end < total) {
         out.push_str(&format!(
             "[lines {start}-{end} of {total}; read more with {{\"path\": \"{shown}\", \"start_line\": {}}}]",
