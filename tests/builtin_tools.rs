@@ -267,6 +267,36 @@ async fn a_helm_templates_lines_come_with_the_chart_values_they_use() {
     assert!(!r.output.contains("8080"), "{}", r.output);
 }
 
+/// Found with a Neovim plugin in Lua (session 42): asked "How long is a focus session by
+/// default?", the search showed the annotation `---@field work_minutes integer length of a
+/// focus session`, and Qwen2.5-Coder-0.5B answered `10`; the defaults' table sets it below.
+#[tokio::test]
+async fn grep_shows_the_value_of_a_documented_field() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("config.lua"),
+        "---@class FocusConfig\n---@field work_minutes integer length of a focus session\nlocal M = {}\nM.defaults = {\n  work_minutes = 25,\n}\nif o.work_minutes == 0 then end\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("timer.js"),
+        "/**\n * @property {number} tickMs how often the timer ticks\n */\nconst defaults = {\n  tickMs: 1000,\n};\n",
+    )
+    .unwrap();
+    let mut d = dispatcher(&dir);
+    let r = call(&mut d, "grep", json!({"pattern": "focus session"})).await;
+    assert_eq!(
+        r.output,
+        "config.lua (line 2): ---@field work_minutes integer length of a focus session\nconfig.lua (line 5, the value of work_minutes documented on line 2):   work_minutes = 25,"
+    );
+    let r = call(&mut d, "grep", json!({"pattern": "timer ticks"})).await;
+    assert_eq!(
+        r.output,
+        "timer.js (line 2):  * @property {number} tickMs how often the timer ticks\ntimer.js (line 4, below the comment on line 2): const defaults = {\ntimer.js (line 5, in the block below the comment on line 2):   tickMs: 1000,\ntimer.js (line 6, in the block below the comment on line 2): };",
+        "shown once"
+    );
+}
+
 #[tokio::test]
 async fn grep_shows_a_named_entrys_keys_and_a_build_calls_arguments() {
     let dir = tempfile::tempdir().unwrap();

@@ -531,6 +531,38 @@ fn grep_at(
         if lines.cut {
             long_lines.push(rel.clone());
         }
+        // A documented field's value: `---@field work_minutes integer length of a focus
+        // session` matched, the line setting `work_minutes` in the same file (a Neovim plugin
+        // in Lua, session 42: asked "How long is a focus session by default?", the search
+        // showed the annotation, and Qwen2.5-Coder-0.5B answered `10`; the defaults' table
+        // says `work_minutes = 25,` fourteen lines below).
+        if count > 0 {
+            for k in 0..shown.len() {
+                let fields: Vec<(usize, String)> = shown[k]
+                    .lines()
+                    .filter_map(|l| {
+                        let (place, text) = l.split_once("): ")?;
+                        let at = place.rsplit_once("(line ")?.1;
+                        let number: usize = at
+                            .split(|c: char| !c.is_ascii_digit())
+                            .next()?
+                            .parse()
+                            .ok()?;
+                        documented_field(text).map(|name| (number, name.to_owned()))
+                    })
+                    .collect();
+                for (at, name) in fields {
+                    if let Some((n, line)) = field_set(&file, &name)
+                        && !shown[k].contains(&format!("(line {n},"))
+                        && !shown[k].contains(&format!("(line {n})"))
+                    {
+                        let place =
+                            format!("{rel} (line {n}{VALUE_OF}{name} documented on line {at})");
+                        show_with(&mut shown, k, &place, &line);
+                    }
+                }
+            }
+        }
         // A Helm template's matched lines with the values they use (see `helm`).
         if count > 0
             && let Some(chart) = super::helm::chart_of(sb, &file)
@@ -1096,6 +1128,60 @@ fn opens_mapping(line: &str) -> Option<usize> {
             .chars()
             .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '/')))
     .then(|| block_indent(line) + 1)
+}
+
+/// The name a documentation comment's field tag gives — LuaLS's `---@field NAME type …`,
+/// JSDoc's `@property {type} NAME …`, `@prop`, `@attr`, `:ivar NAME:` — `None` for any other
+/// line.
+fn documented_field(line: &str) -> Option<&str> {
+    let t = line
+        .trim_start()
+        .trim_start_matches(['-', '/', '*', '#', ' ']);
+    let rest = [
+        "@field ",
+        "@property ",
+        "@prop ",
+        "@attr ",
+        ":ivar ",
+        ":var ",
+    ]
+    .iter()
+    .find_map(|tag| t.strip_prefix(tag))?
+    .trim_start();
+    // JSDoc's type first, in braces.
+    let rest = match rest.strip_prefix('{') {
+        Some(typed) => typed[typed.find('}')? + 1..].trim_start(),
+        None => rest,
+    };
+    let end = rest
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(rest.len());
+    let name = &rest[..end];
+    (name.chars().count() >= 2 && name.starts_with(|c: char| c.is_alphabetic() || c == '_'))
+        .then_some(name)
+}
+
+/// The first line of `file` (1 MiB at most) that sets `name` to a value — the name first on
+/// the line (past `local`, `self.`, `this.`, a quote), then `=` or `:` and a value, not `==` —
+/// with its number; `None` when none does.
+fn field_set(file: &std::path::Path, name: &str) -> Option<(usize, String)> {
+    if std::fs::metadata(file).ok()?.len() > 1024 * 1024 {
+        return None;
+    }
+    let text = std::fs::read_to_string(file).ok()?;
+    text.lines().enumerate().find_map(|(k, line)| {
+        let t = line.trim_start();
+        let t = ["local ", "self.", "this.", "M."]
+            .iter()
+            .find_map(|p| t.strip_prefix(p))
+            .unwrap_or(t);
+        let t = t.trim_start_matches(['"', '\'']);
+        let rest = t.strip_prefix(name)?;
+        let rest = rest.trim_start_matches(['"', '\'']).trim_start();
+        let value = rest.strip_prefix(['=', ':'])?;
+        (!value.starts_with(['=', ':']) && !value.trim().is_empty())
+            .then(|| (k + 1, line.trim_end().to_owned()))
+    })
 }
 
 /// Whether `line` sets a description — `description`, `desc`, `summary` or `help`, quoted or
