@@ -1991,6 +1991,57 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 ));
             }
         }
+        // A version question answered with a version the results write only on lines about
+        // something else, when lines about what it asks the version of hold a number (see
+        // `correct::version_elsewhere`). Once a run; the turn is for the answer.
+        if !asked.number
+            && results
+            && correct::is_question(prompt)
+            && let Some(subject) = correct::version_subject(prompt)
+        {
+            let given: Vec<&str> = content
+                .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+                .map(|v| v.trim_matches('.'))
+                .filter(|v| writes_version(v))
+                .collect();
+            let texts = self.result_texts(turns);
+            let lines: Vec<&str> = texts
+                .iter()
+                .flat_map(|t| t.lines())
+                .filter(|l| !l.starts_with('(') && !l.starts_with('['))
+                .map(shown_text)
+                .collect();
+            let about = |l: &str| l.to_lowercase().contains(subject.as_str());
+            let on_subject: Vec<&str> = lines
+                .iter()
+                .copied()
+                .filter(|l| about(l) && l.chars().any(|c| c.is_ascii_digit()))
+                .take(3)
+                .collect();
+            let holds = |l: &str, v: &str| {
+                l.match_indices(v).any(|(at, _)| {
+                    let before = l[..at].chars().next_back();
+                    let after = l[at + v.len()..].chars().next();
+                    !before.is_some_and(|c| c.is_ascii_digit() || c == '.')
+                        && !after.is_some_and(|c| c.is_ascii_digit())
+                })
+            };
+            let elsewhere = given.iter().find_map(|v| {
+                let on = lines.iter().any(|l| about(l) && holds(l, v));
+                let other = lines.iter().find(|l| !about(l) && holds(l, v));
+                (!on).then_some(other).flatten().map(|l| (*v, *l))
+            });
+            if let Some((version, other)) = elsewhere
+                && !on_subject.is_empty()
+            {
+                asked.number = true;
+                asked.answer_only = true;
+                return Some((
+                    correct::version_elsewhere(prompt, version, other, &subject, &on_subject),
+                    "the answer to a version question gave a version of something else: pointed at the lines about what was asked",
+                ));
+            }
+        }
         // A version question answered without any number, when the bearing lines write a
         // version (a C++/CMake daemon, session 41: asked "Which version of fmt is fetched?",
         // shown `GIT_TAG 10.2.1)` in the block `FetchContent_Declare(fmt` opens, the model

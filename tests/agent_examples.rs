@@ -3786,6 +3786,64 @@ fn a_version_questions_answer_without_a_version_is_asked_for_one() {
     assert_eq!((t.answer.as_deref(), requests.len()), (Some("10.2.1"), 2));
 }
 
+/// Found with a Swift package (session 42): asked "What is the minimum macOS version the
+/// package supports?", shown Package.swift, Qwen2.5-Coder-0.5B answered `1.5.4` — the version
+/// on swift-log's line, not `.macOS(.v13)`. A version question's answer written only on lines
+/// about something else, when lines about what it asks hold a number, is asked once again,
+/// pointed at those lines.
+#[test]
+fn a_version_answer_from_a_line_about_something_else_is_pointed_at_the_asked_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "Package.swift",
+            "// swift-tools-version:5.9\nlet package = Package(\n    platforms: [\n        .macOS(.v13),\n    ],\n    dependencies: [\n        .package(url: \"https://github.com/apple/swift-log\", from: \"1.5.4\"),\n    ]\n)\n",
+        )],
+    );
+    let prompt = "What is the minimum macOS version the package supports?";
+    let (t, requests) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            call("read", json!({"path": "Package.swift"})),
+            "1.5.4".into(),
+            "macOS 13".into(),
+        ],
+    );
+    let asked = &requests[2].messages.last().unwrap().content;
+    assert!(
+        asked.starts_with("`1.5.4` is the version on a line about something else, not macos")
+            && asked.contains("`.macOS(.v13),`"),
+        "{asked}"
+    );
+    assert!(requests[2].tools.is_empty());
+    assert_eq!(t.answer.as_deref(), Some("macOS 13"));
+    // An answer from the line about it stands; so does one to a question about the package's
+    // own version.
+    for (prompt, answer) in [
+        (prompt, "13"),
+        (
+            "Which swift-tools version does the manifest declare?",
+            "5.9",
+        ),
+    ] {
+        let (t, requests) = run_prompt(
+            &dir,
+            prompt,
+            vec![
+                call("read", json!({"path": "Package.swift"})),
+                answer.into(),
+            ],
+        );
+        assert_eq!(
+            (t.answer.as_deref(), requests.len()),
+            (Some(answer), 2),
+            "{prompt}"
+        );
+    }
+}
+
 /// Found with a Django project (session 41): asked "Which database engine does the project
 /// use?", shown `"ENGINE": "django.db.backends.postgresql"` (and searching `postgresql` itself),
 /// Qwen2.5-Coder-0.5B answered `django`, and the loop took it. An answer that is only the first

@@ -983,6 +983,91 @@ pub fn name_cut(prompt: &str, short: &str, name: &str, lines: Option<&str>) -> S
     m
 }
 
+/// What a version question (`prompt`) asks the version of, lower case: the word before
+/// `version` ("the minimum macOS version" → `macos`), or after "version of" ("Which version of
+/// swift-argument-parser …" → `swift-argument-parser`), a possessive's `'s` aside; `None` when
+/// it is a qualifier, a filler or a word for the workspace itself (`project`, `package`).
+#[must_use]
+pub fn version_subject(prompt: &str) -> Option<String> {
+    const NOT_SUBJECTS: &[&str] = &[
+        "the",
+        "a",
+        "an",
+        "which",
+        "what",
+        "minimum",
+        "maximum",
+        "required",
+        "current",
+        "latest",
+        "default",
+        "this",
+        "its",
+        "project",
+        "package",
+        "app",
+        "application",
+        "crate",
+        "library",
+        "module",
+        "repository",
+        "repo",
+        "workspace",
+        "code",
+        "new",
+        "exact",
+        "same",
+    ];
+    let words: Vec<String> = crate::tools::request_words(prompt)
+        .take(200)
+        .map(|w| {
+            let w = w.to_lowercase();
+            w.strip_suffix("'s").map_or(w.clone(), str::to_owned)
+        })
+        .collect();
+    let at = words.iter().position(|w| w == "version")?;
+    let subject = if words.get(at + 1).is_some_and(|w| w == "of") {
+        words[at + 2..]
+            .iter()
+            .find(|w| !["the", "a", "an"].contains(&w.as_str()))?
+    } else {
+        words.get(at.checked_sub(1)?)?
+    };
+    let fit = subject.chars().count() >= 2
+        && subject
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        && !NOT_SUBJECTS.contains(&subject.as_str());
+    fit.then(|| subject.clone())
+}
+
+/// The message added before the turn after an answer to a version question (`prompt`) giving
+/// a version (`version`) the tool results write only on lines about something else (`other`,
+/// one of them), when lines about what the question asks the version of (`subject`) say
+/// another (`about`, the first few): once a run. Found with a Swift package (session 42): asked
+/// "What is the minimum macOS version the package supports?", shown Package.swift,
+/// Qwen2.5-Coder-0.5B answered `1.5.4` — swift-log's, not `.macOS(.v13)`.
+#[must_use]
+pub fn version_elsewhere(
+    prompt: &str,
+    version: &str,
+    other: &str,
+    subject: &str,
+    about: &[&str],
+) -> String {
+    format!(
+        "`{version}` is the version on a line about something else, not {subject}: `{}`. The \
+         user asked \"{}\": answer from the line about {subject}, as it writes the version: {}",
+        other.trim(),
+        restated(prompt),
+        about
+            .iter()
+            .map(|l| format!("`{}`", l.trim()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}
+
 /// The message added before the turn after an answer to a version question (`prompt`) that
 /// writes no number (`answer`, its first line named) when the tool results' bearing `lines`
 /// ([`bearing`]) write a version: once a run.
