@@ -5901,3 +5901,40 @@ fn a_which_test_answer_naming_no_test_is_asked_with_the_tests_shown() {
     assert!(nudge.contains("Borrow_RejectsAFourthLoan"), "{nudge}");
     assert!(!nudge.contains("`LoanServiceTests`"), "{nudge}");
 }
+
+/// Found with a Helm chart (session 42): asked "How many replicas does the production values
+/// file set?", Qwen2.5-Coder-0.5B asked for the configuration without a look, and the loop took
+/// it; "What is the chart's version?" too would stand unlooked. A variant of a file named by
+/// its base and its word, and a file named by a possessive, are named by the request: the
+/// answer given without a look is asked to read them.
+#[test]
+fn a_variant_file_and_a_possessive_name_the_file_to_read_first() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            ("values.yaml", "replicaCount: 2\n"),
+            ("values-prod.yaml", "replicaCount: 4\n"),
+            (
+                "Chart.yaml",
+                "name: beacon\nversion: 0.4.2\nappVersion: \"1.9.0\"\n",
+            ),
+        ],
+    );
+    for (prompt, file) in [
+        (
+            "How many replicas does the production values file set?",
+            "values-prod.yaml",
+        ),
+        ("What is the chart's version?", "Chart.yaml"),
+    ] {
+        let asked = asked_after_answer(
+            &dir,
+            prompt,
+            "I cannot know without the configuration.",
+            "Done.",
+        );
+        let want = format!(r#"{{"name":"read","arguments":{{"path":"{file}"}}}}"#);
+        assert!(asked.ends_with(&want), "{prompt}: {asked}");
+    }
+}

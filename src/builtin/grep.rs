@@ -818,23 +818,8 @@ const COMMON: &[&str] = &[
     "your",
 ];
 
-/// Words that name the workspace as a whole, after "this", "the", "my", "our" or "your": a
-/// crate, a package, a library are what a project is called in Rust, npm, Python.
-const WORKSPACE: &[&str] = &[
-    "project",
-    "repo",
-    "repository",
-    "codebase",
-    "workspace",
-    "folder",
-    "directory",
-    "crate",
-    "package",
-    "library",
-    "app",
-    "application",
-    "program",
-];
+/// Words that name the workspace as a whole (see [`crate::tools::WORKSPACE_WORDS`]).
+const WORKSPACE: &[&str] = crate::tools::WORKSPACE_WORDS;
 
 /// For a question (it ends with `?`) that names `file` by its stem only, not by its path: the
 /// phrase of the request ([`asked_phrases`], [`negations`]) found on the fewest lines of the workspace's text files

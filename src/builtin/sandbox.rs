@@ -387,11 +387,15 @@ impl Sandbox {
             // file (`gem` → `Gemfile`): "Bump the gem version to 0.5.0." is about
             // `lib/tidewatch/version.rb` (a Ruby gem, session 38: the model read the Gemfile
             // until the run ended).
+            // A possessive's `'s` aside: "the chart's version" names `Chart.yaml` (a Helm
+            // chart, session 42).
             let plain = |w: &str| {
-                w.chars()
+                crate::tools::possessor(w)
+                    .chars()
                     .all(|c| c.is_alphanumeric() || c == '-' || c == '_')
             };
             one_named(plain, &|w, (stem, _)| {
+                let w = crate::tools::possessor(w);
                 w.chars().count() >= 3 && crate::tools::same_word(w, stem)
             })
             .map(|named| {

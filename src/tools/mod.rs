@@ -636,6 +636,10 @@ pub fn names_scripts(request: &str) -> bool {
 /// assert!(request_names("When is the meeting, per my notes?", "notes/meeting.md"));
 /// assert!(!request_names("What does config.json say?", "README.md"));
 /// assert!(request_names("Which namespace is autoloaded from src/?", "src"));
+/// assert!(request_names("What is the chart's version?", "Chart.yaml"));
+/// assert!(!request_names("What is the application's main class?", "application.conf"));
+/// assert!(request_names("How many replicas does the production values file set?", "values-prod.yaml"));
+/// assert!(!request_names("How many replicas does the values file set?", "values-prod.yaml"));
 /// ```
 #[must_use]
 pub fn request_names(request: &str, path: &str) -> bool {
@@ -649,11 +653,62 @@ pub fn request_names(request: &str, path: &str) -> bool {
         } else {
             w
         };
+        // A possessive names what it is of ("the chart's version": `Chart.yaml`).
+        let w = possessor(w);
         w == path || w == name || word_names_stem(w, stem)
     }) || version_files(request).contains(&path)
+        || names_variant(request, stem)
         || (path == "package.json" && names_scripts(request))
         || (MANIFESTS.contains(&path) && asks_version(request))
         || pair_names_stem(request, stem)
+}
+
+/// Words that name the workspace as a whole, after "this", "the", "my", "our" or "your": a
+/// crate, a package, a library are what a project is called in Rust, npm, Python.
+pub(crate) const WORKSPACE_WORDS: &[&str] = &[
+    "project",
+    "repo",
+    "repository",
+    "codebase",
+    "workspace",
+    "folder",
+    "directory",
+    "crate",
+    "package",
+    "library",
+    "app",
+    "application",
+    "program",
+];
+
+/// `word` without a possessive's `'s` (`chart's` → `chart`), when what it is of is no word for
+/// the workspace itself ("the application's main class" is about the project, not
+/// `application.conf`); `word` otherwise.
+pub(crate) fn possessor(word: &str) -> &str {
+    match word
+        .strip_suffix("'s")
+        .or_else(|| word.strip_suffix("\u{2019}s"))
+    {
+        Some(of) if !WORKSPACE_WORDS.contains(&of.to_lowercase().as_str()) => of,
+        _ => word,
+    }
+}
+
+/// Whether `request` names a variant of a file (`stem`, `values-prod`): a word names its base
+/// (`values`) and another says the variant's word ("the production values file": see
+/// [`variant_said`]).
+fn names_variant(request: &str, stem: &str) -> bool {
+    let Some((base, variant)) = stem.rsplit_once(['-', '_', '.']) else {
+        return false;
+    };
+    let words: Vec<String> = request_words(request)
+        .take(200)
+        .map(str::to_lowercase)
+        .collect();
+    !base.is_empty()
+        && variant.chars().all(|c| c.is_ascii_alphabetic())
+        && words.iter().any(|w| word_names_stem(w, base))
+        && variant_said(&words, &variant.to_lowercase())
 }
 
 /// Whether two words of `request` side by side are `stem` joined by `-` or `_`, case aside
