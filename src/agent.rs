@@ -1977,6 +1977,22 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         if !asked.number && results {
             let lines = self.evidence(turns);
             let shown: Vec<&str> = lines.iter().map(String::as_str).collect();
+            // A URL cut before its path, for the whole URL (see `correct::cut_url`).
+            let texts = self.result_texts(turns);
+            let all: Vec<&str> = texts.iter().flat_map(|t| t.lines()).collect();
+            if let Some(url) = correct::cut_url(content, prompt, &all) {
+                asked.number = true;
+                asked.answer_only = true;
+                return Some((
+                    correct::name_cut(
+                        prompt,
+                        content.trim(),
+                        &url,
+                        correct::bearing(&lines).as_deref(),
+                    ),
+                    "the answer gave the start of a URL the results write: asked for what it tells",
+                ));
+            }
             if let Some(name) = correct::cut_name(content, prompt, &shown) {
                 asked.number = true;
                 asked.answer_only = true;

@@ -3844,6 +3844,53 @@ fn a_version_answer_from_a_line_about_something_else_is_pointed_at_the_asked_one
     }
 }
 
+/// Found with a Swift package (session 42): asked "Which base URL does the API client use?",
+/// shown `Config(baseURL: URL(string: "https://api.skylog.dev/v2")!)`, Qwen2.5-Coder-0.5B
+/// answered `https://api.skylog.dev`, and the loop took it. An answer that is a URL the results
+/// write cut before its path is asked once for the whole.
+#[test]
+fn a_url_cut_before_its_path_is_asked_for_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "Config.swift",
+            "public static let standard = Config(baseURL: URL(string: \"https://api.skylog.dev/v2\")!)\n",
+        )],
+    );
+    let prompt = "Which base URL does the API client use?";
+    let search = call(
+        "grep",
+        json!({"pattern": "base[_-]?url", "ignore_case": true}),
+    );
+    let (t, requests) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            search.clone(),
+            "https://api.skylog.dev".into(),
+            "https://api.skylog.dev/v2".into(),
+        ],
+    );
+    let asked = &requests[2].messages.last().unwrap().content;
+    assert!(
+        asked.starts_with(
+            "`https://api.skylog.dev` is only the first part of `https://api.skylog.dev/v2`"
+        ),
+        "{asked}"
+    );
+    assert_eq!(t.answer.as_deref(), Some("https://api.skylog.dev/v2"));
+    let (t, requests) = run_prompt(
+        &dir,
+        prompt,
+        vec![search, "https://api.skylog.dev/v2".into()],
+    );
+    assert_eq!(
+        (t.answer.as_deref(), requests.len()),
+        (Some("https://api.skylog.dev/v2"), 2)
+    );
+}
+
 /// Found with a Django project (session 41): asked "Which database engine does the project
 /// use?", shown `"ENGINE": "django.db.backends.postgresql"` (and searching `postgresql` itself),
 /// Qwen2.5-Coder-0.5B answered `django`, and the loop took it. An answer that is only the first

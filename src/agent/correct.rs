@@ -965,6 +965,52 @@ pub fn cut_name(answer: &str, prompt: &str, lines: &[&str]) -> Option<String> {
     }
 }
 
+/// The one URL of `lines` that the answer (a URL alone, a trailing `.` and backticks aside)
+/// is the start of, cut before a `/` — when no line writes the answer's URL whole: `None`
+/// otherwise, or for an answer to no question (`prompt`). Found with a Swift package (session
+/// 42): asked "Which base URL does the API client use?", shown `Config(baseURL: URL(string:
+/// "https://api.skylog.dev/v2")!)`, Qwen2.5-Coder-0.5B answered `https://api.skylog.dev`.
+///
+/// ```
+/// use toolmend::agent::correct::cut_url;
+/// let lines = [r#"26     public static let standard = Config(baseURL: URL(string: "https://api.skylog.dev/v2")!)"#];
+/// let asked = "Which base URL does the API client use?";
+/// assert_eq!(cut_url("https://api.skylog.dev", asked, &lines), Some("https://api.skylog.dev/v2".into()));
+/// assert_eq!(cut_url("https://api.skylog.dev/v2", asked, &lines), None);
+/// assert_eq!(cut_url("The API at https://api.skylog.dev", asked, &lines), None);
+/// ```
+#[must_use]
+pub fn cut_url(answer: &str, prompt: &str, lines: &[&str]) -> Option<String> {
+    let given = answer.trim().trim_matches('`').trim_end_matches('.');
+    if !is_question(prompt) || !given.contains("://") || given.contains(char::is_whitespace) {
+        return None;
+    }
+    let given = given.trim_end_matches('/');
+    let mut urls: Vec<&str> = Vec::new();
+    let mut whole = false;
+    for line in lines {
+        for token in line.split(|c: char| c.is_whitespace() || "\"'`()<>,;".contains(c)) {
+            let token = token.trim_end_matches(['.', '!']);
+            if !token.contains("://") {
+                continue;
+            }
+            if token.trim_end_matches('/') == given {
+                whole = true;
+            } else if token.starts_with(given)
+                && token[given.len()..].starts_with('/')
+                && token.len() > given.len() + 1
+                && !urls.contains(&token)
+            {
+                urls.push(token);
+            }
+        }
+    }
+    match urls[..] {
+        [url] if !whole => Some(url.to_owned()),
+        _ => None,
+    }
+}
+
 /// The message added before the turn after an answer giving `short`, the first part of the
 /// dotted `name` the tool results write ([`cut_name`]), once a run; `lines`: the lines bearing
 /// on the request ([`bearing`]).
