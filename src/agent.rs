@@ -1980,30 +1980,24 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             // A URL cut before its path, for the whole URL (see `correct::cut_url`).
             let texts = self.result_texts(turns);
             let all: Vec<&str> = texts.iter().flat_map(|t| t.lines()).collect();
-            if let Some(url) = correct::cut_url(content, prompt, &all) {
+            let cut = correct::cut_url(content, prompt, &all)
+                .map(|url| (url, "the answer gave the start of a URL the results write: asked for what it tells"))
+                .or_else(|| {
+                    correct::cut_name(content, prompt, &shown).map(|name| {
+                        (name, "the answer gave the first part of a dotted name the results write: asked for what it tells")
+                    })
+                });
+            if let Some((whole, why)) = cut {
                 asked.number = true;
                 asked.answer_only = true;
                 return Some((
                     correct::name_cut(
                         prompt,
                         content.trim(),
-                        &url,
+                        &whole,
                         correct::bearing(&lines).as_deref(),
                     ),
-                    "the answer gave the start of a URL the results write: asked for what it tells",
-                ));
-            }
-            if let Some(name) = correct::cut_name(content, prompt, &shown) {
-                asked.number = true;
-                asked.answer_only = true;
-                return Some((
-                    correct::name_cut(
-                        prompt,
-                        content.trim(),
-                        &name,
-                        correct::bearing(&lines).as_deref(),
-                    ),
-                    "the answer gave the first part of a dotted name the results write: asked for what it tells",
+                    why,
                 ));
             }
         }
