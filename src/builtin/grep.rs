@@ -565,10 +565,10 @@ fn grep_at(
         }
         // A Helm template's matched lines with the values they use (see `helm`).
         if count > 0
-            && let Some(chart) = super::helm::chart_of(sb, &file)
+            && let Some(chart) = super::helm::Chart::of(sb, &file)
         {
             for k in 0..shown.len() {
-                for r in super::helm::resolved(sb, &chart, &shown[k]) {
+                for r in chart.resolved(&shown[k]) {
                     let place = format!("{} (line {}{VALUE_OF}{})", r.file, r.line, r.reference);
                     show_with(&mut shown, k, &place, &r.value);
                 }

@@ -6,6 +6,7 @@
 //! value, 8080, is in `values.yaml`, a file it never opened.
 
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use super::Sandbox;
 
@@ -29,9 +30,90 @@ pub(crate) struct Resolved {
     pub value: String,
 }
 
-/// The chart `file` is a template of: the nearest folder above it, inside the sandbox's root,
-/// holding a `Chart.yaml`, when `file` is below that folder's `templates/`. `None` otherwise.
-pub(crate) fn chart_of(sb: &Sandbox, file: &Path) -> Option<PathBuf> {
+/// A chart's `values.yaml` and `Chart.yaml`, read once (each as its shown path and its text;
+/// `None` when missing, unreadable or larger than [`MAX_BYTES`]), to look up what its templates'
+/// lines use.
+pub(crate) struct Chart {
+    values: Option<(String, String)>,
+    chart_file: Option<(String, String)>,
+}
+
+impl Chart {
+    /// The chart `file` is a template of, loaded: the nearest folder above `file`, inside the
+    /// sandbox's root, holding a `Chart.yaml`, when `file` is below that folder's `templates/`.
+    /// `None` otherwise.
+    pub(crate) fn of(sb: &Sandbox, file: &Path) -> Option<Chart> {
+        let dir = chart_of(sb, file)?;
+        let load = |name: &str| {
+            let path = dir.join(name);
+            std::fs::metadata(&path)
+                .is_ok_and(|m| m.len() <= MAX_BYTES)
+                .then(|| std::fs::read_to_string(&path).ok())
+                .flatten()
+                .map(|t| (sb.display(&path), t))
+        };
+        Some(Chart {
+            values: load("values.yaml"),
+            chart_file: load("Chart.yaml"),
+        })
+    }
+
+    /// The values `text` (a template's lines) uses, in the order it first names them, each
+    /// once: `.Values.a.b` looked up as the key path `a`, `b` of the chart's `values.yaml`,
+    /// `.Chart.AppVersion` as `Chart.yaml`'s `appVersion`. References found in neither file
+    /// are left out.
+    pub(crate) fn resolved(&self, text: &str) -> Vec<Resolved> {
+        static REFERENCE: OnceLock<Option<regex::Regex>> = OnceLock::new();
+        let Some(re) = REFERENCE
+            .get_or_init(|| {
+                regex::Regex::new(r"\.(Values|Chart)((?:\.[A-Za-z_][A-Za-z0-9_]*)+)").ok()
+            })
+            .as_ref()
+        else {
+            return Vec::new();
+        };
+        let mut out: Vec<Resolved> = Vec::new();
+        for cap in re.captures_iter(text) {
+            let reference = cap[0].to_owned();
+            if out.len() >= MAX_SHOWN || out.iter().any(|r| r.reference == reference) {
+                continue;
+            }
+            let mut path: Vec<String> = cap[2]
+                .split('.')
+                .filter(|p| !p.is_empty())
+                .map(str::to_owned)
+                .collect();
+            let source = if &cap[1] == "Values" {
+                self.values.as_ref()
+            } else {
+                // `.Chart.AppVersion` is Chart.yaml's `appVersion`.
+                if let Some(first) = path.first_mut() {
+                    let mut chars = first.chars();
+                    *first = chars
+                        .next()
+                        .map(|c| c.to_lowercase().chain(chars).collect())
+                        .unwrap_or_default();
+                }
+                self.chart_file.as_ref()
+            };
+            let Some((file, yaml)) = source else {
+                continue;
+            };
+            if let Some((line, value)) = lookup(yaml, &path) {
+                out.push(Resolved {
+                    reference,
+                    file: file.clone(),
+                    line,
+                    value,
+                });
+            }
+        }
+        out
+    }
+}
+
+/// The folder of the chart `file` is a template of (see [`Chart::of`]).
+fn chart_of(sb: &Sandbox, file: &Path) -> Option<PathBuf> {
     let root = sb.root();
     let mut dir = file.parent()?;
     let mut below_templates = false;
@@ -43,62 +125,6 @@ pub(crate) fn chart_of(sb: &Sandbox, file: &Path) -> Option<PathBuf> {
         dir = dir.parent()?;
     }
     None
-}
-
-/// The values `text` (a template's lines) uses, in the order it first names them, each once:
-/// `.Values.a.b` looked up as the key path `a`, `b` of the chart's `values.yaml`,
-/// `.Chart.AppVersion` as `Chart.yaml`'s `appVersion`. References found in neither file are
-/// left out.
-pub(crate) fn resolved(sb: &Sandbox, chart: &Path, text: &str) -> Vec<Resolved> {
-    let Ok(re) = regex::Regex::new(r"\.(Values|Chart)((?:\.[A-Za-z_][A-Za-z0-9_]*)+)") else {
-        return Vec::new();
-    };
-    let load = |name: &str| {
-        let path = chart.join(name);
-        std::fs::metadata(&path)
-            .is_ok_and(|m| m.len() <= MAX_BYTES)
-            .then(|| std::fs::read_to_string(&path).ok())
-            .flatten()
-            .map(|t| (sb.display(&path), t))
-    };
-    let (values, chart_file) = (load("values.yaml"), load("Chart.yaml"));
-    let mut out: Vec<Resolved> = Vec::new();
-    for cap in re.captures_iter(text) {
-        let reference = cap[0].to_owned();
-        if out.len() >= MAX_SHOWN || out.iter().any(|r| r.reference == reference) {
-            continue;
-        }
-        let mut path: Vec<String> = cap[2]
-            .split('.')
-            .filter(|p| !p.is_empty())
-            .map(str::to_owned)
-            .collect();
-        let source = if &cap[1] == "Values" {
-            values.as_ref()
-        } else {
-            // `.Chart.AppVersion` is Chart.yaml's `appVersion`.
-            if let Some(first) = path.first_mut() {
-                let mut chars = first.chars();
-                *first = chars
-                    .next()
-                    .map(|c| c.to_lowercase().chain(chars).collect())
-                    .unwrap_or_default();
-            }
-            chart_file.as_ref()
-        };
-        let Some((file, yaml)) = source else {
-            continue;
-        };
-        if let Some((line, value)) = lookup(yaml, &path) {
-            out.push(Resolved {
-                reference,
-                file: file.clone(),
-                line,
-                value,
-            });
-        }
-    }
-    out
 }
 
 /// The line (1-based) of YAML `text` setting the key path `path` and its value, comments

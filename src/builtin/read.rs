@@ -175,8 +175,8 @@ fn read_at(sb: &Sandbox, abs: std::path::PathBuf, args: &ReadArgs) -> Result<Out
         out.push_str(&format!("{:>width$}\t{line}\n", start + i));
     }
     // A Helm template's values, from the chart's values.yaml and Chart.yaml (see `helm`).
-    if let Some(chart) = super::helm::chart_of(sb, &abs) {
-        let used = super::helm::resolved(sb, &chart, &lines[start - 1..end].join("\n"));
+    if let Some(chart) = super::helm::Chart::of(sb, &abs) {
+        let used = chart.resolved(&lines[start - 1..end].join("\n"));
         if !used.is_empty() {
             let shown: Vec<String> = used
                 .iter()
