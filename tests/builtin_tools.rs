@@ -271,6 +271,49 @@ async fn a_helm_templates_lines_come_with_the_chart_values_they_use() {
 /// default?", the search showed the annotation `---@field work_minutes integer length of a
 /// focus session`, and Qwen2.5-Coder-0.5B answered `10`; the defaults' table sets it below.
 #[tokio::test]
+async fn grep_shows_a_settings_file_before_its_variants() {
+    // By name `values-prod.yaml` sorts before `values.yaml`; the defaults come first.
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in [
+        ("values-prod.yaml", "memory: 512Mi\n"),
+        ("values.yaml", "memory: 256Mi\n"),
+        ("values-dev.yaml", "memory: 128Mi\n"),
+        ("app-notes.md", "memory: see values\n"),
+        ("count_test.go", "// memory\n"),
+        ("count.go", "// memory\n"),
+        (".env.production", "MEMORY=1G\n"),
+        (".env", "MEMORY=256M\n"),
+    ] {
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    let mut d = dispatcher(&dir);
+    let r = call(
+        &mut d,
+        "grep",
+        json!({"pattern": "memory", "ignore_case": true}),
+    )
+    .await;
+    let files: Vec<&str> = r
+        .output
+        .lines()
+        .map(|l| l.split(" (line").next().unwrap())
+        .collect();
+    assert_eq!(
+        files,
+        [
+            ".env",
+            ".env.production",
+            "app-notes.md",
+            "count.go",
+            "count_test.go",
+            "values.yaml",
+            "values-dev.yaml",
+            "values-prod.yaml"
+        ]
+    );
+}
+
+#[tokio::test]
 async fn grep_shows_the_value_of_a_documented_field() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(

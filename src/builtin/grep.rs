@@ -298,7 +298,7 @@ fn grep_at(
     abs: std::path::PathBuf,
 ) -> Result<Output, Failure> {
     let meta = std::fs::metadata(&abs).map_err(|e| io_failure("grep", sb, &abs, &e))?;
-    let files = super::glob::walk_files(sb, &abs, meta.is_file());
+    let files = bases_first(super::glob::walk_files(sb, &abs, meta.is_file()));
     let mut data = Vec::new();
     let mut total = 0usize;
     // Per file with matches: its path, how many, and the first LIST_LINES of them.
@@ -726,6 +726,46 @@ fn opens_definition(text: &str) -> bool {
         .is_some_and(|w| {
             DEFINES.contains(&w.as_str()) || super::snippet::ITEMS.contains(&w.as_str())
         })
+}
+
+/// `files` (in name order) with each settings file's variants right after it: `values.yaml`,
+/// then `values-prod.yaml` (see [`crate::tools::variant_word`]), the rest in their order. By
+/// name a `-` sorts before a `.`, so the variant came first, and the defaults a question asks
+/// for were shown after the override's value. Found with a Helm chart (session 43): asked
+/// "What is the default memory limit of the container?", Qwen2.5-Coder-0.5B answered
+/// `values-prod.yaml`'s `512Mi`, the first memory limit grep showed, not `values.yaml`'s `256Mi`.
+fn bases_first(files: Vec<std::path::PathBuf>) -> Vec<std::path::PathBuf> {
+    let names: std::collections::HashSet<String> = files
+        .iter()
+        .map(|f| f.to_string_lossy().into_owned())
+        .collect();
+    // The base a file is a variant of, when the walk found it: the name with its last `-`,
+    // `_` or `.` word before the extension taken out (`.env.production` → `.env`).
+    let base_of = |f: &std::path::Path| -> Option<String> {
+        let path = f.to_string_lossy();
+        let (dir, name) = path.rsplit_once('/').unwrap_or(("", &path));
+        let (head, ext) = match name.get(1..).and_then(|n| n.find('.')).map(|i| i + 1) {
+            Some(dot) if name[dot + 1..].contains('.') || !name.starts_with('.') => {
+                let last = name.rfind('.').unwrap_or(dot);
+                (&name[..last], &name[last..])
+            }
+            _ => (name, ""),
+        };
+        let cut = head.get(1..)?.rfind(['-', '_', '.'])? + 1;
+        let base = format!("{dir}/{}{ext}", &head[..cut]);
+        (names.contains(&base) && crate::tools::variant_word(&base, &path).is_some())
+            .then_some(base)
+    };
+    // Paths compare by component, as the walk sorted them.
+    let mut keyed: Vec<(std::path::PathBuf, bool, std::path::PathBuf)> = files
+        .into_iter()
+        .map(|f| match base_of(&f) {
+            Some(base) => (base.into(), true, f),
+            None => (f.clone(), false, f),
+        })
+        .collect();
+    keyed.sort_by(|a, b| (&a.0, a.1, &a.2).cmp(&(&b.0, b.1, &b.2)));
+    keyed.into_iter().map(|(_, _, f)| f).collect()
 }
 
 /// The lines that show the matches of `by_file` (path, number of matches, the first match lines)
