@@ -289,7 +289,8 @@ fn the_shipped_tasks_read() {
     // 37, the Ruby gem and the Terraform/Kubernetes folder of session 38, the PHP library of
     // session 39, the Kotlin/Gradle application and the .NET API of session 40, the Django
     // project, the C++/CMake daemon and the Phoenix/Elixir API of session 41, the Helm chart,
-    // the Swift package and the Neovim plugin in Lua of session 42 (each written before the
+    // the Swift package and the Neovim plugin in Lua of session 42, the Ansible role, the Dart
+    // package and the Scala/sbt service of session 43 (each written before the
     // fixes its prompts found: tuned on since).
     for (file, folder) in [
         ("examples/tasks.jsonl", "examples/workspace"),
@@ -316,6 +317,9 @@ fn the_shipped_tasks_read() {
         ("examples/tasks-beacon.jsonl", "examples/beacon"),
         ("examples/tasks-skylog.jsonl", "examples/skylog"),
         ("examples/tasks-focus.jsonl", "examples/focus"),
+        ("examples/tasks-harbor.jsonl", "examples/harbor"),
+        ("examples/tasks-pebble.jsonl", "examples/pebble"),
+        ("examples/tasks-quill.jsonl", "examples/quill"),
     ] {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         let list = tasks::load(&std::fs::read_to_string(root.join(file)).unwrap()).unwrap();

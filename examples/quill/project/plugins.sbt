@@ -1,0 +1,5 @@
+addSbtPlugin("org.scalameta"    % "sbt-scalafmt"        % "2.5.2")
+addSbtPlugin("com.github.sbt"   % "sbt-native-packager" % "1.9.16")
+addSbtPlugin("com.eed3si9n"     % "sbt-buildinfo"       % "0.11.0")
+addSbtPlugin("com.github.sbt"   % "sbt-git"             % "2.0.1")
+addSbtPlugin("org.scoverage"    % "sbt-scoverage"       % "2.0.9")
