@@ -2052,6 +2052,28 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 ));
             }
         }
+        // The number guessed before any look, answered again after the looks, when the lines
+        // bearing on the request hold another number and not it (see `correct::guess_kept`).
+        // Once a run; the turn is for the answer.
+        if !asked.number && results && correct::is_question(prompt) {
+            let guesses: Vec<&str> = turns
+                .iter()
+                .take_while(|t| t.calls.is_empty())
+                .map(|t| t.raw.as_str())
+                .collect();
+            if !guesses.is_empty() {
+                let lines = self.evidence(turns);
+                let shown: Vec<&str> = lines.iter().map(String::as_str).collect();
+                if let Some(guess) = correct::guess_kept(content, prompt, &guesses, &shown) {
+                    asked.number = true;
+                    asked.answer_only = true;
+                    return Some((
+                        correct::guess_repeated(prompt, &guess),
+                        "the answer kept the number guessed before looking, which no line bearing on the request holds: pointed at them",
+                    ));
+                }
+            }
+        }
         // A version question answered without any number, when the bearing lines write a
         // version (a C++/CMake daemon, session 41: asked "Which version of fmt is fetched?",
         // shown `GIT_TAG 10.2.1)` in the block `FetchContent_Declare(fmt` opens, the model

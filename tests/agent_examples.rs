@@ -5985,3 +5985,51 @@ fn a_variant_file_and_a_possessive_name_the_file_to_read_first() {
         assert!(asked.ends_with(&want), "{prompt}: {asked}");
     }
 }
+
+/// Found with a Helm chart (session 43): asked "On which port does the container listen?",
+/// Qwen2.5-Coder-0.5B answered `8080` before looking, searched, was shown `The container
+/// listens on port 3000` as the line bearing on the request, and answered `8080` again. An
+/// answer still holding the guess, which no bearing line holds, is asked once to answer from
+/// those lines.
+#[test]
+fn a_number_guessed_before_looking_and_kept_after_is_pointed_at_the_bearing_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "README.md",
+                "# beacon\n\nThe container listens on port 3000 (named `http`).\n",
+            ),
+            (
+                "templates/NOTES.txt",
+                "kubectl port-forward svc/beacon 8080:80\n",
+            ),
+        ],
+    );
+    let prompt = "On which port does the container listen?";
+    let turns = |last: &str| {
+        vec![
+            "The container listens on port 8080.".into(),
+            call("grep", json!({"pattern": "listen", "ignore_case": true})),
+            call("grep", json!({"pattern": "8080"})),
+            last.into(),
+            "3000".into(),
+        ]
+    };
+    let (t, requests) = run_prompt(&dir, prompt, turns("8080"));
+    let asked = &requests[4].messages.last().unwrap().content;
+    assert!(
+        asked.starts_with("`8080` is what you answered before looking at anything")
+            && asked.contains("README.md (line 3): The container listens on port 3000"),
+        "{asked}"
+    );
+    assert!(requests[4].tools.is_empty());
+    assert_eq!(t.answer.as_deref(), Some("3000"));
+    // An answer the bearing lines hold stands.
+    let (t, requests) = run_prompt(&dir, prompt, turns("Port 3000."));
+    assert_eq!(
+        (t.answer.as_deref(), requests.len()),
+        (Some("Port 3000."), 4)
+    );
+}

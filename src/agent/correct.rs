@@ -1114,6 +1114,62 @@ pub fn version_elsewhere(
     )
 }
 
+/// The number of `answer` that the model already gave before it looked at anything
+/// (`guesses`: the replies of its turns before its first call) when none of the `lines`
+/// bearing on the question `prompt` holds it while one of them holds a number: the answer is
+/// still the guess. Not for a number the question itself holds. Found with a Helm chart
+/// (session 43): asked "On which port does the container listen?", Qwen2.5-Coder-0.5B answered
+/// `8080` without looking, then searched for `8080`, and answered `8080` again after being
+/// shown `The container listens on port 3000` as the line bearing on the request.
+///
+/// ```
+/// use toolmend::agent::correct::guess_kept;
+/// let q = "On which port does the container listen?";
+/// let lines = ["README.md (line 19): The container listens on port 3000."];
+/// let guesses = ["The container listens on port 8080."];
+/// assert_eq!(guess_kept("8080", q, &guesses, &lines), Some("8080".to_owned()));
+/// assert_eq!(guess_kept("3000", q, &guesses, &lines), None);
+/// assert_eq!(guess_kept("8080", q, &["I do not know."], &lines), None);
+/// assert_eq!(guess_kept("8080", q, &guesses, &["values.yaml (line 3): port: 8080"]), None);
+/// assert_eq!(guess_kept("8080", q, &guesses, &["README.md (line 2): The port is set in values."]), None);
+/// ```
+#[must_use]
+pub fn guess_kept(answer: &str, prompt: &str, guesses: &[&str], lines: &[&str]) -> Option<String> {
+    if !is_question(prompt) {
+        return None;
+    }
+    let texts: Vec<&str> = lines
+        .iter()
+        .map(|l| l.split_once("): ").map_or(*l, |(_, t)| t))
+        .collect();
+    if !texts.iter().any(|t| t.chars().any(|c| c.is_ascii_digit())) {
+        return None;
+    }
+    answer
+        .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .map(|w| w.trim_matches('.'))
+        .filter(|w| !w.is_empty() && w.starts_with(|c: char| c.is_ascii_digit()))
+        .find(|n| {
+            guesses.iter().any(|g| holds_number(g, n))
+                && !holds_number(prompt, n)
+                && !texts.iter().any(|t| holds_number(t, n))
+        })
+        .map(str::to_owned)
+}
+
+/// The message added before the turn after an answer that is still the number `guess` given
+/// before looking ([`guess_kept`]): once a run, the turn being for the answer (its nudge shows
+/// the lines bearing on the request: see [`bearing`]).
+#[must_use]
+pub fn guess_repeated(prompt: &str, guess: &str) -> String {
+    format!(
+        "`{guess}` is what you answered before looking at anything, and none of the lines \
+         bearing on the request holds it. The user asked \"{}\": answer from what those lines \
+         say, not from your first guess.",
+        restated(prompt)
+    )
+}
+
 /// The message added before the turn after an answer to a version question (`prompt`) that
 /// writes no number (`answer`, its first line named) when the tool results' bearing `lines`
 /// ([`bearing`]) write a version: once a run.
