@@ -190,6 +190,7 @@ impl TypedTool for Grep {
             if code.is_empty() {
                 let (asked, tier) = asked_words(request);
                 if let Some(word) = telling_word(sb, sb.root(), &asked, &[tier], Tie::Earlier)
+                    .map(|w| valued_noun(sb, &asked, w))
                     .or_else(|| version_subject(sb, request))
                     .or_else(|| port_written(sb, &asked))
                 {
@@ -949,6 +950,37 @@ fn phrase_elsewhere(sb: &Sandbox, request: &str, file: &str) -> Option<String> {
             (!in_file).then(|| joined_pattern(&found))
         })
         .or_else(|| fewest_found(&lacked, lacked_lines, Tie::Longer))
+}
+
+/// `word`, the word [`telling_word`] chose of the `asked` words ([`asked_words`]) — or, when it
+/// is the kind's word before the noun (`request` of "the default request timeout": `asked`
+/// holds "request timeout", then `timeout`, then `request`) and none of its lines holds a
+/// digit while one of the noun's does, the noun: the kind's word is then only in prose and
+/// names, not where a value is set. Found with a Swift package (session 43): asked "What is
+/// the default request timeout in seconds?", the look searched `request` (two lines: a doc
+/// comment, `timeoutIntervalForRequest = config.timeoutSeconds`), and the default, on the line
+/// `timeoutSeconds: TimeInterval = 15,`, was never shown.
+fn valued_noun(sb: &Sandbox, asked: &[String], word: String) -> String {
+    let Some(at) = asked.iter().position(|w| *w == word) else {
+        return word;
+    };
+    let noun = match (at.checked_sub(1), at.checked_sub(2)) {
+        (Some(n), Some(p))
+            if !asked[n].contains(' ') && asked[p] == format!("{word} {}", asked[n]) =>
+        {
+            asked[n].clone()
+        }
+        _ => return word,
+    };
+    let pair = [noun.as_str(), word.as_str()];
+    let valued = lines_holding(sb, sb.root(), 2, |line, k| {
+        line.contains(pair[k]) && line.chars().any(|c| c.is_ascii_digit())
+    });
+    if valued[0] > 0 && valued[1] == 0 {
+        noun
+    } else {
+        word
+    }
 }
 
 /// For each of `n` things, on how many lines of the small texts below `dir` ([`super::small_texts`])
