@@ -359,9 +359,15 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             let answer_now = (stuck && left > 1).then(|| correct::answer_now(prompt));
             // The turn that must answer from the results gets the lines that bear on a
             // question (not on a change: its answer says what changed).
+            // Once: a corrective message may show them already (a version or a URL cut short).
             let evidence = (answer_only && !correct::asks_change(prompt))
                 .then(|| correct::bearing(&self.evidence(&turns)))
-                .flatten();
+                .flatten()
+                .filter(|e| {
+                    !non_answer_note
+                        .as_deref()
+                        .is_some_and(|n| n.contains(e.as_str()))
+                });
             let nudge = [non_answer_note.take(), answer_now, turns_left, evidence]
                 .into_iter()
                 .flatten()
@@ -4080,8 +4086,27 @@ fn echoed(content: &str, turns: &[TurnRecord], record: &TurnRecord, prompt: &str
                     "{named} is not a tool: it is a name in the tool results"
                 ))
         });
+    // Or words of the message before this turn, neither the request's nor any result's: a
+    // phrase of its instructions ("The whole value", a Swift package, session 43: told "answer
+    // with what that tells — the whole value, or its part that answers the question").
+    let phrase = word.to_lowercase();
+    let instruction = phrase.split_whitespace().count() >= 2
+        && phrase.chars().count() <= 60
+        && phrase
+            .chars()
+            .all(|c| c.is_alphabetic() || c == ' ' || c == '\'')
+        && record
+            .nudge
+            .as_deref()
+            .is_some_and(|n| n.to_lowercase().contains(&phrase))
+        && !prompt.to_lowercase().contains(&phrase)
+        && !turns
+            .iter()
+            .flat_map(|t| &t.calls)
+            .any(|c| c.result.output.to_lowercase().contains(&phrase));
     !offered
-        && (correct::echoes(content, sent_messages(turns, record.nudge.as_deref()))
+        && (instruction
+            || correct::echoes(content, sent_messages(turns, record.nudge.as_deref()))
             || correct::repeats_request(content, prompt))
 }
 

@@ -3875,7 +3875,7 @@ fn a_url_cut_before_its_path_is_asked_for_whole() {
     let asked = &requests[2].messages.last().unwrap().content;
     assert!(
         asked.starts_with(
-            "`https://api.skylog.dev` is only the first part of `https://api.skylog.dev/v2`"
+            "`https://api.skylog.dev` is only the start of `https://api.skylog.dev/v2`, the URL"
         ),
         "{asked}"
     );
@@ -3922,6 +3922,31 @@ fn an_answer_that_is_a_dotted_names_first_part_is_asked_for_the_rest() {
     );
     assert!(requests[2].tools.is_empty());
     assert_eq!(t.answer.as_deref(), Some("PostgreSQL"));
+    assert_eq!(
+        asked
+            .matches("These lines of the tool results bear on the request")
+            .count(),
+        1,
+        "the bearing lines once: {asked}"
+    );
+    // Words of the message's instructions are no answer (a Swift package, session 43: "The
+    // whole value").
+    let (t, requests) = run_prompt(
+        &dir,
+        "Which database engine does the project use?",
+        vec![
+            call("grep", json!({"pattern": "engine", "ignore_case": true})),
+            "django".into(),
+            "The whole name.".into(),
+            "PostgreSQL".into(),
+        ],
+    );
+    assert_eq!(
+        t.answer.as_deref(),
+        Some("PostgreSQL"),
+        "{:?}",
+        requests.last().unwrap().messages.last()
+    );
 }
 
 /// Found with the shopdata set (session 32): asked "What is the default country of a
@@ -6032,4 +6057,41 @@ fn a_number_guessed_before_looking_and_kept_after_is_pointed_at_the_bearing_line
         (t.answer.as_deref(), requests.len()),
         (Some("Port 3000."), 4)
     );
+}
+
+/// Found with a Swift package (session 43): asked "What is the default request timeout in
+/// seconds?", the look searched `request` — on fewer lines than `timeout`, but only in a doc
+/// comment and `timeoutIntervalForRequest = config.timeoutSeconds` — and the default, `15`,
+/// was never shown. The kind's word before the noun is searched only when one of its lines
+/// holds a value or none of the noun's does.
+#[test]
+fn a_kinds_word_found_only_where_no_value_is_set_gives_way_to_the_noun() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "Sources/Config.swift",
+                "public struct Config {\n    public var timeoutSeconds: TimeInterval\n    public init(\n        timeoutSeconds: TimeInterval = 15\n    ) {\n        self.timeoutSeconds = timeoutSeconds\n    }\n    /// The default timeout.\n}\n",
+            ),
+            (
+                "Sources/Client.swift",
+                "/// Fetches forecasts, retrying failed requests.\nfinal class Client {\n    func make() {\n        conf.timeoutIntervalForRequest = config.timeoutSeconds\n    }\n}\n",
+            ),
+        ],
+    );
+    assert_search_offered(
+        &dir,
+        "What is the default request timeout in seconds?",
+        "timeout",
+    );
+    // A kind's word on a line with a value stays the search: `bread` of "the bread price".
+    write_files(
+        &dir,
+        &[(
+            "shop.py",
+            "PRICES = {\"bread\": 2.25}\ndef price_of(item):\n    return PRICES[item]\n",
+        )],
+    );
+    assert_search_offered(&dir, "What is the bread price?", "bread");
 }

@@ -1016,12 +1016,22 @@ pub fn cut_url(answer: &str, prompt: &str, lines: &[&str]) -> Option<String> {
 /// on the request ([`bearing`]).
 #[must_use]
 pub fn name_cut(prompt: &str, short: &str, name: &str, lines: Option<&str>) -> String {
-    let mut m = format!(
-        "`{short}` is only the first part of `{name}`, what the tool results write. The user \
-         asked \"{}\": answer with what that tells — the whole value, or its part that answers \
-         the question.",
-        restated(prompt)
-    );
+    // A URL's path is part of the address: the answer is the whole. Not "the whole value",
+    // words the model answered with (a Swift package, session 43).
+    let mut m = if name.contains("://") {
+        format!(
+            "`{short}` is only the start of `{name}`, the URL the tool results write. The user \
+             asked \"{}\": answer with `{name}`, path included.",
+            restated(prompt)
+        )
+    } else {
+        format!(
+            "`{short}` is only the first part of `{name}`, what the tool results write. The \
+             user asked \"{}\": answer with what that tells — the whole name, or its part \
+             that answers the question.",
+            restated(prompt)
+        )
+    };
     if let Some(lines) = lines {
         m.push(' ');
         m.push_str(lines);
