@@ -3839,7 +3839,16 @@ fn holds_phrase(request: &str, phrase: &str) -> bool {
         .take(200)
         .map(str::to_lowercase)
         .collect();
-    words.windows(want.len()).any(|w| w == want.as_slice())
+    // Its last word may be the stem of the request's (`key[_-]?map` of "key mapping": see
+    // grep's `joined_forms`).
+    let n = want.len();
+    words.windows(n).any(|w| {
+        w[..n - 1] == want[..n - 1]
+            && (w[n - 1] == want[n - 1]
+                || (want[n - 1].chars().count() >= 3
+                    && w[n - 1].ends_with("ing")
+                    && w[n - 1].starts_with(want[n - 1].as_str())))
+    })
 }
 
 /// Whether the call `call` (JSON text) has arguments whose strings are all `.` (one at least)

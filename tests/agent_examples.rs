@@ -6095,3 +6095,35 @@ fn a_kinds_word_found_only_where_no_value_is_set_gives_way_to_the_noun() {
     );
     assert_search_offered(&dir, "What is the bread price?", "bread");
 }
+
+/// Found with a Neovim plugin (session 43): asked "Which key mapping starts or stops the
+/// timer?", the look was the read of `lua/focus/timer.lua` (`timer` names it by its stem),
+/// which holds no mapping; the phrase was searched only as written and joined (`keymapping`),
+/// and the plugin's `keymaps = {` never shown. A phrase's second word in `-ing` is searched by
+/// its stem too.
+#[test]
+fn a_phrase_ending_in_ing_is_searched_joined_by_its_stem() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "lua/focus/timer.lua",
+                "local M = {}\nfunction M.start(phase)\n  M.stop()\nend\nfunction M.toggle()\nend\nreturn M\n",
+            ),
+            (
+                "lua/focus/config.lua",
+                "M.defaults = {\n  work_minutes = 25,\n  keymaps = {\n    toggle = \"<leader>ft\",\n  },\n}\n",
+            ),
+            (
+                "lua/focus/init.lua",
+                "vim.keymap.set(\"n\", keys.toggle, timer.toggle, { desc = \"Focus: start or stop\" })\n",
+            ),
+        ],
+    );
+    assert_search_offered(
+        &dir,
+        "Which key mapping starts or stops the timer?",
+        "key[_-]?map",
+    );
+}

@@ -1904,16 +1904,39 @@ fn port_written(sb: &Sandbox, asked: &[String]) -> Option<String> {
 }
 
 /// A phrase of two words (`main class`) as code writes it joined, lower case: `mainclass`
-/// (`mainClass`, `MainClass`), `main_class`, `main-class`. `None` for anything else.
+/// (`mainClass`, `MainClass`), `main_class`, `main-class`; a second word in `-ing` by its stem
+/// ([`code_stem`]), which the whole word holds: `keymap` for "key mapping" (`keymaps`,
+/// `vim.keymap.set`), `ratelimit` for "rate limiting". `None` for anything else.
 fn joined_forms(phrase: &str) -> Option<[String; 3]> {
     let (a, b) = phrase.split_once(' ')?;
     let word = |w: &str| !w.is_empty() && w.chars().all(char::is_alphabetic);
+    let b = code_stem(b);
     (word(a) && word(b)).then(|| [format!("{a}{b}"), format!("{a}_{b}"), format!("{a}-{b}")])
 }
 
-/// The search for a phrase of two words in any of its [`joined_forms`]: `main[_-]?class`.
+/// The search for a phrase of two words in any of its [`joined_forms`]: `main[_-]?class`,
+/// `key[_-]?map`.
 fn joined_pattern(phrase: &str) -> String {
-    phrase.replacen(' ', "[_-]?", 1)
+    match phrase.split_once(' ') {
+        Some((a, b)) => format!("{a}[_-]?{}", code_stem(b)),
+        None => phrase.to_owned(),
+    }
+}
+
+/// `word` as a name in code may write it when it is a verb's `-ing` form: its shortest stem
+/// that begins it (`mapping` → `map`, `limiting` → `limit`, `handling` → `handl`), or `word`
+/// itself. Found with a Neovim plugin (session 43): "Which key mapping starts or stops the
+/// timer?" found no `key mapping`, and the plugin's `keymaps = {` was never searched.
+fn code_stem(word: &str) -> &str {
+    if ["string", "spring", "thing", "during", "nothing"].contains(&word) {
+        return word;
+    }
+    crate::tools::ing_stems(word)
+        .iter()
+        .filter(|s| word.starts_with(s.as_str()))
+        .map(String::len)
+        .min()
+        .map_or(word, |n| &word[..n])
 }
 
 /// Reads lines (with their `\n`) from a buffered reader, keeping at most [`MAX_LINE_BYTES`] of
