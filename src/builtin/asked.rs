@@ -445,6 +445,7 @@ pub(crate) fn value_set(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
         .or_else(|| size_given(parts))
         .or_else(|| count_given(parts))
         .or_else(|| wait_given(parts))
+        .or_else(|| duration_made(parts))
     {
         return Some(required);
     }
@@ -763,6 +764,40 @@ fn wait_given(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
             });
         }
     }
+    Some((value.clone(), keys))
+}
+
+/// A length of time something is made to last: "Make K last N unit (by default)" (`take`
+/// too; after "make", "have" or "let"; N a whole number, the unit one of time) — N for what K
+/// names, with the unit (a Neovim plugin, session 43: "Make focus sessions last 50 minutes by
+/// default." is the config's `work_minutes = 25`, its field documented as the "length of a
+/// focus session").
+///
+/// ```text
+/// Make focus sessions last 50 minutes by default  → (50, [focus, sessions, minutes])
+/// ```
+fn duration_made(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
+    let verb = verb_at(parts, &["make", "have", "let"])?;
+    let rest = clause(&parts[verb..]);
+    let at = (2..rest.len()).find(|&i| rest[i].is_any(&["last", "take"]) && !rest[i].quoted)?;
+    let (value, unit) = (rest.get(at + 1)?, rest.get(at + 2)?);
+    if value.quoted
+        || value.text.is_empty()
+        || !value.text.chars().all(|c| c.is_ascii_digit())
+        || unit.quoted
+        || !crate::tools::unit_named(&unit.text).is_some_and(crate::tools::is_time_unit)
+    {
+        return None;
+    }
+    let mut keys: Vec<Part> = rest[1..at]
+        .iter()
+        .filter(|p| is_value(p))
+        .cloned()
+        .collect();
+    if keys.is_empty() {
+        return None;
+    }
+    keys.push(unit.clone());
     Some((value.clone(), keys))
 }
 

@@ -1570,6 +1570,15 @@ fn of_kind(old: &str, value: &str) -> bool {
     {
         return false;
     }
+    // Nor a switch: `vim.g.loaded_focus = true` is set to no 50 (a Neovim plugin, session 43:
+    // "Make focus sessions last 50 minutes by default." found `focus` in its name). A 0 or a 1
+    // may stand for one.
+    if number
+        && !["0", "1"].contains(&value)
+        && ["true", "false"].contains(&bare.to_ascii_lowercase().as_str())
+    {
+        return false;
+    }
     // Nor a block's opening (`M.defaults = {`: a Lua plugin, session 42).
     if !value.starts_with(['{', '['])
         && old.trim().starts_with(['{', '['])
@@ -1800,6 +1809,44 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
             [one] => return Some(one),
             [] => {}
             _ => return None,
+        }
+    }
+    // A field whose documentation says what the request names (LuaLS's `---@field
+    // work_minutes integer length of a focus session`, JSDoc's `@property`): its one literal
+    // assignment of the value's kind. Found with a Neovim plugin (session 43): "Make focus
+    // sessions last 50 minutes by default." named no key; three keys end in `_minutes`.
+    let words: Vec<String> = key_words(keys)
+        .into_iter()
+        .filter(|w| w.chars().count() >= 3 && crate::tools::unit_named(w).is_none())
+        .collect();
+    let said = |doc: &str| {
+        let doc: Vec<String> = words_of(doc).map(str::to_lowercase).collect();
+        words
+            .iter()
+            .filter(|w| {
+                let one = w.strip_suffix('s').unwrap_or(w);
+                doc.iter()
+                    .any(|d| d == *w || d.strip_suffix('s').unwrap_or(d) == one)
+            })
+            .count()
+    };
+    let documented: Vec<String> = text
+        .lines()
+        .filter_map(|line| {
+            let name = super::grep::documented_field(line)?;
+            let doc = &line[line.find(name)? + name.len()..];
+            (said(doc) >= 2).then(|| name.to_lowercase())
+        })
+        .collect();
+    if let [name] = &documented[..] {
+        let hits: Vec<(&str, &str)> = text
+            .lines()
+            .filter(|line| super::grep::documented_field(line).is_none())
+            .filter_map(|line| keyword_arg(line, name).map(|v| (line, v)))
+            .filter(|(_, v)| of_kind(v, value))
+            .collect();
+        if let [one] = hits[..] {
+            return Some(one);
         }
     }
     // A key made of two or three of the request's words side by side, joined as code writes
@@ -3712,7 +3759,11 @@ mod tests {
             ),
             (
                 "lua/focus/config.lua",
-                "M.defaults = {\n  short_break_minutes = 5,\n  sessions_before_long_break = 4,\n  notify = true,\n}\n",
+                "---@class FocusConfig\n---@field work_minutes integer length of a focus session\n---@field short_break_minutes integer\n---@field notify boolean show a notification when a session ends\nM.defaults = {\n  work_minutes = 25,\n  short_break_minutes = 5,\n  sessions_before_long_break = 4,\n  notify = true,\n}\n",
+            ),
+            (
+                "plugin/focus.lua",
+                "if vim.g.loaded_focus then\n  return\nend\nvim.g.loaded_focus = true\n",
             ),
             (
                 "tests/config_spec.lua",
@@ -3812,6 +3863,16 @@ mod tests {
         assert_eq!(
             edit.change_asked("Turn off notifications by default."),
             call("lua/focus/config.lua", "notify = true,", "notify = false,")
+        );
+        // "Make K last N unit": the field documented as K's length, not a switch named
+        // after a word of K.
+        assert_eq!(
+            edit.change_asked("Make focus sessions last 50 minutes by default."),
+            call(
+                "lua/focus/config.lua",
+                "work_minutes = 25,",
+                "work_minutes = 50,"
+            )
         );
         // A README's example is no sign the setting is so.
         assert_eq!(

@@ -1190,7 +1190,7 @@ fn opens_mapping(line: &str) -> Option<usize> {
 /// The name a documentation comment's field tag gives — LuaLS's `---@field NAME type …`,
 /// JSDoc's `@property {type} NAME …`, `@prop`, `@attr`, `:ivar NAME:` — `None` for any other
 /// line.
-fn documented_field(line: &str) -> Option<&str> {
+pub(super) fn documented_field(line: &str) -> Option<&str> {
     let t = line
         .trim_start()
         .trim_start_matches(['-', '/', '*', '#', ' ']);
