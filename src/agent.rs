@@ -2906,15 +2906,23 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             let [value] = sent.values().collect::<Vec<_>>()[..] else {
                 return false;
             };
-            let value = match value {
-                serde_json::Value::String(s) => s.trim().to_owned(),
-                serde_json::Value::Number(n) => n.to_string(),
+            // A switch's state too (`{"enabled": false}` for "Turn off notifications by
+            // default.", a Neovim plugin, session 43), which the request says in other words.
+            let (value, said) = match value {
+                serde_json::Value::String(s) => (s.trim().to_owned(), false),
+                serde_json::Value::Number(n) => (n.to_string(), false),
+                serde_json::Value::Bool(b) => (b.to_string(), true),
                 _ => return false,
             };
             let text = |k: &str| want.get(k).and_then(serde_json::Value::as_str);
             let (Some(old), Some(new)) = (text("old_text"), text("new_text")) else {
                 return false;
             };
+            let holds = |t: &str| {
+                t.split(|c: char| !c.is_alphanumeric())
+                    .any(|w| w.eq_ignore_ascii_case(&value))
+            };
+            let said = said && holds(new) && !holds(old);
             let shown = self
                 .history
                 .iter()
@@ -2923,7 +2931,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 && !value.is_empty()
                 && new.contains(&value)
                 && !old.contains(&value)
-                && crate::tools::request_words(&self.request).any(|w| w == value)
+                && (said || crate::tools::request_words(&self.request).any(|w| w == value))
         };
         (self.is_tool(name) && (fits || new_value()))
             .then(|| (name.to_owned(), due["arguments"].clone()))

@@ -6127,3 +6127,35 @@ fn a_phrase_ending_in_ing_is_searched_joined_by_its_stem() {
         "key[_-]?map",
     );
 }
+
+/// Found with a Neovim plugin (session 43): asked "Turn off notifications by default.",
+/// Qwen2.5-Coder-0.5B sent `set_notifications` with `{"enabled": false}` until the run ended,
+/// shown the `edit` of `notify = true,` to `notify = false,`. A made-up name sending only the
+/// switch's new state is the change due, once shown.
+#[test]
+fn a_made_up_call_sending_a_switchs_new_state_is_the_change_due() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "lua/focus/config.lua",
+            "M.defaults = {\n  work_minutes = 25,\n  notify = true,\n}\n",
+        )],
+    );
+    let made_up = || call("set_notifications", json!({"enabled": false}));
+    let (t, _) = run_prompt(
+        &dir,
+        "Turn off notifications by default.",
+        vec![made_up(), made_up(), made_up(), "Done.".into()],
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("lua/focus/config.lua")).unwrap(),
+        "M.defaults = {\n  work_minutes = 25,\n  notify = false,\n}\n",
+        "{:#?}",
+        t.turns
+            .iter()
+            .flat_map(|t| &t.calls)
+            .map(|c| &c.feedback)
+            .collect::<Vec<_>>()
+    );
+}
