@@ -6159,3 +6159,43 @@ fn a_made_up_call_sending_a_switchs_new_state_is_the_change_due() {
             .collect::<Vec<_>>()
     );
 }
+
+/// Found with a Neovim plugin (session 43): "Give a long break after every 3 sessions instead
+/// of 4." opens with no change verb, was taken for no change, and the `edit` of
+/// `sessions_before_long_break = 4,` was never offered; the model answered `4`. A clause giving
+/// one number instead of another asks for a change.
+#[test]
+fn a_number_instead_of_another_asks_for_the_change() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "lua/focus/config.lua",
+            "M.defaults = {\n  long_break_minutes = 15,\n  sessions_before_long_break = 4,\n}\n",
+        )],
+    );
+    let (t, _) = run_prompt(
+        &dir,
+        "Give a long break after every 3 sessions instead of 4.",
+        vec![
+            call("long_break", json!({"type": "string"})),
+            "4".into(),
+            "Done.".into(),
+        ],
+    );
+    let want = r#"{"name":"edit","arguments":{"path":"lua/focus/config.lua","old_text":"sessions_before_long_break = 4,","new_text":"sessions_before_long_break = 3,"}}"#;
+    assert!(
+        t.turns[0].calls[0].feedback.ends_with(want),
+        "{}",
+        t.turns[0].calls[0].feedback
+    );
+    // An answer with nothing changed is asked to make it.
+    assert!(
+        t.turns[2]
+            .nudge
+            .as_deref()
+            .is_some_and(|n| n.starts_with("Nothing has been changed yet") && n.contains(want)),
+        "{:?}",
+        t.turns[2].nudge
+    );
+}

@@ -1538,6 +1538,9 @@ const CHANGE_VERBS: &[&str] = &[
 /// use toolmend::agent::correct::change_clauses;
 /// assert_eq!(change_clauses("Set \"debug\" to true in config.json."), 1);
 /// assert_eq!(change_clauses("Add the line \"x\" to a.txt, then set the version to 2."), 2);
+/// assert_eq!(change_clauses("Give a long break after every 3 sessions instead of 4."), 1);
+/// assert_eq!(change_clauses("Set the limit to 3 instead of 4."), 1);
+/// assert_eq!(change_clauses("Explain why it uses tabs instead of spaces."), 0);
 /// assert_eq!(change_clauses("Which version does config.json give?"), 0);
 /// assert_eq!(change_clauses("Require Ruby 3.2 or newer."), 1);
 /// assert_eq!(change_clauses("Deploy version 2.4.0 of the web image."), 1);
@@ -1560,6 +1563,33 @@ fn verb_clauses(lower: &str) -> usize {
     clauses_opened_by(lower, CHANGE_VERBS)
         + clauses_opened_by(lower, crate::tools::SET_VERBS)
         + rate_clauses(lower)
+        + instead_clauses(lower)
+}
+
+/// How many clauses of `lower` (lower case) that open with no change verb give one number
+/// "instead of" another ("give a long break after every 3 sessions instead of 4": a Neovim
+/// plugin, session 43, whose `sessions_before_long_break = 4` was never offered as the change
+/// to make): a replacement of the one by the other.
+fn instead_clauses(lower: &str) -> usize {
+    lower
+        .split([',', ';', ':', '!', '?', '\n'])
+        .flat_map(|c| c.split(". "))
+        .filter(|clause| {
+            let Some((before, after)) = clause.split_once(" instead of ") else {
+                return false;
+            };
+            let number = |t: &str| {
+                t.split(|c: char| !(c.is_ascii_digit() || c == '.'))
+                    .any(|w| w.trim_matches('.').chars().any(|c| c.is_ascii_digit()))
+            };
+            let opened = clause
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(|w| !w.is_empty())
+                .find(|w| !crate::tools::CLAUSE_LEADS.contains(w))
+                .is_some_and(|w| CHANGE_VERBS.contains(&w) || crate::tools::SET_VERBS.contains(&w));
+            !opened && number(before) && number(after.split_whitespace().next().unwrap_or(""))
+        })
+        .count()
 }
 
 /// How many clauses of `lower` (lower case) ask for a number of things per unit ("show 50
