@@ -6199,3 +6199,27 @@ fn a_number_instead_of_another_asks_for_the_change() {
         t.turns[2].nudge
     );
 }
+
+/// Found with a Neovim plugin (session 43): asked "Which command stops the timer?", the look
+/// was the read of `lua/focus/timer.lua` (`timer` names it by its stem), which defines no
+/// command: `command`, the word it lacks, is on `nvim_create_user_command("FocusStop",
+/// function()`, and the question's other words on the line after it. A lacked word next to a
+/// line with another of the question's words is searched.
+#[test]
+fn a_word_the_stem_named_file_lacks_counts_next_to_the_questions_other_words() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "lua/focus/timer.lua",
+                "local M = {}\nfunction M.stop()\n  state.timer:stop()\nend\nreturn M\n",
+            ),
+            (
+                "plugin/focus.lua",
+                "vim.api.nvim_create_user_command(\"FocusStop\", function()\n  require(\"focus.timer\").stop()\nend, {})\n",
+            ),
+        ],
+    );
+    assert_search_offered(&dir, "Which command stops the timer?", "command");
+}

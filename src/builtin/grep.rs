@@ -912,25 +912,37 @@ fn phrase_elsewhere(sb: &Sandbox, request: &str, file: &str) -> Option<String> {
     if phrases.is_empty() && lacked.is_empty() {
         return None;
     }
-    // A lacked word counts on a line that holds another of the question's plain words, or
-    // the file's stem of five letters or more (`CELERY_BROKER_URL` in settings.py for "Which
-    // message broker does Celery use?", where `celery.py` holds no `broker`: a Django project,
-    // session 41; a short stem, `line`, is inside too many names: `testTotalAddsTaxPerLine`).
-    let counts = lines_holding(
-        sb,
-        sb.root(),
-        phrases.len() + lacked.len(),
-        |line, k| match k.checked_sub(phrases.len()) {
-            None => line.contains(phrases[k].as_str()),
-            Some(k) => {
-                let w = &lacked[k];
-                line.contains(w.as_str())
-                    && (words.iter().any(|o| o != w && line.contains(o.as_str()))
-                        || (stem.chars().count() >= 5 && line.contains(stem.as_str())))
+    // A lacked word counts on a line that holds, or is next to one that holds, another of the
+    // question's plain words, or the file's stem of five letters or more
+    // (`CELERY_BROKER_URL` in settings.py for "Which message broker does Celery use?", where
+    // `celery.py` holds no `broker`: a Django project, session 41; a short stem, `line`, is
+    // inside too many names: `testTotalAddsTaxPerLine`). Next to it: a call's arguments are
+    // often on the lines after its name (a Neovim plugin, session 43: "Which command stops the
+    // timer?" is `nvim_create_user_command("FocusStop", function()`, then
+    // `require("focus.timer").stop()`).
+    let phrase_lines = lines_holding(sb, sb.root(), phrases.len(), |line, k| {
+        line.contains(phrases[k].as_str())
+    });
+    let other = |line: &str, w: &str| {
+        words.iter().any(|o| o != w && line.contains(o.as_str()))
+            || (stem.chars().count() >= 5 && line.contains(stem.as_str()))
+    };
+    let mut lacked_lines = vec![0usize; lacked.len()];
+    for text in super::small_texts(sb, sb.root()) {
+        let lines: Vec<String> = text.lines().map(str::to_lowercase).collect();
+        for (i, line) in lines.iter().enumerate() {
+            for (k, w) in lacked.iter().enumerate() {
+                if line.contains(w.as_str())
+                    && lines[i.saturating_sub(1)..(i + 3).min(lines.len())]
+                        .iter()
+                        .any(|near| other(near, w))
+                {
+                    lacked_lines[k] += 1;
+                }
             }
-        },
-    );
-    let (phrase_lines, lacked_lines) = counts.split_at(phrases.len());
+        }
+    }
+    let (phrase_lines, lacked_lines) = (&phrase_lines[..], &lacked_lines[..]);
     fewest_found(&phrases, phrase_lines, Tie::Longer)
         .filter(|phrase| !text.contains(phrase.as_str()))
         .or_else(|| {
