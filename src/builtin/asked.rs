@@ -738,20 +738,7 @@ fn wait_given(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
     let verb = (0..parts.len()).find(|&i| opens_clause(parts, i) && !parts[i].quoted)?;
     let rest = clause(&parts[verb..]);
     let at = rest.iter().position(|p| p.is("wait"))?;
-    let (value, unit) = (rest.get(at + 1)?, rest.get(at + 2)?);
-    let whole = !value.quoted && !value.text.is_empty();
-    if !(whole && value.text.chars().all(|c| c.is_ascii_digit()))
-        || unit.quoted
-        || !crate::tools::unit_named(&unit.text).is_some_and(crate::tools::is_time_unit)
-    {
-        return None;
-    }
-    let mut keys: Vec<Part> = rest[1..at]
-        .iter()
-        .filter(|p| is_value(p))
-        .cloned()
-        .collect();
-    keys.push(unit.clone());
+    let (value, mut keys) = time_given(rest, at)?;
     for p in rest[at + 3..]
         .iter()
         .filter(|p| is_value(p) && !p.is_any(&["before", "after", "between"]))
@@ -764,6 +751,28 @@ fn wait_given(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
             });
         }
     }
+    Some((value, keys))
+}
+
+/// For a clause `rest` whose word `at` is a verb followed by a whole number and a unit of
+/// time ("wait 30 seconds", "last 50 minutes"): the number, and the words naming what gets it
+/// — the clause's words between its first (its own verb) and `at`, then the unit.
+fn time_given(rest: &[Part], at: usize) -> Option<(Part, Vec<Part>)> {
+    let (value, unit) = (rest.get(at + 1)?, rest.get(at + 2)?);
+    if value.quoted
+        || value.text.is_empty()
+        || !value.text.chars().all(|c| c.is_ascii_digit())
+        || unit.quoted
+        || !crate::tools::unit_named(&unit.text).is_some_and(crate::tools::is_time_unit)
+    {
+        return None;
+    }
+    let mut keys: Vec<Part> = rest[1..at]
+        .iter()
+        .filter(|p| is_value(p))
+        .cloned()
+        .collect();
+    keys.push(unit.clone());
     Some((value.clone(), keys))
 }
 
@@ -780,25 +789,9 @@ fn duration_made(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
     let verb = verb_at(parts, &["make", "have", "let"])?;
     let rest = clause(&parts[verb..]);
     let at = (2..rest.len()).find(|&i| rest[i].is_any(&["last", "take"]) && !rest[i].quoted)?;
-    let (value, unit) = (rest.get(at + 1)?, rest.get(at + 2)?);
-    if value.quoted
-        || value.text.is_empty()
-        || !value.text.chars().all(|c| c.is_ascii_digit())
-        || unit.quoted
-        || !crate::tools::unit_named(&unit.text).is_some_and(crate::tools::is_time_unit)
-    {
-        return None;
-    }
-    let mut keys: Vec<Part> = rest[1..at]
-        .iter()
-        .filter(|p| is_value(p))
-        .cloned()
-        .collect();
-    if keys.is_empty() {
-        return None;
-    }
-    keys.push(unit.clone());
-    Some((value.clone(), keys))
+    let (value, keys) = time_given(rest, at)?;
+    // More than the unit: what lasts.
+    (keys.len() > 1).then_some((value, keys))
 }
 
 /// "Deploy version V of K" (`use`, `run`, `ship`, `roll out`): V for what K names (a
