@@ -1578,14 +1578,8 @@ fn instead_clauses(lower: &str) -> usize {
             let Some((before, after)) = clause.split_once(" instead of ") else {
                 return false;
             };
-            let number = |t: &str| {
-                t.split(|c: char| !(c.is_ascii_digit() || c == '.'))
-                    .any(|w| w.trim_matches('.').chars().any(|c| c.is_ascii_digit()))
-            };
-            let opened = clause
-                .split(|c: char| !c.is_alphanumeric())
-                .filter(|w| !w.is_empty())
-                .find(|w| !crate::tools::CLAUSE_LEADS.contains(w))
+            let number = |t: &str| t.chars().any(|c| c.is_ascii_digit());
+            let opened = lead_word(clause)
                 .is_some_and(|w| CHANGE_VERBS.contains(&w) || crate::tools::SET_VERBS.contains(&w));
             !opened && number(before) && number(after.split_whitespace().next().unwrap_or(""))
         })
@@ -1618,14 +1612,17 @@ fn rate_clauses(lower: &str) -> usize {
 fn clauses_opened_by(lower: &str, verbs: &[&str]) -> usize {
     lower
         .split(['.', ',', ';', ':', '!', '?', '\n'])
-        .filter(|clause| {
-            clause
-                .split(|c: char| !c.is_alphanumeric())
-                .filter(|w| !w.is_empty())
-                .find(|w| !crate::tools::CLAUSE_LEADS.contains(w))
-                .is_some_and(|w| verbs.contains(&w))
-        })
+        .filter(|clause| lead_word(clause).is_some_and(|w| verbs.contains(&w)))
         .count()
+}
+
+/// The first word of `clause` (lower case) after its leading words
+/// ([`crate::tools::CLAUSE_LEADS`]): where a request's verb is.
+fn lead_word(clause: &str) -> Option<&str> {
+    clause
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .find(|w| !crate::tools::CLAUSE_LEADS.contains(w))
 }
 
 /// Whether `prompt` asks to add or write something new: a clause of it opens with `add`,

@@ -920,17 +920,19 @@ fn phrase_elsewhere(sb: &Sandbox, request: &str, file: &str) -> Option<String> {
     // often on the lines after its name (a Neovim plugin, session 43: "Which command stops the
     // timer?" is `nvim_create_user_command("FocusStop", function()`, then
     // `require("focus.timer").stop()`).
-    let phrase_lines = lines_holding(sb, sb.root(), phrases.len(), |line, k| {
-        line.contains(phrases[k].as_str())
-    });
+    // Both counted in one walk of the workspace's small texts, each line lower-cased once.
     let other = |line: &str, w: &str| {
         words.iter().any(|o| o != w && line.contains(o.as_str()))
             || (stem.chars().count() >= 5 && line.contains(stem.as_str()))
     };
+    let mut phrase_lines = vec![0usize; phrases.len()];
     let mut lacked_lines = vec![0usize; lacked.len()];
     for text in super::small_texts(sb, sb.root()) {
         let lines: Vec<String> = text.lines().map(str::to_lowercase).collect();
         for (i, line) in lines.iter().enumerate() {
+            for (k, phrase) in phrases.iter().enumerate() {
+                phrase_lines[k] += usize::from(line.contains(phrase.as_str()));
+            }
             for (k, w) in lacked.iter().enumerate() {
                 if line.contains(w.as_str())
                     && lines[i.saturating_sub(1)..(i + 3).min(lines.len())]
