@@ -3828,10 +3828,12 @@ fn stem_of_request_word(request: &str, value: &str) -> bool {
 /// punctuation around words aside): grep's search for "word count", asked which flag prints the
 /// word count.
 fn holds_phrase(request: &str, phrase: &str) -> bool {
-    // A phrase searched for as code joins it (`main[_-]?class`: see grep's `example_for`), or
-    // both as written and joined (`expiry[ _-]?alerts`).
+    // A phrase searched for as code joins it (`main[._-]?class`: see grep's `example_for`), or
+    // both as written and joined (`expiry[ ._-]?alerts`); a name in code by its words
+    // (`add[_-]?line`).
     let phrase = phrase
-        .replace("[ _-]?", " ")
+        .replace("[ ._-]?", " ")
+        .replace("[._-]?", " ")
         .replace("[_-]?", " ")
         .to_lowercase();
     // A negated verb searched for as `not found` ("… cannot be found?": see grep's
@@ -3847,7 +3849,7 @@ fn holds_phrase(request: &str, phrase: &str) -> bool {
         .take(200)
         .map(str::to_lowercase)
         .collect();
-    // Its last word may be the stem of the request's (`key[_-]?map` of "key mapping": see
+    // Its last word may be the stem of the request's (`key[._-]?map` of "key mapping": see
     // grep's `joined_forms`).
     let n = want.len();
     words.windows(n).any(|w| {

@@ -3619,10 +3619,10 @@ fn a_phrase_joined_as_code_writes_it_is_the_search_offered() {
         ],
     );
     for (prompt, pattern) in [
-        ("What is the application's main class?", "main[_-]?class"),
+        ("What is the application's main class?", "main[._-]?class"),
         (
             "What is the maximum line length for Kotlin files?",
-            "line[_-]?length",
+            "line[._-]?length",
         ),
         // A gerund found nowhere: its stem (`mockk`, not every line of `test`).
         ("Which mocking library do the tests use?", "mock"),
@@ -3632,7 +3632,7 @@ fn a_phrase_joined_as_code_writes_it_is_the_search_offered() {
         // A negated verb: `not found` (not `cannot`, the other exception's message).
         (
             "Which exception is thrown when a shipment cannot be found?",
-            "not[_-]?found",
+            "not[._-]?found",
         ),
     ] {
         assert_search_offered(&dir, prompt, pattern);
@@ -3695,7 +3695,7 @@ fn a_version_of_a_thing_a_time_of_day_and_a_stems_lacked_word_are_searched_for()
         (
             &pantry,
             "At what time of day are the expiry alerts sent?",
-            "expiry[ _-]?alerts",
+            "expiry[ ._-]?alerts",
         ),
         (&sensord, "Which version of fmt is fetched?", "fmt"),
         (
@@ -3861,7 +3861,7 @@ fn a_url_cut_before_its_path_is_asked_for_whole() {
     let prompt = "Which base URL does the API client use?";
     let search = call(
         "grep",
-        json!({"pattern": "base[_-]?url", "ignore_case": true}),
+        json!({"pattern": "base[._-]?url", "ignore_case": true}),
     );
     let (t, requests) = run_prompt(
         &dir,
@@ -5953,7 +5953,7 @@ fn a_which_test_answer_naming_no_test_is_asked_with_the_tests_shown() {
     );
     let grep = call(
         "grep",
-        json!({"pattern": "fourth[_-]?loan", "ignore_case": true}),
+        json!({"pattern": "fourth[._-]?loan", "ignore_case": true}),
     );
     let (t, _) = run_prompt(
         &dir,
@@ -6124,7 +6124,7 @@ fn a_phrase_ending_in_ing_is_searched_joined_by_its_stem() {
     assert_search_offered(
         &dir,
         "Which key mapping starts or stops the timer?",
-        "key[_-]?map",
+        "key[._-]?map",
     );
 }
 
@@ -6222,4 +6222,82 @@ fn a_word_the_stem_named_file_lacks_counts_next_to_the_questions_other_words() {
         ],
     );
     assert_search_offered(&dir, "Which command stops the timer?", "command");
+}
+
+/// Found with a Scala/sbt service (session 44): asked "Which Scala version does the project
+/// build with?", the look searched sbt's `project/` folder (named by "the project"), found only
+/// `sbt.version=1.9.8`, and Qwen2.5-Coder-0.5B answered `1.9.8`. "the project" is the
+/// workspace: the search is the root's, and finds `build.sbt`'s `scalaVersion`.
+#[test]
+fn the_project_names_the_workspace_not_a_folder_called_project() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "build.sbt",
+                "ThisBuild / organization := \"io.quill\"\nThisBuild / scalaVersion := \"2.13.12\"\n",
+            ),
+            ("project/build.properties", "sbt.version=1.9.8\n"),
+            (
+                "project/plugins.sbt",
+                "addSbtPlugin(\"com.github.sbt\" % \"sbt-git\" % \"2.0.1\")\n",
+            ),
+        ],
+    );
+    let asked = asked_after_answer(
+        &dir,
+        "Which Scala version does the project build with?",
+        "2.13",
+        "Done.",
+    );
+    let want = r#"{"name":"grep","arguments":{"pattern":"scala[._-]?version","ignore_case":true}}"#;
+    assert!(asked.ends_with(want), "{asked}");
+    // A folder named as one still is.
+    let asked = asked_after_answer(
+        &dir,
+        "Which sbt version does the project folder pin?",
+        "1.9",
+        "Done.",
+    );
+    assert!(asked.contains(r#""path":"project""#), "{asked}");
+    // A properties key joins a phrase's words with a dot: asked "Which sbt version does the
+    // build use?", the look searched `sbt` (22 lines: CI steps, the changelog's older
+    // `sbt 1.9.6`) and the model answered `1.9.6`.
+    assert_search_offered(
+        &dir,
+        "Which sbt version does the build use?",
+        "sbt[._-]?version",
+    );
+}
+
+/// Found with a Scala/sbt service (session 44): asked "What maximum line length is scalafmt
+/// configured with?", the look searched `configured`, the one word `.scalafmt.conf` (named by
+/// its stem) lacked found beside another of the question's (`test("slugs use the configured
+/// length and alphabet")`), and `maxColumn = 110` was never shown. A dotfile is the tool's own
+/// settings: its read is the look.
+#[test]
+fn a_tools_dotfile_named_by_its_stem_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                ".scalafmt.conf",
+                "version = \"3.7.17\"\nmaxColumn = 110\nnewlines.beforeCurlyLambdaParams = multilineWithCaseOnly\n",
+            ),
+            (
+                "src/test/scala/NoteStoreSpec.scala",
+                "  test(\"slugs use the configured length and alphabet\") {\n",
+            ),
+        ],
+    );
+    let asked = asked_after_answer(
+        &dir,
+        "What maximum line length is scalafmt configured with?",
+        "80",
+        "Done.",
+    );
+    let want = r#"{"name":"read","arguments":{"path":".scalafmt.conf"}}"#;
+    assert!(asked.ends_with(want), "{asked}");
 }

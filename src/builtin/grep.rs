@@ -877,6 +877,18 @@ fn phrase_elsewhere(sb: &Sandbox, request: &str, file: &str) -> Option<String> {
     if !request.trim_end().ends_with('?') {
         return None;
     }
+    // A dotfile named by its stem is the tool's own settings (`.scalafmt.conf`, `.rubocop.yml`):
+    // a question about the tool is about them, read whole. Found with a Scala/sbt service
+    // (session 44): asked "What maximum line length is scalafmt configured with?", the look
+    // searched `configured`, the one word `.scalafmt.conf` lacked found beside another
+    // (`test("slugs use the configured length …")`), and `maxColumn = 110` was never shown.
+    if file
+        .rsplit('/')
+        .next()
+        .is_some_and(|name| name.starts_with('.'))
+    {
+        return None;
+    }
     let abs = sb.resolve("grep", file).ok()?;
     let stem = crate::tools::file_stem(file);
     let mut words = crate::tools::request_words(request).take(200);
@@ -952,7 +964,7 @@ fn phrase_elsewhere(sb: &Sandbox, request: &str, file: &str) -> Option<String> {
             // "What is the application's main class?": a Kotlin/Gradle application, session
             // 40, where `Main.kt`, named by its stem, was read and the build file's
             // `mainClass.set("packtrack.MainKt")` never seen) — elsewhere than in `file`.
-            let joined: Vec<[String; 3]> = phrases.iter().filter_map(|p| joined_forms(p)).collect();
+            let joined: Vec<[String; 4]> = phrases.iter().filter_map(|p| joined_forms(p)).collect();
             if joined.len() != phrases.len() || joined.is_empty() {
                 return None;
             }
@@ -1782,7 +1794,7 @@ fn telling_word(
     if words.is_empty() {
         return None;
     }
-    let joined: Vec<Option<[String; 3]>> = words.iter().map(|w| joined_forms(w)).collect();
+    let joined: Vec<Option<[String; 4]>> = words.iter().map(|w| joined_forms(w)).collect();
     let n = words.len();
     let lines = lines_holding(sb, dir, 2 * n, |line, k| {
         if k < n {
@@ -1800,11 +1812,11 @@ fn telling_word(
             Some(_) if lines[k] == 0 && lines[n + k] > 0 => {
                 (joined_pattern(&words[k]), lines[n + k])
             }
-            // Found both ways, it is searched both ways: `expiry[ _-]?alerts` finds the
+            // Found both ways, it is searched both ways: `expiry[ ._-]?alerts` finds the
             // README's "expiry alerts" and the code's `send_expiry_alerts` and schedule entry
             // `"expiry-alerts"` (a Django project, session 41: the search as written showed
             // the README's line alone).
-            Some(_) if lines[n + k] > 0 => (words[k].replacen(' ', "[ _-]?", 1), lines[k]),
+            Some(_) if lines[n + k] > 0 => (words[k].replacen(' ', "[ ._-]?", 1), lines[k]),
             _ => (words[k].clone(), lines[k]),
         })
         .unzip();
@@ -1918,21 +1930,30 @@ fn port_written(sb: &Sandbox, asked: &[String]) -> Option<String> {
 }
 
 /// A phrase of two words (`main class`) as code writes it joined, lower case: `mainclass`
-/// (`mainClass`, `MainClass`), `main_class`, `main-class`; a second word in `-ing` by its stem
+/// (`mainClass`, `MainClass`), `main_class`, `main-class`, `main.class` (a properties key:
+/// `sbt.version=1.9.8` in sbt's `project/build.properties` for "Which sbt version does the
+/// build use?", a Scala/sbt service, session 44); a second word in `-ing` by its stem
 /// ([`code_stem`]), which the whole word holds: `keymap` for "key mapping" (`keymaps`,
 /// `vim.keymap.set`), `ratelimit` for "rate limiting". `None` for anything else.
-fn joined_forms(phrase: &str) -> Option<[String; 3]> {
+fn joined_forms(phrase: &str) -> Option<[String; 4]> {
     let (a, b) = phrase.split_once(' ')?;
     let word = |w: &str| !w.is_empty() && w.chars().all(char::is_alphabetic);
     let b = code_stem(b);
-    (word(a) && word(b)).then(|| [format!("{a}{b}"), format!("{a}_{b}"), format!("{a}-{b}")])
+    (word(a) && word(b)).then(|| {
+        [
+            format!("{a}{b}"),
+            format!("{a}_{b}"),
+            format!("{a}-{b}"),
+            format!("{a}.{b}"),
+        ]
+    })
 }
 
-/// The search for a phrase of two words in any of its [`joined_forms`]: `main[_-]?class`,
-/// `key[_-]?map`.
+/// The search for a phrase of two words in any of its [`joined_forms`]: `main[._-]?class`,
+/// `key[._-]?map`.
 fn joined_pattern(phrase: &str) -> String {
     match phrase.split_once(' ') {
-        Some((a, b)) => format!("{a}[_-]?{}", code_stem(b)),
+        Some((a, b)) => format!("{a}[._-]?{}", code_stem(b)),
         None => phrase.to_owned(),
     }
 }

@@ -318,8 +318,12 @@ impl Sandbox {
     /// ("the test script"). At most the first 200 words are looked at; nothing outside the
     /// root is ever named.
     pub fn first_named(&self, request: &str, want_dir: bool) -> Option<String> {
-        let exact = crate::tools::request_words(request)
-            .take(200)
+        let words: Vec<&str> = crate::tools::request_words(request).take(200).collect();
+        let exact = words
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| !names_whole(&words, i))
+            .map(|(_, w)| *w)
             .filter(|w| !w.contains("..") && !w.starts_with(['/', '~', '\\']))
             .filter_map(|w| self.resolve("read", w).ok())
             .find(|abs| {
@@ -768,6 +772,23 @@ fn relative_hint(tool: &str) -> &'static str {
     } else {
         "Give the path of a file relative to the root; to see which files there are, call {\"name\": \"ls\", \"arguments\": {\"path\": \".\"}}"
     }
+}
+
+/// Whether `words[i]` names the workspace as a whole, not a folder of that name: "project",
+/// "repo", "repository", "codebase" or "workspace" after "the", "this", "my", "our" or "your",
+/// not followed by "folder", "directory" or "dir". Found with a Scala/sbt service (session 44):
+/// asked "Which Scala version does the project build with?", the look searched sbt's
+/// `project/` folder, found only `sbt.version=1.9.8`, and Qwen2.5-Coder-0.5B answered `1.9.8`
+/// (`scalaVersion := "2.13.12"` is in `build.sbt`).
+fn names_whole(words: &[&str], i: usize) -> bool {
+    const WHOLE: &[&str] = &["project", "repo", "repository", "codebase", "workspace"];
+    const BEFORE: &[&str] = &["the", "this", "my", "our", "your"];
+    let is = |w: Option<&&str>, set: &[&str]| {
+        w.is_some_and(|w| set.iter().any(|s| w.eq_ignore_ascii_case(s)))
+    };
+    is(words.get(i), WHOLE)
+        && i.checked_sub(1).is_some_and(|p| is(words.get(p), BEFORE))
+        && !is(words.get(i + 1), &["folder", "directory", "dir"])
 }
 
 #[cfg(test)]
