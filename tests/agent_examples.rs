@@ -6241,8 +6241,9 @@ fn the_project_names_the_workspace_not_a_folder_called_project() {
             ("project/build.properties", "sbt.version=1.9.8\n"),
             (
                 "project/plugins.sbt",
-                "addSbtPlugin(\"com.github.sbt\" % \"sbt-git\" % \"2.0.1\")\n",
+                "addSbtPlugin(\"com.github.sbt\" % \"sbt-git\" % \"2.0.1\")\naddSbtPlugin(\"com.github.sbt\" % \"sbt-native-packager\" % \"1.9.16\")\n",
             ),
+            ("build-notes.md", "The build uses sbt.\n"),
         ],
     );
     let asked = asked_after_answer(
@@ -6268,6 +6269,13 @@ fn the_project_names_the_workspace_not_a_folder_called_project() {
         &dir,
         "Which sbt version does the build use?",
         "sbt[._-]?version",
+    );
+    // A name joined by hyphens is searched as written: asked "Which version of
+    // sbt-native-packager does the build use?", the look searched `build`.
+    assert_search_offered(
+        &dir,
+        "Which version of sbt-native-packager does the build use?",
+        "sbt-native-packager",
     );
 }
 

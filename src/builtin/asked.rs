@@ -33,7 +33,7 @@ impl Part {
     }
 
     /// Whether this is one of the unquoted words `ws` (case aside).
-    fn is_any(&self, ws: &[&str]) -> bool {
+    pub(crate) fn is_any(&self, ws: &[&str]) -> bool {
         ws.iter().any(|w| self.is(w))
     }
 
@@ -479,6 +479,21 @@ pub(crate) fn value_set(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
     }
     let to = parts.iter().rposition(|p| p.is("to"))?;
     let value = parts.get(to + 1)?;
+    // "… to version V" (a version, not the word): "Pin the community.docker collection to
+    // version 3.10.2." (an Ansible project's requirements, session 44).
+    if value.is("version")
+        && let Some(version) = parts.get(to + 2)
+        && !version.quoted
+        && version
+            .text
+            .trim_start_matches(['v', 'V'])
+            .starts_with(|c: char| c.is_ascii_digit())
+        && to > verb
+    {
+        let mut keys = parts[verb + 1..to].to_vec();
+        keys.push(value.clone());
+        return Some((version.clone(), keys));
+    }
     if to > verb
         && value.is("use")
         && let [named @ .., last] = &parts[to + 2..]
@@ -506,8 +521,29 @@ pub(crate) fn value_set(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
             value.text = format!("{} {}", value.text, p.text);
         }
     }
-    let value = &value;
     let mut keys = parts[verb + 1..to].to_vec();
+    // A name and a version, "Scala 2.13.14" of "Upgrade the project to Scala 2.13.14." (a
+    // Scala/sbt service, session 44): the version is set, the name names it.
+    if let Some((name, version)) = value.text.rsplit_once(' ')
+        && version.contains('.')
+        && version.starts_with(|c: char| c.is_ascii_digit())
+        && version.chars().all(|c| c.is_ascii_digit() || c == '.')
+    {
+        keys.extend(name.split(' ').map(|w| Part {
+            text: w.to_owned(),
+            quoted: false,
+            opens: false,
+            colon: false,
+        }));
+        keys.push(Part {
+            text: "version".into(),
+            quoted: false,
+            opens: false,
+            colon: false,
+        });
+        value.text = version.to_owned();
+    }
+    let value = &value;
     // A number's unit may name what gets it: `nights` of "Raise the maximum stay to 21
     // nights." (`MAX_NIGHTS`: a Maven project, session 37).
     if value.text.chars().all(|c| c.is_ascii_digit() || c == '.')
@@ -530,6 +566,7 @@ pub(crate) fn value_set(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
 /// ```text
 /// Require Ruby 3.2 or newer   → (3.2, [Ruby, version])
 /// Require Node 20+            → (20, [Node, version])
+/// Require version 1.2.2 or newer of the http package → (1.2.2, [http, version])
 /// ```
 fn version_required(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
     let verb = verb_at(parts, &["require", "need"])?;
@@ -547,6 +584,23 @@ fn version_required(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
         rest.get(at + 1..at + 3),
         Some([or, later]) if or.is("or") && later.is_any(&["newer", "later", "higher", "above"])
     );
+    // "Require version V or newer of the NAME package": NAME names it (a Dart package,
+    // session 44: "… of the http package" named nothing but `version`).
+    let of_name: Vec<Part> = match rest.get(at + 3..) {
+        Some([of, tail @ ..]) if newer && of.is("of") => tail
+            .iter()
+            .skip_while(|p| p.is("the"))
+            .take_while(|p| !p.opens)
+            .filter(|p| !p.is_any(&["package", "library", "gem", "crate", "module", "dependency"]))
+            .cloned()
+            .collect(),
+        _ => Vec::new(),
+    };
+    let keys: &[Part] = if keys.iter().all(|k| k.is("version")) && !of_name.is_empty() {
+        &of_name
+    } else {
+        keys
+    };
     if !(plus || newer) || keys.is_empty() || keys.len() > 3 || !keys.iter().all(is_value) {
         return None;
     }

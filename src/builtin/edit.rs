@@ -340,8 +340,12 @@ impl Edit {
         let ci = crate::tools::request_words(request).any(|w| {
             ["ci", "workflow", "workflows", "pipeline"].contains(&w.to_lowercase().as_str())
         });
+        // A changelog records what was set; it sets nothing (an Ansible role, session 44:
+        // "Pin the community.docker collection to version 3.10.2." offered CHANGELOG.md's
+        // "- Pinned community.docker to 3.8.1").
         let hits: Vec<(String, T)> = super::small_files(&self.sandbox, &dir)
             .filter(|(path, _)| !ci || is_ci_config(path))
+            .filter(|(path, _)| !is_changelog(path))
             .filter_map(|(path, text)| {
                 found(&path, &text.replace("\r\n", "\n")).map(|hit| (path, hit))
             })
@@ -394,14 +398,52 @@ impl Edit {
 /// whose word the request says ("the production replica count"), else the file itself (a
 /// Helm chart, session 42: "Set the default replica count to 3." is `values.yaml`'s).
 fn of_settings<T>(request: &str, mut hits: Vec<(String, T)>) -> Vec<(String, T)> {
-    if hits.iter().any(|(path, _)| !is_test_file(path)) {
-        hits.retain(|(path, _)| !is_test_file(path));
-    }
+    // Each filter keeps the hits it favours only when one is left.
+    let keep = |hits: &mut Vec<(String, T)>, favoured: &dyn Fn(&str) -> bool| {
+        if hits.iter().any(|(path, _)| favoured(path)) {
+            hits.retain(|(path, _)| favoured(path));
+        }
+    };
+    keep(&mut hits, &|path| !is_test_file(path));
     let words: Vec<String> = crate::tools::request_words(request)
         .take(200)
         .map(str::to_lowercase)
         .collect();
     let says = |variant: &str| crate::tools::variant_said(&words, variant);
+    // No example program's or sample's file: it shows a setting, the library's own code holds
+    // it (a Dart package, session 44: "Change the default request timeout to 60 seconds."
+    // found `example/main.dart`'s `timeout: const Duration(seconds: 10)` beside
+    // `lib/src/config.dart`'s default).
+    keep(&mut hits, &|path| {
+        !path
+            .split('/')
+            .any(|d| ["example", "examples", "sample", "samples", "demo", "demos"].contains(&d))
+    });
+    // No file of an environment the request does not name, by its folder or its name
+    // (`production.conf` beside `application.conf`, `inventory/production/group_vars/…`
+    // beside a role's defaults: a Scala service and an Ansible role, session 44, "Raise the
+    // server's default idle timeout to 90 seconds.", "Change the default HTTPS port to
+    // 9443.").
+    let environment = |path: &str| {
+        path.split('/').any(|part| {
+            let stem = part.split_once('.').map_or(part, |(s, _)| s).to_lowercase();
+            ENVIRONMENTS.contains(&stem.as_str()) && !says(&stem)
+        })
+    };
+    keep(&mut hits, &|path| !environment(path));
+    // For "the default …", the one file kept under a `defaults` folder or named `default`
+    // (an Ansible role's `defaults/main.yml`, `config/default.json`).
+    if words.iter().any(|w| w == "default") {
+        let by_default = |path: &str| {
+            path.split('/').any(|part| {
+                let stem = part.split_once('.').map_or(part, |(s, _)| s);
+                stem.eq_ignore_ascii_case("default") || stem.eq_ignore_ascii_case("defaults")
+            })
+        };
+        if hits.iter().filter(|(path, _)| by_default(path)).count() == 1 {
+            hits.retain(|(path, _)| by_default(path));
+        }
+    }
     // Each hit's variant word, when another hit is the file it is a variant of.
     let variants: Vec<Option<String>> = hits
         .iter()
@@ -429,6 +471,20 @@ fn of_settings<T>(request: &str, mut hits: Vec<(String, T)>) -> Vec<(String, T)>
     }
     hits
 }
+
+/// The names of deployment environments: a folder or file so named holds what one environment
+/// overrides, not the default.
+const ENVIRONMENTS: &[&str] = &[
+    "production",
+    "prod",
+    "staging",
+    "stage",
+    "development",
+    "dev",
+    "local",
+    "qa",
+    "uat",
+];
 
 /// Whether `path` is a test's file: under a `test`, `tests`, `spec` or `__tests__` folder, or
 /// named `test_*`, `*_test.*`, `*_spec.*`, `*.test.*`, `*.spec.*`, `*Test(s).*`.
@@ -595,7 +651,7 @@ impl Edit {
                 let hints = asked::hint_words(parts, &[path, &from.text, &to.text]);
                 replaced_in_line(text, &from.text, &to.text, &hints)?
             }
-            Change::Set(value, keys) => set_in_line(text, keys, &value.text)?,
+            Change::Set(value, keys) => set_asked(path, text, parts, keys, &value.text)?,
             Change::Switch(on, keys) => {
                 let (line, old) = switch_line(text, keys, *on)?;
                 let new = switched_value(old, *on)?;
@@ -615,6 +671,26 @@ impl Edit {
         (new_text != old_text && text.matches(old_text.as_str()).count() == 1)
             .then(|| json!({"path": path, "old_text": old_text, "new_text": new_text}))
     }
+}
+
+/// Whether `path` is a project's history: `CHANGELOG`, `CHANGES`, `HISTORY`, `NEWS`, `RELEASES`
+/// (any extension, any case).
+fn is_changelog(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let stem = name
+        .split_once('.')
+        .map_or(name, |(s, _)| s)
+        .to_ascii_lowercase();
+    [
+        "changelog",
+        "changes",
+        "history",
+        "news",
+        "releases",
+        "release-notes",
+        "release_notes",
+    ]
+    .contains(&stem.as_str())
 }
 
 /// Whether `path` is a document by its extension: Markdown, reStructuredText, AsciiDoc, plain
@@ -1487,8 +1563,30 @@ fn replaced_in_line(
 /// The edit that sets `value` on the one line of `text` assigning one of `keys` (words of the
 /// request before "to"; `version` also names `__version__`), its value written the way the line
 /// writes it. `None` when no line or several assign them, or the line already holds `value`.
-fn set_in_line(text: &str, keys: &[asked::Part], value: &str) -> Option<(String, String)> {
+/// For a request read into `parts` (none in tests of the keys alone), in the file at `path`:
+/// not a line its words contradict — a value
+/// lower than the line's for "raise" (`increase`, `bump`, `upgrade`), higher for "lower"
+/// (`decrease`, `reduce`), or a key ending in a unit other than the thing the request counts
+/// ("50 notes per page" is no `max-note-bytes`) — and within a call's arguments, the number
+/// after a unit of time (`const Duration(seconds: 45)`: 45), a number replacing no whole call.
+fn set_asked(
+    path: &str,
+    text: &str,
+    parts: &[asked::Part],
+    keys: &[asked::Part],
+    value: &str,
+) -> Option<(String, String)> {
     let (line, old_value) = value_line(text, keys, value)?;
+    let number = !value.is_empty() && value.chars().all(|c| c.is_ascii_digit() || c == '.');
+    let old_value = if number && old_value.contains('(') {
+        call_number(old_value, keys)?
+    } else {
+        old_value
+    };
+    if contradicted(parts, line, old_value, value) || !names_subject(path, text, line, keys, value)
+    {
+        return None;
+    }
     let value = match keyed_number(line) {
         Some((name, old)) if std::ptr::eq(old, old_value) => in_key_unit(name, keys, value),
         _ => in_unit(unquoted(old_value), keys, value),
@@ -1502,6 +1600,126 @@ fn set_in_line(text: &str, keys: &[asked::Part], value: &str) -> Option<(String,
     ))
 }
 
+/// The number inside `call`, a value that calls something (`const Duration(seconds: 45)`), set
+/// as the request's: the one after a unit of time's name and `:` or `=` (`seconds: 45`), when
+/// the request names that unit. `None` for any other call: a number replaces none
+/// whole (a Dart package, session 44: "Change the default request timeout to 60 seconds."
+/// offered `this.timeout = 60`).
+fn call_number<'t>(call: &'t str, keys: &[asked::Part]) -> Option<&'t str> {
+    let asked_unit = unit_of(keys);
+    let mut hits = Vec::new();
+    for (at, _) in call.match_indices([':', '=']) {
+        let name_start = call[..at]
+            .trim_end()
+            .rfind(|c: char| !c.is_ascii_alphabetic())
+            .map_or(0, |i| i + 1);
+        let name = call[name_start..at].trim_end();
+        let Some(unit) = crate::tools::unit_named(name) else {
+            continue;
+        };
+        let rest = &call[at + 1..];
+        let digits_at = at + 1 + (rest.len() - rest.trim_start().len());
+        let len = call[digits_at..]
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(call.len() - digits_at);
+        if len > 0 && asked_unit == Some(unit) {
+            hits.push(&call[digits_at..digits_at + len]);
+        }
+    }
+    match hits[..] {
+        [one] => Some(one),
+        _ => None,
+    }
+}
+
+/// Whether `line` of `text` (the file at `path`), setting a version written with dots, names
+/// what the version is of — or the line before it does (`- name: community.docker` above
+/// `version: 3.8.1`), or the file's name (`Chart.yaml`'s `version: 0.4.2` for "Bump the chart
+/// version to 0.5.0."), or the line is the bare version alone (`.nvmrc`): one of
+/// the words of `keys` (fillers, `version` and the workspace's own names aside), when they hold
+/// one. Found with a Scala/sbt service (session 44): "Upgrade the project to Scala 2.13.14."
+/// offered `sbt.version=1.9.8`.
+fn names_subject(path: &str, text: &str, line: &str, keys: &[asked::Part], value: &str) -> bool {
+    let bare = line.trim().trim_start_matches(['v', 'V']);
+    if !(version_like(value) && value.contains('.')) || version_like(bare) {
+        return true;
+    }
+    let subjects: Vec<String> = key_words(keys)
+        .into_iter()
+        .filter(|w| {
+            w.chars().count() >= 2
+                && ![
+                    "version", "versions", "default", "minimum", "maximum", "min", "max",
+                ]
+                .contains(&w.as_str())
+                && !crate::tools::WORKSPACE_WORDS.contains(&w.as_str())
+                // What a project is called in Ruby, Go, Ansible, a Neovim plugin: "Bump the
+                // gem version to 0.5.0." is `VERSION = "0.4.0"` in `version.rb`.
+                && !["gem", "module", "plugin", "role", "extension", "service"]
+                    .contains(&w.as_str())
+        })
+        .collect();
+    let lines: Vec<&str> = text.lines().collect();
+    let before = lines
+        .iter()
+        .position(|l| std::ptr::eq(*l, line))
+        .and_then(|k| lines[..k].iter().rev().find(|l| !l.trim().is_empty()))
+        .copied()
+        .unwrap_or_default();
+    let file = path.rsplit('/').next().unwrap_or(path);
+    let lower = format!("{file}\n{before}\n{line}").to_lowercase();
+    subjects.is_empty() || subjects.iter().any(|w| lower.contains(w.as_str()))
+}
+
+/// Whether the request read into `parts` contradicts setting `value` over `old` on `line`:
+/// see [`set_asked`].
+fn contradicted(parts: &[asked::Part], line: &str, old: &str, value: &str) -> bool {
+    let Some(verb) = parts.first() else {
+        return false;
+    };
+    // Up or down: versions and numbers compared part by part.
+    let nums = |v: &str| -> Option<Vec<u64>> {
+        let v = unquoted(v).trim_start_matches(['>', '<', '=', '~', '^', '!', ' ', 'v', 'V']);
+        v.split('.').map(|p| p.parse::<u64>().ok()).collect()
+    };
+    if let (Some(old), Some(new)) = (nums(old), nums(value)) {
+        let up = verb.is_any(&["raise", "increase", "bump", "upgrade"]);
+        let down = verb.is_any(&["lower", "decrease", "reduce", "downgrade"]);
+        if (up && new < old) || (down && new > old) {
+            return true;
+        }
+    }
+    // The thing counted after the value ("50 notes") against a key ending in a unit
+    // (`max-note-bytes`).
+    let after = parts
+        .iter()
+        .position(|p| p.text == value)
+        .and_then(|at| parts.get(at + 1))
+        .map(|p| p.text.to_lowercase());
+    let name = line.split(['=', ':']).next().unwrap_or_default();
+    let last = crate::tools::name_words(&name.trim().replace(['.', '-'], "_"))
+        .last()
+        .map(|w| w.to_lowercase());
+    let unit = |w: &str| crate::tools::unit_named(w).is_some() || ["bytes", "byte"].contains(&w);
+    // Or the old value's own unit letters (`90d`).
+    let last = match unit_letters(unquoted(old)) {
+        Some(letters) if value.chars().all(|c| c.is_ascii_digit()) => Some(letters.to_lowercase()),
+        _ => last.filter(|l| unit(l)),
+    };
+    let unit = |w: &str| {
+        unit(w)
+            || crate::tools::UNITS
+                .iter()
+                .any(|(_, letters)| letters.contains(&w))
+    };
+    matches!((after, last), (Some(after), Some(last))
+        if unit(&last)
+            && after.chars().all(char::is_alphabetic)
+            && !unit(&after)
+            && !crate::tools::same_word(&after, &last)
+            && !["per", "and", "or", "in", "for", "by", "of", "at"].contains(&after.as_str()))
+}
+
 /// Whether a name's `parts` (lower case) are named by `words` (the request's words naming what
 /// is set): each word stands for a part — as itself or its plural, as the start of it (`max`
 /// for "maximum"), or as a short form code writes (`DB_PORT` for "Change the database port to
@@ -1513,8 +1731,22 @@ fn parts_named(parts: &[String], words: &[String]) -> bool {
             || (p.len() >= 3 && w.starts_with(p.as_str()))
             || crate::tools::abbreviates(p, w)
     };
+    // Two words side by side may be one part (`jobservice` for "job service"), and "number"
+    // stands for a bound or a count (`max_job_workers` for "the number of job service
+    // workers": an Ansible role, session 44).
+    let joined = |p: &String| {
+        words.windows(2).any(|w| {
+            p.len() == w[0].len() + w[1].len()
+                && p.starts_with(w[0].as_str())
+                && p.ends_with(w[1].as_str())
+        })
+    };
+    let counted = |p: &String| {
+        ["max", "num", "count", "total"].contains(&p.as_str())
+            && words.iter().any(|w| w == "number")
+    };
     let all_words = words.iter().all(|w| parts.iter().any(|p| stands_for(p, w)));
-    let part_held = |p: &String| words.iter().any(|w| stands_for(p, w));
+    let part_held = |p: &String| words.iter().any(|w| stands_for(p, w)) || joined(p) || counted(p);
     let words_held = words
         .iter()
         .filter(|w| parts.iter().any(|p| stands_for(p, w)))
@@ -1577,6 +1809,35 @@ fn of_kind(old: &str, value: &str) -> bool {
         && !["0", "1"].contains(&value)
         && ["true", "false"].contains(&bare.to_ascii_lowercase().as_str())
     {
+        return false;
+    }
+    // Nor a type (`idleTimeout: FiniteDuration,` of a case class), a name of a value held
+    // elsewhere (`final policy = config.retry;`) or YAML's block scalar (`command: >-`): a
+    // Scala service, a Dart package and an Ansible role, session 44, where "Raise the
+    // server's default idle timeout to 90 seconds." offered `idleTimeout: 90,`.
+    let word = bare.trim_end_matches([',', ';']);
+    // (Python's `None` and the like are values.)
+    let literal = [
+        "None",
+        "Nil",
+        "Null",
+        "True",
+        "False",
+        "NaN",
+        "Infinity",
+        "Undefined",
+    ];
+    let camel_type = !literal.contains(&word)
+        && word.starts_with(|c: char| c.is_ascii_uppercase())
+        && word.chars().any(|c| c.is_ascii_lowercase())
+        && word.chars().all(|c| c.is_ascii_alphanumeric());
+    let reference = word.contains('.')
+        && word.starts_with(|c: char| c.is_ascii_lowercase())
+        && word
+            .split('.')
+            .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_alphabetic() || c == '_'));
+    let block_scalar = [">", ">-", ">+", "|", "|-", "|+"].contains(&word);
+    if number && (camel_type || reference || block_scalar) {
         return false;
     }
     // Nor a block's opening (`M.defaults = {`: a Lua plugin, session 42).
@@ -1775,7 +2036,7 @@ fn in_key_unit(name: &str, keys: &[asked::Part], value: &str) -> String {
     }
 }
 
-/// The one line of `text` assigning one of `keys` (see [`set_in_line`]) and the value it
+/// The one line of `text` assigning one of `keys` (see [`set_asked`]) and the value it
 /// assigns, as written; `value`, the value to set, tells a version's key (`go-version`).
 fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&'t str, &'t str)> {
     let mut found: Vec<(&str, &str)> = Vec::new();
@@ -1910,7 +2171,7 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
         // bare number: systemd's `RestartSec=10` for "Make systemd wait 30 seconds before
         // restarting sensord." (not `Restart=on-failure`), `interval_ms = 2000` for "Sample
         // the sensors every 5000 ms." (a C++/CMake daemon, session 41). The number is written
-        // in the key's unit (`key_unit`, `set_in_line`). Before any other key.
+        // in the key's unit (`key_unit`, `set_asked`). Before any other key.
         for line in text.lines() {
             let Some((name, old)) = keyed_number(line) else {
                 continue;
@@ -2004,9 +2265,18 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
                     .strip_prefix("name:")
                     .is_some_and(|n| n.trim().trim_matches(['"', '\'']) == key);
                 let next = lines[k + 1..].iter().find(|l| !l.trim().is_empty());
+                // Or `version:` for a version: an Ansible collection's `- name:
+                // community.docker` then `version: 3.8.1` in requirements.yml (session 44).
+                let field = |next: &'t str| {
+                    assignment(next.trim_start(), "value").or_else(|| {
+                        version_like(value)
+                            .then(|| assignment(next.trim_start(), "version"))
+                            .flatten()
+                    })
+                };
                 if named
                     && let Some(next) = next
-                    && let Some(hit) = assignment(next.trim_start(), "value")
+                    && let Some(hit) = field(next)
                 {
                     found.push((next, hit.1));
                 }
@@ -2249,8 +2519,14 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
         }));
     }
     // Not for a version written with dots, which the steps above set by their own keys (a
-    // linter's `TargetRubyVersion: 3.1` is no requirement of Ruby 3.2).
-    if found.is_empty() && !words.is_empty() && !(version_like(value) && value.contains('.')) {
+    // linter's `TargetRubyVersion: 3.1` is no requirement of Ruby 3.2) — but for a name
+    // holding `version` when the request says it (`scalaVersion := "2.13.12"` for "Upgrade
+    // the project to Scala 2.13.14.", `min_ansible_version: "2.14"` for "Raise the role's
+    // minimum Ansible version to 2.15.": session 44), each of its parts a word of the request
+    // (not a linter's `TargetRubyVersion: 3.1` for "Require Ruby 3.2 or newer.").
+    let dotted = version_like(value) && value.contains('.');
+    let says_version = keys.iter().any(|k| k.is("version"));
+    if found.is_empty() && !words.is_empty() && (!dotted || says_version) {
         // A name made of words in another style — `LoanDays` (a C# constant), `"PageSize"` (a
         // .NET setting), `pageSize`, `page_size` — named as a constant's parts are, set to a
         // value of the new value's kind (a .NET API, session 40: "Change the loan period to 28
@@ -2268,7 +2544,17 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
                 .iter()
                 .map(|p| p.to_lowercase())
                 .collect();
-            if parts.len() < 2 || !parts_named(&parts, &words) {
+            if parts.len() < 2
+                || !parts_named(&parts, &words)
+                || (dotted
+                    && !(parts.iter().any(|p| p == "version")
+                        && parts.iter().all(|p| {
+                            words.iter().any(|w| {
+                                crate::tools::same_word(p, w)
+                                    || (p.len() >= 3 && w.starts_with(p.as_str()))
+                            })
+                        })))
+            {
                 return None;
             }
             let from = if line[..start].ends_with(['"', '\'']) {
@@ -2303,6 +2589,70 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
         if !numbers.is_empty() {
             found = numbers;
         }
+    }
+    if found.len() > 1 {
+        // Of several, the one right after a line naming a key of the request (`- name:
+        // community.docker` then `version: 3.8.1` in an Ansible requirements.yml, beside
+        // another collection's `version:`: session 44).
+        let lines: Vec<&str> = text.lines().collect();
+        let after_name = |line: &str| {
+            let Some(k) = lines.iter().position(|l| std::ptr::eq(*l, line)) else {
+                return false;
+            };
+            lines[..k]
+                .iter()
+                .rev()
+                .find(|l| !l.trim().is_empty())
+                .and_then(|prev| {
+                    prev.trim()
+                        .trim_start_matches("- ")
+                        .trim_start()
+                        .strip_prefix("name:")
+                })
+                .is_some_and(|name| {
+                    let name = name.trim().trim_matches(['"', '\'']);
+                    keys.iter().any(|k| k.text.eq_ignore_ascii_case(name))
+                })
+        };
+        if let [one] = found
+            .iter()
+            .filter(|(l, _)| after_name(l))
+            .collect::<Vec<_>>()[..]
+        {
+            found = vec![*one];
+        }
+    }
+    if found.len() > 1 {
+        // Of several, those whose name holds the most of the request's words as whole words:
+        // `harbor_https_port` over `harbor_http_port` for "Change the default HTTPS port to
+        // 9443." (an Ansible role, session 44: `http` stands for "https" as its start, as
+        // `max` does for "maximum").
+        let whole = |line: &str| {
+            let name = line.split(['=', ':']).next().unwrap_or_default();
+            let parts: Vec<String> = name
+                .split(|c: char| !c.is_alphanumeric() && c != '_')
+                .flat_map(crate::tools::name_words)
+                .collect();
+            // What the value is of counts before `version` (`http: ^1.2.1` over the
+            // package's own `version: 1.4.0` for "Require version 1.2.2 or newer of the http
+            // package.": a Dart package, session 44).
+            // A word as written counts before its plural (`https` is no plural of `http`).
+            words
+                .iter()
+                .map(|w| {
+                    let weight = if w == "version" { 1 } else { 2 };
+                    if parts.iter().any(|p| p.eq_ignore_ascii_case(w)) {
+                        2 * weight
+                    } else if parts.iter().any(|p| crate::tools::same_word(p, w)) {
+                        weight
+                    } else {
+                        0
+                    }
+                })
+                .sum::<usize>()
+        };
+        let most = found.iter().map(|(l, _)| whole(l)).max().unwrap_or(0);
+        found.retain(|(l, _)| whole(l) == most);
     }
     if found.len() > 1 {
         // Of several, the one nested (by indentation) in a block whose key the request names
@@ -2929,8 +3279,9 @@ fn assignment<'a>(line: &'a str, key: &str) -> Option<(&'a str, &'a str)> {
     let rest = rest.strip_prefix(key)?;
     let rest = rest.strip_prefix(['"', '\'']).unwrap_or(rest);
     let rest = rest.trim_start();
-    // A hash's entry, `'per_page' => 25,` (PHP's arrays, Ruby's and Perl's hashes).
-    if let Some(value) = rest.strip_prefix("=>") {
+    // A hash's entry, `'per_page' => 25,` (PHP's arrays, Ruby's and Perl's hashes); sbt's
+    // and Go's `:=` (`scalaVersion := "2.13.12"`).
+    if let Some(value) = rest.strip_prefix("=>").or_else(|| rest.strip_prefix(":=")) {
         let value = value.trim().trim_end_matches([',', ';']).trim_end();
         return (!value.is_empty()).then_some((line, value));
     }
@@ -4552,10 +4903,10 @@ mod tests {
 
     #[test]
     fn a_version_is_set_on_the_key_whose_first_word_the_request_names() {
-        use super::{asked, set_in_line};
+        use super::{asked, set_asked};
         let set = |text: &str, request: &str| {
             let (value, keys) = asked::value_set(&asked::parts(request)).expect(request);
-            set_in_line(text, &keys, &value.text)
+            set_asked("", text, &[], &keys, &value.text)
         };
         let pair = |a: &str, b: &str| Some((a.to_owned(), b.to_owned()));
         // A Go module's workflow (session 30).
@@ -4676,10 +5027,10 @@ mod tests {
 
     #[test]
     fn a_value_is_set_on_the_c_macro_whose_name_holds_the_requests_words() {
-        use super::{asked, set_in_line};
+        use super::{asked, set_asked};
         let set = |text: &str, request: &str| {
             let (value, keys) = asked::value_set(&asked::parts(request)).expect(request);
-            set_in_line(text, &keys, &value.text)
+            set_asked("", text, &[], &keys, &value.text)
         };
         let pair = |a: &str, b: &str| Some((a.to_owned(), b.to_owned()));
         // A C library (session 36): `CAP` stands for capacity.
@@ -4714,10 +5065,10 @@ mod tests {
 
     #[test]
     fn a_value_is_set_on_a_constant_a_dotted_key_or_an_xml_element_the_request_names() {
-        use super::{asked, set_in_line};
+        use super::{asked, set_asked};
         let set = |text: &str, request: &str| {
             let (value, keys) = asked::value_set(&asked::parts(request)).expect(request);
-            set_in_line(text, &keys, &value.text)
+            set_asked("", text, &[], &keys, &value.text)
         };
         let pair = |a: &str, b: &str| Some((a.to_owned(), b.to_owned()));
         // A Maven project (session 37): a Java constant, its parts the request's words (`MAX`
@@ -4790,10 +5141,10 @@ mod tests {
 
     #[test]
     fn a_value_is_set_in_the_one_entry_a_quoted_key_names_on_a_line() {
-        use super::{asked, set_in_line};
+        use super::{asked, set_asked};
         let set = |text: &str, request: &str| {
             let (value, keys) = asked::value_set(&asked::parts(request)).expect(request);
-            set_in_line(text, &keys, &value.text)
+            set_asked("", text, &[], &keys, &value.text)
         };
         let shop = "PRICES = {\"apple\": 1.1, \"milk\": 1.1, 'tea': \"x, y\"}\n";
         let pair = |a: &str, b: &str| Some((a.to_owned(), b.to_owned()));
@@ -5084,5 +5435,160 @@ mod tests {
                 proptest::prop_assert!(found.is_none());
             }
         }
+    }
+
+    /// Found with three held-out folders (session 44), whose change requests were offered no
+    /// change, or the wrong one: an Ansible role (a `defaults/main.yml` beside production
+    /// inventory overrides, `harbor_http_port` beside `harbor_https_port`, a collection's
+    /// version on the line after its name, the role's `min_ansible_version`), a Dart package
+    /// (a default inside `const Duration(seconds: 45)`, an example program's settings, a
+    /// dependency named after "of the", the CI's pinned SDK lower than the one asked to raise
+    /// to) and a Scala/sbt service (HOCON defaults beside `production.conf`, a case class's
+    /// types, sbt's `:=`, `sbt.version` that is no Scala version, a key counting bytes).
+    #[test]
+    fn settings_of_an_ansible_role_a_dart_package_and_an_sbt_service_are_set() {
+        use crate::tools::TypedTool;
+        let (_dir, edit) = edit_over(&[
+            (
+                "roles/harbor/defaults/main.yml",
+                "harbor_version: \"2.10.2\"\nharbor_http_port: 8080\nharbor_https_port: 8443\nharbor_jobservice_max_job_workers: 10\n",
+            ),
+            (
+                "roles/harbor/meta/main.yml",
+                "galaxy_info:\n  role_name: harbor\n  min_ansible_version: \"2.14\"\n",
+            ),
+            (
+                "inventory/production/group_vars/registry.yml",
+                "harbor_http_port: 80\nharbor_https_port: 443\n",
+            ),
+            (
+                "inventory/production/host_vars/reg-01.yml",
+                "harbor_jobservice_max_job_workers: 20\n",
+            ),
+            (
+                "requirements.yml",
+                "collections:\n  - name: community.docker\n    version: 3.8.1\n  - name: community.general\n    version: 8.5.0\n",
+            ),
+            (
+                "CHANGELOG.md",
+                "- Pinned community.docker to 3.8.1.\n- Timeout now 45 seconds.\n",
+            ),
+            (
+                "ci.yml",
+                "env:\n  DART_VERSION: \"3.3.4\"\n  ANSIBLE_FORCE_COLOR: \"1\"\n",
+            ),
+            (
+                "pubspec.yaml",
+                "name: pebble\nversion: 1.4.0\nenvironment:\n  sdk: ^3.2.0\ndependencies:\n  http: ^1.2.1\n",
+            ),
+            (
+                "lib/src/config.dart",
+                "class PebbleConfig {\n  const PebbleConfig({\n    this.timeout = const Duration(seconds: 45),\n    this.retry = const RetryPolicy(),\n  });\n  final Duration timeout;\n}\n",
+            ),
+            (
+                "example/main.dart",
+                "final client = PebbleClient(PebbleConfig(\n  timeout: const Duration(seconds: 10),\n));\n",
+            ),
+            ("build.sbt", "ThisBuild / scalaVersion := \"2.13.12\"\n"),
+            ("project/build.properties", "sbt.version=1.9.8\n"),
+            (
+                "src/main/resources/application.conf",
+                "quill {\n  http {\n    idle-timeout = 60s\n  }\n  db {\n    pool-size = 10\n  }\n  notes {\n    max-note-bytes = 65536\n  }\n}\n",
+            ),
+            (
+                "src/main/resources/production.conf",
+                "quill.http.idle-timeout = 120s\nquill.db.pool-size = 32\n",
+            ),
+            (
+                "src/main/scala/AppConfig.scala",
+                "final case class HttpConfig(\n  idleTimeout: FiniteDuration,\n  poolSize: Int,\n)\n",
+            ),
+        ]);
+        // The role's defaults, not an environment's overrides; `https` is no plural of `http`.
+        assert_eq!(
+            edit.change_asked("Change the default HTTPS port to 9443."),
+            call(
+                "roles/harbor/defaults/main.yml",
+                "harbor_https_port: 8443",
+                "harbor_https_port: 9443"
+            )
+        );
+        // Two words joined in one part, "number" for its bound.
+        assert_eq!(
+            edit.change_asked("Set the default number of job service workers to 16."),
+            call(
+                "roles/harbor/defaults/main.yml",
+                "harbor_jobservice_max_job_workers: 10",
+                "harbor_jobservice_max_job_workers: 16"
+            )
+        );
+        // The version on the line after the collection's name; the changelog sets nothing.
+        assert_eq!(
+            edit.change_asked("Pin the community.docker collection to version 3.10.2."),
+            call("requirements.yml", "version: 3.8.1", "version: 3.10.2")
+        );
+        // A name holding `version` that the request says; a version replaces no flag's "1".
+        assert_eq!(
+            edit.change_asked("Raise the role's minimum Ansible version to 2.15."),
+            call(
+                "roles/harbor/meta/main.yml",
+                "min_ansible_version: \"2.14\"",
+                "min_ansible_version: \"2.15\""
+            )
+        );
+        // The number inside a call, in the unit asked; not the example program's.
+        assert_eq!(
+            edit.change_asked("Change the default request timeout to 60 seconds."),
+            call(
+                "lib/src/config.dart",
+                "this.timeout = const Duration(seconds: 45),",
+                "this.timeout = const Duration(seconds: 60),"
+            )
+        );
+        // What the version is of, named after "of the"; not the package's own version.
+        assert_eq!(
+            edit.change_asked("Require version 1.2.2 or newer of the http package."),
+            call("pubspec.yaml", "http: ^1.2.1", "http: ^1.2.2")
+        );
+        // "Raise": not the CI's 3.3.4, higher than 3.3.0 already.
+        assert_eq!(
+            edit.change_asked("Raise the minimum Dart SDK to 3.3.0."),
+            call("pubspec.yaml", "sdk: ^3.2.0", "sdk: ^3.3.0")
+        );
+        // sbt's `:=`; `sbt.version` is no Scala version.
+        assert_eq!(
+            edit.change_asked("Upgrade the project to Scala 2.13.14."),
+            call(
+                "build.sbt",
+                "ThisBuild / scalaVersion := \"2.13.12\"",
+                "ThisBuild / scalaVersion := \"2.13.14\""
+            )
+        );
+        // HOCON's defaults, not production's; a case class's types are no values.
+        assert_eq!(
+            edit.change_asked("Raise the server's default idle timeout to 90 seconds."),
+            call(
+                "src/main/resources/application.conf",
+                "idle-timeout = 60s",
+                "idle-timeout = 90s"
+            )
+        );
+        assert_eq!(
+            edit.change_asked("Increase the default database connection pool size to 20."),
+            call(
+                "src/main/resources/application.conf",
+                "pool-size = 10",
+                "pool-size = 20"
+            )
+        );
+        // "Lower" to a higher value, a count of notes for a key counting bytes: no change.
+        assert_eq!(
+            edit.change_asked("Lower the default pool size to 40."),
+            None
+        );
+        assert_eq!(
+            edit.change_asked("Make note listings return 50 notes per page by default."),
+            None
+        );
     }
 }

@@ -1310,6 +1310,11 @@ const SHORT_COMMON: &[&str] = &[
 /// word ("word count", "longest line", "database password"). Lower case, at most 20, in order.
 /// A phrase found in a file names what the request asks about more closely than either word:
 /// the search for `longest` showed every line of the function that finds the longest line.
+/// So does a name joined by hyphens (`sbt-native-packager`, `docker-compose`: two parts or
+/// more, letters and digits, one of three letters or more, not all common words), after the
+/// phrases. Found with a Scala/sbt service (session 44): asked "Which version of
+/// sbt-native-packager does the build use?", the look searched `build` (the plugin's name was
+/// no word of the search: letters only), and Qwen2.5-Coder-0.5B answered the Scala version.
 fn asked_phrases(request: &str) -> Vec<String> {
     let word = |raw: &str| -> Option<String> {
         let w = raw
@@ -1339,6 +1344,25 @@ fn asked_phrases(request: &str) -> Vec<String> {
         }
         if out.len() == 20 {
             break;
+        }
+    }
+    for raw in crate::tools::request_words(request).take(200) {
+        let name = raw.to_lowercase();
+        let parts: Vec<&str> = name.split('-').collect();
+        if out.len() < 20
+            && parts.len() >= 2
+            && parts
+                .iter()
+                .all(|p| !p.is_empty() && p.chars().all(char::is_alphanumeric))
+            && parts
+                .iter()
+                .any(|p| p.chars().filter(char::is_ascii_alphabetic).count() >= 3)
+            && !parts
+                .iter()
+                .all(|p| COMMON.contains(p) || SHORT_COMMON.contains(p) || p.chars().count() < 3)
+            && !out.contains(&name)
+        {
+            out.push(name);
         }
     }
     out

@@ -219,6 +219,7 @@ pub(crate) const SET_VERBS: &[&str] = &[
     "allow",
     "limit",
     "scale",
+    "pin",
 ];
 
 /// Verbs that open a request for a number of things per unit ("Show 50 invoices per page",
