@@ -6243,7 +6243,7 @@ fn the_project_names_the_workspace_not_a_folder_called_project() {
                 "project/plugins.sbt",
                 "addSbtPlugin(\"com.github.sbt\" % \"sbt-git\" % \"2.0.1\")\naddSbtPlugin(\"com.github.sbt\" % \"sbt-native-packager\" % \"1.9.16\")\n",
             ),
-            ("build-notes.md", "The build uses sbt.\n"),
+            ("build-notes.md", "Notes: run sbt test.\n"),
         ],
     );
     let asked = asked_after_answer(
@@ -6254,22 +6254,28 @@ fn the_project_names_the_workspace_not_a_folder_called_project() {
     );
     let want = r#"{"name":"grep","arguments":{"pattern":"scala[._-]?version","ignore_case":true}}"#;
     assert!(asked.ends_with(want), "{asked}");
-    // A folder named as one still is.
+    // A folder named as one still is (here the file in it holding sbt's version).
     let asked = asked_after_answer(
         &dir,
         "Which sbt version does the project folder pin?",
         "1.9",
         "Done.",
     );
-    assert!(asked.contains(r#""path":"project""#), "{asked}");
-    // A properties key joins a phrase's words with a dot: asked "Which sbt version does the
-    // build use?", the look searched `sbt` (22 lines: CI steps, the changelog's older
-    // `sbt 1.9.6`) and the model answered `1.9.6`.
-    assert_search_offered(
+    assert!(asked.contains(r#""path":"project"#), "{asked}");
+    // sbt's version is in `project/build.properties` (`sbt.version=1.9.8`): asked "Which sbt
+    // version does the build use?", the look searched `sbt` (22 lines: CI steps, the
+    // changelog's older `sbt 1.9.6`) and the model answered `1.9.6`.
+    let asked = asked_after_answer(
         &dir,
         "Which sbt version does the build use?",
-        "sbt[._-]?version",
+        "1.9",
+        "Done.",
     );
+    let want = r#"{"name":"read","arguments":{"path":"project/build.properties"}}"#;
+    assert!(asked.ends_with(want), "{asked}");
+    // A properties key joins a phrase's words with a dot (`http.timeout=30`).
+    write_files(&dir, &[("conf/app.properties", "http.timeout=30\n")]);
+    assert_search_offered(&dir, "What is the http timeout?", "http[._-]?timeout");
     // A name joined by hyphens is searched as written: asked "Which version of
     // sbt-native-packager does the build use?", the look searched `build`.
     assert_search_offered(
@@ -6308,4 +6314,49 @@ fn a_tools_dotfile_named_by_its_stem_is_read() {
     );
     let want = r#"{"name":"read","arguments":{"path":".scalafmt.conf"}}"#;
     assert!(asked.ends_with(want), "{asked}");
+}
+
+/// Found with a Dart package (session 44): asked "What is the minimum Dart SDK version the
+/// package supports?" and "Which Dart SDK version does CI run with?", the look was the read of
+/// `lib/src/version.dart` (`version` names it by its stem) and Qwen2.5-Coder-0.5B answered the
+/// package's `1.4.0` both times. Dart's SDK constraint is the pubspec's; the CI's version is
+/// in its one workflow.
+#[test]
+fn a_dart_sdk_version_is_the_pubspecs_and_the_cis_its_workflows() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "lib/src/version.dart",
+                "const String packageVersion = '1.4.0';\n",
+            ),
+            (
+                "pubspec.yaml",
+                "name: pebble\nversion: 1.4.0\nenvironment:\n  sdk: ^3.2.0\n",
+            ),
+            (
+                ".github/workflows/ci.yml",
+                "env:\n  DART_VERSION: \"3.3.4\"\n",
+            ),
+        ],
+    );
+    let read = |path: &str| format!(r#"{{"name":"read","arguments":{{"path":"{path}"}}}}"#);
+    let asked = asked_after_answer(
+        &dir,
+        "What is the minimum Dart SDK version the package supports?",
+        "1.4.0",
+        "Done.",
+    );
+    assert!(asked.ends_with(&read("pubspec.yaml")), "{asked}");
+    let asked = asked_after_answer(
+        &dir,
+        "Which Dart SDK version does CI run with?",
+        "1.4.0",
+        "Done.",
+    );
+    assert!(
+        asked.ends_with(&read(".github/workflows/ci.yml")),
+        "{asked}"
+    );
 }

@@ -218,7 +218,7 @@ impl TypedTool for Edit {
     /// place, a rename or a respelling needs the file named. Found running `toolmend run` on a
     /// Docker Compose folder (session 29): "Bump the web image to notes:1.5.0." names none. A
     /// request that speaks of the CI ("Change the CI to use Go 1.22.") is looked for in the
-    /// CI's configuration only (see `is_ci_config`; a Go module, session 30).
+    /// CI's configuration only (see `crate::tools::is_ci_config`; a Go module, session 30).
     fn change_asked(&self, request: &str) -> Option<Value> {
         let parts = asked::parts(request);
         let change = Change::read(&parts)?;
@@ -344,7 +344,7 @@ impl Edit {
         // "Pin the community.docker collection to version 3.10.2." offered CHANGELOG.md's
         // "- Pinned community.docker to 3.8.1").
         let hits: Vec<(String, T)> = super::small_files(&self.sandbox, &dir)
-            .filter(|(path, _)| !ci || is_ci_config(path))
+            .filter(|(path, _)| !ci || crate::tools::is_ci_config(path))
             .filter(|(path, _)| !is_changelog(path))
             .filter_map(|(path, text)| {
                 found(&path, &text.replace("\r\n", "\n")).map(|hit| (path, hit))
@@ -723,22 +723,6 @@ fn is_config(path: &str) -> bool {
                 | "env"
                 | "service"
         )
-}
-
-/// Whether `path` (relative to the workspace root) configures a CI service: GitHub's workflows,
-/// GitLab's, CircleCI's, Azure's, Travis's, Bitbucket's, Woodpecker's, a Jenkinsfile.
-fn is_ci_config(path: &str) -> bool {
-    path.starts_with(".github/workflows/")
-        || path.starts_with(".circleci/")
-        || path.starts_with(".woodpecker")
-        || [
-            ".gitlab-ci.yml",
-            "azure-pipelines.yml",
-            ".travis.yml",
-            "bitbucket-pipelines.yml",
-            "Jenkinsfile",
-        ]
-        .contains(&path)
 }
 
 /// Whether `path` is a file that lists one entry a line — an ignore file (`.gitignore`,

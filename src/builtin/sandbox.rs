@@ -378,6 +378,20 @@ impl Sandbox {
         )
         .or_else(|| self.manifest_listing(request))
         .or_else(|| {
+            // A question about the CI: its one configuration file (a Dart package, session
+            // 44: "Which Dart SDK version does CI run with?" was offered the read of
+            // `lib/src/version.dart`, named by its stem; the workflow pins `DART_VERSION`).
+            let ci = crate::tools::request_words(request)
+                .any(|w| ["ci", "workflow", "pipeline"].contains(&w.to_lowercase().as_str()));
+            let mut configs = files
+                .iter()
+                .filter(|(_, shown)| crate::tools::is_ci_config(shown));
+            match (ci, configs.next(), configs.next()) {
+                (true, Some((_, one)), None) => Some(one.clone()),
+                _ => None,
+            }
+        })
+        .or_else(|| {
             // A language's or tool's version ("Which Node version …?"): the root's file
             // holding it, before a file a word names by its stem (`gradle.properties` for
             // "Which Gradle version …?" holds the daemon's settings, not the version).

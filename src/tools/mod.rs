@@ -503,6 +503,11 @@ const VERSION_FILES: &[(&[&str], &[&str])] = &[
     (&["rust"], &["rust-toolchain.toml", "rust-toolchain"]),
     (&["java"], &[".java-version"]),
     (&["terraform"], &[".terraform-version"]),
+    // Dart's and Flutter's SDK constraint is the pubspec's `environment:` (a Dart package,
+    // session 44: "What is the minimum Dart SDK version the package supports?" was offered
+    // `lib/src/version.dart`, named by its stem); sbt's version is in `project/`.
+    (&["dart", "flutter"], &["pubspec.yaml"]),
+    (&["sbt"], &["project/build.properties"]),
     // A build tool's wrapper pins the version it downloads (a Kotlin/Gradle application,
     // session 40: "Which Gradle version does the wrapper download?" was offered the read of
     // `gradle.properties`, named by its stem, which holds none).
@@ -662,6 +667,25 @@ pub fn request_names(request: &str, path: &str) -> bool {
         || (path == "package.json" && names_scripts(request))
         || (MANIFESTS.contains(&path) && asks_version(request))
         || pair_names_stem(request, stem)
+        || (is_ci_config(path)
+            && request_words(request)
+                .any(|w| ["ci", "workflow", "pipeline"].contains(&w.to_lowercase().as_str())))
+}
+
+/// Whether `path` (relative to the workspace root) configures a CI service: GitHub's workflows,
+/// GitLab's, CircleCI's, Azure's, Travis's, Bitbucket's, Woodpecker's, a Jenkinsfile.
+pub(crate) fn is_ci_config(path: &str) -> bool {
+    path.starts_with(".github/workflows/")
+        || path.starts_with(".circleci/")
+        || path.starts_with(".woodpecker")
+        || [
+            ".gitlab-ci.yml",
+            "azure-pipelines.yml",
+            ".travis.yml",
+            "bitbucket-pipelines.yml",
+            "Jenkinsfile",
+        ]
+        .contains(&path)
 }
 
 /// Words that name the workspace as a whole, after "this", "the", "my", "our" or "your": a
