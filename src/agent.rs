@@ -2908,12 +2908,22 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             };
             // A switch's state too (`{"enabled": false}` for "Turn off notifications by
             // default.", a Neovim plugin, session 43), which the request says in other words.
-            let (value, said) = match value {
+            let (mut value, said) = match value {
                 serde_json::Value::String(s) => (s.trim().to_owned(), false),
                 serde_json::Value::Number(n) => (n.to_string(), false),
                 serde_json::Value::Bool(b) => (b.to_string(), true),
                 _ => return false,
             };
+            // A version with a zero part more than the request writes (`2.15.0` for "Raise
+            // the role's minimum Ansible version to 2.15.": an Ansible role, session 44, where
+            // the made-up call was sent until the run ended).
+            let asked = |v: &str| crate::tools::request_words(&self.request).any(|w| w == v);
+            while !asked(&value)
+                && value.matches('.').count() >= 2
+                && let Some(shorter) = value.strip_suffix(".0")
+            {
+                value = shorter.to_owned();
+            }
             let text = |k: &str| want.get(k).and_then(serde_json::Value::as_str);
             let (Some(old), Some(new)) = (text("old_text"), text("new_text")) else {
                 return false;

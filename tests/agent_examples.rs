@@ -6360,3 +6360,40 @@ fn a_dart_sdk_version_is_the_pubspecs_and_the_cis_its_workflows() {
         "{asked}"
     );
 }
+
+/// Found with an Ansible role (session 44): asked "Raise the role's minimum Ansible version to
+/// 2.15.", Qwen2.5-Coder-0.5B sent `raise_role_minimum_ansible_version` with `{"version":
+/// "2.15.0"}` until the run ended, shown the `edit` of `min_ansible_version: "2.14"`. A version
+/// with a zero part more than the request writes is the new value it gives.
+#[test]
+fn a_made_up_call_sending_the_version_with_a_zero_more_is_the_change_due() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "roles/harbor/meta/main.yml",
+            "galaxy_info:\n  role_name: harbor\n  min_ansible_version: \"2.14\"\n",
+        )],
+    );
+    let made_up = || {
+        call(
+            "raise_role_minimum_ansible_version",
+            json!({"version": "2.15.0"}),
+        )
+    };
+    let (t, _) = run_prompt(
+        &dir,
+        "Raise the role's minimum Ansible version to 2.15.",
+        vec![made_up(), made_up(), made_up(), "Done.".into()],
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("roles/harbor/meta/main.yml")).unwrap(),
+        "galaxy_info:\n  role_name: harbor\n  min_ansible_version: \"2.15\"\n",
+        "{:#?}",
+        t.turns
+            .iter()
+            .flat_map(|t| &t.calls)
+            .map(|c| &c.feedback)
+            .collect::<Vec<_>>()
+    );
+}
