@@ -6142,15 +6142,34 @@ fn a_made_up_call_sending_a_switchs_new_state_is_the_change_due() {
             "M.defaults = {\n  work_minutes = 25,\n  notify = true,\n}\n",
         )],
     );
-    let made_up = || call("set_notifications", json!({"enabled": false}));
-    let (t, _) = run_prompt(
+    assert_made_up_thrice_makes(
         &dir,
         "Turn off notifications by default.",
+        ("set_notifications", json!({"enabled": false})),
+        "lua/focus/config.lua",
+        "M.defaults = {\n  work_minutes = 25,\n  notify = false,\n}\n",
+    );
+}
+
+/// Asserts that `prompt` in `dir`, answered three times with the made-up call `made_up` (a
+/// name and its arguments) and then "Done.", leaves `path` holding `want` (the change due,
+/// once shown, run for the made-up call); the feedback of every call on failure.
+fn assert_made_up_thrice_makes(
+    dir: &tempfile::TempDir,
+    prompt: &str,
+    made_up: (&str, serde_json::Value),
+    path: &str,
+    want: &str,
+) {
+    let made_up = || call(made_up.0, made_up.1.clone());
+    let (t, _) = run_prompt(
+        dir,
+        prompt,
         vec![made_up(), made_up(), made_up(), "Done.".into()],
     );
     assert_eq!(
-        std::fs::read_to_string(dir.path().join("lua/focus/config.lua")).unwrap(),
-        "M.defaults = {\n  work_minutes = 25,\n  notify = false,\n}\n",
+        std::fs::read_to_string(dir.path().join(path)).unwrap(),
+        want,
         "{:#?}",
         t.turns
             .iter()
@@ -6375,25 +6394,14 @@ fn a_made_up_call_sending_the_version_with_a_zero_more_is_the_change_due() {
             "galaxy_info:\n  role_name: harbor\n  min_ansible_version: \"2.14\"\n",
         )],
     );
-    let made_up = || {
-        call(
-            "raise_role_minimum_ansible_version",
-            json!({"version": "2.15.0"}),
-        )
-    };
-    let (t, _) = run_prompt(
+    assert_made_up_thrice_makes(
         &dir,
         "Raise the role's minimum Ansible version to 2.15.",
-        vec![made_up(), made_up(), made_up(), "Done.".into()],
-    );
-    assert_eq!(
-        std::fs::read_to_string(dir.path().join("roles/harbor/meta/main.yml")).unwrap(),
+        (
+            "raise_role_minimum_ansible_version",
+            json!({"version": "2.15.0"}),
+        ),
+        "roles/harbor/meta/main.yml",
         "galaxy_info:\n  role_name: harbor\n  min_ansible_version: \"2.15\"\n",
-        "{:#?}",
-        t.turns
-            .iter()
-            .flat_map(|t| &t.calls)
-            .map(|c| &c.feedback)
-            .collect::<Vec<_>>()
     );
 }

@@ -1643,13 +1643,7 @@ fn names_subject(path: &str, text: &str, line: &str, keys: &[asked::Part], value
                     .contains(&w.as_str())
         })
         .collect();
-    let lines: Vec<&str> = text.lines().collect();
-    let before = lines
-        .iter()
-        .position(|l| std::ptr::eq(*l, line))
-        .and_then(|k| lines[..k].iter().rev().find(|l| !l.trim().is_empty()))
-        .copied()
-        .unwrap_or_default();
+    let before = line_before(text, line).unwrap_or_default();
     let file = path.rsplit('/').next().unwrap_or(path);
     let lower = format!("{file}\n{before}\n{line}").to_lowercase();
     subjects.is_empty() || subjects.iter().any(|w| lower.contains(w.as_str()))
@@ -2578,15 +2572,8 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
         // Of several, the one right after a line naming a key of the request (`- name:
         // community.docker` then `version: 3.8.1` in an Ansible requirements.yml, beside
         // another collection's `version:`: session 44).
-        let lines: Vec<&str> = text.lines().collect();
         let after_name = |line: &str| {
-            let Some(k) = lines.iter().position(|l| std::ptr::eq(*l, line)) else {
-                return false;
-            };
-            lines[..k]
-                .iter()
-                .rev()
-                .find(|l| !l.trim().is_empty())
+            line_before(text, line)
                 .and_then(|prev| {
                     prev.trim()
                         .trim_start_matches("- ")
@@ -3320,6 +3307,16 @@ fn is_type(text: &str) -> bool {
 /// How many bytes of white space open `line`: its indentation.
 fn indent(line: &str) -> usize {
     line.len() - line.trim_start().len()
+}
+
+/// The last line of `text` before `line` (a line of `text`, as `str::lines` gives it) that is
+/// not blank; `None` for the first such line or a `line` from elsewhere.
+fn line_before<'t>(text: &'t str, line: &str) -> Option<&'t str> {
+    let at = (line.as_ptr() as usize).checked_sub(text.as_ptr() as usize)?;
+    if at > text.len() {
+        return None;
+    }
+    text[..at].lines().rev().find(|l| !l.trim().is_empty())
 }
 
 fn line_of(text: &str, at: usize) -> usize {
