@@ -1231,6 +1231,8 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                                     note.push_str(&correct::look_first(&look));
                                 } else if let Some((name, look)) = self.body_look() {
                                     note.push_str(&correct::body_next(&name, &look));
+                                } else if let Some((name, look)) = self.reference_look() {
+                                    note.push_str(&correct::reference_next(&name, &look));
                                 }
                                 note
                             }
@@ -3325,6 +3327,25 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             let call = serde_json::json!({"name": "read", "arguments": {"path": path, "start_line": line, "end_line": line + 39}});
             (name, call.to_string())
         })
+    }
+
+    /// The search for the name a line of the tool results sets what the request names from,
+    /// not from a value (`'User-Agent': config.userAgent,`: see [`correct::referenced_name`]),
+    /// with the name — when no such search was made. The value is where that name is set.
+    fn reference_look(&self) -> Option<(String, String)> {
+        if !self.is_tool("grep") {
+            return None;
+        }
+        self.history
+            .iter()
+            .filter(|m| m.role == Role::Tool)
+            .flat_map(|m| m.content.lines())
+            .filter_map(|l| correct::referenced_name(shown_text(l), &self.request))
+            .map(|name| {
+                let call = serde_json::json!({"name": "grep", "arguments": {"pattern": name, "ignore_case": true}});
+                (name, call.to_string())
+            })
+            .find(|(_, call)| !self.already_made(call))
     }
 
     /// The file the request asks code to be written into when `name`, no tool's, is a name in

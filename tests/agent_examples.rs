@@ -4732,6 +4732,63 @@ fn a_search_showing_only_a_definition_offers_the_read_of_its_body() {
     );
 }
 
+/// Found with a Dart package (session 45, user_agent): asked "Which User-Agent does the client
+/// send by default?", Qwen2.5-Coder-0.5B read `client.dart`, whose `'User-Agent':
+/// config.userAgent,` holds no value, read it again and again and answered `Pebble/1.0`. A
+/// repeated look whose results set what the question names from a name offers the search for
+/// that name; once searched, the value is shown and nothing more is offered.
+#[test]
+fn a_result_setting_the_asked_thing_from_a_name_offers_the_search_for_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let client = "class Client {\n  Client(this.config);\n  final Config config;\n  Map<String, String> headers() => {\n    'User-Agent': config.userAgent,\n  };\n}\n";
+    let config = "const String defaultUserAgent = 'pebble-dart/1.4.0';\n\nclass Config {\n  const Config({this.userAgent = defaultUserAgent});\n  final String userAgent;\n}\n";
+    write_files(
+        &dir,
+        &[("lib/client.dart", client), ("lib/config.dart", config)],
+    );
+    let prompt = "Which User-Agent does the client send by default?";
+    let read = || call("read", json!({"path": "lib/client.dart"}));
+    let search = json!({"pattern": "userAgent", "ignore_case": true});
+    let (t, _) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            read(),
+            read(),
+            call("grep", search.clone()),
+            "`pebble-dart/1.4.0`.".into(),
+        ],
+    );
+    let again = &t.turns[1].calls[0].feedback;
+    let offer = format!(
+        "The results set it from `userAgent`, not from a value. To see the value of `userAgent`, call: {}",
+        json!({"name": "grep", "arguments": search})
+    );
+    assert!(again.contains(&offer), "{again}");
+    assert!(
+        t.turns[2].calls[0]
+            .result
+            .output
+            .contains("defaultUserAgent = 'pebble-dart/1.4.0'"),
+        "{:?}",
+        t.turns[2]
+    );
+    assert_eq!(t.answer.as_deref(), Some("`pebble-dart/1.4.0`."));
+    // A value, not a name: no offer.
+    let literal = client.replace("config.userAgent", "'pebble-dart/1.4.0'");
+    write_files(&dir, &[("lib/client.dart", &literal)]);
+    let (t, _) = run_prompt(
+        &dir,
+        prompt,
+        vec![read(), read(), "`pebble-dart/1.4.0`.".into()],
+    );
+    assert!(
+        !t.turns[1].calls[0].feedback.contains("not from a value"),
+        "{:?}",
+        t.turns[1]
+    );
+}
+
 /// Found with a C library (session 36, cap_128): asked "Set the default capacity to 128.",
 /// Qwen2.5-Coder-0.5B called `set_default_capacity` with `{"capacity": 128}` three times and
 /// was shown `ls` each time: no change was due, as no line assigned "default capacity". The
@@ -6085,6 +6142,20 @@ fn a_kinds_word_found_only_where_no_value_is_set_gives_way_to_the_noun() {
         "What is the default request timeout in seconds?",
         "timeout",
     );
+    // The kind's word inside another name with a value (`requestsPerSecond: 20`) does not
+    // set its value (a Dart package, session 45).
+    write_files(
+        &dir,
+        &[(
+            "README.md",
+            "Limit with `RateLimiter(requestsPerSecond: 20)`.\n",
+        )],
+    );
+    assert_search_offered(
+        &dir,
+        "What is the default request timeout in seconds?",
+        "timeout",
+    );
     // A kind's word on a line with a value stays the search: `bread` of "the bread price".
     write_files(
         &dir,
@@ -6332,6 +6403,38 @@ fn a_tools_dotfile_named_by_its_stem_is_read() {
         "Done.",
     );
     let want = r#"{"name":"read","arguments":{"path":".scalafmt.conf"}}"#;
+    assert!(asked.ends_with(want), "{asked}");
+}
+
+/// Found with a Dart package (session 45, cache_entries): asked "How many responses does the
+/// cache hold by default?", the look searched `default`, the one word `cache.dart` lacked, and
+/// Qwen2.5-Coder-0.5B answered `3` from the changelog's lines; the file sets the default as a
+/// parameter's value (`this.maxEntries = 256`). "By default" names no word to search: the
+/// file named by its stem is read; so is the file "cached responses" names (cache_ttl).
+#[test]
+fn by_default_is_no_word_a_file_named_by_its_stem_lacks() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "lib/src/cache.dart",
+                "/// In-memory LRU cache for successful GET responses.\nclass ResponseCache {\n  ResponseCache({this.maxEntries = 256});\n  final int maxEntries;\n}\n",
+            ),
+            (
+                "CHANGELOG.md",
+                "- The default of 3 attempts matches the old default of 2 retries.\n- The cache's default size is now 256 responses.\n",
+            ),
+        ],
+    );
+    let want = r#"{"name":"read","arguments":{"path":"lib/src/cache.dart"}}"#;
+    let prompt = "How many responses does the cache hold by default?";
+    let asked = asked_after_answer(&dir, prompt, "100", "Done.");
+    assert!(asked.ends_with(want), "{asked}");
+    // A participle before a noun names its verb's file too (cache_ttl: "cached responses";
+    // the look searched `kept`, a doc comment's word).
+    let prompt = "How many seconds are cached responses kept by default?";
+    let asked = asked_after_answer(&dir, prompt, "60", "Done.");
     assert!(asked.ends_with(want), "{asked}");
 }
 

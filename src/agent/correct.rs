@@ -186,6 +186,106 @@ pub fn body_next(name: &str, call: &str) -> String {
     format!("\nThe results show only the line that defines `{name}`. To see its body, call: {call}")
 }
 
+/// The name whose value `line` (the text of a tool result's line) gives what the `request`
+/// names, when the line sets it from that name and not from a value: the key before `:` or `=`
+/// is one to three of the request's words joined (`'User-Agent'` for "User-Agent",
+/// `requestTimeout` for "request timeout"; single words of four letters or more, not words
+/// any line could hold), and what follows is a name in code, dotted (`config.userAgent`) or
+/// written as code (`defaultUserAgent`) — the last part of it is returned. Found with a Dart
+/// package (session 45): asked "Which User-Agent does the client send by default?",
+/// Qwen2.5-Coder-0.5B read `client.dart`, whose `'User-Agent': config.userAgent,` holds no
+/// value, read it again and again, and answered `Pebble/1.0`; the value is in `config.dart`.
+///
+/// ```
+/// use toolmend::agent::correct::referenced_name;
+/// let asked = "Which User-Agent does the client send by default?";
+/// assert_eq!(referenced_name("'User-Agent': config.userAgent,", asked).as_deref(), Some("userAgent"));
+/// assert_eq!(referenced_name("this.userAgent = defaultUserAgent,", asked).as_deref(), Some("defaultUserAgent"));
+/// assert_eq!(referenced_name("const String defaultUserAgent = 'pebble-dart/1.4.0';", asked), None);
+/// assert_eq!(referenced_name("'User-Agent': 'pebble-dart',", asked), None);
+/// assert_eq!(referenced_name("if (a == config.userAgent)", asked), None);
+/// ```
+#[must_use]
+pub fn referenced_name(line: &str, request: &str) -> Option<String> {
+    const GENERIC: &[&str] = &[
+        "default", "value", "name", "what", "which", "does", "when", "with", "from", "this",
+        "that", "there", "have", "used", "uses", "set", "true", "false",
+    ];
+    let at = line.char_indices().find_map(|(i, c)| {
+        let before = line[..i].chars().next_back();
+        let after = line[i + c.len_utf8()..].chars().next();
+        let sign = match c {
+            ':' => before != Some(':') && after != Some(':'),
+            '=' => {
+                !matches!(before, Some('=' | '!' | '<' | '>' | '+' | '-' | '*' | '/'))
+                    && !matches!(after, Some('=' | '>'))
+            }
+            _ => false,
+        };
+        sign.then_some(i)
+    })?;
+    let key: String = line[..at]
+        .trim_end()
+        .rsplit(char::is_whitespace)
+        .next()?
+        .rsplit('.')
+        .next()?
+        .chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect();
+    let value = line[at + 1..]
+        .trim()
+        .trim_end_matches([',', ';'])
+        .trim_end();
+    let ident = |s: &str| {
+        s.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '$')
+            && s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+    };
+    let parts: Vec<&str> = value.split('.').collect();
+    if key.chars().count() < 4 || !parts.iter().all(|p| ident(p)) {
+        return None;
+    }
+    let last = *parts.last()?;
+    if last.chars().count() < 3 || (parts.len() == 1 && !written_as_code(last)) {
+        return None;
+    }
+    let words: Vec<String> = crate::tools::request_words(request)
+        .take(200)
+        .flat_map(|w| w.split(|c: char| !c.is_alphanumeric()))
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    let named = (1..=3).any(|n| {
+        words.windows(n).any(|run| {
+            let joined = run.concat();
+            joined == key
+                && (n > 1 || (joined.chars().count() >= 4 && !GENERIC.contains(&joined.as_str())))
+        })
+    });
+    named.then(|| last.to_owned())
+}
+
+/// The line added to a repeated result that shows no other call, offering `call`, the search
+/// for `name`, which a line of the results sets what the request names from (see
+/// [`referenced_name`]).
+///
+/// ```
+/// use toolmend::agent::correct::reference_next;
+/// let call = r#"{"name":"grep","arguments":{"pattern":"userAgent","ignore_case":true}}"#;
+/// assert_eq!(
+///     reference_next("userAgent", call),
+///     format!("\nThe results set it from `userAgent`, not from a value. To see the value of `userAgent`, call: {call}")
+/// );
+/// ```
+#[must_use]
+pub fn reference_next(name: &str, call: &str) -> String {
+    format!(
+        "\nThe results set it from `{name}`, not from a value. To see the value of `{name}`, call: {call}"
+    )
+}
+
 /// The note prepended to an earlier result when the model repeats an identical call; the
 /// user's `request` is restated (a small model that repeats a call has lost track of what the
 /// result was for).

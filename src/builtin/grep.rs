@@ -912,9 +912,21 @@ fn phrase_elsewhere(sb: &Sandbox, request: &str, file: &str) -> Option<String> {
     let mut phrases = negations(request);
     phrases.extend(asked_phrases(request));
     let stem = stem.to_lowercase();
+    // "By default" says how a value is set, not a word the file writes it with: a default is
+    // a parameter's or a field's value (a Dart package, session 45: asked "How many responses
+    // does the cache hold by default?", `cache.dart` — `this.maxEntries = 256` — lacked
+    // `default`, searched instead, and the model answered `3` from the changelog).
+    let by_default = request
+        .to_lowercase()
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .windows(2)
+        .any(|w| w == ["by", "default"]);
     let words: Vec<String> = plain_words(request)
         .into_iter()
         .filter(|w| !stem.contains(w.as_str()) && !w.contains(&stem))
+        .filter(|w| !(by_default && w == "default"))
         .collect();
     let lacked: Vec<String> = words
         .iter()
@@ -980,9 +992,9 @@ fn phrase_elsewhere(sb: &Sandbox, request: &str, file: &str) -> Option<String> {
 
 /// `word`, the word [`telling_word`] chose of the `asked` words ([`asked_words`]) — or, when it
 /// is the kind's word before the noun (`request` of "the default request timeout": `asked`
-/// holds "request timeout", then `timeout`, then `request`) and none of its lines holds a
-/// digit while one of the noun's does, the noun: the kind's word is then only in prose and
-/// names, not where a value is set. Found with a Swift package (session 43): asked "What is
+/// holds "request timeout", then `timeout`, then `request`) and none of the lines holding it
+/// as a word of its own holds a digit while one of the noun's does, the noun: the kind's word
+/// is then only in prose and other names, not where a value is set. Found with a Swift package (session 43): asked "What is
 /// the default request timeout in seconds?", the look searched `request` (two lines: a doc
 /// comment, `timeoutIntervalForRequest = config.timeoutSeconds`), and the default, on the line
 /// `timeoutSeconds: TimeInterval = 15,`, was never shown.
@@ -998,9 +1010,23 @@ fn valued_noun(sb: &Sandbox, asked: &[String], word: String) -> String {
         }
         _ => return word,
     };
+    // The kind's word counts as a word of its own only (`requestsPerSecond: 20` sets no
+    // request's value: a Dart package, session 45, where `request` was searched again); the
+    // noun inside a name too (`timeoutSeconds: TimeInterval = 15`).
+    let whole = |line: &str, w: &str| {
+        line.match_indices(w).any(|(at, _)| {
+            let end = at + w.len();
+            !line[..at].ends_with(char::is_alphanumeric)
+                && !line[end..].starts_with(char::is_alphanumeric)
+        })
+    };
     let pair = [noun.as_str(), word.as_str()];
     let valued = lines_holding(sb, sb.root(), 2, |line, k| {
-        line.contains(pair[k]) && line.chars().any(|c| c.is_ascii_digit())
+        (if k == 0 {
+            line.contains(pair[k])
+        } else {
+            whole(line, pair[k])
+        }) && line.chars().any(|c| c.is_ascii_digit())
     });
     if valued[0] > 0 && valued[1] == 0 {
         noun

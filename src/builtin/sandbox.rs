@@ -447,6 +447,15 @@ impl Sandbox {
         })
         .or_else(paired)
         .or_else(|| self.script_named(request))
+        .or_else(|| {
+            // Last, a participle before a noun names its verb's file: "cached responses" is
+            // about `cache.dart` (see `crate::tools::participle_names_stem`).
+            let mut named = files
+                .iter()
+                .filter(|(stem, _)| crate::tools::participle_names_stem(request, stem));
+            let first = named.next()?;
+            named.next().is_none().then(|| first.1.clone())
+        })
     }
 
     /// The root's one `*.gemspec` for a root `Gemfile` with a `gemspec` line (Bundler's: the

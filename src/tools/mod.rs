@@ -667,9 +667,45 @@ pub fn request_names(request: &str, path: &str) -> bool {
         || (path == "package.json" && names_scripts(request))
         || (MANIFESTS.contains(&path) && asks_version(request))
         || pair_names_stem(request, stem)
+        || participle_names_stem(request, stem)
         || (is_ci_config(path)
             && request_words(request)
                 .any(|w| ["ci", "workflow", "pipeline"].contains(&w.to_lowercase().as_str())))
+}
+
+/// Whether a participle of `request` right before a noun names the verb whose file is
+/// called `stem`: "cached responses" for `cache.dart`, "parsed lines" for `parse.py` — a word
+/// of six letters or more ending in `-ed`, its verb with or without the `e`, then a word that
+/// is no preposition, article or verb. Found with a Dart package (session 45): asked "How many
+/// seconds are cached responses kept by default?", the look searched `kept`, a doc comment's
+/// word, and the cache's `ttl = const Duration(seconds: 300)` was never shown.
+///
+/// ```
+/// use toolmend::tools::participle_names_stem;
+/// assert!(participle_names_stem("How long are cached responses kept?", "cache"));
+/// assert!(!participle_names_stem("How long is it cached by default?", "cache"));
+/// assert!(!participle_names_stem("Which parsed lines are kept?", "cache"));
+/// ```
+#[must_use]
+pub fn participle_names_stem(request: &str, stem: &str) -> bool {
+    const NOT_NOUNS: &[&str] = &[
+        "by", "to", "in", "on", "at", "of", "with", "from", "for", "into", "the", "a", "an", "and",
+        "or", "is", "are", "was", "were", "be", "it", "them", "as",
+    ];
+    let words: Vec<String> = request_words(request)
+        .take(200)
+        .map(str::to_lowercase)
+        .collect();
+    words.windows(2).any(|pair| {
+        pair[0].strip_suffix("ed").is_some_and(|verb| {
+            pair[0].chars().count() >= 6
+                && pair[0].chars().all(|c| c.is_ascii_alphabetic())
+                && pair[1].chars().all(char::is_alphabetic)
+                && !NOT_NOUNS.contains(&pair[1].as_str())
+                && (stem.eq_ignore_ascii_case(&format!("{verb}e"))
+                    || stem.eq_ignore_ascii_case(verb))
+        })
+    })
 }
 
 /// Whether `path` (relative to the workspace root) configures a CI service: GitHub's workflows,
