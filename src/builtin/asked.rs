@@ -444,6 +444,7 @@ pub(crate) fn value_set(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
         .or_else(|| every_interval(parts))
         .or_else(|| size_given(parts))
         .or_else(|| count_given(parts))
+        .or_else(|| limit_given(parts))
         .or_else(|| wait_given(parts))
         .or_else(|| duration_made(parts))
     {
@@ -776,6 +777,57 @@ fn count_made(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
         .collect();
     keys.extend(rest[1..at].iter().filter(|p| is_value(p)).cloned());
     (!keys.is_empty() && keys.iter().all(is_value)).then(|| (rest[at + 1].clone(), keys))
+}
+
+/// An upper bound: "… up to N K" in a clause whose verb sets nothing itself (not one of
+/// [`crate::tools::SET_VERBS`], whose "to" is the value's); N a whole number, K a plural — N
+/// for the maximum of what K names, named by `max`, K and the clause's words between its verb
+/// and "up" (a Scala/sbt service, session 44: "Let scalafmt format lines up to 120 columns
+/// wide." is `.scalafmt.conf`'s `maxColumn = 110`). Times tried are attempts: "try up to 5
+/// times" (a Dart package, session 44: `this.maxAttempts = 3`).
+///
+/// ```text
+/// Let scalafmt format lines up to 120 columns wide        → (120, [scalafmt, format, lines, max, columns])
+/// Make the retry policy try up to 5 times by default      → (5, [retry, policy, try, max, attempts])
+/// ```
+fn limit_given(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
+    let verb = (0..parts.len()).find(|&i| opens_clause(parts, i) && !parts[i].quoted)?;
+    let rest = clause(&parts[verb..]);
+    if rest[0].is_any(crate::tools::SET_VERBS) && !rest[0].is("make") {
+        return None;
+    }
+    let up = (1..rest.len())
+        .find(|&i| rest[i].is("up") && rest.get(i + 1).is_some_and(|p| p.is("to")))?;
+    let (value, unit) = (rest.get(up + 2)?, rest.get(up + 3)?);
+    let plural = unit.text.len() >= 4 && unit.text.ends_with('s') && !unit.text.ends_with("ss");
+    if value.quoted
+        || value.text.is_empty()
+        || !value.text.chars().all(|c| c.is_ascii_digit())
+        || unit.quoted
+        || !unit.text.chars().all(char::is_alphabetic)
+        || !plural
+    {
+        return None;
+    }
+    let mut keys: Vec<Part> = rest[1..up]
+        .iter()
+        .filter(|p| is_value(p))
+        .cloned()
+        .collect();
+    let tried = rest[1..up]
+        .iter()
+        .any(|p| p.is_any(&["try", "retry", "attempt"]));
+    let word = |text: &str| Part {
+        text: text.to_owned(),
+        ..unit.clone()
+    };
+    keys.push(word("max"));
+    keys.push(if unit.is("times") && tried {
+        word("attempts")
+    } else {
+        unit.clone()
+    });
+    Some((value.clone(), keys))
 }
 
 /// A wait: "… wait N unit before K" (`after`, `between`; N a whole number, the unit one of

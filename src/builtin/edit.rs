@@ -1928,8 +1928,19 @@ fn phrase_keys(keys: &[asked::Part], n: usize) -> Vec<String> {
 /// `@retry(max_retries=3, backoff=2)`.
 fn keyword_arg<'a>(line: &'a str, name: &str) -> Option<&'a str> {
     let lower = line.to_ascii_lowercase();
-    asked::token_at(&lower, name).into_iter().find_map(|at| {
-        let after = &line[at + name.len()..];
+    // A field set through `this.` or `self.` is the name's too (Dart's `this.maxAttempts = 3,`
+    // in a constructor's parameters: a Dart package, session 45).
+    let own = ["this.", "self."].map(|p| format!("{p}{name}"));
+    let ats = asked::token_at(&lower, name)
+        .into_iter()
+        .map(|at| at + name.len())
+        .chain(own.iter().flat_map(|t| {
+            asked::token_at(&lower, t)
+                .into_iter()
+                .map(|at| at + t.len())
+        }));
+    ats.into_iter().find_map(|end| {
+        let after = &line[end..];
         let after = after.strip_prefix(['"', '\'']).unwrap_or(after);
         let rest = after.trim_start();
         let sep = rest.chars().next()?;
@@ -1964,7 +1975,8 @@ fn keyword_arg<'a>(line: &'a str, name: &str) -> Option<&'a str> {
         // `DEFAULT_TIMEOUT_SECONDS * 1000`, not `"LogLevel": {`).
         let literal = v.starts_with(['"', '\''])
             || (!v.contains(char::is_whitespace) && !v.contains(['(', '{', '[']));
-        (!v.is_empty() && literal).then_some(v)
+        // Not the name itself: `self.timeoutSeconds = timeoutSeconds` passes a parameter on.
+        (!v.is_empty() && literal && !v.eq_ignore_ascii_case(name)).then_some(v)
     })
 }
 
@@ -2103,9 +2115,21 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
                 found.push((line, hit));
             }
         }
-        match found[..] {
-            [one] => return Some(one),
-            [] => {}
+        // Of several, the one line setting the key outside a call's parentheses opened on
+        // it: the declaration's default, not a call passing its own (`this.maxAttempts = 3,`
+        // over `const RetryPolicy.none() : this(maxAttempts: 1);`: a Dart package, session
+        // 45).
+        let declared: Vec<(&str, &str)> = found
+            .iter()
+            .copied()
+            .filter(|(line, hit)| {
+                let before = &line[..hit.as_ptr() as usize - line.as_ptr() as usize];
+                before.matches('(').count() <= before.matches(')').count()
+            })
+            .collect();
+        match (&found[..], &declared[..]) {
+            ([one], _) | ([_, _, ..], [one]) => return Some(*one),
+            ([], _) => {}
             _ => return None,
         }
     }
@@ -5426,6 +5450,45 @@ mod tests {
     /// dependency named after "of the", the CI's pinned SDK lower than the one asked to raise
     /// to) and a Scala/sbt service (HOCON defaults beside `production.conf`, a case class's
     /// types, sbt's `:=`, `sbt.version` that is no Scala version, a key counting bytes).
+    /// Found with a Scala/sbt service and a Dart package (session 44's max_column_120 and
+    /// max_attempts_5): "up to N things" names the maximum of the things; a constructor's
+    /// `this.` field default is the key's line, not a call passing its own value.
+    #[test]
+    fn an_upper_bound_sets_the_maximum_where_it_is_declared() {
+        use crate::tools::TypedTool;
+        let (_dir, edit) = edit_over(&[
+            (
+                ".scalafmt.conf",
+                "version = \"3.7.17\"\nmaxColumn = 110\nalign.preset = more\n",
+            ),
+            (
+                "lib/src/retry_policy.dart",
+                "class RetryPolicy {\n  const RetryPolicy({int? maxAttempts})\n      : this.maxAttempts = maxAttempts;\n  const RetryPolicy.standard({\n    this.maxAttempts = 3,\n    this.maxDelay = const Duration(seconds: 8),\n  });\n\n  /// A policy that never retries.\n  const RetryPolicy.none() : this(maxAttempts: 1);\n  final int maxAttempts;\n}\n",
+            ),
+        ]);
+        assert_eq!(
+            edit.change_asked("Let scalafmt format lines up to 120 columns wide."),
+            call(".scalafmt.conf", "maxColumn = 110", "maxColumn = 120")
+        );
+        assert_eq!(
+            edit.change_asked("Make the retry policy try up to 5 times by default."),
+            call(
+                "lib/src/retry_policy.dart",
+                "this.maxAttempts = 3,",
+                "this.maxAttempts = 5,"
+            )
+        );
+        // "Set … to": the request's own "to" is the value's, no bound.
+        assert_eq!(
+            edit.change_asked("Set the maximum attempts to 4."),
+            call(
+                "lib/src/retry_policy.dart",
+                "this.maxAttempts = 3,",
+                "this.maxAttempts = 4,"
+            )
+        );
+    }
+
     #[test]
     fn settings_of_an_ansible_role_a_dart_package_and_an_sbt_service_are_set() {
         use crate::tools::TypedTool;
