@@ -1994,6 +1994,11 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     correct::cut_name(content, prompt, &shown).map(|name| {
                         (name, "the answer gave the first part of a dotted name the results write: asked for what it tells")
                     })
+                })
+                .or_else(|| {
+                    correct::cut_path(content, prompt, &all).map(|path| {
+                        (path, "the answer dropped the leading `/` of a path the results write: asked for it as written")
+                    })
                 });
             if let Some((whole, why)) = cut {
                 asked.number = true;

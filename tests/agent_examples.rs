@@ -3891,6 +3891,46 @@ fn a_url_cut_before_its_path_is_asked_for_whole() {
     );
 }
 
+/// Found with an Ansible role (session 44, reg01_data_volume): asked "Where does reg-01 keep
+/// Harbor's data?", shown `harbor_data_volume: /srv/harbor-data`, Qwen2.5-Coder-0.5B answered
+/// `srv/harbor-data`, and the loop took it. An answer that is a path the results write with
+/// its leading `/` dropped is asked once for it as written.
+#[test]
+fn a_path_without_its_leading_slash_is_asked_for_as_written() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "inventory/host_vars/reg-01.yml",
+            "---\nharbor_data_volume: /srv/harbor-data\n",
+        )],
+    );
+    let prompt = "Where does reg-01 keep Harbor's data?";
+    let read = call("read", json!({"path": "inventory/host_vars/reg-01.yml"}));
+    let (t, requests) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            read.clone(),
+            "srv/harbor-data".into(),
+            "/srv/harbor-data".into(),
+        ],
+    );
+    let asked = &requests[2].messages.last().unwrap().content;
+    assert!(
+        asked.starts_with(
+            "`srv/harbor-data` drops the leading `/` of `/srv/harbor-data`, the path the tool results write."
+        ),
+        "{asked}"
+    );
+    assert_eq!(t.answer.as_deref(), Some("/srv/harbor-data"));
+    let (t, requests) = run_prompt(&dir, prompt, vec![read, "/srv/harbor-data".into()]);
+    assert_eq!(
+        (t.answer.as_deref(), requests.len()),
+        (Some("/srv/harbor-data"), 2)
+    );
+}
+
 /// Found with a Django project (session 41): asked "Which database engine does the project
 /// use?", shown `"ENGINE": "django.db.backends.postgresql"` (and searching `postgresql` itself),
 /// Qwen2.5-Coder-0.5B answered `django`, and the loop took it. An answer that is only the first
@@ -6404,6 +6444,43 @@ fn a_tools_dotfile_named_by_its_stem_is_read() {
     );
     let want = r#"{"name":"read","arguments":{"path":".scalafmt.conf"}}"#;
     assert!(asked.ends_with(want), "{asked}");
+}
+
+/// Found with an Ansible role (session 44, molecule_image): asked "Which container image do
+/// the Molecule tests run in?", the look searched `container`, a word `molecule.yml` lacks,
+/// and Qwen2.5-Coder-0.5B answered `Harbor` from the README's lines. The file named by its
+/// stem sets what the question asks for under its own key (`image:`): its read is the look.
+#[test]
+fn a_file_named_by_its_stem_keying_the_asked_thing_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "roles/harbor/molecule/default/molecule.yml",
+                "driver:\n  name: docker\nplatforms:\n  - name: harbor-ubuntu2204\n    image: geerlingguy/docker-ubuntu2204-ansible:latest\n",
+            ),
+            (
+                "README.md",
+                "Harbor is an open source container registry.\nThe role is tested with Molecule in a Docker container:\n",
+            ),
+        ],
+    );
+    let prompt = "Which container image do the Molecule tests run in?";
+    let asked = asked_after_answer(&dir, prompt, "ubuntu", "Done.");
+    let want =
+        r#"{"name":"read","arguments":{"path":"roles/harbor/molecule/default/molecule.yml"}}"#;
+    assert!(asked.ends_with(want), "{asked}");
+    // Without the key, the word it lacks is searched where it is.
+    write_files(
+        &dir,
+        &[(
+            "roles/harbor/molecule/default/molecule.yml",
+            "driver:\n  name: docker\n",
+        )],
+    );
+    let asked = asked_after_answer(&dir, prompt, "ubuntu", "Done.");
+    assert!(!asked.ends_with(want), "{asked}");
 }
 
 /// Found with a Dart package (session 45, cache_entries): asked "How many responses does the

@@ -1111,14 +1111,69 @@ pub fn cut_url(answer: &str, prompt: &str, lines: &[&str]) -> Option<String> {
     }
 }
 
+/// The one absolute path of `lines` that the answer (a path alone, a trailing `.`, quotes and
+/// backticks aside) is without its leading `/` — when no line writes the answer as it is,
+/// outside that path: `None` otherwise, or for an answer to no question (`prompt`). Found with
+/// an Ansible role (session 44): asked "Where does reg-01 keep Harbor's data?", shown
+/// `harbor_data_volume: /srv/harbor-data`, Qwen2.5-Coder-0.5B answered `srv/harbor-data`.
+///
+/// ```
+/// use toolmend::agent::correct::cut_path;
+/// let lines = ["3\tharbor_data_volume: /srv/harbor-data"];
+/// let asked = "Where does reg-01 keep Harbor's data?";
+/// assert_eq!(cut_path("srv/harbor-data", asked, &lines), Some("/srv/harbor-data".into()));
+/// assert_eq!(cut_path("`srv/harbor-data`.", asked, &lines), Some("/srv/harbor-data".into()));
+/// assert_eq!(cut_path("/srv/harbor-data", asked, &lines), None);
+/// assert_eq!(cut_path("srv/harbor-data", asked, &["root: srv/harbor-data or /srv/harbor-data"]), None);
+/// assert_eq!(cut_path("harbor-data", asked, &lines), None);
+/// ```
+#[must_use]
+pub fn cut_path(answer: &str, prompt: &str, lines: &[&str]) -> Option<String> {
+    let given = answer
+        .trim()
+        .trim_end_matches('.')
+        .trim_matches(['`', '"', '\''])
+        .trim_end_matches('/');
+    if !is_question(prompt)
+        || !given.contains('/')
+        || given.starts_with(['/', '.', '~'])
+        || given.contains("://")
+        || given.contains(char::is_whitespace)
+    {
+        return None;
+    }
+    let mut rooted = false;
+    for line in lines {
+        for token in line.split(|c: char| c.is_whitespace() || "\"'`()<>,;=".contains(c)) {
+            let token = token
+                .trim_end_matches(['.', '!', ':'])
+                .trim_end_matches('/');
+            let token = token.rsplit_once(':').map_or(token, |(_, t)| t);
+            if token == given {
+                return None;
+            }
+            rooted |= token.strip_prefix('/') == Some(given);
+        }
+    }
+    rooted.then(|| format!("/{given}"))
+}
+
 /// The message added before the turn after an answer giving `short`, the first part of the
-/// dotted `name` the tool results write ([`cut_name`]), once a run; `lines`: the lines bearing
+/// dotted `name` the tool results write ([`cut_name`]), the start of a URL ([`cut_url`]) or
+/// a path without its leading `/` ([`cut_path`]), once a run; `lines`: the lines bearing
 /// on the request ([`bearing`]).
 #[must_use]
 pub fn name_cut(prompt: &str, short: &str, name: &str, lines: Option<&str>) -> String {
-    // A URL's path is part of the address: the answer is the whole. Not "the whole value",
-    // words the model answered with (a Swift package, session 43).
-    let mut m = if name.contains("://") {
+    // An absolute path is written whole ([`cut_path`]). A URL's path is part of the address:
+    // the answer is the whole. Not "the whole value", words the model answered with (a Swift
+    // package, session 43).
+    let mut m = if name.starts_with('/') {
+        format!(
+            "`{short}` drops the leading `/` of `{name}`, the path the tool results write. The \
+             user asked \"{}\": answer with `{name}`, as written.",
+            restated(prompt)
+        )
+    } else if name.contains("://") {
         format!(
             "`{short}` is only the start of `{name}`, the URL the tool results write. The user \
              asked \"{}\": answer with `{name}`, path included.",

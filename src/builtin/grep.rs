@@ -907,6 +907,26 @@ fn phrase_elsewhere(sb: &Sandbox, request: &str, file: &str) -> Option<String> {
     let text = std::fs::read_to_string(&abs)
         .unwrap_or_default()
         .to_lowercase();
+    // The file sets what the question asks for under its own key (`image:` in Molecule's
+    // `molecule.yml` for "Which container image do the Molecule tests run in?"): its read
+    // answers it, whatever other word of the question it lacks (an Ansible role, session 44:
+    // the look searched `container`, and Qwen2.5-Coder-0.5B answered `Harbor` from the
+    // README). Not a version: `version` keys are everywhere (see `version_subject`).
+    let (asked, _) = asked_words(request);
+    let keyed = |w: &str| {
+        text.lines().any(|line| {
+            let line = line.trim_start().trim_start_matches("- ");
+            line.strip_prefix(w)
+                .map(|rest| rest.trim_start_matches(['"', '\'']).trim_start())
+                .is_some_and(|rest| rest.starts_with([':', '=']))
+        })
+    };
+    if asked
+        .iter()
+        .any(|w| !w.contains(' ') && !["version", "versions"].contains(&w.as_str()) && keyed(w))
+    {
+        return None;
+    }
     // The request's phrases, and its plain words `file` lacks ([`plain_words`]; the word naming
     // the file by its stem is none), counted in one walk of the workspace's small texts.
     let mut phrases = negations(request);
