@@ -188,7 +188,11 @@ impl TypedTool for Grep {
             // currency does the guest house use?" (a Maven project, session 37: the look
             // searched for "guest house", and Qwen2.5-Coder-0.5B answered "USD").
             if code.is_empty() {
-                let (asked, tier) = asked_words(request);
+                let (mut asked, mut tier) = asked_words(request);
+                if let Some(unset) = left_unset(request) {
+                    asked.insert(0, unset);
+                    tier = 1;
+                }
                 if let Some(word) = telling_word(sb, sb.root(), &asked, &[tier], Tie::Earlier)
                     .map(|w| valued_noun(sb, &asked, w))
                     .or_else(|| version_subject(sb, request))
@@ -1486,6 +1490,39 @@ const ASKED_STOPS: &[&str] = &[
     "according",
 ];
 
+/// What a question says is left unset, whose default it asks for: `limit` of "How many notes
+/// does a listing return by default when no limit is given?" — "no X is (are) given" (`set`,
+/// `specified`, `passed`, `provided`, `supplied`), X one word of three letters or more. Searched
+/// before the words naming what the question asks for: a Scala/sbt service (session 44), where
+/// the look searched `notes`, and Qwen2.5-Coder-0.5B answered `200`, the most a page holds, from
+/// the README; the default is `PageRequest(limit: Int = 25, …)`.
+fn left_unset(request: &str) -> Option<String> {
+    let words: Vec<String> = request
+        .split_whitespace()
+        .take(200)
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+        })
+        .collect();
+    words.windows(4).find_map(|w| {
+        (w[0] == "no"
+            && ["is", "are"].contains(&w[2].as_str())
+            && [
+                "given",
+                "set",
+                "specified",
+                "passed",
+                "provided",
+                "supplied",
+            ]
+            .contains(&w[3].as_str())
+            && w[1].chars().count() >= 3
+            && w[1].chars().all(|c| c.is_ascii_alphabetic()))
+        .then(|| w[1].clone())
+    })
+}
+
 /// The words naming what a question asks for, to search for before its other words: after
 /// "how many" ([`how_many_words`]), or after "which" or "what", "What is the A of B?", "Which
 /// A does B use?", "What A is B?" — A as a whole, then its last word, then B as a whole and
@@ -2105,6 +2142,23 @@ mod tests {
             (kinds.first(), kinds.last()),
             (Some(&"function"), Some(&"test"))
         );
+    }
+
+    #[test]
+    fn what_a_question_leaves_unset_is_its_one_word() {
+        assert_eq!(
+            super::left_unset(
+                "How many notes does a listing return by default when no limit is given?"
+            )
+            .as_deref(),
+            Some("limit")
+        );
+        assert_eq!(
+            super::left_unset("Which port is used when no PORT is set?").as_deref(),
+            Some("port")
+        );
+        assert_eq!(super::left_unset("Is there no limit?"), None);
+        assert_eq!(super::left_unset("What is given when no a is set?"), None);
     }
 
     #[test]
