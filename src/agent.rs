@@ -2065,6 +2065,22 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 ));
             }
         }
+        // The value of a setting whose key names less of what the question asks than another
+        // setting's the results write (`cpu: 500m` beside `memory: 256Mi` for "the default
+        // memory limit": see `correct::value_elsewhere`). Once a run; the turn is for the
+        // answer.
+        if !asked.number && results && correct::is_question(prompt) {
+            let texts = self.result_texts(turns);
+            let all: Vec<&str> = texts.iter().map(String::as_str).collect();
+            if let Some((value, line, better)) = correct::value_elsewhere(content, prompt, &all) {
+                asked.number = true;
+                asked.answer_only = true;
+                return Some((
+                    correct::value_of_other_key(prompt, &value, &line, &better),
+                    "the answer gave the value of a setting whose key names less of the question than another's: pointed at that one",
+                ));
+            }
+        }
         // The number guessed before any look, answered again after the looks, when the lines
         // bearing on the request hold another number and not it (see `correct::guess_kept`).
         // Once a run; the turn is for the answer.

@@ -3891,6 +3891,58 @@ fn a_url_cut_before_its_path_is_asked_for_whole() {
     );
 }
 
+/// Found with a Helm chart (session 43, memory_limit and container_port): asked "What is the
+/// default memory limit of the container?", shown `limits:` with `cpu: 500m` and `memory:
+/// 256Mi` under it, Qwen2.5-Coder-0.5B answered `500m`; asked "On which port does the container
+/// listen?", it answered the Service's `port: 8080` beside `containerPort: 3000`. An answer
+/// giving the value of a setting whose key names less of the question than another's is
+/// pointed, once, at that one.
+#[test]
+fn the_value_of_a_setting_the_question_does_not_name_is_pointed_at_the_one_it_does() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "values.yaml",
+                "service:\n  port: 8080\nresources:\n  limits:\n    cpu: 500m\n    memory: 256Mi\n  requests:\n    cpu: 100m\n    memory: 128Mi\n",
+            ),
+            (
+                "templates/deployment.yaml",
+                "          ports:\n            - name: http\n              containerPort: 3000\n",
+            ),
+        ],
+    );
+    let prompt = "What is the default memory limit of the container?";
+    let search = call("grep", json!({"pattern": "limit", "ignore_case": true}));
+    let (t, requests) = run_prompt(
+        &dir,
+        prompt,
+        vec![search.clone(), "500m".into(), "256Mi".into()],
+    );
+    let asked = &requests[2].messages.last().unwrap().content;
+    assert!(
+        asked.starts_with(
+            "`500m` is the value of `cpu: 500m`, a setting the user's question does not ask about."
+        ) && asked.contains("`memory: 256Mi`")
+            && !asked.contains("128Mi"),
+        "{asked}"
+    );
+    assert_eq!(t.answer.as_deref(), Some("256Mi"));
+    let (t, requests) = run_prompt(&dir, prompt, vec![search, "256Mi".into()]);
+    assert_eq!((t.answer.as_deref(), requests.len()), (Some("256Mi"), 2));
+    let prompt = "On which port does the container listen?";
+    let search = call("grep", json!({"pattern": "port", "ignore_case": true}));
+    let (t, requests) = run_prompt(
+        &dir,
+        prompt,
+        vec![search.clone(), "Port 8080.".into(), "3000".into()],
+    );
+    let asked = &requests[2].messages.last().unwrap().content;
+    assert!(asked.contains("`containerPort: 3000`"), "{asked}");
+    assert_eq!(t.answer.as_deref(), Some("3000"));
+}
+
 /// Found with an Ansible role (session 44, reg01_data_volume): asked "Where does reg-01 keep
 /// Harbor's data?", shown `harbor_data_volume: /srv/harbor-data`, Qwen2.5-Coder-0.5B answered
 /// `srv/harbor-data`, and the loop took it. An answer that is a path the results write with

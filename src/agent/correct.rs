@@ -1279,6 +1279,228 @@ pub fn version_elsewhere(
     )
 }
 
+/// A setting a tool result's line writes, `key: value` or `key = value`: its key's words, with
+/// those of the key it is under (grep's "under the key on line N", or a read's YAML
+/// indentation), its value, and the line's text.
+struct Keyed<'t> {
+    words: Vec<String>,
+    value: &'t str,
+    text: &'t str,
+}
+
+/// The key and value `text` (a line of a file) writes: a key of letters, digits, `_`, `-` and
+/// `.` (after `- `, `this.`/`self.` aside, quotes aside), then `:` or `=`, then a value that is
+/// one literal — not a block, a template, a reference or a call.
+fn keyed_of(text: &str) -> Option<(&str, &str)> {
+    let t = text.trim_start();
+    let t = t.strip_prefix("- ").unwrap_or(t);
+    let at = t.find([':', '='])?;
+    let key = t[..at].trim_end().trim_matches(['"', '\'']);
+    let key = key
+        .strip_prefix("this.")
+        .or_else(|| key.strip_prefix("self."))
+        .unwrap_or(key);
+    if key.is_empty()
+        || !key.starts_with(|c: char| c.is_alphabetic())
+        || !key
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'))
+        || t[at + 1..].starts_with([':', '=', '>'])
+    {
+        return None;
+    }
+    let value = t[at + 1..]
+        .trim()
+        .trim_end_matches([',', ';'])
+        .trim_matches(['"', '\''])
+        .trim();
+    let literal = !value.is_empty()
+        && !value.contains(char::is_whitespace)
+        && !value.contains(['{', '(', '[', '|', '>', '$'])
+        && value.chars().any(|c| c.is_ascii_digit());
+    literal.then_some((key, value))
+}
+
+/// The settings the tool results `texts` write (see [`Keyed`]).
+fn keyed_lines<'t>(texts: &[&'t str]) -> Vec<Keyed<'t>> {
+    let mut out = Vec::new();
+    for text in texts {
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            // A search's match line (`path (line 43, under the key on line 41): memory: 256Mi`)
+            // or a read's numbered line (`43\t    memory: 256Mi`).
+            let (place, body) = match line.split_once("): ") {
+                Some((place, body)) if place.contains(" (line ") => (Some(place), body),
+                _ => match line.trim_start().split_once('\t') {
+                    Some((n, body)) if n.chars().all(|c| c.is_ascii_digit()) && !n.is_empty() => {
+                        (None, body)
+                    }
+                    _ => continue,
+                },
+            };
+            let Some((key, value)) = keyed_of(body) else {
+                continue;
+            };
+            let mut words = crate::tools::name_words(&key.replace('.', "_"));
+            let parent = match place {
+                Some(place) => place
+                    .split_once("under the key on line ")
+                    .and_then(|(path, n)| {
+                        let path = path.split(" (line ").next()?;
+                        let n = n.trim_end_matches(')');
+                        let head = format!("{path} (line {n}");
+                        lines
+                            .iter()
+                            .find(|l| {
+                                l.starts_with(&head) && l[head.len()..].starts_with([')', ','])
+                            })
+                            .and_then(|l| l.split_once("): ").map(|(_, b)| b))
+                    }),
+                None => {
+                    let indent = body.len() - body.trim_start().len();
+                    lines[..i].iter().rev().find_map(|l| {
+                        let (n, b) = l.trim_start().split_once('\t')?;
+                        if !n.chars().all(|c| c.is_ascii_digit()) {
+                            return None;
+                        }
+                        let lead = b.len() - b.trim_start().len();
+                        (lead < indent && !b.trim().is_empty()).then_some(b)
+                    })
+                }
+            };
+            if let Some(parent) = parent {
+                let t = parent.trim().trim_start_matches("- ");
+                if let Some(k) = t.strip_suffix(':') {
+                    words.extend(crate::tools::name_words(&k.replace('.', "_")));
+                }
+            }
+            out.push(Keyed {
+                words,
+                value,
+                text: body.trim(),
+            });
+        }
+    }
+    out
+}
+
+/// For an answer (`answer`) to a question (`prompt`) that gives the value of a setting the tool
+/// results (`texts`) write under a key naming fewer of the question's words than another
+/// setting's key does (with the keys they are under; units of measure and words any question
+/// holds aside): the value, its line, and up to three lines of the settings whose keys name the
+/// most of them — which name every word the answer's key names. Found with a Helm chart
+/// (session 43): asked "What is the default memory limit of the container?", shown `limits:`
+/// with `cpu: 500m` and `memory: 256Mi` under it, Qwen2.5-Coder-0.5B answered `500m`; asked
+/// "On which port does the container listen?", it answered the Service's `port: 8080`, not
+/// `containerPort: 3000`.
+///
+/// ```
+/// use toolmend::agent::correct::value_elsewhere;
+/// let grep = "values.yaml (line 41): limits:\nvalues.yaml (line 42, under the key on line 41):     cpu: 500m\nvalues.yaml (line 43, under the key on line 41):     memory: 256Mi";
+/// let q = "What is the default memory limit of the container?";
+/// assert_eq!(
+///     value_elsewhere("500m", q, &[grep]),
+///     Some(("500m".into(), "cpu: 500m".into(), vec!["memory: 256Mi".into()]))
+/// );
+/// assert_eq!(value_elsewhere("256Mi", q, &[grep]), None);
+/// let read = "30\t  port: 8080\n33\t              containerPort: 3000";
+/// let q = "On which port does the container listen?";
+/// assert_eq!(value_elsewhere("Port 8080.", q, &[read]).map(|v| v.2), Some(vec!["containerPort: 3000".into()]));
+/// assert_eq!(value_elsewhere("3000", q, &[read]), None);
+/// let units = "1\ttimeout = 45\n2\ttimeoutSeconds = 15";
+/// assert_eq!(value_elsewhere("45", "What is the timeout in seconds?", &[units]), None);
+/// ```
+#[must_use]
+pub fn value_elsewhere(
+    answer: &str,
+    prompt: &str,
+    texts: &[&str],
+) -> Option<(String, String, Vec<String>)> {
+    const ANY: &[&str] = &[
+        "what", "which", "does", "the", "default", "value", "values", "set", "used", "use",
+        "version", "versions", "this", "that", "with", "from", "for", "and", "how", "many", "much",
+        "are", "is",
+    ];
+    if !is_question(prompt) {
+        return None;
+    }
+    let asked: Vec<String> = crate::tools::request_words(prompt)
+        .take(200)
+        .flat_map(|w| w.split(|c: char| !c.is_alphanumeric()))
+        .map(str::to_lowercase)
+        .filter(|w| {
+            w.chars().count() >= 3
+                && !ANY.contains(&w.as_str())
+                && crate::tools::unit_named(w).is_none()
+        })
+        .collect();
+    let named = |k: &Keyed| -> Vec<&String> {
+        asked
+            .iter()
+            .filter(|a| k.words.iter().any(|w| crate::tools::same_word(w, a)))
+            .collect()
+    };
+    let settings = keyed_lines(texts);
+    let given: Vec<&str> = answer
+        .split(|c: char| c.is_whitespace() || "`\"',;()".contains(c))
+        .map(|t| t.trim_end_matches(['.', ':', '!', '?']))
+        .filter(|t| !t.is_empty())
+        .collect();
+    let gives = |k: &Keyed| given.iter().any(|g| g.eq_ignore_ascii_case(k.value));
+    let answered: Vec<&Keyed> = settings.iter().filter(|k| gives(k)).collect();
+    let (first, rest) = answered.split_first()?;
+    let mut best_of_answer = first;
+    for k in rest {
+        if named(k).len() > named(best_of_answer).len() {
+            best_of_answer = k;
+        }
+    }
+    let said = named(best_of_answer);
+    let top = settings
+        .iter()
+        .filter(|k| !gives(k))
+        .map(|k| named(k).len())
+        .max()?;
+    if top <= said.len() {
+        return None;
+    }
+    let mut better: Vec<String> = Vec::new();
+    for k in settings.iter().filter(|k| !gives(k)) {
+        let n = named(k);
+        if n.len() == top
+            && said.iter().all(|w| n.contains(w))
+            && !better.iter().any(|b| b == k.text)
+            && better.len() < 3
+        {
+            better.push(k.text.to_owned());
+        }
+    }
+    (!better.is_empty()).then(|| {
+        (
+            best_of_answer.value.to_owned(),
+            best_of_answer.text.to_owned(),
+            better,
+        )
+    })
+}
+
+/// The message added before the turn after an answer giving `value`, the value of `line`, a
+/// setting whose key names less of what the question (`prompt`) asks than the settings of
+/// `better` do ([`value_elsewhere`]): once a run, the turn being for the answer.
+#[must_use]
+pub fn value_of_other_key(prompt: &str, value: &str, line: &str, better: &[String]) -> String {
+    format!(
+        "`{value}` is the value of `{line}`, a setting the user's question does not ask about. \
+         The user asked \"{}\": the setting it asks about is {} — answer with its value.",
+        restated(prompt),
+        better
+            .iter()
+            .map(|l| format!("`{l}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}
+
 /// The number of `answer` that the model already gave before it looked at anything
 /// (`guesses`: the replies of its turns before its first call) when none of the `lines`
 /// bearing on the question `prompt` holds it while one of them holds a number: the answer is
