@@ -1959,6 +1959,27 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 "the answer holds a number no tool result holds: asked to answer from the results",
             ));
         }
+        // A whole number no result's line holds, for a question about a default: made up, or
+        // a read's line number (see `correct::unfounded_default`).
+        if !asked.number && results {
+            let texts = self.result_texts(turns);
+            let shown: Vec<&str> = texts
+                .iter()
+                .flat_map(|t| t.lines())
+                .map(shown_text)
+                .collect();
+            if let Some(number) = correct::unfounded_default(content, prompt, &shown) {
+                asked.number = true;
+                let look = files_in_results(turns)
+                    .iter()
+                    .filter_map(|f| self.tools.call_named(f))
+                    .find(|c| !self.already_made(c));
+                return Some((
+                    correct::number_unfounded(&number, prompt, look.as_deref()),
+                    "the answer to a question about a default holds a whole number no result's line holds: asked to answer from the results",
+                ));
+            }
+        }
         // A version cut short: `8` for `">=8.1"` (see `correct::cut_version`).
         if !asked.number && results {
             let lines = self.evidence(turns);

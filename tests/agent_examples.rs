@@ -3943,6 +3943,41 @@ fn the_value_of_a_setting_the_question_does_not_name_is_pointed_at_the_one_it_do
     assert_eq!(t.answer.as_deref(), Some("3000"));
 }
 
+/// Found with a Dart package (session 45, cache_entries): asked "How many responses does the
+/// cache hold by default?", shown `cache.dart` with `this.maxEntries = 256,` on its line 22,
+/// Qwen2.5-Coder-0.5B answered `25` — a line number of the read, in no line's text — and the
+/// loop took it. A whole number no result's line holds, for a question about a default, is
+/// asked about once.
+#[test]
+fn a_whole_number_no_line_holds_for_a_default_is_asked_about() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut cache = String::from(
+        "class ResponseCache {\n  ResponseCache({\n    this.maxEntries = 256,\n  });\n",
+    );
+    for k in 0..30 {
+        cache.push_str(&format!("  // note {}\n", "x".repeat(k % 3 + 1)));
+    }
+    write_files(&dir, &[("lib/src/cache.dart", &cache)]);
+    let prompt = "How many responses does the cache hold by default?";
+    let read = call("read", json!({"path": "lib/src/cache.dart"}));
+    let (t, requests) = run_prompt(&dir, prompt, vec![read.clone(), "25".into(), "256".into()]);
+    let asked = &requests[2].messages.last().unwrap().content;
+    assert!(
+        asked.starts_with("`25` is in none of the tool results"),
+        "{asked}"
+    );
+    assert_eq!(t.answer.as_deref(), Some("256"));
+    let (t, requests) = run_prompt(&dir, prompt, vec![read.clone(), "256".into()]);
+    assert_eq!((t.answer.as_deref(), requests.len()), (Some("256"), 2));
+    // A count worked out of the files: no default asked, no question about it.
+    let (t, requests) = run_prompt(
+        &dir,
+        "How many comment lines does the cache file have?",
+        vec![read, "30".into()],
+    );
+    assert_eq!((t.answer.as_deref(), requests.len()), (Some("30"), 2));
+}
+
 /// Found with an Ansible role (session 44, reg01_data_volume): asked "Where does reg-01 keep
 /// Harbor's data?", shown `harbor_data_volume: /srv/harbor-data`, Qwen2.5-Coder-0.5B answered
 /// `srv/harbor-data`, and the loop took it. An answer that is a path the results write with

@@ -971,6 +971,40 @@ pub fn unfounded_number<'r>(
     })
 }
 
+/// The first whole number of `answer` (not part of a number with a decimal point) that neither
+/// `prompt` nor any of `lines` — the texts of the tool results' lines, their places (a read's
+/// line numbers, a search's `path (line N)`) aside — holds, for a question ([`is_question`])
+/// about a default (it says "default"; a setting's value, not a count worked out of the
+/// files) that asks for no number worked out. Found with a Dart package (session 45): asked
+/// "How many responses does the cache hold by default?", shown `cache.dart` with `this.maxEntries
+/// = 256,`, Qwen2.5-Coder-0.5B answered `25` — a line number of the read, never its text.
+///
+/// ```
+/// use toolmend::agent::correct::unfounded_default;
+/// let lines = ["    this.maxEntries = 256,", "  }) : assert(maxEntries > 0);"];
+/// let q = "How many responses does the cache hold by default?";
+/// assert_eq!(unfounded_default("25", q, &lines), Some("25".to_owned()));
+/// assert_eq!(unfounded_default("256 responses.", q, &lines), None);
+/// assert_eq!(unfounded_default("25", "How many tests are there?", &lines), None);
+/// assert_eq!(unfounded_default("Version 2.5", q, &lines), None);
+/// ```
+#[must_use]
+pub fn unfounded_default(answer: &str, prompt: &str, lines: &[&str]) -> Option<String> {
+    let words = lower_words(prompt);
+    if !is_question(prompt)
+        || !words.iter().any(|w| w == "default")
+        || words.iter().any(|w| WORKED_OUT.contains(&w.as_str()))
+    {
+        return None;
+    }
+    answer
+        .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .map(|t| t.trim_matches('.'))
+        .filter(|t| !t.is_empty() && t.chars().all(|c| c.is_ascii_digit()))
+        .find(|n| !holds_number(prompt, n) && !lines.iter().any(|l| holds_number(l, n)))
+        .map(str::to_owned)
+}
+
 /// The whole number `answer` gives for a question about a version (`prompt`) and the version
 /// of the bearing `lines` it begins (`8` and `8.1`): the answer's one number, written without a
 /// decimal point, that those lines write only as the start of one version. Found with a PHP
