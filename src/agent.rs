@@ -2571,6 +2571,15 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         // The lines of `held` (below) defining a name made of the request's words (all of
         // them, lower case).
         let mut defining: Vec<(usize, usize)> = Vec::new();
+        // And those setting a key made only of the request's words, one of them a word naming
+        // what a question asks for (`image` of "Which container image …", not the project's
+        // name), with a value.
+        let mut keyed: Vec<(usize, usize)> = Vec::new();
+        let asked_for: Vec<String> = crate::builtin::asked_words(&self.request)
+            .0
+            .into_iter()
+            .filter(|w| !w.contains(' '))
+            .collect();
         // And those writing a version, for a question about one.
         let mut writing_versions: Vec<(usize, usize)> = Vec::new();
         let asked_words: Vec<String> = crate::tools::request_words(&self.request)
@@ -2733,6 +2742,16 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     if versioned {
                         writing_versions.push((mi, li));
                     }
+                    if let Some(key) = setting_key(&shown) {
+                        let parts = crate::tools::name_words(&key.replace('.', "_"));
+                        let of_question =
+                            |p: &String| asked_words.iter().any(|w| crate::tools::same_word(p, w));
+                        let of_asked =
+                            |p: &String| asked_for.iter().any(|w| crate::tools::same_word(p, w));
+                        if parts.iter().all(of_question) && parts.iter().any(of_asked) {
+                            keyed.push((mi, li));
+                        }
+                    }
                     held.push((mi, li, found));
                 }
             }
@@ -2742,7 +2761,12 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         // PHPUnit do the tests use?" (a PHP library, session 39: shown the second, the model
         // answered `PHPUnit`).
         // And a question asking which function's are those defining a name made of its words.
-        for kept in [&writing_versions, &defining] {
+        // Else those setting a key made of its words alone: `image: geerlingguy/…` over
+        // `test_sequence:` for "Which container image do the Molecule tests run in?" (an
+        // Ansible role, session 44: `image` was on two lines, `pre_build_image: true` the
+        // other, and the lines shown as bearing were the test sequence's; Qwen2.5-Coder-0.5B
+        // answered `docker`).
+        for kept in [&writing_versions, &defining, &keyed] {
             if held.iter().any(|(mi, li, _)| kept.contains(&(*mi, *li))) {
                 held.retain(|(mi, li, _)| kept.contains(&(*mi, *li)));
             }
@@ -4363,11 +4387,6 @@ fn add_timing(stats: &mut RunStats, t: &TurnTiming) {
     stats.timing.tools_ms += t.tools_ms;
 }
 
-/// Whether `text` holds `word` at the start of a word of its own — after a character that is no
-/// letter or digit (`_` counts as none: `__version__` holds `version`), with any ending after it
-/// (`dependencies` holds `depend`) — not inside another word (`conversions` does not hold
-/// `version`: held-out version, the model answered with the line that did). A word of fewer
-/// than four characters is held only whole (`go`, `-w`).
 /// Whether `text` (lower case) holds a name that is the short form `short` (`tz`, `db`) or
 /// begins with it as a name of its own does (`tzinfo`, `db_port`, `dbname`): a word of letters
 /// and digits starting with it, not inside another (`matzah` holds no `tz`).
@@ -4376,6 +4395,30 @@ fn holds_short(text: &str, short: &str) -> bool {
         .any(|t| t.starts_with(short) && (t.len() == short.len() || short.len() == 2))
 }
 
+/// The key `text` (a line of a file) sets a value under: `image` of `    image: x`, of `- image:
+/// x`, of `image = "x"` — letters, digits, `_`, `-` and `.`, then `:` or `=` (not `::`, `==`,
+/// `=>`), then something.
+fn setting_key(text: &str) -> Option<&str> {
+    let t = text.trim_start();
+    let t = t.strip_prefix("- ").unwrap_or(t);
+    let at = t.find([':', '='])?;
+    let key = t[..at].trim_end().trim_matches(['"', '\'']);
+    let value = t[at + 1..].trim();
+    (!key.is_empty()
+        && key.starts_with(char::is_alphabetic)
+        && key
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'))
+        && !t[at + 1..].starts_with([':', '=', '>'])
+        && !value.is_empty())
+    .then_some(key)
+}
+
+/// Whether `text` holds `word` at the start of a word of its own — after a character that is no
+/// letter or digit (`_` counts as none: `__version__` holds `version`), with any ending after it
+/// (`dependencies` holds `depend`) — not inside another word (`conversions` does not hold
+/// `version`: held-out version, the model answered with the line that did). A word of fewer
+/// than four characters is held only whole (`go`, `-w`).
 fn holds_word(text: &str, word: &str) -> bool {
     // A word of fewer than four letters is held whole (`go 1.21`, not `golang` or `good`).
     let whole = word.chars().count() < 4;

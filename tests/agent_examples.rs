@@ -3943,6 +3943,41 @@ fn the_value_of_a_setting_the_question_does_not_name_is_pointed_at_the_one_it_do
     assert_eq!(t.answer.as_deref(), Some("3000"));
 }
 
+/// Found with an Ansible role (session 45, molecule_image): asked "Which container image do the
+/// Molecule tests run in?", shown `molecule.yml`, the lines shown as bearing were its
+/// `test_sequence:` block (`image` is on two lines, `test` on one), and Qwen2.5-Coder-0.5B
+/// answered `docker`. Lines setting a key made of the question's words alone come first.
+#[test]
+fn a_line_keyed_by_the_questions_words_bears_on_it_first() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "molecule/default/molecule.yml",
+            "driver:\n  name: docker\nplatforms:\n  - name: harbor-ubuntu2204\n    image: geerlingguy/docker-ubuntu2204-ansible:latest\n    pre_build_image: true\nscenario:\n  test_sequence:\n    - destroy\n    - converge\n",
+        )],
+    );
+    let prompt = "Which container image do the Molecule tests run in?";
+    let read = call("read", json!({"path": "molecule/default/molecule.yml"}));
+    let (_, requests) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            read.clone(),
+            read.clone(),
+            read.clone(),
+            read,
+            "docker".into(),
+        ],
+    );
+    let asked = &requests.last().unwrap().messages.last().unwrap().content;
+    assert!(
+        asked.contains("image: geerlingguy/docker-ubuntu2204-ansible:latest")
+            && !asked.contains("test_sequence"),
+        "{asked}"
+    );
+}
+
 /// Found with a Dart package (session 45, cache_entries): asked "How many responses does the
 /// cache hold by default?", shown `cache.dart` with `this.maxEntries = 256,` on its line 22,
 /// Qwen2.5-Coder-0.5B answered `25` — a line number of the read, in no line's text — and the

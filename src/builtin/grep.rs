@@ -1535,7 +1535,7 @@ fn left_unset(request: &str) -> Option<String> {
 /// and searched before B's (a tier of [`telling_word`]), when A holds a word naming its kind
 /// ("the time zone") and B is a clause about it ("is the site configured for"); 0 (no tier)
 /// otherwise.
-fn asked_words(request: &str) -> (Vec<String>, usize) {
+pub(crate) fn asked_words(request: &str) -> (Vec<String>, usize) {
     let tokens: Vec<(String, bool)> = request
         .split_whitespace()
         .take(60)

@@ -27,7 +27,7 @@ use std::sync::Arc;
 pub use edit::{Edit, EditArgs};
 pub use glob::{Glob, GlobArgs};
 pub use grep::{Grep, GrepArgs};
-pub(crate) use grep::{PORT_PATTERN, SHOWN_WITH, is_common, negations};
+pub(crate) use grep::{PORT_PATTERN, SHOWN_WITH, asked_words, is_common, negations};
 pub use ls::{Ls, LsArgs};
 pub use read::{Read, ReadArgs};
 pub use sandbox::Sandbox;
