@@ -3978,6 +3978,31 @@ fn a_line_keyed_by_the_questions_words_bears_on_it_first() {
     );
 }
 
+/// Found with a Scala/sbt service (session 45, max_column_120): asked "Let scalafmt format
+/// lines up to 120 columns wide.", the run took the request for a question — "let" is no
+/// change verb — and Qwen2.5-Coder-0.5B, never shown the edit of `maxColumn = 110`, answered
+/// with that line. An upper bound asked for is a change: the edit is offered.
+#[test]
+fn an_upper_bound_asked_for_is_a_change_offered() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(".scalafmt.conf", "version = \"3.7.17\"\nmaxColumn = 110\n")],
+    );
+    let (_, requests) = run_prompt(
+        &dir,
+        "Let scalafmt format lines up to 120 columns wide.",
+        vec![
+            call("ls", json!({"path": "."})),
+            "4\tmaxColumn = 110".into(),
+            "Done.".into(),
+        ],
+    );
+    let asked = &requests[2].messages.last().unwrap().content;
+    let edit = json!({"name": "edit", "arguments": {"path": ".scalafmt.conf", "old_text": "maxColumn = 110", "new_text": "maxColumn = 120"}});
+    assert!(asked.contains(&edit.to_string()), "{asked}");
+}
+
 /// Found with a Dart package (session 45, cache_entries): asked "How many responses does the
 /// cache hold by default?", shown `cache.dart` with `this.maxEntries = 256,` on its line 22,
 /// Qwen2.5-Coder-0.5B answered `25` — a line number of the read, in no line's text — and the

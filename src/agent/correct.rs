@@ -1871,6 +1871,9 @@ pub fn is_question(prompt: &str) -> bool {
 /// assert!(!asks_change("It polls every 15 minutes."));
 /// assert!(!asks_change("How often does it poll every 15 minutes?"));
 /// assert!(!asks_change("Find the TODO items and tell me which to fix."));
+/// assert!(asks_change("Let scalafmt format lines up to 120 columns wide."));
+/// assert!(asks_change("Make the retry policy try up to 5 times by default."));
+/// assert!(!asks_change("Show up to 10 matching lines."));
 /// ```
 #[must_use]
 pub fn asks_change(prompt: &str) -> bool {
@@ -2000,8 +2003,9 @@ fn instead_clauses(lower: &str) -> usize {
 /// How many clauses of `lower` (lower case) ask for a number of things per unit ("show 50
 /// invoices per page": [`crate::tools::rate_clause`]) or for something done at an interval
 /// ("poll for updates every 30 minutes": `crate::tools::interval_clause`) or give an amount
-/// of memory (`crate::tools::size_clause`) or a number of things to run ("start 5 gunicorn
-/// workers": `crate::tools::count_clause`), leading words aside.
+/// of memory (`crate::tools::size_clause`) or an upper bound (`crate::tools::bound_clause`)
+/// or a number of things to run ("start 5 gunicorn workers": `crate::tools::count_clause`),
+/// leading words aside.
 fn rate_clauses(lower: &str) -> usize {
     lower
         .split(['.', ',', ';', ':', '!', '?', '\n'])
@@ -2013,6 +2017,7 @@ fn rate_clauses(lower: &str) -> usize {
                 .collect();
             crate::tools::rate_clause(&words)
                 || crate::tools::interval_clause(&words)
+                || crate::tools::bound_clause(&words)
                 || crate::tools::size_clause(&words)
                 || crate::tools::count_clause(&words)
         })

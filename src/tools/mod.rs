@@ -344,6 +344,25 @@ pub(crate) fn interval_clause(words: &[&str]) -> bool {
         })
 }
 
+/// Whether the words of a clause (lower case, leading words aside) ask for an upper bound:
+/// `let`, `make`, `have`, `allow`, `limit` or `cap` first, then "up to", a whole number and a
+/// plural ("let scalafmt format lines up to 120 columns wide": a Scala/sbt service, session
+/// 44, whose request was taken for a question and its `maxColumn = 110` never offered as the
+/// change). "Show up to 10 lines" is a look.
+pub(crate) fn bound_clause(words: &[&str]) -> bool {
+    const BOUND_VERBS: &[&str] = &["let", "make", "have", "allow", "limit", "cap"];
+    words.first().is_some_and(|w| BOUND_VERBS.contains(w))
+        && words.windows(4).any(|w| {
+            w[0] == "up"
+                && w[1] == "to"
+                && !w[2].is_empty()
+                && w[2].chars().all(|c| c.is_ascii_digit())
+                && w[3].len() >= 4
+                && w[3].ends_with('s')
+                && !w[3].ends_with("ss")
+        })
+}
+
 /// Whether the words of a clause (lower case, leading words aside) ask for a number of things
 /// per unit: one of [`RATE_VERBS`], a whole number, then up to three words, `per` and the unit
 /// ("show 50 invoices per page"). "Show the README" and "list 3 files" are looks.
