@@ -1950,12 +1950,8 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             && let Some(number) = correct::unfounded_number(content, prompt, texts())
         {
             asked.number = true;
-            let look = files_in_results(turns)
-                .iter()
-                .filter_map(|f| self.tools.call_named(f))
-                .find(|c| !self.already_made(c));
             return Some((
-                correct::number_unfounded(&number, prompt, look.as_deref()),
+                correct::number_unfounded(&number, prompt, self.whole_file_look(turns).as_deref()),
                 "the answer holds a number no tool result holds: asked to answer from the results",
             ));
         }
@@ -1970,12 +1966,12 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 .collect();
             if let Some(number) = correct::unfounded_default(content, prompt, &shown) {
                 asked.number = true;
-                let look = files_in_results(turns)
-                    .iter()
-                    .filter_map(|f| self.tools.call_named(f))
-                    .find(|c| !self.already_made(c));
                 return Some((
-                    correct::number_unfounded(&number, prompt, look.as_deref()),
+                    correct::number_unfounded(
+                        &number,
+                        prompt,
+                        self.whole_file_look(turns).as_deref(),
+                    ),
                     "the answer to a question about a default holds a whole number no result's line holds: asked to answer from the results",
                 ));
             }
@@ -3393,6 +3389,15 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             let call = serde_json::json!({"name": "read", "arguments": {"path": path, "start_line": line, "end_line": line + 39}});
             (name, call.to_string())
         })
+    }
+
+    /// The read of a whole file the run's results came from, not made yet: where a number no
+    /// result holds would be, if anywhere.
+    fn whole_file_look(&self, turns: &[TurnRecord]) -> Option<String> {
+        files_in_results(turns)
+            .iter()
+            .filter_map(|f| self.tools.call_named(f))
+            .find(|c| !self.already_made(c))
     }
 
     /// The search for the name a line of the tool results sets what the request names from,

@@ -800,12 +800,7 @@ fn limit_given(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
         .find(|&i| rest[i].is("up") && rest.get(i + 1).is_some_and(|p| p.is("to")))?;
     let (value, unit) = (rest.get(up + 2)?, rest.get(up + 3)?);
     let plural = unit.text.len() >= 4 && unit.text.ends_with('s') && !unit.text.ends_with("ss");
-    if value.quoted
-        || value.text.is_empty()
-        || !value.text.chars().all(|c| c.is_ascii_digit())
-        || unit.quoted
-        || !unit.text.chars().all(char::is_alphabetic)
-        || !plural
+    if !whole_number(value) || unit.quoted || !unit.text.chars().all(char::is_alphabetic) || !plural
     {
         return None;
     }
@@ -860,14 +855,18 @@ fn wait_given(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
     Some((value, keys))
 }
 
+/// Whether `p` is a whole number written without quotes: the number of "wait 30 seconds",
+/// "up to 120 columns".
+fn whole_number(p: &Part) -> bool {
+    !p.quoted && !p.text.is_empty() && p.text.chars().all(|c| c.is_ascii_digit())
+}
+
 /// For a clause `rest` whose word `at` is a verb followed by a whole number and a unit of
 /// time ("wait 30 seconds", "last 50 minutes"): the number, and the words naming what gets it
 /// — the clause's words between its first (its own verb) and `at`, then the unit.
 fn time_given(rest: &[Part], at: usize) -> Option<(Part, Vec<Part>)> {
     let (value, unit) = (rest.get(at + 1)?, rest.get(at + 2)?);
-    if value.quoted
-        || value.text.is_empty()
-        || !value.text.chars().all(|c| c.is_ascii_digit())
+    if !whole_number(value)
         || unit.quoted
         || !crate::tools::unit_named(&unit.text).is_some_and(crate::tools::is_time_unit)
     {
