@@ -2738,7 +2738,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     if versioned {
                         writing_versions.push((mi, li));
                     }
-                    if let Some(key) = setting_key(&shown) {
+                    if let Some((key, _)) = correct::setting_key(&shown) {
                         let parts = crate::tools::name_words(&key.replace('.', "_"));
                         let of_question =
                             |p: &String| asked_words.iter().any(|w| crate::tools::same_word(p, w));
@@ -4398,25 +4398,6 @@ fn add_timing(stats: &mut RunStats, t: &TurnTiming) {
 fn holds_short(text: &str, short: &str) -> bool {
     text.split(|c: char| !c.is_alphanumeric())
         .any(|t| t.starts_with(short) && (t.len() == short.len() || short.len() == 2))
-}
-
-/// The key `text` (a line of a file) sets a value under: `image` of `    image: x`, of `- image:
-/// x`, of `image = "x"` — letters, digits, `_`, `-` and `.`, then `:` or `=` (not `::`, `==`,
-/// `=>`), then something.
-fn setting_key(text: &str) -> Option<&str> {
-    let t = text.trim_start();
-    let t = t.strip_prefix("- ").unwrap_or(t);
-    let at = t.find([':', '='])?;
-    let key = t[..at].trim_end().trim_matches(['"', '\'']);
-    let value = t[at + 1..].trim();
-    (!key.is_empty()
-        && key.starts_with(char::is_alphabetic)
-        && key
-            .chars()
-            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'))
-        && !t[at + 1..].starts_with([':', '=', '>'])
-        && !value.is_empty())
-    .then_some(key)
 }
 
 /// Whether `text` holds `word` at the start of a word of its own — after a character that is no

@@ -1322,29 +1322,35 @@ struct Keyed<'t> {
     text: &'t str,
 }
 
-/// The key and value `text` (a line of a file) writes: a key of letters, digits, `_`, `-` and
-/// `.` (after `- `, `this.`/`self.` aside, quotes aside), then `:` or `=`, then a value that is
-/// one literal — not a block, a template, a reference or a call.
-fn keyed_of(text: &str) -> Option<(&str, &str)> {
+/// The key `text` (a line of a file) sets a value under, and the value as written: `image` of
+/// `    image: x`, of `- image: x`, of `image = "x"` — letters, digits, `_`, `-` and `.` (quotes
+/// aside), then `:` or `=` (not `::`, `==`, `=>`), then something.
+pub(crate) fn setting_key(text: &str) -> Option<(&str, &str)> {
     let t = text.trim_start();
     let t = t.strip_prefix("- ").unwrap_or(t);
     let at = t.find([':', '='])?;
     let key = t[..at].trim_end().trim_matches(['"', '\'']);
+    let value = t[at + 1..].trim();
+    (!key.is_empty()
+        && key.starts_with(char::is_alphabetic)
+        && key
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'))
+        && !t[at + 1..].starts_with([':', '=', '>'])
+        && !value.is_empty())
+    .then_some((key, value))
+}
+
+/// The key and value `text` (a line of a file) writes ([`setting_key`]; `this.`/`self.`
+/// aside) when the value is one literal holding a digit — not a block, a template, a
+/// reference or a call.
+fn keyed_of(text: &str) -> Option<(&str, &str)> {
+    let (key, value) = setting_key(text)?;
     let key = key
         .strip_prefix("this.")
         .or_else(|| key.strip_prefix("self."))
         .unwrap_or(key);
-    if key.is_empty()
-        || !key.starts_with(|c: char| c.is_alphabetic())
-        || !key
-            .chars()
-            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'))
-        || t[at + 1..].starts_with([':', '=', '>'])
-    {
-        return None;
-    }
-    let value = t[at + 1..]
-        .trim()
+    let value = value
         .trim_end_matches([',', ';'])
         .trim_matches(['"', '\''])
         .trim();
