@@ -2016,6 +2016,11 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     correct::cut_path(content, prompt, &all).map(|path| {
                         (path, "the answer dropped the leading `/` of a path the results write: asked for it as written")
                     })
+                })
+                .or_else(|| {
+                    correct::cut_unit(content, prompt, &all).map(|value| {
+                        (value, "the answer left out the unit of a value the results write: asked for it as written")
+                    })
                 });
             if let Some((whole, why)) = cut {
                 asked.number = true;

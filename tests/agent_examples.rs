@@ -4078,6 +4078,34 @@ fn a_path_without_its_leading_slash_is_asked_for_as_written() {
     );
 }
 
+/// Found with a Helm chart (session 45, memory_limit): asked "What is the default memory limit
+/// of the container?", pointed at `memory: 256Mi`, Qwen2.5-Coder-0.5B answered `256`. An
+/// answer that is a value the results write without its unit is asked once for it as written.
+#[test]
+fn a_number_without_its_unit_is_asked_for_as_written() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[("values.yaml", "resources:\n  limits:\n    memory: 256Mi\n")],
+    );
+    let prompt = "What is the default memory limit of the container?";
+    let read = call("read", json!({"path": "values.yaml"}));
+    let (t, requests) = run_prompt(
+        &dir,
+        prompt,
+        vec![read.clone(), "256".into(), "256Mi".into()],
+    );
+    let asked = &requests[2].messages.last().unwrap().content;
+    assert!(
+        asked
+            .starts_with("`256` leaves out the unit of `256Mi`, the value the tool results write."),
+        "{asked}"
+    );
+    assert_eq!(t.answer.as_deref(), Some("256Mi"));
+    let (t, requests) = run_prompt(&dir, prompt, vec![read, "256Mi".into()]);
+    assert_eq!((t.answer.as_deref(), requests.len()), (Some("256Mi"), 2));
+}
+
 /// Found with a Django project (session 41): asked "Which database engine does the project
 /// use?", shown `"ENGINE": "django.db.backends.postgresql"` (and searching `postgresql` itself),
 /// Qwen2.5-Coder-0.5B answered `django`, and the loop took it. An answer that is only the first

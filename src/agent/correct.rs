@@ -1192,16 +1192,69 @@ pub fn cut_path(answer: &str, prompt: &str, lines: &[&str]) -> Option<String> {
     rooted.then(|| format!("/{given}"))
 }
 
+/// The one value of `lines` that the answer (a whole number alone, a trailing `.` and
+/// backticks aside) is without its unit: the number, then one to three letters written on to
+/// it (`256Mi`, `500m`, `30s`, `2g`) — when no line writes the number alone: `None`
+/// otherwise, or for an answer to no question (`prompt`). Found with a Helm chart (session
+/// 45): asked "What is the default memory limit of the container?", shown `memory: 256Mi`,
+/// Qwen2.5-Coder-0.5B answered `256`.
+///
+/// ```
+/// use toolmend::agent::correct::cut_unit;
+/// let lines = ["values.yaml (line 43, under the key on line 41):     memory: 256Mi"];
+/// let asked = "What is the default memory limit of the container?";
+/// assert_eq!(cut_unit("256", asked, &lines), Some("256Mi".into()));
+/// assert_eq!(cut_unit("256Mi", asked, &lines), None);
+/// assert_eq!(cut_unit("256", asked, &["memory: 256Mi", "replicas: 256"]), None);
+/// assert_eq!(cut_unit("256", asked, &["memory: 256Mi", "cache: 256Ki"]), None);
+/// ```
+#[must_use]
+pub fn cut_unit(answer: &str, prompt: &str, lines: &[&str]) -> Option<String> {
+    let given = answer.trim().trim_matches('`').trim_end_matches('.');
+    if !is_question(prompt) || given.is_empty() || !given.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let mut values: Vec<&str> = Vec::new();
+    for line in lines {
+        let text = line.split_once("): ").map_or(*line, |(_, t)| t);
+        for token in text.split(|c: char| c.is_whitespace() || "\"'`()<>,;:=[]{}".contains(c)) {
+            let Some(unit) = token.strip_prefix(given) else {
+                continue;
+            };
+            if unit.is_empty() {
+                return None;
+            }
+            if (1..=3).contains(&unit.len())
+                && unit.chars().all(|c| c.is_ascii_alphabetic())
+                && !values.contains(&token)
+            {
+                values.push(token);
+            }
+        }
+    }
+    match values[..] {
+        [value] => Some(value.to_owned()),
+        _ => None,
+    }
+}
+
 /// The message added before the turn after an answer giving `short`, the first part of the
-/// dotted `name` the tool results write ([`cut_name`]), the start of a URL ([`cut_url`]) or
-/// a path without its leading `/` ([`cut_path`]), once a run; `lines`: the lines bearing
+/// dotted `name` the tool results write ([`cut_name`]), the start of a URL ([`cut_url`]), a
+/// path without its leading `/` ([`cut_path`]) or a number without its unit ([`cut_unit`]),
+/// once a run; `lines`: the lines bearing
 /// on the request ([`bearing`]).
 #[must_use]
 pub fn name_cut(prompt: &str, short: &str, name: &str, lines: Option<&str>) -> String {
     // An absolute path is written whole ([`cut_path`]). A URL's path is part of the address:
     // the answer is the whole. Not "the whole value", words the model answered with (a Swift
     // package, session 43).
-    let mut m = if name.starts_with('/') {
+    let mut m = if name.starts_with(|c: char| c.is_ascii_digit()) {
+        format!(
+            "`{short}` leaves out the unit of `{name}`, the value the tool results write. The \
+             user asked \"{}\": answer with `{name}`, as written.",
+            restated(prompt)
+        )
+    } else if name.starts_with('/') {
         format!(
             "`{short}` drops the leading `/` of `{name}`, the path the tool results write. The \
              user asked \"{}\": answer with `{name}`, as written.",
