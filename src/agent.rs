@@ -1922,7 +1922,8 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 "the reply copied a tool's output whole: asked to answer the question itself",
             ));
         }
-        // The results' texts, for the two number checks below: gathered once, when needed.
+        // The results' texts, for the number and value checks below: gathered once, when
+        // needed.
         let texts = std::cell::OnceCell::new();
         let texts = || {
             texts
@@ -1958,12 +1959,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         // A whole number no result's line holds, for a question about a default: made up, or
         // a read's line number (see `correct::unfounded_default`).
         if !asked.number && results {
-            let texts = self.result_texts(turns);
-            let shown: Vec<&str> = texts
-                .iter()
-                .flat_map(|t| t.lines())
-                .map(shown_text)
-                .collect();
+            let shown: Vec<&str> = texts().flat_map(str::lines).map(shown_text).collect();
             if let Some(number) = correct::unfounded_default(content, prompt, &shown) {
                 asked.number = true;
                 return Some((
@@ -2003,8 +1999,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             let lines = self.evidence(turns);
             let shown: Vec<&str> = lines.iter().map(String::as_str).collect();
             // A URL cut before its path, for the whole URL (see `correct::cut_url`).
-            let texts = self.result_texts(turns);
-            let all: Vec<&str> = texts.iter().flat_map(|t| t.lines()).collect();
+            let all: Vec<&str> = texts().flat_map(str::lines).collect();
             let cut = correct::cut_url(content, prompt, &all)
                 .map(|url| (url, "the answer gave the start of a URL the results write: asked for what it tells"))
                 .or_else(|| {
@@ -2049,10 +2044,8 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 .map(|v| v.trim_matches('.'))
                 .filter(|v| writes_version(v))
                 .collect();
-            let texts = self.result_texts(turns);
-            let lines: Vec<&str> = texts
-                .iter()
-                .flat_map(|t| t.lines())
+            let lines: Vec<&str> = texts()
+                .flat_map(str::lines)
                 .filter(|l| !l.starts_with('(') && !l.starts_with('['))
                 .map(shown_text)
                 .collect();
@@ -2092,8 +2085,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         // memory limit": see `correct::value_elsewhere`). Once a run; the turn is for the
         // answer.
         if !asked.number && results && correct::is_question(prompt) {
-            let texts = self.result_texts(turns);
-            let all: Vec<&str> = texts.iter().map(String::as_str).collect();
+            let all: Vec<&str> = texts().collect();
             if let Some((value, line, better)) = correct::value_elsewhere(content, prompt, &all) {
                 asked.number = true;
                 asked.answer_only = true;

@@ -426,7 +426,7 @@ fn of_settings<T>(request: &str, mut hits: Vec<(String, T)>) -> Vec<(String, T)>
     // 9443.").
     let environment = |path: &str| {
         path.split('/').any(|part| {
-            let stem = part.split_once('.').map_or(part, |(s, _)| s).to_lowercase();
+            let stem = before_dot(part).to_lowercase();
             ENVIRONMENTS.contains(&stem.as_str()) && !says(&stem)
         })
     };
@@ -436,7 +436,7 @@ fn of_settings<T>(request: &str, mut hits: Vec<(String, T)>) -> Vec<(String, T)>
     if words.iter().any(|w| w == "default") {
         let by_default = |path: &str| {
             path.split('/').any(|part| {
-                let stem = part.split_once('.').map_or(part, |(s, _)| s);
+                let stem = before_dot(part);
                 stem.eq_ignore_ascii_case("default") || stem.eq_ignore_ascii_case("defaults")
             })
         };
@@ -486,12 +486,19 @@ const ENVIRONMENTS: &[&str] = &[
     "uat",
 ];
 
+/// A file's or folder's name up to its first `.` (all of it without one; an empty stem for a
+/// dotfile): `CHANGELOG` of `CHANGELOG.md`, `values` of `values.prod.yaml` — unlike
+/// [`crate::tools::file_stem`], which trims a dotfile's leading `.` first (`env` of `.env`).
+fn before_dot(name: &str) -> &str {
+    name.split_once('.').map_or(name, |(s, _)| s)
+}
+
 /// Whether `path` is a test's file: under a `test`, `tests`, `spec` or `__tests__` folder, or
 /// named `test_*`, `*_test.*`, `*_spec.*`, `*.test.*`, `*.spec.*`, `*Test(s).*`.
 fn is_test_file(path: &str) -> bool {
     let mut parts = path.split('/').rev();
     let name = parts.next().unwrap_or(path);
-    let stem = name.split_once('.').map_or(name, |(s, _)| s);
+    let stem = before_dot(name);
     parts.any(|d| ["test", "tests", "spec", "specs", "__tests__"].contains(&d))
         || stem.starts_with("test_")
         || stem.ends_with("_test")
@@ -677,10 +684,7 @@ impl Edit {
 /// (any extension, any case).
 fn is_changelog(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
-    let stem = name
-        .split_once('.')
-        .map_or(name, |(s, _)| s)
-        .to_ascii_lowercase();
+    let stem = before_dot(name).to_ascii_lowercase();
     [
         "changelog",
         "changes",

@@ -381,8 +381,7 @@ impl Sandbox {
             // A question about the CI: its one configuration file (a Dart package, session
             // 44: "Which Dart SDK version does CI run with?" was offered the read of
             // `lib/src/version.dart`, named by its stem; the workflow pins `DART_VERSION`).
-            let ci = crate::tools::request_words(request)
-                .any(|w| ["ci", "workflow", "pipeline"].contains(&w.to_lowercase().as_str()));
+            let ci = crate::tools::names_ci(request);
             let mut configs = files
                 .iter()
                 .filter(|(_, shown)| crate::tools::is_ci_config(shown));
@@ -450,9 +449,10 @@ impl Sandbox {
         .or_else(|| {
             // Last, a participle before a noun names its verb's file: "cached responses" is
             // about `cache.dart` (see `crate::tools::participle_names_stem`).
+            let verbs = crate::tools::participle_verbs(request);
             let mut named = files
                 .iter()
-                .filter(|(stem, _)| crate::tools::participle_names_stem(request, stem));
+                .filter(|(stem, _)| verbs.iter().any(|v| stem.eq_ignore_ascii_case(v)));
             let first = named.next()?;
             named.next().is_none().then(|| first.1.clone())
         })

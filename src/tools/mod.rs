@@ -687,9 +687,14 @@ pub fn request_names(request: &str, path: &str) -> bool {
         || (MANIFESTS.contains(&path) && asks_version(request))
         || pair_names_stem(request, stem)
         || participle_names_stem(request, stem)
-        || (is_ci_config(path)
-            && request_words(request)
-                .any(|w| ["ci", "workflow", "pipeline"].contains(&w.to_lowercase().as_str())))
+        || (is_ci_config(path) && names_ci(request))
+}
+
+/// Whether `request` speaks of the CI: one of its words is `CI`, `workflow` or `pipeline`
+/// (case aside), which names the CI's configuration ([`is_ci_config`]).
+pub(crate) fn names_ci(request: &str) -> bool {
+    request_words(request)
+        .any(|w| ["ci", "workflow", "pipeline"].contains(&w.to_lowercase().as_str()))
 }
 
 /// Whether a participle of `request` right before a noun names the verb whose file is
@@ -707,6 +712,15 @@ pub fn request_names(request: &str, path: &str) -> bool {
 /// ```
 #[must_use]
 pub fn participle_names_stem(request: &str, stem: &str) -> bool {
+    participle_verbs(request)
+        .iter()
+        .any(|verb| stem.eq_ignore_ascii_case(verb))
+}
+
+/// The verbs of `request`'s participles right before a noun, each with and without a final
+/// `e` (`cache` and `cach` of "cached responses"): the stems they name ([`participle_names_stem`]),
+/// read once for a walk over many files.
+pub(crate) fn participle_verbs(request: &str) -> Vec<String> {
     const NOT_NOUNS: &[&str] = &[
         "by", "to", "in", "on", "at", "of", "with", "from", "for", "into", "the", "a", "an", "and",
         "or", "is", "are", "was", "were", "be", "it", "them", "as",
@@ -715,16 +729,19 @@ pub fn participle_names_stem(request: &str, stem: &str) -> bool {
         .take(200)
         .map(str::to_lowercase)
         .collect();
-    words.windows(2).any(|pair| {
-        pair[0].strip_suffix("ed").is_some_and(|verb| {
-            pair[0].chars().count() >= 6
-                && pair[0].chars().all(|c| c.is_ascii_alphabetic())
-                && pair[1].chars().all(char::is_alphabetic)
-                && !NOT_NOUNS.contains(&pair[1].as_str())
-                && (stem.eq_ignore_ascii_case(&format!("{verb}e"))
-                    || stem.eq_ignore_ascii_case(verb))
-        })
-    })
+    let mut verbs = Vec::new();
+    for pair in words.windows(2) {
+        if let Some(verb) = pair[0].strip_suffix("ed")
+            && pair[0].chars().count() >= 6
+            && pair[0].chars().all(|c| c.is_ascii_alphabetic())
+            && pair[1].chars().all(char::is_alphabetic)
+            && !NOT_NOUNS.contains(&pair[1].as_str())
+        {
+            verbs.push(format!("{verb}e"));
+            verbs.push(verb.to_owned());
+        }
+    }
+    verbs
 }
 
 /// Whether `path` (relative to the workspace root) configures a CI service: GitHub's workflows,
