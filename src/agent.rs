@@ -2575,9 +2575,23 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             .collect();
         // And those writing a version, for a question about one.
         let mut writing_versions: Vec<(usize, usize)> = Vec::new();
+        // And those writing a number, for a question asking how many (how long, …).
+        let quantity = crate::tools::asks_quantity(&self.request);
+        let mut numbered: Vec<(usize, usize)> = Vec::new();
         let asked_words: Vec<String> = crate::tools::request_words(&self.request)
             .map(str::to_lowercase)
             .collect();
+        // And those of files other than tests', for a question not about the tests: a test
+        // passes values of its own (`userAgent: 'my-app/2.0'`); nor variants of other files
+        // the question does not name (below).
+        let of_tests = asked_words
+            .iter()
+            .any(|w| ["test", "tests", "tested", "testing", "spec", "specs"].contains(&w.as_str()));
+        let mut primary: Vec<(usize, usize)> = Vec::new();
+        // And those giving a default to what a question leaves unset ("when no limit is
+        // given": `PageRequest(limit: Int = 25, …)`).
+        let unset = crate::builtin::left_unset(&self.request);
+        let mut defaulting: Vec<(usize, usize)> = Vec::new();
         // The outputs of the run's calls that succeeded (not toolmend's notes around repeats).
         // With the path each result's read showed, to know its lines' places.
         let results: Vec<(Option<&str>, Vec<&str>)> = turns
@@ -2683,6 +2697,8 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 // `add[_-]?line` showed `public function addLine(…)`, and the lines shown as
                 // bearing were the test's calls, `$invoice->addLine(…)`, which hold `invoice`).
                 let shown = body(text);
+                // What the line shows of its file: a search's line without its place.
+                let own = shown_text(text);
                 let versioned = version_asked && writes_version(&shown);
                 // Only a name made of them, two at least: `BookingService` is no answer to
                 // "Which method lists the bookings …?", nor `Invoice` to the question above.
@@ -2735,13 +2751,38 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     if versioned {
                         writing_versions.push((mi, li));
                     }
-                    if let Some((key, _)) = correct::setting_key(&shown) {
-                        let parts = crate::tools::name_words(&key.replace('.', "_"));
+                    if quantity && writes_number(own) {
+                        numbered.push((mi, li));
+                    }
+                    if unset.as_deref().is_some_and(|name| {
+                        crate::builtin::keyword_arg(own, name).is_some_and(|v| {
+                            v.starts_with(['"', '\''])
+                                || v.chars().any(|c| c.is_ascii_digit())
+                                || ["true", "false"].contains(&v)
+                        })
+                    }) {
+                        defaulting.push((mi, li));
+                    }
+                    if !of_tests
+                        && !line_place(*read_path, text)
+                            .is_some_and(|(path, _)| crate::builtin::is_test_file(&path))
+                    {
+                        primary.push((mi, li));
+                    }
+                    if let Some((key, _)) = correct::setting_key(own) {
+                        let mut parts = crate::tools::name_words(&key.replace('.', "_"));
                         let of_question =
                             |p: &String| asked_words.iter().any(|w| crate::tools::same_word(p, w));
                         let of_asked =
                             |p: &String| asked_for.iter().any(|w| crate::tools::same_word(p, w));
-                        if parts.iter().all(of_question) && parts.iter().any(of_asked) {
+                        let fits = |parts: &[String]| {
+                            parts.iter().all(of_question) && parts.iter().any(of_asked)
+                        };
+                        // With the key it is under: `memory: 256Mi` under `limits:`, for
+                        // "What is the default memory limit of the container?", not the one
+                        // under `requests:`.
+                        parts.extend(correct::parent_key_words(lines, li));
+                        if fits(&parts) {
                             keyed.push((mi, li));
                         }
                     }
@@ -2749,6 +2790,78 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 }
             }
         }
+        // And the lines setting, to a literal, a name that a line holding a word naming what a
+        // question asks for writes as code: `this.maxEntries = 256,` for "How many responses
+        // does the cache hold by default?", after `/// When more than [maxEntries] responses
+        // are stored …` (a Dart client, session 46: the line holds none of the question's
+        // words, the lines shown as bearing were doc comments, and Qwen2.5-Coder-0.5B answered
+        // `25`). Each takes the words of the line naming it.
+        let mut referenced: Vec<(usize, usize)> = Vec::new();
+        let naming: Vec<(String, Vec<usize>)> = held
+            .iter()
+            .filter(|(_, _, found)| {
+                found.iter().any(|&k| {
+                    asked_for
+                        .iter()
+                        .any(|a| crate::tools::same_word(&words[k], a))
+                })
+            })
+            .flat_map(|(mi, li, found)| {
+                correct::code_names(shown_text(results[*mi].1[*li]))
+                    .into_iter()
+                    .map(|name| (name, found.clone()))
+            })
+            .take(20)
+            .collect();
+        if !naming.is_empty() {
+            for (mi, (read_path, lines)) in results.iter().enumerate() {
+                for (li, line) in lines.iter().enumerate() {
+                    let shown = shown_text(line);
+                    let Some((key, _)) = correct::keyed_of(shown) else {
+                        continue;
+                    };
+                    let Some((_, found)) = naming.iter().find(|(name, _)| name == key) else {
+                        continue;
+                    };
+                    let text = line.trim();
+                    let same =
+                        |&(m, l, _): &(usize, usize, Vec<usize>)| results[m].1[l].trim() == text;
+                    if let Some(&(m, l, _)) = held.iter().find(|h| same(h)) {
+                        if !referenced.contains(&(m, l)) {
+                            referenced.push((m, l));
+                        }
+                        continue;
+                    }
+                    held.push((mi, li, found.clone()));
+                    referenced.push((mi, li));
+                    if quantity && writes_number(shown) {
+                        numbered.push((mi, li));
+                    }
+                    if !of_tests
+                        && !line_place(*read_path, line)
+                            .is_some_and(|(path, _)| crate::builtin::is_test_file(&path))
+                    {
+                        primary.push((mi, li));
+                    }
+                }
+            }
+        }
+        // A variant of a file (`values-prod.yaml` of `values.yaml`) a question does not name
+        // says what its base file's values are not by default: its lines come after the base
+        // file's, as a test's do.
+        let held_paths: Vec<String> = held
+            .iter()
+            .filter_map(|&(mi, li, _)| line_place(results[mi].0, results[mi].1[li]))
+            .map(|(path, _)| path)
+            .collect();
+        primary.retain(|&(mi, li)| {
+            !line_place(results[mi].0, results[mi].1[li]).is_some_and(|(path, _)| {
+                held_paths.iter().any(|base| {
+                    crate::tools::variant_word(base, &path)
+                        .is_some_and(|v| !crate::tools::variant_said(&asked_words, &v))
+                })
+            })
+        });
         // Of the lines holding the request's words, a version question's are those writing a
         // version: `"phpunit/phpunit": "^10.5"` over `"test": "phpunit"` for "Which version of
         // PHPUnit do the tests use?" (a PHP library, session 39: shown the second, the model
@@ -2759,7 +2872,31 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         // Ansible role, session 44: `image` was on two lines, `pre_build_image: true` the
         // other, and the lines shown as bearing were the test sequence's; Qwen2.5-Coder-0.5B
         // answered `docker`).
-        for kept in [&writing_versions, &defining, &keyed] {
+        // Then lines giving what the question leaves unset a default: `PageRequest(limit:
+        // Int = 25, …)` over the README's "Listings return at most 200 notes per page,
+        // whatever `limit` asks for." for "How many notes does a listing return by default
+        // when no limit is given?" (a Scala/sbt service, session 45: four of its words are
+        // the README's, and Qwen2.5-Coder-0.5B answered `200`).
+        // Then, of those left, lines setting a name the question's lines name ([`referenced`]
+        // above); then, for a question asking how many, lines writing a number: `this.ttl =
+        // const Duration(seconds: 300),` over `/// A response body kept in the cache …` for
+        // "How many seconds are cached responses kept by default?" (the same client: the doc
+        // comment holds three of its words, and the model answered `25`).
+        // First of all, for a question not about the tests, the lines of other files than
+        // tests': `/// User-Agent sent when none is configured.` over `test('sends the
+        // User-Agent header', …)` and the `userAgent: 'my-app/2.0'` below it for "Which
+        // User-Agent does the client send by default?" (the same client, user_agent: the model
+        // answered `my-app/2.0`); and of base files over their variants (`values.yaml`'s
+        // `memory: 256Mi` over `values-prod.yaml`'s `memory: 512Mi`, a Helm chart, session 45).
+        for kept in [
+            &primary,
+            &writing_versions,
+            &defining,
+            &keyed,
+            &defaulting,
+            &referenced,
+            &numbered,
+        ] {
             if held.iter().any(|(mi, li, _)| kept.contains(&(*mi, *li))) {
                 held.retain(|(mi, li, _)| kept.contains(&(*mi, *li)));
             }
@@ -3677,6 +3814,15 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     }
 }
 
+/// Whether `text` writes a number: a run of digits after no letter, digit or `_` (`256`,
+/// `Duration(seconds: 300)`, `5s`; not `sha256`, `v2` or `x86_64`).
+fn writes_number(text: &str) -> bool {
+    let b = text.as_bytes();
+    b.iter().enumerate().any(|(i, c)| {
+        c.is_ascii_digit() && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_'))
+    })
+}
+
 /// Whether `text` writes a version or a decimal number: a digit, a `.`, a digit (`^10.5`,
 /// `>=8.1`, `php:8.3-cli`).
 fn writes_version(text: &str) -> bool {
@@ -3914,12 +4060,17 @@ fn copied_output(content: &str, turns: &[TurnRecord]) -> Option<String> {
 }
 
 /// Whether `value` is the stem of a word of `request` ending in `-ing` (`mock` of "Which
-/// mocking library …?": see grep's `example_for`), case aside.
+/// mocking library …?": see grep's `example_for`), or the short form code writes for a word of
+/// it that begins it (`conn` of "connections", searched so where the files write it short),
+/// case aside.
 fn stem_of_request_word(request: &str, value: &str) -> bool {
     crate::tools::request_words(request).take(200).any(|w| {
-        crate::tools::ing_stems(&w.to_lowercase())
+        let w = w.to_lowercase();
+        crate::tools::ing_stems(&w)
             .iter()
             .any(|s| s.eq_ignore_ascii_case(value))
+            || crate::tools::short_form(&w)
+                .is_some_and(|s| w.starts_with(s) && s.eq_ignore_ascii_case(value))
     })
 }
 
@@ -4390,11 +4541,13 @@ fn add_timing(stats: &mut RunStats, t: &TurnTiming) {
 }
 
 /// Whether `text` (lower case) holds a name that is the short form `short` (`tz`, `db`) or
-/// begins with it as a name of its own does (`tzinfo`, `db_port`, `dbname`): a word of letters
-/// and digits starting with it, not inside another (`matzah` holds no `tz`).
+/// its plural (`conns`), or begins with a short form of two letters as a name of its own does
+/// (`tzinfo`, `db_port`, `dbname`): a word of letters and digits, not inside another (`matzah`
+/// holds no `tz`).
 fn holds_short(text: &str, short: &str) -> bool {
-    text.split(|c: char| !c.is_alphanumeric())
-        .any(|t| t.starts_with(short) && (t.len() == short.len() || short.len() == 2))
+    text.split(|c: char| !c.is_alphanumeric()).any(|t| {
+        t.strip_suffix('s').unwrap_or(t) == short || (short.len() == 2 && t.starts_with(short))
+    })
 }
 
 /// Whether `text` holds `word` at the start of a word of its own — after a character that is no

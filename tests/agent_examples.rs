@@ -3978,6 +3978,243 @@ fn a_line_keyed_by_the_questions_words_bears_on_it_first() {
     );
 }
 
+/// Found with a Dart client (session 45, cache_entries and cache_ttl): asked "How many
+/// responses does the cache hold by default?" and "How many seconds are cached responses kept
+/// by default?", shown `cache.dart`, the lines shown as bearing began with a doc comment's ("A
+/// response body kept in the cache …"), and Qwen2.5-Coder-0.5B answered `25` to both. For a
+/// question asking how many, the lines writing a number come first; a line setting a name that
+/// a line holding what is asked for writes as code (`[maxEntries] responses are stored`) bears
+/// on it (`this.maxEntries = 256,`).
+#[test]
+fn a_question_of_how_many_is_shown_the_lines_writing_numbers() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "lib/src/store.dart",
+            "/// A response body kept in the store with the time it was stored.\n\
+             class StoredResponse {\n\
+             \x20 StoredResponse(this.body);\n\
+             \x20 final String body;\n\
+             }\n\
+             \n\
+             /// In-memory store of responses.\n\
+             ///\n\
+             /// When more than [maxEntries] responses are stored the oldest is dropped.\n\
+             class ResponseStore {\n\
+             \x20 ResponseStore({\n\
+             \x20   this.maxEntries = 128,\n\
+             \x20   this.ttl = const Duration(seconds: 90),\n\
+             \x20 });\n\
+             \x20 final int maxEntries;\n\
+             \x20 final Duration ttl;\n\
+             }\n",
+        )],
+    );
+    let read = call("read", json!({"path": "lib/src/store.dart"}));
+    for (prompt, bearing) in [
+        (
+            "How many responses does the store hold by default?",
+            "this.maxEntries = 128,",
+        ),
+        (
+            "How many seconds are stored responses kept by default?",
+            "this.ttl = const Duration(seconds: 90),",
+        ),
+    ] {
+        let (_, requests) = run_prompt(
+            &dir,
+            prompt,
+            vec![
+                read.clone(),
+                read.clone(),
+                read.clone(),
+                read.clone(),
+                "25".into(),
+            ],
+        );
+        let asked = &requests.last().unwrap().messages.last().unwrap().content;
+        let shown = asked
+            .split_once("bear on the request:\n")
+            .map(|(_, lines)| lines)
+            .unwrap_or_default();
+        assert!(
+            shown.contains(bearing) && !shown.contains("A response body"),
+            "{prompt}: {asked}"
+        );
+    }
+}
+
+/// Found with a Dart client (session 45, user_agent): asked "Which User-Agent does the client
+/// send by default?", the lines shown as bearing were a test's (`test('sends the User-Agent
+/// header', …)` and the client it builds with `userAgent: 'my-app/2.0'`), and
+/// Qwen2.5-Coder-0.5B answered `my-app/2.0`. A test passes values of its own: for a question
+/// not about the tests, the lines of the code bear on it first.
+#[test]
+fn a_tests_lines_bear_on_a_question_after_the_codes() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "lib/src/settings.dart",
+                "/// User-Agent sent when none is configured.\n\
+                 const String defaultUserAgent = 'gravel-dart/1.2.0';\n",
+            ),
+            (
+                "test/agent_test.dart",
+                "test('sends the User-Agent header by default', () async {\n\
+                 \x20 final s = Settings(userAgent: 'tester/9.9');\n\
+                 });\n",
+            ),
+        ],
+    );
+    let grep = call(
+        "grep",
+        json!({"pattern": "User-Agent", "ignore_case": true}),
+    );
+    let prompt = "Which User-Agent does the client send by default?";
+    let (_, requests) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            grep.clone(),
+            grep.clone(),
+            grep.clone(),
+            grep,
+            "tester/9.9".into(),
+        ],
+    );
+    let asked = &requests.last().unwrap().messages.last().unwrap().content;
+    let shown = asked
+        .split_once("bear on the request:\n")
+        .map(|(_, lines)| lines)
+        .unwrap_or_default();
+    assert!(
+        shown.contains("User-Agent sent when none is configured")
+            && !shown.contains("agent_test.dart"),
+        "{asked}"
+    );
+    // A question about the tests is answered from them.
+    let (_, requests) = run_prompt(
+        &dir,
+        "Which test checks the User-Agent header?",
+        vec![
+            call(
+                "grep",
+                json!({"pattern": "User-Agent", "ignore_case": true}),
+            ),
+            call(
+                "grep",
+                json!({"pattern": "User-Agent", "ignore_case": true}),
+            ),
+            call(
+                "grep",
+                json!({"pattern": "User-Agent", "ignore_case": true}),
+            ),
+            call(
+                "grep",
+                json!({"pattern": "User-Agent", "ignore_case": true}),
+            ),
+            "none".into(),
+        ],
+    );
+    let asked = &requests.last().unwrap().messages.last().unwrap().content;
+    assert!(asked.contains("agent_test.dart (line 1)"), "{asked}");
+}
+
+/// Found with a Scala/sbt service (session 45, page_size): asked "How many notes does a
+/// listing return by default when no limit is given?", the search for `limit` showed the
+/// README's "Listings return at most 200 notes per page" — four of the question's words — and
+/// `PageRequest(limit: Int = 25, …)`, and the line shown as bearing was the README's: the model
+/// answered `200`. What a question leaves unset is answered by the line giving it a default.
+#[test]
+fn the_default_of_what_a_question_leaves_unset_bears_on_it_first() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "README.md",
+                "# Scroll\n\nListings return at most 500 notes per page, whatever `limit` asks for.\n\
+                 Query with `?limit=&offset=`.\n",
+            ),
+            (
+                "src/Store.scala",
+                "final case class Page(limit: Int = 40, offset: Int = 0) {\n\
+                 \x20 def clamped: Page = copy(limit = limit.min(Page.MaxLimit))\n\
+                 }\n",
+            ),
+        ],
+    );
+    let grep = call("grep", json!({"pattern": "limit", "ignore_case": true}));
+    let (_, requests) = run_prompt(
+        &dir,
+        "How many notes does a listing return by default when no limit is given?",
+        vec![grep.clone(), grep.clone(), grep.clone(), grep, "500".into()],
+    );
+    let asked = &requests.last().unwrap().messages.last().unwrap().content;
+    let shown = asked
+        .split_once("bear on the request:\n")
+        .map(|(_, lines)| lines)
+        .unwrap_or_default();
+    assert!(
+        shown.contains("Page(limit: Int = 40") && !shown.contains("at most 500"),
+        "{asked}"
+    );
+}
+
+/// Found with an Ansible project (session 45, db_max_open_conns): asked "How many open database
+/// connections does Harbor allow by default?", the look searched `connection`, which found
+/// only `[ssh_connection]`; the setting is `harbor_db_max_open_conns: 900`, and
+/// Qwen2.5-Coder-0.5B answered `2`. A word code writes short where it begins the word
+/// (`conn`) is searched so where the files write it short; the line holding it bears on the
+/// question.
+#[test]
+fn a_word_written_short_in_the_files_is_searched_short() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "ansible.cfg",
+                "[defaults]\nforks = 10\n\n[ssh_connection]\npipelining = True\n",
+            ),
+            (
+                "roles/dock/defaults/main.yml",
+                "dock_db_host: localhost\ndock_db_max_idle_conns: 50\ndock_db_max_open_conns: 700\n",
+            ),
+        ],
+    );
+    let grep = call("grep", json!({"pattern": "conn", "ignore_case": true}));
+    let (_, requests) = run_prompt(
+        &dir,
+        "How many open database connections does Dock allow by default?",
+        vec![
+            "100".into(),
+            grep.clone(),
+            grep.clone(),
+            grep.clone(),
+            grep,
+            "2".into(),
+        ],
+    );
+    let offered = &requests[1].messages.last().unwrap().content;
+    assert!(
+        offered.contains(r#"{"pattern":"conn","ignore_case":true}"#),
+        "{offered}"
+    );
+    let asked = &requests.last().unwrap().messages.last().unwrap().content;
+    let shown = asked
+        .split_once("bear on the request:\n")
+        .map(|(_, lines)| lines)
+        .unwrap_or_default();
+    assert!(
+        shown.contains("dock_db_max_open_conns: 700") && !shown.contains("ssh_connection"),
+        "{asked}"
+    );
+}
+
 /// Found with a Scala/sbt service (session 45, max_column_120): asked "Let scalafmt format
 /// lines up to 120 columns wide.", the run took the request for a question — "let" is no
 /// change verb — and Qwen2.5-Coder-0.5B, never shown the edit of `maxColumn = 110`, answered
@@ -4104,6 +4341,65 @@ fn a_number_without_its_unit_is_asked_for_as_written() {
     assert_eq!(t.answer.as_deref(), Some("256Mi"));
     let (t, requests) = run_prompt(&dir, prompt, vec![read, "256Mi".into()]);
     assert_eq!((t.answer.as_deref(), requests.len()), (Some("256Mi"), 2));
+}
+
+/// Found with a Helm chart (session 45, memory_limit): asked "What is the default memory limit
+/// of the container?", the lines shown as bearing were `limits:` with `cpu: 500m` and `memory:
+/// 256Mi` under it — and `values-prod.yaml`'s too — and Qwen2.5-Coder-0.5B answered `500m`,
+/// then, on its last turn, `256`. A setting whose key, with the key it is under, is made of
+/// the question's words bears on it first (`memory` under `limits`), and a variant of a file
+/// (`values-prod.yaml` of `values.yaml`) bears on a question that does not name the variant
+/// only when its base file says nothing.
+#[test]
+fn a_setting_under_a_key_of_the_question_bears_on_it_and_a_variant_after_its_base() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "values.yaml",
+                "resources:\n  limits:\n    cpu: 400m\n    memory: 384Mi\n  requests:\n    cpu: 100m\n    memory: 128Mi\n",
+            ),
+            (
+                "values-prod.yaml",
+                "resources:\n  limits:\n    cpu: \"2\"\n    memory: 768Mi\n",
+            ),
+        ],
+    );
+    let prompt = "What is the default memory limit of the container?";
+    let limit = call("grep", json!({"pattern": "limit", "ignore_case": true}));
+    let memory = call("grep", json!({"pattern": "memory", "ignore_case": true}));
+    let (_, requests) = run_prompt(
+        &dir,
+        prompt,
+        vec![limit.clone(), memory.clone(), limit, memory, "384".into()],
+    );
+    let asked = &requests.last().unwrap().messages.last().unwrap().content;
+    let shown = asked
+        .split_once("bear on the request:\n")
+        .map(|(_, lines)| lines)
+        .unwrap_or_default();
+    assert!(
+        shown.contains("memory: 384Mi")
+            && !shown.contains("cpu: 400m")
+            && !shown.contains("128Mi")
+            && !shown.contains("values-prod.yaml"),
+        "{asked}"
+    );
+    // Asked about the variant, its lines bear on the question.
+    let (_, requests) = run_prompt(
+        &dir,
+        "What is the memory limit of the container in prod?",
+        vec![
+            call("grep", json!({"pattern": "memory", "ignore_case": true})),
+            call("grep", json!({"pattern": "memory", "ignore_case": true})),
+            call("grep", json!({"pattern": "memory", "ignore_case": true})),
+            call("grep", json!({"pattern": "memory", "ignore_case": true})),
+            "384".into(),
+        ],
+    );
+    let asked = &requests.last().unwrap().messages.last().unwrap().content;
+    assert!(asked.contains("values-prod.yaml (line 4"), "{asked}");
 }
 
 /// Found with a Django project (session 41): asked "Which database engine does the project

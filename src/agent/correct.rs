@@ -1397,7 +1397,7 @@ pub(crate) fn setting_key(text: &str) -> Option<(&str, &str)> {
 /// The key and value `text` (a line of a file) writes ([`setting_key`]; `this.`/`self.`
 /// aside) when the value is one literal holding a digit — not a block, a template, a
 /// reference or a call.
-fn keyed_of(text: &str) -> Option<(&str, &str)> {
+pub(crate) fn keyed_of(text: &str) -> Option<(&str, &str)> {
     let (key, value) = setting_key(text)?;
     let key = key
         .strip_prefix("this.")
@@ -1414,6 +1414,59 @@ fn keyed_of(text: &str) -> Option<(&str, &str)> {
     literal.then_some((key, value))
 }
 
+/// The words of the key that the line `lines[i]` of a tool's output is under (`limits` of
+/// `memory: 256Mi`): a search's match line names it (`path (line 43, under the key on line
+/// 41): …`), a read's numbered line is under the nearest line above it indented less. Empty
+/// when there is none, or it opens no block (`limits:`).
+pub(crate) fn parent_key_words(lines: &[&str], i: usize) -> Vec<String> {
+    let Some(line) = lines.get(i) else {
+        return Vec::new();
+    };
+    let parent = match line.split_once("): ") {
+        Some((place, _)) if place.contains(" (line ") => {
+            let (path, at) = place.split_once(" (line ").unwrap_or_default();
+            let own: String = at.chars().take_while(char::is_ascii_digit).collect();
+            match place.split_once("under the key on line ") {
+                Some((_, n)) => {
+                    let head = format!("{path} (line {n}");
+                    lines
+                        .iter()
+                        .find(|l| l.starts_with(&head) && l[head.len()..].starts_with([')', ',']))
+                        .and_then(|l| l.split_once("): ").map(|(_, b)| b))
+                }
+                // Or the line a search shows it inside: `path (line 41, which line 43 is
+                // inside): limits:`.
+                None => {
+                    let inside = format!(", which line {own} is inside): ");
+                    lines[..i].iter().rev().find_map(|l| {
+                        l.starts_with(&format!("{path} (line "))
+                            .then(|| l.split_once(&inside).map(|(_, b)| b))
+                            .flatten()
+                    })
+                }
+            }
+        }
+        _ => line.trim_start().split_once('\t').and_then(|(n, body)| {
+            if n.is_empty() || !n.chars().all(|c| c.is_ascii_digit()) {
+                return None;
+            }
+            let indent = body.len() - body.trim_start().len();
+            lines[..i].iter().rev().find_map(|l| {
+                let (n, b) = l.trim_start().split_once('\t')?;
+                if !n.chars().all(|c| c.is_ascii_digit()) {
+                    return None;
+                }
+                let lead = b.len() - b.trim_start().len();
+                (lead < indent && !b.trim().is_empty()).then_some(b)
+            })
+        }),
+    };
+    parent
+        .and_then(|p| p.trim().trim_start_matches("- ").strip_suffix(':'))
+        .map(|k| crate::tools::name_words(&k.replace('.', "_")))
+        .unwrap_or_default()
+}
+
 /// The settings the tool results `texts` write (see [`Keyed`]).
 fn keyed_lines<'t>(texts: &[&'t str]) -> Vec<Keyed<'t>> {
     let mut out = Vec::new();
@@ -1422,11 +1475,11 @@ fn keyed_lines<'t>(texts: &[&'t str]) -> Vec<Keyed<'t>> {
         for (i, line) in lines.iter().enumerate() {
             // A search's match line (`path (line 43, under the key on line 41): memory: 256Mi`)
             // or a read's numbered line (`43\t    memory: 256Mi`).
-            let (place, body) = match line.split_once("): ") {
-                Some((place, body)) if place.contains(" (line ") => (Some(place), body),
+            let body = match line.split_once("): ") {
+                Some((place, body)) if place.contains(" (line ") => body,
                 _ => match line.trim_start().split_once('\t') {
                     Some((n, body)) if n.chars().all(|c| c.is_ascii_digit()) && !n.is_empty() => {
-                        (None, body)
+                        body
                     }
                     _ => continue,
                 },
@@ -1435,38 +1488,7 @@ fn keyed_lines<'t>(texts: &[&'t str]) -> Vec<Keyed<'t>> {
                 continue;
             };
             let mut words = crate::tools::name_words(&key.replace('.', "_"));
-            let parent = match place {
-                Some(place) => place
-                    .split_once("under the key on line ")
-                    .and_then(|(path, n)| {
-                        let path = path.split(" (line ").next()?;
-                        let n = n.trim_end_matches(')');
-                        let head = format!("{path} (line {n}");
-                        lines
-                            .iter()
-                            .find(|l| {
-                                l.starts_with(&head) && l[head.len()..].starts_with([')', ','])
-                            })
-                            .and_then(|l| l.split_once("): ").map(|(_, b)| b))
-                    }),
-                None => {
-                    let indent = body.len() - body.trim_start().len();
-                    lines[..i].iter().rev().find_map(|l| {
-                        let (n, b) = l.trim_start().split_once('\t')?;
-                        if !n.chars().all(|c| c.is_ascii_digit()) {
-                            return None;
-                        }
-                        let lead = b.len() - b.trim_start().len();
-                        (lead < indent && !b.trim().is_empty()).then_some(b)
-                    })
-                }
-            };
-            if let Some(parent) = parent {
-                let t = parent.trim().trim_start_matches("- ");
-                if let Some(k) = t.strip_suffix(':') {
-                    words.extend(crate::tools::name_words(&k.replace('.', "_")));
-                }
-            }
+            words.extend(parent_key_words(&lines, i));
             out.push(Keyed {
                 words,
                 value,

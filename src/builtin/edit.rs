@@ -495,7 +495,7 @@ fn before_dot(name: &str) -> &str {
 
 /// Whether `path` is a test's file: under a `test`, `tests`, `spec` or `__tests__` folder, or
 /// named `test_*`, `*_test.*`, `*_spec.*`, `*.test.*`, `*.spec.*`, `*Test(s).*`.
-fn is_test_file(path: &str) -> bool {
+pub(crate) fn is_test_file(path: &str) -> bool {
     let mut parts = path.split('/').rev();
     let name = parts.next().unwrap_or(path);
     let stem = before_dot(name);
@@ -1930,7 +1930,7 @@ fn phrase_keys(keys: &[asked::Part], n: usize) -> Vec<String> {
 /// `]`, `}` or `;` (a quoted one whole), when it is a literal: `max_attempts: 3` in `use
 /// Oban.Worker, queue: :mailers, max_attempts: 3`, `max_retries=3` in
 /// `@retry(max_retries=3, backoff=2)`.
-fn keyword_arg<'a>(line: &'a str, name: &str) -> Option<&'a str> {
+pub(crate) fn keyword_arg<'a>(line: &'a str, name: &str) -> Option<&'a str> {
     let lower = line.to_ascii_lowercase();
     // A field set through `this.` or `self.` is the name's too (Dart's `this.maxAttempts = 3,`
     // in a constructor's parameters: a Dart package, session 45).

@@ -1496,7 +1496,7 @@ const ASKED_STOPS: &[&str] = &[
 /// before the words naming what the question asks for: a Scala/sbt service (session 44), where
 /// the look searched `notes`, and Qwen2.5-Coder-0.5B answered `200`, the most a page holds, from
 /// the README; the default is `PageRequest(limit: Int = 25, …)`.
-fn left_unset(request: &str) -> Option<String> {
+pub(crate) fn left_unset(request: &str) -> Option<String> {
     let words: Vec<String> = request
         .split_whitespace()
         .take(200)
@@ -1902,14 +1902,26 @@ fn telling_word(
         return None;
     }
     let joined: Vec<Option<[String; 4]>> = words.iter().map(|w| joined_forms(w)).collect();
+    // The short form code writes for a word, where it begins the word (`conn` of
+    // "connections"; see `crate::tools::short_form`): its search finds the word too.
+    let short: Vec<Option<&str>> = words
+        .iter()
+        .map(|w| crate::tools::short_form(w).filter(|s| w.starts_with(s)))
+        .collect();
     let n = words.len();
-    let lines = lines_holding(sb, dir, 2 * n, |line, k| {
+    let lines = lines_holding(sb, dir, 3 * n, |line, k| {
         if k < n {
             line.contains(words[k].as_str())
-        } else {
+        } else if k < 2 * n {
             joined[k - n]
                 .as_ref()
                 .is_some_and(|forms| forms.iter().any(|f| line.contains(f.as_str())))
+        } else {
+            // Written short as a name's part of its own (`max_open_conns`).
+            short[k - 2 * n].is_some_and(|s| {
+                line.split(|c: char| !c.is_alphanumeric())
+                    .any(|t| t.strip_suffix('s').unwrap_or(t) == s)
+            })
         }
     });
     // A phrase found nowhere as written but joined as code writes it (`mainClass` for "main
@@ -1924,7 +1936,15 @@ fn telling_word(
             // `"expiry-alerts"` (a Django project, session 41: the search as written showed
             // the README's line alone).
             Some(_) if lines[n + k] > 0 => (words[k].replacen(' ', "[ ._-]?", 1), lines[k]),
-            _ => (words[k].clone(), lines[k]),
+            // A word the files also write short is searched short, which finds both
+            // (`harbor_db_max_open_conns: 900` for "How many open database connections does
+            // Harbor allow by default?": an Ansible project, session 45, where the search for
+            // `connection` found `[ssh_connection]` alone, and Qwen2.5-Coder-0.5B answered
+            // `2`).
+            _ => match short[k] {
+                Some(s) if lines[2 * n + k] > 0 => (s.to_owned(), lines[k] + lines[2 * n + k]),
+                _ => (words[k].clone(), lines[k]),
+            },
         })
         .unzip();
     // Each tier in turn: the first with a word found gives it.

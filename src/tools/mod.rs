@@ -484,6 +484,7 @@ const ABBREVIATIONS: &[(&str, &str)] = &[
     ("tz", "timezone"),
     ("addr", "address"),
     ("auth", "authentication"),
+    ("conn", "connection"),
 ];
 
 /// The short form code writes for `word` (lower case; see `ABBREVIATIONS`): `tz` for
@@ -573,6 +574,33 @@ pub(crate) const MANIFESTS: &[&str] = &[
     "Gemfile",
     "go.mod",
 ];
+
+/// Whether `request` asks how many, how much, how long (…) of something: "how" before a word
+/// asking for an amount.
+pub(crate) fn asks_quantity(request: &str) -> bool {
+    const AMOUNTS: &[&str] = &[
+        "many",
+        "much",
+        "long",
+        "often",
+        "large",
+        "big",
+        "high",
+        "low",
+        "far",
+        "old",
+        "soon",
+        "frequently",
+        "fast",
+    ];
+    let words: Vec<String> = request_words(request)
+        .take(200)
+        .map(str::to_lowercase)
+        .collect();
+    words
+        .windows(2)
+        .any(|w| w[0] == "how" && AMOUNTS.contains(&w[1].as_str()))
+}
 
 /// Whether `request` asks about a version: one of its words is "version" or "versions".
 pub(crate) fn asks_version(request: &str) -> bool {
