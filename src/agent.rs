@@ -1957,7 +1957,26 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             ));
         }
         // A whole number no result's line holds, for a question about a default: made up, or
-        // a read's line number (see `correct::unfounded_default`).
+        // a read's line number (see `correct::unfounded_default`). But first the start of the
+        // one number the bearing lines write (`30` for `Duration(seconds: 300)`), which is
+        // asked for as written (see `correct::cut_number`); the turn is for the answer.
+        if !asked.number && results {
+            let lines = self.evidence(turns);
+            let shown: Vec<&str> = lines.iter().map(String::as_str).collect();
+            if let Some(number) = correct::cut_number(content, prompt, &shown) {
+                asked.number = true;
+                asked.answer_only = true;
+                return Some((
+                    correct::name_cut(
+                        prompt,
+                        content.trim(),
+                        &number,
+                        correct::bearing(&lines).as_deref(),
+                    ),
+                    "the answer gave the start of the number the bearing lines write: asked for it as written",
+                ));
+            }
+        }
         if !asked.number && results {
             let shown: Vec<&str> = texts().flat_map(str::lines).map(shown_text).collect();
             if let Some(number) = correct::unfounded_default(content, prompt, &shown) {
@@ -2588,6 +2607,12 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             .iter()
             .any(|w| ["test", "tests", "tested", "testing", "spec", "specs"].contains(&w.as_str()));
         let mut primary: Vec<(usize, usize)> = Vec::new();
+        // And, for a question about a default, those of a file of defaults (Ansible's
+        // `defaults/main.yml`, a `defaults.json`) over the places that override them.
+        let about_default = asked_words
+            .iter()
+            .any(|w| w == "default" || w == "defaults");
+        let mut of_defaults: Vec<(usize, usize)> = Vec::new();
         // And those giving a default to what a question leaves unset ("when no limit is
         // given": `PageRequest(limit: Int = 25, …)`).
         let unset = crate::builtin::left_unset(&self.request);
@@ -2763,6 +2788,14 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     }) {
                         defaulting.push((mi, li));
                     }
+                    if about_default
+                        && line_place(*read_path, text).is_some_and(|(path, _)| {
+                            path.split('/')
+                                .any(|part| part.split('.').next() == Some("defaults"))
+                        })
+                    {
+                        of_defaults.push((mi, li));
+                    }
                     if !of_tests
                         && !line_place(*read_path, text)
                             .is_some_and(|(path, _)| crate::builtin::is_test_file(&path))
@@ -2888,8 +2921,13 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         // User-Agent does the client send by default?" (the same client, user_agent: the model
         // answered `my-app/2.0`); and of base files over their variants (`values.yaml`'s
         // `memory: 256Mi` over `values-prod.yaml`'s `memory: 512Mi`, a Helm chart, session 45).
+        // Then, asked for a default, the lines of a file of defaults: `roles/harbor/defaults/
+        // main.yml`'s `harbor_db_max_open_conns: 900` over the inventory's `… 1500` for "How
+        // many open database connections does Harbor allow by default?" (an Ansible project,
+        // session 46: shown both, Qwen2.5-Coder-0.5B answered `1500`).
         for kept in [
             &primary,
+            &of_defaults,
             &writing_versions,
             &defining,
             &keyed,
@@ -3019,8 +3057,18 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 }
             }
             if opens(lines[li]) {
+                // A search's line brings the lines it shows of its block — the same file's next
+                // four — not the next matches' (a Scala/sbt service, session 46: after
+                // `final case class PageRequest(limit: Int = 25, …) {` came `object PageRequest
+                // {` and `val MaxLimit = 200`, and Qwen2.5-Coder-0.5B answered `200`).
+                let place = match_line(lines[li]);
                 for next in lines.iter().skip(li + 1).take(4) {
-                    if closes(next) {
+                    let in_block = match (place, match_line(next)) {
+                        (None, _) => true,
+                        (Some((path, n)), Some((p, m))) => p == path && m > n && m <= n + 4,
+                        (Some(_), None) => false,
+                    };
+                    if !in_block || closes(shown_text(next)) {
                         break;
                     }
                     let shown = cut(next);
@@ -3526,9 +3574,21 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     }
 
     /// The read of a whole file the run's results came from, not made yet: where a number no
-    /// result holds would be, if anywhere.
+    /// result holds would be, if anywhere — the files of the lines bearing on the request
+    /// first (a Dart client, session 46: the search for `first` showed
+    /// `analysis_options.yaml` before `retry_policy.dart`, whose lines bore on "How long does
+    /// the client wait before the first retry by default?", and the read offered was the
+    /// first's).
     fn whole_file_look(&self, turns: &[TurnRecord]) -> Option<String> {
-        files_in_results(turns)
+        let bearing: Vec<String> = self
+            .evidence(turns)
+            .iter()
+            .filter_map(|l| match_line(l))
+            .map(|(path, _)| path.trim_start_matches("./").to_owned())
+            .collect();
+        let mut files = files_in_results(turns);
+        files.sort_by_key(|f| !bearing.iter().any(|b| b == f.trim_start_matches("./")));
+        files
             .iter()
             .filter_map(|f| self.tools.call_named(f))
             .find(|c| !self.already_made(c))

@@ -4045,6 +4045,92 @@ fn a_question_of_how_many_is_shown_the_lines_writing_numbers() {
     }
 }
 
+/// Found with a Dart client (session 46, first_retry_delay): asked "How long does the client
+/// wait before the first retry by default?", the search for `first` showed
+/// `analysis_options.yaml`'s `- sort_constructors_first` before `retry_policy.dart`'s lines,
+/// which were the ones shown as bearing; answered `10`, which no result holds, the model was
+/// offered the read of `analysis_options.yaml`. The whole file offered is the one the bearing
+/// lines are in.
+#[test]
+fn the_whole_file_offered_for_an_unfounded_number_is_the_bearing_lines_file() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "analysis_options.yaml",
+                "linter:\n  rules:\n    - sort_constructors_first\n",
+            ),
+            (
+                "lib/src/backoff.dart",
+                "class Backoff {\n\
+                 \x20 const Backoff({this.firstDelay = const Duration(milliseconds: 750)});\n\
+                 \x20 /// How long to wait before the first retry.\n\
+                 \x20 final Duration firstDelay;\n\
+                 }\n",
+            ),
+        ],
+    );
+    let grep = call(
+        "grep",
+        json!({"pattern": "first", "ignore_case": true, "glob": "*.yaml"}),
+    );
+    let grep_all = call(
+        "grep",
+        json!({"pattern": "wait before", "ignore_case": true}),
+    );
+    let (_, requests) = run_prompt(
+        &dir,
+        "How long does the client wait before the first retry by default?",
+        vec![grep, grep_all, "10".into(), "750".into()],
+    );
+    let asked = &requests[3].messages.last().unwrap().content;
+    assert!(
+        asked.starts_with("`10` is in none of the tool results")
+            && asked.contains(r#"{"name":"read","arguments":{"path":"lib/src/backoff.dart"}}"#),
+        "{asked}"
+    );
+}
+
+/// Found with a Dart client (session 46, cache_ttl): shown as bearing `this.ttl = const
+/// Duration(seconds: 300),`, Qwen2.5-Coder-0.5B answered `30` (two tokens, then the end of its
+/// turn; `25` for `256` in session 45), was told `30` is in no result, read the file again
+/// and again, and the run ended without an answer. An answer that is the start of the one
+/// number the bearing lines write is asked for that number, as written.
+#[test]
+fn a_number_cut_short_is_asked_for_as_written() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "lib/src/store.dart",
+            "/// In-memory store of responses.\n\
+             class ResponseStore {\n\
+             \x20 ResponseStore({\n\
+             \x20   this.ttl = const Duration(seconds: 900),\n\
+             \x20 });\n\
+             }\n",
+        )],
+    );
+    let read = call("read", json!({"path": "lib/src/store.dart"}));
+    let prompt = "How many seconds are stored responses kept by default?";
+    let (t, requests) = run_prompt(
+        &dir,
+        prompt,
+        vec![read.clone(), read.clone(), read, "90".into(), "900".into()],
+    );
+    let asked = &requests.last().unwrap().messages.last().unwrap().content;
+    assert!(
+        asked.starts_with("`90` is only the start of `900`, the number the tool results write."),
+        "{asked}\n{:?}",
+        t.turns
+            .iter()
+            .map(|t| (&t.nudge, &t.raw))
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(t.answer.as_deref(), Some("900"));
+}
+
 /// Found with a Dart client (session 45, user_agent): asked "Which User-Agent does the client
 /// send by default?", the lines shown as bearing were a test's (`test('sends the User-Agent
 /// header', …)` and the client it builds with `userAgent: 'my-app/2.0'`), and
@@ -4143,6 +4229,10 @@ fn the_default_of_what_a_question_leaves_unset_bears_on_it_first() {
                 "src/Store.scala",
                 "final case class Page(limit: Int = 40, offset: Int = 0) {\n\
                  \x20 def clamped: Page = copy(limit = limit.min(Page.MaxLimit))\n\
+                 }\n\
+                 \n\
+                 object Page {\n\
+                 \x20 val MaxLimit = 500\n\
                  }\n",
             ),
         ],
@@ -4162,6 +4252,10 @@ fn the_default_of_what_a_question_leaves_unset_bears_on_it_first() {
         shown.contains("Page(limit: Int = 40") && !shown.contains("at most 500"),
         "{asked}"
     );
+    // A search's line opening a block brings the lines of the block it shows, not those of
+    // the next matches after it (session 46: the last turn's lines ended with `val MaxLimit
+    // = 200`, and the model answered `200`).
+    assert!(!shown.contains("MaxLimit = 500"), "{asked}");
 }
 
 /// Found with an Ansible project (session 45, db_max_open_conns): asked "How many open database
@@ -4183,6 +4277,10 @@ fn a_word_written_short_in_the_files_is_searched_short() {
             (
                 "roles/dock/defaults/main.yml",
                 "dock_db_host: localhost\ndock_db_max_idle_conns: 50\ndock_db_max_open_conns: 700\n",
+            ),
+            (
+                "inventory/prod/group_vars/registry.yml",
+                "dock_db_max_open_conns: 1200\n",
             ),
         ],
     );
@@ -4213,6 +4311,9 @@ fn a_word_written_short_in_the_files_is_searched_short() {
         shown.contains("dock_db_max_open_conns: 700") && !shown.contains("ssh_connection"),
         "{asked}"
     );
+    // Asked for a default, the role's `defaults/` bear on it over an inventory's override
+    // (session 46: shown both, the model answered the inventory's `1500`).
+    assert!(!shown.contains("1200"), "{asked}");
 }
 
 /// Found with a Scala/sbt service (session 45, max_column_120): asked "Let scalafmt format
@@ -4242,9 +4343,10 @@ fn an_upper_bound_asked_for_is_a_change_offered() {
 
 /// Found with a Dart package (session 45, cache_entries): asked "How many responses does the
 /// cache hold by default?", shown `cache.dart` with `this.maxEntries = 256,` on its line 22,
-/// Qwen2.5-Coder-0.5B answered `25` — a line number of the read, in no line's text — and the
-/// loop took it. A whole number no result's line holds, for a question about a default, is
-/// asked about once.
+/// Qwen2.5-Coder-0.5B answered `25` — in no line's text — and the loop took it. A whole number
+/// no result's line holds, for a question about a default, is asked about once (`31`, a line
+/// number of the read, here; `25`, the start of `256`, is asked for the whole since session 46:
+/// see `a_number_cut_short_is_asked_for_as_written`).
 #[test]
 fn a_whole_number_no_line_holds_for_a_default_is_asked_about() {
     let dir = tempfile::tempdir().unwrap();
@@ -4257,10 +4359,10 @@ fn a_whole_number_no_line_holds_for_a_default_is_asked_about() {
     write_files(&dir, &[("lib/src/cache.dart", &cache)]);
     let prompt = "How many responses does the cache hold by default?";
     let read = call("read", json!({"path": "lib/src/cache.dart"}));
-    let (t, requests) = run_prompt(&dir, prompt, vec![read.clone(), "25".into(), "256".into()]);
+    let (t, requests) = run_prompt(&dir, prompt, vec![read.clone(), "31".into(), "256".into()]);
     let asked = &requests[2].messages.last().unwrap().content;
     assert!(
-        asked.starts_with("`25` is in none of the tool results"),
+        asked.starts_with("`31` is in none of the tool results"),
         "{asked}"
     );
     assert_eq!(t.answer.as_deref(), Some("256"));

@@ -977,7 +977,8 @@ pub fn unfounded_number<'r>(
 /// about a default (it says "default"; a setting's value, not a count worked out of the
 /// files) that asks for no number worked out. Found with a Dart package (session 45): asked
 /// "How many responses does the cache hold by default?", shown `cache.dart` with `this.maxEntries
-/// = 256,`, Qwen2.5-Coder-0.5B answered `25` — a line number of the read, never its text.
+/// = 256,`, Qwen2.5-Coder-0.5B answered `25`, in no line's text (the start of `256`, which
+/// [`cut_number`] asks for first when the bearing lines write it).
 ///
 /// ```
 /// use toolmend::agent::correct::unfounded_default;
@@ -1238,9 +1239,64 @@ pub fn cut_unit(answer: &str, prompt: &str, lines: &[&str]) -> Option<String> {
     }
 }
 
+/// The one number of `lines` (the lines bearing on the request, [`bearing`]; a read's line
+/// numbers and a search's places aside) that the answer (a whole number alone, a trailing `.`
+/// and backticks aside) is the start of — when no line writes the answer itself: `None`
+/// otherwise, or for an answer to no question (`prompt`). Found with a Dart client (session
+/// 46): shown `this.ttl = const Duration(seconds: 300),`, Qwen2.5-Coder-0.5B answered `30`,
+/// two tokens and the end of its turn (and `25` for `this.maxEntries = 256,`).
+///
+/// ```
+/// use toolmend::agent::correct::cut_number;
+/// let lines = ["23\t    this.ttl = const Duration(seconds: 300),"];
+/// let asked = "How many seconds are cached responses kept by default?";
+/// assert_eq!(cut_number("30", asked, &lines), Some("300".into()));
+/// assert_eq!(cut_number("300", asked, &lines), None);
+/// assert_eq!(cut_number("2", asked, &lines), None);
+/// assert_eq!(cut_number("30", asked, &["seconds: 300", "retries: 30"]), None);
+/// assert_eq!(cut_number("30", asked, &["seconds: 300", "minutes: 301"]), None);
+/// assert_eq!(cut_number("2", "How many notes are there?", &["groceries.md (23 bytes)"]), None);
+/// ```
+#[must_use]
+pub fn cut_number(answer: &str, prompt: &str, lines: &[&str]) -> Option<String> {
+    let given = answer.trim().trim_matches('`').trim_end_matches('.');
+    if !is_question(prompt) || given.is_empty() || !given.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let mut longer: Vec<&str> = Vec::new();
+    for line in lines {
+        let text = match line.split_once("): ") {
+            Some((place, text)) if place.contains(" (line ") => text,
+            _ => line
+                .trim_start()
+                .split_once('\t')
+                .filter(|(n, _)| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+                .map_or(*line, |(_, text)| text),
+        };
+        // A listing's size (`notes.md (23 bytes)`) is no value a question asks for.
+        if text.trim_end().ends_with(" bytes)") {
+            continue;
+        }
+        for number in text.split(|c: char| !c.is_ascii_digit()) {
+            if number == given {
+                return None;
+            }
+            if number.len() > given.len() && number.starts_with(given) && !longer.contains(&number)
+            {
+                longer.push(number);
+            }
+        }
+    }
+    match longer[..] {
+        [number] => Some(number.to_owned()),
+        _ => None,
+    }
+}
+
 /// The message added before the turn after an answer giving `short`, the first part of the
 /// dotted `name` the tool results write ([`cut_name`]), the start of a URL ([`cut_url`]), a
-/// path without its leading `/` ([`cut_path`]) or a number without its unit ([`cut_unit`]),
+/// path without its leading `/` ([`cut_path`]), a number without its unit ([`cut_unit`]) or
+/// the start of a number ([`cut_number`]),
 /// once a run; `lines`: the lines bearing
 /// on the request ([`bearing`]).
 #[must_use]
@@ -1248,7 +1304,13 @@ pub fn name_cut(prompt: &str, short: &str, name: &str, lines: Option<&str>) -> S
     // An absolute path is written whole ([`cut_path`]). A URL's path is part of the address:
     // the answer is the whole. Not "the whole value", words the model answered with (a Swift
     // package, session 43).
-    let mut m = if name.starts_with(|c: char| c.is_ascii_digit()) {
+    let mut m = if name.chars().all(|c| c.is_ascii_digit()) {
+        format!(
+            "`{short}` is only the start of `{name}`, the number the tool results write. The \
+             user asked \"{}\": answer with `{name}`, as written.",
+            restated(prompt)
+        )
+    } else if name.starts_with(|c: char| c.is_ascii_digit()) {
         format!(
             "`{short}` leaves out the unit of `{name}`, the value the tool results write. The \
              user asked \"{}\": answer with `{name}`, as written.",
