@@ -2607,6 +2607,9 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             .iter()
             .any(|w| ["test", "tests", "tested", "testing", "spec", "specs"].contains(&w.as_str()));
         let mut primary: Vec<(usize, usize)> = Vec::new();
+        let in_tests = |read_path: Option<&str>, line: &str| {
+            line_place(read_path, line).is_some_and(|(path, _)| crate::builtin::is_test_file(&path))
+        };
         // And, for a question about a default, those of a file of defaults (Ansible's
         // `defaults/main.yml`, a `defaults.json`) over the places that override them.
         let about_default = asked_words
@@ -2796,10 +2799,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     {
                         of_defaults.push((mi, li));
                     }
-                    if !of_tests
-                        && !line_place(*read_path, text)
-                            .is_some_and(|(path, _)| crate::builtin::is_test_file(&path))
-                    {
+                    if !of_tests && !in_tests(*read_path, text) {
                         primary.push((mi, li));
                     }
                     if let Some((key, _)) = correct::setting_key(own) {
@@ -2870,10 +2870,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     if quantity && writes_number(shown) {
                         numbered.push((mi, li));
                     }
-                    if !of_tests
-                        && !line_place(*read_path, line)
-                            .is_some_and(|(path, _)| crate::builtin::is_test_file(&path))
-                    {
+                    if !of_tests && !in_tests(*read_path, line) {
                         primary.push((mi, li));
                     }
                 }
@@ -2895,36 +2892,37 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 })
             })
         });
-        // Of the lines holding the request's words, a version question's are those writing a
-        // version: `"phpunit/phpunit": "^10.5"` over `"test": "phpunit"` for "Which version of
-        // PHPUnit do the tests use?" (a PHP library, session 39: shown the second, the model
-        // answered `PHPUnit`).
-        // And a question asking which function's are those defining a name made of its words.
-        // Else those setting a key made of its words alone: `image: geerlingguy/…` over
-        // `test_sequence:` for "Which container image do the Molecule tests run in?" (an
-        // Ansible role, session 44: `image` was on two lines, `pre_build_image: true` the
-        // other, and the lines shown as bearing were the test sequence's; Qwen2.5-Coder-0.5B
-        // answered `docker`).
-        // Then lines giving what the question leaves unset a default: `PageRequest(limit:
-        // Int = 25, …)` over the README's "Listings return at most 200 notes per page,
-        // whatever `limit` asks for." for "How many notes does a listing return by default
-        // when no limit is given?" (a Scala/sbt service, session 45: four of its words are
-        // the README's, and Qwen2.5-Coder-0.5B answered `200`).
-        // Then, of those left, lines setting a name the question's lines name ([`referenced`]
-        // above); then, for a question asking how many, lines writing a number: `this.ttl =
-        // const Duration(seconds: 300),` over `/// A response body kept in the cache …` for
-        // "How many seconds are cached responses kept by default?" (the same client: the doc
-        // comment holds three of its words, and the model answered `25`).
-        // First of all, for a question not about the tests, the lines of other files than
-        // tests': `/// User-Agent sent when none is configured.` over `test('sends the
-        // User-Agent header', …)` and the `userAgent: 'my-app/2.0'` below it for "Which
-        // User-Agent does the client send by default?" (the same client, user_agent: the model
-        // answered `my-app/2.0`); and of base files over their variants (`values.yaml`'s
-        // `memory: 256Mi` over `values-prod.yaml`'s `memory: 512Mi`, a Helm chart, session 45).
-        // Then, asked for a default, the lines of a file of defaults: `roles/harbor/defaults/
-        // main.yml`'s `harbor_db_max_open_conns: 900` over the inventory's `… 1500` for "How
-        // many open database connections does Harbor allow by default?" (an Ansible project,
-        // session 46: shown both, Qwen2.5-Coder-0.5B answered `1500`).
+        // Of the lines holding the request's words, each kind below in turn keeps its own when
+        // it has any:
+        // - for a question not about the tests, lines of files other than tests': `/// User-Agent
+        //   sent when none is configured.` over `test('sends the User-Agent header', …)` and the
+        //   `userAgent: 'my-app/2.0'` below it for "Which User-Agent does the client send by
+        //   default?" (a Dart client, session 45: the model answered `my-app/2.0`); and of base
+        //   files over their variants (`values.yaml`'s `memory: 256Mi` over `values-prod.yaml`'s
+        //   `memory: 512Mi`, a Helm chart, session 45);
+        // - asked for a default, lines of a file of defaults: `roles/harbor/defaults/main.yml`'s
+        //   `harbor_db_max_open_conns: 900` over the inventory's `… 1500` for "How many open
+        //   database connections does Harbor allow by default?" (an Ansible project, session
+        //   46: shown both, Qwen2.5-Coder-0.5B answered `1500`);
+        // - for a question about a version, lines writing one: `"phpunit/phpunit": "^10.5"` over
+        //   `"test": "phpunit"` for "Which version of PHPUnit do the tests use?" (a PHP library,
+        //   session 39: shown the second, the model answered `PHPUnit`);
+        // - for a question asking which function, lines defining a name made of its words;
+        // - lines setting a key made of its words alone: `image: geerlingguy/…` over
+        //   `test_sequence:` for "Which container image do the Molecule tests run in?" (an
+        //   Ansible role, session 44: `image` was on two lines, `pre_build_image: true` the
+        //   other, and the lines shown as bearing were the test sequence's; Qwen2.5-Coder-0.5B
+        //   answered `docker`);
+        // - lines giving what the question leaves unset a default: `PageRequest(limit: Int = 25,
+        //   …)` over the README's "Listings return at most 200 notes per page, whatever `limit`
+        //   asks for." for "How many notes does a listing return by default when no limit is
+        //   given?" (a Scala/sbt service, session 45: four of its words are the README's, and
+        //   Qwen2.5-Coder-0.5B answered `200`);
+        // - lines setting a name the question's lines name (`referenced` above);
+        // - for a question asking how many, lines writing a number: `this.ttl = const
+        //   Duration(seconds: 300),` over `/// A response body kept in the cache …` for "How
+        //   many seconds are cached responses kept by default?" (the Dart client: the doc
+        //   comment holds three of its words, and the model answered `25`).
         for kept in [
             &primary,
             &of_defaults,
