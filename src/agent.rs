@@ -1956,27 +1956,53 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 "the answer holds a number no tool result holds: asked to answer from the results",
             ));
         }
-        // A whole number no result's line holds, for a question about a default: made up, or
-        // a read's line number (see `correct::unfounded_default`). But first the start of the
-        // one number the bearing lines write (`30` for `Duration(seconds: 300)`), which is
-        // asked for as written (see `correct::cut_number`); the turn is for the answer.
+        // The first part of a dotted name the bearing lines write, for the name (`django` for
+        // `"ENGINE": "django.db.backends.postgresql"`: see `correct::cut_name`); and the like,
+        // before a whole number no line holds is taken for made up: the start of the one number
+        // the bearing lines write (`30` for `Duration(seconds: 300)`, see `correct::cut_number`).
         if !asked.number && results {
             let lines = self.evidence(turns);
             let shown: Vec<&str> = lines.iter().map(String::as_str).collect();
-            if let Some(number) = correct::cut_number(content, prompt, &shown) {
+            // A URL cut before its path, for the whole URL (see `correct::cut_url`).
+            let all: Vec<&str> = texts().flat_map(str::lines).collect();
+            let cut = correct::cut_url(content, prompt, &all)
+                .map(|url| (url, "the answer gave the start of a URL the results write: asked for what it tells"))
+                .or_else(|| {
+                    correct::cut_name(content, prompt, &shown).map(|name| {
+                        (name, "the answer gave the first part of a dotted name the results write: asked for what it tells")
+                    })
+                })
+                .or_else(|| {
+                    correct::cut_path(content, prompt, &all).map(|path| {
+                        (path, "the answer dropped the leading `/` of a path the results write: asked for it as written")
+                    })
+                })
+                .or_else(|| {
+                    correct::cut_unit(content, prompt, &all).map(|value| {
+                        (value, "the answer left out the unit of a value the results write: asked for it as written")
+                    })
+                })
+                .or_else(|| {
+                    correct::cut_number(content, prompt, &shown).map(|number| {
+                        (number, "the answer gave the start of the number the bearing lines write: asked for it as written")
+                    })
+                });
+            if let Some((whole, why)) = cut {
                 asked.number = true;
                 asked.answer_only = true;
                 return Some((
                     correct::name_cut(
                         prompt,
                         content.trim(),
-                        &number,
+                        &whole,
                         correct::bearing(&lines).as_deref(),
                     ),
-                    "the answer gave the start of the number the bearing lines write: asked for it as written",
+                    why,
                 ));
             }
         }
+        // A whole number no result's line holds, for a question about a default: made up, or
+        // a read's line number (see `correct::unfounded_default`).
         if !asked.number && results {
             let shown: Vec<&str> = texts().flat_map(str::lines).map(shown_text).collect();
             if let Some(number) = correct::unfounded_default(content, prompt, &shown) {
@@ -2009,44 +2035,6 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                         correct::bearing(&lines).as_deref(),
                     ),
                     "the answer gave the start of the version the results write: asked for the whole",
-                ));
-            }
-        }
-        // The first part of a dotted name the bearing lines write, for the name (`django` for
-        // `"ENGINE": "django.db.backends.postgresql"`: see `correct::cut_name`).
-        if !asked.number && results {
-            let lines = self.evidence(turns);
-            let shown: Vec<&str> = lines.iter().map(String::as_str).collect();
-            // A URL cut before its path, for the whole URL (see `correct::cut_url`).
-            let all: Vec<&str> = texts().flat_map(str::lines).collect();
-            let cut = correct::cut_url(content, prompt, &all)
-                .map(|url| (url, "the answer gave the start of a URL the results write: asked for what it tells"))
-                .or_else(|| {
-                    correct::cut_name(content, prompt, &shown).map(|name| {
-                        (name, "the answer gave the first part of a dotted name the results write: asked for what it tells")
-                    })
-                })
-                .or_else(|| {
-                    correct::cut_path(content, prompt, &all).map(|path| {
-                        (path, "the answer dropped the leading `/` of a path the results write: asked for it as written")
-                    })
-                })
-                .or_else(|| {
-                    correct::cut_unit(content, prompt, &all).map(|value| {
-                        (value, "the answer left out the unit of a value the results write: asked for it as written")
-                    })
-                });
-            if let Some((whole, why)) = cut {
-                asked.number = true;
-                asked.answer_only = true;
-                return Some((
-                    correct::name_cut(
-                        prompt,
-                        content.trim(),
-                        &whole,
-                        correct::bearing(&lines).as_deref(),
-                    ),
-                    why,
                 ));
             }
         }
