@@ -4441,8 +4441,17 @@ fn a_number_without_its_unit_is_asked_for_as_written() {
         "{asked}"
     );
     assert_eq!(t.answer.as_deref(), Some("256Mi"));
-    let (t, requests) = run_prompt(&dir, prompt, vec![read, "256Mi".into()]);
+    let (t, requests) = run_prompt(&dir, prompt, vec![read.clone(), "256Mi".into()]);
     assert_eq!((t.answer.as_deref(), requests.len()), (Some("256Mi"), 2));
+    // Nor with a space inside (session 46: shown `memory: 256Mi` alone, the model answered
+    // `256 Mi`).
+    let (t, requests) = run_prompt(&dir, prompt, vec![read, "256 Mi".into(), "256Mi".into()]);
+    let asked = &requests[2].messages.last().unwrap().content;
+    assert!(
+        asked.starts_with("`256 Mi` splits `256Mi`, the value the tool results write."),
+        "{asked}"
+    );
+    assert_eq!(t.answer.as_deref(), Some("256Mi"));
 }
 
 /// Found with a Helm chart (session 45, memory_limit): asked "What is the default memory limit

@@ -1198,7 +1198,8 @@ pub fn cut_path(answer: &str, prompt: &str, lines: &[&str]) -> Option<String> {
 /// it (`256Mi`, `500m`, `30s`, `2g`) — when no line writes the number alone: `None`
 /// otherwise, or for an answer to no question (`prompt`). Found with a Helm chart (session
 /// 45): asked "What is the default memory limit of the container?", shown `memory: 256Mi`,
-/// Qwen2.5-Coder-0.5B answered `256`.
+/// Qwen2.5-Coder-0.5B answered `256` (and, in session 46, `256 Mi`: a number and its unit
+/// written apart give the value written together, when a line writes it so).
 ///
 /// ```
 /// use toolmend::agent::correct::cut_unit;
@@ -1208,10 +1209,27 @@ pub fn cut_path(answer: &str, prompt: &str, lines: &[&str]) -> Option<String> {
 /// assert_eq!(cut_unit("256Mi", asked, &lines), None);
 /// assert_eq!(cut_unit("256", asked, &["memory: 256Mi", "replicas: 256"]), None);
 /// assert_eq!(cut_unit("256", asked, &["memory: 256Mi", "cache: 256Ki"]), None);
+/// assert_eq!(cut_unit("256 Mi", asked, &lines), Some("256Mi".into()));
+/// assert_eq!(cut_unit("256 Ki", asked, &lines), None);
 /// ```
 #[must_use]
 pub fn cut_unit(answer: &str, prompt: &str, lines: &[&str]) -> Option<String> {
     let given = answer.trim().trim_matches('`').trim_end_matches('.');
+    // Or the number and its unit written apart (`256 Mi`): the value written together.
+    if let Some((number, unit)) = given.split_once(' ')
+        && is_question(prompt)
+        && !number.is_empty()
+        && number.chars().all(|c| c.is_ascii_digit())
+        && (1..=3).contains(&unit.len())
+        && unit.chars().all(|c| c.is_ascii_alphabetic())
+    {
+        let whole = format!("{number}{unit}");
+        let written = lines.iter().any(|line| {
+            line.split(|c: char| c.is_whitespace() || "\"'`()<>,;:=[]{}".contains(c))
+                .any(|t| t == whole)
+        });
+        return written.then_some(whole);
+    }
     if !is_question(prompt) || given.is_empty() || !given.chars().all(|c| c.is_ascii_digit()) {
         return None;
     }
@@ -1304,7 +1322,13 @@ pub fn name_cut(prompt: &str, short: &str, name: &str, lines: Option<&str>) -> S
     // An absolute path is written whole ([`cut_path`]). A URL's path is part of the address:
     // the answer is the whole. Not "the whole value", words the model answered with (a Swift
     // package, session 43).
-    let mut m = if name.chars().all(|c| c.is_ascii_digit()) {
+    let mut m = if short.contains(' ') && short.replace(' ', "") == name {
+        format!(
+            "`{short}` splits `{name}`, the value the tool results write. The user asked \
+             \"{}\": answer with `{name}`, as written.",
+            restated(prompt)
+        )
+    } else if name.chars().all(|c| c.is_ascii_digit()) {
         format!(
             "`{short}` is only the start of `{name}`, the number the tool results write. The \
              user asked \"{}\": answer with `{name}`, as written.",
