@@ -55,6 +55,15 @@ fn notes_folder() -> tempfile::TempDir {
     dir
 }
 
+/// The lines a message to the model shows as bearing on the request (after "bear on the
+/// request:"); empty when it shows none.
+fn bearing_lines(message: &str) -> &str {
+    message
+        .split_once("bear on the request:\n")
+        .map(|(_, lines)| lines)
+        .unwrap_or_default()
+}
+
 fn call(name: &str, args: serde_json::Value) -> ScriptedTurn {
     json!({"name": name, "arguments": args}).to_string().into()
 }
@@ -4034,10 +4043,7 @@ fn a_question_of_how_many_is_shown_the_lines_writing_numbers() {
             ],
         );
         let asked = &requests.last().unwrap().messages.last().unwrap().content;
-        let shown = asked
-            .split_once("bear on the request:\n")
-            .map(|(_, lines)| lines)
-            .unwrap_or_default();
+        let shown = bearing_lines(asked);
         assert!(
             shown.contains(bearing) && !shown.contains("A response body"),
             "{prompt}: {asked}"
@@ -4172,10 +4178,7 @@ fn a_tests_lines_bear_on_a_question_after_the_codes() {
         ],
     );
     let asked = &requests.last().unwrap().messages.last().unwrap().content;
-    let shown = asked
-        .split_once("bear on the request:\n")
-        .map(|(_, lines)| lines)
-        .unwrap_or_default();
+    let shown = bearing_lines(asked);
     assert!(
         shown.contains("User-Agent sent when none is configured")
             && !shown.contains("agent_test.dart"),
@@ -4244,10 +4247,7 @@ fn the_default_of_what_a_question_leaves_unset_bears_on_it_first() {
         vec![grep.clone(), grep.clone(), grep.clone(), grep, "500".into()],
     );
     let asked = &requests.last().unwrap().messages.last().unwrap().content;
-    let shown = asked
-        .split_once("bear on the request:\n")
-        .map(|(_, lines)| lines)
-        .unwrap_or_default();
+    let shown = bearing_lines(asked);
     assert!(
         shown.contains("Page(limit: Int = 40") && !shown.contains("at most 500"),
         "{asked}"
@@ -4303,10 +4303,7 @@ fn a_word_written_short_in_the_files_is_searched_short() {
         "{offered}"
     );
     let asked = &requests.last().unwrap().messages.last().unwrap().content;
-    let shown = asked
-        .split_once("bear on the request:\n")
-        .map(|(_, lines)| lines)
-        .unwrap_or_default();
+    let shown = bearing_lines(asked);
     assert!(
         shown.contains("dock_db_max_open_conns: 700") && !shown.contains("ssh_connection"),
         "{asked}"
@@ -4486,10 +4483,7 @@ fn a_setting_under_a_key_of_the_question_bears_on_it_and_a_variant_after_its_bas
         vec![limit.clone(), memory.clone(), limit, memory, "384".into()],
     );
     let asked = &requests.last().unwrap().messages.last().unwrap().content;
-    let shown = asked
-        .split_once("bear on the request:\n")
-        .map(|(_, lines)| lines)
-        .unwrap_or_default();
+    let shown = bearing_lines(asked);
     assert!(
         shown.contains("memory: 384Mi")
             && !shown.contains("cpu: 400m")
