@@ -1738,6 +1738,10 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         tools_next: bool,
     ) -> Option<(String, &'static str)> {
         let after_results = turns.last().is_some_and(|r| !r.calls.is_empty());
+        // The lines of the results that bear on the request, for the checks below that show or
+        // read them: worked out once, when needed.
+        let evidence = std::cell::OnceCell::new();
+        let evidence = || evidence.get_or_init(|| self.evidence(turns));
         if says_nothing(&record.raw) {
             if asked.empty || record.stop != Some(StopReason::EndOfGeneration) {
                 return None;
@@ -1807,7 +1811,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 .any(|c| c.result.is_ok())
         {
             asked.same = true;
-            let lines = correct::bearing(&self.evidence(turns));
+            let lines = correct::bearing(evidence());
             return Some((
                 correct::same_reply(prompt, lines.as_deref()),
                 "the reply repeated an earlier one that was no answer, after new results: asked again",
@@ -1834,7 +1838,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 .flatten()
                 .filter(|l| !self.already_made(l));
             let lines = (results && !correct::asks_change(prompt))
-                .then(|| correct::bearing(&self.evidence(turns)))
+                .then(|| correct::bearing(evidence()))
                 .flatten();
             return Some((
                 correct::refusal_reply(prompt, results, look.as_deref(), lines.as_deref()),
@@ -1916,7 +1920,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             && let Some(tool) = copied_output(content, turns)
         {
             asked.copied = true;
-            let lines = correct::bearing(&self.evidence(turns));
+            let lines = correct::bearing(evidence());
             return Some((
                 correct::copied_reply(prompt, &tool, lines.as_deref()),
                 "the reply copied a tool's output whole: asked to answer the question itself",
@@ -1961,7 +1965,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         // before a whole number no line holds is taken for made up: the start of the one number
         // the bearing lines write (`30` for `Duration(seconds: 300)`, see `correct::cut_number`).
         if !asked.number && results {
-            let lines = self.evidence(turns);
+            let lines = evidence();
             let shown: Vec<&str> = lines.iter().map(String::as_str).collect();
             // A URL cut before its path, for the whole URL (see `correct::cut_url`).
             let all: Vec<&str> = texts().flat_map(str::lines).collect();
@@ -1995,7 +1999,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                         prompt,
                         content.trim(),
                         &whole,
-                        correct::bearing(&lines).as_deref(),
+                        correct::bearing(lines).as_deref(),
                     ),
                     why,
                 ));
@@ -2019,7 +2023,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         }
         // A version cut short: `8` for `">=8.1"` (see `correct::cut_version`).
         if !asked.number && results {
-            let lines = self.evidence(turns);
+            let lines = evidence();
             let shown: Vec<&str> = lines.iter().map(String::as_str).collect();
             if let Some((short, version)) = correct::cut_version(content, prompt, &shown) {
                 asked.number = true;
@@ -2032,7 +2036,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                         prompt,
                         &short,
                         &version,
-                        correct::bearing(&lines).as_deref(),
+                        correct::bearing(lines).as_deref(),
                     ),
                     "the answer gave the start of the version the results write: asked for the whole",
                 ));
@@ -2112,7 +2116,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 .map(|t| t.raw.as_str())
                 .collect();
             if !guesses.is_empty() {
-                let lines = self.evidence(turns);
+                let lines = evidence();
                 let shown: Vec<&str> = lines.iter().map(String::as_str).collect();
                 if let Some(guess) = correct::guess_kept(content, prompt, &guesses, &shown) {
                     asked.number = true;
@@ -2134,7 +2138,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             && crate::tools::asks_version(prompt)
             && !content.chars().any(|c| c.is_ascii_digit())
         {
-            let lines = self.evidence(turns);
+            let lines = evidence();
             if lines.iter().any(|l| writes_version(line_text(l))) {
                 asked.number = true;
                 asked.answer_only = true;
@@ -2142,7 +2146,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     correct::version_unanswered(
                         prompt,
                         content,
-                        correct::bearing(&lines).as_deref(),
+                        correct::bearing(lines).as_deref(),
                     ),
                     "the answer to a version question gave no version: asked for the one the results write",
                 ));
@@ -2209,7 +2213,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             && !(["module", "package", "library", "crate"].contains(&kind)
                 && names_path(content))
         {
-            let lines = self.evidence(turns);
+            let lines = evidence();
             // A name the question writes is what it asks about, not the answer ("Which package
             // does slugify use?": textkit set, session 35, answered with `slugify`).
             let asked_about: Vec<String> = crate::tools::request_words(prompt)
@@ -2226,7 +2230,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 .map(|n| n.to_lowercase())
                 .collect();
             let (mut defined, mut names): (Vec<String>, Vec<String>) = (Vec::new(), Vec::new());
-            for line in &lines {
+            for line in lines {
                 let text = shown_text(line);
                 for name in correct::code_names(text) {
                     // Not a name the question writes as code: what it asks about
