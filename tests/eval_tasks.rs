@@ -291,7 +291,8 @@ fn the_shipped_tasks_read() {
     // project, the C++/CMake daemon and the Phoenix/Elixir API of session 41, the Helm chart,
     // the Swift package and the Neovim plugin in Lua of session 42, the Ansible role, the Dart
     // package and the Scala/sbt service of session 43 (each written before the
-    // fixes its prompts found: tuned on since).
+    // fixes its prompts found: tuned on since), the Haskell/Cabal project, the Clojure service
+    // and the Vue/Vite front-end of session 47 (written before any run on them).
     for (file, folder) in [
         ("examples/tasks.jsonl", "examples/workspace"),
         ("examples/tasks-project.jsonl", "examples/project"),
@@ -320,6 +321,9 @@ fn the_shipped_tasks_read() {
         ("examples/tasks-harbor.jsonl", "examples/harbor"),
         ("examples/tasks-pebble.jsonl", "examples/pebble"),
         ("examples/tasks-quill.jsonl", "examples/quill"),
+        ("examples/tasks-ledger.jsonl", "examples/ledger"),
+        ("examples/tasks-courier.jsonl", "examples/courier"),
+        ("examples/tasks-atlas.jsonl", "examples/atlas"),
     ] {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         let list = tasks::load(&std::fs::read_to_string(root.join(file)).unwrap()).unwrap();
