@@ -1116,7 +1116,7 @@ pub fn cut_name(answer: &str, prompt: &str, lines: &[&str]) -> Option<String> {
 /// ```
 #[must_use]
 pub fn cut_url(answer: &str, prompt: &str, lines: &[&str]) -> Option<String> {
-    let given = answer.trim().trim_matches('`').trim_end_matches('.');
+    let given = bare(answer);
     if !is_question(prompt) || !given.contains("://") || given.contains(char::is_whitespace) {
         return None;
     }
@@ -1214,7 +1214,7 @@ pub fn cut_path(answer: &str, prompt: &str, lines: &[&str]) -> Option<String> {
 /// ```
 #[must_use]
 pub fn cut_unit(answer: &str, prompt: &str, lines: &[&str]) -> Option<String> {
-    let given = answer.trim().trim_matches('`').trim_end_matches('.');
+    let given = bare(answer);
     // Or the number and its unit written apart (`256 Mi`): the value written together.
     if let Some((number, unit)) = given.split_once(' ')
         && is_question(prompt)
@@ -1235,7 +1235,7 @@ pub fn cut_unit(answer: &str, prompt: &str, lines: &[&str]) -> Option<String> {
     }
     let mut values: Vec<&str> = Vec::new();
     for line in lines {
-        let text = line.split_once("): ").map_or(*line, |(_, t)| t);
+        let text = line_body(line).unwrap_or(line);
         for token in text.split(|c: char| c.is_whitespace() || "\"'`()<>,;:=[]{}".contains(c)) {
             let Some(unit) = token.strip_prefix(given) else {
                 continue;
@@ -1277,20 +1277,13 @@ pub fn cut_unit(answer: &str, prompt: &str, lines: &[&str]) -> Option<String> {
 /// ```
 #[must_use]
 pub fn cut_number(answer: &str, prompt: &str, lines: &[&str]) -> Option<String> {
-    let given = answer.trim().trim_matches('`').trim_end_matches('.');
+    let given = bare(answer);
     if !is_question(prompt) || given.is_empty() || !given.chars().all(|c| c.is_ascii_digit()) {
         return None;
     }
     let mut longer: Vec<&str> = Vec::new();
     for line in lines {
-        let text = match line.split_once("): ") {
-            Some((place, text)) if place.contains(" (line ") => text,
-            _ => line
-                .trim_start()
-                .split_once('\t')
-                .filter(|(n, _)| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
-                .map_or(*line, |(_, text)| text),
-        };
+        let text = line_body(line).unwrap_or(line);
         // A listing's size (`notes.md (23 bytes)`) is no value a question asks for.
         if text.trim_end().ends_with(" bytes)") {
             continue;
@@ -1500,6 +1493,25 @@ pub(crate) fn keyed_of(text: &str) -> Option<(&str, &str)> {
     literal.then_some((key, value))
 }
 
+/// An answer as the bare value it gives: spaces around it, backticks and a closing `.` aside.
+fn bare(answer: &str) -> &str {
+    answer.trim().trim_matches('`').trim_end_matches('.')
+}
+
+/// The text a line of a tool's output shows from a file: a search's match line without its
+/// place (`values.yaml (line 43, under the key on line 41): `), a read's numbered line without
+/// its number (`43\t`); `None` for any other line (a listing's, a message's).
+fn line_body(line: &str) -> Option<&str> {
+    match line.split_once("): ") {
+        Some((place, body)) if place.contains(" (line ") => Some(body),
+        _ => line
+            .trim_start()
+            .split_once('\t')
+            .filter(|(n, _)| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+            .map(|(_, body)| body),
+    }
+}
+
 /// The words of the key that the line `lines[i]` of a tool's output is under (`limits` of
 /// `memory: 256Mi`): a search's match line names it (`path (line 43, under the key on line
 /// 41): …`), a read's numbered line is under the nearest line above it indented less. Empty
@@ -1561,14 +1573,8 @@ fn keyed_lines<'t>(texts: &[&'t str]) -> Vec<Keyed<'t>> {
         for (i, line) in lines.iter().enumerate() {
             // A search's match line (`path (line 43, under the key on line 41): memory: 256Mi`)
             // or a read's numbered line (`43\t    memory: 256Mi`).
-            let body = match line.split_once("): ") {
-                Some((place, body)) if place.contains(" (line ") => body,
-                _ => match line.trim_start().split_once('\t') {
-                    Some((n, body)) if n.chars().all(|c| c.is_ascii_digit()) && !n.is_empty() => {
-                        body
-                    }
-                    _ => continue,
-                },
+            let Some(body) = line_body(line) else {
+                continue;
             };
             let Some((key, value)) = keyed_of(body) else {
                 continue;
