@@ -2042,6 +2042,23 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 ));
             }
         }
+        // One of the versions a line lists, for the newest (oldest, …) of them (see
+        // `correct::not_extreme`). Once a run; the turn is for the answer.
+        if !asked.number && results {
+            let lines: Vec<&str> = texts()
+                .flat_map(str::lines)
+                .filter(|l| !l.starts_with('(') && !l.starts_with('['))
+                .collect();
+            if let Some((given, wanted, line, word)) = correct::not_extreme(content, prompt, &lines)
+            {
+                asked.number = true;
+                asked.answer_only = true;
+                return Some((
+                    correct::not_the_extreme(prompt, &given, &wanted, &line, word),
+                    "the answer gave one of the versions a line lists, not the one the question asks for: asked for it",
+                ));
+            }
+        }
         // A version question answered with a version the results write only on lines about
         // something else, when lines about what it asks the version of hold a number (see
         // `correct::version_elsewhere`). Once a run; the turn is for the answer.

@@ -7161,3 +7161,49 @@ fn a_made_up_call_sending_the_version_with_a_zero_more_is_the_change_due() {
         "galaxy_info:\n  role_name: harbor\n  min_ansible_version: \"2.15\"\n",
     );
 }
+
+/// Found with a Haskell project (session 47): asked "What is the newest GHC version CI builds
+/// with?", shown the workflow's `ghc: ["9.4.8", "9.6.4", "9.8.2"]`, Qwen2.5-Coder-0.5B answered
+/// `9.4.8`, the first of the list. An answer giving one of the versions a line lists, when the
+/// question asks for the newest (oldest, …), is asked once for the one it asks for.
+#[test]
+fn the_first_of_a_listed_set_of_versions_is_not_the_newest() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "ci.yml",
+            "jobs:\n  build:\n    strategy:\n      matrix:\n        ghc: [\"9.4.8\", \"9.6.4\", \"9.8.2\"]\n    steps:\n      - uses: haskell-actions/setup@v2\n",
+        )],
+    );
+    let prompt = "What is the newest GHC version CI builds with?";
+    let (t, requests) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            call("read", json!({"path": "ci.yml"})),
+            "The newest GHC version CI builds with GHC 9.4.8.".into(),
+            "9.8.2".into(),
+        ],
+    );
+    let asked = &requests[2].messages.last().unwrap().content;
+    assert!(
+        asked.starts_with("`9.4.8` is not the newest of the versions this line lists: `ghc: [")
+            && asked.contains("the newest there is `9.8.2`"),
+        "{asked}"
+    );
+    assert!(requests[2].tools.is_empty());
+    assert_eq!(t.answer.as_deref(), Some("9.8.2"));
+    // The newest stands at once; so does any of them when the question asks for all.
+    for (prompt, answer) in [
+        (prompt, "9.8.2"),
+        ("Which GHC versions does CI build with?", "9.4.8"),
+    ] {
+        let (t, requests) = run_prompt(
+            &dir,
+            prompt,
+            vec![call("read", json!({"path": "ci.yml"})), answer.into()],
+        );
+        assert_eq!((t.answer.as_deref(), requests.len()), (Some(answer), 2));
+    }
+}

@@ -1047,6 +1047,115 @@ pub fn cut_version(answer: &str, prompt: &str, lines: &[&str]) -> Option<(String
     }
 }
 
+/// The superlative a question (`prompt`) asks a version for, and whether it is the greatest:
+/// `newest`, `latest`, `most recent`, `highest`, `maximum` (`true`); `oldest`, `earliest`,
+/// `lowest`, `minimum` (`false`).
+fn superlative(prompt: &str) -> Option<(&'static str, bool)> {
+    let lower = prompt.to_lowercase();
+    let words: Vec<&str> = lower
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    if words.windows(2).any(|w| w == ["most", "recent"]) {
+        return Some(("most recent", true));
+    }
+    [
+        ("newest", true),
+        ("latest", true),
+        ("highest", true),
+        ("maximum", true),
+        ("oldest", false),
+        ("earliest", false),
+        ("lowest", false),
+        ("minimum", false),
+    ]
+    .into_iter()
+    .find(|(w, _)| words.contains(w))
+}
+
+/// Orders two versions of as many parts (`9.4.8`, `9.8.2`) part by part, as numbers.
+fn version_order(a: &str, b: &str) -> std::cmp::Ordering {
+    let parts = |v: &str| -> Vec<u64> { v.split('.').map(|p| p.parse().unwrap_or(0)).collect() };
+    parts(a).cmp(&parts(b))
+}
+
+/// For an answer (`answer`) to a question (`prompt`) asking for the newest, latest, oldest,
+/// lowest, … version of several: the answer's one version, the one the question asks for and
+/// the line of `lines` (the tool results' lines) that lists them — a line writing the answer's
+/// version beside others of as many parts, not the greatest (or least) of them. `None` when the
+/// answer gives that one, or no such line lists it (or two lines disagree). Found with a
+/// Haskell project (session 47): asked "What is the newest GHC version CI builds with?", shown
+/// `ghc: ["9.4.8", "9.6.4", "9.8.2"]`, Qwen2.5-Coder-0.5B answered `9.4.8`, the first.
+///
+/// ```
+/// use toolmend::agent::correct::not_extreme;
+/// let lines = ["15\t        ghc: [\"9.4.8\", \"9.6.4\", \"9.8.2\"]"];
+/// let asked = "What is the newest GHC version CI builds with?";
+/// let (given, wanted, line, word) = not_extreme("GHC 9.4.8.", asked, &lines).unwrap();
+/// assert_eq!((given.as_str(), wanted.as_str(), word), ("9.4.8", "9.8.2", "newest"));
+/// assert!(line.contains("ghc: ["));
+/// assert_eq!(not_extreme("9.8.2", asked, &lines), None);
+/// assert_eq!(not_extreme("9.4.8", "Which GHC versions does CI build with?", &lines), None);
+/// let oldest = "What is the oldest GHC version CI builds with?";
+/// assert_eq!(not_extreme("9.6.4", oldest, &lines).map(|e| e.1), Some("9.4.8".into()));
+/// // Versions of other shapes on the line are no rivals; nor is a line without the answer's.
+/// assert_eq!(not_extreme("9.4.8", asked, &["ghc 9.4.8 with cabal 3.10.2.1"]), None);
+/// assert_eq!(not_extreme("9.4.8", asked, &["ghc: 9.4.8", "other: [9.6.4, 9.8.2]"]), None);
+/// ```
+#[must_use]
+pub fn not_extreme(
+    answer: &str,
+    prompt: &str,
+    lines: &[&str],
+) -> Option<(String, String, String, &'static str)> {
+    if !is_question(prompt) {
+        return None;
+    }
+    let (word, greatest) = superlative(prompt)?;
+    let given = match &numbers(answer)[..] {
+        [one] => one.clone(),
+        _ => return None,
+    };
+    let parts = given.split('.').count();
+    let mut found: Option<(String, String)> = None;
+    for line in lines {
+        let listed: Vec<String> = numbers(line)
+            .into_iter()
+            .filter(|v| v.split('.').count() == parts)
+            .collect();
+        if !listed.contains(&given) || listed.iter().all(|v| *v == given) {
+            continue;
+        }
+        let best = listed
+            .iter()
+            .max_by(|a, b| {
+                let o = version_order(a, b);
+                if greatest { o } else { o.reverse() }
+            })?
+            .clone();
+        match &found {
+            Some((other, _)) if *other != best => return None,
+            Some(_) => {}
+            None => found = Some((best, line.trim().to_owned())),
+        }
+    }
+    let (best, line) = found?;
+    (best != given).then_some((given, best, line, word))
+}
+
+/// The message added before the turn after an answer giving `given`, one of the versions
+/// `line` lists, when the question (`prompt`) asks for the `word` (newest, oldest, …) of them:
+/// `wanted` ([`not_extreme`]). Once a run.
+#[must_use]
+pub fn not_the_extreme(prompt: &str, given: &str, wanted: &str, line: &str, word: &str) -> String {
+    let line = line_body(line).unwrap_or(line).trim();
+    format!(
+        "`{given}` is not the {word} of the versions this line lists: `{line}`. The user asked \
+         \"{}\": the {word} there is `{wanted}`; answer with it, as written.",
+        restated(prompt)
+    )
+}
+
 /// The dotted name the bearing `lines` write that `answer`, one word, is only the first part
 /// of (`django` of `django.db.backends.postgresql`), for a question (`prompt`): the one such
 /// name of three parts or more on those lines, where the word stands nowhere else on them.
