@@ -7207,3 +7207,38 @@ fn the_first_of_a_listed_set_of_versions_is_not_the_newest() {
         assert_eq!((t.answer.as_deref(), requests.len()), (Some(answer), 2));
     }
 }
+
+/// Found with a Haskell project (session 47): asked "What is the upper bound on the aeson
+/// dependency?", Qwen2.5-Coder-0.5B was offered (and sent) a search for `bound`, on the lines of
+/// `fiscalYearBounds`, and answered "12 months". What the asked thing is on or for counts as
+/// what it is of does — the dependency's name, not its kind's word (`dependency`, on the
+/// README's one line about dependencies).
+#[test]
+fn what_a_bound_is_on_is_searched_for_too() {
+    let dir = folder();
+    write_files(
+        &dir,
+        &[
+            (
+                "ledger-lite.cabal",
+                "library\n  build-depends:\n      base >=4.17 && <5\n    , aeson >=2.1 && <2.3\n",
+            ),
+            (
+                "src/Report.hs",
+                "fiscalYearBounds :: Config -> Integer -> (Day, Day)\nfiscalYearBounds cfg y = (start, end)\n",
+            ),
+            ("README.md", "# ledger\n\nEvery dependency is pinned.\n"),
+        ],
+    );
+    let grep = |pattern: &str| {
+        format!(r#"{{"name":"grep","arguments":{{"pattern":"{pattern}","ignore_case":true}}}}"#)
+    };
+    for (prompt, want) in [
+        ("What is the upper bound on the aeson dependency?", "aeson"),
+        ("What is the upper bound for the aeson package?", "aeson"),
+    ] {
+        let (_, requests) = run_prompt(&dir, prompt, vec!["12 months".into(), "2.3".into()]);
+        let asked = &requests[1].messages.last().unwrap().content;
+        assert!(asked.ends_with(&grep(want)), "{prompt}: {asked}");
+    }
+}

@@ -1425,6 +1425,19 @@ const QUALIFIERS: &[&str] = &[
     "current", "total", "largest", "smallest", "highest", "lowest", "oldest", "newest", "latest",
 ];
 
+/// Kinds of dependency a name comes before ("the aeson dependency", "the http package").
+const DEPENDENCY_KINDS: &[&str] = &[
+    "dependency",
+    "dependencies",
+    "package",
+    "library",
+    "crate",
+    "gem",
+    "module",
+    "plugin",
+    "collection",
+];
+
 /// Kinds of named things: asked which one, the answer is a name, and what the question says
 /// about it tells where it is (`"Which flag prints the word count?"`), not the kind's word.
 const NAMED_KINDS: &[&str] = &[
@@ -1679,12 +1692,25 @@ pub(crate) fn asked_words(request: &str) -> (Vec<String>, usize) {
     } else {
         0
     };
-    if !predicate && after.is_some_and(|a| a == "of" || copula.contains(&a)) {
+    // So does what it is on or for ("the upper bound on the aeson dependency": `bound` is on
+    // the lines of a function's bounds, `aeson` on the dependency's: a Haskell project,
+    // session 47).
+    if !predicate && after.is_some_and(|a| ["of", "on", "for"].contains(&a) || copula.contains(&a))
+    {
         let (of, _, _) = run(skip(next + 1));
-        let of: Vec<String> = of
+        let mut of: Vec<String> = of
             .into_iter()
             .filter(|w| !WORKSPACE.contains(&w.as_str()))
             .collect();
+        // A kind of dependency after its name ("the aeson dependency") tells nothing of which:
+        // the README's one line about dependencies was searched in its place.
+        if of.len() > 1
+            && of
+                .last()
+                .is_some_and(|w| DEPENDENCY_KINDS.contains(&w.as_str()))
+        {
+            of.pop();
+        }
         // "What time of day": a time on the clock, no word of the files — the question's
         // other words say of what (a Django project, session 41: "At what time of day are
         // the expiry alerts sent?" searched `day`, on every line of the expiry rule's days).
