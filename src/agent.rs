@@ -3109,6 +3109,10 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                             crate::tools::request_names(&self.request, s)
                                 || holds_phrase(&self.request, s)
                                 || stem_of_request_word(&self.request, s)
+                                // A long flag's name without its dashes (see grep's
+                                // `example_for`).
+                                || crate::tools::request_words(&self.request)
+                                    .any(|w| w.strip_prefix("--") == Some(s))
                                 // A port as the files write it, for a question about a port.
                                 || (s == crate::builtin::PORT_PATTERN
                                     && crate::tools::request_words(&self.request)
@@ -3767,9 +3771,10 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 .and_then(|c| c.get("arguments")?.as_object().cloned())
                 .is_some_and(|args| !args.contains_key("path"))
                 && values.iter().any(|s| {
+                    // A long flag's name counts without its dashes (see grep's `example_for`).
                     crate::tools::request_words(request)
                         .take(200)
-                        .any(|w| w.eq_ignore_ascii_case(s))
+                        .any(|w| w.eq_ignore_ascii_case(s) || w.strip_prefix("--") == Some(s))
                 })
         };
         if let Some((call, _)) = named

@@ -7242,3 +7242,56 @@ fn what_a_bound_is_on_is_searched_for_too() {
         assert!(asked.ends_with(&grep(want)), "{prompt}: {asked}");
     }
 }
+
+/// Found with a Haskell project (session 47). Asked "How many columns wide are reports when
+/// --width isn't given?", the look searched "columns wide", the README's stale `80`; the option
+/// is defined as `long "width"` with `value 96`: a long flag no file but the docs writes with
+/// its dashes is searched by its name. Asked "What line length limit does fourmolu enforce?",
+/// the look searched `length` in the code; `fourmolu.yaml`, named by its stem, keys the limit
+/// (`column-limit: 100`): a settings file keying a word of the question is read. Asked "How
+/// many transactions can a journal hold before ledger-lite refuses to load it?", the look
+/// searched `ledger-lite`, the project's own name (its README's title), on lines all over it.
+#[test]
+fn a_flag_by_its_name_a_settings_file_by_its_key_and_not_the_projects_name() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "README.md",
+                "# ledger-lite\n\nledger-lite reads a journal.\nReports are 80 columns wide unless you pass `--width`.\n",
+            ),
+            (
+                "app/Main.hs",
+                "opts = option auto\n      ( long \"width\"\n          <> value 96\n          <> showDefault )\ndie' msg = putStrLn (\"ledger-lite: \" <> msg)\n",
+            ),
+            ("fourmolu.yaml", "indentation: 2\ncolumn-limit: 100\n"),
+            (
+                "src/Report.hs",
+                "renderBalance opts = replicate (roWidth opts) '-'\n-- the length of each line\nlineLength = length\n",
+            ),
+        ],
+    );
+    assert_search_offered(
+        &dir,
+        "How many columns wide are reports when --width isn't given?",
+        "width",
+    );
+    let asked = asked_after_answer(
+        &dir,
+        "What line length limit does fourmolu enforce?",
+        "I do not know.",
+        "Done.",
+    );
+    assert!(
+        asked.ends_with(r#"{"name":"read","arguments":{"path":"fourmolu.yaml"}}"#),
+        "{asked}"
+    );
+    let asked = asked_after_answer(
+        &dir,
+        "How many lines can a journal hold before ledger-lite refuses it?",
+        "I do not know.",
+        "Done.",
+    );
+    assert!(!asked.contains(r#""pattern":"ledger-lite""#), "{asked}");
+}

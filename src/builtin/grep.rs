@@ -131,6 +131,28 @@ impl TypedTool for Grep {
     /// `phrase_elsewhere`) — or no such word occurs where it would be searched.
     fn example_for(&self, request: &str) -> Option<Value> {
         let sb = &self.sandbox;
+        // A question naming a long flag asks about the option: searched by its name, which
+        // its definition writes without the dashes (`long "width"`, `flag.Int("width", …)`,
+        // `#[arg(long)] width`) — the dashes find only the docs (a Haskell project, session
+        // 47: "How many columns wide are reports when --width isn't given?" searched "columns
+        // wide", the README's stale `80`; `value 96` is on the option's definition).
+        if request.trim_end().ends_with('?') {
+            // Only where no file but the docs writes the flag with its dashes (a Python
+            // script's `add_argument("--last", …)` is found so).
+            let flags: Vec<String> = code_words(request)
+                .iter()
+                .filter(|w| w.starts_with("--") && w.chars().count() >= 5)
+                .filter(|w| {
+                    !super::small_files(sb, sb.root()).any(|(path, text)| {
+                        !is_doc(&path) && text.to_lowercase().contains(w.as_str())
+                    })
+                })
+                .map(|w| w[2..].to_owned())
+                .collect();
+            if let Some(word) = telling_word(sb, sb.root(), &flags, &[], Tie::Earlier) {
+                return Some(json!({"pattern": word, "ignore_case": true}));
+            }
+        }
         if let Some(file) = sb.first_named(request, false) {
             return phrase_elsewhere(sb, request, &file)
                 .map(|phrase| json!({"pattern": phrase, "ignore_case": true}));
@@ -917,16 +939,43 @@ fn phrase_elsewhere(sb: &Sandbox, request: &str, file: &str) -> Option<String> {
     // the look searched `container`, and Qwen2.5-Coder-0.5B answered `Harbor` from the
     // README). Not a version: `version` keys are everywhere (see `version_subject`).
     let (asked, _) = asked_words(request);
+    // Or as the last part of its key (`column-limit: 100` in `fourmolu.yaml` for "What line
+    // length limit does fourmolu enforce?": a Haskell project, session 47, where the look
+    // searched `length`, on the lines of code measuring lengths).
     let keyed = |w: &str| {
         text.lines().any(|line| {
             let line = line.trim_start().trim_start_matches("- ");
-            line.strip_prefix(w)
-                .map(|rest| rest.trim_start_matches(['"', '\'']).trim_start())
-                .is_some_and(|rest| rest.starts_with([':', '=']))
+            let as_key = |key: &str| {
+                line.strip_prefix(key)
+                    .map(|rest| rest.trim_start_matches(['"', '\'']).trim_start())
+                    .is_some_and(|rest| rest.starts_with([':', '=']))
+            };
+            as_key(w)
+                || line
+                    .split([':', '='])
+                    .next()
+                    .map(|k| k.trim().trim_matches(['"', '\'']))
+                    .filter(|k| k.len() > w.len() && as_key(k))
+                    .is_some_and(|k| {
+                        k.strip_suffix(w)
+                            .is_some_and(|head| head.ends_with(['-', '_', '.']))
+                    })
         })
+    };
+    // In a settings file, any plain word of the question keying a line will do (the asked words
+    // of "What line length limit does fourmolu enforce?" are none: see `asked_words`).
+    let name = file.rsplit('/').next().unwrap_or(file);
+    let settings = name.rsplit_once('.').is_some_and(|(_, ext)| {
+        ["yaml", "yml", "toml", "ini", "cfg", "conf"].contains(&ext.to_ascii_lowercase().as_str())
+    });
+    let plain = if settings {
+        plain_words(request)
+    } else {
+        Vec::new()
     };
     if asked
         .iter()
+        .chain(&plain)
         .any(|w| !w.contains(' ') && !["version", "versions"].contains(&w.as_str()) && keyed(w))
     {
         return None;
@@ -947,10 +996,14 @@ fn phrase_elsewhere(sb: &Sandbox, request: &str, file: &str) -> Option<String> {
         .collect::<Vec<_>>()
         .windows(2)
         .any(|w| w == ["by", "default"]);
+    // Nor is the project's own name (see `own_name`).
+    let own = own_name(sb, sb.root());
+    phrases.retain(|p| own.as_deref() != Some(p.as_str()));
     let words: Vec<String> = plain_words(request)
         .into_iter()
         .filter(|w| !stem.contains(w.as_str()) && !w.contains(&stem))
         .filter(|w| !(by_default && w == "default"))
+        .filter(|w| own.as_deref() != Some(w.as_str()))
         .collect();
     let lacked: Vec<String> = words
         .iter()
@@ -1973,6 +2026,19 @@ fn telling_word(
             },
         })
         .unzip();
+    // The project's own name (its README's title) is on lines all over it and tells nothing of
+    // where something is in it: it counts as found nowhere when another word is found, in any
+    // tier (a Haskell project, session 47: "How many transactions can a journal hold before
+    // ledger-lite refuses to load it?" searched `ledger-lite`, a phrase of the question, and
+    // the model answered `12` from the README's `12.80`).
+    let own = own_name(sb, dir);
+    let is_own = |w: &String| own.as_deref() == Some(w.as_str());
+    let other_found = words.iter().zip(&lines).any(|(w, &n)| n > 0 && !is_own(w));
+    let lines: Vec<usize> = words
+        .iter()
+        .zip(lines)
+        .map(|(w, n)| if other_found && is_own(w) { 0 } else { n })
+        .collect();
     // Each tier in turn: the first with a word found gives it.
     let mut from = 0;
     for &end in tiers.iter().chain([&words.len()]) {
@@ -1983,6 +2049,29 @@ fn telling_word(
         from = end;
     }
     None
+}
+
+/// Whether `path` is documentation, not code or settings: Markdown, text, reStructuredText,
+/// AsciiDoc, or a README, CHANGELOG or the like without an extension.
+fn is_doc(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
+    match name.rsplit_once('.') {
+        Some((_, ext)) => ["md", "markdown", "txt", "rst", "adoc"].contains(&ext),
+        None => ["readme", "changelog", "changes", "news", "history"].contains(&name.as_str()),
+    }
+}
+
+/// The name a project's README gives it in its title (`# ledger-lite`), lower case: one word
+/// of two characters or more. Read from `README.md` at `dir`, or the workspace's root.
+fn own_name(sb: &Sandbox, dir: &std::path::Path) -> Option<String> {
+    let title = |d: &std::path::Path| -> Option<String> {
+        let text = std::fs::read_to_string(d.join("README.md")).ok()?;
+        let first = text.lines().find(|l| !l.trim().is_empty())?;
+        let name = first.strip_prefix("# ")?.trim().trim_matches('`');
+        (name.chars().count() >= 2 && !name.contains(char::is_whitespace))
+            .then(|| name.to_lowercase())
+    };
+    title(dir).or_else(|| title(sb.root()))
 }
 
 /// The negated verbs of `request` as the phrase `not <verb>`: "cannot be found", "can't be
