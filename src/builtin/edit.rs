@@ -2066,6 +2066,14 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
             _ => return None,
         }
     }
+    // A bound of a dependency's range: the line naming the dependency, with a version after
+    // each of two comparisons or more (`, aeson >=2.1 && <2.3` in a Cabal file,
+    // `requests>=2.28,<3`, `"typescript": ">=5.0 <6"`), and the request saying which bound —
+    // upper (`<`, `<=`) or lower (`>=`, `>`). Found with a Haskell project (session 47):
+    // "Raise the aeson upper bound to 2.4." was offered no change.
+    if let Some(one) = range_bound(text, keys, value) {
+        return Some(one);
+    }
     // A field whose documentation says what the request names (LuaLS's `---@field
     // work_minutes integer length of a focus session`, JSDoc's `@property`): its one literal
     // assignment of the value's kind. Found with a Neovim plugin (session 43): "Make focus
@@ -2991,6 +2999,78 @@ fn keyed_value(line: &str) -> Option<(&str, &str)> {
 fn version_like(value: &str) -> bool {
     let v = unquoted(value);
     v.starts_with(|c: char| c.is_ascii_digit()) && v.chars().all(|c| c.is_ascii_digit() || c == '.')
+}
+
+/// The line and the version of the bound of a dependency's range the request (`keys`) asks to
+/// set to `value` (see [`value_line`]): the one line naming a dependency the request names,
+/// as a whole word, that compares against two versions or more, and of them the one after `<`
+/// or `<=` for an upper bound (`upper`, `maximum`, `max`, `ceiling`), after `>`, `>=`, `^` or
+/// `~` for a lower one (`lower`, `minimum`, `min`, `floor`).
+fn range_bound<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&'t str, &'t str)> {
+    let upper = keys
+        .iter()
+        .any(|k| k.is_any(&["upper", "maximum", "max", "ceiling"]));
+    let lower = keys
+        .iter()
+        .any(|k| k.is_any(&["lower", "minimum", "min", "floor"]));
+    if !version_like(value) || upper == lower {
+        return None;
+    }
+    let names: Vec<String> = keys
+        .iter()
+        .filter(|k| asked::is_value(k))
+        .map(|k| k.text.trim().to_lowercase())
+        .filter(|k| {
+            k.chars().count() >= 2
+                && !version_like(k)
+                && ![
+                    "upper", "maximum", "max", "ceiling", "lower", "minimum", "min", "floor",
+                    "bound", "version",
+                ]
+                .contains(&k.as_str())
+        })
+        .collect();
+    let mut found: Vec<(&str, &str)> = Vec::new();
+    for line in text.lines() {
+        let low = line.to_lowercase();
+        if !names.iter().any(|n| !asked::token_at(&low, n).is_empty()) {
+            continue;
+        }
+        // Each comparison's operator and the version after it.
+        let mut bounds: Vec<(&str, &str)> = Vec::new();
+        let mut rest = line;
+        while let Some(at) = rest.find(['<', '>', '^', '~']) {
+            let op_len = if rest[at + 1..].starts_with('=') {
+                2
+            } else {
+                1
+            };
+            let op = &rest[at..at + op_len];
+            let after = rest[at + op_len..].trim_start();
+            let end = after
+                .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+                .unwrap_or(after.len());
+            let version = after[..end].trim_end_matches('.');
+            if version_like(version) {
+                bounds.push((op, version));
+            }
+            rest = &rest[at + op_len..];
+        }
+        if bounds.len() < 2 {
+            continue;
+        }
+        let mut wanted = bounds
+            .iter()
+            .filter(|(op, _)| op.starts_with('<') == upper)
+            .map(|&(_, v)| v);
+        if let (Some(v), None) = (wanted.next(), wanted.next()) {
+            found.push((line, v));
+        }
+    }
+    match found[..] {
+        [one] => Some(one),
+        _ => None,
+    }
 }
 
 /// When `line` gives the command-line option `--key` (or `--` and `key`'s singular) a whole
@@ -4286,6 +4366,46 @@ mod tests {
         assert_eq!(
             edit.change_asked("Change the maximum per day to 60."),
             call("config/config.exs", "max_per_day: 50,", "max_per_day: 60,")
+        );
+    }
+
+    /// Found with a Haskell project (session 47): "Raise the aeson upper bound to 2.4." was
+    /// offered no change; the Cabal file writes `, aeson >=2.1 && <2.3`. The bound the request
+    /// names of a dependency's range is set, upper or lower; a range without the bound named,
+    /// or a request naming neither, gets no change from it.
+    #[test]
+    fn a_bound_of_a_dependency_range_is_set() {
+        use crate::tools::TypedTool;
+        let (_dir, edit) = edit_over(&[
+            (
+                "ledger-lite.cabal",
+                "library\n  build-depends:\n      base >=4.17 && <5\n    , aeson >=2.1 && <2.3\n    , text >=2.0\n",
+            ),
+            ("requirements.txt", "requests>=2.28,<3\n"),
+        ]);
+        assert_eq!(
+            edit.change_asked("Raise the aeson upper bound to 2.4."),
+            call(
+                "ledger-lite.cabal",
+                ", aeson >=2.1 && <2.3",
+                ", aeson >=2.1 && <2.4"
+            )
+        );
+        assert_eq!(
+            edit.change_asked("Raise the lower bound of aeson to 2.2."),
+            call(
+                "ledger-lite.cabal",
+                ", aeson >=2.1 && <2.3",
+                ", aeson >=2.2 && <2.3"
+            )
+        );
+        assert_eq!(
+            edit.change_asked("Set the maximum version of requests to 4."),
+            call("requirements.txt", "requests>=2.28,<3", "requests>=2.28,<4")
+        );
+        assert_eq!(
+            edit.change_asked("Raise the text upper bound to 2.2."),
+            None
         );
     }
 
