@@ -447,6 +447,7 @@ pub(crate) fn value_set(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
         .or_else(|| limit_given(parts))
         .or_else(|| wait_given(parts))
         .or_else(|| duration_made(parts))
+        .or_else(|| dimension_made(parts))
     {
         return Some(required);
     }
@@ -777,6 +778,44 @@ fn count_made(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
         .collect();
     keys.extend(rest[1..at].iter().filter(|p| is_value(p)).cloned());
     (!keys.is_empty() && keys.iter().all(is_value)).then(|| (rest[at + 1].clone(), keys))
+}
+
+/// A size in one dimension: "Make K N (U) D (by default)", D an adjective of size — `wide`,
+/// `long`, `high`, `tall`, `deep` — N a whole number, U one word of its unit: N for the
+/// dimension's noun (`width`, `length`, `height`, `depth`), named by it, by K and by U. Found
+/// with a Haskell project (session 47): "Make reports 120 columns wide by default." is the
+/// report option's `long "width"` … `value 96`.
+///
+/// ```text
+/// Make reports 120 columns wide by default  → (120, [width, reports, columns])
+/// ```
+fn dimension_made(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
+    const SIZES: &[(&str, &str)] = &[
+        ("wide", "width"),
+        ("long", "length"),
+        ("high", "height"),
+        ("tall", "height"),
+        ("deep", "depth"),
+    ];
+    let verb = verb_at(parts, &["make"])?;
+    let rest = clause(&parts[verb..]);
+    let at = (2..rest.len()).find(|&i| !rest[i].quoted && whole_number(&rest[i]))?;
+    let (adjective, unit) = match rest.get(at + 1) {
+        Some(next) if SIZES.iter().any(|(a, _)| next.is(a)) => (next, None),
+        Some(unit) => (rest.get(at + 2)?, Some(unit)),
+        None => return None,
+    };
+    let (_, noun) = SIZES.iter().find(|(a, _)| adjective.is(a))?;
+    let tail = &rest[at + 2 + usize::from(unit.is_some())..];
+    if !(tail.is_empty() || (tail.len() == 2 && tail[0].is("by") && tail[1].is("default"))) {
+        return None;
+    }
+    let mut dimension = adjective.clone();
+    dimension.text = (*noun).to_owned();
+    let mut keys = vec![dimension];
+    keys.extend(rest[1..at].iter().filter(|p| is_value(p)).cloned());
+    keys.extend(unit.filter(|u| is_value(u)).cloned());
+    Some((rest[at].clone(), keys))
 }
 
 /// An upper bound: "… up to N K" in a clause whose verb sets nothing itself (not one of

@@ -2074,6 +2074,13 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
     if let Some(one) = range_bound(text, keys, value) {
         return Some(one);
     }
+    // A command-line option defined over several lines, its name in quotes on one and its
+    // default on a line of the block after it (optparse-applicative's `( long "width"` …
+    // `<> value 96`; a Haskell project, session 47: "Set the default report width to 120."
+    // was offered no change).
+    if let Some(one) = option_block_default(text, keys, value) {
+        return Some(one);
+    }
     // A field whose documentation says what the request names (LuaLS's `---@field
     // work_minutes integer length of a focus session`, JSDoc's `@property`): its one literal
     // assignment of the value's kind. Found with a Neovim plugin (session 43): "Make focus
@@ -2999,6 +3006,68 @@ fn keyed_value(line: &str) -> Option<(&str, &str)> {
 fn version_like(value: &str) -> bool {
     let v = unquoted(value);
     v.starts_with(|c: char| c.is_ascii_digit()) && v.chars().all(|c| c.is_ascii_digit() || c == '.')
+}
+
+/// The line and the number of the default of a command-line option defined over several
+/// lines (see [`value_line`]): a line writing, in quotes, a word of the request as an option's
+/// name (`long "width"`, `"--width"`), then on one of the next six lines of its block (indented
+/// as far or further, up to a blank line) the one default given as a whole number: `value 96`,
+/// `default 96`, `default=96`, `default: 96`, `default_value_t = 96` (a leading `<>`, `,` or
+/// `.` aside). `None` for a value that is no whole number, or when two lines would do.
+fn option_block_default<'t>(
+    text: &'t str,
+    keys: &[asked::Part],
+    value: &str,
+) -> Option<(&'t str, &'t str)> {
+    if value.is_empty() || !value.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    let mut found: Vec<(&str, &str)> = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let named = keys
+            .iter()
+            .filter(|k| asked::is_value(k) && k.text.chars().count() >= 3)
+            .any(|k| {
+                let name = k.text.to_lowercase();
+                let low = line.to_lowercase();
+                [format!("\"{name}\""), format!("\"--{name}\"")]
+                    .iter()
+                    .any(|q| low.contains(q.as_str()))
+            });
+        if !named {
+            continue;
+        }
+        let depth = indent(line);
+        for next in lines.iter().skip(i + 1).take(6) {
+            if next.trim().is_empty() || indent(next) < depth {
+                break;
+            }
+            let t = next
+                .trim_start()
+                .trim_start_matches("<>")
+                .trim_start_matches([',', '.'])
+                .trim_start();
+            let rest = ["value", "default_value_t", "default_value", "default"]
+                .iter()
+                .find_map(|w| t.strip_prefix(w))
+                .map(|r| r.trim_start().trim_start_matches(['=', ':']).trim_start());
+            let Some(rest) = rest else { continue };
+            let end = rest
+                .find(|c: char| !c.is_ascii_digit())
+                .unwrap_or(rest.len());
+            if end > 0 && !rest[end..].starts_with('.') {
+                let number = &rest[..end];
+                if !found.iter().any(|(l, _)| std::ptr::eq(*l, *next)) {
+                    found.push((next, number));
+                }
+            }
+        }
+    }
+    match found[..] {
+        [one] => Some(one),
+        _ => None,
+    }
 }
 
 /// The line and the version of the bound of a dependency's range the request (`keys`) asks to
@@ -4367,6 +4436,35 @@ mod tests {
             edit.change_asked("Change the maximum per day to 60."),
             call("config/config.exs", "max_per_day: 50,", "max_per_day: 60,")
         );
+    }
+
+    /// Found with a Haskell project (session 47): "Make reports 120 columns wide by default."
+    /// was offered no change, nor "Set the default report width to 120."; the option is
+    /// defined over several lines, `( long "width"` … `<> value 96`. A size in one dimension
+    /// (`wide`) names its noun (`width`); an option's default is read from the lines of its
+    /// block after its quoted name.
+    #[test]
+    fn a_multiline_options_default_is_set_and_wide_names_width() {
+        use crate::tools::TypedTool;
+        let (_dir, edit) = edit_over(&[(
+            "app/Main.hs",
+            "optionsP =\n  Options\n    <$> strOption\n      ( long \"file\"\n          <> value \"ledger.journal\"\n      )\n    <*> option auto\n      ( long \"width\"\n          <> metavar \"COLUMNS\"\n          <> value 96\n          <> showDefault\n      )\n    <*> option auto\n      ( long \"depth\"\n          <> value 3\n      )\n",
+        )]);
+        let want = call("app/Main.hs", "<> value 96", "<> value 120");
+        assert_eq!(
+            edit.change_asked("Set the default report width to 120."),
+            want
+        );
+        assert_eq!(
+            edit.change_asked("Make reports 120 columns wide by default."),
+            want
+        );
+        assert_eq!(
+            edit.change_asked("Set the default depth to 4."),
+            call("app/Main.hs", "<> value 3", "<> value 4")
+        );
+        // Not a whole number, no change from the block.
+        assert_eq!(edit.change_asked("Make reports 12.5 columns wide."), None);
     }
 
     /// Found with a Haskell project (session 47): "Raise the aeson upper bound to 2.4." was
