@@ -2097,6 +2097,26 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 let other = lines.iter().find(|l| !about(l) && holds(l, v));
                 (!on).then_some(other).flatten().map(|l| (*v, *l))
             });
+            // Or a whole number no line writes as one (`11`, a read's line number, or of
+            // `1.11.1`), when lines about the subject write a number (a Clojure service,
+            // session 47: asked "Which Java version does CI run the tests on?", shown
+            // `JAVA_VERSION: "17"`, Qwen2.5-Coder-0.5B answered `11`).
+            let bare = content.trim().trim_matches('`').trim_end_matches('.');
+            if elsewhere.is_none()
+                && !on_subject.is_empty()
+                && !bare.is_empty()
+                && bare.len() <= 4
+                && bare.chars().all(|c| c.is_ascii_digit())
+                && !lines.iter().any(|l| holds(l, bare))
+                && !correct::holds_number(prompt, bare)
+            {
+                asked.number = true;
+                asked.answer_only = true;
+                return Some((
+                    correct::version_unfounded(prompt, bare, &subject, &on_subject),
+                    "the answer to a version question gave a number no line writes: pointed at the lines about what was asked",
+                ));
+            }
             if let Some((version, other)) = elsewhere
                 && !on_subject.is_empty()
             {

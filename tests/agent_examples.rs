@@ -7295,3 +7295,60 @@ fn a_flag_by_its_name_a_settings_file_by_its_key_and_not_the_projects_name() {
     );
     assert!(!asked.contains(r#""pattern":"ledger-lite""#), "{asked}");
 }
+
+/// Found with a Clojure service (session 47). Asked "Which Java version does CI run the tests
+/// on?", shown the workflow's `JAVA_VERSION: "17"`, Qwen2.5-Coder-0.5B answered `11` — a read's
+/// line number, or of `1.11.1`: a version question answered with a whole number no line writes
+/// as one is pointed once at the lines about what it asks. Asked "Which version of next.jdbc
+/// does courier depend on?", the look searched `depend`: a dotted name is searched as written.
+#[test]
+fn a_version_no_line_writes_is_pointed_at_the_lines_about_it_and_a_dotted_name_is_searched() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "ci.yml",
+                "env:\n  JAVA_VERSION: \"17\"\n  CLOJURE_CLI_VERSION: \"1.11.1.1435\"\njobs:\n  test:\n    steps:\n      - uses: actions/setup-java@v4\n",
+            ),
+            (
+                "deps.edn",
+                "{:deps {org.clojure/clojure {:mvn/version \"1.11.3\"}\n        com.github.seancorfield/next.jdbc {:mvn/version \"1.3.925\"}}}\n",
+            ),
+            (
+                "README.md",
+                "# courier\n\nParcel tracking. Dependencies are in deps.edn.\n",
+            ),
+        ],
+    );
+    let prompt = "Which Java version does CI run the tests on?";
+    let (t, requests) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            call("read", json!({"path": "ci.yml"})),
+            "11".into(),
+            "17".into(),
+        ],
+    );
+    let asked = &requests[2].messages.last().unwrap().content;
+    assert!(
+        asked.starts_with("No line of the tool results writes `11` as a java version")
+            && asked.contains("`JAVA_VERSION: \"17\"`"),
+        "{asked}"
+    );
+    assert!(requests[2].tools.is_empty());
+    assert_eq!(t.answer.as_deref(), Some("17"));
+    // The version a line about it writes stands.
+    let (t, requests) = run_prompt(
+        &dir,
+        prompt,
+        vec![call("read", json!({"path": "ci.yml"})), "17".into()],
+    );
+    assert_eq!((t.answer.as_deref(), requests.len()), (Some("17"), 2));
+    assert_search_offered(
+        &dir,
+        "Which version of next.jdbc does courier depend on?",
+        "next.jdbc",
+    );
+}

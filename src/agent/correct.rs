@@ -1554,6 +1554,27 @@ pub fn version_elsewhere(
     )
 }
 
+/// The message added before the turn after an answer to a version question (`prompt`) giving
+/// a whole number (`given`) no line of the tool results writes as one — a read's line number,
+/// a part of another version — when lines about what the question asks the version of
+/// (`subject`) write one (`about`, the first few): once a run. Found with a Clojure service
+/// (session 47): asked "Which Java version does CI run the tests on?", shown `JAVA_VERSION:
+/// "17"`, Qwen2.5-Coder-0.5B answered `11`.
+#[must_use]
+pub fn version_unfounded(prompt: &str, given: &str, subject: &str, about: &[&str]) -> String {
+    format!(
+        "No line of the tool results writes `{given}` as a {subject} version (a read's line \
+         numbers are no part of the file). The user asked \"{}\": answer from the line about \
+         {subject}, as it writes the version: {}",
+        restated(prompt),
+        about
+            .iter()
+            .map(|l| format!("`{}`", l.trim()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}
+
 /// A setting a tool result's line writes, `key: value` or `key = value`: its key's words, with
 /// those of the key it is under (grep's "under the key on line N", or a read's YAML
 /// indentation), its value, and the line's text.
@@ -1951,7 +1972,7 @@ fn numbers(text: &str) -> Vec<String> {
 
 /// Whether `text` holds the number `n` whole: not inside a longer number (`1.2` is not in
 /// `1.21` nor in `11.2`).
-fn holds_number(text: &str, n: &str) -> bool {
+pub(crate) fn holds_number(text: &str, n: &str) -> bool {
     let b = text.as_bytes();
     text.match_indices(n).any(|(at, _)| {
         let end = at + n.len();

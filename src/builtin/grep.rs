@@ -1821,7 +1821,12 @@ fn searchable(mut words: Vec<String>) -> Vec<String> {
         w.chars().count() >= 3
             && !COMMON.contains(&w.as_str())
             && !SHORT_COMMON.contains(&w.as_str())
-            && regex::escape(w) == *w
+            // A dotted name (`next.jdbc`) is searched as written: its `.` matches itself too
+            // (a Clojure service, session 47: "Which version of next.jdbc does courier depend
+            // on?" searched `depend`).
+            && regex::escape(w).replace("\\.", ".") == *w
+            && !w.starts_with('.')
+            && !w.ends_with('.')
     });
     words.dedup();
     words
