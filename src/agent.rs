@@ -2189,6 +2189,21 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 ));
             }
         }
+        // A read's line number for the value (see `correct::line_number_as_answer`).
+        if !asked.number
+            && results
+            && let Some(number) = correct::line_number_as_answer(content, prompt, texts())
+        {
+            asked.number = true;
+            return Some((
+                correct::line_number_answered(
+                    &number,
+                    prompt,
+                    correct::bearing(evidence()).as_deref(),
+                ),
+                "the answer's number is only a read's line number: asked to answer from the lines' text",
+            ));
+        }
         // A question that asks which file, answered without naming one, when the results do.
         // Found running `toolmend run` on a Docker Compose folder (session 29): asked "Which
         // file sets the database password?", Qwen2.5-Coder-0.5B grepped `password`, was shown

@@ -7352,3 +7352,90 @@ fn a_version_no_line_writes_is_pointed_at_the_lines_about_it_and_a_dotted_name_i
         "next.jdbc",
     );
 }
+
+/// Found with a Clojure service (session 47): asked "How many connections does the database
+/// pool hold in production?", shown lines 14 to 17 of `db.clj` (`(defn start-pool` …),
+/// Qwen2.5-Coder-0.5B answered `14`, the number of the read's first line. An answer that the
+/// results hold only as a read's line number is asked once to answer from the lines' text.
+#[test]
+fn a_reads_line_number_is_no_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "src/db.clj",
+                "(ns courier.db)\n\n(defn start-pool\n  [{:keys [pool-size]}]\n  (log/infof \"Opening database pool with %d connections\" pool-size))\n",
+            ),
+            (
+                "resources/config.edn",
+                "{:db {:pool-size #profile {:dev 4 :test 2 :prod 24}}}\n",
+            ),
+        ],
+    );
+    let prompt = "How many connections does the database pool hold in production?";
+    let (t, requests) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            call(
+                "read",
+                json!({"path": "src/db.clj", "start_line": 3, "end_line": 5}),
+            ),
+            call("read", json!({"path": "resources/config.edn"})),
+            "3".into(),
+            "24".into(),
+        ],
+    );
+    let asked = &requests[3].messages.last().unwrap().content;
+    assert!(
+        asked.starts_with(
+            "`3` is only the number of a line of a read, not a value the file writes."
+        ),
+        "{asked}"
+    );
+    assert_eq!(t.answer.as_deref(), Some("24"));
+    // A number a line's text writes stands.
+    let (t, requests) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            call("read", json!({"path": "resources/config.edn"})),
+            "24".into(),
+        ],
+    );
+    assert_eq!((t.answer.as_deref(), requests.len()), (Some("24"), 2));
+}
+
+/// Found with a Clojure service (session 47): asked "Which base image does the final Docker
+/// image run on?", the look searched "docker image", on a comment of the CI workflow and a line
+/// of the changelog, and the `Dockerfile` was never read. A phrase holding the word that names
+/// a file by its stem is about that file.
+#[test]
+fn a_phrase_naming_the_file_is_about_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "Dockerfile",
+                "FROM clojure:temurin-21-tools-deps AS build\nRUN clojure -T:build uber\n\nFROM eclipse-temurin:21.0.3_9-jre-jammy\nCOPY --from=build /app/target/courier.jar /app/\n",
+            ),
+            (
+                "ci.yml",
+                "env:\n  # The Docker image itself runs on Java 21.\n  JAVA_VERSION: \"17\"\n",
+            ),
+            ("CHANGELOG.md", "- The Docker image now runs on Java 21.\n"),
+        ],
+    );
+    let asked = asked_after_answer(
+        &dir,
+        "Which base image does the final Docker image run on?",
+        "java",
+        "Done.",
+    );
+    assert!(
+        asked.ends_with(r#"{"name":"read","arguments":{"path":"Dockerfile"}}"#),
+        "{asked}"
+    );
+}

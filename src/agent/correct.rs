@@ -2006,6 +2006,72 @@ pub fn number_unfounded(number: &str, prompt: &str, look: Option<&str>) -> Strin
     m
 }
 
+/// The answer's number (`answer` a whole number alone, backticks and a closing `.` aside) when
+/// the tool results (`results`) hold it only as the number of a read's line (`14\t(defn
+/// start-pool`), and some line's text writes a whole number — for a question ([`is_question`])
+/// that asks for no number worked out or counted ("are there", "does the file have", lines,
+/// files). Found with a Clojure service
+/// (session 47): asked "How many connections does the database pool hold in production?", shown
+/// lines 14 to 17 of `db.clj`, Qwen2.5-Coder-0.5B answered `14`.
+///
+/// ```
+/// use toolmend::agent::correct::line_number_as_answer;
+/// let results = ["14\t(defn start-pool\n15\t  [{:keys [pool-size]}]", "CHANGELOG.md (line 7): - Raise the pool from 16 to 24 connections."];
+/// let q = "How many connections does the database pool hold in production?";
+/// assert_eq!(line_number_as_answer("14", q, results), Some("14".into()));
+/// assert_eq!(line_number_as_answer("24", q, results), None);
+/// assert_eq!(line_number_as_answer("14", "How many functions are there?", results), None);
+/// assert_eq!(line_number_as_answer("14", q, ["14\t(defn start-pool :size 14)"]), None);
+/// ```
+#[must_use]
+pub fn line_number_as_answer<'r>(
+    answer: &str,
+    prompt: &str,
+    results: impl IntoIterator<Item = &'r str> + Clone,
+) -> Option<String> {
+    let n = bare(answer);
+    let words = lower_words(prompt);
+    if !is_question(prompt)
+        || n.is_empty()
+        || !n.chars().all(|c| c.is_ascii_digit())
+        || holds_number(prompt, n)
+        || words.iter().any(|w| {
+            WORKED_OUT.contains(&w.as_str())
+                || [
+                    "there", "have", "has", "contain", "contains", "lines", "files",
+                ]
+                .contains(&w.as_str())
+        })
+    {
+        return None;
+    }
+    let lines = || results.clone().into_iter().flat_map(str::lines);
+    let numbered = lines().any(|l| l.trim_start().split_once('\t').is_some_and(|(k, _)| k == n));
+    let texts: Vec<&str> = lines().map(|l| line_body(l).unwrap_or(l)).collect();
+    let other = texts.iter().any(|t| {
+        t.split(|c: char| !c.is_ascii_digit())
+            .any(|d| !d.is_empty() && d != n)
+    });
+    (numbered && other && !texts.iter().any(|t| holds_number(t, n))).then(|| n.to_owned())
+}
+
+/// The message added before the turn after an answer giving `number`, only a read's line
+/// number ([`line_number_as_answer`]), once a run; `lines`: the lines bearing on the request
+/// ([`bearing`]).
+#[must_use]
+pub fn line_number_answered(number: &str, prompt: &str, lines: Option<&str>) -> String {
+    let mut m = format!(
+        "`{number}` is only the number of a line of a read, not a value the file writes. The \
+         user asked \"{}\": answer from the text of the lines.",
+        restated(prompt)
+    );
+    if let Some(lines) = lines {
+        m.push(' ');
+        m.push_str(lines);
+    }
+    m
+}
+
 /// The whole number of `answer` that the tool results (`results`) hold only as a file's size
 /// in a listing (`README.md (269 bytes)`), for a question (`prompt`) that asks about no size:
 /// an answer taken from the listing, not from what the files hold. Found with the deploy set

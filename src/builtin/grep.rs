@@ -985,6 +985,13 @@ fn phrase_elsewhere(sb: &Sandbox, request: &str, file: &str) -> Option<String> {
     let mut phrases = negations(request);
     phrases.extend(asked_phrases(request));
     let stem = stem.to_lowercase();
+    // A phrase naming the tool whose file it is is about the file ("the final Docker image":
+    // `Dockerfile`'s `FROM` lines; a Clojure service, session 47, where the search for "docker
+    // image" showed two lines about Java and never the Dockerfile). Not a word that is the
+    // stem ("the main class" and `Main.kt`: see below).
+    if let Some(tool) = stem.strip_suffix("file").filter(|t| t.len() >= 3) {
+        phrases.retain(|p| !p.split(' ').any(|w| w == tool));
+    }
     // "By default" says how a value is set, not a word the file writes it with: a default is
     // a parameter's or a field's value (a Dart package, session 45: asked "How many responses
     // does the cache hold by default?", `cache.dart` — `this.maxEntries = 256` — lacked
