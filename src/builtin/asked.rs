@@ -479,6 +479,21 @@ pub(crate) fn value_set(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
     {
         return Some((value.clone(), parts[verb + 1..parts.len() - 2].to_vec()));
     }
+    // No "to": "Make K use N V" (`have`, `let`) — V for K and N, as "Change K to use N V" (a
+    // Clojure service, session 47: "Make CI use Java 21." is the workflow's `JAVA_VERSION:
+    // "17"`).
+    if !parts.iter().any(|p| p.is("to"))
+        && parts[verb].is_any(&["make", "have", "let"])
+        && let Some(using) = (verb + 2..parts.len()).find(|&i| parts[i].is("use"))
+        && let [named @ .., last] = &parts[using + 1..]
+        && !named.is_empty()
+        && is_value(last)
+        && last.text.starts_with(|c: char| c.is_ascii_digit())
+    {
+        let mut keys = parts[verb + 1..using].to_vec();
+        keys.extend(named.iter().cloned());
+        return Some((last.clone(), keys));
+    }
     let to = parts.iter().rposition(|p| p.is("to"))?;
     let value = parts.get(to + 1)?;
     // "… to version V" (a version, not the word): "Pin the community.docker collection to

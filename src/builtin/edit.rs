@@ -1579,7 +1579,11 @@ fn set_asked(
         Some((name, old)) if std::ptr::eq(old, old_value) => in_key_unit(name, keys, value),
         _ => in_unit(unquoted(old_value), keys, value),
     };
-    if unquoted(old_value) == value {
+    // The value already (`21.` ending a sentence, for 21), or a comment's words: no setting
+    // to change. Found with a Clojure service (session 47): "Change CI to use Java 21." offered
+    // to drop the `.` of the comment `# … the Docker image itself runs on Java 21.`.
+    let bare_old = unquoted(old_value).trim_end_matches(['.', ',', ';', ':']);
+    if unquoted(old_value) == value || bare_old == value || is_comment(line) {
         return None;
     }
     Some((
@@ -2060,6 +2064,39 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
                 }
             }
         }
+        // Or a plain name as the artifact of a coordinate, after its group's `/` or `:`
+        // (`metosin/reitit {:mvn/version "0.7.0"}` in deps.edn for "Upgrade reitit to
+        // 0.7.1.": a Clojure service, session 47; `"com.squareup.okhttp3:okhttp:4.12.0"`).
+        if found.is_empty() {
+            for key in keys
+                .iter()
+                .filter(|k| asked::is_value(k))
+                .map(|k| k.text.trim().to_lowercase())
+                .filter(|k| k.len() >= 3 && k.chars().all(|c| c.is_ascii_alphanumeric()))
+                .filter(|k| !version_like(k))
+            {
+                for line in text.lines().filter(|l| !is_comment(l)) {
+                    let low = line.to_lowercase();
+                    let artifact = low.match_indices(key.as_str()).any(|(at, _)| {
+                        low[..at].ends_with(['/', ':'])
+                            && low[..at - 1].ends_with(|c: char| c.is_ascii_alphanumeric())
+                            && !low[at + key.len()..]
+                                .starts_with(|c: char| c.is_ascii_alphanumeric() || c == '-')
+                    });
+                    if !artifact {
+                        continue;
+                    }
+                    let mut versions = line
+                        .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+                        .filter(|v| v.contains('.') && version_like(v) && !v.ends_with('.'));
+                    if let (Some(v), None) = (versions.next(), versions.next())
+                        && !found.iter().any(|(l, _)| std::ptr::eq(*l, line))
+                    {
+                        found.push((line, v));
+                    }
+                }
+            }
+        }
         match found[..] {
             [one] => return Some(one),
             [] => {}
@@ -2399,7 +2436,7 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
         // several (`cmake_minimum_required(VERSION 3.20)`), those whose line holds another of
         // the request's words too (`project`).
         let mut pairs: Vec<(&str, &str)> = Vec::new();
-        for line in text.lines() {
+        for line in text.lines().filter(|l| !is_comment(l)) {
             let words: Vec<&str> = line
                 .split(|c: char| c.is_whitespace() || c == '(' || c == ')')
                 .filter(|w| !w.is_empty())
@@ -2528,11 +2565,14 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
         // it begins (`#define RINGBUF_DEFAULT_CAP 64` for "Set the default capacity to 128.":
         // a C library, session 36) — or whose parts, the first aside (a prefix), are each
         // such a word, two at least (`MAX_NIGHTS` for "Raise the maximum stay to 21 nights.":
-        // a Maven project, session 37).
+        // a Maven project, session 37). Or a Lisp's `(def default-page-size 25)` (a Clojure
+        // service, session 47: "Change the default page size to 50." was offered no change).
         found.extend(text.lines().filter_map(|line| {
-            let (name, old) = macro_value(line).or_else(|| constant_value(line))?;
+            let (name, old) = macro_value(line)
+                .or_else(|| constant_value(line))
+                .or_else(|| lisp_def(line))?;
             let parts: Vec<String> = name
-                .split('_')
+                .split(['_', '-'])
                 .filter(|p| !p.is_empty())
                 .map(str::to_lowercase)
                 .collect();
@@ -3006,6 +3046,52 @@ fn keyed_value(line: &str) -> Option<(&str, &str)> {
 fn version_like(value: &str) -> bool {
     let v = unquoted(value);
     v.starts_with(|c: char| c.is_ascii_digit()) && v.chars().all(|c| c.is_ascii_digit() || c == '.')
+}
+
+/// The name and value of `line` when it defines a name to one literal the Lisp way: `(def
+/// default-page-size 25)` (`defconst`, `defparameter`, `defvar`, `defonce` too, a docstring
+/// aside); `None` otherwise.
+fn lisp_def(line: &str) -> Option<(&str, &str)> {
+    let rest = line.trim_start().strip_prefix('(')?;
+    let (head, rest) = rest.split_once(char::is_whitespace)?;
+    if !["def", "defconst", "defparameter", "defvar", "defonce"].contains(&head) {
+        return None;
+    }
+    let rest = rest.trim_start();
+    let end = rest.find(char::is_whitespace)?;
+    let (name, value) = (&rest[..end], rest[end..].trim());
+    let value = value.strip_suffix(')')?.trim_end();
+    let literal = !value.is_empty()
+        && !value.contains(char::is_whitespace)
+        && !value.starts_with(['(', '[', '{']);
+    (literal
+        && name
+            .chars()
+            .all(|c| asked::is_name_char(c) || c == '-' || c == '*'))
+    .then_some((name, value))
+}
+
+/// Whether `line` is a comment: `# `, `// `, `;; `, `-- `, `/* ` or `* ` first (with the space:
+/// `#define`, CSS's `--accent:` are no comments; nor is C's `#  define`).
+fn is_comment(line: &str) -> bool {
+    let t = line.trim_start();
+    // C's preprocessor may write its directives `#  define`.
+    let directive = t.strip_prefix('#').is_some_and(|d| {
+        let word = d
+            .trim_start()
+            .split(char::is_whitespace)
+            .next()
+            .unwrap_or("");
+        [
+            "define", "undef", "include", "if", "ifdef", "ifndef", "elif", "else", "endif",
+            "pragma",
+        ]
+        .contains(&word)
+    });
+    !directive
+        && ["# ", "// ", ";; ", "-- ", "/* ", "* "]
+            .iter()
+            .any(|c| t.starts_with(c))
 }
 
 /// The line and the number of the default of a command-line option defined over several
@@ -4436,6 +4522,54 @@ mod tests {
             edit.change_asked("Change the maximum per day to 60."),
             call("config/config.exs", "max_per_day: 50,", "max_per_day: 60,")
         );
+    }
+
+    /// Found with a Clojure service (session 47): "Upgrade reitit to 0.7.1." (`metosin/reitit
+    /// {:mvn/version "0.7.0"}`), "Change the default page size to 50." (`(def
+    /// default-page-size 25)`) and "Make CI use Java 21." (`JAVA_VERSION: "17"`) were offered no
+    /// change, and "Change CI to use Java 21." the dropping of the `.` ending a comment that
+    /// says "Java 21.". A coordinate's artifact, a Lisp `def` and "make K use V" are read; a
+    /// comment's words, or the value already, are no setting to change.
+    #[test]
+    fn coordinates_lisp_defs_and_make_use_are_set_and_comments_left_alone() {
+        use crate::tools::TypedTool;
+        let (_dir, edit) = edit_over(&[
+            (
+                "deps.edn",
+                "{:deps {metosin/reitit {:mvn/version \"0.7.0\"}\n        metosin/jsonista {:mvn/version \"0.3.8\"}}}\n",
+            ),
+            (
+                "src/courier/config.clj",
+                "(ns courier.config)\n\n(def default-page-size 25)\n(def max-page-size 100)\n",
+            ),
+            (
+                ".github/workflows/ci.yml",
+                "env:\n  # The oldest JDK we support; the image itself runs on Java 21.\n  JAVA_VERSION: \"17\"\n",
+            ),
+        ]);
+        assert_eq!(
+            edit.change_asked("Upgrade reitit to 0.7.1."),
+            call(
+                "deps.edn",
+                "{:deps {metosin/reitit {:mvn/version \"0.7.0\"}",
+                "{:deps {metosin/reitit {:mvn/version \"0.7.1\"}"
+            )
+        );
+        assert_eq!(
+            edit.change_asked("Change the default page size to 50."),
+            call(
+                "src/courier/config.clj",
+                "(def default-page-size 25)",
+                "(def default-page-size 50)"
+            )
+        );
+        let java = call(
+            ".github/workflows/ci.yml",
+            "JAVA_VERSION: \"17\"",
+            "JAVA_VERSION: \"21\"",
+        );
+        assert_eq!(edit.change_asked("Make CI use Java 21."), java);
+        assert_eq!(edit.change_asked("Change CI to use Java 21."), java);
     }
 
     /// Found with a Haskell project (session 47): "Make reports 120 columns wide by default."
