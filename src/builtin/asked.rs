@@ -448,6 +448,7 @@ pub(crate) fn value_set(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
         .or_else(|| wait_given(parts))
         .or_else(|| duration_made(parts))
         .or_else(|| dimension_made(parts))
+        .or_else(|| month_given(parts))
     {
         return Some(required);
     }
@@ -831,6 +832,67 @@ fn dimension_made(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
     keys.extend(rest[1..at].iter().filter(|p| is_value(p)).cloned());
     keys.extend(unit.filter(|u| is_value(u)).cloned());
     Some((rest[at].clone(), keys))
+}
+
+/// A month by its name ending a clause after `in`, `to`, `from` or `at`, "by default" aside:
+/// its number (1 for January), for the words between the clause's verb and that word — code
+/// and settings count months (a Haskell project, session 47: "Make the fiscal year start in
+/// January by default." is `cfgFiscalYearStart = 4`, "Month (1-12) in which the fiscal year
+/// begins"). A verb that says when (`start`, `begin`) names it too. "May" counts only as a
+/// capital's.
+///
+/// ```text
+/// Make the fiscal year start in January by default  → (1, [fiscal, year, start])
+/// Start the fiscal year in October                  → (10, [start, fiscal, year])
+/// ```
+fn month_given(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
+    const MONTHS: [&str; 12] = [
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+    ];
+    let verb = (0..parts.len()).find(|&i| opens_clause(parts, i) && !parts[i].quoted)?;
+    let rest = clause(&parts[verb..]);
+    let mut end = rest.len();
+    if end >= 2 && rest[end - 2].is("by") && rest[end - 1].is("default") {
+        end -= 2;
+    }
+    if end < 3 {
+        return None;
+    }
+    let month = &rest[end - 1];
+    let number = MONTHS.iter().position(|m| month.is(m))? + 1;
+    if number == 5 && month.text != "May" {
+        return None;
+    }
+    if !rest[end - 2].is_any(&["in", "to", "from", "at"]) {
+        return None;
+    }
+    let first = if rest[0].is_any(&["start", "begin"]) {
+        0
+    } else {
+        1
+    };
+    let keys: Vec<Part> = rest[first..end - 2]
+        .iter()
+        .filter(|p| is_value(p))
+        .cloned()
+        .collect();
+    if keys.is_empty() {
+        return None;
+    }
+    let mut value = month.clone();
+    value.text = number.to_string();
+    Some((value, keys))
 }
 
 /// An upper bound: "… up to N K" in a clause whose verb sets nothing itself (not one of

@@ -2415,6 +2415,19 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
             }
         }
     }
+    if found.is_empty() && tag_like(value) {
+        // An image's tag, `FROM nginx:1.25.4-alpine AS runtime` for "Update the nginx base
+        // image to 1.27.0-alpine." (a Vue/Vite application's Dockerfile, session 48), the
+        // image a word of the request.
+        for key in keys
+            .iter()
+            .filter(|k| asked::is_value(k))
+            .map(|k| k.text.trim())
+            .filter(|k| k.chars().count() >= 2)
+        {
+            found.extend(text.lines().filter_map(|line| image_tag(line, key, value)));
+        }
+    }
     if found.is_empty() && version_like(value) {
         // A requirement pinned to a version, `pytest==8.2.2` (Python's requirements files:
         // "Bump pytest to 8.3.2.", a Django project, session 41; `psycopg[binary]>=3.1`): the
@@ -2579,6 +2592,30 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
             parts_named(&parts, &words).then_some((line, old))
         }));
     }
+    if found.is_empty() && !words.is_empty() {
+        // An EDN map's keyword and its value, `:pool-size 24`, or the entry of a map of
+        // profiles the request's words pick (aero's `:pool-size #profile {:dev 4 :test 2
+        // :prod 24}` for "Raise the production database pool size to 32.": a Clojure
+        // service, session 47), the keyword's parts named as a constant's are.
+        let picks = |profile: &str| {
+            words
+                .iter()
+                .any(|w| w == profile || (profile.len() >= 3 && w.starts_with(profile)))
+        };
+        found.extend(text.lines().filter(|l| !is_comment(l)).flat_map(|line| {
+            edn_entries(line, &picks)
+                .into_iter()
+                .filter(|(name, old)| {
+                    let parts: Vec<String> = name
+                        .split(['_', '-'])
+                        .filter(|p| !p.is_empty())
+                        .map(str::to_lowercase)
+                        .collect();
+                    parts_named(&parts, &words) && of_kind(old, value)
+                })
+                .map(move |(_, old)| (line, old))
+        }));
+    }
     // Not for a version written with dots, which the steps above set by their own keys (a
     // linter's `TargetRubyVersion: 3.1` is no requirement of Ruby 3.2) — but for a name
     // holding `version` when the request says it (`scalaVersion := "2.13.12"` for "Upgrade
@@ -2682,6 +2719,12 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
         // 9443." (an Ansible role, session 44: `http` stands for "https" as its start, as
         // `max` does for "maximum").
         let whole = |line: &str| {
+            // An EDN keyword opens its line with its `:` (`:request-timeout-ms 7500}`).
+            let t = line.trim_start().trim_start_matches('{');
+            let line = t
+                .strip_prefix(':')
+                .filter(|k| k.starts_with(char::is_alphabetic))
+                .unwrap_or(line);
             let name = line.split(['=', ':']).next().unwrap_or_default();
             let parts: Vec<String> = name
                 .split(|c: char| !c.is_alphanumeric() && c != '_')
@@ -3252,6 +3295,110 @@ fn option_number<'a>(line: &'a str, key: &str) -> Option<(&'a str, &'a str)> {
                 .then_some((line, &rest[..end]))
         })
     })
+}
+
+/// The keywords `line` gives a value the EDN way, each with its value: a literal after
+/// `:name` (`:request-timeout-ms 7500`, `:host "0.0.0.0"`), or, for a map of profiles (aero's
+/// `:pool-size #profile {:dev 4 :test 2 :prod 24}`), the literal of the one profile `picks`
+/// (`24` for `prod`). Values built by a reader tag (`#or [#env PORT 3000]`), a vector or a
+/// map are no literal.
+fn edn_entries<'a>(line: &'a str, picks: &dyn Fn(&str) -> bool) -> Vec<(&'a str, &'a str)> {
+    // The literal at the start of `rest` (a string whole), and what follows it.
+    fn literal(rest: &str) -> Option<(&str, &str)> {
+        let end = if let Some(string) = rest.strip_prefix('"') {
+            string.find('"')? + 2
+        } else {
+            rest.find(|c: char| c.is_whitespace() || matches!(c, '}' | ']' | ')' | ','))
+                .unwrap_or(rest.len())
+        };
+        let value = &rest[..end];
+        let bad = value.is_empty() || value.starts_with(['#', '[', '{', '(', ':', ';']);
+        (!bad).then(|| (value, &rest[end..]))
+    }
+    let key_char = |c: char| c.is_alphanumeric() || matches!(c, '-' | '_' | '?' | '!' | '*');
+    let mut out = Vec::new();
+    let mut rest = line;
+    while let Some(at) = rest.find(':') {
+        let before = rest[..at].chars().next_back();
+        let after = &rest[at + 1..];
+        rest = after;
+        if before.is_some_and(|c| !(c.is_whitespace() || c == '{')) {
+            continue;
+        }
+        let end = after.find(|c: char| !key_char(c)).unwrap_or(after.len());
+        let name = &after[..end];
+        let tail = &after[end..];
+        if name.is_empty() || !tail.starts_with([' ', '\t']) {
+            continue;
+        }
+        let tail = tail.trim_start();
+        if let Some(map) = tail.strip_prefix("#profile") {
+            let Some(map) = map.trim_start().strip_prefix('{') else {
+                continue;
+            };
+            let body = &map[..map.find('}').unwrap_or(map.len())];
+            let mut chosen = Vec::new();
+            let mut entries = body;
+            while let Some(k) = entries.find(':') {
+                let entry = &entries[k + 1..];
+                let end = entry.find(|c: char| !key_char(c)).unwrap_or(entry.len());
+                let profile = &entry[..end];
+                entries = &entry[end..];
+                let Some((value, next)) = literal(entries.trim_start()) else {
+                    continue;
+                };
+                entries = next;
+                if picks(&profile.to_lowercase()) {
+                    chosen.push(value);
+                }
+            }
+            if let [one] = chosen[..] {
+                out.push((name, one));
+            }
+            rest = &map[body.len()..];
+        } else if let Some((value, _)) = literal(tail) {
+            out.push((name, value));
+        }
+    }
+    out
+}
+
+/// Whether `value` is an image's tag as a request gives one: a version, alone or with its
+/// variant after a `-` (`1.27.0-alpine`, `3.12-slim`, `20.11.1-bookworm`).
+fn tag_like(value: &str) -> bool {
+    let (version, variant) = value.split_once('-').unwrap_or((value, ""));
+    version_like(version)
+        && variant
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '.' || c == '_')
+}
+
+/// When `line` (no comment) names the image `key` with a tag — `FROM nginx:1.25.4-alpine AS
+/// runtime`, `image: docker.io/library/nginx:1.25.4` (the name after the registry's path,
+/// case aside) — the line and the part of the tag `value` replaces: the whole tag when `value`
+/// gives a variant too, else the version before the tag's variant, which stays
+/// (`1.25.4-alpine` → `1.27.0-alpine` for "Update nginx to 1.27.0"). `None` otherwise.
+fn image_tag<'a>(line: &'a str, key: &str, value: &str) -> Option<(&'a str, &'a str)> {
+    if is_comment(line) {
+        return None;
+    }
+    let mut found = line
+        .split(|c: char| c.is_whitespace() || c == '"' || c == '\'' || c == '=' || c == ',')
+        .filter_map(|word| {
+            let (image, tag) = word.rsplit_once(':')?;
+            let name = image.rsplit('/').next()?;
+            (name.eq_ignore_ascii_case(key) && tag_like(tag)).then_some(tag)
+        });
+    let (Some(tag), None) = (found.next(), found.next()) else {
+        return None;
+    };
+    if value.contains('-') {
+        return Some((line, tag));
+    }
+    Some((
+        line,
+        tag.split_once('-').map_or(tag, |(version, _)| version),
+    ))
 }
 
 /// When `line` pins the requirement `key` (case aside) to a version — `pytest==8.2.2`,
@@ -4570,6 +4717,86 @@ mod tests {
         );
         assert_eq!(edit.change_asked("Make CI use Java 21."), java);
         assert_eq!(edit.change_asked("Change CI to use Java 21."), java);
+    }
+
+    /// Found with a Clojure service and a Vue/Vite application (session 47): "Raise the
+    /// production database pool size to 32." (`:pool-size #profile {:dev 4 :test 2 :prod 24}`)
+    /// and "Update the nginx base image to 1.27.0-alpine." (`FROM nginx:1.25.4-alpine AS
+    /// runtime`) were offered no change, nor, with a Haskell project, "Make the fiscal year
+    /// start in January by default." (`cfgFiscalYearStart = 4`). An EDN keyword's value, or its profile's that the
+    /// request names, is set; an image's tag is set, its variant kept when the request gives
+    /// a bare version; a month named is its number.
+    #[test]
+    fn edn_profiles_image_tags_and_months_are_set() {
+        use crate::tools::TypedTool;
+        let (_dir, edit) = edit_over(&[
+            (
+                "resources/config.edn",
+                "{:http {:host #or [#env HOST \"0.0.0.0\"]\n        :port #profile {:dev #long #or [#env PORT 3000]\n                        :prod #long #or [#env PORT 8080]}\n        :request-timeout-ms 7500}\n :db {:pool-size #profile {:dev 4 :test 2 :prod 24}\n      :connection-timeout-ms 5000}}\n",
+            ),
+            (
+                "src/Ledger/Config.hs",
+                "data Config = Config\n  { cfgCurrency :: !Text\n  , cfgFiscalYearStart :: !Int\n  -- ^ Month (1-12) in which the fiscal year begins.\n  }\n\ndefaultConfig :: Config\ndefaultConfig =\n  Config\n    { cfgCurrency = \"EUR\"\n    , cfgFiscalYearStart = 4\n    }\n",
+            ),
+            (
+                "Dockerfile",
+                "# syntax=docker/dockerfile:1.7\nFROM node:20.11.1-alpine AS build\nRUN npm ci\n\nFROM nginx:1.25.4-alpine AS runtime\nEXPOSE 8080\n",
+            ),
+        ]);
+        let pool = ":db {:pool-size #profile {:dev 4 :test 2 :prod 24}";
+        assert_eq!(
+            edit.change_asked("Raise the production database pool size to 32."),
+            call("resources/config.edn", pool, &pool.replace("24", "32"))
+        );
+        assert_eq!(
+            edit.change_asked("Set the dev pool size to 8."),
+            call(
+                "resources/config.edn",
+                pool,
+                &pool.replace(":dev 4", ":dev 8")
+            )
+        );
+        // No profile named: which one is not said.
+        assert_eq!(edit.change_asked("Set the pool size to 8."), None);
+        assert_eq!(
+            edit.change_asked("Set the request timeout to 9000 ms."),
+            call(
+                "resources/config.edn",
+                ":request-timeout-ms 7500}",
+                ":request-timeout-ms 9000}"
+            )
+        );
+        // A month by its name is its number.
+        let fiscal = call(
+            "src/Ledger/Config.hs",
+            ", cfgFiscalYearStart = 4",
+            ", cfgFiscalYearStart = 1",
+        );
+        assert_eq!(
+            edit.change_asked("Make the fiscal year start in January by default."),
+            fiscal
+        );
+        assert_eq!(
+            edit.change_asked("Set the fiscal year start to January."),
+            fiscal
+        );
+        let nginx = "FROM nginx:1.25.4-alpine AS runtime";
+        assert_eq!(
+            edit.change_asked("Update the nginx base image to 1.27.0-alpine."),
+            call("Dockerfile", nginx, "FROM nginx:1.27.0-alpine AS runtime")
+        );
+        assert_eq!(
+            edit.change_asked("Update nginx to 1.27.0."),
+            call("Dockerfile", nginx, "FROM nginx:1.27.0-alpine AS runtime")
+        );
+        assert_eq!(
+            edit.change_asked("Upgrade node to 22.2.0-bookworm."),
+            call(
+                "Dockerfile",
+                "FROM node:20.11.1-alpine AS build",
+                "FROM node:22.2.0-bookworm AS build"
+            )
+        );
     }
 
     /// Found with a Haskell project (session 47): "Make reports 120 columns wide by default."
