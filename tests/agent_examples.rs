@@ -7439,3 +7439,32 @@ fn a_phrase_naming_the_file_is_about_the_file() {
         "{asked}"
     );
 }
+
+/// Found with a Clojure service (session 47): asked "Which port does the server listen on in
+/// development when PORT is not set?", the look was the read of `src/courier/server.clj`,
+/// which the question names by its stem and which is handed its port (`:port port`), and
+/// Qwen2.5-Coder-0.5B answered `44`, the number of a line of it; the port is set in
+/// `resources/config.edn`. What the question asks for, a word the named file writes beside no
+/// number while another file sets it as a key, is searched for.
+#[test]
+fn a_value_the_named_file_is_handed_is_searched_where_it_is_set() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "src/courier/server.clj",
+                "(ns courier.server)\n\n(defn start! [cfg]\n  (let [{:keys [host port]} (:http cfg)]\n    (jetty/run-jetty app {:host host\n                          :port port})\n    (log/infof \"Listening on http://%s:%d\" host port)))\n",
+            ),
+            (
+                "resources/config.edn",
+                "{:http {:host #or [#env HOST \"0.0.0.0\"]\n        :port #profile {:dev #long #or [#env PORT 3000]\n                        :prod #long #or [#env PORT 8080]}}}\n",
+            ),
+        ],
+    );
+    assert_search_offered(
+        &dir,
+        "Which port does the server listen on in development when PORT is not set?",
+        "port",
+    );
+}

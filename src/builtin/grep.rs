@@ -980,6 +980,52 @@ fn phrase_elsewhere(sb: &Sandbox, request: &str, file: &str) -> Option<String> {
     {
         return None;
     }
+    // What the question asks for, a word the file writes only on lines with no number — a
+    // value it is handed, not one it sets — which another file sets, as a key, to a value with
+    // a number: searched for. Found with a Clojure service (session 47): asked "Which port does the server listen
+    // on in development when PORT is not set?", the look was the read of
+    // `src/courier/server.clj`, whose `:port port` comes from the configuration, and
+    // Qwen2.5-Coder-0.5B answered `44`, a line number; `:port #profile {:dev #long #or [#env
+    // PORT 3000]` is in `resources/config.edn`.
+    let names = |line: &str, w: &str| {
+        line.match_indices(w).any(|(at, _)| {
+            !line[..at].ends_with(|c: char| c.is_alphanumeric())
+                && !line[at + w.len()..].starts_with(|c: char| c.is_alphabetic() && c != 's')
+        })
+    };
+    let numbered =
+        |line: &str, w: &str| names(line, w) && line.contains(|c: char| c.is_ascii_digit());
+    // A line setting the word, as a key, to a value holding a number: `port: 3000`, `PORT=3000`,
+    // an EDN keyword's `:port #profile {:dev … 3000]`.
+    let sets = |line: &str, w: &str| {
+        line.contains(|c: char| c.is_ascii_digit())
+            && line.match_indices(w).any(|(at, _)| {
+                let (before, after) = (&line[..at], &line[at + w.len()..]);
+                let edn = before
+                    .strip_suffix(':')
+                    .is_some_and(|b| !b.ends_with(|c: char| c.is_alphanumeric()))
+                    && after.starts_with([' ', '\t']);
+                let after = after.trim_start_matches(['"', '\'']);
+                let keyed = (after.starts_with(':')
+                    && after[1..].starts_with(|c: char| c.is_whitespace()))
+                    || (after.trim_start().starts_with('=')
+                        && !after.trim_start().starts_with("=="));
+                !before.ends_with(|c: char| c.is_alphanumeric() || c == '_') && (edn || keyed)
+            })
+    };
+    if let Some(word) = asked.iter().find(|w| {
+        !w.contains(' ')
+            && w.chars().count() >= 4
+            && !["version", "versions"].contains(&w.as_str())
+            && text.lines().any(|l| names(l, w))
+            && !text.lines().any(|l| numbered(l, w))
+            && super::small_files(sb, sb.root()).any(|(path, other)| {
+                sb.resolve("grep", &path).ok().as_ref() != Some(&abs)
+                    && other.to_lowercase().lines().any(|l| sets(l, w))
+            })
+    }) {
+        return Some(word.clone());
+    }
     // The request's phrases, and its plain words `file` lacks ([`plain_words`]; the word naming
     // the file by its stem is none), counted in one walk of the workspace's small texts.
     let mut phrases = negations(request);
