@@ -7468,3 +7468,36 @@ fn a_value_the_named_file_is_handed_is_searched_where_it_is_set() {
         "port",
     );
 }
+
+/// Found with a Haskell project (session 47): asked "How many transactions can a journal hold
+/// before ledger-lite refuses to load it?", the look searched `load`, a word `Journal.hs`
+/// (named by "journal") lacks, and that file shows only `cfgMaxTransactions cfg`, handed from
+/// the configuration. What the question asks for, the last part of a name the file is handed,
+/// is searched where another file sets that name (`cfgMaxTransactions = 250000`).
+#[test]
+fn a_handed_names_last_part_is_searched_where_it_is_set() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "README.md",
+                "# ledger-lite\n\nledger-lite reads a journal and prints balances.\n",
+            ),
+            (
+                "src/Config.hs",
+                "defaultConfig =\n  Config\n    { cfgCurrency = \"EUR\"\n    , cfgMaxTransactions = 250000\n    }\n",
+            ),
+            (
+                "src/Journal.hs",
+                "-- | Reads a journal file.\nreadJournal cfg path = do\n  txns <- parse path\n  when (length txns > cfgMaxTransactions cfg) $\n    Left (JournalFull (cfgMaxTransactions cfg))\n",
+            ),
+            ("app/Main.hs", "main = loadOrDie \"journal.ledger\"\n"),
+        ],
+    );
+    assert_search_offered(
+        &dir,
+        "How many transactions can a journal hold before ledger-lite refuses to load it?",
+        "transactions",
+    );
+}

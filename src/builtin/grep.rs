@@ -987,20 +987,33 @@ fn phrase_elsewhere(sb: &Sandbox, request: &str, file: &str) -> Option<String> {
     // `src/courier/server.clj`, whose `:port port` comes from the configuration, and
     // Qwen2.5-Coder-0.5B answered `44`, a line number; `:port #profile {:dev #long #or [#env
     // PORT 3000]` is in `resources/config.edn`.
-    let names = |line: &str, w: &str| {
-        line.match_indices(w).any(|(at, _)| {
-            !line[..at].ends_with(|c: char| c.is_alphanumeric())
-                && !line[at + w.len()..].starts_with(|c: char| c.is_alphabetic() && c != 's')
-        })
+    // Where `w` (lower case) stands in `line`, case aside: as a word, or as the last part of a
+    // name (`cfgMaxTransactions`, `max_transactions`), its plural too.
+    let stands = |line: &str, w: &str| -> Vec<usize> {
+        let lower = line.to_ascii_lowercase();
+        lower
+            .match_indices(w)
+            .map(|(at, _)| at)
+            .filter(|&at| {
+                let prev = line[..at].chars().next_back();
+                let first = line[at..].chars().next();
+                let starts = prev.is_none_or(|p| !p.is_alphanumeric())
+                    || (prev.is_some_and(|p| p.is_lowercase() || p.is_ascii_digit())
+                        && first.is_some_and(char::is_uppercase));
+                let rest = &lower[at + w.len()..];
+                let rest = rest.strip_prefix('s').unwrap_or(rest);
+                starts && !rest.starts_with(|c: char| c.is_alphabetic())
+            })
+            .collect()
     };
-    let numbered =
-        |line: &str, w: &str| names(line, w) && line.contains(|c: char| c.is_ascii_digit());
+    let digits = |line: &str| line.contains(|c: char| c.is_ascii_digit());
     // A line setting the word, as a key, to a value holding a number: `port: 3000`, `PORT=3000`,
-    // an EDN keyword's `:port #profile {:dev … 3000]`.
+    // `cfgMaxTransactions = 250000`, an EDN keyword's `:port #profile {:dev … 3000]`.
     let sets = |line: &str, w: &str| {
-        line.contains(|c: char| c.is_ascii_digit())
-            && line.match_indices(w).any(|(at, _)| {
+        digits(line)
+            && stands(line, w).into_iter().any(|at| {
                 let (before, after) = (&line[..at], &line[at + w.len()..]);
+                let after = after.strip_prefix(['s', 'S']).unwrap_or(after);
                 let edn = before
                     .strip_suffix(':')
                     .is_some_and(|b| !b.ends_with(|c: char| c.is_alphanumeric()))
@@ -1010,18 +1023,21 @@ fn phrase_elsewhere(sb: &Sandbox, request: &str, file: &str) -> Option<String> {
                     && after[1..].starts_with(|c: char| c.is_whitespace()))
                     || (after.trim_start().starts_with('=')
                         && !after.trim_start().starts_with("=="));
-                !before.ends_with(|c: char| c.is_alphanumeric() || c == '_') && (edn || keyed)
+                edn || keyed
             })
     };
+    let original = std::fs::read_to_string(&abs).unwrap_or_default();
     if let Some(word) = asked.iter().find(|w| {
         !w.contains(' ')
             && w.chars().count() >= 4
             && !["version", "versions"].contains(&w.as_str())
-            && text.lines().any(|l| names(l, w))
-            && !text.lines().any(|l| numbered(l, w))
+            && original.lines().any(|l| !stands(l, w).is_empty())
+            && !original
+                .lines()
+                .any(|l| digits(l) && !stands(l, w).is_empty())
             && super::small_files(sb, sb.root()).any(|(path, other)| {
                 sb.resolve("grep", &path).ok().as_ref() != Some(&abs)
-                    && other.to_lowercase().lines().any(|l| sets(l, w))
+                    && other.lines().any(|l| sets(l, w))
             })
     }) {
         return Some(word.clone());
