@@ -1546,12 +1546,17 @@ pub fn version_elsewhere(
          user asked \"{}\": answer from the line about {subject}, as it writes the version: {}",
         other.trim(),
         restated(prompt),
-        about
-            .iter()
-            .map(|l| format!("`{}`", l.trim()))
-            .collect::<Vec<_>>()
-            .join(", ")
+        as_code(about)
     )
+}
+
+/// `lines`, each trimmed and in backticks, joined by `, `: the lines a message quotes.
+fn as_code(lines: &[&str]) -> String {
+    lines
+        .iter()
+        .map(|l| format!("`{}`", l.trim()))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The message added before the turn after an answer to a version question (`prompt`) giving
@@ -1567,11 +1572,7 @@ pub fn version_unfounded(prompt: &str, given: &str, subject: &str, about: &[&str
          numbers are no part of the file). The user asked \"{}\": answer from the line about \
          {subject}, as it writes the version: {}",
         restated(prompt),
-        about
-            .iter()
-            .map(|l| format!("`{}`", l.trim()))
-            .collect::<Vec<_>>()
-            .join(", ")
+        as_code(about)
     )
 }
 
