@@ -391,6 +391,19 @@ impl Sandbox {
             }
         })
         .or_else(|| {
+            // The oldest version of a language the project supports ("What is the minimum
+            // Node.js version the app supports?"): the root's manifest stating it, before the
+            // version file of the version it is developed with (`.nvmrc`).
+            crate::tools::requirement_files(request)
+                .into_iter()
+                .find(|(f, marker)| {
+                    let path = self.root.join(f);
+                    std::fs::metadata(&path).is_ok_and(|m| m.is_file() && m.len() <= 256 * 1024)
+                        && std::fs::read_to_string(&path).is_ok_and(|t| t.contains(marker))
+                })
+                .map(|(f, _)| f.to_owned())
+        })
+        .or_else(|| {
             // A language's or tool's version ("Which Node version …?"): the root's file
             // holding it, before a file a word names by its stem (`gradle.properties` for
             // "Which Gradle version …?" holds the daemon's settings, not the version).
@@ -936,6 +949,17 @@ mod tests {
         write(".nvmrc", "20\n");
         assert_eq!(
             named("Which Node version does the app use?").as_deref(),
+            Some(".nvmrc")
+        );
+        // The oldest supported is the manifest's requirement (a Vue/Vite application, session
+        // 47: `.nvmrc` was read for "What is the minimum Node.js version the app supports?").
+        assert_eq!(
+            named("What is the minimum Node.js version the app supports?").as_deref(),
+            Some("package.json")
+        );
+        write("package.json", "{\"name\": \"app\"}\n");
+        assert_eq!(
+            named("What is the minimum Node.js version the app supports?").as_deref(),
             Some(".nvmrc")
         );
         let lists = crate::tools::manifest_dependency;

@@ -563,6 +563,67 @@ pub fn version_files(request: &str) -> Vec<&'static str> {
         .collect()
 }
 
+/// Where a project states the oldest version of a language or runtime it supports: the
+/// manifest, and the text marking the statement in it. Asked "What is the minimum Node.js
+/// version the app supports?", Qwen2.5-Coder-0.5B was offered `.nvmrc` (`20.11.1`, the
+/// version to develop with) and answered from it; package.json's `"engines": {"node":
+/// ">=20.11.0"}` says it (a Vue/Vite application, session 47).
+const REQUIREMENTS: &[(&[&str], &str, &str)] = &[
+    (
+        &["node", "nodejs", "node.js"],
+        "package.json",
+        "\"engines\"",
+    ),
+    (&["python"], "pyproject.toml", "requires-python"),
+    (&["rust"], "Cargo.toml", "rust-version"),
+    (&["php"], "composer.json", "\"php\""),
+];
+
+/// The manifests, each with the text marking its statement, that state the oldest version of
+/// a language or runtime `request` names next to the word "version" and asks the least of
+/// ("minimum", "at least", "oldest", "lowest", "earliest", "require(d/s)", "support(ed/s)");
+/// empty for any other request. A manifest counts only where it holds its marker (see
+/// [`version_files`] for the version a project uses).
+///
+/// ```
+/// use toolmend::tools::requirement_files;
+/// assert_eq!(
+///     requirement_files("What is the minimum Node.js version the app supports?"),
+///     [("package.json", "\"engines\"")]
+/// );
+/// assert!(requirement_files("Which Node version does the app use?").is_empty());
+/// ```
+#[must_use]
+pub fn requirement_files(request: &str) -> Vec<(&'static str, &'static str)> {
+    const LEAST: &[&str] = &[
+        "minimum",
+        "least",
+        "oldest",
+        "lowest",
+        "earliest",
+        "require",
+        "requires",
+        "required",
+        "support",
+        "supports",
+        "supported",
+    ];
+    let words: Vec<String> = request_words(request)
+        .take(200)
+        .map(str::to_lowercase)
+        .collect();
+    if !words.iter().any(|w| w == "version" || w == "versions")
+        || !words.iter().any(|w| LEAST.contains(&w.as_str()))
+    {
+        return Vec::new();
+    }
+    REQUIREMENTS
+        .iter()
+        .filter(|(names, _, _)| words.iter().any(|w| names.contains(&w.as_str())))
+        .map(|&(_, file, marker)| (file, marker))
+        .collect()
+}
+
 /// The files of a project's root that list its dependencies with their versions, in the order
 /// a look prefers them (see [`manifest_dependency`]).
 pub(crate) const MANIFESTS: &[&str] = &[
