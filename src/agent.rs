@@ -4166,15 +4166,16 @@ fn copied_output(content: &str, turns: &[TurnRecord]) -> Option<String> {
         })
 }
 
-/// Whether `value` is the stem of a word of `request` ending in `-ing` (`mock` of "Which
-/// mocking library …?": see grep's `example_for`), or the short form code writes for a word of
-/// it that begins it (`conn` of "connections", searched so where the files write it short),
-/// case aside.
+/// Whether `value` is the stem of a word of `request` ending in `-ing` or `-ed` (`mock` of
+/// "Which mocking library …?", `debounce` of "How long is the search input debounced?": see
+/// grep's `example_for`), or the short form code writes for a word of it that begins it
+/// (`conn` of "connections", searched so where the files write it short), case aside.
 fn stem_of_request_word(request: &str, value: &str) -> bool {
     crate::tools::request_words(request).take(200).any(|w| {
         let w = w.to_lowercase();
         crate::tools::ing_stems(&w)
             .iter()
+            .chain(&crate::tools::ed_stems(&w))
             .any(|s| s.eq_ignore_ascii_case(value))
             || crate::tools::short_form(&w)
                 .is_some_and(|s| w.starts_with(s) && s.eq_ignore_ascii_case(value))

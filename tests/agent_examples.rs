@@ -7501,3 +7501,35 @@ fn a_handed_names_last_part_is_searched_where_it_is_set() {
         "transactions",
     );
 }
+
+/// Found with a Vue/Vite application (session 47): asked "How long is the search input
+/// debounced, in milliseconds?", the look searched `milliseconds`, the unit the answer is asked
+/// in, which only another setting's comment writes, and Qwen2.5-Coder-0.5B answered its
+/// `15000`. What a "how long" question times is its participle's doing, searched by its stem
+/// (`searchDebounceMs: 350`); the answer's unit is no word to search.
+#[test]
+fn how_long_a_thing_is_done_is_searched_by_the_doings_stem() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "src/config.ts",
+                "export const appConfig = {\n  /** Wait this long after the last keystroke before querying /places/search. */\n  searchDebounceMs: 350,\n  /** Per-request timeout for the axios client, in milliseconds. */\n  requestTimeoutMs: 15000,\n}\n",
+            ),
+            (
+                "src/components/TripList.vue",
+                "<input v-model=\"query\" />\nconst onInput = debounce(() => store.search(query.value), appConfig.searchDebounceMs)\n",
+            ),
+            (
+                "CHANGELOG.md",
+                "- Search debounce lowered to 350 ms (was 500 ms).\n",
+            ),
+        ],
+    );
+    assert_search_offered(
+        &dir,
+        "How long is the search input debounced, in milliseconds?",
+        "debounce",
+    );
+}

@@ -229,15 +229,18 @@ impl TypedTool for Grep {
             // Each with a verb's or a plural's `s` off too (`build` of "builds": a Hugo site,
             // session 37, where "Which command builds the site?" searched `site`): on as many
             // lines as the word or more, it counts only where the word is on none.
-            for w in plain_words(request)
-                .into_iter()
-                .filter(|w| !code.contains(w) && !WORKSPACE.contains(&w.as_str()))
-            {
+            // Not the unit the answer is asked in ("…, in milliseconds?"): the search for it
+            // found another setting's comment (see `crate::tools::answer_unit`).
+            let unit = crate::tools::answer_unit(request);
+            for w in plain_words(request).into_iter().filter(|w| {
+                !code.contains(w) && !WORKSPACE.contains(&w.as_str()) && unit.as_ref() != Some(w)
+            }) {
                 let stem = w
                     .strip_suffix('s')
                     .filter(|s| s.chars().count() >= 4 && !s.ends_with('s'))
                     .map(str::to_owned);
-                let stems = crate::tools::ing_stems(&w);
+                let mut stems = crate::tools::ing_stems(&w);
+                stems.extend(crate::tools::ed_stems(&w));
                 words.push(w);
                 words.extend(stem.filter(|s| !words.contains(s)));
                 for s in stems {
@@ -1688,6 +1691,30 @@ pub(crate) fn asked_words(request: &str) -> (Vec<String>, usize) {
         w[0].0 == "how" && !w[0].1 && ["many", "much"].contains(&w[1].0.as_str()) && !w[1].1
     });
     let which = tokens.iter().position(|(t, _)| t == "which" || t == "what");
+    // "How long (how often) is A V-ed?": what is timed is V's doing, which code names by its
+    // stem (a Vue/Vite application, session 47: "How long is the search input debounced, in
+    // milliseconds?" is `searchDebounceMs: 350`; the look searched `milliseconds`, then
+    // `input`).
+    if let [(how, false), (span, false), rest @ ..] = &tokens[..]
+        && how == "how"
+        && ["long", "often"].contains(&span.as_str())
+        && which.is_none()
+    {
+        let clause = rest
+            .iter()
+            .position(|(_, ends)| *ends)
+            .map_or(rest, |end| &rest[..=end]);
+        if let Some((done, _)) = clause
+            .iter()
+            .rev()
+            .find(|(t, _)| !crate::tools::ed_stems(t).is_empty())
+        {
+            let mut stems = crate::tools::ed_stems(done);
+            stems.reverse();
+            stems.push(done.clone());
+            return (searchable(stems), 0);
+        }
+    }
     if let Some(h) = how_many
         && which.is_none_or(|w| h < w)
     {

@@ -244,6 +244,38 @@ pub(crate) fn ing_stems(word: &str) -> Vec<String> {
     out
 }
 
+/// The stems of a word ending in `-ed` (`debounced` → `debounc`, `debounce`; `stopped` →
+/// `stopp`, `stop`): a question's participle names a thing the files spell without it (a
+/// Vue/Vite application, session 47: "How long is the search input debounced, in
+/// milliseconds?" searched `milliseconds`, and the setting is `searchDebounceMs: 350`). Stems
+/// of four letters at least; none for a shorter word (`used`, `need`).
+pub(crate) fn ed_stems(word: &str) -> Vec<String> {
+    let Some(stem) = word.strip_suffix("ed").filter(|s| s.chars().count() >= 4) else {
+        return Vec::new();
+    };
+    let mut out = vec![stem.to_owned(), format!("{stem}e")];
+    let b = stem.as_bytes();
+    if b.len() >= 5 && b[b.len() - 1] == b[b.len() - 2] && !b"aeiou".contains(&b[b.len() - 1]) {
+        out.push(stem[..stem.len() - 1].to_owned());
+    }
+    out
+}
+
+/// The unit a question asks its answer in, when it ends so ("…, in milliseconds?", "in MB"):
+/// that word, lower case; `None` otherwise. How the answer is to be written is no word of
+/// what it asks about (a Vue/Vite application, session 47: the search was for
+/// `milliseconds`, on the comment of another setting).
+pub(crate) fn answer_unit(request: &str) -> Option<String> {
+    let words: Vec<&str> = request_words(request).collect();
+    let [.., into, unit] = words[..] else {
+        return None;
+    };
+    let unit = unit.to_lowercase();
+    (into.eq_ignore_ascii_case("in")
+        && (unit_named(&unit).is_some() || ["bytes", "percent", "pixels"].contains(&unit.as_str())))
+    .then_some(unit)
+}
+
 /// Units of time and size a request may give a number in, each with the letters a config
 /// writes it with after the number (`15m`, `30s`, `2g`), lower case.
 pub(crate) const UNITS: &[(&[&str], &[&str])] = &[
