@@ -7533,3 +7533,35 @@ fn how_long_a_thing_is_done_is_searched_by_the_doings_stem() {
         "debounce",
     );
 }
+
+/// Found with a Vue/Vite application (session 47): asked "What API base URL does the production
+/// build use?", the look searched "production build", on the comment of the end-to-end tests'
+/// `baseURL: 'http://localhost:4173'`, and Qwen2.5-Coder-0.5B answered that. An acronym before
+/// what a question asks for qualifies it ("API base URL" is asked for), and a phrase of three
+/// words is searched joined as code writes it (`VITE_API_BASE_URL`, `apiBaseUrl`).
+#[test]
+fn an_acronym_qualifies_what_is_asked_and_three_words_are_searched_joined() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                ".env.production",
+                "# Used by `npm run build`.\nVITE_API_BASE_URL=https://api.atlas-trips.io/v2\n",
+            ),
+            (
+                "playwright.config.ts",
+                "export default {\n  use: {\n    // E2E runs against the production build served by `vite preview`.\n    baseURL: 'http://localhost:4173',\n  },\n}\n",
+            ),
+            (
+                "src/config.ts",
+                "export const appConfig = {\n  apiBaseUrl: import.meta.env.VITE_API_BASE_URL ?? '/api',\n}\n",
+            ),
+        ],
+    );
+    assert_search_offered(
+        &dir,
+        "What API base URL does the production build use?",
+        "api[._-]?base[._-]?url",
+    );
+}

@@ -1685,6 +1685,17 @@ pub(crate) fn asked_words(request: &str) -> (Vec<String>, usize) {
             (t, ends)
         })
         .collect();
+    // The words the request writes in capitals (`API`, `HTTP`, `CI`), lower case: an acronym
+    // before what is asked (not a version) qualifies it as a qualifier does ("What API base URL does the
+    // production build use?" asks for the API base URL: a Vue/Vite application, session 47,
+    // where the look searched "production build" and found a test server's `baseURL`).
+    let acronyms: Vec<String> = request
+        .split_whitespace()
+        .take(60)
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
+        .filter(|w| w.chars().count() >= 2 && w.chars().all(|c| c.is_ascii_uppercase()))
+        .map(str::to_lowercase)
+        .collect();
     // "How many A (of B)", "how much A": A, then B (a Terraform folder, session 38: "How many
     // replicas of the web app run?" searched "web app", a line of the README).
     let how_many = tokens.windows(2).position(|w| {
@@ -1771,12 +1782,14 @@ pub(crate) fn asked_words(request: &str) -> (Vec<String>, usize) {
         w.len() >= 3 && !is_common(w) && !QUALIFIERS.contains(&w.as_str())
     };
     let qualified = head.len() - 1 - usize::from(modifier);
+    // Not before a version ("Which JVM version …": see `version_subject`).
+    let version = ["version", "versions"].contains(&noun.as_str());
     if !asks
         || NAMED_KINDS.contains(&noun.as_str())
         || crate::tools::CODE_KINDS.contains(&noun.as_str())
         || !head[..qualified]
             .iter()
-            .all(|w| QUALIFIERS.contains(&w.as_str()))
+            .all(|w| QUALIFIERS.contains(&w.as_str()) || (acronyms.contains(w) && !version))
     {
         return (Vec::new(), 0);
     }
@@ -2115,7 +2128,7 @@ fn telling_word(
             // README's "expiry alerts" and the code's `send_expiry_alerts` and schedule entry
             // `"expiry-alerts"` (a Django project, session 41: the search as written showed
             // the README's line alone).
-            Some(_) if lines[n + k] > 0 => (words[k].replacen(' ', "[ ._-]?", 1), lines[k]),
+            Some(_) if lines[n + k] > 0 => (words[k].replace(' ', "[ ._-]?"), lines[k]),
             // A word the files also write short is searched short, which finds both
             // (`harbor_db_max_open_conns: 900` for "How many open database connections does
             // Harbor allow by default?": an Ansible project, session 45, where the search for
@@ -2279,26 +2292,28 @@ fn port_written(sb: &Sandbox, asked: &[String]) -> Option<String> {
 /// ([`code_stem`]), which the whole word holds: `keymap` for "key mapping" (`keymaps`,
 /// `vim.keymap.set`), `ratelimit` for "rate limiting". `None` for anything else.
 fn joined_forms(phrase: &str) -> Option<[String; 4]> {
-    let (a, b) = phrase.split_once(' ')?;
-    let word = |w: &str| !w.is_empty() && w.chars().all(char::is_alphabetic);
-    let b = code_stem(b);
-    (word(a) && word(b)).then(|| {
-        [
-            format!("{a}{b}"),
-            format!("{a}_{b}"),
-            format!("{a}-{b}"),
-            format!("{a}.{b}"),
-        ]
-    })
+    let words = phrase_words(phrase)?;
+    Some(["", "_", "-", "."].map(|sep| words.join(sep)))
 }
 
-/// The search for a phrase of two words in any of its [`joined_forms`]: `main[._-]?class`,
-/// `key[._-]?map`.
-fn joined_pattern(phrase: &str) -> String {
-    match phrase.split_once(' ') {
-        Some((a, b)) => format!("{a}[._-]?{}", code_stem(b)),
-        None => phrase.to_owned(),
+/// The words of `phrase`, two or three of letters only, the last by its [`code_stem`]: those a
+/// name in code joins (three: `api_base_url`, `apiBaseUrl` for "API base URL", asked what a
+/// Vue/Vite application's production build uses, session 47). `None` for anything else.
+fn phrase_words(phrase: &str) -> Option<Vec<&str>> {
+    let mut words: Vec<&str> = phrase.split(' ').collect();
+    let word = |w: &&str| !w.is_empty() && w.chars().all(char::is_alphabetic);
+    if !(2..=3).contains(&words.len()) || !words.iter().all(word) {
+        return None;
     }
+    let last = words.len() - 1;
+    words[last] = code_stem(words[last]);
+    Some(words)
+}
+
+/// The search for a phrase of two or three words in any of its [`joined_forms`]:
+/// `main[._-]?class`, `key[._-]?map`, `api[._-]?base[._-]?url`.
+fn joined_pattern(phrase: &str) -> String {
+    phrase_words(phrase).map_or_else(|| phrase.to_owned(), |words| words.join("[._-]?"))
 }
 
 /// `word` as a name in code may write it when it is a verb's `-ing` form: its shortest stem
