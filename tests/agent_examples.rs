@@ -7565,3 +7565,45 @@ fn an_acronym_qualifies_what_is_asked_and_three_words_are_searched_joined() {
         "api[._-]?base[._-]?url",
     );
 }
+
+/// Found with a Vue/Vite application (session 47): asked "Which nginx image version does the
+/// Docker image serve the app with?", the look was the read of `nginx.conf` (named by "nginx"),
+/// which holds no version, and the model read it until the run ended. Asked which version, a
+/// file holding none is named by no word; the Dockerfile, whose `FROM nginx:1.25.4-alpine`
+/// writes the subject beside a version, is read — not searched for the words it lacks
+/// ("image", "serve").
+#[test]
+fn a_version_question_reads_the_file_writing_its_subject_beside_a_version() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "nginx.conf",
+                "server {\n    listen 8080;\n    root /usr/share/nginx/html;\n    gzip_types text/css image/svg+xml;\n}\n",
+            ),
+            (
+                "Dockerfile",
+                "FROM node:20.11.1-alpine AS build\nRUN npm run build\n\nFROM nginx:1.25.4-alpine AS runtime\nCOPY nginx.conf /etc/nginx/conf.d/default.conf\n",
+            ),
+            (
+                "src/App.vue",
+                "<template><main /></template>\n<style>main { padding: 0.5rem 1rem; }</style>\n",
+            ),
+            (
+                "README.md",
+                "# atlas\n\nThe production image serves the built app with nginx.\n",
+            ),
+        ],
+    );
+    let asked = asked_after_answer(
+        &dir,
+        "Which nginx image version does the Docker image serve the app with?",
+        "1.19.1",
+        "Done.",
+    );
+    assert!(
+        asked.ends_with(r#"{"name":"read","arguments":{"path":"Dockerfile"}}"#),
+        "{asked}"
+    );
+}

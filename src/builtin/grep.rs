@@ -983,6 +983,28 @@ fn phrase_elsewhere(sb: &Sandbox, request: &str, file: &str) -> Option<String> {
     {
         return None;
     }
+    // A version question whose subject the file writes beside a version (`FROM
+    // nginx:1.25.4-alpine` for "Which nginx image version does the Docker image serve the app
+    // with?": a Vue/Vite application, session 47): its read answers it.
+    if crate::tools::asks_version(request) {
+        let dotted = |line: &str| {
+            line.as_bytes()
+                .windows(3)
+                .any(|w| w[0].is_ascii_digit() && w[1] == b'.' && w[2].is_ascii_digit())
+        };
+        let subjects: Vec<String> = plain_words(request)
+            .into_iter()
+            .filter(|w| !["version", "versions"].contains(&w.as_str()))
+            .collect();
+        if text.lines().any(|l| {
+            dotted(l)
+                && subjects
+                    .iter()
+                    .any(|w| !super::asked::token_at(l, w).is_empty())
+        }) {
+            return None;
+        }
+    }
     // What the question asks for, a word the file writes only on lines with no number — a
     // value it is handed, not one it sets — which another file sets, as a key, to a value with
     // a number: searched for. Found with a Clojure service (session 47): asked "Which port does the server listen
@@ -1054,8 +1076,17 @@ fn phrase_elsewhere(sb: &Sandbox, request: &str, file: &str) -> Option<String> {
     // `Dockerfile`'s `FROM` lines; a Clojure service, session 47, where the search for "docker
     // image" showed two lines about Java and never the Dockerfile). Not a word that is the
     // stem ("the main class" and `Main.kt`: see below).
+    // Nor are its other words ("image" of "the Docker image": a Vue/Vite application,
+    // session 47, where the search for `image` found nginx.conf's `image/svg+xml`).
+    let mut of_tool: Vec<String> = Vec::new();
     if let Some(tool) = stem.strip_suffix("file").filter(|t| t.len() >= 3) {
-        phrases.retain(|p| !p.split(' ').any(|w| w == tool));
+        phrases.retain(|p| {
+            let named = p.split(' ').any(|w| w == tool);
+            if named {
+                of_tool.extend(p.split(' ').filter(|w| *w != tool).map(str::to_owned));
+            }
+            !named
+        });
     }
     // "By default" says how a value is set, not a word the file writes it with: a default is
     // a parameter's or a field's value (a Dart package, session 45: asked "How many responses
@@ -1074,6 +1105,7 @@ fn phrase_elsewhere(sb: &Sandbox, request: &str, file: &str) -> Option<String> {
     let words: Vec<String> = plain_words(request)
         .into_iter()
         .filter(|w| !stem.contains(w.as_str()) && !w.contains(&stem))
+        .filter(|w| !of_tool.contains(w))
         .filter(|w| !(by_default && w == "default"))
         .filter(|w| own.as_deref() != Some(w.as_str()))
         .collect();

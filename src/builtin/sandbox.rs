@@ -350,13 +350,31 @@ impl Sandbox {
         // ("What database file does load.py write to?" → `scripts/load.py`: a data folder,
         // session 32, where the question got a search for `database` instead).
         // The one file of `files` that `names` says a word of the request names.
+        // Asked which version, a file holding none (`1.25.4`, `20.11`; not a size, `0.5rem`) is
+        // not what a word names by its stem: "Which nginx image version does the Docker image
+        // serve the app with?" is about the Dockerfile's `FROM nginx:1.25.4-alpine`, not
+        // `nginx.conf` (a Vue/Vite application, session 47: the model read nginx.conf until
+        // the run ended).
+        let version = crate::tools::asks_version(request)
+            .then(|| regex::Regex::new(r"(?:^|[^\w.])\d+\.\d+(?:\.\d+)*(?:[^\w.]|$)").ok())
+            .flatten();
+        let holds_version = |shown: &str| {
+            let path = self.root.join(shown);
+            version.as_ref().is_none_or(|re| {
+                std::fs::metadata(&path).is_ok_and(|m| m.len() <= 256 * 1024)
+                    && std::fs::read_to_string(&path).is_ok_and(|t| re.is_match(&t))
+            })
+        };
         let one_named = |word: fn(&str) -> bool,
                          names: &dyn Fn(&str, &(String, String)) -> bool| {
             crate::tools::request_words(request)
                 .take(200)
                 .filter(|w| word(w))
                 .find_map(|w| {
-                    let mut named = files.iter().filter(|f| names(w, f));
+                    let mut named = files
+                        .iter()
+                        .filter(|f| names(w, f))
+                        .filter(|(_, shown)| holds_version(shown));
                     let first = named.next()?;
                     named.next().is_none().then(|| first.1.clone())
                 })
@@ -989,7 +1007,8 @@ mod tests {
         let sb = Sandbox::new(dir.path()).unwrap();
         let named = |request: &str| sb.first_named(request, false);
         let asked = "Which Gradle version does the wrapper download?";
-        assert_eq!(named(asked).as_deref(), Some("gradle.properties"));
+        // The daemon's settings hold no version: no file is named (session 47).
+        assert_eq!(named(asked), None);
         write(
             "gradle/wrapper/gradle-wrapper.properties",
             "distributionUrl=https\\://services.gradle.org/distributions/gradle-8.10.2-bin.zip\n",
