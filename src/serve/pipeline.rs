@@ -342,138 +342,6 @@ fn decoder_for(schema: &Value) -> Result<Decoder, String> {
     Ok(d)
 }
 
-impl PipelineChoice {
-    /// Emits the content `finish` still held (`rest`) with the text of calls not made (`back`)
-    /// put back where they were: `finish` reports no order, so the content after each leftover call
-    /// is read from the text by the calls' spans, and whatever of `rest` precedes it comes first.
-    /// When the text does not line up (a think block in the tail), each rejected text goes before
-    /// or after the held content by where that content stands in the text. Whitespace after the
-    /// held content, which `finish` trims, is taken from the text.
-    fn tail_in_order(
-        &mut self,
-        text: &str,
-        rest: &str,
-        calls: &[&Call],
-        rejected: &[Back],
-        out: &mut Vec<Piece>,
-    ) {
-        let mut items: Vec<(std::ops::Range<usize>, Option<usize>)> = calls
-            .iter()
-            .map(|c| (c.span.clone(), None))
-            .chain(
-                rejected
-                    .iter()
-                    .enumerate()
-                    .map(|(i, r)| (r.span.clone(), Some(i))),
-            )
-            .collect();
-        items.sort_by_key(|(span, _)| span.start);
-        let segments: Vec<&str> = items
-            .iter()
-            .enumerate()
-            .map(|(k, (span, _))| {
-                let end = items.get(k + 1).map_or(text.len(), |n| n.0.start);
-                text.get(span.end..end).unwrap_or_default()
-            })
-            .collect();
-        let after = segments.concat();
-        let after = after.trim_end();
-        // `rest` is trimmed at the start when nothing came before it: then it may be all of `after`.
-        let lined_up = rest
-            .strip_suffix(after)
-            .or_else(|| (rest == after.trim_start()).then_some(""));
-        match lined_up.filter(|_| !items.is_empty()) {
-            Some(before) => {
-                self.content(before, out);
-                // `finish`'s content is trimmed where a call or envelope was taken out: the
-                // whitespace after the held content, before the first item (and any marker
-                // dropped before it, `<think>`), is in the text only.
-                let held = before.trim_end();
-                if !held.is_empty()
-                    // Held content that keeps its own whitespace needs none added.
-                    && held.len() == before.len()
-                    && let Some((first, _)) = items.first()
-                    && let Some(at) = held_at(text, held, self.content_seen.trim_end(), &items)
-                    && at + held.len() <= first.start
-                {
-                    let after = &text[at + held.len()..first.start];
-                    let gap = &after[..after.len() - after.trim_start().len()];
-                    self.content(gap, out);
-                }
-                for ((_, rej), seg) in items.iter().zip(&segments) {
-                    if let Some(i) = rej {
-                        self.put_back(text, &rejected[*i], out);
-                    }
-                    self.content(seg, out);
-                }
-            }
-            None => {
-                // Place each rejected call before or after the held content by where that content
-                // stands in the text (see `held_at`).
-                let at = match rest.trim() {
-                    "" => text.len(),
-                    t => {
-                        held_at(text, t, self.content_seen.trim_end(), &items).unwrap_or(text.len())
-                    }
-                };
-                let (before, after): (Vec<_>, Vec<_>) =
-                    rejected.iter().partition(|r| r.span.end <= at);
-                let gap = before
-                    .last()
-                    .and_then(|r: &&Back| text.get(r.span.end..at))
-                    .filter(|g| g.trim().is_empty())
-                    .unwrap_or_default();
-                for r in before {
-                    self.put_back(text, r, out);
-                }
-                self.content(gap, out);
-                self.content(rest, out);
-                // The whitespace after the held content, before what is put back after it, is
-                // in the text only (`finish`'s content is trimmed there).
-                let held = rest.trim();
-                if !after.is_empty() && !held.is_empty() && rest.len() == rest.trim_end().len() {
-                    let follows = text.get(at + held.len()..).unwrap_or_default();
-                    self.content(&follows[..follows.len() - follows.trim_start().len()], out);
-                }
-                for r in after {
-                    self.put_back(text, r, out);
-                }
-            }
-        }
-    }
-}
-
-/// Where content held until `finish` (`held`) stands in `text`: its first occurrence after the
-/// content already sent (`seen`), outside the calls and envelopes taken out (`items`) — the same
-/// words inside one (`{'city': …` in an envelope's arguments) or again later are not it.
-fn held_at(
-    text: &str,
-    held: &str,
-    seen: &str,
-    items: &[(std::ops::Range<usize>, Option<usize>)],
-) -> Option<usize> {
-    let from = match seen {
-        "" => 0,
-        s => text.find(s).map_or(0, |i| i + s.len()),
-    };
-    text.match_indices(held).map(|(i, _)| i).find(|&i| {
-        i >= from
-            && !items
-                .iter()
-                .any(|(span, _)| i < span.end && i + held.len() > span.start)
-    })
-}
-
-/// What `finish` has that the events did not report: `full` is the final trimmed text, `seen` the
-/// untrimmed text reported so far.
-fn tail<'a>(full: &'a str, seen: &str) -> &'a str {
-    let seen = seen.trim_start();
-    if seen.is_empty() {
-        return full;
-    }
-    full.strip_prefix(seen).unwrap_or_default()
-}
-
 impl ChoiceRecoverer for PipelineChoice {
     fn push(&mut self, text: &str, out: &mut Vec<Piece>) {
         let Some(ex) = self.ex.as_mut() else { return };
@@ -495,46 +363,24 @@ impl ChoiceRecoverer for PipelineChoice {
     fn finish(&mut self, natives: Vec<NativeCall>, cut_off: bool, out: &mut Vec<Piece>) {
         if let Some(ex) = self.ex.take() {
             let text = ex.text().to_owned();
-            let x = ex.finish();
+            // What the extractor still held, in text order: content, calls and refused calls
+            // where they stand (a refused envelope's text after the content before it).
+            let (events, x) = ex.finish_with_events();
             let untouched = x.calls.is_empty()
                 && x.rejected.is_empty()
                 && x.reasoning.is_empty()
                 && x.content == text.trim()
                 && text.starts_with(&self.content_seen);
-            // The calls `finish` adds, and whether each may go out.
-            let mut made = Vec::new();
-            if !untouched {
-                let rest = tail(&x.content, &self.content_seen).to_owned();
-                let rest_reasoning = tail(&x.reasoning, &self.reasoning_seen).to_owned();
-                self.reasoning(&rest_reasoning, out);
-                let mut back: Vec<Back> = x
-                    .rejected
-                    .iter()
-                    .skip(self.rejected)
-                    .map(Back::rejected)
-                    .collect();
-                let mut left_calls = Vec::new();
-                for c in x.calls.iter().skip(self.calls) {
-                    let ok = self.allows_call();
-                    made.push(ok);
-                    if ok {
-                        left_calls.push(c);
-                    } else {
-                        back.push(Back::over_limit(c));
-                    }
-                }
-                self.tail_in_order(&text, &rest, &left_calls, &back, out);
-            } else {
+            if untouched {
                 // Nothing found: the content is the text, to the byte.
                 let mut rest = self.content.flush();
                 rest.push_str(text.get(self.content_seen.len()..).unwrap_or_default());
                 if !rest.is_empty() {
                     out.push(Piece::Content(rest));
                 }
-            }
-            for (c, ok) in x.calls.into_iter().skip(self.calls).zip(made) {
-                if ok {
-                    out.push(Piece::Call(self.extracted(c)));
+            } else {
+                for e in events {
+                    self.event(&text, e, out);
                 }
             }
         }
@@ -568,12 +414,5 @@ mod tests {
             assert_eq!(out, text.trim_end(), "chunks of {n}");
             assert_eq!(out + &g.flush(), text);
         }
-    }
-
-    #[test]
-    fn the_tail_is_what_finish_adds() {
-        assert_eq!(tail("Hi <to", "  Hi "), "<to");
-        assert_eq!(tail("Hi", "Hi  "), "");
-        assert_eq!(tail("abc", " \n"), "abc");
     }
 }
