@@ -3932,10 +3932,30 @@ fn writes_number(text: &str) -> bool {
 
 /// Whether `text` writes a version or a decimal number: a digit, a `.`, a digit (`^10.5`,
 /// `>=8.1`, `php:8.3-cli`).
+/// A key naming a version set to a whole number counts too: `JAVA_VERSION: "17"`,
+/// `java-version: 21` (a Clojure service, session 47: asked "Which Java version does CI run
+/// the tests on?", the lines shown as bearing were the CI's other versions,
+/// `CLOJURE_CLI_VERSION: "1.11.1.1435"` first, and Qwen2.5-Coder-0.5B answered `11`).
 fn writes_version(text: &str) -> bool {
-    text.as_bytes()
+    let dotted = text
+        .as_bytes()
         .windows(3)
-        .any(|w| w[0].is_ascii_digit() && w[1] == b'.' && w[2].is_ascii_digit())
+        .any(|w| w[0].is_ascii_digit() && w[1] == b'.' && w[2].is_ascii_digit());
+    let lower = text.to_ascii_lowercase();
+    dotted
+        || lower.match_indices("version").any(|(at, _)| {
+            let rest = &lower[at + "version".len()..];
+            let rest = rest.trim_start_matches(|c: char| {
+                c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '"' | '\'')
+            });
+            let Some(value) = rest.trim_start().strip_prefix([':', '=']) else {
+                return false;
+            };
+            value
+                .trim_start()
+                .trim_start_matches(['"', '\''])
+                .starts_with(|c: char| c.is_ascii_digit())
+        })
 }
 
 /// Whether `token`, a word of a tool's output, is a path or a file's name (`test/check.test.js`,

@@ -7607,3 +7607,28 @@ fn a_version_question_reads_the_file_writing_its_subject_beside_a_version() {
         "{asked}"
     );
 }
+
+/// Found with a Clojure service (session 47): asked "Which Java version does CI run the tests
+/// on?", after reading the workflow the lines shown as bearing were its other versions
+/// (`CLOJURE_CLI_VERSION: "1.11.1.1435"`, `setup-clojure@12.5`) — lines writing a dotted
+/// version — and Qwen2.5-Coder-0.5B answered `11`; `JAVA_VERSION: "17"` sets it. A key naming
+/// a version set to a whole number writes a version too.
+#[test]
+fn a_version_key_set_to_a_whole_number_bears_on_a_version_question() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            ".github/workflows/ci.yml",
+            "name: CI\nenv:\n  # The oldest JDK we support; the Docker image itself runs on Java 21.\n  JAVA_VERSION: \"17\"\n  CLOJURE_CLI_VERSION: \"1.11.1.1435\"\n  CLJ_KONDO_VERSION: \"2024.03.13\"\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: DeLaGuardo/setup-clojure@12.5\n      - uses: actions/setup-java@v4\n        with:\n          java-version: ${{ env.JAVA_VERSION }}\n      - run: clojure -X:test\n",
+        )],
+    );
+    let nudge = nudge_after_reading(
+        &dir,
+        ".github/workflows/ci.yml",
+        "Which Java version does CI run the tests on?",
+    );
+    let lines = bearing_lines(&nudge);
+    assert!(lines.contains("JAVA_VERSION: \"17\""), "{nudge}");
+    assert!(!lines.contains("CLOJURE_CLI_VERSION"), "{nudge}");
+}
