@@ -2719,6 +2719,8 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         let body = |l: &str| line_text(l).to_owned();
         // Each distinct line of the results, with the words it holds.
         let mut held: Vec<(usize, usize, Vec<usize>)> = Vec::new();
+        // A Dockerfile's `FROM` lines, each with its file and line number: a stage's base image.
+        let mut stages: Vec<(usize, usize, String, usize)> = Vec::new();
         let mut seen: Vec<&str> = Vec::new();
         let mut places: Vec<(String, usize)> = Vec::new();
         for (mi, (read_path, lines)) in results.iter().enumerate() {
@@ -2772,6 +2774,20 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 // What the line shows of its file: a search's line without its place.
                 let own = shown_text(text);
                 let versioned = version_asked && writes_version(&shown);
+                // A Dockerfile's `FROM` line names the base image of a stage: it holds "image"
+                // and "base" (a Clojure service, session 47: asked "Which base image does the
+                // final Docker image run on?", the read of the Dockerfile showed no line as
+                // bearing, and Qwen2.5-Coder-0.5B answered `clojure`, the build stage's).
+                let stage = shown
+                    .trim_start()
+                    .get(..5)
+                    .is_some_and(|f| f.eq_ignore_ascii_case("from "))
+                    .then(|| line_place(*read_path, text))
+                    .flatten()
+                    .filter(|(path, _)| {
+                        let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
+                        name.contains("dockerfile") || name.contains("containerfile")
+                    });
                 // Only a name made of them, two at least: `BookingService` is no answer to
                 // "Which method lists the bookings …?", nor `Invoice` to the question above.
                 let defined: Vec<Vec<String>> = if code_asked {
@@ -2810,6 +2826,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                         holds_word(&lower, &words[k])
                             || in_names(&words[k])
                             || (versioned && words[k] == "version")
+                            || (stage.is_some() && ["image", "base"].contains(&words[k].as_str()))
                             || in_defined(&words[k])
                             || shortened[k]
                                 .as_deref()
@@ -2817,6 +2834,9 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     })
                     .collect();
                 if !found.is_empty() {
+                    if let Some((path, n)) = stage {
+                        stages.push((mi, li, path, n));
+                    }
                     if found.iter().any(|&k| in_defined(&words[k])) {
                         defining.push((mi, li));
                     }
@@ -2967,6 +2987,21 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         //   Duration(seconds: 300),` over `/// A response body kept in the cache …` for "How
         //   many seconds are cached responses kept by default?" (the Dart client: the doc
         //   comment holds three of its words, and the model answered `25`).
+        // Asked about the final (last, runtime) image, of a Dockerfile's stages the last: the
+        // image the built container runs on.
+        let final_asked = crate::tools::request_words(&self.request)
+            .take(200)
+            .any(|w| ["final", "last", "runtime"].contains(&w.to_lowercase().as_str()));
+        if final_asked {
+            held.retain(|(mi, li, _)| {
+                stages
+                    .iter()
+                    .find(|(m, l, _, _)| m == mi && l == li)
+                    .is_none_or(|(_, _, path, n)| {
+                        !stages.iter().any(|(_, _, p, later)| p == path && later > n)
+                    })
+            });
+        }
         for kept in [
             &primary,
             &of_defaults,

@@ -7632,3 +7632,41 @@ fn a_version_key_set_to_a_whole_number_bears_on_a_version_question() {
     assert!(lines.contains("JAVA_VERSION: \"17\""), "{nudge}");
     assert!(!lines.contains("CLOJURE_CLI_VERSION"), "{nudge}");
 }
+
+/// Found with a Clojure service (session 47): asked "Which base image does the final Docker
+/// image run on?", the read of the Dockerfile showed no line as bearing on it, and
+/// Qwen2.5-Coder-0.5B answered `clojure`, the build stage's image. A Dockerfile's `FROM` line
+/// names a stage's base image; asked for the final one, the last stage's is shown.
+#[test]
+fn the_final_stages_from_line_bears_on_the_final_image() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "Dockerfile",
+            "# syntax=docker/dockerfile:1\n\nFROM clojure:temurin-21-tools-deps-1.11.1.1435-jammy AS build\nWORKDIR /src\nRUN clojure -T:build uber\n\nFROM eclipse-temurin:21.0.3_9-jre-jammy\nWORKDIR /app\nCOPY --from=build /src/target/courier-standalone.jar /app/courier.jar\n",
+        )],
+    );
+    let nudge = nudge_after_reading(
+        &dir,
+        "Dockerfile",
+        "Which base image does the final Docker image run on?",
+    );
+    let lines = bearing_lines(&nudge);
+    assert!(
+        lines.contains("FROM eclipse-temurin:21.0.3_9-jre-jammy"),
+        "{nudge}"
+    );
+    assert!(!lines.contains("FROM clojure"), "{nudge}");
+    // Not asked for the final one: every stage's.
+    let nudge = nudge_after_reading(
+        &dir,
+        "Dockerfile",
+        "Which base image does the Docker image run on?",
+    );
+    let lines = bearing_lines(&nudge);
+    assert!(
+        lines.contains("FROM clojure") && lines.contains("FROM eclipse-temurin"),
+        "{nudge}"
+    );
+}
