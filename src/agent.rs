@@ -2956,6 +2956,23 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 })
             })
         });
+        // A variant the question names comes before its base file and the code reading it:
+        // `.env.production`'s `VITE_API_BASE_URL=https://api.atlas-trips.io/v2` for "What API
+        // base URL does the production build use?" (a Vue/Vite application, session 47: the
+        // line shown as bearing was `src/config.ts`'s `apiBaseUrl: … ?? '/api'`, and
+        // Qwen2.5-Coder-0.5B answered `/api`).
+        let named_variant: Vec<(usize, usize)> = held
+            .iter()
+            .map(|&(mi, li, _)| (mi, li))
+            .filter(|&(mi, li)| {
+                line_place(results[mi].0, results[mi].1[li]).is_some_and(|(path, _)| {
+                    held_paths.iter().any(|base| {
+                        crate::tools::variant_word(base, &path)
+                            .is_some_and(|v| crate::tools::variant_said(&asked_words, &v))
+                    })
+                })
+            })
+            .collect();
         // Of the lines holding the request's words, each kind below in turn keeps its own when
         // it has any:
         // - for a question not about the tests, lines of files other than tests': `/// User-Agent
@@ -3004,6 +3021,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         }
         for kept in [
             &primary,
+            &named_variant,
             &of_defaults,
             &writing_versions,
             &defining,

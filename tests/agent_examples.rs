@@ -7670,3 +7670,44 @@ fn the_final_stages_from_line_bears_on_the_final_image() {
         "{nudge}"
     );
 }
+
+/// Found with a Vue/Vite application (session 47): asked "What API base URL does the production
+/// build use?", the search for `api[._-]?base[._-]?url` showed `.env`, `.env.production` and
+/// `src/config.ts`; the line shown as bearing was config.ts's `apiBaseUrl: … ?? '/api'`, and
+/// Qwen2.5-Coder-0.5B answered `/api`. A variant of a file the question names ("production":
+/// `.env.production`) comes before its base file and the code reading it.
+#[test]
+fn a_variant_the_question_names_bears_before_its_base() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (".env", "VITE_API_BASE_URL=/api\n"),
+            (
+                ".env.production",
+                "VITE_API_BASE_URL=https://api.atlas-trips.io/v2\n",
+            ),
+            (
+                "src/config.ts",
+                "export const appConfig = {\n  apiBaseUrl: import.meta.env.VITE_API_BASE_URL ?? '/api',\n}\n",
+            ),
+        ],
+    );
+    let search = || {
+        call(
+            "grep",
+            json!({"pattern": "api[._-]?base[._-]?url", "ignore_case": true}),
+        )
+    };
+    let (t, requests) = run_prompt(
+        &dir,
+        "What API base URL does the production build use?",
+        vec![search(), search(), search(), "https://api.atlas-trips.io/v2".into()],
+    );
+    let last = t.turns.last().unwrap();
+    let nudge = last.nudge.clone().unwrap_or_default();
+    let lines = bearing_lines(&nudge);
+    assert!(lines.contains("https://api.atlas-trips.io/v2"), "{nudge}");
+    assert!(!lines.contains("'/api'"), "{nudge}");
+    assert!(requests.len() >= 4);
+}
