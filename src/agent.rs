@@ -3985,10 +3985,11 @@ fn writes_number(text: &str) -> bool {
 
 /// Whether `text` writes a version or a decimal number: a digit, a `.`, a digit (`^10.5`,
 /// `>=8.1`, `php:8.3-cli`).
-/// A key naming a version set to a whole number counts too: `JAVA_VERSION: "17"`,
-/// `java-version: 21` (a Clojure service, session 47: asked "Which Java version does CI run
-/// the tests on?", the lines shown as bearing were the CI's other versions,
-/// `CLOJURE_CLI_VERSION: "1.11.1.1435"` first, and Qwen2.5-Coder-0.5B answered `11`).
+/// A key naming the version of something set to a whole number counts too: `JAVA_VERSION:
+/// "17"`, `java-version: 21`, `javaVersion = 17` — not a bare `"version": 6`, a file format's
+/// (a Clojure service, session 47: asked "Which Java version does CI run the tests on?", the
+/// lines shown as bearing were the CI's other versions, `CLOJURE_CLI_VERSION: "1.11.1.1435"`
+/// first, and Qwen2.5-Coder-0.5B answered `11`).
 fn writes_version(text: &str) -> bool {
     let dotted = text
         .as_bytes()
@@ -3997,6 +3998,13 @@ fn writes_version(text: &str) -> bool {
     let lower = text.to_ascii_lowercase();
     dotted
         || lower.match_indices("version").any(|(at, _)| {
+            let of_something = lower[..at]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+            if !of_something {
+                return false;
+            }
             let rest = &lower[at + "version".len()..];
             let rest = rest.trim_start_matches(|c: char| {
                 c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '"' | '\'')
