@@ -2868,10 +2868,14 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     }
                     if let Some((key, _)) = correct::setting_key(own) {
                         let mut parts = crate::tools::name_words(&key.replace('.', "_"));
-                        let of_question =
-                            |p: &String| asked_words.iter().any(|w| crate::tools::same_word(p, w));
-                        let of_asked =
-                            |p: &String| asked_for.iter().any(|w| crate::tools::same_word(p, w));
+                        // A part may be a word's short form (`min_ansible_version` for "the
+                        // minimum Ansible version": a role's meta, session 47, where the lines
+                        // shown were the changelog's).
+                        let same = |p: &String, w: &String| {
+                            crate::tools::same_word(p, w) || crate::tools::abbreviates(p, w)
+                        };
+                        let of_question = |p: &String| asked_words.iter().any(|w| same(p, w));
+                        let of_asked = |p: &String| asked_for.iter().any(|w| same(p, w));
                         let fits = |parts: &[String]| {
                             parts.iter().all(of_question) && parts.iter().any(of_asked)
                         };

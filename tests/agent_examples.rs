@@ -7702,7 +7702,12 @@ fn a_variant_the_question_names_bears_before_its_base() {
     let (t, requests) = run_prompt(
         &dir,
         "What API base URL does the production build use?",
-        vec![search(), search(), search(), "https://api.atlas-trips.io/v2".into()],
+        vec![
+            search(),
+            search(),
+            search(),
+            "https://api.atlas-trips.io/v2".into(),
+        ],
     );
     let last = t.turns.last().unwrap();
     let nudge = last.nudge.clone().unwrap_or_default();
@@ -7710,4 +7715,45 @@ fn a_variant_the_question_names_bears_before_its_base() {
     assert!(lines.contains("https://api.atlas-trips.io/v2"), "{nudge}");
     assert!(!lines.contains("'/api'"), "{nudge}");
     assert!(requests.len() >= 4);
+}
+
+/// Found with an Ansible role (harbor set, rerun in session 48): asked "What is the minimum
+/// Ansible version the role needs?", the search for `ansible[ ._-]?version` showed the
+/// changelog's "Minimum Ansible version is now 2.14; ansible-core 2.13 is end of life." and
+/// the role's `min_ansible_version: "2.14"`; the lines shown as bearing were the changelog's,
+/// and the model's right `2.14` was then corrected to `2.13`, read as the least of the versions
+/// the sentence lists. A key whose parts are short forms of the question's words (`min`) sets
+/// what it asks; two versions in a sentence are no list to pick the least of.
+#[test]
+fn a_short_keyed_setting_bears_and_a_sentence_is_no_list_of_versions() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "CHANGELOG.md",
+                "## 1.4.0\n- Minimum Ansible version is now 2.14; ansible-core 2.13 is end of life.\n",
+            ),
+            (
+                "roles/harbor/meta/main.yml",
+                "galaxy_info:\n  role_name: harbor\n  min_ansible_version: \"2.14\"\n",
+            ),
+        ],
+    );
+    let search = || {
+        call(
+            "grep",
+            json!({"pattern": "ansible[ ._-]?version", "ignore_case": true}),
+        )
+    };
+    let (t, _) = run_prompt(
+        &dir,
+        "What is the minimum Ansible version the role needs?",
+        vec![search(), search(), search(), "2.14".into(), "Done.".into()],
+    );
+    let answer_turn = &t.turns[3];
+    let nudge = answer_turn.nudge.clone().unwrap_or_default();
+    let lines = bearing_lines(&nudge);
+    assert!(lines.contains("min_ansible_version: \"2.14\""), "{nudge}");
+    assert_eq!(t.answer.as_deref(), Some("2.14"), "{:?}", t.turns.last());
 }

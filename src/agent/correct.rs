@@ -1101,6 +1101,11 @@ fn version_order(a: &str, b: &str) -> std::cmp::Ordering {
 /// // Versions of other shapes on the line are no rivals; nor is a line without the answer's.
 /// assert_eq!(not_extreme("9.4.8", asked, &["ghc 9.4.8 with cabal 3.10.2.1"]), None);
 /// assert_eq!(not_extreme("9.4.8", asked, &["ghc: 9.4.8", "other: [9.6.4, 9.8.2]"]), None);
+/// // Nor versions of different things in a sentence.
+/// let changelog = ["- Minimum Ansible version is now 2.14; ansible-core 2.13 is end of life."];
+/// let minimum = "What is the minimum Ansible version the role needs?";
+/// assert_eq!(not_extreme("2.14", minimum, &changelog), None);
+/// assert_eq!(not_extreme("9.6.4", minimum, &["ghc: 9.4.8, 9.6.4 and 9.8.2"]).map(|e| e.1), Some("9.4.8".into()));
 /// ```
 #[must_use]
 pub fn not_extreme(
@@ -1123,7 +1128,10 @@ pub fn not_extreme(
             .into_iter()
             .filter(|v| v.split('.').count() == parts)
             .collect();
-        if !listed.contains(&given) || listed.iter().all(|v| *v == given) {
+        if !listed.contains(&given)
+            || listed.iter().all(|v| *v == given)
+            || !lists_only(line, &listed)
+        {
             continue;
         }
         let best = listed
@@ -1141,6 +1149,29 @@ pub fn not_extreme(
     }
     let (best, line) = found?;
     (best != given).then_some((given, best, line, word))
+}
+
+/// Whether `line` writes `versions` (in order) as one list: nothing between two of them but
+/// quotes, brackets, commas, spaces and "and" / "or" (`ghc: ["9.4.8", "9.6.4", "9.8.2"]`,
+/// `3.11, 3.12 and 3.13`) — not versions of different things in a sentence ("Minimum Ansible
+/// version is now 2.14; ansible-core 2.13 is end of life.": a role's changelog, session 47,
+/// where `2.14`, the answer, was corrected to `2.13`).
+fn lists_only(line: &str, versions: &[String]) -> bool {
+    let mut from = 0;
+    let mut ends = Vec::new();
+    for v in versions {
+        let Some(at) = line[from..].find(v.as_str()) else {
+            return false;
+        };
+        ends.push((from + at, from + at + v.len()));
+        from += at + v.len();
+    }
+    ends.windows(2).all(|w| {
+        let between = &line[w[0].1..w[1].0];
+        between
+            .split(|c: char| " \t,\"'[]()".contains(c))
+            .all(|t| t.is_empty() || t == "and" || t == "or")
+    })
 }
 
 /// The message added before the turn after an answer giving `given`, one of the versions

@@ -517,6 +517,10 @@ const ABBREVIATIONS: &[(&str, &str)] = &[
     ("addr", "address"),
     ("auth", "authentication"),
     ("conn", "connection"),
+    ("min", "minimum"),
+    ("max", "maximum"),
+    ("dev", "development"),
+    ("prod", "production"),
 ];
 
 /// The short form code writes for `word` (lower case; see `ABBREVIATIONS`): `tz` for
