@@ -233,12 +233,21 @@ pub(crate) const RATE_VERBS: &[&str] = &["show", "list", "display"];
 /// searched `test`, and the build file says `io.mockk:mockk`). Stems of three letters at
 /// least; none for a shorter word (`ring`, `thing`).
 pub(crate) fn ing_stems(word: &str) -> Vec<String> {
-    let Some(stem) = word.strip_suffix("ing").filter(|s| s.chars().count() >= 3) else {
+    suffix_stems(word, "ing", 3)
+}
+
+/// The stems of `word` without `suffix`, each `min` letters or more: the stem, the stem with an
+/// `e`, and the stem without a doubled last consonant (`logg` → `log`).
+fn suffix_stems(word: &str, suffix: &str, min: usize) -> Vec<String> {
+    let Some(stem) = word
+        .strip_suffix(suffix)
+        .filter(|s| s.chars().count() >= min)
+    else {
         return Vec::new();
     };
     let mut out = vec![stem.to_owned(), format!("{stem}e")];
     let b = stem.as_bytes();
-    if b.len() >= 4 && b[b.len() - 1] == b[b.len() - 2] && !b"aeiou".contains(&b[b.len() - 1]) {
+    if b.len() > min && b[b.len() - 1] == b[b.len() - 2] && !b"aeiou".contains(&b[b.len() - 1]) {
         out.push(stem[..stem.len() - 1].to_owned());
     }
     out
@@ -250,15 +259,7 @@ pub(crate) fn ing_stems(word: &str) -> Vec<String> {
 /// milliseconds?" searched `milliseconds`, and the setting is `searchDebounceMs: 350`). Stems
 /// of four letters at least; none for a shorter word (`used`, `need`).
 pub(crate) fn ed_stems(word: &str) -> Vec<String> {
-    let Some(stem) = word.strip_suffix("ed").filter(|s| s.chars().count() >= 4) else {
-        return Vec::new();
-    };
-    let mut out = vec![stem.to_owned(), format!("{stem}e")];
-    let b = stem.as_bytes();
-    if b.len() >= 5 && b[b.len() - 1] == b[b.len() - 2] && !b"aeiou".contains(&b[b.len() - 1]) {
-        out.push(stem[..stem.len() - 1].to_owned());
-    }
-    out
+    suffix_stems(word, "ed", 4)
 }
 
 /// The unit a question asks its answer in, when it ends so ("…, in milliseconds?", "in MB"):
