@@ -2204,6 +2204,22 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 "the answer's number is only a read's line number: asked to answer from the lines' text",
             ));
         }
+        // The place of a bearing line for the value (see `correct::path_as_answer`).
+        if !asked.file
+            && results
+            && let Some(path) = {
+                let lines = evidence();
+                let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+                correct::path_as_answer(content, prompt, &lines)
+            }
+        {
+            asked.file = true;
+            asked.answer_only = true;
+            return Some((
+                correct::path_answered(&path, prompt, correct::bearing(evidence()).as_deref()),
+                "the answer is only the file of a line bearing on the question: asked for the value the line writes",
+            ));
+        }
         // A question that asks which file, answered without naming one, when the results do.
         // Found running `toolmend run` on a Docker Compose folder (session 29): asked "Which
         // file sets the database password?", Qwen2.5-Coder-0.5B grepped `password`, was shown

@@ -7757,3 +7757,39 @@ fn a_short_keyed_setting_bears_and_a_sentence_is_no_list_of_versions() {
     assert!(lines.contains("min_ansible_version: \"2.14\""), "{nudge}");
     assert_eq!(t.answer.as_deref(), Some("2.14"), "{:?}", t.turns.last());
 }
+
+/// Found re-running a Phoenix project's dev_database (session 48): asked "What is the name of
+/// the development database?", the search for `dev` showed `config/dev.exs (line 7):
+/// database: "chirp_dev",` as bearing, and Qwen2.5-Coder-0.5B answered `config/dev.exs`. The
+/// file of a bearing line given as the value, for a question asking no file, is asked once to
+/// answer with the value the line writes.
+#[test]
+fn a_bearing_lines_file_is_no_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "config/dev.exs",
+                "import Config\n\nconfig :chirp, Chirp.Repo,\n  username: \"postgres\",\n  database: \"chirp_dev\",\n  pool_size: 10\n",
+            ),
+            ("mix.exs", "defp deps do\n  [{:credo, \"~> 1.7\", only: [:dev, :test]}]\nend\n"),
+        ],
+    );
+    let search = || call("grep", json!({"pattern": "dev", "ignore_case": true}));
+    let (t, requests) = run_prompt(
+        &dir,
+        "What is the name of the development database?",
+        vec![
+            search(),
+            search(),
+            search(),
+            "config/dev.exs".into(),
+            "chirp_dev".into(),
+        ],
+    );
+    let asked = &requests[4].messages.last().unwrap().content;
+    assert!(asked.starts_with("`config/dev.exs` is only the file"), "{asked}");
+    assert!(asked.contains("database: \"chirp_dev\""), "{asked}");
+    assert_eq!(t.answer.as_deref(), Some("chirp_dev"));
+}

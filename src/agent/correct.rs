@@ -2104,6 +2104,63 @@ pub fn line_number_answered(number: &str, prompt: &str, lines: Option<&str>) -> 
     m
 }
 
+/// The path `answer` gives, when it is only the place of a line bearing on a question
+/// (`prompt`, which asks for no file): a search's `config/dev.exs (line 7): database:
+/// "chirp_dev",` answered `config/dev.exs`. `None` when the question asks which file, the
+/// answer is more than one path, or a line's own text writes it (a path the code keeps
+/// something in is a value). Found re-running a Phoenix project's dev_database (session 48):
+/// asked "What is the name of the development database?", shown that line as bearing,
+/// Qwen2.5-Coder-0.5B answered `config/dev.exs`.
+///
+/// ```
+/// use toolmend::agent::correct::path_as_answer;
+/// let lines = [r#"config/dev.exs (line 7):   database: "chirp_dev","#];
+/// let q = "What is the name of the development database?";
+/// assert_eq!(path_as_answer("config/dev.exs", q, &lines), Some("config/dev.exs".into()));
+/// assert_eq!(path_as_answer("chirp_dev", q, &lines), None);
+/// assert_eq!(path_as_answer("config/dev.exs", "Which file sets the database name?", &lines), None);
+/// let kept = [r#"weather.py (line 3): PATH = "data/readings.csv""#];
+/// assert_eq!(path_as_answer("data/readings.csv", "Where are readings kept?", &kept), None);
+/// ```
+#[must_use]
+pub fn path_as_answer(answer: &str, prompt: &str, lines: &[&str]) -> Option<String> {
+    let path = bare(answer).trim_matches(['`', '"', '\'']);
+    if !is_question(prompt)
+        || asks_which_file(prompt)
+        || path.is_empty()
+        || path.contains(char::is_whitespace)
+        || !path.contains(['/', '.'])
+    {
+        return None;
+    }
+    let placed = lines.iter().any(|l| {
+        l.trim_start()
+            .strip_prefix(path)
+            .is_some_and(|r| r.starts_with(" (line "))
+    });
+    let written = lines
+        .iter()
+        .any(|l| line_body(l).unwrap_or(l).contains(path));
+    (placed && !written).then(|| path.to_owned())
+}
+
+/// The message added before the turn after an answer giving `path`, only the place of a line
+/// bearing on the question ([`path_as_answer`]), once a run; `lines`: those lines
+/// ([`bearing`]).
+#[must_use]
+pub fn path_answered(path: &str, prompt: &str, lines: Option<&str>) -> String {
+    let mut m = format!(
+        "`{path}` is only the file the lines are in, not what they say. The user asked \"{}\": \
+         answer with the value the line writes.",
+        restated(prompt)
+    );
+    if let Some(lines) = lines {
+        m.push(' ');
+        m.push_str(lines);
+    }
+    m
+}
+
 /// The whole number of `answer` that the tool results (`results`) hold only as a file's size
 /// in a listing (`README.md (269 bytes)`), for a question (`prompt`) that asks about no size:
 /// an answer taken from the listing, not from what the files hold. Found with the deploy set
