@@ -1973,7 +1973,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 .map(|url| (url, "the answer gave the start of a URL the results write: asked for what it tells"))
                 .or_else(|| {
                     correct::cut_name(content, prompt, &shown).map(|name| {
-                        (name, "the answer gave the first part of a dotted name the results write: asked for what it tells")
+                        (name, "the answer gave the first part of a dotted or joined name the results write: asked for what it tells")
                     })
                 })
                 .or_else(|| {

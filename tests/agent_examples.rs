@@ -7773,7 +7773,10 @@ fn a_bearing_lines_file_is_no_answer() {
                 "config/dev.exs",
                 "import Config\n\nconfig :chirp, Chirp.Repo,\n  username: \"postgres\",\n  database: \"chirp_dev\",\n  pool_size: 10\n",
             ),
-            ("mix.exs", "defp deps do\n  [{:credo, \"~> 1.7\", only: [:dev, :test]}]\nend\n"),
+            (
+                "mix.exs",
+                "defp deps do\n  [{:credo, \"~> 1.7\", only: [:dev, :test]}]\nend\n",
+            ),
         ],
     );
     let search = || call("grep", json!({"pattern": "dev", "ignore_case": true}));
@@ -7785,11 +7788,18 @@ fn a_bearing_lines_file_is_no_answer() {
             search(),
             search(),
             "config/dev.exs".into(),
+            // Then the start of the value (the s48g rerun): asked for the whole.
+            "chirp".into(),
             "chirp_dev".into(),
         ],
     );
     let asked = &requests[4].messages.last().unwrap().content;
-    assert!(asked.starts_with("`config/dev.exs` is only the file"), "{asked}");
+    assert!(
+        asked.starts_with("`config/dev.exs` is only the file"),
+        "{asked}"
+    );
     assert!(asked.contains("database: \"chirp_dev\""), "{asked}");
+    let asked = &requests[5].messages.last().unwrap().content;
+    assert!(asked.contains("`chirp_dev`"), "{asked}");
     assert_eq!(t.answer.as_deref(), Some("chirp_dev"));
 }

@@ -1205,6 +1205,11 @@ pub fn not_the_extreme(prompt: &str, given: &str, wanted: &str, line: &str, word
 /// assert_eq!(cut_name("postgresql", asked, &lines), None);
 /// assert_eq!(cut_name("django", asked, &["INSTALLED = [\"django.contrib.admin\", \"django\"]"]), None);
 /// assert_eq!(cut_name("django", "Set the engine.", &lines), None);
+/// // A quoted value joined by `_` is cut so too.
+/// let dev = [r#"config/dev.exs (line 7):   database: "chirp_dev","#];
+/// let asked = "What is the name of the development database?";
+/// assert_eq!(cut_name("chirp", asked, &dev), Some("chirp_dev".into()));
+/// assert_eq!(cut_name("chirp", asked, &["name = chirp_dev"]), None);
 /// ```
 #[must_use]
 pub fn cut_name(answer: &str, prompt: &str, lines: &[&str]) -> Option<String> {
@@ -1225,12 +1230,22 @@ pub fn cut_name(answer: &str, prompt: &str, lines: &[&str]) -> Option<String> {
             if token.eq_ignore_ascii_case(word) {
                 alone = true;
             } else if token.len() > word.len()
+                && token.is_char_boundary(word.len())
                 && token[..word.len()].eq_ignore_ascii_case(word)
-                && token[word.len()..].starts_with('.')
-                && token.split('.').filter(|p| !p.is_empty()).count() >= 3
                 && !names.contains(&token)
             {
-                names.push(token);
+                let rest = &token[word.len()..];
+                let dotted = rest.starts_with('.')
+                    && token.split('.').filter(|p| !p.is_empty()).count() >= 3;
+                // Or a quoted value joined by `_` or `-` (`chirp` of `database:
+                // "chirp_dev",`: a Phoenix project's dev_database, session 48).
+                let quoted = rest.starts_with(['_', '-'])
+                    && ['"', '\'']
+                        .iter()
+                        .any(|q| line.contains(&format!("{q}{token}{q}")));
+                if dotted || quoted {
+                    names.push(token);
+                }
             }
         }
     }
