@@ -1500,6 +1500,15 @@ pub fn name_cut(prompt: &str, short: &str, name: &str, lines: Option<&str>) -> S
              asked \"{}\": answer with `{name}`, path included.",
             restated(prompt)
         )
+    } else if !name.contains('.') {
+        // A value joined by `_` or `-` is one value: the whole is the answer (`chirp_dev`;
+        // told "the whole name, or its part that answers", the model answered `chirp` again:
+        // a Phoenix project's dev_database, session 48).
+        format!(
+            "`{short}` is only the start of `{name}`, the value the tool results write. The \
+             user asked \"{}\": answer with `{name}`, as written.",
+            restated(prompt)
+        )
     } else {
         format!(
             "`{short}` is only the first part of `{name}`, what the tool results write. The \
