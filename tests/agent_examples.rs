@@ -7800,6 +7800,9 @@ fn a_bearing_lines_file_is_no_answer() {
     );
     assert!(asked.contains("database: \"chirp_dev\""), "{asked}");
     let asked = &requests[5].messages.last().unwrap().content;
-    assert!(asked.contains("answer with `chirp_dev`, as written"), "{asked}");
+    assert!(
+        asked.contains("answer with `chirp_dev`, as written"),
+        "{asked}"
+    );
     assert_eq!(t.answer.as_deref(), Some("chirp_dev"));
 }
