@@ -61,11 +61,8 @@ impl Recover for Pipeline {
             tools,
             policy: self.policy.clone(),
             content_seen: String::new(),
-            reasoning_seen: String::new(),
             content: Gate::default(),
             reasoning: Gate::default(),
-            calls: 0,
-            rejected: 0,
             made: 0,
         })
     }
@@ -101,14 +98,10 @@ struct PipelineChoice {
     ex: Option<StreamExtractor>,
     tools: Arc<Tools>,
     policy: Policy,
-    /// Every content text the extractor reported, untrimmed (to find what `finish` still holds).
+    /// Every content text the extractor reported, untrimmed (to tell an answer left untouched).
     content_seen: String,
-    reasoning_seen: String,
     content: Gate,
     reasoning: Gate,
-    /// Calls and rejections reported so far (the extraction lists them in the same order).
-    calls: usize,
-    rejected: usize,
     /// Calls sent out so far (with [`Tools::one_call`], only the first is).
     made: usize,
 }
@@ -166,11 +159,9 @@ impl PipelineChoice {
                 self.content(&s, out);
             }
             Event::Reasoning(s) => {
-                self.reasoning_seen.push_str(&s);
                 self.reasoning(&s, out);
             }
             Event::Call(c) => {
-                self.calls += 1;
                 if self.allows_call() {
                     out.push(Piece::Call(self.extracted(c)));
                 } else {
@@ -178,7 +169,6 @@ impl PipelineChoice {
                 }
             }
             Event::Rejected(r) => {
-                self.rejected += 1;
                 self.put_back(text, &Back::rejected(&r), out);
             }
         }
