@@ -586,18 +586,27 @@ const VERSION_FILES: &[(&[&str], &[&str])] = &[
 /// ```
 #[must_use]
 pub fn version_files(request: &str) -> Vec<&'static str> {
-    let words: Vec<String> = request_words(request)
-        .take(200)
-        .map(str::to_lowercase)
-        .collect();
-    if !words.iter().any(|w| w == "version" || w == "versions") {
+    let Some(words) = version_words(request) else {
         return Vec::new();
-    }
+    };
     VERSION_FILES
         .iter()
         .filter(|(names, _)| words.iter().any(|w| names.contains(&w.as_str())))
         .flat_map(|(_, files)| files.iter().copied())
         .collect()
+}
+
+/// The first 200 words of `request`, lower case, when one of them is "version" or "versions";
+/// `None` for a request about no version.
+fn version_words(request: &str) -> Option<Vec<String>> {
+    let words: Vec<String> = request_words(request)
+        .take(200)
+        .map(str::to_lowercase)
+        .collect();
+    words
+        .iter()
+        .any(|w| w == "version" || w == "versions")
+        .then_some(words)
 }
 
 /// Where a project states the oldest version of a language or runtime it supports: the
@@ -645,15 +654,11 @@ pub fn requirement_files(request: &str) -> Vec<(&'static str, &'static str)> {
         "supports",
         "supported",
     ];
-    let words: Vec<String> = request_words(request)
-        .take(200)
-        .map(str::to_lowercase)
-        .collect();
-    if !words.iter().any(|w| w == "version" || w == "versions")
-        || !words.iter().any(|w| LEAST.contains(&w.as_str()))
-    {
+    let Some(words) =
+        version_words(request).filter(|words| words.iter().any(|w| LEAST.contains(&w.as_str())))
+    else {
         return Vec::new();
-    }
+    };
     REQUIREMENTS
         .iter()
         .filter(|(names, _, _)| words.iter().any(|w| names.contains(&w.as_str())))
