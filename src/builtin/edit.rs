@@ -1899,14 +1899,26 @@ fn in_unit(old: &str, keys: &[asked::Part], value: &str) -> String {
 fn key_words(keys: &[asked::Part]) -> Vec<String> {
     keys.iter()
         .filter(|k| asked::is_value(k) && k.text.chars().count() >= 2)
-        .flat_map(|k| {
-            k.text
-                .split(['_', '-'])
-                .filter(|w| !w.is_empty())
-                .map(str::to_lowercase)
-                .collect::<Vec<_>>()
-        })
+        .flat_map(|k| dashed_parts(&k.text))
         .collect()
+}
+
+/// The parts of `name` split at `_` and `-`, lower case, empty ones aside: `MAX_NIGHTS` →
+/// `max`, `nights`; `default-page-size` → `default`, `page`, `size`.
+fn dashed_parts(name: &str) -> Vec<String> {
+    name.split(['_', '-'])
+        .filter(|p| !p.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// The request's words (`keys`) that may name a key by themselves: values, not fillers, of two
+/// characters or more, trimmed.
+fn value_keys(keys: &[asked::Part]) -> impl Iterator<Item = &str> {
+    keys.iter()
+        .filter(|k| asked::is_value(k))
+        .map(|k| k.text.trim())
+        .filter(|k| k.chars().count() >= 2)
 }
 
 /// The names `n` words of `keys` side by side make (fillers, quoted words and words not of
@@ -2357,12 +2369,7 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
     if found.is_empty() {
         // A directive, `name value;` (`client_max_body_size 10m;` in an nginx config), named
         // by a word that is no filler (`the end;` is no directive `the`).
-        for key in keys
-            .iter()
-            .filter(|k| asked::is_value(k))
-            .map(|k| k.text.trim())
-            .filter(|k| k.chars().count() >= 2)
-        {
+        for key in value_keys(keys) {
             found.extend(text.lines().filter_map(|line| directive(line, key)));
         }
     }
@@ -2383,12 +2390,7 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
         // session 33), `width=72` of `def wrap(…)`. Of several signatures, the one defining a
         // function the request names.
         let mut defaults: Vec<(&str, &str)> = Vec::new();
-        for key in keys
-            .iter()
-            .filter(|k| asked::is_value(k))
-            .map(|k| k.text.trim())
-            .filter(|k| k.chars().count() >= 2)
-        {
+        for key in value_keys(keys) {
             defaults.extend(
                 text.lines()
                     .filter_map(|line| param_default(line, key).map(|v| (line, v))),
@@ -2419,12 +2421,7 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
         // An image's tag, `FROM nginx:1.25.4-alpine AS runtime` for "Update the nginx base
         // image to 1.27.0-alpine." (a Vue/Vite application's Dockerfile, session 48), the
         // image a word of the request.
-        for key in keys
-            .iter()
-            .filter(|k| asked::is_value(k))
-            .map(|k| k.text.trim())
-            .filter(|k| k.chars().count() >= 2)
-        {
+        for key in value_keys(keys) {
             found.extend(text.lines().filter_map(|line| image_tag(line, key, value)));
         }
     }
@@ -2433,12 +2430,7 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
         // "Bump pytest to 8.3.2.", a Django project, session 41; `psycopg[binary]>=3.1`): the
         // name a word of the request as written (not `pytest-django`), the version after the
         // operator.
-        for key in keys
-            .iter()
-            .filter(|k| asked::is_value(k))
-            .map(|k| k.text.trim())
-            .filter(|k| k.chars().count() >= 2)
-        {
+        for key in value_keys(keys) {
             found.extend(text.lines().filter_map(|line| pinned(line, key)));
         }
     }
@@ -2584,12 +2576,7 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
             let (name, old) = macro_value(line)
                 .or_else(|| constant_value(line))
                 .or_else(|| lisp_def(line))?;
-            let parts: Vec<String> = name
-                .split(['_', '-'])
-                .filter(|p| !p.is_empty())
-                .map(str::to_lowercase)
-                .collect();
-            parts_named(&parts, &words).then_some((line, old))
+            parts_named(&dashed_parts(name), &words).then_some((line, old))
         }));
     }
     if found.is_empty() && !words.is_empty() {
@@ -2606,12 +2593,7 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
             edn_entries(line, &picks)
                 .into_iter()
                 .filter(|(name, old)| {
-                    let parts: Vec<String> = name
-                        .split(['_', '-'])
-                        .filter(|p| !p.is_empty())
-                        .map(str::to_lowercase)
-                        .collect();
-                    parts_named(&parts, &words) && of_kind(old, value)
+                    parts_named(&dashed_parts(name), &words) && of_kind(old, value)
                 })
                 .map(move |(_, old)| (line, old))
         }));
