@@ -428,17 +428,13 @@ pub fn how_to_reply(prompt: &str, name: &str) -> String {
 /// from [`bearing`]) when there are any.
 #[must_use]
 pub fn same_reply(prompt: &str, lines: Option<&str>) -> String {
-    let mut note = format!(
+    let note = format!(
         "Your reply repeats word for word one you gave before the tool results above, and it \
          was no answer then either. Answer the user's request \"{}\" from the results, in \
          plain text.",
         restated(prompt)
     );
-    if let Some(lines) = lines {
-        note.push(' ');
-        note.push_str(lines);
-    }
-    note
+    with_lines(note, lines)
 }
 
 /// The message added before the turn after a reply that was only the name of a tool, `name`
@@ -1470,7 +1466,7 @@ pub fn name_cut(prompt: &str, short: &str, name: &str, lines: Option<&str>) -> S
     // An absolute path is written whole ([`cut_path`]). A URL's path is part of the address:
     // the answer is the whole. Not "the whole value", words the model answered with (a Swift
     // package, session 43).
-    let mut m = if short.contains(' ') && short.replace(' ', "") == name {
+    let m = if short.contains(' ') && short.replace(' ', "") == name {
         format!(
             "`{short}` splits `{name}`, the value the tool results write. The user asked \
              \"{}\": answer with `{name}`, as written.",
@@ -1517,11 +1513,7 @@ pub fn name_cut(prompt: &str, short: &str, name: &str, lines: Option<&str>) -> S
             restated(prompt)
         )
     };
-    if let Some(lines) = lines {
-        m.push(' ');
-        m.push_str(lines);
-    }
-    m
+    with_lines(m, lines)
 }
 
 /// What a version question (`prompt`) asks the version of, lower case: the word before
@@ -1603,6 +1595,16 @@ pub fn version_elsewhere(
         restated(prompt),
         as_code(about)
     )
+}
+
+/// `message`, then `lines` (the lines bearing on the request, see [`bearing`]) after a space
+/// when there are any.
+fn with_lines(mut message: String, lines: Option<&str>) -> String {
+    if let Some(lines) = lines {
+        message.push(' ');
+        message.push_str(lines);
+    }
+    message
 }
 
 /// `lines`, each trimmed and in backticks, joined by `, `: the lines a message quotes.
@@ -1963,16 +1965,12 @@ pub fn version_unanswered(prompt: &str, answer: &str, lines: Option<&str>) -> St
         .chars()
         .take(80)
         .collect();
-    let mut m = format!(
+    let m = format!(
         "`{said}` gives no version. The user asked \"{}\": answer with the version the tool \
          results write, as they write it.",
         restated(prompt)
     );
-    if let Some(lines) = lines {
-        m.push(' ');
-        m.push_str(lines);
-    }
-    m
+    with_lines(m, lines)
 }
 
 /// The message added before the turn after an answer giving `short`, the start of `version`
@@ -1980,16 +1978,12 @@ pub fn version_unanswered(prompt: &str, answer: &str, lines: Option<&str>) -> St
 /// request ([`bearing`]).
 #[must_use]
 pub fn version_cut(prompt: &str, short: &str, version: &str, lines: Option<&str>) -> String {
-    let mut m = format!(
+    let m = format!(
         "`{short}` is only the start of `{version}`, the version the tool results write. The \
          user asked \"{}\": answer with the whole version, as the results write it.",
         restated(prompt)
     );
-    if let Some(lines) = lines {
-        m.push(' ');
-        m.push_str(lines);
-    }
-    m
+    with_lines(m, lines)
 }
 
 /// The numbers with a decimal point in `text`: digits, then one or more `.digits` groups
@@ -2116,16 +2110,12 @@ pub fn line_number_as_answer<'r>(
 /// ([`bearing`]).
 #[must_use]
 pub fn line_number_answered(number: &str, prompt: &str, lines: Option<&str>) -> String {
-    let mut m = format!(
+    let m = format!(
         "`{number}` is only the number of a line of a read, not a value the file writes. The \
          user asked \"{}\": answer from the text of the lines.",
         restated(prompt)
     );
-    if let Some(lines) = lines {
-        m.push(' ');
-        m.push_str(lines);
-    }
-    m
+    with_lines(m, lines)
 }
 
 /// The path `answer` gives, when it is only the place of a line bearing on a question
@@ -2173,16 +2163,12 @@ pub fn path_as_answer(answer: &str, prompt: &str, lines: &[&str]) -> Option<Stri
 /// ([`bearing`]).
 #[must_use]
 pub fn path_answered(path: &str, prompt: &str, lines: Option<&str>) -> String {
-    let mut m = format!(
+    let m = format!(
         "`{path}` is only the file the lines are in, not what they say. The user asked \"{}\": \
          answer with the value the line writes.",
         restated(prompt)
     );
-    if let Some(lines) = lines {
-        m.push(' ');
-        m.push_str(lines);
-    }
-    m
+    with_lines(m, lines)
 }
 
 /// The whole number of `answer` that the tool results (`results`) hold only as a file's size
