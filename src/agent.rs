@@ -2963,36 +2963,36 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         // A variant of a file (`values-prod.yaml` of `values.yaml`) a question does not name
         // says what its base file's values are not by default: its lines come after the base
         // file's, as a test's do.
-        let held_paths: Vec<String> = held
+        let held_places: Vec<((usize, usize), String)> = held
             .iter()
-            .filter_map(|&(mi, li, _)| line_place(results[mi].0, results[mi].1[li]))
-            .map(|(path, _)| path)
+            .filter_map(|&(mi, li, _)| {
+                line_place(results[mi].0, results[mi].1[li]).map(|(path, _)| ((mi, li), path))
+            })
             .collect();
-        primary.retain(|&(mi, li)| {
-            !line_place(results[mi].0, results[mi].1[li]).is_some_and(|(path, _)| {
-                held_paths.iter().any(|base| {
-                    crate::tools::variant_word(base, &path)
-                        .is_some_and(|v| !crate::tools::variant_said(&asked_words, &v))
+        // Each held line of a variant of another held line's file, and whether the question
+        // says its variant word.
+        let said_words = &asked_words;
+        let variants: Vec<((usize, usize), bool)> = held_places
+            .iter()
+            .flat_map(|(at, path)| {
+                held_places.iter().filter_map(move |(_, base)| {
+                    crate::tools::variant_word(base, path)
+                        .map(|v| (*at, crate::tools::variant_said(said_words, &v)))
                 })
             })
-        });
+            .collect();
+        primary.retain(|at| !variants.iter().any(|(v, said)| v == at && !said));
         // A variant the question names comes before its base file and the code reading it:
         // `.env.production`'s `VITE_API_BASE_URL=https://api.atlas-trips.io/v2` for "What API
         // base URL does the production build use?" (a Vue/Vite application, session 47: the
         // line shown as bearing was `src/config.ts`'s `apiBaseUrl: … ?? '/api'`, and
         // Qwen2.5-Coder-0.5B answered `/api`).
-        let named_variant: Vec<(usize, usize)> = held
+        let mut named_variant: Vec<(usize, usize)> = variants
             .iter()
-            .map(|&(mi, li, _)| (mi, li))
-            .filter(|&(mi, li)| {
-                line_place(results[mi].0, results[mi].1[li]).is_some_and(|(path, _)| {
-                    held_paths.iter().any(|base| {
-                        crate::tools::variant_word(base, &path)
-                            .is_some_and(|v| crate::tools::variant_said(&asked_words, &v))
-                    })
-                })
-            })
+            .filter(|(_, said)| *said)
+            .map(|(at, _)| *at)
             .collect();
+        named_variant.dedup();
         // Of the lines holding the request's words, each kind below in turn keeps its own when
         // it has any:
         // - for a question not about the tests, lines of files other than tests': `/// User-Agent
@@ -4011,32 +4011,30 @@ fn writes_number(text: &str) -> bool {
 /// lines shown as bearing were the CI's other versions, `CLOJURE_CLI_VERSION: "1.11.1.1435"`
 /// first, and Qwen2.5-Coder-0.5B answered `11`).
 fn writes_version(text: &str) -> bool {
-    let dotted = text
-        .as_bytes()
-        .windows(3)
-        .any(|w| w[0].is_ascii_digit() && w[1] == b'.' && w[2].is_ascii_digit());
+    if crate::tools::dotted_number(text) {
+        return true;
+    }
     let lower = text.to_ascii_lowercase();
-    dotted
-        || lower.match_indices("version").any(|(at, _)| {
-            let of_something = lower[..at]
-                .chars()
-                .next_back()
-                .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
-            if !of_something {
-                return false;
-            }
-            let rest = &lower[at + "version".len()..];
-            let rest = rest.trim_start_matches(|c: char| {
-                c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '"' | '\'')
-            });
-            let Some(value) = rest.trim_start().strip_prefix([':', '=']) else {
-                return false;
-            };
-            value
-                .trim_start()
-                .trim_start_matches(['"', '\''])
-                .starts_with(|c: char| c.is_ascii_digit())
-        })
+    lower.match_indices("version").any(|(at, _)| {
+        let of_something = lower[..at]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+        if !of_something {
+            return false;
+        }
+        let rest = &lower[at + "version".len()..];
+        let rest = rest.trim_start_matches(|c: char| {
+            c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '"' | '\'')
+        });
+        let Some(value) = rest.trim_start().strip_prefix([':', '=']) else {
+            return false;
+        };
+        value
+            .trim_start()
+            .trim_start_matches(['"', '\''])
+            .starts_with(|c: char| c.is_ascii_digit())
+    })
 }
 
 /// Whether `token`, a word of a tool's output, is a path or a file's name (`test/check.test.js`,

@@ -933,9 +933,8 @@ fn phrase_elsewhere(sb: &Sandbox, request: &str, file: &str) -> Option<String> {
     if std::fs::metadata(&abs).ok()?.len() > 256 * 1024 {
         return None;
     }
-    let text = std::fs::read_to_string(&abs)
-        .unwrap_or_default()
-        .to_lowercase();
+    let original = std::fs::read_to_string(&abs).unwrap_or_default();
+    let text = original.to_lowercase();
     // The file sets what the question asks for under its own key (`image:` in Molecule's
     // `molecule.yml` for "Which container image do the Molecule tests run in?"): its read
     // answers it, whatever other word of the question it lacks (an Ansible role, session 44:
@@ -987,17 +986,12 @@ fn phrase_elsewhere(sb: &Sandbox, request: &str, file: &str) -> Option<String> {
     // nginx:1.25.4-alpine` for "Which nginx image version does the Docker image serve the app
     // with?": a Vue/Vite application, session 47): its read answers it.
     if crate::tools::asks_version(request) {
-        let dotted = |line: &str| {
-            line.as_bytes()
-                .windows(3)
-                .any(|w| w[0].is_ascii_digit() && w[1] == b'.' && w[2].is_ascii_digit())
-        };
         let subjects: Vec<String> = plain_words(request)
             .into_iter()
             .filter(|w| !["version", "versions"].contains(&w.as_str()))
             .collect();
         if text.lines().any(|l| {
-            dotted(l)
+            crate::tools::dotted_number(l)
                 && subjects
                     .iter()
                     .any(|w| !super::asked::token_at(l, w).is_empty())
@@ -1051,7 +1045,6 @@ fn phrase_elsewhere(sb: &Sandbox, request: &str, file: &str) -> Option<String> {
                 edn || keyed
             })
     };
-    let original = std::fs::read_to_string(&abs).unwrap_or_default();
     if let Some(word) = asked.iter().find(|w| {
         !w.contains(' ')
             && w.chars().count() >= 4
@@ -1747,12 +1740,10 @@ pub(crate) fn asked_words(request: &str) -> (Vec<String>, usize) {
             .iter()
             .position(|(_, ends)| *ends)
             .map_or(rest, |end| &rest[..=end]);
-        if let Some((done, _)) = clause
-            .iter()
-            .rev()
-            .find(|(t, _)| !crate::tools::ed_stems(t).is_empty())
-        {
-            let mut stems = crate::tools::ed_stems(done);
+        if let Some((done, mut stems)) = clause.iter().rev().find_map(|(t, _)| {
+            let stems = crate::tools::ed_stems(t);
+            (!stems.is_empty()).then_some((t, stems))
+        }) {
             stems.reverse();
             stems.push(done.clone());
             return (searchable(stems), 0);

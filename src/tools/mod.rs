@@ -596,6 +596,14 @@ pub fn version_files(request: &str) -> Vec<&'static str> {
         .collect()
 }
 
+/// Whether `text` writes a digit, a `.`, a digit: a version or a decimal number (`^10.5`,
+/// `>=8.1`, `php:8.3-cli`, `nginx:1.25.4-alpine`).
+pub(crate) fn dotted_number(text: &str) -> bool {
+    text.as_bytes()
+        .windows(3)
+        .any(|w| w[0].is_ascii_digit() && w[1] == b'.' && w[2].is_ascii_digit())
+}
+
 /// The first 200 words of `request`, lower case, when one of them is "version" or "versions";
 /// `None` for a request about no version.
 fn version_words(request: &str) -> Option<Vec<String>> {
