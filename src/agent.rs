@@ -2960,6 +2960,33 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 }
             }
         }
+        // A value a change log says was replaced is stale where a line still writes it without
+        // the value replacing it: the README's "Reports are 80 columns wide unless you pass
+        // `--width`." after the changelog's "`--width` now defaults to 96 columns (was 80)." (a
+        // Haskell/Cabal project, session 47: the README's line holds more of "How many columns
+        // wide are reports when --width isn't given?"'s words, it alone was shown as bearing,
+        // and Qwen2.5-Coder-0.5B answered `80`). A value replaced in turn (`from 10 to 16`,
+        // then `from 16 to 24`) is no longer current either.
+        let (old, new): (Vec<String>, Vec<String>) = results
+            .iter()
+            .flat_map(|(read_path, lines)| lines.iter().map(move |l| (*read_path, *l)))
+            .filter(|(read_path, line)| {
+                line_place(*read_path, line).is_some_and(|(path, _)| is_change_log(&path))
+            })
+            .filter_map(|(_, line)| replaced_values(shown_text(line)))
+            .fold((Vec::new(), Vec::new()), |(mut old, mut new), (o, n)| {
+                old.extend(o);
+                new.extend(n);
+                (old, new)
+            });
+        let current: Vec<&String> = new.iter().filter(|v| !old.contains(v)).collect();
+        let stale = |&(mi, li, _): &(usize, usize, Vec<usize>)| {
+            let values = value_tokens(shown_text(results[mi].1[li]));
+            values.iter().any(|v| old.contains(v)) && !values.iter().any(|v| current.contains(&v))
+        };
+        if !old.is_empty() && held.iter().any(|h| !stale(h)) {
+            held.retain(|h| !stale(h));
+        }
         // A variant of a file (`values-prod.yaml` of `values.yaml`) a question does not name
         // says what its base file's values are not by default: its lines come after the base
         // file's, as a test's do.
@@ -3994,6 +4021,80 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     }
 }
 
+/// Whether `path` is a project's record of its changes: `CHANGELOG.md`, `CHANGES`,
+/// `NEWS.md`, `HISTORY.rst`, `RELEASES.md` (any folder, any letter case).
+fn is_change_log(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let stem = name.split('.').next().unwrap_or(name).to_ascii_lowercase();
+    ["changelog", "changes", "news", "history", "releases"].contains(&stem.as_str())
+}
+
+/// The values `text` writes as words, lower case, without the quotes, backticks, brackets and
+/// punctuation around them: a word starting with a digit (`96`, `0.7.1`, `5s`), or with `v`
+/// and a digit (`v2.1`).
+fn value_tokens(text: &str) -> Vec<String> {
+    text.split_whitespace().filter_map(value_token).collect()
+}
+
+/// [`value_tokens`]' test of one word.
+fn value_token(word: &str) -> Option<String> {
+    let around = |c: char| "`\"'()[]{},;:!?*".contains(c);
+    let t = word
+        .trim_start_matches(around)
+        .trim_end_matches(|c: char| around(c) || c == '.')
+        .to_lowercase();
+    let digits = t.strip_prefix('v').unwrap_or(&t);
+    (digits.starts_with(|c: char| c.is_ascii_digit())
+        && t.chars().all(|c| c.is_alphanumeric() || "._-+".contains(c)))
+    .then_some(t)
+}
+
+/// The values a change log's line says were replaced, and the values it writes besides:
+/// "Raise the pool from 16 to 24 connections." gives `16`, and `24`; "`--width` now defaults
+/// to 96 columns (was 80)." gives `80`, and `96`; "bump reitit 0.6.0 -> 0.7.0" gives `0.6.0`,
+/// and `0.7.0`. `None` when the line says no value was replaced, or writes no other.
+fn replaced_values(text: &str) -> Option<(Vec<String>, Vec<String>)> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    // A word without the punctuation around it, lower case; an arrow as written.
+    let bare = |w: &str| {
+        if ["->", "→", "=>"].contains(&w) {
+            w.to_owned()
+        } else {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+        }
+    };
+    let mut old: Vec<String> = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        let next = words.get(i + 1).and_then(|n| value_token(n));
+        match bare(w).as_str() {
+            "was" | "previously" => old.extend(next),
+            // "from A to B": B a value too (not "from 0 to the limit").
+            "from" => {
+                if let Some(a) = next
+                    && words.get(i + 2).is_some_and(|t| bare(t) == "to")
+                    && words.get(i + 3).and_then(|b| value_token(b)).is_some()
+                {
+                    old.push(a);
+                }
+            }
+            "->" | "→" | "=>" => {
+                if next.is_some()
+                    && let Some(a) = i.checked_sub(1).and_then(|j| value_token(words[j]))
+                {
+                    old.push(a);
+                }
+            }
+            _ => {}
+        }
+    }
+    let new: Vec<String> = value_tokens(text)
+        .into_iter()
+        .filter(|v| !old.contains(v))
+        .collect();
+    (!old.is_empty() && !new.is_empty()).then_some((old, new))
+}
+
 /// Whether `text` writes a number: a run of digits after no letter, digit or `_` (`256`,
 /// `Duration(seconds: 300)`, `5s`; not `sha256`, `v2` or `x86_64`).
 fn writes_number(text: &str) -> bool {
@@ -4780,7 +4881,50 @@ fn holds_word(text: &str, word: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::defines;
+    use super::{defines, is_change_log, replaced_values};
+
+    #[test]
+    fn a_change_logs_replaced_values_are_read() {
+        let v = |s: &[&str]| s.iter().map(|v| v.to_string()).collect::<Vec<_>>();
+        for (line, old, new) in [
+            (
+                "- Raise the production database pool from 16 to 24 connections.",
+                v(&["16"]),
+                v(&["24"]),
+            ),
+            (
+                "- `--width` now defaults to 96 columns (was 80).",
+                v(&["80"]),
+                v(&["96"]),
+            ),
+            (
+                "- bump reitit 0.6.0 -> `0.7.1`",
+                v(&["0.6.0"]),
+                v(&["0.7.1"]),
+            ),
+            (
+                "* Timeout is 30s, previously 10s.",
+                v(&["10s"]),
+                v(&["30s"]),
+            ),
+        ] {
+            assert_eq!(replaced_values(line), Some((old, new)), "{line}");
+        }
+        // A range, no value replacing another, or nothing besides.
+        for line in [
+            "- Levels from 0 to the limit are kept.",
+            "- The pool was resized.",
+            "- Removed the option (was 80).",
+        ] {
+            assert_eq!(replaced_values(line), None, "{line}");
+        }
+        assert!(
+            is_change_log("CHANGELOG.md")
+                && is_change_log("docs/NEWS")
+                && is_change_log("HISTORY.rst")
+        );
+        assert!(!is_change_log("README.md") && !is_change_log("src/changes_test.rs"));
+    }
 
     #[test]
     fn a_definition_line_is_told_from_a_use() {

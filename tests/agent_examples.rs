@@ -7806,3 +7806,77 @@ fn a_bearing_lines_file_is_no_answer() {
     );
     assert_eq!(t.answer.as_deref(), Some("chirp_dev"));
 }
+
+/// Found with a Haskell/Cabal project (session 47, report_width) and a Clojure service
+/// (prod_pool_size): asked "How many columns wide are reports when --width isn't given?", the
+/// search for `width` showed the changelog's "`--width` now defaults to 96 columns (was 80)."
+/// and the README's "Reports are 80 columns wide …", the line shown as bearing was the README's
+/// (it holds more of the question's words), and Qwen2.5-Coder-0.5B answered `80`. A value a
+/// change log says was replaced is stale where another line still writes it alone.
+#[test]
+fn a_value_the_change_log_says_was_replaced_is_stale_elsewhere() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "CHANGELOG.md",
+                "## 0.4.0\n- `--width` now defaults to 96 columns (was 80).\n",
+            ),
+            (
+                "README.md",
+                "Reports are 80 columns wide unless you pass `--width`.\n",
+            ),
+            (
+                "app/Main.hs",
+                "    <*> option\n      auto\n      ( long \"width\"\n          <> value 96\n      )\n",
+            ),
+        ],
+    );
+    let grep = call("grep", json!({"pattern": "width", "ignore_case": true}));
+    let (_, requests) = run_prompt(
+        &dir,
+        "How many columns wide are reports when --width isn't given?",
+        vec![grep.clone(), grep.clone(), grep.clone(), grep, "80".into()],
+    );
+    let asked = &requests.last().unwrap().messages.last().unwrap().content;
+    let shown = bearing_lines(asked);
+    assert!(
+        shown.contains("96 columns") && !shown.contains("README.md"),
+        "{asked}"
+    );
+
+    // "from A to B" says the same, and so does a change replaced again later: only the
+    // newest value stands.
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "CHANGELOG.md",
+                "## 1.2.0\n- Raise the production database pool from 16 to 24 connections.\n\n## 1.0.0\n- Raise the production database pool from 10 to 16 connections.\n",
+            ),
+            (
+                "README.md",
+                "Each instance in production keeps a pool of 16 database connections.\n",
+            ),
+        ],
+    );
+    let grep = call(
+        "grep",
+        json!({"pattern": "connections", "ignore_case": true}),
+    );
+    let (_, requests) = run_prompt(
+        &dir,
+        "How many connections does the database pool hold in production?",
+        vec![grep.clone(), grep.clone(), grep.clone(), grep, "16".into()],
+    );
+    let asked = &requests.last().unwrap().messages.last().unwrap().content;
+    let shown = bearing_lines(asked);
+    assert!(
+        shown.contains("from 16 to 24")
+            && !shown.contains("README.md")
+            && !shown.contains("from 10"),
+        "{asked}"
+    );
+}
