@@ -292,7 +292,8 @@ fn the_shipped_tasks_read() {
     // the Swift package and the Neovim plugin in Lua of session 42, the Ansible role, the Dart
     // package and the Scala/sbt service of session 43 (each written before the
     // fixes its prompts found: tuned on since), the Haskell/Cabal project, the Clojure service
-    // and the Vue/Vite front-end of session 47 (written before any run on them).
+    // and the Vue/Vite front-end of session 47, the OCaml/dune planner, the R package and the
+    // Zig StatsD bridge of session 49 (written before any run on them).
     for (file, folder) in [
         ("examples/tasks.jsonl", "examples/workspace"),
         ("examples/tasks-project.jsonl", "examples/project"),
@@ -324,6 +325,9 @@ fn the_shipped_tasks_read() {
         ("examples/tasks-ledger.jsonl", "examples/ledger"),
         ("examples/tasks-courier.jsonl", "examples/courier"),
         ("examples/tasks-atlas.jsonl", "examples/atlas"),
+        ("examples/tasks-tern.jsonl", "examples/tern"),
+        ("examples/tasks-meadow.jsonl", "examples/meadow"),
+        ("examples/tasks-zest.jsonl", "examples/zest"),
     ] {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         let list = tasks::load(&std::fs::read_to_string(root.join(file)).unwrap()).unwrap();

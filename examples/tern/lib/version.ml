@@ -1,0 +1,1 @@
+let current = "0.6.1"
