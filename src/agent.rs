@@ -2195,12 +2195,13 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             && let Some(number) = correct::line_number_as_answer(content, prompt, texts())
         {
             asked.number = true;
+            let bearing = correct::bearing(evidence());
+            // The lines shown hold what the answer needs: the next turn offers no tools (a
+            // Clojure service, session 49: asked again, Qwen2.5-Coder-0.5B sent its search and
+            // read a fourth time, and the run ended with no answer).
+            asked.answer_only = bearing.is_some();
             return Some((
-                correct::line_number_answered(
-                    &number,
-                    prompt,
-                    correct::bearing(evidence()).as_deref(),
-                ),
+                correct::line_number_answered(&number, prompt, bearing.as_deref()),
                 "the answer's number is only a read's line number: asked to answer from the lines' text",
             ));
         }

@@ -7356,7 +7356,8 @@ fn a_version_no_line_writes_is_pointed_at_the_lines_about_it_and_a_dotted_name_i
 /// Found with a Clojure service (session 47): asked "How many connections does the database
 /// pool hold in production?", shown lines 14 to 17 of `db.clj` (`(defn start-pool` …),
 /// Qwen2.5-Coder-0.5B answered `14`, the number of the read's first line. An answer that the
-/// results hold only as a read's line number is asked once to answer from the lines' text.
+/// results hold only as a read's line number is asked once to answer from the lines' text —
+/// in a turn without tools when the message shows the lines bearing on the question.
 #[test]
 fn a_reads_line_number_is_no_answer() {
     let dir = tempfile::tempdir().unwrap();
@@ -7394,6 +7395,11 @@ fn a_reads_line_number_is_no_answer() {
         ),
         "{asked}"
     );
+    // The message shows the lines bearing on the question: the turn is for the answer, with no
+    // tools (session 49: asked again, Qwen2.5-Coder-0.5B sent its search and read a fourth
+    // time, and the run ended with `repeated_failure`, no answer).
+    assert!(bearing_lines(asked).contains(":prod 24"), "{asked}");
+    assert!(requests[3].tools.is_empty());
     assert_eq!(t.answer.as_deref(), Some("24"));
     // A number a line's text writes stands.
     let (t, requests) = run_prompt(
