@@ -300,7 +300,12 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         // A prompt whose run fails in the backend is rolled back (see the error branch below).
         let base = self.history.len();
         self.history.push(Message::new(Role::User, prompt));
-        prompt.clone_into(&mut self.request);
+        // The model reads the user's words as written; the request's analysis reads its
+        // contractions written out ("What's" is "What is": see `correct::expanded`).
+        let typed = prompt;
+        self.request = correct::expanded(prompt);
+        let request = self.request.clone();
+        let prompt = request.as_str();
         let ran_base = self.ran_under.len();
         self.answer_next = false;
         self.tools.begin_prompt();
@@ -650,7 +655,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         });
         Transcript {
             model: self.backend.name().to_owned(),
-            prompt: prompt.to_owned(),
+            prompt: typed.to_owned(),
             turns,
             answer,
             end,

@@ -7886,3 +7886,54 @@ fn a_value_the_change_log_says_was_replaced_is_stale_elsewhere() {
         "{asked}"
     );
 }
+
+/// Found with an OCaml/dune project (session 49, opam_package_name): asked "What's the package
+/// called on opam?", the run took the request for no question — "what's" is no question word —
+/// offered every tool, and Qwen2.5-Coder-0.5B's copied `write` replaced `tern-planner.opam`
+/// with `new_text`; the look searched `opam`, where "What is the package called on opam?"
+/// searches `package`. A contraction is read as the words it stands for.
+#[test]
+fn a_question_with_a_contraction_is_a_question() {
+    let dir = folder();
+    let write = call("write", json!({"path": "todo.txt", "content": "new_text"}));
+    for question in [
+        "What's still open in todo.txt?",
+        "What’s still open in todo.txt?",
+        "Isn't the passport renewed yet?",
+        "Doesn't todo.txt list the passport?",
+    ] {
+        let (t, requests) = run_prompt(&dir, question, vec![write.clone(), "Done.".into()]);
+        let offered: Vec<&str> = requests[0].tools.iter().map(|d| d.name.as_str()).collect();
+        assert_eq!(offered, ["glob", "grep", "ls", "read"], "{question}");
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("todo.txt")).unwrap(),
+            "TODO: renew the passport\n",
+            "{question}"
+        );
+        // The user's words go to the model as written.
+        assert_eq!(requests[0].messages.last().unwrap().content, question);
+        assert_eq!(t.prompt, question);
+    }
+    // The look is the one for the words it stands for.
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "tern-planner.opam",
+                "opam-version: \"2.0\"\nversion: \"0.6.1\"\n",
+            ),
+            (
+                "dune-project",
+                "(lang dune 3.0)\n(name tern-planner)\n(package\n (name tern-planner))\n",
+            ),
+            (
+                ".github/workflows/ci.yml",
+                "      - run: opam install . --deps-only\n",
+            ),
+        ],
+    );
+    let short = asked_after_answer(&dir, "What's the package called on opam?", "tern", "Done.");
+    let long = asked_after_answer(&dir, "What is the package called on opam?", "tern", "Done.");
+    assert_eq!(short.replace("What's", "What is"), long, "{short}\n{long}");
+}

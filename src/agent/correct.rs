@@ -463,6 +463,10 @@ pub fn tool_name_reply(prompt: &str, name: &str, after_results: bool) -> String 
 /// ("… move? To Friday.") is an answer.
 #[must_use]
 pub fn repeats_request(answer: &str, request: &str) -> bool {
+    // Contractions written out on both sides: the loop's request has them so (see
+    // [`expanded`]), a model echoing it may not.
+    let (answer, request) = (expanded(answer), expanded(request));
+    let request = request.as_str();
     // In quotes or not ("\"Add bin/ to the gitignore.\"": a Go module, session 30).
     let answer = answer
         .trim()
@@ -2247,6 +2251,76 @@ pub fn size_answered(number: &str, prompt: &str, look: Option<&str>) -> String {
 /// (see [`is_question`]).
 pub const QUESTION_ONLY: &str = "question_only";
 
+/// `prompt` with its contractions written out as the words they stand for, so that the
+/// request's analysis reads them as it reads those: "What's" → "What is", "isn't" → "is
+/// not", "don't" → "do not", "won't" → "will not", "can't" → "cannot", "they're" → "they
+/// are", "I've" → "I have", "I'm" → "I am", "we'll" → "we will" (a straight or a curly
+/// apostrophe). A possessive stays ("Prettier's print width"): `'s` is written out only after
+/// a question word, `that`, `it`, `there` and `here`. Found with an OCaml/dune project
+/// (session 49): "What's the package called on opam?" was taken for no question — "what's" is
+/// no question word — and a copied `write` replaced the opam file.
+///
+/// ```
+/// use toolmend::agent::correct::expanded;
+/// assert_eq!(expanded("What's the package called on opam?"), "What is the package called on opam?");
+/// assert_eq!(expanded("How wide is it when I don’t give --width?"), "How wide is it when I do not give --width?");
+/// assert_eq!(expanded("Set Prettier's print width to 120."), "Set Prettier's print width to 120.");
+/// assert_eq!(expanded("Won't it fail? I'm sure it can't."), "Will not it fail? I am sure it cannot.");
+/// ```
+#[must_use]
+pub fn expanded(prompt: &str) -> String {
+    const IS_AFTER: &[&str] = &[
+        "what", "where", "who", "how", "when", "why", "which", "that", "it", "there", "here",
+    ];
+    let mut out = String::with_capacity(prompt.len() + 16);
+    for piece in prompt.split_inclusive(char::is_whitespace) {
+        let word = piece.trim_end();
+        let space = &piece[word.len()..];
+        // The word's letters and apostrophes; what follows them (`?`, `,`) is kept after.
+        let end = word
+            .char_indices()
+            .rev()
+            .find(|&(_, c)| c.is_alphanumeric())
+            .map_or(0, |(i, c)| i + c.len_utf8());
+        let (core, after) = word.split_at(end);
+        let plain = core.replace('\u{2019}', "'");
+        let lower = plain.to_lowercase();
+        let written: Option<String> = if let Some(stem) = plain.strip_suffix("n't") {
+            match lower.as_str() {
+                "won't" => Some(format!("{}ill not", &plain[..1])),
+                "can't" => Some(format!("{}annot", &plain[..1])),
+                "shan't" => Some(format!("{}hall not", &plain[..1])),
+                "ain't" => None,
+                _ if !stem.is_empty() => Some(format!("{stem} not")),
+                _ => None,
+            }
+        } else if let Some(stem) = plain.strip_suffix("'s") {
+            IS_AFTER
+                .contains(&stem.to_lowercase().as_str())
+                .then(|| format!("{stem} is"))
+        } else if let Some(stem) = plain.strip_suffix("'re") {
+            Some(format!("{stem} are"))
+        } else if let Some(stem) = plain.strip_suffix("'ve") {
+            Some(format!("{stem} have"))
+        } else if let Some(stem) = plain.strip_suffix("'ll") {
+            Some(format!("{stem} will"))
+        } else if lower == "i'm" {
+            Some(format!("{} am", &plain[..1]))
+        } else {
+            None
+        };
+        match written {
+            Some(w) if !w.starts_with(' ') => {
+                out.push_str(&w);
+                out.push_str(after);
+            }
+            _ => out.push_str(word),
+        }
+        out.push_str(space);
+    }
+    out
+}
+
 /// Whether `prompt` asks a question rather than for a change: its last sentence ends with `?`
 /// and it opens with a question word or an auxiliary (`Which TODO items are open?`, `Does
 /// config.json set debug?`), also after a preposition (`In which file is to_kelvin defined?`,
@@ -2259,6 +2333,7 @@ pub const QUESTION_ONLY: &str = "question_only";
 /// assert!(is_question("Which TODO items in todo.txt are still open?"));
 /// assert!(is_question("how many eggs are on the list? "));
 /// assert!(is_question("In which file is the function to_kelvin defined?"));
+/// assert!(is_question("What's the package called on opam?"));
 /// assert!(!is_question("In todo.txt, which items are open? Mark them done."));
 /// assert!(!is_question("Add the line \"- buy coffee\" to todo.txt."));
 /// assert!(!is_question("Can you set debug to true in config.json?"));
@@ -2298,7 +2373,8 @@ pub fn is_question(prompt: &str) -> bool {
     if !p.ends_with('?') {
         return false;
     }
-    let lower = p.to_lowercase().replace('\u{2019}', "'");
+    // "What's", "Isn't" open a question as "What is", "Is not" do.
+    let lower = expanded(p).to_lowercase().replace('\u{2019}', "'");
     let mut words = lower
         .split(|c: char| !(c.is_alphanumeric() || c == '\''))
         .filter(|w| !w.is_empty());
