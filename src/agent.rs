@@ -1202,6 +1202,23 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     Fault::Model,
                     message,
                 )
+            } else if !seen.contains_key(&key)
+                && let Some(message) = self.placeholder_value(&call)
+            {
+                // Not run: a field's name sent as its value is no value of the task's (the write
+                // would have replaced a file with `new_text`).
+                retry = Some(format!(
+                    "`{}` sent a field's name as a value: not run, told the model to send the task's own",
+                    call.name
+                ));
+                not_run(
+                    seen,
+                    &key,
+                    &call.id,
+                    correct::PLACEHOLDER_VALUE,
+                    Fault::Model,
+                    message,
+                )
             } else {
                 // Some call of this run gave a result (for a made-up tool sent again).
                 let has_result = seen.values().any(|p| p.result.is_ok());
@@ -1689,6 +1706,38 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             .iter()
             .all(|(k, v)| sent.get(k) == Some(v))
             .then(|| correct::example_copied(&call.name, wanted))
+    }
+
+    /// The corrective message for a call of a tool that changes things whose text value is the
+    /// name of a field of a tool's arguments, as its schema writes it: `{"content": "new_text"}`,
+    /// `{"old_text": "old_text"}` — a placeholder, not the task's value (an OCaml/dune project,
+    /// session 49: after a read, Qwen2.5-Coder-0.5B's `write` with `{"content": "new_text"}`
+    /// replaced the opam file with those eight bytes). A name counts when it holds a `_` or is
+    /// the field's own; the message adds the call making the change the request spells out,
+    /// when there is one, else the look at what the request names.
+    fn placeholder_value(&self, call: &PendingCall) -> Option<String> {
+        if self.tools.is_read_only(&call.name) {
+            return None;
+        }
+        let sent = args_value(&call.arguments)?;
+        let sent = sent.as_object()?;
+        let defs = self.tools.defs();
+        let fields: Vec<&str> = defs
+            .iter()
+            .filter_map(|d| d.parameters.get("properties")?.as_object())
+            .flat_map(|p| p.keys().map(String::as_str))
+            .collect();
+        let (field, value) = sent.iter().find_map(|(k, v)| {
+            let v = v.as_str()?.trim();
+            (fields.contains(&v) && (v.contains('_') || v == k)).then_some((k, v))
+        })?;
+        let mut m = correct::placeholder_value(&call.name, field, value);
+        if let Some(due) = &self.change_due {
+            m.push_str(&correct::change_next(due));
+        } else if let Some(look) = self.look_first().filter(|c| !self.already_made(c)) {
+            m.push_str(&correct::look_first(&look));
+        }
+        Some(m)
     }
 
     /// Whether a corrective message for `failure` of a call of `name` shows an example call. Not

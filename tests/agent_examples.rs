@@ -7937,3 +7937,45 @@ fn a_question_with_a_contraction_is_a_question() {
     let long = asked_after_answer(&dir, "What is the package called on opam?", "tern", "Done.");
     assert_eq!(short.replace("What's", "What is"), long, "{short}\n{long}");
 }
+
+/// Found with an OCaml/dune project (session 49): Qwen2.5-Coder-0.5B sent, after a read,
+/// `edit` with `{"old_text": "old_text", "new_text": "new_text"}` and `write` with `{"content":
+/// "new_text"}` — the names of the tools' fields as their values — and the write replaced the
+/// opam file with those eight bytes. A value that is a field's name, as the schema writes it,
+/// is a placeholder: the call is not run, and the message says what to send instead.
+#[test]
+fn a_field_name_sent_as_a_value_is_a_placeholder_and_not_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let opam = "opam-version: \"2.0\"\nversion: \"0.6.1\"\n";
+    write_files(&dir, &[("tern-planner.opam", opam)]);
+    let (t, _) = run_prompt(
+        &dir,
+        "Bump the version to 0.7.0.",
+        vec![
+            call("read", json!({"path": "tern-planner.opam"})),
+            call(
+                "write",
+                json!({"path": "tern-planner.opam", "content": "new_text"}),
+            ),
+            call(
+                "edit",
+                json!({"path": "tern-planner.opam", "old_text": "old_text", "new_text": "new_text"}),
+            ),
+            "Done.".into(),
+        ],
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("tern-planner.opam")).unwrap(),
+        opam
+    );
+    for turn in &t.turns[1..3] {
+        let sent = &turn.calls[0];
+        assert!(sent.result.failure.is_some(), "{sent:?}");
+        assert!(
+            sent.feedback.contains("is the name of a field")
+                && sent.feedback.contains(r#""new_text":"version: \"0.7.0\"""#),
+            "{}",
+            sent.feedback
+        );
+    }
+}

@@ -36,6 +36,27 @@ pub const ALREADY_DONE: &str = "already_done";
 /// [`example_copied`]).
 pub const EXAMPLE_COPIED: &str = "example_copied";
 
+/// The failure kind of a call of a tool that changes things which sent a field's name as a
+/// value (`{"content": "new_text"}`): not run (see [`placeholder_value`]).
+pub const PLACEHOLDER_VALUE: &str = "placeholder_value";
+
+/// The message for a call of `name` not run because the value of its `field` is `value`, the
+/// name of a field of a tool's arguments, not a value of the task's.
+///
+/// ```
+/// use toolmend::agent::correct::placeholder_value;
+/// assert!(placeholder_value("write", "content", "new_text")
+///     .starts_with("This `write` call was not run: `new_text`, the value of `content`, is the name of a field"));
+/// ```
+#[must_use]
+pub fn placeholder_value(name: &str, field: &str, value: &str) -> String {
+    format!(
+        "This `{name}` call was not run: `{value}`, the value of `{field}`, is the name of a field, \
+         not text from the user's task. Send `{field}` with the exact text the task needs (read \
+         the file first to copy its lines), or answer the user in plain text."
+    )
+}
+
 /// The message refusing a call that copies the example call of tool `name` (`example`: that
 /// call's arguments): it names the copied fields, not their values (repeating the values would
 /// only show them again to a model that copies), and asks for the task's own.
