@@ -2132,12 +2132,21 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 .map(shown_text)
                 .collect();
             let about = |l: &str| l.to_lowercase().contains(subject.as_str());
-            let on_subject: Vec<&str> = lines
-                .iter()
-                .copied()
-                .filter(|l| about(l) && l.chars().any(|c| c.is_ascii_digit()))
-                .take(3)
-                .collect();
+            // Lines about the subject that write a number: not a listing's `tern-planner.opam
+            // (1053 bytes)`, a file's name and size (an OCaml/dune project, session 49: asked
+            // "What version of tern is this?", the answer `tern 0.6.1` was told to answer from
+            // that line instead). Each once.
+            let mut on_subject: Vec<&str> = Vec::new();
+            for l in lines.iter().copied() {
+                if about(l)
+                    && !listed_file(l)
+                    && l.chars().any(|c| c.is_ascii_digit())
+                    && !on_subject.contains(&l)
+                {
+                    on_subject.push(l);
+                }
+            }
+            on_subject.truncate(3);
             let holds = |l: &str, v: &str| {
                 l.match_indices(v).any(|(at, _)| {
                     let before = l[..at].chars().next_back();
@@ -4074,6 +4083,20 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             .find(|ex| names_only_the_root(ex))
             .or(Some(example))
     }
+}
+
+/// Whether `line` is a listing's line for a file: its name, then its size, `README.md (3294
+/// bytes)` (the `ls` tool's output).
+fn listed_file(line: &str) -> bool {
+    line.trim_end()
+        .strip_suffix(" bytes)")
+        .and_then(|rest| rest.rsplit_once(" ("))
+        .is_some_and(|(name, size)| {
+            !name.trim().is_empty()
+                && !name.trim().contains(char::is_whitespace)
+                && !size.is_empty()
+                && size.chars().all(|c| c.is_ascii_digit())
+        })
 }
 
 /// Whether `path` is a project's record of its changes: `CHANGELOG.md`, `CHANGES`,

@@ -7979,3 +7979,40 @@ fn a_field_name_sent_as_a_value_is_a_placeholder_and_not_run() {
         );
     }
 }
+
+/// Found with an OCaml/dune project (session 49, tern_version): asked "What version of tern is
+/// this?", shown `lib/version.ml`'s `let current = "0.6.1"` and a listing, Qwen2.5-Coder-0.5B
+/// answered `tern 0.6.1` — and was told that was the version on a line about something else,
+/// to answer from the line about tern: the listing's `tern-planner.opam (1053 bytes)`, which
+/// writes no version. It then answered with that line. Lines about what a version question
+/// asks the version of count only when they write a version.
+#[test]
+fn a_line_about_the_subject_writing_no_version_does_not_overrule_the_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            ("lib/version.ml", "let current = \"0.6.1\"\n"),
+            (
+                "tern-planner.opam",
+                "opam-version: \"2.0\"\nversion: \"0.6.1\"\nsynopsis: \"Passage planner\"\n",
+            ),
+        ],
+    );
+    let (t, requests) = run_prompt(
+        &dir,
+        "What version of tern is this?",
+        vec![
+            call("ls", json!({"path": "."})),
+            call("read", json!({"path": "lib/version.ml"})),
+            "tern 0.6.1".into(),
+            "tern-planner.opam".into(),
+        ],
+    );
+    assert_eq!(
+        (t.answer.as_deref(), requests.len()),
+        (Some("tern 0.6.1"), 3),
+        "{:?}",
+        requests.last().unwrap().messages.last()
+    );
+}
