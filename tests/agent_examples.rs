@@ -8016,3 +8016,40 @@ fn a_line_about_the_subject_writing_no_version_does_not_overrule_the_answer() {
         requests.last().unwrap().messages.last()
     );
 }
+
+/// Found with an OCaml/dune project (session 49, docker_runtime_image): asked "Which base image
+/// does the final stage of the Docker build run on?", the look searched `image`, on two lines
+/// of the README, and Qwen2.5-Coder-0.5B answered the build stage's `ocaml/opam`; the
+/// Dockerfile, whose `FROM` lines are the stages' base images, was never read. A Dockerfile
+/// with `FROM` lines holds "base", "image", "stage" and "final".
+#[test]
+fn a_dockerfiles_from_lines_hold_the_base_image_of_each_stage() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "Dockerfile",
+                "FROM ocaml/opam:debian-12-ocaml-5.1 AS build\nRUN opam exec -- dune build\n\nFROM debian:bookworm-20240612-slim\nCOPY --from=build /home/opam/main.exe /usr/local/bin/tern\n",
+            ),
+            (
+                "README.md",
+                "`etc/tern.json` is the config baked into the Docker image.\n\n```sh\ndocker build -t tern .\n```\n\nThe image is built with the official `ocaml/opam` image and runs on a slim\nDebian bookworm base.\n",
+            ),
+            (
+                "CHANGES.md",
+                "- Docker: runtime stage now uses `debian:bookworm-20240612-slim`.\n",
+            ),
+        ],
+    );
+    let asked = asked_after_answer(
+        &dir,
+        "Which base image does the final stage of the Docker build run on?",
+        "ubuntu:latest",
+        "Done.",
+    );
+    assert!(
+        asked.ends_with(r#"{"name":"read","arguments":{"path":"Dockerfile"}}"#),
+        "{asked}"
+    );
+}

@@ -934,7 +934,18 @@ fn phrase_elsewhere(sb: &Sandbox, request: &str, file: &str) -> Option<String> {
         return None;
     }
     let original = std::fs::read_to_string(&abs).unwrap_or_default();
-    let text = original.to_lowercase();
+    let mut text = original.to_lowercase();
+    // A Dockerfile's `FROM` lines write, in its syntax, a stage's base image, the last the
+    // final one: the file holds those words (an OCaml/dune project, session 49: asked "Which
+    // base image does the final stage of the Docker build run on?", the look searched `image`,
+    // two lines of the README, and the Dockerfile's `FROM debian:bookworm-20240612-slim` was
+    // never shown).
+    let name = file.rsplit('/').next().unwrap_or(file).to_ascii_lowercase();
+    if (name.contains("dockerfile") || name.contains("containerfile"))
+        && text.lines().any(|l| l.trim_start().starts_with("from "))
+    {
+        text.push_str("\nbase image stage final\n");
+    }
     // The file sets what the question asks for under its own key (`image:` in Molecule's
     // `molecule.yml` for "Which container image do the Molecule tests run in?"): its read
     // answers it, whatever other word of the question it lacks (an Ansible role, session 44:
