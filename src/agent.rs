@@ -3035,7 +3035,8 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             .iter()
             .flat_map(|(read_path, lines)| lines.iter().map(move |l| (*read_path, *l)))
             .filter(|(read_path, line)| {
-                line_place(*read_path, line).is_some_and(|(path, _)| is_change_log(&path))
+                line_place(*read_path, line)
+                    .is_some_and(|(path, _)| crate::builtin::is_changelog(&path))
             })
             .filter_map(|(_, line)| replaced_values(shown_text(line)))
             .fold((Vec::new(), Vec::new()), |(mut old, mut new), (o, n)| {
@@ -4099,14 +4100,6 @@ fn listed_file(line: &str) -> bool {
         })
 }
 
-/// Whether `path` is a project's record of its changes: `CHANGELOG.md`, `CHANGES`,
-/// `NEWS.md`, `HISTORY.rst`, `RELEASES.md` (any folder, any letter case).
-fn is_change_log(path: &str) -> bool {
-    let name = path.rsplit('/').next().unwrap_or(path);
-    let stem = name.split('.').next().unwrap_or(name).to_ascii_lowercase();
-    ["changelog", "changes", "news", "history", "releases"].contains(&stem.as_str())
-}
-
 /// The values `text` writes as words, lower case, without the quotes, backticks, brackets and
 /// punctuation around them: a word starting with a digit (`96`, `0.7.1`, `5s`), or with `v`
 /// and a digit (`v2.1`).
@@ -4959,7 +4952,7 @@ fn holds_word(text: &str, word: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{defines, is_change_log, replaced_values};
+    use super::{defines, replaced_values};
 
     #[test]
     fn a_change_logs_replaced_values_are_read() {
@@ -4996,12 +4989,6 @@ mod tests {
         ] {
             assert_eq!(replaced_values(line), None, "{line}");
         }
-        assert!(
-            is_change_log("CHANGELOG.md")
-                && is_change_log("docs/NEWS")
-                && is_change_log("HISTORY.rst")
-        );
-        assert!(!is_change_log("README.md") && !is_change_log("src/changes_test.rs"));
     }
 
     #[test]

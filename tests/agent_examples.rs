@@ -8053,3 +8053,33 @@ fn a_dockerfiles_from_lines_hold_the_base_image_of_each_stage() {
         "{asked}"
     );
 }
+
+/// Found with an OCaml/dune project (session 49): "Change the default forecast timeout to 3000
+/// ms." was offered the edit of CHANGES.md's "(default 15)." — the verb "Change" named
+/// `CHANGES.md` by its stem, and a file the request names is where a change is looked for
+/// first. A changelog named by its stem only is no file the request names.
+#[test]
+fn the_verb_change_names_no_changelog() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "CHANGES.md",
+                "## 0.3.0\n\n- `--reserve` adds a safety margin\n  (default 15).\n",
+            ),
+            (
+                "lib/defaults.ml",
+                "let forecast_timeout_ms = 6000\nlet max_waypoints = 250\n",
+            ),
+        ],
+    );
+    let tools = DispatchToolbox::builtin(dir.path()).unwrap();
+    let offered = tools.change_asked("Change the default forecast timeout to 3000 ms.");
+    assert_eq!(
+        offered.as_deref(),
+        Some(
+            r#"{"name":"edit","arguments":{"path":"lib/defaults.ml","old_text":"let forecast_timeout_ms = 6000","new_text":"let forecast_timeout_ms = 3000"}}"#
+        )
+    );
+}

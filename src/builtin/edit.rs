@@ -314,16 +314,21 @@ impl Edit {
         named: impl Fn(&T) -> usize,
     ) -> Option<T> {
         if let Some(path) = self.sandbox.first_named(request, false) {
-            let text = self.named_text(&path)?;
-            let hit = found(&path, &text);
             // A file named only by a word of the request that is its stem (`invoices` →
             // `src/Invoice.php`) is a guess at where the change goes: where it gives nothing,
             // the files are searched as for a request naming none (a PHP library, session 39:
             // "Show 50 invoices per page." is `config/app.php`'s `'per_page' => 25`).
             let file = path.rsplit('/').next().unwrap_or(&path);
             let by_name = crate::tools::request_words(request).any(|w| w == path || w == file);
-            if hit.is_some() || by_name {
-                return hit;
+            // A changelog named by its stem only is the verb "Change", not the file: it records
+            // what was set and sets nothing (an OCaml/dune project, session 49: "Change the
+            // default forecast timeout to 3000 ms." offered CHANGES.md's "(default 15).").
+            if by_name || !is_changelog(&path) {
+                let text = self.named_text(&path)?;
+                let hit = found(&path, &text);
+                if hit.is_some() || by_name {
+                    return hit;
+                }
             }
         }
         // No file named: never a line to place, a rename or a respelling, which need the file.
@@ -682,7 +687,7 @@ impl Edit {
 
 /// Whether `path` is a project's history: `CHANGELOG`, `CHANGES`, `HISTORY`, `NEWS`, `RELEASES`
 /// (any extension, any case).
-fn is_changelog(path: &str) -> bool {
+pub(crate) fn is_changelog(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
     let stem = before_dot(name).to_ascii_lowercase();
     [
