@@ -2904,6 +2904,11 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 let found: Vec<usize> = (0..words.len())
                     .filter(|&k| {
                         holds_word(&lower, &words[k])
+                            // A long flag by its name, as code declaring it writes it
+                            // (`info [ "w"; "width" ]` for `--width`).
+                            || words[k]
+                                .strip_prefix("--")
+                                .is_some_and(|n| n.len() >= 3 && holds_word(&lower, n))
                             || in_names(&words[k])
                             || (versioned && words[k] == "version")
                             || (stage.is_some() && ["image", "base"].contains(&words[k].as_str()))
@@ -3131,6 +3136,21 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     })
             });
         }
+        // Of the lines writing a number, those of the code and configuration over documents':
+        // `Arg.(value & opt int 88 & info [ "w"; "width" ] …)` over the README's table row
+        // "| `-w`, `--width` | `80` | Width of the text table |" and the changelog's
+        // "`--width` now defaults to 88 columns." (an OCaml/dune project, session 49: the
+        // README's row holds the most of "How wide is the text table when I don't give
+        // --width?"'s words, it alone was shown, and Qwen2.5-Coder-0.5B answered `80`).
+        let coded: Vec<(usize, usize)> = numbered
+            .iter()
+            .copied()
+            .filter(|&(mi, li)| {
+                line_place(results[mi].0, results[mi].1[li]).is_some_and(|(path, _)| {
+                    !crate::builtin::is_document(&path) && !crate::builtin::is_changelog(&path)
+                })
+            })
+            .collect();
         for kept in [
             &primary,
             &named_variant,
@@ -3141,6 +3161,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             &defaulting,
             &referenced,
             &numbered,
+            &coded,
         ] {
             if held.iter().any(|(mi, li, _)| kept.contains(&(*mi, *li))) {
                 held.retain(|(mi, li, _)| kept.contains(&(*mi, *li)));

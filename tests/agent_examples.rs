@@ -8083,3 +8083,44 @@ fn the_verb_change_names_no_changelog() {
         )
     );
 }
+
+/// Found with an OCaml/dune project (session 49, default_width): asked "How wide is the text
+/// table when I don't give --width?", the search for `width` showed the changelog's "`--width`
+/// now defaults to 88 columns.", the README's table row "| `-w`, `--width` | `80` | Width of
+/// the text table |" and `bin/main.ml`'s `Arg.(value & opt int 88 & info [ "w"; "width" ] …)`;
+/// the README's row alone was shown as bearing (it holds the most of the question's words),
+/// and Qwen2.5-Coder-0.5B answered `80`. Of the lines writing a number, the code's come before
+/// documents'.
+#[test]
+fn a_number_the_code_writes_comes_before_the_documents() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "CHANGES.md",
+                "## 0.6.0\n- `--width` now defaults to 88 columns.\n",
+            ),
+            (
+                "README.md",
+                "| Flag | Default | Meaning |\n| `-w`, `--width`   | `80`               | Width of the text table |\n",
+            ),
+            (
+                "bin/main.ml",
+                "let width =\n  let doc = \"Maximum width of the text table.\" in\n  Arg.(value & opt int 88 & info [ \"w\"; \"width\" ] ~docv:\"COLUMNS\" ~doc)\n",
+            ),
+        ],
+    );
+    let grep = call("grep", json!({"pattern": "width", "ignore_case": true}));
+    let (_, requests) = run_prompt(
+        &dir,
+        "How wide is the text table when I don't give --width?",
+        vec![grep.clone(), grep.clone(), grep.clone(), grep, "80".into()],
+    );
+    let asked = &requests.last().unwrap().messages.last().unwrap().content;
+    let shown = bearing_lines(asked);
+    assert!(
+        shown.contains("opt int 88") && !shown.contains("README.md"),
+        "{asked}"
+    );
+}

@@ -704,7 +704,7 @@ pub(crate) fn is_changelog(path: &str) -> bool {
 
 /// Whether `path` is a document by its extension: Markdown, reStructuredText, AsciiDoc, plain
 /// text, HTML.
-fn is_document(path: &str) -> bool {
+pub(crate) fn is_document(path: &str) -> bool {
     let file = path.rsplit('/').next().unwrap_or(path);
     let ext = file.rsplit_once('.').map_or("", |(_, e)| e);
     matches!(

@@ -703,6 +703,16 @@ pub(crate) fn asks_quantity(request: &str) -> bool {
         "soon",
         "frequently",
         "fast",
+        "wide",
+        "tall",
+        "deep",
+        "small",
+        "short",
+        "heavy",
+        "slow",
+        "quick",
+        "late",
+        "early",
     ];
     let words: Vec<String> = request_words(request)
         .take(200)
