@@ -8124,3 +8124,31 @@ fn a_number_the_code_writes_comes_before_the_documents() {
         "{asked}"
     );
 }
+
+/// Found with an OCaml/dune project (session 49, ocamlformat_margin_100): "Let ocamlformat use
+/// lines up to 100 columns wide." was offered the edit of `etc/tern.json`'s `"max_wind_kn":
+/// 25,` to 100 — `.ocamlformat`'s `margin = 90` gave no change, and every file was searched
+/// for a maximum. A dotfile the request names by its stem is the tool's own settings: the
+/// change is there, or none is offered.
+#[test]
+fn a_tools_dotfile_named_by_its_stem_is_where_its_change_goes() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                ".ocamlformat",
+                "version = 0.26.2\nprofile = default\nmargin = 90\n",
+            ),
+            (
+                "etc/tern.json",
+                "{\n  \"max_wind_kn\": 25,\n  \"boat_speed_kn\": 6.2\n}\n",
+            ),
+        ],
+    );
+    let tools = DispatchToolbox::builtin(dir.path()).unwrap();
+    assert_eq!(
+        tools.change_asked("Let ocamlformat use lines up to 100 columns wide."),
+        None
+    );
+}

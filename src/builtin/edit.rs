@@ -319,7 +319,15 @@ impl Edit {
             // the files are searched as for a request naming none (a PHP library, session 39:
             // "Show 50 invoices per page." is `config/app.php`'s `'per_page' => 25`).
             let file = path.rsplit('/').next().unwrap_or(&path);
-            let by_name = crate::tools::request_words(request).any(|w| w == path || w == file);
+            // A dotfile named by its stem is the tool's own settings (`.ocamlformat` for "Let
+            // ocamlformat use lines up to 100 columns wide."): the change is there or nowhere
+            // (an OCaml/dune project, session 49: `margin = 90` gave nothing, and the search of
+            // every file offered `etc/tern.json`'s `"max_wind_kn": 25` → 100).
+            let dotfile = file.starts_with('.')
+                && crate::tools::request_words(request)
+                    .any(|w| crate::tools::word_names_stem(w, crate::tools::file_stem(file)));
+            let by_name =
+                dotfile || crate::tools::request_words(request).any(|w| w == path || w == file);
             // A changelog named by its stem only is the verb "Change", not the file: it records
             // what was set and sets nothing (an OCaml/dune project, session 49: "Change the
             // default forecast timeout to 3000 ms." offered CHANGES.md's "(default 15).").
