@@ -2426,10 +2426,14 @@ pub fn is_question(prompt: &str) -> bool {
     let scene = || {
         (PREPOSITIONS.contains(&first) || SCENE.contains(&first))
             && lower.split(',').nth(1).is_some_and(|clause| {
-                clause
+                let mut words = clause
                     .split(|c: char| !(c.is_alphanumeric() || c == '\''))
-                    .find(|w| !w.is_empty())
-                    .is_some_and(|w| WH.contains(&w) || OTHER_OPENERS.contains(&w))
+                    .filter(|w| !w.is_empty());
+                let first = words.next().unwrap_or_default();
+                WH.contains(&first)
+                    || OTHER_OPENERS.contains(&first)
+                    || (PREPOSITIONS.contains(&first)
+                        && words.next().is_some_and(|w| WH.contains(&w)))
             })
     };
     (opens || scene()) && !ACTIONS.iter().any(|a| lower.starts_with(a))
