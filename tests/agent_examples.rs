@@ -8152,3 +8152,32 @@ fn a_tools_dotfile_named_by_its_stem_is_where_its_change_goes() {
         None
     );
 }
+
+/// Found with an OCaml/dune project (session 49, yojson_220): "Require at least yojson 2.2.0."
+/// was offered no change — "at least" was no "or newer", and an opam file's `"yojson" {>=
+/// "2.1.0"}` no pinned requirement; "Require yojson 2.2.0 or newer." found the opam file's own
+/// `version: "0.6.1"` first.
+#[test]
+fn an_opam_dependency_bound_is_a_pinned_requirement() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "tern-planner.opam",
+            "opam-version: \"2.0\"\nversion: \"0.6.1\"\ndepends: [\n  \"ocaml\" {>= \"4.14.0\"}\n  \"cmdliner\" {>= \"1.2.0\"}\n  \"yojson\" {>= \"2.1.0\"}\n]\n",
+        )],
+    );
+    let tools = DispatchToolbox::builtin(dir.path()).unwrap();
+    let want = r#"{"name":"edit","arguments":{"path":"tern-planner.opam","old_text":"\"yojson\" {>= \"2.1.0\"}","new_text":"\"yojson\" {>= \"2.2.0\"}"}}"#;
+    for prompt in [
+        "Require at least yojson 2.2.0.",
+        "Require yojson 2.2.0 or newer.",
+        "Upgrade yojson to 2.2.0.",
+    ] {
+        assert_eq!(
+            tools.change_asked(prompt).as_deref(),
+            Some(want),
+            "{prompt}"
+        );
+    }
+}

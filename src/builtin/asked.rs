@@ -585,6 +585,7 @@ pub(crate) fn value_set(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
 /// Require Ruby 3.2 or newer   → (3.2, [Ruby, version])
 /// Require Node 20+            → (20, [Node, version])
 /// Require version 1.2.2 or newer of the http package → (1.2.2, [http, version])
+/// Require at least yojson 2.2.0 → (2.2.0, [yojson, version])
 /// ```
 fn version_required(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
     let verb = verb_at(parts, &["require", "need"])?;
@@ -597,11 +598,18 @@ fn version_required(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
         .iter()
         .position(|p| !p.quoted && number(p.text.trim_end_matches('+')))?;
     let (keys, value) = (&rest[..at], &rest[at]);
+    // "Require at least K V" says "or newer" first (an OCaml/dune project, session 49:
+    // "Require at least yojson 2.2.0." was offered no change).
+    let (keys, at_least) = match keys {
+        [at, least, tail @ ..] if at.is("at") && least.is("least") => (tail, true),
+        _ => (keys, false),
+    };
     let plus = value.text.ends_with('+');
-    let newer = matches!(
-        rest.get(at + 1..at + 3),
-        Some([or, later]) if or.is("or") && later.is_any(&["newer", "later", "higher", "above"])
-    );
+    let newer = at_least
+        || matches!(
+            rest.get(at + 1..at + 3),
+            Some([or, later]) if or.is("or") && later.is_any(&["newer", "later", "higher", "above"])
+        );
     // "Require version V or newer of the NAME package": NAME names it (a Dart package,
     // session 44: "… of the http package" named nothing but `version`).
     let of_name: Vec<Part> = match rest.get(at + 3..) {

@@ -2136,6 +2136,17 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
     if let Some(one) = range_bound(text, keys, value) {
         return Some(one);
     }
+    // A requirement pinned to a version (see [`pinned`]), before the assignments below: the
+    // one line pinning a package the request names (an OCaml/dune project, session 49:
+    // "Require at least yojson 2.2.0." names `yojson` and `version`, the opam file's own
+    // `version: "0.6.1"` was taken for the change, beside `"yojson" {>= "2.1.0"}`).
+    if version_like(value) {
+        let mut pins =
+            value_keys(keys).flat_map(|key| text.lines().filter_map(move |l| pinned(l, key)));
+        if let (Some(one), None) = (pins.next(), pins.next()) {
+            return Some(one);
+        }
+    }
     // A command-line option defined over several lines, its name in quotes on one and its
     // default on a line of the block after it (optparse-applicative's `( long "width"` …
     // `<> value 96`; a Haskell project, session 47: "Set the default report width to 120."
@@ -3397,26 +3408,44 @@ fn image_tag<'a>(line: &'a str, key: &str, value: &str) -> Option<(&'a str, &'a 
 }
 
 /// When `line` pins the requirement `key` (case aside) to a version — `pytest==8.2.2`,
-/// `Django>=5.0`, `psycopg[binary]~=3.1.19`, a comment after it aside — the line and the
-/// version; `None` otherwise.
+/// `Django>=5.0`, `psycopg[binary]~=3.1.19`, a comment after it aside, an opam dependency's
+/// `"yojson" {>= "2.1.0"}` — the line and the version; `None` otherwise.
 fn pinned<'a>(line: &'a str, key: &str) -> Option<(&'a str, &'a str)> {
     let t = line.trim_start();
+    // An opam file quotes the package's name and braces its constraint: `"yojson" {>=
+    // "2.1.0"}` (an OCaml/dune project, session 49: "Require at least yojson 2.2.0." was
+    // offered no change).
+    let (t, opam) = match t.strip_prefix('"') {
+        Some(unquoted) => (unquoted, true),
+        None => (t, false),
+    };
     let rest = t.get(key.len()..)?;
     if !t[..key.len()].eq_ignore_ascii_case(key) {
         return None;
     }
+    let rest = if opam {
+        rest.strip_prefix('"')?.trim_start().strip_prefix('{')?
+    } else {
+        rest
+    };
     // Extras, `[binary]`.
     let rest = match rest.strip_prefix('[') {
         Some(extras) => &extras[extras.find(']')? + 1..],
         None => rest,
     };
     let rest = rest.trim_start();
-    let op = ["===", "==", ">=", "~=", "<=", "!="]
+    let op = ["===", "==", ">=", "~=", "<=", "!=", "="]
         .iter()
+        .filter(|op| opam || **op != "=")
         .find(|op| rest.starts_with(*op))?;
     let version = rest[op.len()..].trim_start();
+    let version = if opam {
+        version.strip_prefix('"')?
+    } else {
+        version
+    };
     let end = version
-        .find(|c: char| c.is_whitespace() || c == ',' || c == ';' || c == '#')
+        .find(|c: char| c.is_whitespace() || c == ',' || c == ';' || c == '#' || (opam && c == '"'))
         .unwrap_or(version.len());
     let version = &version[..end];
     version_like(version).then_some((line, version))
