@@ -8181,3 +8181,30 @@ fn an_opam_dependency_bound_is_a_pinned_requirement() {
         );
     }
 }
+
+/// Found with an OCaml/dune project (session 49, reserve_25): "Bump the default safety reserve
+/// to 25 percent." was offered no change; the default is Cmdliner's `Arg.(value & opt int 20 &
+/// info [ "r"; "reserve" ] …)`, the option's name in the `info` list, its default after `opt`
+/// and the converter.
+#[test]
+fn a_cmdliner_options_default_is_set() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "bin/main.ml",
+            "let speed =\n  Arg.(value & opt (some float) None & info [ \"s\"; \"speed\" ] ~docv:\"KNOTS\" ~doc)\n\nlet reserve =\n  Arg.(value & opt int 20 & info [ \"r\"; \"reserve\" ] ~docv:\"PERCENT\" ~doc)\n",
+        )],
+    );
+    let tools = DispatchToolbox::builtin(dir.path()).unwrap();
+    assert_eq!(
+        tools
+            .change_asked("Bump the default safety reserve to 25 percent.")
+            .as_deref(),
+        Some(
+            r#"{"name":"edit","arguments":{"path":"bin/main.ml","old_text":"Arg.(value & opt int 20 & info [ \"r\"; \"reserve\" ] ~docv:\"PERCENT\" ~doc)","new_text":"Arg.(value & opt int 25 & info [ \"r\"; \"reserve\" ] ~docv:\"PERCENT\" ~doc)"}}"#
+        )
+    );
+    // An option with no literal default gets none.
+    assert_eq!(tools.change_asked("Set the default speed to 6."), None);
+}

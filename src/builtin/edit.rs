@@ -2154,6 +2154,14 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
     if let Some(one) = option_block_default(text, keys, value) {
         return Some(one);
     }
+    // Or on one line, as OCaml's Cmdliner writes it: `Arg.(value & opt int 20 & info [ "r";
+    // "reserve" ] …)` (an OCaml/dune project, session 49: "Bump the default safety reserve to
+    // 25 percent." was offered no change).
+    let mut options =
+        value_keys(keys).flat_map(|key| text.lines().filter_map(move |l| cmdliner_default(l, key)));
+    if let (Some(one), None) = (options.next(), options.next()) {
+        return Some(one);
+    }
     // A field whose documentation says what the request names (LuaLS's `---@field
     // work_minutes integer length of a focus session`, JSDoc's `@property`): its one literal
     // assignment of the value's kind. Found with a Neovim plugin (session 43): "Make focus
@@ -3301,6 +3309,40 @@ fn option_number<'a>(line: &'a str, key: &str) -> Option<(&'a str, &'a str)> {
                 .then_some((line, &rest[..end]))
         })
     })
+}
+
+/// When `line` declares a Cmdliner option named `key` (case aside) with a literal default —
+/// `opt int 20 & info [ "r"; "reserve" ]`, `opt float 5.5 & info [ "speed" ]` — the line and
+/// the default; `None` otherwise (`opt (some float) None` has none).
+fn cmdliner_default<'a>(line: &'a str, key: &str) -> Option<(&'a str, &'a str)> {
+    let info = line.find("info [")?;
+    let list = &line[info + "info [".len()..];
+    let list = &list[..list.find(']')?];
+    if !list
+        .split(';')
+        .any(|name| name.trim().trim_matches('"').eq_ignore_ascii_case(key))
+    {
+        return None;
+    }
+    let before = &line[..info];
+    let opt = asked::token_at(before, "opt").into_iter().next_back()?;
+    let rest = before[opt + "opt".len()..].trim_start();
+    // The converter: a word (`int`), or a parenthesised one (`(some float)`).
+    let rest = if let Some(inner) = rest.strip_prefix('(') {
+        &inner[inner.find(')')? + 1..]
+    } else {
+        &rest[rest.find(char::is_whitespace)?..]
+    };
+    let rest = rest.trim_start();
+    let end = rest
+        .find(|c: char| c.is_whitespace() || c == '&' || c == ')')
+        .unwrap_or(rest.len());
+    let value = &rest[..end];
+    (value.starts_with(|c: char| c.is_ascii_digit() || c == '-')
+        && value
+            .chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, '.' | '-' | '_')))
+    .then_some((line, value))
 }
 
 /// The keywords `line` gives a value the EDN way, each with its value: a literal after
