@@ -4008,9 +4008,15 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             .iter()
             .filter(|(_, v)| !named.iter().any(|(_, other)| within(other, v)))
             .collect();
+        // A read is of a file, whatever its name (`DESCRIPTION`, an R package's manifest, over
+        // the listing of the `R/` folder "version of R" names: session 49).
+        let reads = |call: &str| {
+            serde_json::from_str::<serde_json::Value>(call)
+                .is_ok_and(|c| c.get("name").and_then(serde_json::Value::as_str) == Some("read"))
+        };
         let chosen = deepest
             .iter()
-            .find(|(_, v)| file_like(v))
+            .find(|(call, v)| file_like(v) || reads(call))
             .or(deepest.first())
             .copied()
             .or(named.first())?;

@@ -8208,3 +8208,56 @@ fn a_cmdliner_options_default_is_set() {
     // An option with no literal default gets none.
     assert_eq!(tools.change_asked("Set the default speed to 6."), None);
 }
+
+/// Found with an R package (session 49): "What's the oldest version of R that meadow can be
+/// installed on?" searched `meadow` in the `R/` folder (the word "R" taken for the folder);
+/// "Which exact dplyr version is locked in the renv lockfile?" searched `locked`, a comment of
+/// the Dockerfile, though `renv.lock` — named by its stem — writes dplyr's version on the line
+/// after its name; "Which R version does the Docker image run?" searched "image run", though
+/// the Dockerfile writes `ARG R_VERSION=4.3.2`. The oldest R is DESCRIPTION's `Depends: R (>=
+/// …)`; a subject's version on one of the two lines after it, or as its `_VERSION` key, is
+/// beside it; a one-letter name in capitals next to "version" is a subject.
+#[test]
+fn an_r_packages_versions_are_looked_for_where_r_writes_them() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "DESCRIPTION",
+                "Package: meadow\nVersion: 0.6.1\nDepends: R (>= 4.1.0)\nImports:\n    dplyr (>= 1.1.0)\n",
+            ),
+            (
+                "renv.lock",
+                "{\n  \"Packages\": {\n    \"dplyr\": {\n      \"Package\": \"dplyr\",\n      \"Version\": \"1.1.4\",\n      \"Source\": \"Repository\"\n    }\n  }\n}\n",
+            ),
+            (
+                "Dockerfile",
+                "ARG R_VERSION=4.3.2\n# --- build: restore the locked dependencies -----\nFROM rocker/r-ver:${R_VERSION} AS build\n",
+            ),
+            (
+                "R/read.R",
+                "read_survey <- function(path) {\n  meadow_inform(\"Reading\")\n}\n",
+            ),
+            (
+                "README.md",
+                "# meadow\n\nThe image runs meadow's pipeline.\n",
+            ),
+        ],
+    );
+    for (prompt, path) in [
+        (
+            "What's the oldest version of R that meadow can be installed on?",
+            "DESCRIPTION",
+        ),
+        (
+            "Which exact dplyr version is locked in the renv lockfile?",
+            "renv.lock",
+        ),
+        ("Which R version does the Docker image run?", "Dockerfile"),
+    ] {
+        let asked = asked_after_answer(&dir, prompt, "4.0.0", "Done.");
+        let want = format!(r#"{{"name":"read","arguments":{{"path":"{path}"}}}}"#);
+        assert!(asked.ends_with(&want), "{prompt}: {asked}");
+    }
+}

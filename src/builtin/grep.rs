@@ -997,15 +997,41 @@ fn phrase_elsewhere(sb: &Sandbox, request: &str, file: &str) -> Option<String> {
     // nginx:1.25.4-alpine` for "Which nginx image version does the Docker image serve the app
     // with?": a Vue/Vite application, session 47): its read answers it.
     if crate::tools::asks_version(request) {
-        let subjects: Vec<String> = plain_words(request)
+        let mut subjects: Vec<String> = plain_words(request)
             .into_iter()
             .filter(|w| !["version", "versions"].contains(&w.as_str()))
             .collect();
-        if text.lines().any(|l| {
-            crate::tools::dotted_number(l)
-                && subjects
-                    .iter()
-                    .any(|w| !super::asked::token_at(l, w).is_empty())
+        // And a one-letter name written as one, next to "version" ("Which R version …", "the
+        // version of R"), which plain words leave out.
+        let words: Vec<&str> = crate::tools::request_words(request).take(200).collect();
+        for (i, w) in words.iter().enumerate() {
+            let is =
+                |k: usize, word: &str| words.get(k).is_some_and(|n| n.eq_ignore_ascii_case(word));
+            let beside =
+                is(i + 1, "version") || (i >= 2 && is(i - 2, "version") && is(i - 1, "of"));
+            let letter = w.to_lowercase();
+            if w.len() == 1
+                && w.chars().all(|c| c.is_ascii_uppercase())
+                && beside
+                && !subjects.contains(&letter)
+            {
+                subjects.push(letter);
+            }
+        }
+        // Beside: on the line, or on one of the two after it, as a lockfile writes an entry
+        // (renv.lock's `"Package": "dplyr",` then `"Version": "1.1.4",`: an R package, session
+        // 49, where "Which exact dplyr version is locked in the renv lockfile?" searched
+        // `locked`, a comment of the Dockerfile).
+        // The subject as a word, or as the name of its version key (`ARG R_VERSION=4.3.2` for
+        // "Which R version does the Docker image run?": an R package, session 49).
+        let lines: Vec<&str> = text.lines().collect();
+        if lines.iter().enumerate().any(|(i, l)| {
+            subjects.iter().any(|w| {
+                !super::asked::token_at(l, w).is_empty()
+                    || !super::asked::token_at(l, &format!("{w}_version")).is_empty()
+            }) && lines[i..(i + 3).min(lines.len())]
+                .iter()
+                .any(|near| crate::tools::dotted_number(near))
         }) {
             return None;
         }

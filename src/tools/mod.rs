@@ -631,6 +631,9 @@ const REQUIREMENTS: &[(&[&str], &str, &str)] = &[
     (&["python"], "pyproject.toml", "requires-python"),
     (&["rust"], "Cargo.toml", "rust-version"),
     (&["php"], "composer.json", "\"php\""),
+    // An R package's `Depends: R (>= 4.1.0)` (an R package, session 49: "What's the oldest
+    // version of R that meadow can be installed on?" searched `meadow` in the `R/` folder).
+    (&["r"], "DESCRIPTION", "R (>="),
 ];
 
 /// The manifests, each with the text marking its statement, that state the oldest version of
@@ -834,6 +837,9 @@ pub fn request_names(request: &str, path: &str) -> bool {
         || names_variant(request, stem)
         || (path == "package.json" && names_scripts(request))
         || (MANIFESTS.contains(&path) && asks_version(request))
+        || requirement_files(request)
+            .iter()
+            .any(|(file, _)| *file == path)
         || pair_names_stem(request, stem)
         || participle_names_stem(request, stem)
         || (is_ci_config(path) && names_ci(request))
