@@ -8261,3 +8261,43 @@ fn an_r_packages_versions_are_looked_for_where_r_writes_them() {
         assert!(asked.ends_with(&want), "{prompt}: {asked}");
     }
 }
+
+/// Found with an R package (session 49, ci_newest_r): "What's the newest R release the GitHub
+/// Actions check runs against?" searched `against` in the `R/` folder — the word "R" taken for
+/// the folder, "GitHub Actions" for no CI. A one-letter word names a folder only written as a
+/// path or called a folder; "GitHub Actions" names the CI's configuration.
+#[test]
+fn the_language_r_is_no_folder_and_github_actions_is_the_ci() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                ".github/workflows/R-CMD-check.yaml",
+                "jobs:\n  check:\n    strategy:\n      matrix:\n        r: ['4.2.3', '4.3.3', '4.4.1']\n",
+            ),
+            (
+                "R/constants.R",
+                "# Matched against each name.\nUNKNOWN <- c(\"sp\")\n",
+            ),
+            ("README.md", "# meadow\n"),
+        ],
+    );
+    let asked = asked_after_answer(
+        &dir,
+        "What's the newest R release the GitHub Actions check runs against?",
+        "The latest.",
+        "Done.",
+    );
+    assert!(
+        asked.ends_with(
+            r#"{"name":"read","arguments":{"path":".github/workflows/R-CMD-check.yaml"}}"#
+        ),
+        "{asked}"
+    );
+    let asked = asked_after_answer(&dir, "What is in the R folder?", "Code.", "Done.");
+    assert!(
+        asked.ends_with(r#"{"name":"ls","arguments":{"path":"R"}}"#),
+        "{asked}"
+    );
+}

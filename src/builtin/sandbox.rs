@@ -323,6 +323,16 @@ impl Sandbox {
             .iter()
             .enumerate()
             .filter(|&(i, _)| !names_whole(&words, i))
+            // A one-letter word is a name of its own — the R language, not an R package's
+            // `R/` folder (an R package, session 49: "What's the newest R release the GitHub
+            // Actions check runs against?" searched `against` in `R/`) — unless written as a
+            // path (`R/`) or called a folder ("the R folder").
+            .filter(|&(i, w)| {
+                w.chars().count() > 1
+                    || words.get(i + 1).is_some_and(|next| {
+                        ["folder", "directory", "dir"].contains(&next.to_lowercase().as_str())
+                    })
+            })
             .map(|(_, w)| *w)
             .filter(|w| !w.contains("..") && !w.starts_with(['/', '~', '\\']))
             .filter_map(|w| self.resolve("read", w).ok())

@@ -845,11 +845,22 @@ pub fn request_names(request: &str, path: &str) -> bool {
         || (is_ci_config(path) && names_ci(request))
 }
 
-/// Whether `request` speaks of the CI: one of its words is `CI`, `workflow` or `pipeline`
-/// (case aside), which names the CI's configuration ([`is_ci_config`]).
+/// Whether `request` speaks of the CI: one of its words is `CI`, `workflow` or `pipeline`, or
+/// it says "GitHub Actions" (case aside), which names the CI's configuration
+/// ([`is_ci_config`]).
 pub(crate) fn names_ci(request: &str) -> bool {
-    request_words(request)
-        .any(|w| ["ci", "workflow", "pipeline"].contains(&w.to_lowercase().as_str()))
+    let words: Vec<String> = request_words(request)
+        .take(200)
+        .map(str::to_lowercase)
+        .collect();
+    // "GitHub Actions" too (an R package, session 49: "What's the newest R release the GitHub
+    // Actions check runs against?" searched `github`).
+    words
+        .iter()
+        .any(|w| ["ci", "workflow", "pipeline"].contains(&w.as_str()))
+        || words
+            .windows(2)
+            .any(|p| p[0] == "github" && p[1] == "actions")
 }
 
 /// Whether a participle of `request` right before a noun names the verb whose file is
