@@ -2704,6 +2704,22 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         let version_asked = crate::tools::asks_version(&self.request);
         let code_asked = correct::asks_which_code(&self.request)
             .is_some_and(|kind| crate::tools::DEFINED_KINDS.contains(&kind));
+        // For a question where a name of code is defined ("Which file is domin_to_percent()
+        // defined in?"), that name: the line defining it bears on the question before the
+        // lines calling or documenting it (an R package, session 49).
+        let defined_names: Vec<String> = if crate::tools::request_words(&self.request)
+            .take(200)
+            .any(|w| {
+                ["defined", "defines", "declared", "declares", "implemented"]
+                    .contains(&w.to_lowercase().as_str())
+            }) {
+            correct::code_names(&self.request)
+                .into_iter()
+                .filter(|n| n.contains('_') || n.chars().skip(1).any(char::is_uppercase))
+                .collect()
+        } else {
+            Vec::new()
+        };
         // The lines of `held` (below) defining a name made of the request's words (all of
         // them, lower case).
         let mut defining: Vec<(usize, usize)> = Vec::new();
@@ -2922,7 +2938,9 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     if let Some((path, n)) = stage {
                         stages.push((mi, li, path, n));
                     }
-                    if found.iter().any(|&k| in_defined(&words[k])) {
+                    if found.iter().any(|&k| in_defined(&words[k]))
+                        || defined_names.iter().any(|n| defines(own, n))
+                    {
                         defining.push((mi, li));
                     }
                     if versioned {
@@ -4679,7 +4697,8 @@ fn defines_type(text: &str, name: &str) -> bool {
 
 /// Whether `text`, a line of code, defines `name`: a keyword that defines a function, a
 /// method, a class or a type right before it (`def cart_total(items):`, `pub fn total(`,
-/// `func MaxLineLength(s string) int {`, `class Cart:`), or a C function's or a Java method's
+/// `func MaxLineLength(s string) int {`, `class Cart:`), a function assigned to it first on the
+/// line (`domin_to_percent <- function(x) {`), or a C function's or a Java method's
 /// head — a return type before it, `(` after it, no `;` at the end (`int ringbuf_push(struct
 /// ringbuf *rb)`, `public List<Booking> staying(LocalDate night) {`).
 fn defines(text: &str, name: &str) -> bool {
@@ -4712,6 +4731,21 @@ fn defines(text: &str, name: &str) -> bool {
         let before = head.trim_end();
         let last = before.rsplit(char::is_whitespace).next().unwrap_or("");
         if KEYWORDS.contains(&last) && head.ends_with(char::is_whitespace) {
+            return true;
+        }
+        // A function assigned to the name, first on its line: R's `name <- function(x)`,
+        // JavaScript's `name = function (…)` (an R package, session 49: asked "Which file is
+        // domin_to_percent() defined in?", the lines shown as bearing were six, the calls' and
+        // the docs' among them, and Qwen2.5-Coder-0.5B answered `R/read.R`, a call's file).
+        let assigned = after
+            .trim_start()
+            .strip_prefix("<-")
+            .or_else(|| after.trim_start().strip_prefix('='))
+            .is_some_and(|rest| {
+                let rest = rest.trim_start();
+                rest.starts_with("function") && !rest["function".len()..].starts_with(is_name)
+            });
+        if assigned && head.trim().is_empty() {
             return true;
         }
         // A C function's head: a type (words, `*`) before the name, `(` after, no `;`; or a

@@ -8301,3 +8301,100 @@ fn the_language_r_is_no_folder_and_github_actions_is_the_ci() {
         "{asked}"
     );
 }
+
+/// Found with an R package (session 49, domin_file): asked "Which file is domin_to_percent()
+/// defined in?", the search showed the NAMESPACE's export, the NEWS, a call in `R/read.R`, the
+/// docs and the definition in `R/scales.R`, all six shown as bearing, and Qwen2.5-Coder-0.5B
+/// answered `R/read.R`. R defines a function by assigning it (`domin_to_percent <- function(x,
+/// strict = FALSE) {`); for a question where a name is defined, the line defining it bears on
+/// it before the others.
+#[test]
+fn the_line_defining_the_asked_name_bears_on_where_it_is_defined() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            ("NAMESPACE", "export(domin_to_percent)\n"),
+            (
+                "R/read.R",
+                "read_survey <- function(path) {\n  domin = domin_to_percent(data$cover)\n}\n",
+            ),
+            (
+                "R/scales.R",
+                "#' `domin_to_percent()` maps each class to a percentage.\n#' domin_to_percent(c(\"+\", \"4\"))\ndomin_to_percent <- function(x, strict = FALSE) {\n  x\n}\n",
+            ),
+        ],
+    );
+    let grep = call(
+        "grep",
+        json!({"pattern": "domin_to_percent", "ignore_case": true}),
+    );
+    let (_, requests) = run_prompt(
+        &dir,
+        "Which file is domin_to_percent() defined in?",
+        vec![
+            grep.clone(),
+            grep.clone(),
+            grep.clone(),
+            grep,
+            "R/read.R".into(),
+        ],
+    );
+    let asked = &requests.last().unwrap().messages.last().unwrap().content;
+    let shown = bearing_lines(asked);
+    assert_eq!(
+        shown.trim(),
+        "R/scales.R (line 3): domin_to_percent <- function(x, strict = FALSE) {",
+        "{asked}"
+    );
+}
+
+/// Found with an R package (session 49, codecov_target_85): "Raise the overall coverage target
+/// on Codecov to 85%." gave nothing in `codecov.yml` (two `target:` lines), and the search of
+/// every file offered an R example's `#' clean_survey(survey, min_cover = 5)` → `85%`. A
+/// settings file the request names by its stem is where its change goes, or none is offered
+/// — but for a version: `nginx.conf` holds none of the nginx image's.
+#[test]
+fn a_settings_file_named_by_its_stem_is_where_its_change_goes() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "codecov.yml",
+                "coverage:\n  status:\n    project:\n      default:\n        target: 80%\n    patch:\n      default:\n        target: auto\n",
+            ),
+            (
+                "R/clean.R",
+                "#' clean_survey(survey, min_cover = 5)\nclean_survey <- function(data, min_cover = 0.25) {}\n",
+            ),
+            ("nginx.conf", "server {\n  listen 80;\n}\n"),
+            (
+                "Dockerfile",
+                "FROM node:20.11.1-alpine AS build\nFROM nginx:1.25.4-alpine AS runtime\n",
+            ),
+        ],
+    );
+    let tools = DispatchToolbox::builtin(dir.path()).unwrap();
+    assert_eq!(
+        tools.change_asked("Raise the overall coverage target on Codecov to 85%."),
+        None
+    );
+    // And in the R package itself, whose README.Rmd is a document.
+    let meadow = DispatchToolbox::builtin(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/meadow"),
+    )
+    .unwrap();
+    assert_eq!(
+        meadow.change_asked("Raise the overall coverage target on Codecov to 85%."),
+        None
+    );
+    assert_eq!(
+        tools
+            .change_asked("Update the nginx base image to 1.27.0-alpine.")
+            .as_deref(),
+        Some(
+            r#"{"name":"edit","arguments":{"path":"Dockerfile","old_text":"FROM nginx:1.25.4-alpine AS runtime","new_text":"FROM nginx:1.27.0-alpine AS runtime"}}"#
+        )
+    );
+}

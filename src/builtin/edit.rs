@@ -319,11 +319,17 @@ impl Edit {
             // the files are searched as for a request naming none (a PHP library, session 39:
             // "Show 50 invoices per page." is `config/app.php`'s `'per_page' => 25`).
             let file = path.rsplit('/').next().unwrap_or(&path);
-            // A dotfile named by its stem is the tool's own settings (`.ocamlformat` for "Let
-            // ocamlformat use lines up to 100 columns wide."): the change is there or nowhere
-            // (an OCaml/dune project, session 49: `margin = 90` gave nothing, and the search of
-            // every file offered `etc/tern.json`'s `"max_wind_kn": 25` → 100).
-            let dotfile = file.starts_with('.')
+            // A dotfile or a settings file named by its stem is the tool's own settings
+            // (`.ocamlformat` for "Let ocamlformat use lines up to 100 columns wide.",
+            // `codecov.yml` for "Raise the overall coverage target on Codecov to 85%."): the
+            // change is there or nowhere (an OCaml/dune project and an R package, session 49:
+            // `margin = 90` gave nothing, and the search of every file offered
+            // `etc/tern.json`'s `"max_wind_kn": 25` → 100; `target: 80%` under two sections
+            // gave nothing, and an R example's `min_cover = 5)` → `85%` was offered).
+            // (Not a version: `nginx.conf` holds none of the nginx image's.)
+            let versioned = matches!(change, Change::Set(value, _)
+                if version_like(&value.text) || tag_like(&value.text));
+            let dotfile = (file.starts_with('.') || (is_config(file) && !versioned))
                 && crate::tools::request_words(request)
                     .any(|w| crate::tools::word_names_stem(w, crate::tools::file_stem(file)));
             let by_name =
@@ -710,14 +716,14 @@ pub(crate) fn is_changelog(path: &str) -> bool {
     .contains(&stem.as_str())
 }
 
-/// Whether `path` is a document by its extension: Markdown, reStructuredText, AsciiDoc, plain
-/// text, HTML.
+/// Whether `path` is a document by its extension: Markdown (R Markdown's and Quarto's too:
+/// `README.Rmd` is the README), reStructuredText, AsciiDoc, plain text, HTML.
 pub(crate) fn is_document(path: &str) -> bool {
     let file = path.rsplit('/').next().unwrap_or(path);
     let ext = file.rsplit_once('.').map_or("", |(_, e)| e);
     matches!(
         ext.to_ascii_lowercase().as_str(),
-        "md" | "markdown" | "rst" | "adoc" | "txt" | "html" | "htm"
+        "md" | "markdown" | "rst" | "adoc" | "txt" | "html" | "htm" | "rmd" | "qmd"
     )
 }
 
@@ -4121,7 +4127,23 @@ mod tests {
         Some(serde_json::json!({"path": path, "old_text": old, "new_text": new}))
     }
 
-    use super::{assignment, same_words_line};
+    use super::{assignment, is_document, same_words_line};
+
+    #[test]
+    fn r_markdown_and_quarto_are_documents() {
+        for path in [
+            "README.md",
+            "docs/guide.rst",
+            "README.Rmd",
+            "report.qmd",
+            "notes.txt",
+        ] {
+            assert!(is_document(path), "{path}");
+        }
+        for path in ["R/read.R", "DESCRIPTION", "config.yml", "main.ml"] {
+            assert!(!is_document(path), "{path}");
+        }
+    }
 
     #[test]
     fn a_change_that_names_no_file_is_made_in_the_one_file_its_words_pick_out() {
