@@ -8398,3 +8398,34 @@ fn a_settings_file_named_by_its_stem_is_where_its_change_goes() {
         )
     );
 }
+
+/// Found with an R package (session 49, version_070): "Bump meadow's version to 0.7.0." was
+/// offered no change, where "Bump the version to 0.7.0." was DESCRIPTION's `Version: 0.6.1`;
+/// the README, whose heading names the project, starts with an HTML comment. The project's own
+/// name as a possessive says whose setting it is, not which.
+#[test]
+fn the_projects_own_name_as_a_possessive_names_no_setting() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "README.md",
+                "\n<!-- README.md is generated from README.Rmd. Please edit that file -->\n\n# meadow\n\nGrassland surveys.\n",
+            ),
+            (
+                "DESCRIPTION",
+                "Package: meadow\nVersion: 0.6.1\nDepends: R (>= 4.1.0)\n",
+            ),
+        ],
+    );
+    let tools = DispatchToolbox::builtin(dir.path()).unwrap();
+    assert_eq!(
+        tools
+            .change_asked("Bump meadow's version to 0.7.0.")
+            .as_deref(),
+        Some(
+            r#"{"name":"edit","arguments":{"path":"DESCRIPTION","old_text":"Version: 0.6.1","new_text":"Version: 0.7.0"}}"#
+        )
+    );
+}

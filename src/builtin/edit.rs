@@ -222,6 +222,26 @@ impl TypedTool for Edit {
     fn change_asked(&self, request: &str) -> Option<Value> {
         let parts = asked::parts(request);
         let change = Change::read(&parts)?;
+        // The project's own name as a possessive says whose setting it is, not which: "Bump
+        // meadow's version to 0.7.0." is the version of `Version: 0.6.1` (an R package,
+        // session 49: offered no change, where "Bump the version to 0.7.0." was).
+        let change = match change {
+            Change::Set(value, keys) => {
+                let own = super::grep::own_name(&self.sandbox, self.sandbox.root());
+                let owner = |k: &asked::Part| {
+                    let t = k.text.replace('\u{2019}', "'");
+                    t.strip_suffix("'s")
+                        .is_some_and(|name| own.as_deref() == Some(name.to_lowercase().as_str()))
+                };
+                let kept: Vec<asked::Part> = keys.iter().filter(|k| !owner(k)).cloned().collect();
+                if kept.is_empty() || kept.len() == keys.len() {
+                    Change::Set(value, keys)
+                } else {
+                    Change::Set(value, kept)
+                }
+            }
+            other => other,
+        };
         // For a replacement, the request's other words the line holds: `sessions_before_long_break
         // = 4` over `replicaCount: 4` for "Give a long break after every 3 sessions instead of
         // 4." (session 42).

@@ -2237,10 +2237,14 @@ fn is_doc(path: &str) -> bool {
 
 /// The name a project's README gives it in its title (`# ledger-lite`), lower case: one word
 /// of two characters or more. Read from `README.md` at `dir`, or the workspace's root.
-fn own_name(sb: &Sandbox, dir: &std::path::Path) -> Option<String> {
+pub(crate) fn own_name(sb: &Sandbox, dir: &std::path::Path) -> Option<String> {
     let title = |d: &std::path::Path| -> Option<String> {
         let text = std::fs::read_to_string(d.join("README.md")).ok()?;
-        let first = text.lines().find(|l| !l.trim().is_empty())?;
+        // The first line that says something, an HTML comment aside (`<!-- README.md is
+        // generated from README.Rmd … -->`, an R package's: session 49).
+        let first = text
+            .lines()
+            .find(|l| !l.trim().is_empty() && !l.trim_start().starts_with("<!--"))?;
         let name = first.strip_prefix("# ")?.trim().trim_matches('`');
         (name.chars().count() >= 2 && !name.contains(char::is_whitespace))
             .then(|| name.to_lowercase())
