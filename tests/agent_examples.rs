@@ -8429,3 +8429,31 @@ fn the_projects_own_name_as_a_possessive_names_no_setting() {
         )
     );
 }
+
+/// Found with an OCaml/dune project (session 49, forecast_timeout_3s): "Cut the default
+/// forecast timeout down to 3 seconds." was no change ("cut" no verb that sets), and "Set
+/// forecast_timeout_ms to 3 seconds." offered `let forecast_timeout_ms = 3` — OCaml's `let`
+/// hid the key's unit, so 3 seconds was not written as 3000 ms.
+#[test]
+fn a_let_bound_keys_unit_converts_the_value_and_cut_sets_it() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "lib/defaults.ml",
+            "let boat_speed_kn = 5.5\n\n(* How long to wait for the forecast. *)\nlet forecast_timeout_ms = 6000\n",
+        )],
+    );
+    let tools = DispatchToolbox::builtin(dir.path()).unwrap();
+    let want = r#"{"name":"edit","arguments":{"path":"lib/defaults.ml","old_text":"let forecast_timeout_ms = 6000","new_text":"let forecast_timeout_ms = 3000"}}"#;
+    for prompt in [
+        "Cut the default forecast timeout down to 3 seconds.",
+        "Set forecast_timeout_ms to 3 seconds.",
+    ] {
+        assert_eq!(
+            tools.change_asked(prompt).as_deref(),
+            Some(want),
+            "{prompt}"
+        );
+    }
+}

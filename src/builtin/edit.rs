@@ -2043,6 +2043,13 @@ pub(crate) fn keyword_arg<'a>(line: &'a str, name: &str) -> Option<&'a str> {
 /// `interval_ms = 2000`, `"timeoutMs": 500,`), quotes and a list's `- ` aside.
 fn keyed_number(line: &str) -> Option<(&str, &str)> {
     let bare = line.trim_start().trim_start_matches("- ").trim_start();
+    // A binding's keyword before the name: OCaml's `let forecast_timeout_ms = 6000` (an
+    // OCaml/dune project, session 49: "Set forecast_timeout_ms to 3 seconds." offered `= 3`).
+    let bare = ["let ", "const ", "var ", "val "]
+        .iter()
+        .find_map(|k| bare.strip_prefix(k))
+        .unwrap_or(bare)
+        .trim_start();
     let bare = bare.trim_start_matches(['"', '\'']);
     let end = bare
         .find(|c: char| !(asked::is_name_char(c) || c == '-' || c == '.'))

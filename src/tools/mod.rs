@@ -220,6 +220,7 @@ pub(crate) const SET_VERBS: &[&str] = &[
     "limit",
     "scale",
     "pin",
+    "cut",
 ];
 
 /// Verbs that open a request for a number of things per unit ("Show 50 invoices per page",
