@@ -8457,3 +8457,41 @@ fn a_let_bound_keys_unit_converts_the_value_and_cut_sets_it() {
         );
     }
 }
+
+/// Found with an OCaml/dune project (session 49, mock_forecast_port): "Which local port does
+/// the dev config expect the mock forecast server on?" searched `mock[._-]?forecast`, a
+/// Makefile target and README lines, and `etc/tern.dev.json`'s `"forecast_url":
+/// "http://localhost:8089/v1/wind"` was never shown. "The dev config" names the one settings
+/// file whose name holds `dev`.
+#[test]
+fn the_dev_config_names_the_dev_settings_file() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "etc/tern.json",
+                "{\n  \"forecast_url\": \"https://api.windbird.example/v1/wind\"\n}\n",
+            ),
+            (
+                "etc/tern.dev.json",
+                "{\n  \"forecast_url\": \"http://localhost:8089/v1/wind\"\n}\n",
+            ),
+            (
+                "Makefile",
+                "mock-forecast:\n\tpython3 -m http.server 8089\n",
+            ),
+            ("lib/forecast.ml", "let fetch ~url = url\n"),
+        ],
+    );
+    let asked = asked_after_answer(
+        &dir,
+        "Which local port does the dev config expect the mock forecast server on?",
+        "8080",
+        "Done.",
+    );
+    assert!(
+        asked.ends_with(r#"{"name":"read","arguments":{"path":"etc/tern.dev.json"}}"#),
+        "{asked}"
+    );
+}

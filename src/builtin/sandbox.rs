@@ -419,6 +419,15 @@ impl Sandbox {
             }
         })
         .or_else(|| {
+            // An environment's configuration, "the dev config" (see
+            // `crate::tools::names_env_config`): the one file it names.
+            let mut named = files
+                .iter()
+                .filter(|(_, shown)| crate::tools::names_env_config(request, shown));
+            let first = named.next()?;
+            named.next().is_none().then(|| first.1.clone())
+        })
+        .or_else(|| {
             // The oldest version of a language the project supports ("What is the minimum
             // Node.js version the app supports?"): the root's manifest stating it, before the
             // version file of the version it is developed with (`.nvmrc`).

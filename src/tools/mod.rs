@@ -844,6 +844,66 @@ pub fn request_names(request: &str, path: &str) -> bool {
         || pair_names_stem(request, stem)
         || participle_names_stem(request, stem)
         || (is_ci_config(path) && names_ci(request))
+        || names_env_config(request, path)
+}
+
+/// Whether `request` names `path` as an environment's configuration: "the dev config" (or
+/// configuration, settings) names `etc/tern.dev.json`, `config/dev.exs`, `settings-development.toml`
+/// — a settings file (YAML, JSON, TOML, INI, `.conf`, `.exs`, `.env`) whose name holds the
+/// environment's word, or its long or short form, as a part. Found with an OCaml/dune project
+/// (session 49): "Which local port does the dev config expect the mock forecast server on?"
+/// searched `mock[._-]?forecast`, a Makefile target, and `etc/tern.dev.json`'s
+/// `"forecast_url": "http://localhost:8089/v1/wind"` was never shown.
+///
+/// ```
+/// use toolmend::tools::names_env_config;
+/// assert!(names_env_config("Which port does the dev config use?", "etc/tern.dev.json"));
+/// assert!(names_env_config("What does the production settings file set?", "config/production.json"));
+/// assert!(!names_env_config("Which port does the dev config use?", "etc/tern.json"));
+/// assert!(!names_env_config("Which port does the config use?", "etc/tern.dev.json"));
+/// ```
+#[must_use]
+pub fn names_env_config(request: &str, path: &str) -> bool {
+    const ENVS: &[&[&str]] = &[
+        &["dev", "development"],
+        &["prod", "production"],
+        &["test", "testing"],
+        &["staging", "stage"],
+        &["local"],
+        &["ci"],
+    ];
+    let name = path.rsplit('/').next().unwrap_or(path).to_lowercase();
+    let settings = name.starts_with(".env")
+        || name.rsplit_once('.').is_some_and(|(_, ext)| {
+            [
+                "yml",
+                "yaml",
+                "json",
+                "toml",
+                "ini",
+                "conf",
+                "cfg",
+                "exs",
+                "env",
+                "properties",
+            ]
+            .contains(&ext)
+        });
+    if !settings {
+        return false;
+    }
+    let parts: Vec<&str> = name.split(['.', '-', '_']).collect();
+    let words: Vec<String> = request_words(request)
+        .take(200)
+        .map(str::to_lowercase)
+        .collect();
+    words.windows(2).any(|w| {
+        ["config", "configuration", "settings"].contains(&w[1].as_str())
+            && ENVS
+                .iter()
+                .find(|forms| forms.contains(&w[0].as_str()))
+                .is_some_and(|forms| parts.iter().any(|p| forms.contains(p)))
+    })
 }
 
 /// Whether `request` speaks of the CI: one of its words is `CI`, `workflow` or `pipeline`, or
