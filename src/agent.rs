@@ -2258,13 +2258,28 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             && let Some(number) = correct::line_number_as_answer(content, prompt, texts())
         {
             asked.number = true;
-            let bearing = correct::bearing(evidence());
+            let shown = evidence();
+            let bearing = correct::bearing(shown);
+            // The numbers the bearing lines write, less those a change log line says were
+            // replaced (`16` of "from 16 to 24") and the line number given.
+            let replaced: Vec<String> = shown
+                .iter()
+                .filter_map(|l| replaced_values(shown_text(l)))
+                .flat_map(|(old, _)| old)
+                .collect();
+            let mut values: Vec<String> = Vec::new();
+            for v in shown.iter().flat_map(|l| value_tokens(shown_text(l))) {
+                let numeric = v.chars().all(|c| c.is_ascii_digit() || c == '.');
+                if numeric && v != number && !replaced.contains(&v) && !values.contains(&v) {
+                    values.push(v);
+                }
+            }
             // The lines shown hold what the answer needs: the next turn offers no tools (a
             // Clojure service, session 49: asked again, Qwen2.5-Coder-0.5B sent its search and
             // read a fourth time, and the run ended with no answer).
             asked.answer_only = bearing.is_some();
             return Some((
-                correct::line_number_answered(&number, prompt, bearing.as_deref()),
+                correct::line_number_answered(&number, prompt, bearing.as_deref(), &values),
                 "the answer's number is only a read's line number: asked to answer from the lines' text",
             ));
         }

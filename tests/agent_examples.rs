@@ -8495,3 +8495,46 @@ fn the_dev_config_names_the_dev_settings_file() {
         "{asked}"
     );
 }
+
+/// Found re-running a Clojure service's prod_pool_size and a Haskell project's report_width
+/// (session 49): told that `14` (`21`) was only a read's line number, shown the changelog's
+/// "Raise the production database pool from 16 to 24 connections." as bearing, in a turn
+/// without tools, Qwen2.5-Coder-0.5B answered `14` again. The message names the numbers the
+/// bearing lines write, less the values a change log says were replaced.
+#[test]
+fn a_line_number_answer_is_shown_the_numbers_the_lines_write() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "CHANGELOG.md",
+                "## 1.2.0\n- Raise the production database pool from 16 to 24 connections.\n",
+            ),
+            (
+                "src/db.clj",
+                "(ns courier.db)\n\n(defn start-pool\n  [{:keys [pool-size]}]\n  (log/infof \"Opening database pool with %d connections\" pool-size))\n",
+            ),
+        ],
+    );
+    let grep = call(
+        "grep",
+        json!({"pattern": "connections", "ignore_case": true}),
+    );
+    let read = call(
+        "read",
+        json!({"path": "src/db.clj", "start_line": 3, "end_line": 5}),
+    );
+    let (t, requests) = run_prompt(
+        &dir,
+        "How many connections does the database pool hold in production?",
+        vec![grep, read, "3".into(), "24".into()],
+    );
+    let asked = &requests[3].messages.last().unwrap().content;
+    assert!(
+        asked.starts_with("`3` is only the number of a line of a read")
+            && asked.ends_with("The lines write `24`."),
+        "{asked}"
+    );
+    assert_eq!(t.answer.as_deref(), Some("24"));
+}

@@ -2134,13 +2134,25 @@ pub fn line_number_as_answer<'r>(
 /// number ([`line_number_as_answer`]), once a run; `lines`: the lines bearing on the request
 /// ([`bearing`]).
 #[must_use]
-pub fn line_number_answered(number: &str, prompt: &str, lines: Option<&str>) -> String {
+pub fn line_number_answered(
+    number: &str,
+    prompt: &str,
+    lines: Option<&str>,
+    values: &[String],
+) -> String {
     let m = format!(
         "`{number}` is only the number of a line of a read, not a value the file writes. The \
          user asked \"{}\": answer from the text of the lines.",
         restated(prompt)
     );
-    with_lines(m, lines)
+    let mut m = with_lines(m, lines);
+    // The numbers those lines write, when there are few: what the answer is among (a Clojure
+    // service, session 49: told the above, Qwen2.5-Coder-0.5B answered the line number again).
+    if lines.is_some() && (1..=3).contains(&values.len()) {
+        let values: Vec<&str> = values.iter().map(String::as_str).collect();
+        m.push_str(&format!("\nThe lines write {}.", as_code(&values)));
+    }
+    m
 }
 
 /// The path `answer` gives, when it is only the place of a line bearing on a question
