@@ -357,7 +357,15 @@ pub fn empty_reply(prompt: &str, after_results: bool) -> String {
 /// the answer (quotes aside), both long enough (12 characters) that this is no coincidence.
 /// Small models echo the last message they were sent from its start ("2 turns left.", "You
 /// sent exactly the same `edit` call again …") where the answer belongs; a piece from a
-/// message's middle (the file list of a not-found message) can be an answer.
+/// message's middle (the file list of a not-found message) can be an answer. So is an answer
+/// starting with a message's first 30 characters or more, whatever follows.
+///
+/// ```
+/// use toolmend::agent::correct::echoes;
+/// let sent = "invalid arguments for `read`, field `path`: `config.toml` does not exist.";
+/// assert!(echoes("invalid arguments for `read`, field `path`: `README.md` does not exist.", [sent]));
+/// assert!(!echoes("`long_break_minutes = 15`: the long break lasts 15 minutes.", [sent]));
+/// ```
 #[must_use]
 pub fn echoes<'m>(answer: &str, sent: impl IntoIterator<Item = &'m str>) -> bool {
     const MIN_CHARS: usize = 12;
@@ -384,9 +392,21 @@ pub fn echoes<'m>(answer: &str, sent: impl IntoIterator<Item = &'m str>) -> bool
         let s = &m[..end];
         s.chars().count() >= 2 * MIN_CHARS && answer.contains(s)
     };
+    // Or the start of a message, 30 characters or more, with other words after it: "invalid
+    // arguments for `read`, field `path`: `README.md` does not exist. …", a corrective
+    // message's head with another file in it (a Neovim plugin, session 49: the run ended with
+    // that as the answer).
+    let same_start = |m: &str| {
+        answer
+            .chars()
+            .zip(m.chars())
+            .take_while(|(a, b)| a == b)
+            .count()
+            >= 30
+    };
     let echo = |m: &str| {
         m.chars().count() >= MIN_CHARS
-            && (m.starts_with(answer) || answer.contains(m) || first_sentence(m))
+            && (m.starts_with(answer) || answer.contains(m) || first_sentence(m) || same_start(m))
     };
     // A note toolmend put in a result is wrapped in parentheses, which an echo may leave out.
     sent.into_iter().map(|m| plain(m.trim())).any(|m| {
