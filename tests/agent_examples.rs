@@ -8538,3 +8538,38 @@ fn a_line_number_answer_is_shown_the_numbers_the_lines_write() {
     );
     assert_eq!(t.answer.as_deref(), Some("24"));
 }
+
+/// Found re-running a Helm chart's app_version (session 49, whose look became the read of
+/// `Chart.yaml`): asked "Which version of the application does the chart deploy by default?",
+/// the lines shown as bearing were `version: 0.4.2` (the chart's) and a dependency's `version:
+/// 18.6.1`, and Qwen2.5-Coder-0.5B answered `0.4.2`; `appVersion: "1.9.0"` names the
+/// application by its short form. `app` is the short form of "application".
+#[test]
+fn app_is_the_short_form_of_application() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "Chart.yaml",
+            "apiVersion: v2\nname: beacon\ntype: application\nversion: 0.4.2\nappVersion: \"1.9.0\"\ndependencies:\n  - name: redis\n    version: 18.6.1\n",
+        )],
+    );
+    let read = call("read", json!({"path": "Chart.yaml"}));
+    let (_, requests) = run_prompt(
+        &dir,
+        "Which version of the application does the chart deploy by default?",
+        vec![
+            read.clone(),
+            read.clone(),
+            read.clone(),
+            read,
+            "0.4.2".into(),
+        ],
+    );
+    let asked = &requests.last().unwrap().messages.last().unwrap().content;
+    assert_eq!(
+        bearing_lines(asked).trim(),
+        "5\tappVersion: \"1.9.0\"",
+        "{asked}"
+    );
+}

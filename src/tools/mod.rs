@@ -523,6 +523,7 @@ const ABBREVIATIONS: &[(&str, &str)] = &[
     ("max", "maximum"),
     ("dev", "development"),
     ("prod", "production"),
+    ("app", "application"),
 ];
 
 /// The short form code writes for `word` (lower case; see `ABBREVIATIONS`): `tz` for
