@@ -8573,3 +8573,54 @@ fn app_is_the_short_form_of_application() {
         "{asked}"
     );
 }
+
+/// Found with a Zig service (session 49): "What's the oldest Zig release I can still build
+/// zest with?" searched `still` ("release" was no version, and Zig's manifest no requirement
+/// file); "On which port does zestd serve /metrics when nothing overrides it?" searched
+/// `overrides`, the rarest word the file named by its stem (`deploy/zestd.service`) lacked,
+/// not `port`, what is asked. The oldest Zig is `build.zig.zon`'s `.minimum_zig_version`, read
+/// whole; of the lacked words, what the question asks for is searched first.
+#[test]
+fn zig_release_and_the_asked_word_lead_the_look() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "build.zig.zon",
+                ".{\n    .name = \"zest\",\n    .version = \"0.6.1\",\n    .minimum_zig_version = \"0.12.0\",\n}\n",
+            ),
+            (
+                ".github/workflows/ci.yml",
+                "env:\n  # Still builds on 0.12.\n  ZIG_VERSION: \"0.13.0\"\n",
+            ),
+            (
+                "deploy/zestd.service",
+                "[Service]\nExecStart=/usr/local/bin/zestd --config /etc/zest/zest.json\n",
+            ),
+            (
+                "src/config.zig",
+                "/// The port the HTTP server serves /metrics on.\npub const default_http_port: u16 = 9477;\n",
+            ),
+            (
+                "README.md",
+                "# zest\n\nFlags override what the config sets.\n",
+            ),
+        ],
+    );
+    let asked = asked_after_answer(
+        &dir,
+        "What's the oldest Zig release I can still build zest with?",
+        "0.11",
+        "Done.",
+    );
+    assert!(
+        asked.ends_with(r#"{"name":"read","arguments":{"path":"build.zig.zon"}}"#),
+        "{asked}"
+    );
+    assert_search_offered(
+        &dir,
+        "On which port does zestd serve /metrics when nothing overrides it?",
+        "port",
+    );
+}

@@ -918,6 +918,15 @@ fn phrase_elsewhere(sb: &Sandbox, request: &str, file: &str) -> Option<String> {
     {
         return None;
     }
+    // A manifest stating the oldest version of the language the question asks about is read
+    // whole (`build.zig.zon`'s `.minimum_zig_version` for "What's the oldest Zig release I can
+    // still build zest with?": a Zig service, session 49, where `still` was searched).
+    if crate::tools::requirement_files(request)
+        .iter()
+        .any(|(f, _)| *f == file)
+    {
+        return None;
+    }
     let abs = sb.resolve("grep", file).ok()?;
     let stem = crate::tools::file_stem(file);
     let mut words = crate::tools::request_words(request).take(200);
@@ -1197,6 +1206,24 @@ fn phrase_elsewhere(sb: &Sandbox, request: &str, file: &str) -> Option<String> {
             let k = phrases.iter().position(|p| *p == found)?;
             let in_file = text.lines().any(|line| holds(line, k));
             (!in_file).then(|| joined_pattern(&found))
+        })
+        .or_else(|| {
+            // Of the lacked words, what the question asks for first (`port` of "On which port
+            // does zestd serve /metrics when nothing overrides it?": a Zig service, session
+            // 49, where the rarest lacked word, `overrides`, was searched).
+            // Not for a version (a package's name is asked for then, and its manifest's
+            // section found by other words: "Which version of the http package does pebble
+            // depend on?" searches `depend`).
+            let asked_lacked: Vec<String> = lacked
+                .iter()
+                .filter(|w| asked.contains(w) && !crate::tools::asks_version(request))
+                .cloned()
+                .collect();
+            let lines: Vec<usize> = asked_lacked
+                .iter()
+                .map(|w| lacked_lines[lacked.iter().position(|l| l == w).unwrap_or(0)])
+                .collect();
+            fewest_found(&asked_lacked, &lines, Tie::Longer)
         })
         .or_else(|| fewest_found(&lacked, lacked_lines, Tie::Longer))
 }

@@ -606,16 +606,17 @@ pub(crate) fn dotted_number(text: &str) -> bool {
         .any(|w| w[0].is_ascii_digit() && w[1] == b'.' && w[2].is_ascii_digit())
 }
 
-/// The first 200 words of `request`, lower case, when one of them is "version" or "versions";
-/// `None` for a request about no version.
+/// The first 200 words of `request`, lower case, when one of them is "version", "release" or
+/// their plural; `None` for a request about no version.
 fn version_words(request: &str) -> Option<Vec<String>> {
     let words: Vec<String> = request_words(request)
         .take(200)
         .map(str::to_lowercase)
         .collect();
+    // A release is a version ("the oldest Zig release").
     words
         .iter()
-        .any(|w| w == "version" || w == "versions")
+        .any(|w| ["version", "versions", "release", "releases"].contains(&w.as_str()))
         .then_some(words)
 }
 
@@ -636,6 +637,9 @@ const REQUIREMENTS: &[(&[&str], &str, &str)] = &[
     // An R package's `Depends: R (>= 4.1.0)` (an R package, session 49: "What's the oldest
     // version of R that meadow can be installed on?" searched `meadow` in the `R/` folder).
     (&["r"], "DESCRIPTION", "R (>="),
+    // Zig's `.minimum_zig_version` (a Zig service, session 49: "What's the oldest Zig release
+    // I can still build zest with?" searched `still`).
+    (&["zig"], "build.zig.zon", "minimum_zig_version"),
 ];
 
 /// The manifests, each with the text marking its statement, that state the oldest version of
