@@ -606,13 +606,18 @@ pub(crate) fn dotted_number(text: &str) -> bool {
         .any(|w| w[0].is_ascii_digit() && w[1] == b'.' && w[2].is_ascii_digit())
 }
 
+/// The first 200 words of `request` ([`request_words`]), lower case.
+pub(crate) fn lower_words(request: &str) -> Vec<String> {
+    request_words(request)
+        .take(200)
+        .map(str::to_lowercase)
+        .collect()
+}
+
 /// The first 200 words of `request`, lower case, when one of them is "version", "release" or
 /// their plural; `None` for a request about no version.
 fn version_words(request: &str) -> Option<Vec<String>> {
-    let words: Vec<String> = request_words(request)
-        .take(200)
-        .map(str::to_lowercase)
-        .collect();
+    let words = lower_words(request);
     // A release is a version ("the oldest Zig release").
     words
         .iter()
@@ -723,10 +728,7 @@ pub(crate) fn asks_quantity(request: &str) -> bool {
         "late",
         "early",
     ];
-    let words: Vec<String> = request_words(request)
-        .take(200)
-        .map(str::to_lowercase)
-        .collect();
+    let words = lower_words(request);
     words
         .windows(2)
         .any(|w| w[0] == "how" && AMOUNTS.contains(&w[1].as_str()))
@@ -898,10 +900,7 @@ pub fn names_env_config(request: &str, path: &str) -> bool {
         return false;
     }
     let parts: Vec<&str> = name.split(['.', '-', '_']).collect();
-    let words: Vec<String> = request_words(request)
-        .take(200)
-        .map(str::to_lowercase)
-        .collect();
+    let words = lower_words(request);
     words.windows(2).any(|w| {
         ["config", "configuration", "settings"].contains(&w[1].as_str())
             && ENVS
@@ -915,10 +914,7 @@ pub fn names_env_config(request: &str, path: &str) -> bool {
 /// it says "GitHub Actions" (case aside), which names the CI's configuration
 /// ([`is_ci_config`]).
 pub(crate) fn names_ci(request: &str) -> bool {
-    let words: Vec<String> = request_words(request)
-        .take(200)
-        .map(str::to_lowercase)
-        .collect();
+    let words = lower_words(request);
     // "GitHub Actions" too (an R package, session 49: "What's the newest R release the GitHub
     // Actions check runs against?" searched `github`).
     words
@@ -957,10 +953,7 @@ pub(crate) fn participle_verbs(request: &str) -> Vec<String> {
         "by", "to", "in", "on", "at", "of", "with", "from", "for", "into", "the", "a", "an", "and",
         "or", "is", "are", "was", "were", "be", "it", "them", "as",
     ];
-    let words: Vec<String> = request_words(request)
-        .take(200)
-        .map(str::to_lowercase)
-        .collect();
+    let words = lower_words(request);
     let mut verbs = Vec::new();
     for pair in words.windows(2) {
         if let Some(verb) = pair[0].strip_suffix("ed")
@@ -1030,10 +1023,7 @@ fn names_variant(request: &str, stem: &str) -> bool {
     let Some((base, variant)) = stem.rsplit_once(['-', '_', '.']) else {
         return false;
     };
-    let words: Vec<String> = request_words(request)
-        .take(200)
-        .map(str::to_lowercase)
-        .collect();
+    let words = lower_words(request);
     !base.is_empty()
         && variant.chars().all(|c| c.is_ascii_alphabetic())
         && words.iter().any(|w| word_names_stem(w, base))
@@ -1043,10 +1033,7 @@ fn names_variant(request: &str, stem: &str) -> bool {
 /// Whether two words of `request` side by side are `stem` joined by `-` or `_`, case aside
 /// ("the first frost" → `first-frost.md`: a Hugo site, session 37).
 pub(crate) fn pair_names_stem(request: &str, stem: &str) -> bool {
-    let words: Vec<String> = request_words(request)
-        .take(200)
-        .map(str::to_lowercase)
-        .collect();
+    let words = lower_words(request);
     let stem = stem.to_lowercase();
     words.windows(2).any(|pair| {
         pair.iter().all(|w| w.chars().all(char::is_alphanumeric))
