@@ -8624,3 +8624,27 @@ fn zig_release_and_the_asked_word_lead_the_look() {
         "port",
     );
 }
+
+/// Found with a Zig package (session 49, version_070): "Bump the package version to 0.7.0." was
+/// offered no change; `build.zig.zon` writes the version as a struct literal's field,
+/// `.version = "0.6.1",`.
+#[test]
+fn a_zig_struct_literals_field_is_set() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "build.zig.zon",
+            ".{\n    .name = \"zest\",\n    .version = \"0.6.1\",\n    .minimum_zig_version = \"0.12.0\",\n}\n",
+        )],
+    );
+    let tools = DispatchToolbox::builtin(dir.path()).unwrap();
+    assert_eq!(
+        tools
+            .change_asked("Bump the package version to 0.7.0.")
+            .as_deref(),
+        Some(
+            r#"{"name":"edit","arguments":{"path":"build.zig.zon","old_text":".version = \"0.6.1\",","new_text":".version = \"0.7.0\","}}"#
+        )
+    );
+}

@@ -3756,6 +3756,12 @@ fn assignment<'a>(line: &'a str, key: &str) -> Option<(&'a str, &'a str)> {
         .find_map(|w| rest.strip_prefix(w))
         .map_or(rest, str::trim_start);
     let rest = rest.strip_prefix(['"', '\'']).unwrap_or(rest);
+    // A Zig struct literal's field, `.version = "0.6.1",` (a Zig package's `build.zig.zon`,
+    // session 49: "Bump the package version to 0.7.0." was offered no change).
+    let rest = match rest.strip_prefix('.') {
+        Some(field) if !key.starts_with('.') && field.starts_with(key) => field,
+        _ => rest,
+    };
     let rest = rest.strip_prefix(key)?;
     let rest = rest.strip_prefix(['"', '\'']).unwrap_or(rest);
     let rest = rest.trim_start();
