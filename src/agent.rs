@@ -205,8 +205,12 @@ pub struct Agent<B: Backend, T: Toolbox> {
     /// toolbox cannot tell it apart).
     toolbox_wait: Duration,
     interrupt: Interrupt,
-    /// The current run's prompt, which grounds the example calls of corrective messages.
+    /// The current run's prompt, which grounds the example calls of corrective messages, with
+    /// its contractions written out (`correct::expanded`): what the analyses read.
     request: String,
+    /// The current run's prompt as the user typed it: what messages restating the request
+    /// quote (the model read these words, not the expanded ones).
+    typed: String,
     /// Set when the model asked a third time for a result it has: the next turn offers no tools.
     answer_next: bool,
     /// The tools the current run does not offer (its request is a question; see
@@ -242,6 +246,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             toolbox_wait: Duration::ZERO,
             interrupt: Interrupt::default(),
             request: String::new(),
+            typed: String::new(),
             answer_next: false,
             withheld: Vec::new(),
             change_due: None,
@@ -303,6 +308,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         // The model reads the user's words as written; the request's analysis reads its
         // contractions written out ("What's" is "What is": see `correct::expanded`).
         let typed = prompt;
+        self.typed = prompt.to_owned();
         self.request = correct::expanded(prompt);
         let request = self.request.clone();
         let prompt = request.as_str();
@@ -361,7 +367,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             let answer_only = t > 1 && (left == 1 || stuck || asked_for_answer);
             let turns_left =
                 (t > 1 && left <= self.options.nudge_turns).then(|| correct::nudge(left));
-            let answer_now = (stuck && left > 1).then(|| correct::answer_now(prompt));
+            let answer_now = (stuck && left > 1).then(|| correct::answer_now(&self.typed));
             // The turn that must answer from the results gets the lines that bear on a
             // question (not on a change: its answer says what changed).
             // Once: a corrective message may show them already (a version or a URL cut short).
@@ -1130,7 +1136,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     &call.id,
                     correct::NAME_IN_RESULTS,
                     Fault::Model,
-                    correct::name_in_results(&call.name, &self.request),
+                    correct::name_in_results(&call.name, &self.typed),
                 )
             } else if !seen.contains_key(&key)
                 && !self.is_tool(&call.name)
@@ -1148,7 +1154,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     &call.id,
                     correct::CODE_AS_CALL,
                     Fault::Model,
-                    correct::code_as_call(&call.name, &path, &self.request),
+                    correct::code_as_call(&call.name, &path, &self.typed),
                 )
             } else if !seen.contains_key(&key)
                 && correct::is_question(&self.request)
@@ -1166,13 +1172,13 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     &call.id,
                     correct::RESULT_AS_CALL,
                     Fault::Model,
-                    correct::result_as_call(&call.name, &tool, &self.request),
+                    correct::result_as_call(&call.name, &tool, &self.typed),
                 )
             } else if !seen.contains_key(&key) && self.withheld.contains(&call.name) {
                 // Not run: the request is a question, and this tool changes files. Kept like a
                 // policy refusal, so sending it again gets the firmer message.
                 let look = self.look_first();
-                let message = correct::question_only(&call.name, &self.request, look.as_deref());
+                let message = correct::question_only(&call.name, &self.typed, look.as_deref());
                 retry = Some(format!(
                     "`{}` changes files and the request is a question: not run",
                     call.name
@@ -1237,7 +1243,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                                 let mut note = correct::repeat_note(
                                     &call.name,
                                     &prev.result.output,
-                                    &self.request,
+                                    &self.typed,
                                 );
                                 // A model going round in circles gets the change the request
                                 // spells out, when none is made yet, else the call the
@@ -1262,7 +1268,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                                 let mut firm = correct::repeat_firm(
                                     &call.name,
                                     &prev.result.output,
-                                    &self.request,
+                                    &self.typed,
                                 );
                                 if let Some(due) = &self.change_due {
                                     // The next step is the change: the next turn keeps the
@@ -1283,7 +1289,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                             }
                             _ => {
                                 end_run = !progress;
-                                correct::repeat_firm(&call.name, &prev.result.output, &self.request)
+                                correct::repeat_firm(&call.name, &prev.result.output, &self.typed)
                             }
                         };
                         (r, f)
@@ -1337,7 +1343,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                             && self.change_due.is_none()
                             && has_result;
                         let message = if answer_instead {
-                            correct::no_tool_again(&call.name, &self.request)
+                            correct::no_tool_again(&call.name, &self.typed)
                         } else {
                             message
                         };
@@ -1802,7 +1808,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             }
             asked.empty = true;
             return Some((
-                correct::empty_reply(prompt, after_results),
+                correct::empty_reply(&self.typed, after_results),
                 "the reply was empty: asked again, with the request restated",
             ));
         }
@@ -1815,7 +1821,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         if !asked.echo && !says_done && echoed(content, turns, record, prompt) {
             asked.echo = true;
             asked.hollow.push(record.raw.trim().to_owned());
-            let mut note = correct::echo_reply(prompt, after_results);
+            let mut note = correct::echo_reply(&self.typed, after_results);
             // A change that is already so: the echo of the request is where to say it.
             if let Some(so) = &self.already
                 && !self.changed(turns, true)
@@ -1847,7 +1853,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             asked.how_to = true;
             asked.hollow.push(record.raw.trim().to_owned());
             return Some((
-                correct::how_to_reply(prompt, &name),
+                correct::how_to_reply(&self.typed, &name),
                 "the reply told the user to use a tool: asked to call it and answer",
             ));
         }
@@ -1867,7 +1873,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             asked.same = true;
             let lines = correct::bearing(evidence());
             return Some((
-                correct::same_reply(prompt, lines.as_deref()),
+                correct::same_reply(&self.typed, lines.as_deref()),
                 "the reply repeated an earlier one that was no answer, after new results: asked again",
             ));
         }
@@ -1877,7 +1883,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             asked.tool_name = true;
             asked.hollow.push(record.raw.trim().to_owned());
             return Some((
-                correct::tool_name_reply(prompt, &name, after_results),
+                correct::tool_name_reply(&self.typed, &name, after_results),
                 "the reply was only the name of a tool: asked again, with the request restated",
             ));
         }
@@ -1895,7 +1901,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 .then(|| correct::bearing(evidence()))
                 .flatten();
             return Some((
-                correct::refusal_reply(prompt, results, look.as_deref(), lines.as_deref()),
+                correct::refusal_reply(&self.typed, results, look.as_deref(), lines.as_deref()),
                 "the reply refused a request the tools can serve: asked again, with the request restated",
             ));
         }
@@ -1910,7 +1916,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             asked.shown = true;
             asked.due = Some(call.clone());
             return Some((
-                correct::shown_reply(prompt, &call),
+                correct::shown_reply(&self.typed, &call),
                 "the reply showed the change in a code block and made no call: sent the call that makes it",
             ));
         }

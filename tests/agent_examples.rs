@@ -8648,3 +8648,42 @@ fn a_zig_struct_literals_field_is_set() {
         )
     );
 }
+
+/// Found with a Haskell/Cabal project (session 49, report_width, passing before contractions
+/// were written out for the request's analysis): the messages restating the request quoted
+/// "… when --width is not given?" to a model whose user message said "isn't given". What the
+/// model is told the user asked is what the user typed; only the analysis reads the
+/// contractions written out.
+#[test]
+fn a_restated_request_is_quoted_as_typed() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "README.md",
+            "Reports are 96 columns wide unless you pass `--width`.\n",
+        )],
+    );
+    let grep = call("grep", json!({"pattern": "width", "ignore_case": true}));
+    let (t, requests) = run_prompt(
+        &dir,
+        "How many columns wide are reports when --width isn't given?",
+        vec![grep.clone(), grep, String::new().into(), "96".into()],
+    );
+    let sent: Vec<&str> = requests
+        .iter()
+        .flat_map(|r| r.messages.iter().skip(1).map(|m| m.content.as_str()))
+        .collect();
+    let restating: Vec<&&str> = sent
+        .iter()
+        .filter(|m| m.contains("the user's request") && m.contains("--width"))
+        .collect();
+    assert!(restating.len() >= 2, "{sent:#?}");
+    for m in restating {
+        assert!(
+            m.contains("\"How many columns wide are reports when --width isn't given?\""),
+            "{m}"
+        );
+    }
+    assert_eq!(t.answer.as_deref(), Some("96"));
+}
