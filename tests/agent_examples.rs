@@ -8687,3 +8687,54 @@ fn a_restated_request_is_quoted_as_typed() {
     }
     assert_eq!(t.answer.as_deref(), Some("96"));
 }
+
+/// Found with a Zig service (session 49, compose_statsd_port): asked "When I run the stack with
+/// docker compose, which port on my machine should I send StatsD packets to?", the look
+/// searched "docker compose" (two lines of prose), and the answer is in `docker-compose.yml`'s
+/// `"9125:8125/udp"`. In a question, two words naming a file together name it before a word
+/// naming another (`src/statsd.zig`), and "docker" of "docker compose" names no Dockerfile; a
+/// settings file keying the asked word's plural (`ports:`) is read whole. After "in", a word
+/// names where a change goes ("the Prometheus container in the compose setup").
+#[test]
+fn docker_compose_names_the_compose_file() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "docker-compose.yml",
+                "# docker compose up --build\nservices:\n  zest:\n    build: .\n    ports:\n      - \"9125:8125/udp\"\n  prometheus:\n    image: prom/prometheus:v2.53.0\n",
+            ),
+            ("Dockerfile", "FROM alpine:3.20\nEXPOSE 8125/udp\n"),
+            (
+                "src/statsd.zig",
+                "//! Parses StatsD packets.\npub const default_port: u16 = 8125;\n",
+            ),
+            (
+                "README.md",
+                "Send StatsD packets to zestd.\n\nRun `docker compose up` for a local stack.\n",
+            ),
+            ("deploy/prometheus.yml", "global:\n  scrape_interval: 15s\n"),
+        ],
+    );
+    let asked = asked_after_answer(
+        &dir,
+        "When I run the stack with docker compose, which port on my machine should I send StatsD packets to?",
+        "8125",
+        "9125",
+    );
+    assert!(
+        asked.ends_with(r#"{"name":"read","arguments":{"path":"docker-compose.yml"}}"#),
+        "{asked}"
+    );
+    let asked = asked_after_answer(
+        &dir,
+        "Upgrade the Prometheus container in the compose setup to v2.54.1.",
+        "Done.",
+        "Done.",
+    );
+    assert!(
+        asked.contains(r#""path":"docker-compose.yml","old_text":"image: prom/prometheus:v2.53.0","new_text":"image: prom/prometheus:v2.54.1""#),
+        "{asked}"
+    );
+}

@@ -3445,9 +3445,11 @@ fn edn_entries<'a>(line: &'a str, picks: &dyn Fn(&str) -> bool) -> Vec<(&'a str,
 }
 
 /// Whether `value` is an image's tag as a request gives one: a version, alone or with its
-/// variant after a `-` (`1.27.0-alpine`, `3.12-slim`, `20.11.1-bookworm`).
+/// variant after a `-` (`1.27.0-alpine`, `3.12-slim`, `20.11.1-bookworm`), a `v` before it or
+/// not (`v2.54.1`, as Prometheus tags its images).
 fn tag_like(value: &str) -> bool {
     let (version, variant) = value.split_once('-').unwrap_or((value, ""));
+    let version = version.strip_prefix(['v', 'V']).unwrap_or(version);
     version_like(version)
         && variant
             .chars()
@@ -3472,6 +3474,12 @@ fn image_tag<'a>(line: &'a str, key: &str, value: &str) -> Option<(&'a str, &'a 
         });
     let (Some(tag), None) = (found.next(), found.next()) else {
         return None;
+    };
+    // A `v` the tag writes stays when the request gives the version without one (`v2.53.0`
+    // → `v2.54.1` for "… to 2.54.1").
+    let tag = match tag.strip_prefix('v') {
+        Some(bare) if !value.starts_with('v') => bare,
+        _ => tag,
     };
     if value.contains('-') {
         return Some((line, tag));
@@ -4917,6 +4925,39 @@ mod tests {
                 "FROM node:20.11.1-alpine AS build",
                 "FROM node:22.2.0-bookworm AS build"
             )
+        );
+    }
+
+    /// Found with a Zig service (session 49): "Upgrade the Prometheus container in the compose
+    /// setup to v2.54.1." was offered no change (`image: prom/prometheus:v2.53.0` in
+    /// `docker-compose.yml`; `deploy/prometheus.yml`, which "Prometheus" names, holds no
+    /// version). A tag may be written with a `v`, kept when the request gives a bare version;
+    /// the file after "in" is where the change goes.
+    #[test]
+    fn a_v_tagged_image_in_the_compose_setup_is_set() {
+        use crate::tools::TypedTool;
+        let (_dir, edit) = edit_over(&[
+            (
+                "docker-compose.yml",
+                "services:\n  zest:\n    build: .\n  prometheus:\n    image: prom/prometheus:v2.53.0\n    ports:\n      - \"9090:9090\"\n",
+            ),
+            (
+                "deploy/prometheus.yml",
+                "global:\n  scrape_interval: 15s\nscrape_configs:\n  - job_name: zest\n",
+            ),
+        ]);
+        let want = call(
+            "docker-compose.yml",
+            "image: prom/prometheus:v2.53.0",
+            "image: prom/prometheus:v2.54.1",
+        );
+        assert_eq!(
+            edit.change_asked("Upgrade the Prometheus container in the compose setup to v2.54.1."),
+            want
+        );
+        assert_eq!(
+            edit.change_asked("Upgrade the Prometheus image to 2.54.1."),
+            want
         );
     }
 

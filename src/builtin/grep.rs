@@ -972,7 +972,9 @@ fn phrase_elsewhere(sb: &Sandbox, request: &str, file: &str) -> Option<String> {
                     .map(|rest| rest.trim_start_matches(['"', '\'']).trim_start())
                     .is_some_and(|rest| rest.starts_with([':', '=']))
             };
+            // Its plural too (Compose's `ports:` for "which port …": a Zig service, session 49).
             as_key(w)
+                || as_key(&format!("{w}s"))
                 || line
                     .split([':', '='])
                     .next()

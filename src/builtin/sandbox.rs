@@ -313,7 +313,8 @@ impl Sandbox {
     /// by its stem (see [`crate::tools::word_names_stem`]: a word that is the stem or its
     /// plural first, a tool's own file after, a `Gemfile` deferring to the root's gemspec
     /// naming that; a word naming two files names none; the first 10,000 entries below the
-    /// root are looked at), then two words naming a stem joined by `-` or `_`, then the
+    /// root are looked at), then two words naming a stem joined by `-` or `_` (in a question,
+    /// before the one-word names), then the
     /// root's package.json for a script it lists
     /// ("the test script"). At most the first 200 words are looked at; nothing outside the
     /// root is ever named.
@@ -449,6 +450,41 @@ impl Sandbox {
                 .find(|f| self.root.join(f).is_file())
                 .map(str::to_owned)
         })
+        // A word after "in" ("in the compose setup") names where the request is about, before
+        // the other words naming files: "Upgrade the Prometheus container in the compose setup
+        // to v2.54.1." is `docker-compose.yml`'s `image: prom/prometheus:v2.53.0`, not the
+        // `deploy/prometheus.yml` "Prometheus" names (a Zig service, session 49: offered no
+        // change).
+        .or_else(|| {
+            let words: Vec<String> = crate::tools::request_words(request)
+                .take(200)
+                .map(str::to_lowercase)
+                .collect();
+            words.iter().enumerate().find_map(|(i, w)| {
+                if w != "in" {
+                    return None;
+                }
+                let mut at = i + 1;
+                if words
+                    .get(at)
+                    .is_some_and(|d| ["the", "my", "our", "this", "its"].contains(&d.as_str()))
+                {
+                    at += 1;
+                }
+                let place = words.get(at)?;
+                let mut named = files.iter().filter(|(stem, shown)| {
+                    crate::tools::word_names_stem(place, stem) && holds_version(shown)
+                });
+                let first = named.next()?;
+                named.next().is_none().then(|| first.1.clone())
+            })
+        })
+        // In a question, two words naming a file are the setting it asks about, before a
+        // word naming another (a Zig service, session 49: "When I run the stack with docker
+        // compose, which port on my machine should I send StatsD packets to?" is about
+        // `docker-compose.yml`'s `"9125:8125/udp"`, not `src/statsd.zig`); a change's pair may
+        // be what it writes ("Add a make target ps that runs docker compose ps.").
+        .or_else(|| request.trim_end().ends_with('?').then(paired).flatten())
         .or_else(|| {
             // A word that is a file's stem (or its plural) before one that names a tool's own
             // file (`gem` → `Gemfile`): "Bump the gem version to 0.5.0." is about
@@ -485,11 +521,28 @@ impl Sandbox {
                 // Not the verb opening a request: "Make focus sessions last 50 minutes …" is no
                 // word about the Makefile (a Lua plugin, session 42).
                 let opening = crate::tools::request_words(request).next();
+                // Nor a word of two that name another file together: "docker compose" is
+                // `docker-compose.yml`, not the Dockerfile "docker" names alone (a Zig service,
+                // session 49: asked which port to send StatsD packets to "when I run the stack
+                // with docker compose", the look searched "docker compose" in prose).
+                let pairs: Vec<String> = files
+                    .iter()
+                    .filter(|(stem, _)| crate::tools::pair_names_stem(request, stem))
+                    .flat_map(|(stem, _)| {
+                        stem.to_lowercase()
+                            .split(['-', '_'])
+                            .map(str::to_owned)
+                            .collect::<Vec<_>>()
+                    })
+                    .collect();
                 one_named(plain, &|w, (stem, _)| {
                     let verb = opening.is_some_and(|o| std::ptr::eq(o, w))
                         && !request.trim_end().ends_with('?')
                         && !crate::tools::same_word(w, stem);
-                    !verb && crate::tools::word_names_stem(w, stem)
+                    let of_pair = !crate::tools::same_word(w, stem)
+                        && pairs.iter().any(|p| p.eq_ignore_ascii_case(w))
+                        && !crate::tools::pair_names_stem(request, stem);
+                    !verb && !of_pair && crate::tools::word_names_stem(w, stem)
                 })
                 .map(|named| self.gemspec_of(named))
             })

@@ -462,13 +462,15 @@ pub fn names_only_root(args: &serde_json::Map<String, serde_json::Value>) -> boo
 /// "the grocery list" for `groceries.md`: the same letters, case aside, or one the plural of the
 /// other (`-s`, `-es`, `-y`/`-ies`), or the stem the word and `file` — the tool's own file,
 /// "the make target" for the `Makefile`, "the docker image" for the `Dockerfile` (a C library,
-/// session 36: asked "Which make target runs the tests?", the look was the `ls` of `tests/`).
-/// Words of fewer than three letters name nothing.
+/// session 36: asked "Which make target runs the tests?", the look was the `ls` of `tests/`),
+/// and "compose" Docker Compose's `docker-compose.yml` ("the compose setup": a Zig service,
+/// session 49). Words of fewer than three letters name nothing.
 ///
 /// ```
 /// use toolmend::tools::word_names_stem;
 /// assert!(word_names_stem("Meeting", "meeting"));
 /// assert!(word_names_stem("make", "Makefile") && word_names_stem("docker", "Dockerfile"));
+/// assert!(word_names_stem("compose", "docker-compose"));
 /// assert!(word_names_stem("grocery", "groceries"));
 /// assert!(word_names_stem("notes", "note"));
 /// assert!(!word_names_stem("to", "to") && !word_names_stem("meet", "meeting"));
@@ -478,7 +480,10 @@ pub fn word_names_stem(word: &str, stem: &str) -> bool {
     if word.chars().count() < 3 || stem.is_empty() {
         return false;
     }
-    same_word(word, stem) || stem.to_lowercase().strip_suffix("file") == Some(&word.to_lowercase())
+    let (stem, word) = (stem.to_lowercase(), word.to_lowercase());
+    same_word(&word, &stem)
+        || stem.strip_suffix("file") == Some(&word)
+        || stem.strip_prefix("docker-") == Some(&word)
 }
 
 /// Whether `a` and `b` are the same word, case aside, or one is the plural of the other (`-s`,
