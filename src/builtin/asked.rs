@@ -483,16 +483,32 @@ pub(crate) fn value_set(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
     // No "to": "Make K use N V" (`have`, `let`) — V for K and N, as "Change K to use N V" (a
     // Clojure service, session 47: "Make CI use Java 21." is the workflow's `JAVA_VERSION:
     // "17"`).
+    // What it is compared with after the value is no part of it ("… use 0.13.0 like CI
+    // does"), and "it" stands for what the sentence before said ("The Docker build still
+    // downloads an older Zig; make it use 0.13.0 like CI does.": a Zig service, session 49,
+    // offered no change).
     if !parts.iter().any(|p| p.is("to"))
         && parts[verb].is_any(&["make", "have", "let"])
         && let Some(using) = (verb + 2..parts.len()).find(|&i| parts[i].is("use"))
-        && let [named @ .., last] = &parts[using + 1..]
-        && !named.is_empty()
+        && let used = &parts[using + 1..]
+        && let used = &used[..used
+            .iter()
+            .position(|p| p.is_any(&["like", "as", "than"]))
+            .unwrap_or(used.len())]
+        && let [named @ .., last] = used
         && is_value(last)
         && last.text.starts_with(|c: char| c.is_ascii_digit())
     {
         let mut keys = parts[verb + 1..using].to_vec();
+        if let [it] = keys.as_slice()
+            && it.is_any(&["it", "this", "that"])
+        {
+            keys = parts[..verb].to_vec();
+        }
         keys.extend(named.iter().cloned());
+        if !keys.iter().any(is_value) || (named.is_empty() && keys.len() < 2) {
+            return None;
+        }
         return Some((last.clone(), keys));
     }
     let to = parts.iter().rposition(|p| p.is("to"))?;

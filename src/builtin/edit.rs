@@ -376,9 +376,7 @@ impl Edit {
         // "the CI", "the workflow": the CI's configuration, not the files it builds (a Go
         // module, session 30: "Change the CI to use Go 1.22." is the workflow's `go-version`,
         // not go.mod's `go 1.21`).
-        let ci = crate::tools::request_words(request).any(|w| {
-            ["ci", "workflow", "workflows", "pipeline"].contains(&w.to_lowercase().as_str())
-        });
+        let ci = crate::tools::names_ci(request);
         // A changelog records what was set; it sets nothing (an Ansible role, session 44:
         // "Pin the community.docker collection to version 3.10.2." offered CHANGELOG.md's
         // "- Pinned community.docker to 3.8.1").
@@ -2540,6 +2538,13 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
             for line in text.lines() {
                 let bare = line.trim_start().trim_start_matches("- ").trim_start();
                 let bare = bare.trim_start_matches(['"', '\'']);
+                // A Dockerfile's `ARG`/`ENV`, a shell's `export` before the name (`ARG
+                // ZIG_VERSION=0.12.1` for "Make the Dockerfile use Zig 0.13.0.": a Zig
+                // service, session 49).
+                let bare = ["ARG ", "ENV ", "export "]
+                    .iter()
+                    .find_map(|k| bare.strip_prefix(k))
+                    .map_or(bare, str::trim_start);
                 let name: String = bare
                     .chars()
                     .take_while(|&c| asked::is_name_char(c) || c == '-')
@@ -4958,6 +4963,50 @@ mod tests {
         assert_eq!(
             edit.change_asked("Upgrade the Prometheus image to 2.54.1."),
             want
+        );
+    }
+
+    /// Found with a Zig service (session 49): "The Docker build still downloads an older Zig;
+    /// make it use 0.13.0 like CI does." was offered the read of the CI workflow and no change:
+    /// the CI is only compared with, "it" is the sentence before, and the Dockerfile's
+    /// `ARG ZIG_VERSION=0.12.1` is a key whose first word the request names.
+    #[test]
+    fn make_it_use_a_version_like_ci_does_sets_the_dockerfiles_arg() {
+        use crate::tools::TypedTool;
+        let (_dir, edit) = edit_over(&[
+            (
+                "Dockerfile",
+                "# syntax=docker/dockerfile:1\nFROM alpine:3.20 AS build\nARG ZIG_VERSION=0.12.1\nRUN curl -fsSL \"https://ziglang.org/download/${ZIG_VERSION}/zig.tar.xz\"\n",
+            ),
+            (
+                ".github/workflows/ci.yml",
+                "env:\n  ZIG_VERSION: 0.13.0\njobs:\n  test:\n    steps:\n      - uses: mlugg/setup-zig@v1\n",
+            ),
+            ("README.md", "You need Zig 0.11.0 or newer.\n"),
+        ]);
+        let want = call(
+            "Dockerfile",
+            "ARG ZIG_VERSION=0.12.1",
+            "ARG ZIG_VERSION=0.13.0",
+        );
+        assert_eq!(
+            edit.change_asked(
+                "The Docker build still downloads an older Zig; make it use 0.13.0 like CI does."
+            ),
+            want
+        );
+        assert_eq!(
+            edit.change_asked("Make the Dockerfile use Zig 0.13.0."),
+            want
+        );
+        // Named as what is changed, the CI is where the change goes.
+        assert_eq!(
+            edit.change_asked("Make CI use Zig 0.14.0."),
+            call(
+                ".github/workflows/ci.yml",
+                "ZIG_VERSION: 0.13.0",
+                "ZIG_VERSION: 0.14.0",
+            )
         );
     }
 

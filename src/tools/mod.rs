@@ -915,19 +915,32 @@ pub fn names_env_config(request: &str, path: &str) -> bool {
     })
 }
 
-/// Whether `request` speaks of the CI: one of its words is `CI`, `workflow` or `pipeline`, or
-/// it says "GitHub Actions" (case aside), which names the CI's configuration
-/// ([`is_ci_config`]).
+/// Whether `request` speaks of the CI: one of its words is `CI`, `workflow(s)` or `pipeline`,
+/// or it says "GitHub Actions" (case aside), which names the CI's configuration
+/// ([`is_ci_config`]) — not as what something else is compared with ("like CI does", "as in
+/// CI", "than the CI": a Zig service, session 49, where "The Docker build still downloads an
+/// older Zig; make it use 0.13.0 like CI does." was offered the read of the workflow and no
+/// change of the Dockerfile's `ARG ZIG_VERSION=0.12.1`).
 pub(crate) fn names_ci(request: &str) -> bool {
     let words = lower_words(request);
+    let compared = |i: usize| {
+        let mut k = i;
+        if k > 0 && words[k - 1] == "the" {
+            k -= 1;
+        }
+        if k > 0 && words[k - 1] == "in" && k > 1 && words[k - 2] == "as" {
+            return true;
+        }
+        k > 0 && ["like", "as", "than"].contains(&words[k - 1].as_str())
+    };
     // "GitHub Actions" too (an R package, session 49: "What's the newest R release the GitHub
     // Actions check runs against?" searched `github`).
-    words
-        .iter()
-        .any(|w| ["ci", "workflow", "pipeline"].contains(&w.as_str()))
-        || words
-            .windows(2)
-            .any(|p| p[0] == "github" && p[1] == "actions")
+    words.iter().enumerate().any(|(i, w)| {
+        ["ci", "workflow", "workflows", "pipeline"].contains(&w.as_str()) && !compared(i)
+    }) || words
+        .windows(2)
+        .enumerate()
+        .any(|(i, p)| p[0] == "github" && p[1] == "actions" && !compared(i))
 }
 
 /// Whether a participle of `request` right before a noun names the verb whose file is
