@@ -249,6 +249,8 @@ impl TypedTool for Edit {
             Change::Replace(from, to) => asked::hint_words(&parts, &[&from.text, &to.text]),
             _ => Vec::new(),
         };
+        let says_default =
+            crate::tools::request_words(request).any(|w| w.eq_ignore_ascii_case("default"));
         let named = |call: &Value| {
             let line = call["old_text"].as_str().unwrap_or_default();
             if !hints.is_empty() {
@@ -271,7 +273,16 @@ impl TypedTool for Edit {
                     .filter(|k| k.text.len() >= 3 && k.text.contains(['-', '_', '.']))
                     .filter(|k| !asked::token_at(&lower, &k.text.to_lowercase()).is_empty())
                     .count();
-                name_holds(line, keys) + 2 * packages
+                // A default the request asks for is set where a name says it is one
+                // (`default_max_series = 20000` over a sample config's `"max_series": 5000`
+                // for "Let zest keep up to 50000 series by default.": a Zig service, session
+                // 49).
+                let default = says_default
+                    && line
+                        .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
+                        .flat_map(crate::tools::name_words)
+                        .any(|w| w.eq_ignore_ascii_case("default"));
+                name_holds(line, keys) + 2 * packages + usize::from(default)
             })
         };
         self.in_file(
@@ -1860,7 +1871,43 @@ fn of_kind(old: &str, value: &str) -> bool {
             .split('.')
             .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_alphabetic() || c == '_'));
     let block_scalar = [">", ">-", ">+", "|", "|-", "|+"].contains(&word);
-    if number && (camel_type || reference || block_scalar) {
+    // A primitive type's name is a type too (a Zig struct's field `max_series: usize,`: a
+    // Zig service, session 49, where "Let zest keep up to 50000 series by default." in
+    // `src/registry.zig` offered `max_series: 50000,`).
+    let primitive = [
+        "usize",
+        "isize",
+        "u8",
+        "u16",
+        "u32",
+        "u64",
+        "u128",
+        "i8",
+        "i16",
+        "i32",
+        "i64",
+        "i128",
+        "f16",
+        "f32",
+        "f64",
+        "f128",
+        "int",
+        "uint",
+        "long",
+        "short",
+        "float",
+        "double",
+        "bool",
+        "byte",
+        "char",
+        "str",
+        "string",
+        "number",
+        "integer",
+        "comptime_int",
+    ]
+    .contains(&word);
+    if number && (camel_type || reference || block_scalar || primitive) {
         return false;
     }
     // Nor a block's opening (`M.defaults = {`: a Lua plugin, session 42).
@@ -1872,7 +1919,8 @@ fn of_kind(old: &str, value: &str) -> bool {
     }
     !number
         || old.chars().any(|c| c.is_ascii_digit())
-        || !(old.contains('(') || unquoted(old).contains(char::is_whitespace))
+        // (A literal in braces is an expression too: Zig's `.{}`, an empty map's `{}`.)
+        || !(old.contains(['(', '{']) || unquoted(old).contains(char::is_whitespace))
 }
 
 /// The unit ([`crate::tools::UNITS`]) a word of `keys` names (`minutes` of "Poll for updates
@@ -5006,6 +5054,54 @@ mod tests {
                 ".github/workflows/ci.yml",
                 "ZIG_VERSION: 0.13.0",
                 "ZIG_VERSION: 0.14.0",
+            )
+        );
+    }
+
+    /// Found with a Zig service (session 49): "Let zest keep up to 50000 series by default."
+    /// was offered `config/zest.json`'s `"max_series": 5000` (the project's own name named the
+    /// sample config by its stem), and in `src/registry.zig` the struct field `max_series:
+    /// usize,` and `series: … = .{},`; the default is `default_max_series = 20000`. The own
+    /// name names no settings file unless the request says so ("the zest config"); a
+    /// primitive type or a braced literal takes no number; a name saying "default" is where
+    /// a default asked for is set.
+    #[test]
+    fn a_default_asked_for_is_set_where_a_name_says_default() {
+        use crate::tools::TypedTool;
+        let (_dir, edit) = edit_over(&[
+            ("README.md", "# zest\n\nA StatsD to Prometheus bridge.\n"),
+            (
+                "config/zest.json",
+                "{\n  \"http_port\": 9477,\n  \"max_series\": 5000,\n  \"log_level\": \"debug\"\n}\n",
+            ),
+            (
+                "src/registry.zig",
+                "pub const default_max_series: usize = 20000;\n\npub const Registry = struct {\n    series: std.StringHashMapUnmanaged(Series) = .{},\n    max_series: usize,\n};\n",
+            ),
+            (
+                "src/config.zig",
+                "pub const Config = struct {\n    max_series: usize = registry.default_max_series,\n};\n",
+            ),
+        ]);
+        let want = call(
+            "src/registry.zig",
+            "pub const default_max_series: usize = 20000;",
+            "pub const default_max_series: usize = 50000;",
+        );
+        assert_eq!(
+            edit.change_asked("Let zest keep up to 50000 series by default."),
+            want
+        );
+        assert_eq!(
+            edit.change_asked("Let zest keep up to 50000 series by default in src/registry.zig."),
+            want
+        );
+        assert_eq!(
+            edit.change_asked("Set max_series in the zest config to 100."),
+            call(
+                "config/zest.json",
+                "\"max_series\": 5000,",
+                "\"max_series\": 100,"
             )
         );
     }

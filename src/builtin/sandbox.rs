@@ -401,6 +401,33 @@ impl Sandbox {
             let first = named.next()?;
             named.next().is_none().then(|| first.1.clone())
         };
+        // The project's own name (its README's title) is the project, not the settings
+        // file named after it, unless the request says so ("the zest config"): "Let zest
+        // keep up to 50000 series by default." is `src/registry.zig`'s
+        // `default_max_series`, not `config/zest.json`'s `"max_series": 5000` (a Zig
+        // service, session 49).
+        let own = super::grep::own_name(self, &self.root);
+        let lower: Vec<String> = crate::tools::request_words(request)
+            .take(200)
+            .map(str::to_lowercase)
+            .collect();
+        let own_settings = own.as_ref().is_some_and(|own| {
+            lower.windows(2).any(|p| {
+                crate::tools::possessor(&p[0]) == own.as_str()
+                    && ["config", "configuration", "settings", "file"].contains(&p[1].as_str())
+            })
+        });
+        let settings = |shown: &str| {
+            shown.rsplit_once('.').is_some_and(|(_, ext)| {
+                ["json", "yaml", "yml", "toml", "ini", "conf", "cfg"]
+                    .contains(&ext.to_ascii_lowercase().as_str())
+            })
+        };
+        let own_word = |w: &str, shown: &str| {
+            own.as_deref() == Some(crate::tools::possessor(w).to_lowercase().as_str())
+                && settings(shown)
+                && !own_settings
+        };
         one_named(
             |w| w.contains('.') && !w.contains(['/', '\\']),
             &|w, (_, shown)| shown.rsplit('/').next() == Some(w),
@@ -497,9 +524,11 @@ impl Sandbox {
                     .chars()
                     .all(|c| c.is_alphanumeric() || c == '-' || c == '_')
             };
-            one_named(plain, &|w, (stem, _)| {
-                let w = crate::tools::possessor(w);
-                w.chars().count() >= 3 && crate::tools::same_word(w, stem)
+            one_named(plain, &|w, (stem, shown)| {
+                !own_word(w, shown) && {
+                    let w = crate::tools::possessor(w);
+                    w.chars().count() >= 3 && crate::tools::same_word(w, stem)
+                }
             })
             .map(|named| {
                 // A variant of the file named whose word the request says too: "the
@@ -535,7 +564,10 @@ impl Sandbox {
                             .collect::<Vec<_>>()
                     })
                     .collect();
-                one_named(plain, &|w, (stem, _)| {
+                one_named(plain, &|w, (stem, shown)| {
+                    if own_word(w, shown) {
+                        return false;
+                    }
                     let verb = opening.is_some_and(|o| std::ptr::eq(o, w))
                         && !request.trim_end().ends_with('?')
                         && !crate::tools::same_word(w, stem);
