@@ -8738,3 +8738,44 @@ fn docker_compose_names_the_compose_file() {
         "{asked}"
     );
 }
+
+/// Found with a Zig service (session 49, prod_series_ttl): asked "In production, how many
+/// seconds can a series go without updates before it gets dropped?", the look searched
+/// `seconds`, a word `config/production.json` lacks; the file's `"series_ttl_s": 900` answers.
+/// In a settings file (JSON's too), a plain word of the question that is a part of a key's
+/// name makes the read the look.
+#[test]
+fn an_environments_settings_file_keying_a_word_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "config/production.json",
+                "{\n  \"flush_interval_ms\": 15000,\n  \"series_ttl_s\": 900\n}\n",
+            ),
+            (
+                "config/zest.json",
+                "{\n  \"flush_interval_ms\": 2000,\n  \"series_ttl_s\": 60\n}\n",
+            ),
+            (
+                "src/registry.zig",
+                "/// Drops every series not updated within `ttl_s` seconds of `now_ms`.\npub fn expire(now_ms: i64, ttl_s: u32) usize {}\n",
+            ),
+            (
+                "README.md",
+                "| `series_ttl_s` | `300` | idle seconds before a series is dropped |\n",
+            ),
+        ],
+    );
+    let asked = asked_after_answer(
+        &dir,
+        "In production, how many seconds can a series go without updates before it gets dropped?",
+        "300",
+        "900",
+    );
+    assert!(
+        asked.ends_with(r#"{"name":"read","arguments":{"path":"config/production.json"}}"#),
+        "{asked}"
+    );
+}

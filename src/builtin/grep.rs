@@ -966,7 +966,11 @@ fn phrase_elsewhere(sb: &Sandbox, request: &str, file: &str) -> Option<String> {
     // searched `length`, on the lines of code measuring lengths).
     let keyed = |w: &str| {
         text.lines().any(|line| {
-            let line = line.trim_start().trim_start_matches("- ");
+            // A JSON key's quotes aside.
+            let line = line
+                .trim_start()
+                .trim_start_matches("- ")
+                .trim_start_matches(['"', '\'']);
             let as_key = |key: &str| {
                 line.strip_prefix(key)
                     .map(|rest| rest.trim_start_matches(['"', '\'']).trim_start())
@@ -989,18 +993,46 @@ fn phrase_elsewhere(sb: &Sandbox, request: &str, file: &str) -> Option<String> {
     // In a settings file, any plain word of the question keying a line will do (the asked words
     // of "What line length limit does fourmolu enforce?" are none: see `asked_words`).
     let name = file.rsplit('/').next().unwrap_or(file);
+    // In a settings file, a word of a key's name will do too, as its first part
+    // (`"series_ttl_s": 900` in `config/production.json` for "In production, how many seconds
+    // can a series go without updates before it gets dropped?": a Zig service, session 49,
+    // where the look searched `seconds`).
     let settings = name.rsplit_once('.').is_some_and(|(_, ext)| {
-        ["yaml", "yml", "toml", "ini", "cfg", "conf"].contains(&ext.to_ascii_lowercase().as_str())
+        ["yaml", "yml", "toml", "ini", "cfg", "conf", "json"]
+            .contains(&ext.to_ascii_lowercase().as_str())
     });
     let plain = if settings {
         plain_words(request)
     } else {
         Vec::new()
     };
+    let key_part = |w: &str| {
+        text.lines().any(|line| {
+            let line = line
+                .trim_start()
+                .trim_start_matches("- ")
+                .trim_start_matches(['"', '\'']);
+            let Some((key, _)) = line.split_once([':', '=']) else {
+                return false;
+            };
+            let key = key.trim().trim_end_matches(['"', '\'']);
+            !key.is_empty()
+                && key
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || "_-.".contains(c))
+                && crate::tools::name_words(key)
+                    .iter()
+                    .any(|p| crate::tools::same_word(p, w))
+        })
+    };
+    let plain_keyed = |w: &String| {
+        !w.contains(' ') && !["version", "versions"].contains(&w.as_str()) && key_part(w)
+    };
     if asked
         .iter()
         .chain(&plain)
         .any(|w| !w.contains(' ') && !["version", "versions"].contains(&w.as_str()) && keyed(w))
+        || plain.iter().any(plain_keyed)
     {
         return None;
     }
