@@ -4544,6 +4544,14 @@ fn holds_phrase(request: &str, phrase: &str) -> bool {
         .take(200)
         .map(str::to_lowercase)
         .collect();
+    // `max N` is what "How many N … at most?" asks for (see grep's `at_most_name`).
+    if let [max, noun] = want.as_slice()
+        && max == "max"
+        && words.contains(noun)
+        && (words.windows(2).any(|w| w == ["at", "most"]) || words.iter().any(|w| w == "maximum"))
+    {
+        return true;
+    }
     // Its last word may be the stem of the request's (`key[._-]?map` of "key mapping": see
     // grep's `joined_forms`).
     let n = want.len();

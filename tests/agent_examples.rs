@@ -8779,3 +8779,45 @@ fn an_environments_settings_file_keying_a_word_is_read() {
         "{asked}"
     );
 }
+
+/// Found with an OCaml/dune project (session 49, max_waypoints): asked "How many waypoints can
+/// a route have at most?", the look searched `most`, and the README's stale "Routes can have at
+/// most 200 waypoints." was the line shown; `let max_waypoints = 250` is in `lib/defaults.ml`.
+/// "At most" names nothing; a maximum is searched as code names it, `max[._-]?waypoints`.
+#[test]
+fn at_most_searches_the_maximum_as_code_names_it() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "README.md",
+                "# tern\n\nRoutes can have at most 200 waypoints.\n",
+            ),
+            (
+                "lib/defaults.ml",
+                "let speed_kn = 5.0\nlet max_waypoints = 250\n",
+            ),
+            (
+                "lib/waypoint.ml",
+                "(* A named position on a route. *)\ntype t = { name : string }\n",
+            ),
+            (
+                "lib/route.ml",
+                "let of_waypoints wps =\n  if List.length wps > Defaults.max_waypoints then Error \"too many\" else Ok wps\n",
+            ),
+        ],
+    );
+    let asked = asked_after_answer(
+        &dir,
+        "How many waypoints can a route have at most?",
+        "200",
+        "250",
+    );
+    assert!(
+        asked.ends_with(
+            r#"{"name":"grep","arguments":{"pattern":"max[._-]?waypoints","ignore_case":true}}"#
+        ),
+        "{asked}"
+    );
+}

@@ -153,6 +153,14 @@ impl TypedTool for Grep {
                 return Some(json!({"pattern": word, "ignore_case": true}));
             }
         }
+        // "How many N … at most?" asks for a maximum, which code names `max_N` (`MaxN`,
+        // `max-N`): searched for where a file writes it, before the files the question's
+        // words name (an OCaml/dune project, session 49: "How many waypoints can a route have
+        // at most?" searched `most`, then read `lib/waypoint.ml`; `let max_waypoints = 250`
+        // is in `lib/defaults.ml`).
+        if let Some(pattern) = at_most_name(sb, request) {
+            return Some(json!({"pattern": pattern, "ignore_case": true}));
+        }
         if let Some(file) = sb.first_named(request, false) {
             return phrase_elsewhere(sb, request, &file)
                 .map(|phrase| json!({"pattern": phrase, "ignore_case": true}));
@@ -891,6 +899,37 @@ const COMMON: &[&str] = &[
 /// Words that name the workspace as a whole (see [`crate::tools::WORKSPACE_WORDS`]).
 const WORKSPACE: &[&str] = crate::tools::WORKSPACE_WORDS;
 
+/// For a question "How many N … at most?" (or "at the most", "maximum"), the search for N's
+/// maximum as code names it, `max[._-]?N`, when a text file of the workspace holds it; `None`
+/// otherwise.
+fn at_most_name(sb: &Sandbox, request: &str) -> Option<String> {
+    if !request.trim_end().ends_with('?') {
+        return None;
+    }
+    let words: Vec<String> = crate::tools::request_words(request)
+        .take(200)
+        .map(str::to_lowercase)
+        .collect();
+    let bounded = words.windows(2).any(|w| w == ["at", "most"])
+        || words.windows(3).any(|w| w == ["at", "the", "most"])
+        || words.iter().any(|w| w == "maximum");
+    let how_many = words.windows(2).any(|w| w == ["how", "many"]);
+    if !(bounded && how_many) {
+        return None;
+    }
+    let (asked, _) = asked_words(request);
+    let noun = asked
+        .iter()
+        .find(|w| !w.contains(' ') && w.chars().count() >= 3)?;
+    let pattern = format!("max[._-]?{}", regex::escape(noun));
+    let re = regex::RegexBuilder::new(&pattern)
+        .case_insensitive(true)
+        .build()
+        .ok()?;
+    let found = lines_holding(sb, sb.root(), 1, |line, _| re.is_match(line));
+    (found[0] > 0).then_some(pattern)
+}
+
 /// For a question (it ends with `?`) that names `file` by its stem only, not by its path: the
 /// phrase of the request ([`asked_phrases`], [`negations`]) found on the fewest lines of the workspace's text files
 /// when `file` does not hold it, else a plain word of the question ([`plain_words`]) that `file`
@@ -1370,15 +1409,22 @@ fn about_workspace(request: &str) -> bool {
 /// and digits only, not a common function word; lower case, at most 20, in order.
 fn plain_words(request: &str) -> Vec<String> {
     let mut words: Vec<String> = Vec::new();
+    let mut prev = String::new();
     for w in crate::tools::request_words(request).take(200) {
         let w = w.to_lowercase();
+        // "At most", "at least" bound what is asked; they name nothing (an OCaml/dune project,
+        // session 49: "How many waypoints can a route have at most?" searched `most`, and the
+        // README's stale "at most 200 waypoints" was shown, not `max_waypoints = 250`).
+        let bound = prev == "at" && ["most", "least"].contains(&w.as_str());
         if w.chars().count() >= 4
             && w.chars().all(char::is_alphanumeric)
             && !COMMON.contains(&w.as_str())
             && !words.contains(&w)
+            && !bound
         {
-            words.push(w);
+            words.push(w.clone());
         }
+        prev = w;
         if words.len() == 20 {
             break;
         }
