@@ -2722,7 +2722,11 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         if words.is_empty() {
             return Vec::new();
         }
-        let version_asked = crate::tools::asks_version(&self.request);
+        // A release is a version ("the oldest Zig release": a Zig service, session 50).
+        let version_asked = crate::tools::asks_version(&self.request)
+            || crate::tools::request_words(&self.request)
+                .take(200)
+                .any(|w| w.eq_ignore_ascii_case("release") || w.eq_ignore_ascii_case("releases"));
         let code_asked = correct::asks_which_code(&self.request)
             .is_some_and(|kind| crate::tools::DEFINED_KINDS.contains(&kind));
         // For a question where a name of code is defined ("Which file is domin_to_percent()
@@ -2947,7 +2951,9 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                                 .strip_prefix("--")
                                 .is_some_and(|n| n.len() >= 3 && holds_word(&lower, n))
                             || in_names(&words[k])
-                            || (versioned && words[k] == "version")
+                            // "release" asks for a version as "version" does.
+                            || (versioned
+                                && ["version", "release"].contains(&words[k].as_str()))
                             || (stage.is_some() && ["image", "base"].contains(&words[k].as_str()))
                             || in_defined(&words[k])
                             || shortened[k]

@@ -8821,3 +8821,42 @@ fn at_most_searches_the_maximum_as_code_names_it() {
         "{asked}"
     );
 }
+
+/// Found with a Zig service (session 50, min_zig_version): asked "What's the oldest Zig release
+/// I can still build zest with?", Qwen2.5-Coder-0.5B read `build.zig.zon` and `LICENSE`, and
+/// the lines shown as bearing were `.name = "zest",` and the licence's "Copyright (c) 2024 The
+/// zest authors" — for a question about a "release", a line writing a version did not count
+/// as holding the version asked for, as it does for "version". It answered `cli`.
+#[test]
+fn a_release_asked_for_is_the_version_a_line_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "build.zig.zon",
+                ".{\n    .name = \"zest\",\n    .version = \"0.6.1\",\n    .minimum_zig_version = \"0.12.0\",\n    .paths = .{ \"build.zig\", \"src\" },\n}\n",
+            ),
+            (
+                "LICENSE",
+                "MIT License\n\nCopyright (c) 2024 The zest authors\n",
+            ),
+        ],
+    );
+    let read = |p: &str| call("read", json!({ "path": p }));
+    let (_, requests) = run_prompt(
+        &dir,
+        "What's the oldest Zig release I can still build zest with?",
+        vec![
+            read("build.zig.zon"),
+            read("LICENSE"),
+            read("LICENSE"),
+            read("LICENSE"),
+            "0.12.0".into(),
+        ],
+    );
+    let asked = &requests.last().unwrap().messages.last().unwrap().content;
+    let shown = bearing_lines(asked);
+    assert!(shown.contains("minimum_zig_version"), "{asked}");
+    assert!(!shown.contains("Copyright"), "{asked}");
+}
