@@ -4533,6 +4533,7 @@ fn holds_phrase(request: &str, phrase: &str) -> bool {
     // both as written and joined (`expiry[ ._-]?alerts`); a name in code by its words
     // (`add[_-]?line`).
     let phrase = phrase
+        .replace(r"[\w.-]*", " ")
         .replace("[ ._-]?", " ")
         .replace("[._-]?", " ")
         .replace("[_-]?", " ")
@@ -4550,6 +4551,16 @@ fn holds_phrase(request: &str, phrase: &str) -> bool {
         .take(200)
         .map(str::to_lowercase)
         .collect();
+    // `default N` is what a question about N's default asks for (see grep's `default_name`).
+    if let [default, noun] = want.as_slice()
+        && default.starts_with("default")
+        && words.contains(noun)
+        && words.iter().any(|w| {
+            ["default", "defaults", "overrides", "overridden", "override"].contains(&w.as_str())
+        })
+    {
+        return true;
+    }
     // `max N` is what "How many N … at most?" asks for (see grep's `at_most_name`).
     if let [max, noun] = want.as_slice()
         && max == "max"

@@ -8860,3 +8860,39 @@ fn a_release_asked_for_is_the_version_a_line_writes() {
     assert!(shown.contains("minimum_zig_version"), "{asked}");
     assert!(!shown.contains("Copyright"), "{asked}");
 }
+
+/// Found with a Zig service (session 50, default_http_port): asked "On which port does zestd
+/// serve /metrics when nothing overrides it?", the look searched `port`, which `import`,
+/// "Supported" and "portions" hold on the first lines of every file, and
+/// `pub const default_http_port: u16 = 9477;` was never shown; Qwen2.5-Coder-0.5B answered
+/// `8125`. A question about a default searches the name joining `default` and what it asks
+/// for, where code writes one.
+#[test]
+fn a_default_asked_for_searches_the_default_name() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "src/config.zig",
+                "const std = @import(\"std\");\npub const default_statsd_port: u16 = 8125;\npub const default_http_port: u16 = 9477;\n",
+            ),
+            (
+                "README.md",
+                "## Supported input\n\napp --(udp :8125)--> zestd --(http :9102/metrics)--> Prometheus\n",
+            ),
+        ],
+    );
+    let asked = asked_after_answer(
+        &dir,
+        "On which port does zestd serve /metrics when nothing overrides it?",
+        "8125",
+        "9477",
+    );
+    assert!(
+        asked.ends_with(
+            r#"{"name":"grep","arguments":{"pattern":"default[\\w.-]*port","ignore_case":true}}"#
+        ),
+        "{asked}"
+    );
+}

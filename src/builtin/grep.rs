@@ -158,7 +158,7 @@ impl TypedTool for Grep {
         // words name (an OCaml/dune project, session 49: "How many waypoints can a route have
         // at most?" searched `most`, then read `lib/waypoint.ml`; `let max_waypoints = 250`
         // is in `lib/defaults.ml`).
-        if let Some(pattern) = at_most_name(sb, request) {
+        if let Some(pattern) = at_most_name(sb, request).or_else(|| default_name(sb, request)) {
             return Some(json!({"pattern": pattern, "ignore_case": true}));
         }
         if let Some(file) = sb.first_named(request, false) {
@@ -928,6 +928,46 @@ fn at_most_name(sb: &Sandbox, request: &str) -> Option<String> {
         .ok()?;
     let found = lines_holding(sb, sb.root(), 1, |line, _| re.is_match(line));
     (found[0] > 0).then_some(pattern)
+}
+
+/// For a question about a default ("… by default?", "… when nothing overrides it?") whose
+/// asked word is N, the search for a name in code joining `default` and N
+/// (`default[\w.-]*N`: `default_http_port`, `DefaultPort`), when a file other than a document
+/// holds one; `None` otherwise. Found with a Zig service (session 50): asked "On which port
+/// does zestd serve /metrics when nothing overrides it?", the look searched `port`, which
+/// `import`, `Supported` and `portions` hold, and `pub const default_http_port: u16 = 9477;`
+/// was never shown.
+fn default_name(sb: &Sandbox, request: &str) -> Option<String> {
+    if !request.trim_end().ends_with('?') {
+        return None;
+    }
+    let words: Vec<String> = crate::tools::request_words(request)
+        .take(200)
+        .map(str::to_lowercase)
+        .collect();
+    let default = words.iter().any(|w| {
+        ["default", "defaults", "overrides", "overridden", "override"].contains(&w.as_str())
+    });
+    if !default {
+        return None;
+    }
+    // What is asked for first, one word (a phrase, "page size", is searched as code joins it:
+    // `default[ ._-]?page[ ._-]?size`).
+    let (asked, _) = asked_words(request);
+    let noun = asked.first().filter(|w| {
+        !w.contains(' ')
+            && w.chars().count() >= 3
+            && !["default", "defaults", "version", "versions"].contains(&w.as_str())
+    })?;
+    let pattern = format!(r"default[\w.-]*{}", regex::escape(noun));
+    let re = regex::RegexBuilder::new(&pattern)
+        .case_insensitive(true)
+        .build()
+        .ok()?;
+    let found = super::small_files(sb, sb.root())
+        .filter(|(path, _)| !is_doc(path))
+        .any(|(_, text)| text.lines().any(|l| re.is_match(l)));
+    found.then_some(pattern)
 }
 
 /// For a question (it ends with `?`) that names `file` by its stem only, not by its path: the
