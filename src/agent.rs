@@ -1822,6 +1822,17 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             asked.echo = true;
             asked.hollow.push(record.raw.trim().to_owned());
             let mut note = correct::echo_reply(&self.typed, after_results);
+            // A question with tool results: the lines bearing on it, as for a reply repeated
+            // word for word (a Zig service, session 50: asked which port to send StatsD
+            // packets to, Qwen2.5-Coder-0.5B read `docker-compose.yml`, echoed a message,
+            // then the question, and the run ended with no answer).
+            if correct::is_question(prompt)
+                && turns.iter().any(|t| !t.calls.is_empty())
+                && let Some(lines) = correct::bearing(evidence())
+            {
+                note.push('\n');
+                note.push_str(&lines);
+            }
             // A change that is already so: the echo of the request is where to say it.
             if let Some(so) = &self.already
                 && !self.changed(turns, true)

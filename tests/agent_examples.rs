@@ -8898,3 +8898,34 @@ fn a_default_asked_for_searches_the_default_name() {
         "{asked}"
     );
 }
+
+/// Found with a Zig service (session 50, compose_statsd_port): asked "When I run the stack
+/// with docker compose, which port on my machine should I send StatsD packets to?",
+/// Qwen2.5-Coder-0.5B read `docker-compose.yml`, echoed a message of toolmend's, then the
+/// question itself, and the run ended with no answer. An echo of a question with tool results
+/// is asked again with the lines bearing on it.
+#[test]
+fn an_echo_after_results_is_asked_again_with_the_bearing_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "docker-compose.yml",
+            "services:\n  zest:\n    ports:\n      # StatsD packets go to host port 9125.\n      - \"9125:8125/udp\"\n",
+        )],
+    );
+    let question = "When I run the stack with docker compose, which port on my machine should I send StatsD packets to?";
+    let (t, requests) = run_prompt(
+        &dir,
+        question,
+        vec![
+            call("read", json!({"path": "docker-compose.yml"})),
+            question.into(),
+            "9125".into(),
+        ],
+    );
+    let asked = &requests.last().unwrap().messages.last().unwrap().content;
+    assert!(asked.contains("only repeated a message"), "{asked}");
+    assert!(bearing_lines(asked).contains("9125"), "{asked}");
+    assert_eq!(t.answer.as_deref(), Some("9125"));
+}
