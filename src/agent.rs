@@ -27,7 +27,8 @@
 //!      the refusal may no longer hold); a third time ends the run with [`EndReason::RepeatedFailure`] instead
 //!      of spending the whole budget (again unless the turn holds a new call) — for a
 //!      question with results and no turn for the answer yet, after one such turn, without
-//!      tools.
+//!      tools; for a question with no result at all, after toolmend makes the look at what the
+//!      request names itself (read-only) and one such turn answers from its output.
 //!    - A world-fault failure (I/O, timeout, a crashing tool) of a tool that is safe to repeat
 //!      ([`Toolbox::is_retry_safe`]: read-only or idempotent) is retried
 //!      ([`AgentOptions::world_retries`]) before its message goes back, unless the toolbox
@@ -225,7 +226,8 @@ pub struct Agent<B: Backend, T: Toolbox> {
     /// repeats one, or answers with nothing changed.
     already: Option<String>,
     /// The calls (`{"name", "arguments"}`) of the conversation that ran under a name the model
-    /// made up: made, though no message's calls hold them (see [`Self::already_made`]).
+    /// made up, or that toolmend made itself ([`Self::make_look`]): made, though no message's calls
+    /// hold them (see [`Self::already_made`]).
     ran_under: Vec<serde_json::Value>,
 }
 
@@ -631,6 +633,33 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             // which bucket is the Terraform state kept?", Qwen2.5-Coder-0.5B read `bucket =
             // "kestrel-terraform-state"`, sent a failing glob again and again, and the run
             // ended with no answer).
+            // A question with no result at all, where the model sent a call that fails (a tool
+            // it made up) a third time: toolmend makes the look at what the request names
+            // itself — read-only — and the next turn, with no tools, answers from its result
+            // (a Zig service, session 50: asked how long the metrics server waits for a
+            // request, Qwen2.5-Coder-0.5B called `metrics_server_send_request_before_disconnect`
+            // three times, shown the search for `milliseconds` each time, and the run ended
+            // with no answer).
+            if repeated_failure
+                && !last_answer_asked
+                && t < max_turns
+                && !turns.iter().any(|r| r.answer_only)
+                && correct::is_question(prompt)
+                && !correct::asks_change(prompt)
+                && !turns
+                    .iter()
+                    .flat_map(|r| &r.calls)
+                    .any(|c| c.result.is_ok())
+                && let Some(note) = self.make_look(&mut turns, on_event).await
+            {
+                last_answer_asked = true;
+                answer_only_next = true;
+                non_answer_note = Some(note);
+                on_event(&AgentEvent::Retry {
+                    reason: "a failing call repeated with no result yet: toolmend made the look at what the request names, and the next turn, with no tools, is for the answer".into(),
+                });
+                continue;
+            }
             if repeated_failure
                 && !last_answer_asked
                 && t < max_turns
@@ -1584,6 +1613,81 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             }
         }
         runs
+    }
+
+    /// Makes the look at what the request names ([`Self::look_first`], a read-only call) on the
+    /// model's behalf, when it has not been made: its call is added to the last turn's record
+    /// (so its lines can bear on the answer) and reported as any call is; returns the message
+    /// for the turn that answers from it, quoting its output (the first 60 lines, 6,000
+    /// characters at most). `None` when there is no such look, or it failed.
+    async fn make_look(
+        &mut self,
+        turns: &mut [TurnRecord],
+        on_event: &mut (dyn FnMut(&AgentEvent) + Send),
+    ) -> Option<String> {
+        let look = self.look_first()?;
+        if self.already_made(&look) {
+            return None;
+        }
+        let value: serde_json::Value = serde_json::from_str(&look).ok()?;
+        let name = value.get("name")?.as_str()?.to_owned();
+        if !self.tools.is_read_only(&name) {
+            return None;
+        }
+        let args = value.get("arguments")?.clone();
+        self.calls_made += 1;
+        let call = PendingCall {
+            id: format!("call_{}", self.calls_made),
+            name: name.clone(),
+            arguments: Args::Value(args.clone()),
+            native: false,
+            raw: String::new(),
+            fixes: Vec::new(),
+        };
+        on_event(&AgentEvent::ToolStart {
+            id: call.id.clone(),
+            name: name.clone(),
+            args: args.clone(),
+            cut_off: false,
+        });
+        let started = Instant::now();
+        let result = self.tools.call(&call).await;
+        self.toolbox_wait += started.elapsed();
+        on_event(&AgentEvent::ToolEnd {
+            id: call.id.clone(),
+            name: name.clone(),
+            result: result.clone(),
+            sent: None,
+            duration_ms: ms(started.elapsed()),
+        });
+        if !result.is_ok() {
+            return None;
+        }
+        self.ran_under.push(value.clone());
+        let mut shown: String = result
+            .output
+            .lines()
+            .take(60)
+            .collect::<Vec<_>>()
+            .join("\n")
+            .chars()
+            .take(6_000)
+            .collect();
+        if shown.len() < result.output.trim_end().len() {
+            shown.push_str("\n…");
+        }
+        let note = correct::look_made(&look, &shown, &self.typed);
+        if let Some(last) = turns.last_mut() {
+            last.calls.push(CallRecord {
+                id: call.id,
+                name,
+                args,
+                native: false,
+                result: result.clone(),
+                feedback: result.output,
+            });
+        }
+        Some(note)
     }
 
     /// Runs one call through the toolbox, retrying world faults; returns the result, the message

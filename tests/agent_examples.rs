@@ -8929,3 +8929,45 @@ fn an_echo_after_results_is_asked_again_with_the_bearing_lines() {
     assert!(bearing_lines(asked).contains("9125"), "{asked}");
     assert_eq!(t.answer.as_deref(), Some("9125"));
 }
+
+/// Found with a Zig service (session 50, http_request_timeout): asked "How many milliseconds
+/// does the metrics server give a client to send its request before disconnecting it?",
+/// Qwen2.5-Coder-0.5B called a tool it made up,
+/// `metrics_server_send_request_before_disconnect`, three times, each time shown the search
+/// for `milliseconds` as the call to make, and the run ended `repeated_failure` with no
+/// answer. A question with no result at all: toolmend makes that look itself, read-only, and
+/// the next turn, with no tools, answers from its output.
+#[test]
+fn a_question_whose_calls_all_fail_gets_the_look_made_for_it() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "src/http.zig",
+            "/// A client that has not sent its request within this many\n/// milliseconds is disconnected.\npub const request_timeout_ms: u32 = 2500;\n",
+        )],
+    );
+    let made_up = call(
+        "metrics_server_send_request_before_disconnect",
+        json!({"client_id": "12345"}),
+    );
+    let (t, requests) = run_prompt(
+        &dir,
+        "How many milliseconds does the metrics server give a client to send its request before disconnecting it?",
+        vec![made_up.clone(), made_up.clone(), made_up, "2500".into()],
+    );
+    assert_eq!(t.answer.as_deref(), Some("2500"), "{t:#?}");
+    let last = requests.last().unwrap();
+    assert!(last.tools.is_empty());
+    let asked = &last.messages.last().unwrap().content;
+    assert!(asked.contains("None of your calls ran"), "{asked}");
+    assert!(asked.contains("request_timeout_ms: u32 = 2500"), "{asked}");
+    let looked: Vec<&str> = t
+        .turns
+        .iter()
+        .flat_map(|r| &r.calls)
+        .filter(|c| c.result.is_ok())
+        .map(|c| c.name.as_str())
+        .collect();
+    assert_eq!(looked, ["grep"]);
+}

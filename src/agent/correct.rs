@@ -644,6 +644,25 @@ pub fn refusal_reply(
     m
 }
 
+/// The message added before the turn that answers after the model's calls all failed and
+/// toolmend made the look at what the request names itself (`call`, whose output was
+/// `output`), restating `prompt`.
+///
+/// ```
+/// use toolmend::agent::correct::look_made;
+/// let m = look_made(r#"{"name":"read","arguments":{"path":"a.txt"}}"#, "1\tport = 8080", "Which port?");
+/// assert!(m.starts_with("None of your calls ran"));
+/// assert!(m.contains("1\tport = 8080") && m.ends_with("\"Which port?\""));
+/// ```
+#[must_use]
+pub fn look_made(call: &str, output: &str, prompt: &str) -> String {
+    format!(
+        "None of your calls ran, so the look at what the user's request names was made for \
+         you: {call} gave:\n{output}\nAnswer the user's request from it, in plain text: \"{}\"",
+        restated(prompt)
+    )
+}
+
 /// The message added before a turn that offers no tools because the model kept asking for a
 /// result it already had: answer from it, restating `prompt`.
 #[must_use]
