@@ -1074,7 +1074,15 @@ pub(crate) fn switched(parts: &[Part]) -> Option<(bool, Vec<Part>)> {
         return Some(marked);
     }
     let verb = verb_at(parts, &["turn", "switch", "enable", "disable"])?;
-    let rest = clause(&parts[verb + 1..]);
+    let mut rest = clause(&parts[verb + 1..]);
+    // "… on by default": how it is set, not what (an R package, session 49: "Turn meadow's
+    // progress messages on by default." was read as no change).
+    if let [head @ .., by, default] = rest
+        && by.is("by")
+        && default.is("default")
+    {
+        rest = head;
+    }
     let (on, keys): (bool, Vec<Part>) = if parts[verb].is_any(&["enable", "disable"]) {
         (parts[verb].is("enable"), rest.to_vec())
     } else if let [first, keys @ ..] = rest

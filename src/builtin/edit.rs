@@ -285,6 +285,32 @@ impl TypedTool for Edit {
                 name_holds(line, keys) + 2 * packages + usize::from(default)
             })
         };
+        // A switch named by what it does, which the docs say of one name: "Turn meadow's
+        // progress messages on by default." is `meadow.verbose = FALSE`, which the README's
+        // options table documents as `` | `meadow.verbose` | `FALSE` | progress messages | ``
+        // (an R package, session 49: offered no change, then, with "on by default" read,
+        // readr's `progress = FALSE`). The change is that name's, where one is set.
+        if let Change::Switch(on, keys) = &change
+            && let Some(name) = self.documented_name(keys)
+        {
+            let documented = Change::Switch(
+                *on,
+                vec![asked::Part {
+                    text: name,
+                    quoted: true,
+                    opens: false,
+                    colon: false,
+                }],
+            );
+            if let Some(hit) = self.in_file(
+                request,
+                &documented,
+                |path, text| self.change_in(&documented, &parts, path, text),
+                |_| 0,
+            ) {
+                return Some(hit);
+            }
+        }
         self.in_file(
             request,
             &change,
@@ -332,6 +358,51 @@ impl TypedTool for Edit {
 }
 
 impl Edit {
+    /// The one name in code (written in backticks: `` `meadow.verbose` ``) that the docs — a
+    /// line of a document holding two or more of the words of `keys` (four letters or more)
+    /// — say those words of; `None` when no line or lines naming several do.
+    fn documented_name(&self, keys: &[asked::Part]) -> Option<String> {
+        let words: Vec<String> = key_words(keys)
+            .into_iter()
+            .filter(|w| w.chars().count() >= 4 && w.chars().all(char::is_alphabetic))
+            .collect();
+        if words.len() < 2 {
+            return None;
+        }
+        let mut names: Vec<String> = Vec::new();
+        for (path, text) in super::small_files(&self.sandbox, self.sandbox.root()) {
+            if !is_document(&path) || is_changelog(&path) {
+                continue;
+            }
+            for line in text.lines() {
+                let lower = line.to_lowercase();
+                let held = words
+                    .iter()
+                    .filter(|w| !asked::token_at(&lower, w).is_empty())
+                    .count();
+                if held < 2 {
+                    continue;
+                }
+                let mut coded = line.split('`').skip(1).step_by(2).filter(|t| {
+                    t.len() >= 3
+                        && t.chars().any(char::is_alphabetic)
+                        && t.chars()
+                            .all(|c| asked::is_name_char(c) || c == '.' || c == '-')
+                        && switch_state(t).is_none()
+                });
+                if let (Some(name), None) = (coded.next(), coded.next())
+                    && !names.iter().any(|n| n == name)
+                {
+                    names.push(name.to_owned());
+                }
+            }
+        }
+        match names.as_slice() {
+            [one] => Some(one.clone()),
+            _ => None,
+        }
+    }
+
     /// `found` of the file the request names (its text with LF line breaks), else, for a change
     /// that does not need the file named ([`Change::needs_file`]), of the one small text file
     /// — in the folder the request names, or anywhere in the workspace — where it gives
@@ -5102,6 +5173,37 @@ mod tests {
                 "config/zest.json",
                 "\"max_series\": 5000,",
                 "\"max_series\": 100,"
+            )
+        );
+    }
+
+    /// Found with an R package (session 49): "Turn meadow's progress messages on by default."
+    /// was offered no change ("on by default" was no switch), then readr's `progress = FALSE`;
+    /// the README's options table documents `meadow.verbose` as "progress messages", set in
+    /// `R/zzz.R`. A switch the docs name by the request's words is that name's.
+    #[test]
+    fn a_switch_the_docs_name_is_turned_on_by_default() {
+        use crate::tools::TypedTool;
+        let (_dir, edit) = edit_over(&[
+            (
+                "README.md",
+                "# meadow\n\n| Option | Default | What |\n|---|---|---|\n| `meadow.verbose` | `FALSE` | progress messages |\n| `meadow.palette` | `\"YlGn\"` | plot colours |\n",
+            ),
+            (
+                "R/zzz.R",
+                ".onLoad <- function(libname, pkgname) {\n  options(\n    meadow.verbose = FALSE,\n    meadow.palette = \"YlGn\"\n  )\n}\n",
+            ),
+            (
+                "R/read.R",
+                "read_survey <- function(path) {\n  readr::read_delim(path, progress = FALSE)\n}\n",
+            ),
+        ]);
+        assert_eq!(
+            edit.change_asked("Turn meadow's progress messages on by default."),
+            call(
+                "R/zzz.R",
+                "meadow.verbose = FALSE,",
+                "meadow.verbose = TRUE,"
             )
         );
     }
