@@ -3057,9 +3057,21 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     w.chars().count() >= 4
                         && name_parts.iter().any(|p| crate::tools::same_word(p, w))
                 };
+                // A YAML list's item (`- "4.14.2"`) holds the words of the key it is listed
+                // under (`ocaml-compiler:`): an OCaml/dune project, session 50, where asked
+                // "What's the oldest OCaml compiler the CI matrix still tests against?" the
+                // lines shown were the `exclude:` entries' `ocaml-compiler: "4.14.2"` and
+                // `"5.1.1"`, not the matrix's list, and Qwen2.5-Coder-0.5B answered `5.1.1`.
+                let item = own.trim_start();
+                let listed: Vec<String> = if item.starts_with("- ") && !item.contains(": ") {
+                    correct::parent_key_words(lines, li)
+                } else {
+                    Vec::new()
+                };
                 let found: Vec<usize> = (0..words.len())
                     .filter(|&k| {
                         holds_word(&lower, &words[k])
+                            || listed.iter().any(|p| crate::tools::same_word(p, &words[k]))
                             // A long flag by its name, as code declaring it writes it
                             // (`info [ "w"; "width" ]` for `--width`).
                             || words[k]
@@ -3111,7 +3123,19 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     if !of_tests && !in_tests(*read_path, text) {
                         primary.push((mi, li));
                     }
-                    if let Some((key, _)) = correct::setting_key(own) {
+                    // A list's item is set under its key (`ocaml-compiler:` then `- "4.14.2"`).
+                    let item_key = (!listed.is_empty() && writes_number(own)).then(|| {
+                        let same = |p: &String, w: &String| {
+                            crate::tools::same_word(p, w) || crate::tools::abbreviates(p, w)
+                        };
+                        listed
+                            .iter()
+                            .all(|p| asked_words.iter().any(|w| same(p, w)))
+                            && listed.iter().any(|p| asked_for.iter().any(|w| same(p, w)))
+                    });
+                    if item_key == Some(true) {
+                        keyed.push((mi, li));
+                    } else if let Some((key, _)) = correct::setting_key(own) {
                         let mut parts = crate::tools::name_words(&key.replace('.', "_"));
                         // A part may be a word's short form (`min_ansible_version` for "the
                         // minimum Ansible version": a role's meta, session 47, where the lines

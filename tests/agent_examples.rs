@@ -8971,3 +8971,38 @@ fn a_question_whose_calls_all_fail_gets_the_look_made_for_it() {
         .collect();
     assert_eq!(looked, ["grep"]);
 }
+
+/// Found with an OCaml/dune project (session 50, ci_oldest_ocaml): asked "What's the oldest
+/// OCaml compiler the CI matrix still tests against?", the lines shown as bearing were the
+/// `exclude:` entries' `ocaml-compiler: "4.14.2"` and `ocaml-compiler: "5.1.1"`, and
+/// Qwen2.5-Coder-0.5B answered `5.1.1`; the matrix lists the compilers as items under
+/// `ocaml-compiler:`. A YAML list's item holds the words of the key it is listed under.
+#[test]
+fn a_yaml_lists_items_hold_their_keys_words() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            ".github/workflows/ci.yml",
+            "jobs:\n  build:\n    strategy:\n      matrix:\n        os:\n          - ubuntu-latest\n          - macos-latest\n        ocaml-compiler:\n          - \"4.14.2\"\n          - \"5.1.1\"\n          - \"5.2.0\"\n        exclude:\n          - os: macos-latest\n            ocaml-compiler: \"4.14.2\"\n          - os: macos-latest\n            ocaml-compiler: \"5.1.1\"\n",
+        )],
+    );
+    let read = call("read", json!({"path": ".github/workflows/ci.yml"}));
+    let (_, requests) = run_prompt(
+        &dir,
+        "What's the oldest OCaml compiler the CI matrix still tests against?",
+        vec![
+            read.clone(),
+            read.clone(),
+            read.clone(),
+            read,
+            "4.14.2".into(),
+        ],
+    );
+    let asked = &requests.last().unwrap().messages.last().unwrap().content;
+    let shown = bearing_lines(asked);
+    assert!(
+        shown.contains("- \"4.14.2\"") && shown.contains("- \"5.2.0\""),
+        "{asked}"
+    );
+}
