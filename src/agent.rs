@@ -2074,7 +2074,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             asked.unchanged = true;
             return Some((
                 correct::unchanged_reply(
-                    prompt,
+                    &self.typed,
                     self.change_due.as_deref(),
                     self.already.as_deref(),
                 ),
@@ -2092,12 +2092,19 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         if !asked.copied
             && results
             && correct::asks_one_thing(prompt)
-            && let Some(tool) = copied_output(content, turns)
+            && let Some(tool) = copied_output(
+                content,
+                turns,
+                matches!(
+                    record.stop,
+                    Some(StopReason::MaxTokens | StopReason::ContextFull)
+                ),
+            )
         {
             asked.copied = true;
             let lines = correct::bearing(evidence());
             return Some((
-                correct::copied_reply(prompt, &tool, lines.as_deref()),
+                correct::copied_reply(&self.typed, &tool, lines.as_deref()),
                 "the reply copied a tool's output whole: asked to answer the question itself",
             ));
         }
@@ -2119,7 +2126,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             asked.size = true;
             let look = self.look_first().filter(|c| !self.already_made(c));
             return Some((
-                correct::size_answered(&number, prompt, look.as_deref()),
+                correct::size_answered(&number, &self.typed, look.as_deref()),
                 "the answer's number is only a file's size in a listing: asked to answer from the files",
             ));
         }
@@ -2131,7 +2138,11 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         {
             asked.number = true;
             return Some((
-                correct::number_unfounded(&number, prompt, self.whole_file_look(turns).as_deref()),
+                correct::number_unfounded(
+                    &number,
+                    &self.typed,
+                    self.whole_file_look(turns).as_deref(),
+                ),
                 "the answer holds a number no tool result holds: asked to answer from the results",
             ));
         }
@@ -2171,7 +2182,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 asked.answer_only = true;
                 return Some((
                     correct::name_cut(
-                        prompt,
+                        &self.typed,
                         content.trim(),
                         &whole,
                         correct::bearing(lines).as_deref(),
@@ -2189,7 +2200,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 return Some((
                     correct::number_unfounded(
                         &number,
-                        prompt,
+                        &self.typed,
                         self.whole_file_look(turns).as_deref(),
                     ),
                     "the answer to a question about a default holds a whole number no result's line holds: asked to answer from the results",
@@ -2208,7 +2219,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 asked.answer_only = true;
                 return Some((
                     correct::version_cut(
-                        prompt,
+                        &self.typed,
                         &short,
                         &version,
                         correct::bearing(lines).as_deref(),
@@ -2229,7 +2240,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 asked.number = true;
                 asked.answer_only = true;
                 return Some((
-                    correct::not_the_extreme(prompt, &given, &wanted, &line, word),
+                    correct::not_the_extreme(&self.typed, &given, &wanted, &line, word),
                     "the answer gave one of the versions a line lists, not the one the question asks for: asked for it",
                 ));
             }
@@ -2297,7 +2308,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 asked.number = true;
                 asked.answer_only = true;
                 return Some((
-                    correct::version_unfounded(prompt, bare, &subject, &on_subject),
+                    correct::version_unfounded(&self.typed, bare, &subject, &on_subject),
                     "the answer to a version question gave a number no line writes: pointed at the lines about what was asked",
                 ));
             }
@@ -2307,7 +2318,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 asked.number = true;
                 asked.answer_only = true;
                 return Some((
-                    correct::version_elsewhere(prompt, version, other, &subject, &on_subject),
+                    correct::version_elsewhere(&self.typed, version, other, &subject, &on_subject),
                     "the answer to a version question gave a version of something else: pointed at the lines about what was asked",
                 ));
             }
@@ -2322,7 +2333,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 asked.number = true;
                 asked.answer_only = true;
                 return Some((
-                    correct::value_of_other_key(prompt, &value, &line, &better),
+                    correct::value_of_other_key(&self.typed, &value, &line, &better),
                     "the answer gave the value of a setting whose key names less of the question than another's: pointed at that one",
                 ));
             }
@@ -2343,7 +2354,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     asked.number = true;
                     asked.answer_only = true;
                     return Some((
-                        correct::guess_repeated(prompt, &guess),
+                        correct::guess_repeated(&self.typed, &guess),
                         "the answer kept the number guessed before looking, which no line bearing on the request holds: pointed at them",
                     ));
                 }
@@ -2365,7 +2376,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 asked.answer_only = true;
                 return Some((
                     correct::version_unanswered(
-                        prompt,
+                        &self.typed,
                         content,
                         correct::bearing(lines).as_deref(),
                     ),
@@ -2400,7 +2411,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             // read a fourth time, and the run ended with no answer).
             asked.answer_only = bearing.is_some();
             return Some((
-                correct::line_number_answered(&number, prompt, bearing.as_deref(), &values),
+                correct::line_number_answered(&number, &self.typed, bearing.as_deref(), &values),
                 "the answer's number is only a read's line number: asked to answer from the lines' text",
             ));
         }
@@ -2416,7 +2427,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             asked.file = true;
             asked.answer_only = true;
             return Some((
-                correct::path_answered(&path, prompt, correct::bearing(evidence()).as_deref()),
+                correct::path_answered(&path, &self.typed, correct::bearing(evidence()).as_deref()),
                 "the answer is only the file of a line bearing on the question: asked for the value the line writes",
             ));
         }
@@ -2458,7 +2469,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             if !files.is_empty() && (paths.is_empty() || unknown.is_some()) {
                 asked.file = true;
                 return Some((
-                    correct::file_unnamed(prompt, &files, unknown),
+                    correct::file_unnamed(&self.typed, &files, unknown),
                     if unknown.is_some() {
                         "the question asks which file and the answer named none of the folder's: asked to name it"
                     } else {
@@ -2623,7 +2634,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             {
                 asked.code = true;
                 return Some((
-                    correct::code_unfounded(prompt, kind, name, &look),
+                    correct::code_unfounded(&self.typed, kind, name, &look),
                     "the question asks which function (class, …) and the answer's name is in no result or file: asked to look",
                 ));
             }
@@ -2637,7 +2648,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 asked.made_up = true;
                 asked.answer_only = true;
                 return Some((
-                    correct::code_made_up(prompt, kind, name, &names),
+                    correct::code_made_up(&self.typed, kind, name, &names),
                     "the question asks which function (class, …) and the answer's name, asked again, is in no result or file: asked to name one the results give",
                 ));
             }
@@ -2651,7 +2662,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 // the calls it had made until the run ended).
                 asked.answer_only = true;
                 return Some((
-                    correct::code_unnamed(prompt, kind, &names),
+                    correct::code_unnamed(&self.typed, kind, &names),
                     "the question asks which function (class, …) and the answer named none: asked to name it",
                 ));
             }
@@ -4593,8 +4604,12 @@ fn found_nothing(output: &str) -> bool {
 /// aside; or, its spaces and line breaks all aside, 60 characters or more of it, half of it at
 /// least, as they stand (a JSON file copied with its lines joined: a PHP library, session 39,
 /// where Qwen2.5-Coder-0.5B, asked which image the Dockerfile starts from, answered with
-/// composer.json). A reply that quotes the lines that answer is not a copy of the whole.
-fn copied_output(content: &str, turns: &[TurnRecord]) -> Option<String> {
+/// composer.json). A reply that quotes the lines that answer is not a copy of the whole. A
+/// reply the token limit cut off (`cut_off`) copies however much of the output it got to (an
+/// OCaml/dune project, session 50: asked which base image the final stage of the Docker build
+/// runs on, Qwen2.5-Coder-0.5B copied its search for `tern`, 53 matches, until the limit, and
+/// the run ended with that as the answer).
+fn copied_output(content: &str, turns: &[TurnRecord], cut_off: bool) -> Option<String> {
     // A listing's line is `README.md (211 bytes)` or `cmd/`: the name is what a copy keeps.
     let body = |l: &str| -> String {
         let t = line_text(l);
@@ -4604,12 +4619,16 @@ fn copied_output(content: &str, turns: &[TurnRecord]) -> Option<String> {
         };
         t.trim_end_matches('/').to_owned()
     };
-    let reply: Vec<String> = content
+    let mut reply: Vec<String> = content
         .lines()
         .map(body)
         .filter(|l| !l.is_empty())
         .take(2000)
         .collect();
+    // The line the limit cut is no line of the output.
+    if cut_off {
+        reply.pop();
+    }
     turns
         .iter()
         .flat_map(|t| &t.calls)
@@ -4630,7 +4649,7 @@ fn copied_output(content: &str, turns: &[TurnRecord]) -> Option<String> {
             let by_lines = reply.len() >= 3
                 && copied >= 3
                 && copied * 5 >= reply.len() * 4
-                && covered * 2 >= output.len();
+                && (cut_off || covered * 2 >= output.len());
             let packed = |lines: &[String]| -> String {
                 lines
                     .iter()

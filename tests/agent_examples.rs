@@ -9006,3 +9006,44 @@ fn a_yaml_lists_items_hold_their_keys_words() {
         "{asked}"
     );
 }
+
+/// Found with an OCaml/dune project (session 50, docker_runtime_image): asked "Which base image
+/// does the final stage of the Docker build run on?", Qwen2.5-Coder-0.5B searched for `tern`
+/// (53 matches shown), then copied that output until the token limit cut it off, and the run
+/// ended with the copy as its answer. A copy cut off by the limit is a copy however much of
+/// the output it got to.
+#[test]
+fn a_copy_cut_off_by_the_token_limit_is_asked_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut files: Vec<(String, String)> = (0..30)
+        .map(|i| {
+            (
+                format!("lib/part{i}.ml"),
+                format!("(* tern part {i} *)\nlet part_{i} = {i}\n"),
+            )
+        })
+        .collect();
+    files.push((
+        "Dockerfile".into(),
+        "FROM ocaml/opam:debian-12-ocaml-5.1 AS build\nRUN make\n\nFROM debian:bookworm-20240612-slim\n".into(),
+    ));
+    let refs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.as_str()))
+        .collect();
+    write_files(&dir, &refs);
+    let grep = call("grep", json!({"pattern": "tern"}));
+    // The search's output, as the model copies it.
+    let (t0, _) = run_prompt(&dir, "Where is tern?", vec![grep.clone(), "Done.".into()]);
+    let output = t0.turns[0].calls[0].result.output.clone();
+    let mut copy = ScriptedTurn::text(output);
+    copy.max_chunks = Some(60);
+    let (t, requests) = run_prompt(
+        &dir,
+        "Which base image does the final stage of the Docker build run on?",
+        vec![grep, copy, "debian:bookworm-20240612-slim".into()],
+    );
+    let asked = &requests.last().unwrap().messages.last().unwrap().content;
+    assert!(asked.contains("copied the output of `grep`"), "{asked}");
+    assert_eq!(t.answer.as_deref(), Some("debian:bookworm-20240612-slim"));
+}
