@@ -9047,3 +9047,35 @@ fn a_copy_cut_off_by_the_token_limit_is_asked_again() {
     assert!(asked.contains("copied the output of `grep`"), "{asked}");
     assert_eq!(t.answer.as_deref(), Some("debian:bookworm-20240612-slim"));
 }
+
+/// Found with an OCaml/dune project (session 50, fallback_speed): the search for `--speed`
+/// matched the first line of OCaml's comment `(* Speed through the water, in knots, when
+/// neither [--speed] nor` / `[boat_speed_kn] in the config gives one. *)` and showed nothing
+/// below it; the README's stale `5.0` was the answer. An OCaml comment is a comment, and the
+/// line below a block comment is the one after its close: `let boat_speed_kn = 5.5`.
+#[test]
+fn the_line_below_an_ocaml_comment_is_shown() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "lib/defaults.ml",
+            "let config_file = \"tern.json\"\n\n(* Speed through the water, in knots, when neither [--speed] nor\n   [boat_speed_kn] in the config gives one. *)\nlet boat_speed_kn = 5.5\n",
+        )],
+    );
+    let (t, _) = run_prompt(
+        &dir,
+        "Where is --speed handled?",
+        vec![
+            call("grep", json!({"pattern": "--speed", "ignore_case": true})),
+            "Done.".into(),
+        ],
+    );
+    let output = &t.turns[0].calls[0].result.output;
+    assert!(
+        output.contains(
+            "lib/defaults.ml (line 5, below the comment on line 3): let boat_speed_kn = 5.5"
+        ),
+        "{output}"
+    );
+}

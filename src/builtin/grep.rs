@@ -370,6 +370,11 @@ fn grep_at(
         // A comment matched and shown: the entry it is in, its line, and the comment lines
         // left to pass before the line it documents.
         let mut documented: Option<(usize, usize, usize)> = None;
+        // The closer a block comment the documented line opened still waits for (`*)` of
+        // OCaml's `(* Speed through the water, … nor` then `[boat_speed_kn] … gives one. *)`:
+        // an OCaml/dune project, session 50, where the search for `--speed` showed the
+        // comment's first line and never `let boat_speed_kn = 5.5`).
+        let mut comment_open: Option<&str> = None;
         // The block a documented line opens (`:root {` below `/* Site colours … */`): the
         // entry, the comment's line, the open brackets, and the lines left to show.
         let mut opened: Option<(usize, usize, i64, usize)> = None;
@@ -495,7 +500,15 @@ fn grep_at(
                 && !matched
                 && !line.trim().is_empty()
             {
-                if is_comment(line) {
+                if let Some(closer) = comment_open {
+                    if line.contains(closer) {
+                        comment_open = None;
+                    }
+                    if left > 0 {
+                        documented = Some((entry, at, left - 1));
+                    }
+                } else if is_comment(line) {
+                    comment_open = block_comment_left_open(line);
                     if left > 0 {
                         documented = Some((entry, at, left - 1));
                     }
@@ -549,6 +562,7 @@ fn grep_at(
                 matches_shown.push(number);
                 if code && is_comment(line) {
                     documented = Some((shown.len() - 1, number, 8));
+                    comment_open = block_comment_left_open(line);
                 }
                 if !prose && (opens_data_block(line) || opens_build_call(line, build)) {
                     data_block = Some((shown.len() - 1, number, brackets(line), BLOCK_LINES));
@@ -1665,12 +1679,24 @@ fn is_description(line: &str) -> bool {
     })
 }
 
-/// Whether `line` is a comment line: it opens with `//`, `/*`, `*` (a block comment's inner
-/// line), `#` before a space or nothing (a shell, Python, YAML or Makefile comment; not C's
-/// `#define`), `--` (SQL, Lua; not YAML's `---`) or `<!--`.
+/// The closer (`*/`, `*)`, `-->`) a block comment `line` opens and does not close still
+/// waits for; `None` for any other line.
+fn block_comment_left_open(line: &str) -> Option<&'static str> {
+    let t = line.trim_start();
+    [("/*", "*/"), ("(*", "*)"), ("<!--", "-->")]
+        .into_iter()
+        .find(|(open, _)| t.starts_with(open))
+        .and_then(|(open, close)| (!t[open.len()..].contains(close)).then_some(close))
+}
+
+/// Whether `line` is a comment line: it opens with `//`, `/*`, `(*` (OCaml's), `*` (a block
+/// comment's inner line), `#` before a space or nothing (a shell, Python, YAML or Makefile
+/// comment; not C's `#define`), `--` (SQL, Lua; not YAML's `---`) or `<!--`.
 fn is_comment(line: &str) -> bool {
     let t = line.trim_start();
-    ["//", "/*", "*", "<!--"].iter().any(|m| t.starts_with(m))
+    ["//", "/*", "(*", "*", "<!--"]
+        .iter()
+        .any(|m| t.starts_with(m))
         || (t.starts_with("--") && !t.starts_with("---"))
         || t.strip_prefix('#')
             .is_some_and(|r| r.is_empty() || r.starts_with([' ', '\t', '#']))
