@@ -4701,6 +4701,15 @@ fn holds_phrase(request: &str, phrase: &str) -> bool {
     if crate::builtin::negations(request).contains(&phrase) {
         return true;
     }
+    // `W\w*(?:[_-](?:ms|…)|Ms…)\b` is a name of W in the unit a question "How many U …?"
+    // asks for (see grep's `unit_name`).
+    if let Some((head, _)) = phrase.split_once(r"\w*(?:[_-](?:") {
+        let words: Vec<String> = crate::tools::request_words(request)
+            .take(200)
+            .map(str::to_lowercase)
+            .collect();
+        return words.contains(&head.to_owned()) && words.windows(2).any(|w| w == ["how", "many"]);
+    }
     let want: Vec<String> = phrase.split_whitespace().map(str::to_owned).collect();
     if want.len() < 2 {
         return false;

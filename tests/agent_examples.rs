@@ -9079,3 +9079,48 @@ fn the_line_below_an_ocaml_comment_is_shown() {
         "{output}"
     );
 }
+
+/// Found with an OCaml/dune project and a Zig service (session 50): asked "By default, how
+/// many milliseconds does tern wait for the wind forecast before it gives up?", the look
+/// searched "wind forecast" and never showed `let forecast_timeout_ms = 6000`; asked "How many
+/// milliseconds does the metrics server give a client to send its request before
+/// disconnecting it?", it searched `milliseconds`. A question "How many U …?" looks for a
+/// name joining one of its words and U as code abbreviates it: read whole in a file the
+/// question names that writes one, else searched.
+#[test]
+fn a_quantity_in_a_unit_looks_for_the_name_in_that_unit() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            ("README.md", "# tern\n\nPlans passages.\n"),
+            (
+                "lib/defaults.ml",
+                "(* windbird forecast API. *)\nlet forecast_url = \"https://api.windbird.example/v1/wind\"\nlet forecast_timeout_ms = 6000\n",
+            ),
+            (
+                "bin/main.ml",
+                "let offline =\n  let doc = \"Plan without fetching a wind forecast.\" in\n  doc\n",
+            ),
+            (
+                "src/http.zig",
+                "/// A client that has not sent its request within this many\n/// milliseconds is disconnected.\npub const request_timeout_ms: u32 = 2500;\n",
+            ),
+        ],
+    );
+    let asked = asked_after_answer(
+        &dir,
+        "By default, how many milliseconds does tern wait for the wind forecast before it gives up?",
+        "1000",
+        "6000",
+    );
+    assert!(
+        asked.ends_with(r#"{"name":"read","arguments":{"path":"lib/defaults.ml"}}"#),
+        "{asked}"
+    );
+    assert_search_offered(
+        &dir,
+        "How many milliseconds does the metrics server give a client to send its request before disconnecting it?",
+        r"request\\w*(?:[_-](?:milliseconds|ms)|Milliseconds|Ms)\\b",
+    );
+}

@@ -158,7 +158,10 @@ impl TypedTool for Grep {
         // words name (an OCaml/dune project, session 49: "How many waypoints can a route have
         // at most?" searched `most`, then read `lib/waypoint.ml`; `let max_waypoints = 250`
         // is in `lib/defaults.ml`).
-        if let Some(pattern) = at_most_name(sb, request).or_else(|| default_name(sb, request)) {
+        if let Some(pattern) = at_most_name(sb, request)
+            .or_else(|| default_name(sb, request))
+            .or_else(|| unit_name(sb, request))
+        {
             return Some(json!({"pattern": pattern, "ignore_case": true}));
         }
         if let Some(file) = sb.first_named(request, false) {
@@ -984,6 +987,108 @@ fn default_name(sb: &Sandbox, request: &str) -> Option<String> {
     found.then_some(pattern)
 }
 
+/// For a question "How many U …?" where U is a unit (milliseconds, seconds, minutes, hours,
+/// days, …), the search for a name in code joining a word of the question and U as code
+/// abbreviates it (`forecast\w*(?:[_-](?:milliseconds|ms)|Milliseconds|Ms)\b`:
+/// `forecast_timeout_ms`, `requestTimeoutMs`): the first of the question's plain words (the
+/// project's own name aside) for which a file other than a document writes one; `None`
+/// otherwise. Found with an OCaml/dune project and a Zig service (session 50): asked "By
+/// default, how many milliseconds does tern wait for the wind forecast before it gives up?",
+/// the look searched "wind forecast", and `let forecast_timeout_ms = 6000` was never shown;
+/// asked how many milliseconds the metrics server gives a client to send its request, the
+/// look searched `milliseconds`, a doc comment's word.
+fn unit_name(sb: &Sandbox, request: &str) -> Option<String> {
+    let patterns = unit_patterns(sb, request);
+    if patterns.is_empty() {
+        return None;
+    }
+    let texts: Vec<String> = super::small_files(sb, sb.root())
+        .filter(|(path, _)| !is_doc(path))
+        .map(|(_, text)| text)
+        .collect();
+    // A file the question names that writes such a name is the look itself (`"series_ttl_s":
+    // 900` in `config/production.json` for "In production, how many seconds …").
+    let named = sb
+        .first_named(request, false)
+        .and_then(|f| sb.resolve("grep", &f).ok())
+        .filter(|abs| std::fs::metadata(abs).is_ok_and(|m| m.len() <= 256 * 1024))
+        .and_then(|abs| std::fs::read_to_string(abs).ok());
+    patterns
+        .into_iter()
+        .find(|(_, re)| texts.iter().any(|t| t.lines().any(|l| re.is_match(l))))
+        .filter(|(_, re)| {
+            !named
+                .as_ref()
+                .is_some_and(|t| t.lines().any(|l| re.is_match(l)))
+        })
+        .map(|(pattern, _)| pattern)
+}
+
+/// For a question "How many U …?" where U is a unit, each of its plain words (the unit's and
+/// the project's own name aside) W, in order, with the search for a name of W in U as code
+/// writes it (see [`unit_name`]) and the regular expression matching one (W case aside, the
+/// camel-case unit as written). Empty for any other request.
+fn unit_patterns(sb: &Sandbox, request: &str) -> Vec<(String, regex::Regex)> {
+    if !request.trim_end().ends_with('?') {
+        return Vec::new();
+    }
+    let words: Vec<String> = crate::tools::request_words(request)
+        .take(200)
+        .map(str::to_lowercase)
+        .collect();
+    let Some(at) = words
+        .windows(3)
+        .position(|w| w[0] == "how" && w[1] == "many")
+    else {
+        return Vec::new();
+    };
+    let unit = &words[at + 2];
+    let Some((names, shorts)) = crate::tools::UNITS
+        .iter()
+        .find(|(names, _)| names.contains(&unit.as_str()))
+    else {
+        return Vec::new();
+    };
+    // The unit as code abbreviates it: its short forms and the word the question uses, after
+    // a `_` or `-` (`series_ttl_s`), or capitalised at the end of a camel-case name (two
+    // letters or more: `timeoutMs`).
+    let mut forms: Vec<String> = shorts
+        .iter()
+        .map(|f| (*f).to_owned())
+        .chain(std::iter::once(unit.clone()))
+        .collect();
+    forms.sort_by_key(|f| std::cmp::Reverse(f.len()));
+    forms.dedup();
+    let capital = |f: &str| {
+        let mut c = f.chars();
+        c.next()
+            .map(|first| first.to_uppercase().chain(c).collect::<String>())
+            .unwrap_or_default()
+    };
+    let lower = forms.join("|");
+    let camel = forms
+        .iter()
+        .filter(|f| f.len() >= 2)
+        .map(|f| capital(f))
+        .collect::<Vec<_>>()
+        .join("|");
+    let own = own_name(sb, sb.root());
+    plain_words(request)
+        .into_iter()
+        .filter(|w| w != unit && !names.contains(&w.as_str()) && own.as_deref() != Some(w))
+        .filter(|w| w.chars().all(|c| c.is_ascii_alphabetic()))
+        .filter_map(|w| {
+            let pattern = format!(r"{w}\w*(?:[_-](?:{lower})|{camel})\b");
+            let re = regex::RegexBuilder::new(&format!(
+                r"(?i:{w})\w*(?:(?i:[_-](?:{lower}))|{camel})\b"
+            ))
+            .build()
+            .ok()?;
+            Some((pattern, re))
+        })
+        .collect()
+}
+
 /// For a question (it ends with `?`) that names `file` by its stem only, not by its path: the
 /// phrase of the request ([`asked_phrases`], [`negations`]) found on the fewest lines of the workspace's text files
 /// when `file` does not hold it, else a plain word of the question ([`plain_words`]) that `file`
@@ -1021,6 +1126,20 @@ fn phrase_elsewhere(sb: &Sandbox, request: &str, file: &str) -> Option<String> {
         return None;
     }
     let abs = sb.resolve("grep", file).ok()?;
+    // A file writing the name of a question's word in the unit it asks in is read whole
+    // (`let forecast_timeout_ms = 6000` in `lib/defaults.ml` for "By default, how many
+    // milliseconds does tern wait for the wind forecast before it gives up?": an OCaml/dune
+    // project, session 50, where the search for "wind forecast" never showed it).
+    let patterns = unit_patterns(sb, request);
+    if !patterns.is_empty()
+        && std::fs::metadata(&abs).is_ok_and(|m| m.len() <= 256 * 1024)
+        && std::fs::read_to_string(&abs).is_ok_and(|t| {
+            t.lines()
+                .any(|l| patterns.iter().any(|(_, re)| re.is_match(l)))
+        })
+    {
+        return None;
+    }
     let stem = crate::tools::file_stem(file);
     let mut words = crate::tools::request_words(request).take(200);
     if !words.any(|w| crate::tools::word_names_stem(w, stem))
