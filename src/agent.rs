@@ -3115,11 +3115,15 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                         numbered.push((mi, li));
                     }
                     if unset.as_deref().is_some_and(|name| {
-                        crate::builtin::keyword_arg(own, name).is_some_and(|v| {
-                            v.starts_with(['"', '\''])
-                                || v.chars().any(|c| c.is_ascii_digit())
-                                || ["true", "false"].contains(&v)
-                        })
+                        crate::builtin::keyword_arg(own, name)
+                            // Or a Cmdliner option's default (`opt int 88 & info [ "w";
+                            // "width" ]`).
+                            .or_else(|| crate::builtin::cmdliner_default(own, name).map(|(_, v)| v))
+                            .is_some_and(|v| {
+                                v.starts_with(['"', '\''])
+                                    || v.chars().any(|c| c.is_ascii_digit())
+                                    || ["true", "false"].contains(&v)
+                            })
                     }) {
                         defaulting.push((mi, li));
                     }

@@ -9124,3 +9124,37 @@ fn a_quantity_in_a_unit_looks_for_the_name_in_that_unit() {
         r"request\\w*(?:[_-](?:milliseconds|ms)|Milliseconds|Ms)\\b",
     );
 }
+
+/// Found with an OCaml/dune project (session 50, default_width): asked "How wide is the text
+/// table when I don't give --width?", the lines shown as bearing were the option's
+/// `Arg.(value & opt int 88 & info [ "w"; "width" ] …)` and three lines of `lib/report.ml`
+/// holding `width` in a name (`let min_name_width = 8`); Qwen2.5-Coder-0.5B answered `8`.
+/// "When I do not give --width" leaves `width` unset, and a Cmdliner option's default gives it
+/// one.
+#[test]
+fn a_flag_left_unset_is_answered_by_its_cmdliner_default() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "bin/main.ml",
+                "let width =\n  let doc = \"Maximum width of the text table.\" in\n  Arg.(value & opt int 88 & info [ \"w\"; \"width\" ] ~docv:\"COLUMNS\" ~doc)\n",
+            ),
+            (
+                "lib/report.ml",
+                "let fixed_width = 3 + 7 + 5 + 17 + 8 + 6\nlet min_name_width = 8\nlet table ~width rows =\n  let name_w = max min_name_width ((width - fixed_width) / 2) in\n  name_w\n",
+            ),
+        ],
+    );
+    let grep = call("grep", json!({"pattern": "width", "ignore_case": true}));
+    let (_, requests) = run_prompt(
+        &dir,
+        "How wide is the text table when I don't give --width?",
+        vec![grep.clone(), grep.clone(), grep.clone(), grep, "88".into()],
+    );
+    let asked = &requests.last().unwrap().messages.last().unwrap().content;
+    let shown = bearing_lines(asked);
+    assert!(shown.contains("opt int 88"), "{asked}");
+    assert!(!shown.contains("min_name_width"), "{asked}");
+}

@@ -3471,7 +3471,7 @@ fn option_number<'a>(line: &'a str, key: &str) -> Option<(&'a str, &'a str)> {
 /// When `line` declares a Cmdliner option named `key` (case aside) with a literal default —
 /// `opt int 20 & info [ "r"; "reserve" ]`, `opt float 5.5 & info [ "speed" ]` — the line and
 /// the default; `None` otherwise (`opt (some float) None` has none).
-fn cmdliner_default<'a>(line: &'a str, key: &str) -> Option<(&'a str, &'a str)> {
+pub(crate) fn cmdliner_default<'a>(line: &'a str, key: &str) -> Option<(&'a str, &'a str)> {
     let info = line.find("info [")?;
     let list = &line[info + "info [".len()..];
     let list = &list[..list.find(']')?];

@@ -1997,22 +1997,47 @@ pub(crate) fn left_unset(request: &str) -> Option<String> {
                 .to_lowercase()
         })
         .collect();
-    words.windows(4).find_map(|w| {
-        (w[0] == "no"
-            && ["is", "are"].contains(&w[2].as_str())
-            && [
-                "given",
-                "set",
-                "specified",
-                "passed",
-                "provided",
-                "supplied",
-            ]
-            .contains(&w[3].as_str())
-            && w[1].chars().count() >= 3
-            && w[1].chars().all(|c| c.is_ascii_alphabetic()))
-        .then(|| w[1].clone())
-    })
+    const GIVEN: &[&str] = &[
+        "given",
+        "set",
+        "specified",
+        "passed",
+        "provided",
+        "supplied",
+    ];
+    const GIVE: &[&str] = &["give", "set", "specify", "pass", "provide", "supply"];
+    let named = |w: &String| w.chars().count() >= 3 && w.chars().all(|c| c.is_ascii_alphabetic());
+    words
+        .windows(4)
+        .find_map(|w| {
+            (w[0] == "no"
+                && ["is", "are"].contains(&w[2].as_str())
+                && GIVEN.contains(&w[3].as_str())
+                && named(&w[1]))
+            .then(|| w[1].clone())
+        })
+        // "when --width is not given", "when I do not give --width" (a contraction written out:
+        // see `crate::agent::correct::expanded`): an OCaml/dune project, session 50, where the
+        // lines shown for "How wide is the text table when I don't give --width?" were the
+        // option's `opt int 88` and three lines of code holding `width` in a name.
+        .or_else(|| {
+            words.windows(4).find_map(|w| {
+                (["is", "are"].contains(&w[1].as_str())
+                    && w[2] == "not"
+                    && GIVEN.contains(&w[3].as_str())
+                    && named(&w[0]))
+                .then(|| w[0].clone())
+            })
+        })
+        .or_else(|| {
+            words.windows(4).find_map(|w| {
+                (["do", "does"].contains(&w[0].as_str())
+                    && w[1] == "not"
+                    && GIVE.contains(&w[2].as_str())
+                    && named(&w[3]))
+                .then(|| w[3].clone())
+            })
+        })
 }
 
 /// The words naming what a question asks for, to search for before its other words: after

@@ -25,7 +25,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 pub use edit::{Edit, EditArgs};
-pub(crate) use edit::{is_changelog, is_document, is_test_file, keyword_arg};
+pub(crate) use edit::{cmdliner_default, is_changelog, is_document, is_test_file, keyword_arg};
 pub use glob::{Glob, GlobArgs};
 pub use grep::{Grep, GrepArgs};
 pub(crate) use grep::{PORT_PATTERN, SHOWN_WITH, asked_words, is_common, left_unset, negations};
