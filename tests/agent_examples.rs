@@ -8129,7 +8129,8 @@ fn a_number_the_code_writes_comes_before_the_documents() {
 /// lines up to 100 columns wide." was offered the edit of `etc/tern.json`'s `"max_wind_kn":
 /// 25,` to 100 — `.ocamlformat`'s `margin = 90` gave no change, and every file was searched
 /// for a maximum. A dotfile the request names by its stem is the tool's own settings: the
-/// change is there, or none is offered.
+/// change is there, or none is offered. Since session 50, the file's one whole-number setting
+/// takes a whole number no key is named for (`margin = 90`).
 #[test]
 fn a_tools_dotfile_named_by_its_stem_is_where_its_change_goes() {
     let dir = tempfile::tempdir().unwrap();
@@ -8148,8 +8149,12 @@ fn a_tools_dotfile_named_by_its_stem_is_where_its_change_goes() {
     );
     let tools = DispatchToolbox::builtin(dir.path()).unwrap();
     assert_eq!(
-        tools.change_asked("Let ocamlformat use lines up to 100 columns wide."),
-        None
+        tools
+            .change_asked("Let ocamlformat use lines up to 100 columns wide.")
+            .as_deref(),
+        Some(
+            r#"{"name":"edit","arguments":{"path":".ocamlformat","old_text":"margin = 90","new_text":"margin = 100"}}"#
+        )
     );
 }
 

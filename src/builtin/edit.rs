@@ -317,6 +317,7 @@ impl TypedTool for Edit {
             |path, text| self.change_in(&change, &parts, path, text),
             named,
         )
+        .or_else(|| self.only_number_of_tool(request, &change))
     }
 
     /// Found running `toolmend run` on a Go module (session 30): asked "Add bin/ to the
@@ -358,6 +359,46 @@ impl TypedTool for Edit {
 }
 
 impl Edit {
+    /// For a whole number set in a tool's own settings file — a dotfile the request names by
+    /// its stem (`.ocamlformat` for "ocamlformat") — whose words name no key there: the file's
+    /// one setting of a whole number, when it has exactly one. Found with an OCaml/dune project
+    /// (session 49): "Let ocamlformat use lines up to 100 columns wide." was offered no change;
+    /// `.ocamlformat` is `version = 0.26.2`, `profile = default`, `margin = 90` and two
+    /// switches.
+    fn only_number_of_tool(&self, request: &str, change: &Change) -> Option<Value> {
+        let Change::Set(value, _) = change else {
+            return None;
+        };
+        if value.text.is_empty() || !value.text.chars().all(|c| c.is_ascii_digit()) {
+            return None;
+        }
+        let path = self.sandbox.first_named(request, false)?;
+        let file = path.rsplit('/').next().unwrap_or(&path);
+        let stem = crate::tools::file_stem(file);
+        if !file.starts_with('.')
+            || !crate::tools::request_words(request).any(|w| crate::tools::word_names_stem(w, stem))
+        {
+            return None;
+        }
+        let text = self.named_text(&path)?;
+        let mut numbers = text.lines().filter(|l| !is_comment(l)).filter_map(|line| {
+            let bare = line.trim_start();
+            let name: String = bare
+                .chars()
+                .take_while(|&c| asked::is_name_char(c) || c == '-')
+                .collect();
+            let (_, old) = assignment(bare, &name)?;
+            (!name.is_empty() && !old.is_empty() && old.chars().all(|c| c.is_ascii_digit()))
+                .then_some((line, old))
+        });
+        let (Some((line, old)), None) = (numbers.next(), numbers.next()) else {
+            return None;
+        };
+        let new_line = with_value(line, old, &value.text);
+        (new_line != line && text.matches(line).count() == 1)
+            .then(|| json!({"path": path, "old_text": line.trim(), "new_text": new_line.trim()}))
+    }
+
     /// The one name in code (written in backticks: `` `meadow.verbose` ``) that the docs — a
     /// line of a document holding two or more of the words of `keys` (four letters or more)
     /// — say those words of; `None` when no line or lines naming several do.
@@ -5205,6 +5246,32 @@ mod tests {
                 "meadow.verbose = FALSE,",
                 "meadow.verbose = TRUE,"
             )
+        );
+    }
+
+    /// Found with an OCaml/dune project (session 49): "Let ocamlformat use lines up to 100
+    /// columns wide." was offered no change; `.ocamlformat`'s one whole number is `margin =
+    /// 90`. In a tool's own dotfile named by its stem, a whole number whose words name no key
+    /// is the file's one whole-number setting.
+    #[test]
+    fn a_tools_dotfile_with_one_number_takes_the_number_asked_for() {
+        use crate::tools::TypedTool;
+        let (_dir, edit) = edit_over(&[
+            (
+                ".ocamlformat",
+                "version = 0.26.2\nprofile = default\nmargin = 90\nwrap-comments = true\n",
+            ),
+            ("etc/tern.json", "{\n  \"max_wind_kn\": 25\n}\n"),
+        ]);
+        assert_eq!(
+            edit.change_asked("Let ocamlformat use lines up to 100 columns wide."),
+            call(".ocamlformat", "margin = 90", "margin = 100")
+        );
+        // Two whole numbers: no guess.
+        let (_dir, edit) = edit_over(&[(".ocamlformat", "margin = 90\nindent = 4\n")]);
+        assert_eq!(
+            edit.change_asked("Let ocamlformat use lines up to 100 columns wide."),
+            None
         );
     }
 
