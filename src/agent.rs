@@ -2812,6 +2812,22 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             "changed",
             "changes",
         ];
+        // A one-letter name written as one beside "version" ("the oldest version of R", "Which
+        // R version …"): an R package, session 50, where asked "What's the oldest version of R
+        // that meadow can be installed on?", DESCRIPTION's `Version: 0.6.1` came first of the
+        // lines shown and Qwen2.5-Coder-0.5B answered it, not `R (>= 4.1.0)`.
+        let all: Vec<&str> = crate::tools::request_words(&self.request)
+            .take(200)
+            .collect();
+        let letters: Vec<usize> = (0..all.len())
+            .filter(|&i| {
+                let is = |k: usize, w: &str| all.get(k).is_some_and(|n| n.eq_ignore_ascii_case(w));
+                all[i].len() == 1
+                    && all[i].chars().all(|c| c.is_ascii_uppercase())
+                    && i > 0
+                    && (is(i + 1, "version") || (i >= 2 && is(i - 1, "of") && is(i - 2, "version")))
+            })
+            .collect();
         let words: Vec<String> = crate::tools::request_words(&self.request)
             .enumerate()
             // A path or a file's name says where to look, not what to find.
@@ -2830,6 +2846,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     && w.starts_with(|c: char| c.is_uppercase());
                 (code && w.chars().count() >= 2)
                     || short_name
+                    || letters.contains(&at)
                     || (w.chars().count() >= 4
                         && w.chars().all(char::is_alphabetic)
                         && !COMMON.contains(&w.to_lowercase().as_str()))
@@ -3079,10 +3096,21 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 } else {
                     Vec::new()
                 };
+                // A version written inside an entry holds the entry's name: `"Version":
+                // "1.1.4",` under `"dplyr": {` in renv.lock (an R package, session 50: asked
+                // "Which exact dplyr version is locked in the renv lockfile?", the lines shown
+                // were the first six `"Version"` lines, and Qwen2.5-Coder-0.5B answered R's
+                // `4.3.2`).
+                let entry: Vec<String> = if versioned && listed.is_empty() {
+                    correct::parent_key_words(lines, li)
+                } else {
+                    Vec::new()
+                };
                 let found: Vec<usize> = (0..words.len())
                     .filter(|&k| {
                         holds_word(&lower, &words[k])
                             || listed.iter().any(|p| crate::tools::same_word(p, &words[k]))
+                            || entry.iter().any(|p| p.eq_ignore_ascii_case(&words[k]))
                             // A long flag by its name, as code declaring it writes it
                             // (`info [ "w"; "width" ]` for `--width`).
                             || words[k]

@@ -9163,3 +9163,61 @@ fn a_flag_left_unset_is_answered_by_its_cmdliner_default() {
     assert!(shown.contains("opt int 88"), "{asked}");
     assert!(!shown.contains("min_name_width"), "{asked}");
 }
+
+/// Found with an R package (session 50): asked "Which exact dplyr version is locked in the renv
+/// lockfile?", the lines shown as bearing were the first six `"Version"` lines of renv.lock,
+/// and Qwen2.5-Coder-0.5B answered R's `4.3.2`; asked "What's the oldest version of R that
+/// meadow can be installed on?", DESCRIPTION's `Version: 0.6.1` came first and was the answer.
+/// A version written inside an entry holds the entry's name (`"dplyr": {`), and a one-letter
+/// name beside "version" is a telling word.
+#[test]
+fn a_version_inside_an_entry_holds_its_name() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "renv.lock",
+                "{\n  \"R\": {\n    \"Version\": \"4.3.2\"\n  },\n  \"Packages\": {\n    \"bit\": {\n      \"Package\": \"bit\",\n      \"Version\": \"4.0.5\"\n    },\n    \"cli\": {\n      \"Package\": \"cli\",\n      \"Version\": \"3.6.2\"\n    },\n    \"dplyr\": {\n      \"Package\": \"dplyr\",\n      \"Version\": \"1.1.4\"\n    }\n  }\n}\n",
+            ),
+            (
+                "DESCRIPTION",
+                "Package: meadow\nVersion: 0.6.1\nAuthors@R: person(\"I\", \"H\")\nDepends:\n    R (>= 4.1.0)\nImports:\n    cli (>= 3.6.0),\n    dplyr (>= 1.1.0)\n",
+            ),
+            ("README.md", "# meadow\n"),
+        ],
+    );
+    let shown_for = |prompt: &str, path: &str| {
+        let read = call("read", json!({ "path": path }));
+        let (_, requests) = run_prompt(
+            &dir,
+            prompt,
+            vec![read.clone(), read.clone(), read.clone(), read, "x".into()],
+        );
+        let asked = requests
+            .last()
+            .unwrap()
+            .messages
+            .last()
+            .unwrap()
+            .content
+            .clone();
+        bearing_lines(&asked).to_owned()
+    };
+    let shown = shown_for(
+        "Which exact dplyr version is locked in the renv lockfile?",
+        "renv.lock",
+    );
+    assert!(
+        shown.contains("1.1.4") && !shown.contains("4.3.2"),
+        "{shown}"
+    );
+    let shown = shown_for(
+        "What's the oldest version of R that meadow can be installed on?",
+        "DESCRIPTION",
+    );
+    assert!(
+        shown.contains("R (>= 4.1.0)") && !shown.contains("0.6.1"),
+        "{shown}"
+    );
+}

@@ -1811,8 +1811,18 @@ pub(crate) fn parent_key_words(lines: &[&str], i: usize) -> Vec<String> {
             })
         }),
     };
+    // A key opening a mapping or a list on its line (`"dplyr": {` in a lockfile, `deps: [`)
+    // as well as one alone (`limits:`), quotes aside.
     parent
-        .and_then(|p| p.trim().trim_start_matches("- ").strip_suffix(':'))
+        .map(|p| p.trim().trim_start_matches("- "))
+        .map(|p| {
+            p.strip_suffix('{')
+                .or_else(|| p.strip_suffix('['))
+                .map_or(p, str::trim_end)
+        })
+        .and_then(|p| p.strip_suffix(':'))
+        .map(|k| k.trim().trim_matches(['"', '\'']))
+        .filter(|k| !k.is_empty() && !k.contains(char::is_whitespace))
         .map(|k| crate::tools::name_words(&k.replace('.', "_")))
         .unwrap_or_default()
 }
