@@ -2533,6 +2533,8 @@ pub fn is_question(prompt: &str) -> bool {
 /// assert!(asks_change("Let scalafmt format lines up to 120 columns wide."));
 /// assert!(asks_change("Make the retry policy try up to 5 times by default."));
 /// assert!(!asks_change("Show up to 10 matching lines."));
+/// assert!(asks_change("Build the Docker image with OCaml 5.2."));
+/// assert!(!asks_change("Build the project."));
 /// ```
 #[must_use]
 pub fn asks_change(prompt: &str) -> bool {
@@ -2637,6 +2639,30 @@ fn verb_clauses(lower: &str) -> usize {
         + clauses_opened_by(lower, crate::tools::SET_VERBS)
         + rate_clauses(lower)
         + instead_clauses(lower)
+        + built_with_clauses(lower)
+}
+
+/// How many clauses of `lower` (lower case) build (run, compile, test) something "with" a
+/// named thing's version, the clause's last two words: "build the docker image with ocaml
+/// 5.2" asks for the version the build uses to change (an OCaml/dune project, session 49).
+fn built_with_clauses(lower: &str) -> usize {
+    lower
+        .split([',', ';', ':', '!', '?', '\n'])
+        .flat_map(|c| c.split(". "))
+        .filter(|clause| {
+            let words: Vec<&str> = clause
+                .split_whitespace()
+                .map(|w| w.trim_end_matches('.'))
+                .collect();
+            let version = |w: &str| {
+                let n = w.trim_start_matches('v');
+                n.contains('.') && n.chars().all(|c| c.is_ascii_digit() || c == '.')
+            };
+            matches!(words.first(), Some(&("build" | "run" | "compile" | "test")))
+                && matches!(words.as_slice(), [.., with, name, v]
+                if *with == "with" && name.chars().any(char::is_alphabetic) && version(v))
+        })
+        .count()
 }
 
 /// How many clauses of `lower` (lower case) that open with no change verb give one number

@@ -449,6 +449,7 @@ pub(crate) fn value_set(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
         .or_else(|| duration_made(parts))
         .or_else(|| dimension_made(parts))
         .or_else(|| month_given(parts))
+        .or_else(|| built_with(parts))
     {
         return Some(required);
     }
@@ -1059,6 +1060,31 @@ fn version_of(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
     let number = value.text.trim_start_matches(['v', 'V']);
     (of.is("of") && number.starts_with(|c: char| c.is_ascii_digit()) && keys.iter().any(is_value))
         .then(|| (value.clone(), keys))
+}
+
+/// "Build K with N V" (`run`, `compile`, `test`): version V of N for what K names (an
+/// OCaml/dune project, session 49: "Build the Docker image with OCaml 5.2." is the
+/// Dockerfile's `FROM ocaml/opam:debian-12-ocaml-5.1 AS build`).
+///
+/// ```text
+/// Build the Docker image with OCaml 5.2  → (5.2, [the, Docker, image, OCaml])
+/// ```
+fn built_with(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
+    let verb = verb_at(parts, &["build", "run", "compile", "test"])?;
+    let rest = &parts[verb + 1..];
+    let with = rest.iter().position(|p| p.is("with"))?;
+    let [name, value] = &rest[with + 1..] else {
+        return None;
+    };
+    let number = value.text.trim_start_matches(['v', 'V']);
+    let mut keys: Vec<Part> = rest[..with].to_vec();
+    keys.push(name.clone());
+    (is_value(name)
+        && !value.quoted
+        && number.starts_with(|c: char| c.is_ascii_digit())
+        && number.contains('.')
+        && number.chars().all(|c| c.is_ascii_digit() || c == '.'))
+    .then(|| (value.clone(), keys))
 }
 
 /// A setting turned on or off and the words that may name it: "turn off K", "turn K off",

@@ -2648,6 +2648,31 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
             found.extend(text.lines().filter_map(|line| image_tag(line, key, value)));
         }
     }
+    if found.is_empty() && version_like(value) && value.contains('.') {
+        // A version inside an image's tag after its subject and a `-`: `ocaml-5.1` of `FROM
+        // ocaml/opam:debian-12-ocaml-5.1 AS build` for "Build the Docker image with OCaml
+        // 5.2." (an OCaml/dune project, session 49).
+        for key in value_keys(keys).filter(|k| k.chars().count() >= 2) {
+            let marker = format!("{}-", key.to_lowercase());
+            for line in text.lines().filter(|l| !is_comment(l)) {
+                let lower = line.to_lowercase();
+                for (at, _) in lower.match_indices(&marker) {
+                    let before = lower[..at].chars().next_back();
+                    if !before.is_some_and(|c| c == '-' || c == ':' || c == '/') {
+                        continue;
+                    }
+                    let start = at + marker.len();
+                    let len = line[start..]
+                        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+                        .unwrap_or(line.len() - start);
+                    let version = &line[start..start + len];
+                    if version.contains('.') && version_like(version) && !version.ends_with('.') {
+                        found.push((line, version));
+                    }
+                }
+            }
+        }
+    }
     if found.is_empty() && version_like(value) {
         // A requirement pinned to a version, `pytest==8.2.2` (Python's requirements files:
         // "Bump pytest to 8.3.2.", a Django project, session 41; `psycopg[binary]>=3.1`): the
@@ -5272,6 +5297,27 @@ mod tests {
         assert_eq!(
             edit.change_asked("Let ocamlformat use lines up to 100 columns wide."),
             None
+        );
+    }
+
+    /// Found with an OCaml/dune project (session 49, docker_ocaml_52): "Build the Docker image
+    /// with OCaml 5.2." was offered no change; the build stage is `FROM
+    /// ocaml/opam:debian-12-ocaml-5.1 AS build`. "Build K with N V" sets N's version, and a
+    /// version inside a tag after N and a `-` is N's.
+    #[test]
+    fn a_version_inside_an_image_tag_is_set() {
+        use crate::tools::TypedTool;
+        let (_dir, edit) = edit_over(&[(
+            "Dockerfile",
+            "# syntax=docker/dockerfile:1\nFROM ocaml/opam:debian-12-ocaml-5.1 AS build\nRUN make\n\nFROM debian:bookworm-20240612-slim\n",
+        )]);
+        assert_eq!(
+            edit.change_asked("Build the Docker image with OCaml 5.2."),
+            call(
+                "Dockerfile",
+                "FROM ocaml/opam:debian-12-ocaml-5.1 AS build",
+                "FROM ocaml/opam:debian-12-ocaml-5.2 AS build"
+            )
         );
     }
 
