@@ -3001,6 +3001,19 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     continue;
                 }
                 seen.push(text);
+                // A search's line shown only as the head of the block a match is in (`src/
+                // cli.zig (line 113, which line 120 is inside): test "flags override the
+                // config file" {`) bears on nothing by its words, but for a question asking
+                // which code (a Zig service, session 50: asked "On which port does zestd serve
+                // /metrics when nothing overrides it?", that test's head, holding "override",
+                // was the one line shown, over `pub const default_http_port: u16 = 9477;`).
+                if !code_asked
+                    && text
+                        .split_once("): ")
+                        .is_some_and(|(place, _)| place.contains(" is inside"))
+                {
+                    continue;
+                }
                 // A file's line shown twice — by a read and by a search — is shown once
                 // (shopdata set, session 33: Grace Hopper's row, twice among three lines).
                 if let Some(place) = line_place(*read_path, text) {

@@ -9221,3 +9221,68 @@ fn a_version_inside_an_entry_holds_its_name() {
         "{shown}"
     );
 }
+
+/// Found with a Zig service (session 50): asked "When I run the stack with docker compose,
+/// which port on my machine should I send StatsD packets to?", after the read of
+/// `docker-compose.yml` the one line shown as bearing was the comment `# docker compose up
+/// --build` ("which port on …" asked for nothing); asked "On which port does zestd serve
+/// /metrics when nothing overrides it?", after the search for `default[\w.-]*port`, it was the
+/// head of a test's block the search showed a match inside, `test "flags override the config
+/// file" {`. "Which A on …" asks for A; a block's head shown for a match inside it bears on
+/// nothing by its words.
+#[test]
+fn the_port_asked_for_is_shown_not_a_comment_or_a_blocks_head() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "docker-compose.yml",
+                "#   docker compose up --build\nservices:\n  zest:\n    ports:\n      # Host port 8125 is usually taken by a local statsd agent.\n      - \"9125:8125/udp\"\n      - \"9477:9477\"\n",
+            ),
+            (
+                "src/cli.zig",
+                "fn defaults() void {\n    config.default_http_port,\n}\n\ntest \"flags override the config file\" {\n    try expect(config.default_http_port == cfg.http_port);\n}\n",
+            ),
+            (
+                "src/config.zig",
+                "pub const default_http_port: u16 = 9477;\n",
+            ),
+        ],
+    );
+    let shown_after = |prompt: &str, c: ScriptedTurn| {
+        let (_, requests) = run_prompt(
+            &dir,
+            prompt,
+            vec![c.clone(), c.clone(), c.clone(), c, "x".into()],
+        );
+        let asked = requests
+            .last()
+            .unwrap()
+            .messages
+            .last()
+            .unwrap()
+            .content
+            .clone();
+        bearing_lines(&asked).to_owned()
+    };
+    let shown = shown_after(
+        "When I run the stack with docker compose, which port on my machine should I send StatsD packets to?",
+        call("read", json!({"path": "docker-compose.yml"})),
+    );
+    assert!(
+        shown.contains("9125:8125/udp") && !shown.contains("--build"),
+        "{shown}"
+    );
+    let shown = shown_after(
+        "On which port does zestd serve /metrics when nothing overrides it?",
+        call(
+            "grep",
+            json!({"pattern": r"default[\w.-]*port", "ignore_case": true}),
+        ),
+    );
+    assert!(
+        shown.contains("= 9477") && !shown.contains("flags override"),
+        "{shown}"
+    );
+}

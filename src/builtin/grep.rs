@@ -2147,8 +2147,13 @@ pub(crate) fn asked_words(request: &str) -> (Vec<String>, usize) {
     } else {
         tokens.get(next).map(|(t, _)| t.as_str())
     };
+    // Or a place, then the clause ("Which port on my machine should I send StatsD packets
+    // to?": a Zig service, session 50, where nothing was asked for and the line shown as
+    // bearing was a comment's `docker compose up --build`).
     let asks = copula_first
-        || after.is_none_or(|a| ["does", "do", "did", "of"].contains(&a) || copula.contains(&a));
+        || after.is_none_or(|a| {
+            ["does", "do", "did", "of", "on", "at"].contains(&a) || copula.contains(&a)
+        });
     // Qualifiers, then the noun — or one word naming what kind of it, right before it ("the
     // base URL", "the default request timeout": a Swift package, session 42, where the look
     // searched "api client" and "request"; "the sampling interval": a C++/CMake daemon,
