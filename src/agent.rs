@@ -2042,9 +2042,21 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         let due = correct::asks_change(prompt) && self.change_due.is_some();
         // In a chat, an earlier prompt's run may have made that very call: its result is in the
         // conversation, and the answer may come from it.
+        // Nor did calls of tools the model made up, for a question (a Zig service, session 50:
+        // asked how long the metrics server waits for a request, Qwen2.5-Coder-0.5B called a
+        // tool it made up twice, then answered with a sentence about calling it).
+        let made_up = |c: &CallRecord| {
+            c.result
+                .failure
+                .as_ref()
+                .is_some_and(|f| ["unknown_tool", "repeated_failure"].contains(&f.kind.as_str()))
+        };
         if !asked.unread
             && !due
-            && turns.iter().all(|r| r.calls.is_empty())
+            && turns
+                .iter()
+                .flat_map(|r| &r.calls)
+                .all(|c| correct::is_question(prompt) && !c.result.is_ok() && made_up(c))
             && let Some(look) = self.look_first()
             && !self.already_made(&look)
         {

@@ -9286,3 +9286,39 @@ fn the_port_asked_for_is_shown_not_a_comment_or_a_blocks_head() {
         "{shown}"
     );
 }
+
+/// Found with a Zig service (session 50, http_request_timeout): Qwen2.5-Coder-0.5B called a
+/// tool it made up twice, then answered "To call the `metrics_server_send_request_before_
+/// disconnect` function again, …", and the run ended with that as the answer. Calls that all
+/// failed read nothing: the answer is asked to look first, as one given before any call is.
+#[test]
+fn an_answer_after_only_failed_calls_is_asked_to_look_first() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "src/http.zig",
+            "/// A client that has not sent its request within this many\n/// milliseconds is disconnected.\npub const request_timeout_ms: u32 = 2500;\n",
+        )],
+    );
+    let made_up = call(
+        "metrics_server_send_request_before_disconnect",
+        json!({"client_id": "12345"}),
+    );
+    let (t, requests) = run_prompt(
+        &dir,
+        "How many milliseconds does the metrics server give a client to send its request before disconnecting it?",
+        vec![
+            made_up,
+            "To call the function again, you can use the following JSON object:".into(),
+            call(
+                "grep",
+                json!({"pattern": r"request\w*(?:[_-](?:milliseconds|ms)|Milliseconds|Ms)\b", "ignore_case": true}),
+            ),
+            "2500".into(),
+        ],
+    );
+    let asked = &requests[2].messages.last().unwrap().content;
+    assert!(asked.contains("You answered without looking"), "{asked}");
+    assert_eq!(t.answer.as_deref(), Some("2500"));
+}
