@@ -9322,3 +9322,39 @@ fn an_answer_after_only_failed_calls_is_asked_to_look_first() {
     assert!(asked.contains("You answered without looking"), "{asked}");
     assert_eq!(t.answer.as_deref(), Some("2500"));
 }
+
+/// Found with an OCaml/dune project (session 50, fallback_speed): asked "If I don't pass
+/// --speed and my config file doesn't set a boat speed either, what speed does tern assume?",
+/// after the search for `--speed` showed `let boat_speed_kn = 5.5` below its comment, the one
+/// line shown as bearing was the README's option row "Boat speed through the water, in knots",
+/// with no number, and Qwen2.5-Coder-0.5B answered the README's stale `5.0`. "What speed" asks
+/// for an amount as "how fast" does: the lines writing a number, code's over documents'.
+#[test]
+fn what_speed_asks_for_a_number() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "README.md",
+                "| `-s`, `--speed`   | from config        | Boat speed through the water, in knots      |\n\n| `boat_speed_kn` | `5.0` | Cruising speed when `--speed` is unset |\n",
+            ),
+            (
+                "lib/defaults.ml",
+                "(* Speed through the water, in knots, when neither [--speed] nor\n   [boat_speed_kn] in the config gives one. *)\nlet boat_speed_kn = 5.5\n",
+            ),
+        ],
+    );
+    let grep = call("grep", json!({"pattern": "--speed", "ignore_case": true}));
+    let (_, requests) = run_prompt(
+        &dir,
+        "If I don't pass --speed and my config file doesn't set a boat speed either, what speed does tern assume?",
+        vec![grep.clone(), grep.clone(), grep.clone(), grep, "5.5".into()],
+    );
+    let asked = &requests.last().unwrap().messages.last().unwrap().content;
+    let shown = bearing_lines(asked);
+    assert!(
+        shown.contains("let boat_speed_kn = 5.5") && !shown.contains("5.0"),
+        "{asked}"
+    );
+}

@@ -733,10 +733,52 @@ pub(crate) fn asks_quantity(request: &str) -> bool {
         "late",
         "early",
     ];
+    // Or "what (which) M", M a measure, "the" and a qualifier between them or not ("What
+    // speed does tern assume?": an OCaml/dune project, session 50, where the line shown as
+    // bearing was the README's option row "Boat speed through the water, in knots", with no
+    // number, over `let boat_speed_kn = 5.5`).
+    const MEASURES: &[&str] = &[
+        "speed",
+        "size",
+        "length",
+        "width",
+        "height",
+        "depth",
+        "limit",
+        "timeout",
+        "interval",
+        "delay",
+        "duration",
+        "rate",
+        "threshold",
+        "capacity",
+        "margin",
+        "percentage",
+        "ratio",
+        "count",
+        "number",
+    ];
     let words = lower_words(request);
     words
         .windows(2)
         .any(|w| w[0] == "how" && AMOUNTS.contains(&w[1].as_str()))
+        || words.iter().enumerate().any(|(i, w)| {
+            ["what", "which"].contains(&w.as_str()) && {
+                let mut k = i + 1;
+                if words.get(k).is_some_and(|n| n == "is") {
+                    k += 1;
+                }
+                if words.get(k).is_some_and(|n| n == "the") {
+                    k += 1;
+                }
+                if words.get(k).is_some_and(|n| {
+                    ["default", "maximum", "minimum", "max", "min"].contains(&n.as_str())
+                }) {
+                    k += 1;
+                }
+                words.get(k).is_some_and(|n| MEASURES.contains(&n.as_str()))
+            }
+        })
 }
 
 /// Whether `request` asks about a version: one of its words is "version" or "versions".
