@@ -3106,9 +3106,21 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     .iter()
                     .flat_map(|n| crate::tools::name_words(n))
                     .collect();
+                // A unit the question names, by the short form a name ends with (`_ms` of
+                // `forecast_timeout_ms` for "how many milliseconds": an OCaml/dune project,
+                // session 50, where `let max_wind_kn = 22.0` was shown, holding "wind").
                 let in_names = |w: &str| {
-                    w.chars().count() >= 4
-                        && name_parts.iter().any(|p| crate::tools::same_word(p, w))
+                    (w.chars().count() >= 4
+                        && name_parts.iter().any(|p| crate::tools::same_word(p, w)))
+                        || crate::tools::UNITS
+                            .iter()
+                            .find(|(names, _)| names.contains(&w))
+                            .is_some_and(|(_, shorts)| {
+                                name_parts.len() >= 2
+                                    && name_parts
+                                        .last()
+                                        .is_some_and(|p| shorts.contains(&p.as_str()))
+                            })
                 };
                 // A YAML list's item (`- "4.14.2"`) holds the words of the key it is listed
                 // under (`ocaml-compiler:`): an OCaml/dune project, session 50, where asked

@@ -9358,3 +9358,38 @@ fn what_speed_asks_for_a_number() {
         "{asked}"
     );
 }
+
+/// Found with an OCaml/dune project (session 50, forecast_timeout): asked "By default, how
+/// many milliseconds does tern wait for the wind forecast before it gives up?", after the read
+/// of `lib/defaults.ml` the line shown as bearing was `let max_wind_kn = 22.0` ("wind" is on
+/// fewer lines than "forecast"), and Qwen2.5-Coder-0.5B answered `22`. A name ending with the
+/// short form of the unit asked in (`_ms`) holds the unit's word.
+#[test]
+fn a_name_in_the_unit_asked_in_holds_the_unit() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "lib/defaults.ml",
+            "(* Legs whose forecast wind is above this many knots are flagged. *)\nlet max_wind_kn = 22.0\n\n(* windbird forecast API. *)\nlet forecast_url = \"https://api.windbird.example/v1/wind\"\nlet forecast_timeout_ms = 6000\nlet forecast_step_h = 3\n",
+        )],
+    );
+    let read = call("read", json!({"path": "lib/defaults.ml"}));
+    let (_, requests) = run_prompt(
+        &dir,
+        "By default, how many milliseconds does tern wait for the wind forecast before it gives up?",
+        vec![
+            read.clone(),
+            read.clone(),
+            read.clone(),
+            read,
+            "6000".into(),
+        ],
+    );
+    let asked = &requests.last().unwrap().messages.last().unwrap().content;
+    let shown = bearing_lines(asked);
+    assert!(
+        shown.contains("forecast_timeout_ms = 6000") && !shown.contains("22.0"),
+        "{asked}"
+    );
+}
