@@ -2007,37 +2007,36 @@ pub(crate) fn left_unset(request: &str) -> Option<String> {
     ];
     const GIVE: &[&str] = &["give", "set", "specify", "pass", "provide", "supply"];
     let named = |w: &String| w.chars().count() >= 3 && w.chars().all(|c| c.is_ascii_alphabetic());
-    words
-        .windows(4)
-        .find_map(|w| {
-            (w[0] == "no"
-                && ["is", "are"].contains(&w[2].as_str())
-                && GIVEN.contains(&w[3].as_str())
-                && named(&w[1]))
-            .then(|| w[1].clone())
-        })
-        // "when --width is not given", "when I do not give --width" (a contraction written out:
-        // see `crate::agent::correct::expanded`): an OCaml/dune project, session 50, where the
-        // lines shown for "How wide is the text table when I don't give --width?" were the
-        // option's `opt int 88` and three lines of code holding `width` in a name.
-        .or_else(|| {
-            words.windows(4).find_map(|w| {
-                (["is", "are"].contains(&w[1].as_str())
-                    && w[2] == "not"
-                    && GIVEN.contains(&w[3].as_str())
-                    && named(&w[0]))
-                .then(|| w[0].clone())
-            })
-        })
-        .or_else(|| {
-            words.windows(4).find_map(|w| {
-                (["do", "does"].contains(&w[0].as_str())
-                    && w[1] == "not"
-                    && GIVE.contains(&w[2].as_str())
-                    && named(&w[3]))
-                .then(|| w[3].clone())
-            })
-        })
+    /// Whether four words side by side are one form of leaving a name unset.
+    type Fits = fn(&[String]) -> bool;
+    fn is(w: &str, ws: &[&str]) -> bool {
+        ws.contains(&w)
+    }
+    // Each form: whether four words side by side are it, and which of them is the name.
+    // "no X is given"; "when --width is not given", "when I do not give --width" (contractions
+    // written out: see `crate::agent::correct::expanded`) — an OCaml/dune project, session 50,
+    // where the lines shown for "How wide is the text table when I don't give --width?" were
+    // the option's `opt int 88` and three lines of code holding `width` in a name.
+    let forms: [(Fits, usize); 3] = [
+        (
+            |w| w[0] == "no" && is(&w[2], &["is", "are"]) && is(&w[3], GIVEN),
+            1,
+        ),
+        (
+            |w| is(&w[1], &["is", "are"]) && w[2] == "not" && is(&w[3], GIVEN),
+            0,
+        ),
+        (
+            |w| is(&w[0], &["do", "does"]) && w[1] == "not" && is(&w[2], GIVE),
+            3,
+        ),
+    ];
+    forms.iter().find_map(|(fits, at)| {
+        words
+            .windows(4)
+            .find(|w| fits(w) && named(&w[*at]))
+            .map(|w| w[*at].clone())
+    })
 }
 
 /// The words naming what a question asks for, to search for before its other words: after
