@@ -28,7 +28,9 @@
 //!      of spending the whole budget (again unless the turn holds a new call) — for a
 //!      question with results and no turn for the answer yet, after one such turn, without
 //!      tools; for a question with no result at all, after toolmend makes the look at what the
-//!      request names itself (read-only) and one such turn answers from its output.
+//!      request names itself (read-only) and one such turn answers from its output (as it does
+//!      for a question answered a second time without a look, no call of the run having
+//!      succeeded).
 //!    - A world-fault failure (I/O, timeout, a crashing tool) of a tool that is safe to repeat
 //!      ([`Toolbox::is_retry_safe`]: read-only or idempotent) is retried
 //!      ([`AgentOptions::world_retries`]) before its message goes back, unless the toolbox
@@ -539,6 +541,38 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 turns.push(record);
                 continue;
             }
+            // A question answered again without a look, after it was asked to look first, when
+            // the run's calls all failed (a reply with no call at all stands the second time):
+            // toolmend makes the look itself (read-only), and the
+            // next turn, without tools, answers from its output (a Zig service, session 50:
+            // asked how long the metrics server waits for a request, Qwen2.5-Coder-0.5B
+            // answered "To call the `metrics_server_send_request_before_disconnect` function
+            // …" before and after it was asked to look first).
+            if pending.is_empty()
+                && t < max_turns
+                && asked.unread
+                && !last_answer_asked
+                && correct::is_question(prompt)
+                && !correct::asks_change(prompt)
+                && turns.iter().any(|r| !r.calls.is_empty())
+                && !turns
+                    .iter()
+                    .flat_map(|r| &r.calls)
+                    .any(|c| c.result.is_ok())
+                // (A look that fails leaves the reply as the answer.)
+                && let Some((note, made)) = self.make_look(on_event).await
+            {
+                record.calls.push(made);
+                add_timing(&mut stats, &record.timing);
+                turns.push(record);
+                last_answer_asked = true;
+                answer_only_next = true;
+                non_answer_note = Some(note);
+                on_event(&AgentEvent::Retry {
+                    reason: "answered again without a look: toolmend made the look at what the request names, and the next turn, with no tools, is for the answer".into(),
+                });
+                continue;
+            }
             if pending.is_empty() {
                 // An answer stopped in a loop goes back as what it said before repeating itself.
                 let said = record
@@ -650,8 +684,11 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     .iter()
                     .flat_map(|r| &r.calls)
                     .any(|c| c.result.is_ok())
-                && let Some(note) = self.make_look(&mut turns, on_event).await
+                && let Some((note, made)) = self.make_look(on_event).await
             {
+                if let Some(last) = turns.last_mut() {
+                    last.calls.push(made);
+                }
                 last_answer_asked = true;
                 answer_only_next = true;
                 non_answer_note = Some(note);
@@ -1616,15 +1653,14 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     }
 
     /// Makes the look at what the request names ([`Self::look_first`], a read-only call) on the
-    /// model's behalf, when it has not been made: its call is added to the last turn's record
-    /// (so its lines can bear on the answer) and reported as any call is; returns the message
+    /// model's behalf, when it has not been made, reported as any call is; returns the message
     /// for the turn that answers from it, quoting its output (the first 60 lines, 6,000
-    /// characters at most). `None` when there is no such look, or it failed.
+    /// characters at most), and the call's record, for the caller to add to a turn's (so its
+    /// lines can bear on the answer). `None` when there is no such look, or it failed.
     async fn make_look(
         &mut self,
-        turns: &mut [TurnRecord],
         on_event: &mut (dyn FnMut(&AgentEvent) + Send),
-    ) -> Option<String> {
+    ) -> Option<(String, CallRecord)> {
         let look = self.look_first()?;
         if self.already_made(&look) {
             return None;
@@ -1677,17 +1713,15 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             shown.push_str("\n…");
         }
         let note = correct::look_made(&look, &shown, &self.typed);
-        if let Some(last) = turns.last_mut() {
-            last.calls.push(CallRecord {
-                id: call.id,
-                name,
-                args,
-                native: false,
-                result: result.clone(),
-                feedback: result.output,
-            });
-        }
-        Some(note)
+        let made = CallRecord {
+            id: call.id,
+            name,
+            args,
+            native: false,
+            feedback: result.output.clone(),
+            result,
+        };
+        Some((note, made))
     }
 
     /// Runs one call through the toolbox, retrying world faults; returns the result, the message

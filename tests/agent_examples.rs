@@ -9393,3 +9393,43 @@ fn a_name_in_the_unit_asked_in_holds_the_unit() {
         "{asked}"
     );
 }
+
+/// Found with a Zig service (session 50, http_request_timeout at s50c): after calls of a tool
+/// it made up, Qwen2.5-Coder-0.5B answered "To call the … function, you can use the following
+/// JSON object: …", was asked to look first, and answered the same way again, which stood as
+/// the answer. A question answered again without a look, with no call of the run succeeded,
+/// gets the look made for it and a turn without tools to answer from its output.
+#[test]
+fn a_second_answer_without_a_look_gets_the_look_made_for_it() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "src/http.zig",
+            "/// A client that has not sent its request within this many\n/// milliseconds is disconnected.\npub const request_timeout_ms: u32 = 2500;\n",
+        )],
+    );
+    let made_up = call(
+        "metrics_server_send_request_before_disconnect",
+        json!({"client_id": "12345"}),
+    );
+    let (t, requests) = run_prompt(
+        &dir,
+        "How many milliseconds does the metrics server give a client to send its request before disconnecting it?",
+        vec![
+            made_up,
+            "To call the function again, you can use the following JSON object:".into(),
+            "To call the function, you can use the following JSON object:".into(),
+            "2500".into(),
+        ],
+    );
+    assert_eq!(t.answer.as_deref(), Some("2500"), "{t:#?}");
+    let last = requests.last().unwrap();
+    assert!(last.tools.is_empty());
+    let asked = &last.messages.last().unwrap().content;
+    assert!(
+        asked.contains("None of your calls ran")
+            && asked.contains("request_timeout_ms: u32 = 2500"),
+        "{asked}"
+    );
+}
