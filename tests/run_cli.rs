@@ -1006,7 +1006,19 @@ fn chat_reads_answers_between_prompts() {
 /// arguments, and now runs as the read of `todo.txt`; arguments no tool takes still fail.)
 #[test]
 fn a_failed_call_shows_the_message_the_model_was_sent() {
-    let (dir, s) = todo_folder("{\"name\": \"todo.txt\", \"arguments\": {\"text\": \"x\"}}");
+    // After calls that all failed, an answer to the question is asked to look first (session
+    // 50): the script then reads the file and answers.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("todo.txt"), "TODO: call Ann\n").unwrap();
+    let s = script(
+        dir.path(),
+        &[
+            Value::String("{\"name\": \"todo.txt\", \"arguments\": {\"text\": \"x\"}}".into()),
+            Value::String("done".into()),
+            Value::String("{\"name\": \"read\", \"arguments\": {\"path\": \"todo.txt\"}}".into()),
+            Value::String("It says: call Ann.".into()),
+        ],
+    );
     let args = |json: bool| {
         let mut a = vec![
             "run",
