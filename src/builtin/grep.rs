@@ -916,17 +916,21 @@ const COMMON: &[&str] = &[
 /// Words that name the workspace as a whole (see [`crate::tools::WORKSPACE_WORDS`]).
 const WORKSPACE: &[&str] = crate::tools::WORKSPACE_WORDS;
 
+/// The first 200 words of `request`, lower case, when it is a question (it ends with `?`).
+fn question_words(request: &str) -> Option<Vec<String>> {
+    request.trim_end().ends_with('?').then(|| {
+        crate::tools::request_words(request)
+            .take(200)
+            .map(str::to_lowercase)
+            .collect()
+    })
+}
+
 /// For a question "How many N … at most?" (or "at the most", "maximum"), the search for N's
 /// maximum as code names it, `max[._-]?N`, when a text file of the workspace holds it; `None`
 /// otherwise.
 fn at_most_name(sb: &Sandbox, request: &str) -> Option<String> {
-    if !request.trim_end().ends_with('?') {
-        return None;
-    }
-    let words: Vec<String> = crate::tools::request_words(request)
-        .take(200)
-        .map(str::to_lowercase)
-        .collect();
+    let words = question_words(request)?;
     let bounded = words.windows(2).any(|w| w == ["at", "most"])
         || words.windows(3).any(|w| w == ["at", "the", "most"])
         || words.iter().any(|w| w == "maximum");
@@ -955,13 +959,7 @@ fn at_most_name(sb: &Sandbox, request: &str) -> Option<String> {
 /// `import`, `Supported` and `portions` hold, and `pub const default_http_port: u16 = 9477;`
 /// was never shown.
 fn default_name(sb: &Sandbox, request: &str) -> Option<String> {
-    if !request.trim_end().ends_with('?') {
-        return None;
-    }
-    let words: Vec<String> = crate::tools::request_words(request)
-        .take(200)
-        .map(str::to_lowercase)
-        .collect();
+    let words = question_words(request)?;
     let default = words.iter().any(|w| {
         ["default", "defaults", "overrides", "overridden", "override"].contains(&w.as_str())
     });
@@ -1029,13 +1027,9 @@ fn unit_name(sb: &Sandbox, request: &str) -> Option<String> {
 /// writes it (see [`unit_name`]) and the regular expression matching one (W case aside, the
 /// camel-case unit as written). Empty for any other request.
 fn unit_patterns(sb: &Sandbox, request: &str) -> Vec<(String, regex::Regex)> {
-    if !request.trim_end().ends_with('?') {
+    let Some(words) = question_words(request) else {
         return Vec::new();
-    }
-    let words: Vec<String> = crate::tools::request_words(request)
-        .take(200)
-        .map(str::to_lowercase)
-        .collect();
+    };
     let Some(at) = words
         .windows(3)
         .position(|w| w[0] == "how" && w[1] == "many")
