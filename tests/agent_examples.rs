@@ -8358,7 +8358,8 @@ fn the_line_defining_the_asked_name_bears_on_where_it_is_defined() {
 /// on Codecov to 85%." gave nothing in `codecov.yml` (two `target:` lines), and the search of
 /// every file offered an R example's `#' clean_survey(survey, min_cover = 5)` → `85%`. A
 /// settings file the request names by its stem is where its change goes, or none is offered
-/// — but for a version: `nginx.conf` holds none of the nginx image's.
+/// — but for a version: `nginx.conf` holds none of the nginx image's. Since session 50 a
+/// percentage replaces no word (`target: auto`), and the change is `target: 80%`.
 #[test]
 fn a_settings_file_named_by_its_stem_is_where_its_change_goes() {
     let dir = tempfile::tempdir().unwrap();
@@ -8381,9 +8382,12 @@ fn a_settings_file_named_by_its_stem_is_where_its_change_goes() {
         ],
     );
     let tools = DispatchToolbox::builtin(dir.path()).unwrap();
+    let want = r#"{"name":"edit","arguments":{"path":"codecov.yml","old_text":"target: 80%","new_text":"target: 85%"}}"#;
     assert_eq!(
-        tools.change_asked("Raise the overall coverage target on Codecov to 85%."),
-        None
+        tools
+            .change_asked("Raise the overall coverage target on Codecov to 85%.")
+            .as_deref(),
+        Some(want)
     );
     // And in the R package itself, whose README.Rmd is a document.
     let meadow = DispatchToolbox::builtin(
@@ -8391,8 +8395,10 @@ fn a_settings_file_named_by_its_stem_is_where_its_change_goes() {
     )
     .unwrap();
     assert_eq!(
-        meadow.change_asked("Raise the overall coverage target on Codecov to 85%."),
-        None
+        meadow
+            .change_asked("Raise the overall coverage target on Codecov to 85%.")
+            .as_deref(),
+        Some(want)
     );
     assert_eq!(
         tools

@@ -2022,6 +2022,17 @@ fn of_kind(old: &str, value: &str) -> bool {
     if number && (camel_type || reference || block_scalar || primitive) {
         return false;
     }
+    // A percentage replaces a percentage or a number, not a word (`target: auto` beside
+    // `target: 80%` in codecov.yml for "Raise the overall coverage target on Codecov to 85%.":
+    // an R package, session 49, offered no change).
+    if let Some(n) = value.strip_suffix('%')
+        && n.parse::<f64>().is_ok()
+    {
+        let b = bare.trim_end_matches([',', ';']);
+        if b.strip_suffix('%').unwrap_or(b).parse::<f64>().is_err() {
+            return false;
+        }
+    }
     // Nor a block's opening (`M.defaults = {`: a Lua plugin, session 42).
     if !value.starts_with(['{', '['])
         && old.trim().starts_with(['{', '['])
@@ -5318,6 +5329,23 @@ mod tests {
                 "FROM ocaml/opam:debian-12-ocaml-5.1 AS build",
                 "FROM ocaml/opam:debian-12-ocaml-5.2 AS build"
             )
+        );
+    }
+
+    /// Found with an R package (session 49, codecov_target_85; failed again at s50c): "Raise
+    /// the overall coverage target on Codecov to 85%." was offered no change — `codecov.yml`
+    /// has `target: 80%` under `project` and `target: auto` under `patch`. A percentage
+    /// replaces a percentage or a number, not a word.
+    #[test]
+    fn a_percentage_replaces_no_word() {
+        use crate::tools::TypedTool;
+        let (_dir, edit) = edit_over(&[(
+            "codecov.yml",
+            "coverage:\n  status:\n    project:\n      default:\n        target: 80%\n        threshold: 2%\n    patch:\n      default:\n        target: auto\n        threshold: 1%\n",
+        )]);
+        assert_eq!(
+            edit.change_asked("Raise the overall coverage target on Codecov to 85%."),
+            call("codecov.yml", "target: 80%", "target: 85%")
         );
     }
 
