@@ -552,13 +552,8 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 && t < max_turns
                 && asked.unread
                 && !last_answer_asked
-                && correct::is_question(prompt)
-                && !correct::asks_change(prompt)
                 && turns.iter().any(|r| !r.calls.is_empty())
-                && !turns
-                    .iter()
-                    .flat_map(|r| &r.calls)
-                    .any(|c| c.result.is_ok())
+                && nothing_read_for_question(prompt, &turns)
                 // (A look that fails leaves the reply as the answer.)
                 && let Some((note, made)) = self.make_look(on_event).await
             {
@@ -678,12 +673,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 && !last_answer_asked
                 && t < max_turns
                 && !turns.iter().any(|r| r.answer_only)
-                && correct::is_question(prompt)
-                && !correct::asks_change(prompt)
-                && !turns
-                    .iter()
-                    .flat_map(|r| &r.calls)
-                    .any(|c| c.result.is_ok())
+                && nothing_read_for_question(prompt, &turns)
                 && let Some((note, made)) = self.make_look(on_event).await
             {
                 if let Some(last) = turns.last_mut() {
@@ -2862,17 +2852,9 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         // R version …"): an R package, session 50, where asked "What's the oldest version of R
         // that meadow can be installed on?", DESCRIPTION's `Version: 0.6.1` came first of the
         // lines shown and Qwen2.5-Coder-0.5B answered it, not `R (>= 4.1.0)`.
-        let all: Vec<&str> = crate::tools::request_words(&self.request)
-            .take(200)
-            .collect();
-        let letters: Vec<usize> = (0..all.len())
-            .filter(|&i| {
-                let is = |k: usize, w: &str| all.get(k).is_some_and(|n| n.eq_ignore_ascii_case(w));
-                all[i].len() == 1
-                    && all[i].chars().all(|c| c.is_ascii_uppercase())
-                    && i > 0
-                    && (is(i + 1, "version") || (i >= 2 && is(i - 1, "of") && is(i - 2, "version")))
-            })
+        let letters: Vec<usize> = crate::tools::version_letters(&self.request)
+            .into_iter()
+            .filter(|&i| i > 0)
             .collect();
         let words: Vec<String> = crate::tools::request_words(&self.request)
             .enumerate()
@@ -2912,10 +2894,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             return Vec::new();
         }
         // A release is a version ("the oldest Zig release": a Zig service, session 50).
-        let version_asked = crate::tools::asks_version(&self.request)
-            || crate::tools::request_words(&self.request)
-                .take(200)
-                .any(|w| w.eq_ignore_ascii_case("release") || w.eq_ignore_ascii_case("releases"));
+        let version_asked = crate::tools::asks_version_or_release(&self.request);
         let code_asked = correct::asks_which_code(&self.request)
             .is_some_and(|kind| crate::tools::DEFINED_KINDS.contains(&kind));
         // For a question where a name of code is defined ("Which file is domin_to_percent()
@@ -3146,9 +3125,8 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 let in_names = |w: &str| {
                     (w.chars().count() >= 4
                         && name_parts.iter().any(|p| crate::tools::same_word(p, w)))
-                        || crate::tools::UNITS
-                            .iter()
-                            .find(|(names, _)| names.contains(&w))
+                        || crate::tools::unit_named(w)
+                            .map(|u| crate::tools::UNITS[u])
                             .is_some_and(|(_, shorts)| {
                                 name_parts.len() >= 2
                                     && name_parts
@@ -4409,6 +4387,18 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             .find(|ex| names_only_the_root(ex))
             .or(Some(example))
     }
+}
+
+/// Whether `prompt` is a question, not a change, and no call of the run (`turns`) succeeded:
+/// nothing was read for it, and the look toolmend makes itself may be what answers it
+/// ([`Agent::make_look`]).
+fn nothing_read_for_question(prompt: &str, turns: &[TurnRecord]) -> bool {
+    correct::is_question(prompt)
+        && !correct::asks_change(prompt)
+        && !turns
+            .iter()
+            .flat_map(|r| &r.calls)
+            .any(|c| c.result.is_ok())
 }
 
 /// Whether `line` is a listing's line for a file: its name, then its size, `README.md (3294

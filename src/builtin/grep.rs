@@ -1037,9 +1037,7 @@ fn unit_patterns(sb: &Sandbox, request: &str) -> Vec<(String, regex::Regex)> {
         return Vec::new();
     };
     let unit = &words[at + 2];
-    let Some((names, shorts)) = crate::tools::UNITS
-        .iter()
-        .find(|(names, _)| names.contains(&unit.as_str()))
+    let Some((names, shorts)) = crate::tools::unit_named(unit).map(|u| crate::tools::UNITS[u])
     else {
         return Vec::new();
     };
@@ -1253,17 +1251,9 @@ fn phrase_elsewhere(sb: &Sandbox, request: &str, file: &str) -> Option<String> {
         // And a one-letter name written as one, next to "version" ("Which R version …", "the
         // version of R"), which plain words leave out.
         let words: Vec<&str> = crate::tools::request_words(request).take(200).collect();
-        for (i, w) in words.iter().enumerate() {
-            let is =
-                |k: usize, word: &str| words.get(k).is_some_and(|n| n.eq_ignore_ascii_case(word));
-            let beside =
-                is(i + 1, "version") || (i >= 2 && is(i - 2, "version") && is(i - 1, "of"));
-            let letter = w.to_lowercase();
-            if w.len() == 1
-                && w.chars().all(|c| c.is_ascii_uppercase())
-                && beside
-                && !subjects.contains(&letter)
-            {
+        for i in crate::tools::version_letters(request) {
+            let letter = words[i].to_lowercase();
+            if !subjects.contains(&letter) {
                 subjects.push(letter);
             }
         }

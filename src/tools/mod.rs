@@ -781,6 +781,28 @@ pub(crate) fn asks_quantity(request: &str) -> bool {
         })
 }
 
+/// The positions, among the first 200 words of `request`, of a one-letter name written as one
+/// (a capital) right before "version" or right after "version of": "Which R version …", "the
+/// oldest version of R" — the language R, which the rules for words of a request otherwise
+/// leave out.
+pub(crate) fn version_letters(request: &str) -> Vec<usize> {
+    let words: Vec<&str> = request_words(request).take(200).collect();
+    let is = |k: usize, word: &str| words.get(k).is_some_and(|n| n.eq_ignore_ascii_case(word));
+    (0..words.len())
+        .filter(|&i| {
+            words[i].len() == 1
+                && words[i].chars().all(|c| c.is_ascii_uppercase())
+                && (is(i + 1, "version") || (i >= 2 && is(i - 1, "of") && is(i - 2, "version")))
+        })
+        .collect()
+}
+
+/// Whether `request` asks about a version or a release (see [`version_words`]): "the oldest
+/// Zig release" asks for a version as "the oldest Zig version" does.
+pub(crate) fn asks_version_or_release(request: &str) -> bool {
+    version_words(request).is_some()
+}
+
 /// Whether `request` asks about a version: one of its words is "version" or "versions".
 pub(crate) fn asks_version(request: &str) -> bool {
     request_words(request)
