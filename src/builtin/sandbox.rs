@@ -20,6 +20,12 @@ pub struct Sandbox {
     root: PathBuf,
 }
 
+/// The one item of `items`, or `None` when there are none or several.
+fn only<T>(mut items: impl Iterator<Item = T>) -> Option<T> {
+    let first = items.next()?;
+    items.next().is_none().then_some(first)
+}
+
 impl Sandbox {
     /// A sandbox rooted at `root` (canonicalised; must be an existing directory).
     ///
@@ -382,12 +388,13 @@ impl Sandbox {
                 .take(200)
                 .filter(|w| word(w))
                 .find_map(|w| {
-                    let mut named = files
-                        .iter()
-                        .filter(|f| names(w, f))
-                        .filter(|(_, shown)| holds_version(shown));
-                    let first = named.next()?;
-                    named.next().is_none().then(|| first.1.clone())
+                    only(
+                        files
+                            .iter()
+                            .filter(|f| names(w, f))
+                            .filter(|(_, shown)| holds_version(shown)),
+                    )
+                    .map(|(_, shown)| shown.clone())
                 })
         };
         // Else two words side by side that are one file's stem joined by `-` or `_` ("the
@@ -395,28 +402,33 @@ impl Sandbox {
         // one-word names ("make" names the Makefile before "docker compose" names
         // `docker-compose.yml`).
         let paired = || {
-            let mut named = files
-                .iter()
-                .filter(|(stem, _)| crate::tools::pair_names_stem(request, stem));
-            let first = named.next()?;
-            named.next().is_none().then(|| first.1.clone())
+            only(
+                files
+                    .iter()
+                    .filter(|(stem, _)| crate::tools::pair_names_stem(request, stem)),
+            )
+            .map(|(_, shown)| shown.clone())
         };
         // The project's own name (its README's title) is the project, not the settings
         // file named after it, unless the request says so ("the zest config"): "Let zest
         // keep up to 50000 series by default." is `src/registry.zig`'s
         // `default_max_series`, not `config/zest.json`'s `"max_series": 5000` (a Zig
         // service, session 49).
-        let own = super::grep::own_name(self, &self.root);
+        // (The README is read only when a word may name a settings file by its stem.)
+        let own = std::cell::OnceCell::new();
+        let own = || own.get_or_init(|| super::grep::own_name(self, &self.root));
         let lower: Vec<String> = crate::tools::request_words(request)
             .take(200)
             .map(str::to_lowercase)
             .collect();
-        let own_settings = own.as_ref().is_some_and(|own| {
-            lower.windows(2).any(|p| {
-                crate::tools::possessor(&p[0]) == own.as_str()
-                    && ["config", "configuration", "settings", "file"].contains(&p[1].as_str())
+        let own_settings = || {
+            own().as_ref().is_some_and(|own| {
+                lower.windows(2).any(|p| {
+                    crate::tools::possessor(&p[0]) == own.as_str()
+                        && ["config", "configuration", "settings", "file"].contains(&p[1].as_str())
+                })
             })
-        });
+        };
         let settings = |shown: &str| {
             shown.rsplit_once('.').is_some_and(|(_, ext)| {
                 ["json", "yaml", "yml", "toml", "ini", "conf", "cfg"]
@@ -424,9 +436,9 @@ impl Sandbox {
             })
         };
         let own_word = |w: &str, shown: &str| {
-            own.as_deref() == Some(crate::tools::possessor(w).to_lowercase().as_str())
-                && settings(shown)
-                && !own_settings
+            settings(shown)
+                && own().as_deref() == Some(crate::tools::possessor(w).to_lowercase().as_str())
+                && !own_settings()
         };
         one_named(
             |w| w.contains('.') && !w.contains(['/', '\\']),
@@ -449,11 +461,12 @@ impl Sandbox {
         .or_else(|| {
             // An environment's configuration, "the dev config" (see
             // `crate::tools::names_env_config`): the one file it names.
-            let mut named = files
-                .iter()
-                .filter(|(_, shown)| crate::tools::names_env_config(request, shown));
-            let first = named.next()?;
-            named.next().is_none().then(|| first.1.clone())
+            only(
+                files
+                    .iter()
+                    .filter(|(_, shown)| crate::tools::names_env_config(request, shown)),
+            )
+            .map(|(_, shown)| shown.clone())
         })
         .or_else(|| {
             // The oldest version of a language the project supports ("What is the minimum
@@ -483,10 +496,7 @@ impl Sandbox {
         // `deploy/prometheus.yml` "Prometheus" names (a Zig service, session 49: offered no
         // change).
         .or_else(|| {
-            let words: Vec<String> = crate::tools::request_words(request)
-                .take(200)
-                .map(str::to_lowercase)
-                .collect();
+            let words = &lower;
             words.iter().enumerate().find_map(|(i, w)| {
                 if w != "in" {
                     return None;
@@ -499,11 +509,10 @@ impl Sandbox {
                     at += 1;
                 }
                 let place = words.get(at)?;
-                let mut named = files.iter().filter(|(stem, shown)| {
+                only(files.iter().filter(|(stem, shown)| {
                     crate::tools::word_names_stem(place, stem) && holds_version(shown)
-                });
-                let first = named.next()?;
-                named.next().is_none().then(|| first.1.clone())
+                }))
+                .map(|(_, shown)| shown.clone())
             })
         })
         // In a question, two words naming a file are the setting it asks about, before a
@@ -533,13 +542,9 @@ impl Sandbox {
             .map(|named| {
                 // A variant of the file named whose word the request says too: "the
                 // production values file" is `values-prod.yaml` (a Helm chart, session 42).
-                let words: Vec<String> = crate::tools::request_words(request)
-                    .take(200)
-                    .map(str::to_lowercase)
-                    .collect();
                 let mut variants = files.iter().filter(|(_, shown)| {
                     crate::tools::variant_word(&named, shown)
-                        .is_some_and(|v| crate::tools::variant_said(&words, &v))
+                        .is_some_and(|v| crate::tools::variant_said(&lower, &v))
                 });
                 match (variants.next(), variants.next()) {
                     (Some((_, one)), None) => one.clone(),
@@ -585,11 +590,12 @@ impl Sandbox {
             // Last, a participle before a noun names its verb's file: "cached responses" is
             // about `cache.dart` (see `crate::tools::participle_names_stem`).
             let verbs = crate::tools::participle_verbs(request);
-            let mut named = files
-                .iter()
-                .filter(|(stem, _)| verbs.iter().any(|v| stem.eq_ignore_ascii_case(v)));
-            let first = named.next()?;
-            named.next().is_none().then(|| first.1.clone())
+            only(
+                files
+                    .iter()
+                    .filter(|(stem, _)| verbs.iter().any(|v| stem.eq_ignore_ascii_case(v))),
+            )
+            .map(|(_, shown)| shown.clone())
         })
     }
 
