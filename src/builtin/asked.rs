@@ -769,7 +769,7 @@ fn size_given(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
 /// ```
 fn count_given(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
     let Some(verb) = verb_at(parts, crate::tools::COUNT_VERBS) else {
-        return count_made(parts);
+        return count_made(parts).or_else(|| count_should(parts));
     };
     let rest = clause(&parts[verb..]);
     let words = lower_words(rest);
@@ -785,6 +785,74 @@ fn count_given(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
     keys.iter().all(is_value).then(|| (rest[1].clone(), keys))
 }
 
+/// What a number of things is made to be: shown, kept, run (see [`count_made`]).
+const MADE_TO: &[&str] = &[
+    "show", "display", "list", "return", "fetch", "keep", "run", "start", "use",
+];
+
+/// Plurals that do not end in `s`, for the things a count counts.
+const PLURALS: &[&str] = &[
+    "taxa",
+    "data",
+    "criteria",
+    "media",
+    "phenomena",
+    "people",
+    "children",
+    "men",
+    "women",
+    "mice",
+    "geese",
+    "feet",
+    "teeth",
+];
+
+/// A number of things something should show or keep, said as what should be: "K should V
+/// (the) N things (unless …)" (`should` or `must`; V one of [`MADE_TO`]; N a whole number; the
+/// things one to three words, the last a plural, ending at a word that places them or opens a
+/// condition) — N for the things, named by them, by V and by K. Found with an R package
+/// (session 50): "Cover plots should show the 20 most abundant taxa unless the caller asks for
+/// a different number." was read as no change (`plot_cover(…, top_n = 15, …)`, whose
+/// documentation says "Number of taxa to show").
+///
+/// ```text
+/// Cover plots should show the 20 most abundant taxa unless …  → (20, [most, abundant, taxa, show, Cover, plots])
+/// ```
+fn count_should(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
+    const ENDS: &[&str] = &[
+        "unless", "if", "when", "by", "instead", "except", "and", "but", "so", "as",
+    ];
+    let modal = (1..parts.len()).find(|&i| parts[i].is_any(&["should", "must"]))?;
+    let rest = clause(&parts[modal..]);
+    let verb = rest.get(1)?;
+    if !verb.is_any(MADE_TO) {
+        return None;
+    }
+    let at = if rest.get(2)?.is("the") { 3 } else { 2 };
+    let count = rest.get(at)?;
+    if count.quoted || count.text.is_empty() || !count.text.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let things: Vec<&Part> = rest[at + 1..]
+        .iter()
+        .take_while(|p| !p.is_any(crate::tools::PLACING) && !p.is_any(ENDS))
+        .collect();
+    let plural = |p: &Part| {
+        let w = p.text.to_lowercase();
+        (w.len() >= 4 && w.ends_with('s') && !w.ends_with("ss")) || PLURALS.contains(&w.as_str())
+    };
+    if !(1..=3).contains(&things.len())
+        || things.iter().any(|p| p.quoted || !is_value(p))
+        || !things.last().is_some_and(|p| plural(p))
+    {
+        return None;
+    }
+    let mut keys: Vec<Part> = things.into_iter().cloned().collect();
+    keys.push(verb.clone());
+    keys.extend(parts[..modal].iter().filter(|p| is_value(p)).cloned());
+    Some((count.clone(), keys))
+}
+
 /// A number of things something is made to show or keep: "Make K V N things (by default)"
 /// (`show`, `display`, `list`, `return`, `fetch`, `keep`, `run`, `start`, `use`; N a whole
 /// number, the things one to three words, the last a plural) — N for the things, named by
@@ -796,9 +864,6 @@ fn count_given(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
 /// Make the forecast command show 7 days by default  → (7, [days, forecast, command])
 /// ```
 fn count_made(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
-    const MADE_TO: &[&str] = &[
-        "show", "display", "list", "return", "fetch", "keep", "run", "start", "use",
-    ];
     let verb = verb_at(parts, &["make", "have", "let"])?;
     let rest = clause(&parts[verb..]);
     let at = (2..rest.len()).find(|&i| rest[i].is_any(MADE_TO) && !rest[i].quoted)?;

@@ -311,6 +311,33 @@ impl TypedTool for Edit {
                 return Some(hit);
             }
         }
+        // A number for a parameter the code's documentation describes in the request's words:
+        // "Cover plots should show the 20 most abundant taxa …" is `top_n = 15,`, which
+        // roxygen documents as `@param top_n Number of taxa to show individually.` (an R
+        // package, session 50: offered no change).
+        if let Change::Set(value, keys) = &change
+            && !value.text.is_empty()
+            && value.text.chars().all(|c| c.is_ascii_digit())
+            && let Some(name) = self.documented_param(keys)
+        {
+            let documented = Change::Set(
+                value.clone(),
+                vec![asked::Part {
+                    text: name,
+                    quoted: true,
+                    opens: false,
+                    colon: false,
+                }],
+            );
+            if let Some(hit) = self.in_file(
+                request,
+                &documented,
+                |path, text| self.change_in(&documented, &parts, path, text),
+                |_| 0,
+            ) {
+                return Some(hit);
+            }
+        }
         self.in_file(
             request,
             &change,
@@ -435,6 +462,59 @@ impl Edit {
                     && !names.iter().any(|n| n == name)
                 {
                     names.push(name.to_owned());
+                }
+            }
+        }
+        match names.as_slice() {
+            [one] => Some(one.clone()),
+            _ => None,
+        }
+    }
+
+    /// The one parameter that code's documentation comments (`@param NAME …` of roxygen,
+    /// JSDoc, Javadoc, PHPDoc and Doxygen, `:param NAME:` of Sphinx) describe with two or more
+    /// of the words of `keys` (four letters or more), a description read on to its comment's
+    /// next tag; `None` when none or several do.
+    fn documented_param(&self, keys: &[asked::Part]) -> Option<String> {
+        let words: Vec<String> = key_words(keys)
+            .into_iter()
+            .filter(|w| w.chars().count() >= 4 && w.chars().all(char::is_alphabetic))
+            .collect();
+        if words.len() < 2 {
+            return None;
+        }
+        let mut names: Vec<String> = Vec::new();
+        for (path, text) in super::small_files(&self.sandbox, self.sandbox.root()) {
+            if is_document(&path) || is_config(&path) {
+                continue;
+            }
+            let lines: Vec<&str> = text.lines().collect();
+            for (i, line) in lines.iter().enumerate() {
+                let Some((name, first)) = param_doc(line) else {
+                    continue;
+                };
+                // The description goes on over the comment's lines up to its next tag.
+                let mut description = first.to_lowercase();
+                for next in lines[i + 1..].iter().take(4) {
+                    let body = next
+                        .trim_start()
+                        .trim_start_matches(['#', '\'', '/', '*', '-', ';', '%'])
+                        .trim();
+                    if (!is_comment(next) && !next.trim_start().starts_with('*'))
+                        || body.is_empty()
+                        || body.starts_with(['@', ':'])
+                    {
+                        break;
+                    }
+                    description.push(' ');
+                    description.push_str(&body.to_lowercase());
+                }
+                let held = words
+                    .iter()
+                    .filter(|w| !asked::token_at(&description, w).is_empty())
+                    .count();
+                if held >= 2 && !names.contains(&name) {
+                    names.push(name);
                 }
             }
         }
@@ -866,6 +946,45 @@ pub(crate) fn is_document(path: &str) -> bool {
         ext.to_ascii_lowercase().as_str(),
         "md" | "markdown" | "rst" | "adoc" | "txt" | "html" | "htm" | "rmd" | "qmd"
     )
+}
+
+/// A documentation comment's line documenting a parameter — `#' @param top_n Number of …`
+/// (roxygen), `* @param {number} [limit=10] How many …` (JSDoc), `@param int $limit …`
+/// (PHPDoc), `:param limit: …` (Sphinx) — as the parameter's name and the description on the
+/// line.
+fn param_doc(line: &str) -> Option<(String, &str)> {
+    let t = line.trim_start();
+    if !is_comment(line) && !t.starts_with('*') {
+        return None;
+    }
+    let at = t.find("@param").or_else(|| t.find(":param"))?;
+    let sphinx = t[at..].starts_with(':');
+    let mut rest = t[at + 6..].trim_start();
+    // JSDoc's `{type}` and PHPDoc's or Sphinx's type before the name.
+    if let Some(after) = rest.strip_prefix('{') {
+        rest = after.split_once('}')?.1.trim_start();
+    }
+    let mut words = rest.splitn(2, char::is_whitespace);
+    let mut name = words.next()?;
+    let mut description = words.next().unwrap_or("");
+    if sphinx {
+        let (named, desc) = rest.split_once(':')?;
+        name = named.split_whitespace().last()?;
+        description = desc;
+    } else if !name.starts_with(['$', '[']) && description.trim_start().starts_with('$') {
+        // PHPDoc: `@param int $limit …`.
+        let mut more = description.trim_start().splitn(2, char::is_whitespace);
+        name = more.next()?;
+        description = more.next().unwrap_or("");
+    }
+    // JSDoc's optional `[limit=10]`, PHP's `$limit`.
+    let name = name
+        .trim_start_matches(['[', '$'])
+        .split(['=', ']'])
+        .next()?
+        .trim();
+    (!name.is_empty() && name.chars().all(asked::is_name_char))
+        .then(|| (name.to_owned(), description.trim()))
 }
 
 /// Whether `path` is a configuration file by its name: TOML, YAML, JSON, INI, `.conf`,
@@ -5281,6 +5400,47 @@ mod tests {
                 "R/zzz.R",
                 "meadow.verbose = FALSE,",
                 "meadow.verbose = TRUE,"
+            )
+        );
+    }
+
+    /// Found with an R package (session 50): "Cover plots should show the 20 most abundant
+    /// taxa unless the caller asks for a different number." was offered no change: the
+    /// request says what should be (no verb that sets), and its words are not the setting's
+    /// name but what the function's documentation says of its parameter (roxygen's `@param
+    /// top_n Number of taxa to show individually.`). A parameter documented by the request's
+    /// words takes the number.
+    #[test]
+    fn a_parameter_documented_by_the_requests_words_takes_the_number() {
+        use crate::tools::TypedTool;
+        let (_dir, edit) = edit_over(&[
+            (
+                "R/plot.R",
+                "#' Plot the cover of the most abundant taxa\n#'\n#' @param data A cleaned survey.\n#' @param top_n Number of taxa to show individually.\n#' @param palette Name of a sequential palette.\n#' @examples\n#' plot_cover(survey, top_n = 5)\nplot_cover <- function(data,\n                       top_n = 15,\n                       palette = \"YlGn\") {\n  data\n}\n",
+            ),
+            (
+                "R/clean.R",
+                "#' @param min_cover Records with less cover than this (in percent) are\n#'   dropped.\nclean_survey <- function(data, min_cover = 0.25) {\n  data\n}\n",
+            ),
+        ]);
+        let want = call("R/plot.R", "top_n = 15,", "top_n = 20,");
+        assert_eq!(
+            edit.change_asked(
+                "Cover plots should show the 20 most abundant taxa unless the caller asks for a different number."
+            ),
+            want
+        );
+        // A parameter the docs describe the same way in a JSDoc comment.
+        let (_dir, edit) = edit_over(&[(
+            "src/list.js",
+            "/**\n * Lists recent entries.\n * @param {number} [limit=10] How many entries to list.\n */\nexport function recent(limit = 10) {\n  return limit;\n}\n",
+        )]);
+        assert_eq!(
+            edit.change_asked("The recent list should show 25 entries."),
+            call(
+                "src/list.js",
+                "export function recent(limit = 10) {",
+                "export function recent(limit = 25) {"
             )
         );
     }
