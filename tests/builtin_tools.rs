@@ -340,6 +340,53 @@ async fn grep_shows_the_value_of_a_documented_field() {
     );
 }
 
+/// Found with an R package (session 50): asked how many orderings `species_accumulation()`
+/// averages over "when running with the production profile", the search showed
+/// `accumulation_reps: 199` under `default:` of `inst/config.yml`, and Qwen2.5-Coder-0.5B
+/// answered 199; `production:` sets it to 999 ten lines below. A key a search shows in one
+/// section of a settings file is shown with its value in the file's other sections.
+#[tokio::test]
+async fn grep_shows_a_settings_key_in_the_files_other_sections() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("config.yml"),
+        "default:\n  export_dir: \"output\"\n  # Random quadrat orderings averaged by species_accumulation().\n  accumulation_reps: 199\n\nci:\n  accumulation_reps: 25\n\nproduction:\n  export_dir: \"/srv/out\"\n  accumulation_reps: 999\n  nested:\n    accumulation_reps: 7\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("app.toml"),
+        "[default]\n# HTTP listener\nport = 8080\nworkers = 2\n\n[production]\nworkers = 16\nport = 80\n",
+    )
+    .unwrap();
+    let mut d = dispatcher(&dir);
+    let r = call(&mut d, "grep", json!({"pattern": "species_accumulation"})).await;
+    assert_eq!(
+        r.output,
+        "config.yml (line 1, which line 3 is inside): default:\nconfig.yml (line 3):   # Random quadrat orderings averaged by species_accumulation().\nconfig.yml (line 4, below the comment on line 3):   accumulation_reps: 199\nconfig.yml (line 7, the same key in the section on line 6, `ci`):   accumulation_reps: 25\nconfig.yml (line 11, the same key in the section on line 9, `production`):   accumulation_reps: 999"
+    );
+    let r = call(
+        &mut d,
+        "grep",
+        json!({"pattern": "workers", "path": "app.toml"}),
+    )
+    .await;
+    assert_eq!(
+        r.output, "app.toml (line 4): workers = 2\napp.toml (line 7): workers = 16",
+        "both matched: nothing to add"
+    );
+    let r = call(&mut d, "grep", json!({"pattern": "HTTP listener"})).await;
+    assert_eq!(
+        r.output,
+        "app.toml (line 2): # HTTP listener\napp.toml (line 3, below the comment on line 2): port = 8080\napp.toml (line 8, the same key in the section on line 6, `production`): port = 80"
+    );
+    let r = call(&mut d, "grep", json!({"pattern": "export_dir: \"output"})).await;
+    assert_eq!(
+        r.output,
+        "config.yml (line 1, which line 2 is inside): default:\nconfig.yml (line 2):   export_dir: \"output\"\nconfig.yml (line 10, the same key in the section on line 9, `production`):   export_dir: \"/srv/out\"",
+        "set in two sections only"
+    );
+}
+
 #[tokio::test]
 async fn grep_shows_a_named_entrys_keys_and_a_build_calls_arguments() {
     let dir = tempfile::tempdir().unwrap();

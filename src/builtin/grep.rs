@@ -21,6 +21,7 @@ const IN_DATA_BLOCK: &str = ", in the block line ";
 const IN_NAMED_ENTRY: &str = ", in the entry line ";
 const IN_MAPPING: &str = ", under the key on line ";
 const VALUE_OF: &str = ", the value of ";
+const IN_SECTION: &str = ", the same key in the section on line ";
 
 /// The labels of the lines grep shows with a match ([`BELOW_COMMENT`] and the others): a line
 /// bearing on a request brings the lines so labelled after it (`Agent::evidence`).
@@ -32,6 +33,7 @@ pub(crate) const SHOWN_WITH: &[&str] = &[
     IN_NAMED_ENTRY,
     IN_MAPPING,
     VALUE_OF,
+    IN_SECTION,
 ];
 
 /// Most matches in the structured data (`--format json`, the library's `data`).
@@ -614,6 +616,43 @@ fn grep_at(
                         let place =
                             format!("{rel} (line {n}{VALUE_OF}{name} documented on line {at})");
                         show_with(&mut shown, k, &place, &line);
+                    }
+                }
+            }
+        }
+        // A key shown in one section of a settings file, with its value in the file's other
+        // sections (an R package's `config.yml`, session 50: asked about "the production
+        // profile", the search showed `accumulation_reps: 199` under `default:`, and
+        // Qwen2.5-Coder-0.5B answered 199; `production:` sets 999).
+        if count > 0
+            && keyed_data
+            && std::fs::metadata(&file).is_ok_and(|m| m.len() <= 1024 * 1024)
+            && let Ok(text) = std::fs::read_to_string(&file)
+        {
+            let file_lines: Vec<&str> = text.lines().collect();
+            for k in 0..shown.len() {
+                let numbers: Vec<usize> = shown[k]
+                    .lines()
+                    .filter_map(|l| {
+                        let place = l.split_once("): ")?.0.strip_prefix(rel.as_str())?;
+                        place
+                            .strip_prefix(" (line ")?
+                            .split(|c: char| !c.is_ascii_digit())
+                            .next()?
+                            .parse()
+                            .ok()
+                    })
+                    .collect();
+                for n in numbers {
+                    for (m, at, section) in same_key_elsewhere(&file_lines, n) {
+                        let shown_already = shown.iter().any(|e| {
+                            e.contains(&format!("{rel} (line {m})"))
+                                || e.contains(&format!("{rel} (line {m},"))
+                        });
+                        if !shown_already {
+                            let place = format!("{rel} (line {m}{IN_SECTION}{at}, `{section}`)");
+                            show_with(&mut shown, k, &place, file_lines[m - 1]);
+                        }
                     }
                 }
             }
@@ -1766,6 +1805,89 @@ fn field_set(file: &std::path::Path, name: &str) -> Option<(usize, String)> {
         (!value.starts_with(['=', ':']) && !value.trim().is_empty())
             .then(|| (k + 1, line.trim_end().to_owned()))
     })
+}
+
+/// The name of the section a settings file's line `line` opens at the top level — YAML's
+/// `production:` (nothing after the colon but a comment), TOML's and INI's `[production]` —
+/// or `None`.
+fn section_name(line: &str) -> Option<&str> {
+    if line.starts_with(char::is_whitespace) {
+        return None;
+    }
+    let t = line.trim_end();
+    if let Some(name) = t.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
+        return (!name.is_empty() && !name.contains(['[', ']'])).then_some(name.trim());
+    }
+    let (name, rest) = t.split_once(':')?;
+    let rest = rest.trim();
+    (!name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_alphanumeric() || "_-.".contains(c))
+        && (rest.is_empty() || rest.starts_with('#')))
+    .then_some(name)
+}
+
+/// The key a settings file's line sets to a value — `  accumulation_reps: 199`, `workers = 16`
+/// — with the line's indentation; `None` for a line that opens a mapping or sets nothing.
+fn key_set(line: &str) -> Option<(&str, usize)> {
+    let indent = line.len() - line.trim_start().len();
+    let t = line.trim();
+    let end = t.find(|c: char| !(c.is_alphanumeric() || "_-.".contains(c)))?;
+    let (key, rest) = t.split_at(end);
+    let value = rest.trim_start().strip_prefix([':', '='])?;
+    let value = value.trim();
+    (!key.is_empty() && !value.is_empty() && !value.starts_with(['#', '=', ':']))
+        .then_some((key, indent))
+}
+
+/// For line `n` (from 1) of a settings file's `lines` that sets a key inside a top-level
+/// section (see [`section_name`]): each other section's line setting the same key at the same
+/// indentation, as (its number, the number of its section's line, the section's name); six
+/// sections at most.
+fn same_key_elsewhere<'t>(lines: &[&'t str], n: usize) -> Vec<(usize, usize, &'t str)> {
+    let Some((key, indent)) = lines.get(n.wrapping_sub(1)).and_then(|l| key_set(l)) else {
+        return Vec::new();
+    };
+    // The section line `n` is in: the last line before it at the top level, when it opens one
+    // (YAML's keys of a section are indented; TOML's and INI's are not).
+    let top = |l: &str| !l.trim().is_empty() && !l.starts_with(char::is_whitespace);
+    let comment = |l: &str| l.trim_start().starts_with(['#', ';']);
+    let Some(own) = (0..n - 1)
+        .rev()
+        .find(|&i| top(lines[i]) && !comment(lines[i]))
+        .filter(|&i| section_name(lines[i]).is_some())
+    else {
+        return Vec::new();
+    };
+    let yaml = !lines[own].starts_with('[');
+    if yaml && indent == 0 {
+        return Vec::new();
+    }
+    let mut found = Vec::new();
+    let mut section: Option<(usize, &str)> = None;
+    for (i, line) in lines.iter().enumerate() {
+        if top(line) && !comment(line) {
+            if let Some(name) = section_name(line).filter(|_| line.starts_with('[') != yaml) {
+                section = Some((i + 1, name));
+                continue;
+            }
+            // A TOML or INI section's keys are at the top level too; YAML's end the section.
+            if yaml {
+                section = None;
+                continue;
+            }
+        }
+        if let Some((at, name)) = section
+            && at != own + 1
+            && key_set(line) == Some((key, indent))
+            && !found.iter().any(|&(_, a, _)| a == at)
+        {
+            found.push((i + 1, at, name));
+        }
+    }
+    found.truncate(6);
+    found
 }
 
 /// Whether `line` sets a description — `description`, `desc`, `summary` or `help`, quoted or
