@@ -293,7 +293,8 @@ fn the_shipped_tasks_read() {
     // package and the Scala/sbt service of session 43 (each written before the
     // fixes its prompts found: tuned on since), the Haskell/Cabal project, the Clojure service
     // and the Vue/Vite front-end of session 47, the OCaml/dune planner, the R package and the
-    // Zig StatsD bridge of session 49 (written before any run on them).
+    // Zig StatsD bridge of session 49, the Julia package and the Erlang/OTP service of session
+    // 51 (written before any run on them).
     for (file, folder) in [
         ("examples/tasks.jsonl", "examples/workspace"),
         ("examples/tasks-project.jsonl", "examples/project"),
@@ -328,6 +329,7 @@ fn the_shipped_tasks_read() {
         ("examples/tasks-tern.jsonl", "examples/tern"),
         ("examples/tasks-meadow.jsonl", "examples/meadow"),
         ("examples/tasks-zest.jsonl", "examples/zest"),
+        ("examples/tasks-sedge.jsonl", "examples/sedge"),
     ] {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         let list = tasks::load(&std::fs::read_to_string(root.join(file)).unwrap()).unwrap();
