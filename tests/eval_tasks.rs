@@ -330,6 +330,7 @@ fn the_shipped_tasks_read() {
         ("examples/tasks-meadow.jsonl", "examples/meadow"),
         ("examples/tasks-zest.jsonl", "examples/zest"),
         ("examples/tasks-sedge.jsonl", "examples/sedge"),
+        ("examples/tasks-kiln.jsonl", "examples/kiln"),
     ] {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         let list = tasks::load(&std::fs::read_to_string(root.join(file)).unwrap()).unwrap();
