@@ -3227,7 +3227,13 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     });
                     if item_key == Some(true) {
                         keyed.push((mi, li));
-                    } else if let Some((key, _)) = correct::setting_key(own) {
+                    } else if let Some((key, value)) = correct::setting_key(own)
+                        // Asked how many, a key set to a name tells no number: a summary's
+                        // `samples = n,` over `const DEFAULT_WINDOW = 48` below the docstring
+                        // "Number of samples in the … rolling window" (a Julia package,
+                        // session 51).
+                        && (!quantity || writes_number(value))
+                    {
                         let mut parts = crate::tools::name_words(&key.replace('.', "_"));
                         // A part may be a word's short form (`min_ansible_version` for "the
                         // minimum Ansible version": a role's meta, session 47, where the lines

@@ -7134,6 +7134,24 @@ fn a_dart_sdk_version_is_the_pubspecs_and_the_cis_its_workflows() {
         asked.ends_with(&read(".github/workflows/ci.yml")),
         "{asked}"
     );
+    // Found with a Julia package (session 51): beside `CI.yml`, `TagBot.yml` tags releases;
+    // asked "Which is the newest stable Julia release that CI runs the test suite on?", the
+    // look was `ls test`. Of several workflows, the one named as the CI is.
+    std::fs::write(
+        dir.path().join(".github/workflows/TagBot.yml"),
+        "name: TagBot\non:\n  issue_comment:\n",
+    )
+    .unwrap();
+    let asked = asked_after_answer(
+        &dir,
+        "Which is the newest stable Dart release that CI runs the test suite on?",
+        "1.4.0",
+        "Done.",
+    );
+    assert!(
+        asked.ends_with(&read(".github/workflows/ci.yml")),
+        "{asked}"
+    );
 }
 
 /// Found with an Ansible role (session 44): asked "Raise the role's minimum Ansible version to
@@ -9437,5 +9455,42 @@ fn a_second_answer_without_a_look_gets_the_look_made_for_it() {
         asked.contains("None of your calls ran")
             && asked.contains("request_timeout_ms: u32 = 2500"),
         "{asked}"
+    );
+}
+
+/// Found with a Julia package (session 51): asked "By default, how many samples wide is the
+/// rolling window used for spike detection?", the search for `samples` showed the docstring
+/// "Number of samples in the centred rolling window …" with `const DEFAULT_WINDOW = 48` below
+/// it, and the one line shown as bearing was a summary's `samples = n,`: a key made of the
+/// question's words, but set to a name, not a number. For a question asking how many, a key
+/// counts as the one asked for where its value writes a number.
+#[test]
+fn a_key_set_to_a_name_is_no_answer_to_how_many() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "src/anomaly.jl",
+                "\"Number of samples in the centred rolling window used by `flag_spikes`.\"\nconst DEFAULT_WINDOW = 48\n",
+            ),
+            (
+                "src/qc.jl",
+                "function summarize(s)\n    n = length(s)\n    return (\n            samples = n,\n    )\nend\n",
+            ),
+        ],
+    );
+    let grep = || call("grep", json!({"pattern": "samples", "ignore_case": true}));
+    let (t, _) = run_prompt(
+        &dir,
+        "By default, how many samples wide is the rolling window used for spike detection?",
+        vec![grep(), grep(), grep(), "answer: n".into()],
+    );
+    let last = t.turns.last().unwrap();
+    let nudge = last.nudge.clone().unwrap_or_default();
+    let bearing = bearing_lines(&nudge);
+    assert!(
+        bearing.contains("const DEFAULT_WINDOW = 48") && !bearing.contains("samples = n"),
+        "{nudge}"
     );
 }

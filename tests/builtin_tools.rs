@@ -387,6 +387,27 @@ async fn grep_shows_a_settings_key_in_the_files_other_sections() {
     );
 }
 
+/// Found with a Julia package (session 51): asked "By default, how many samples wide is the
+/// rolling window used for spike detection?", the search for `samples` showed the docstring
+/// `"Number of samples in the centred rolling window …"` and not `const DEFAULT_WINDOW = 48`
+/// on the line below it. Julia's one-line docstring documents the line after it, as a comment
+/// does.
+#[tokio::test]
+async fn grep_shows_the_definition_a_julia_docstring_documents() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("anomaly.jl"),
+        "\"Number of samples in the centred rolling window.\"\nconst DEFAULT_WINDOW = 48\n\nmsg = \"no samples\"\nx = 1\n",
+    )
+    .unwrap();
+    let mut d = dispatcher(&dir);
+    let r = call(&mut d, "grep", json!({"pattern": "samples"})).await;
+    assert_eq!(
+        r.output,
+        "anomaly.jl (line 1): \"Number of samples in the centred rolling window.\"\nanomaly.jl (line 2, below the comment on line 1): const DEFAULT_WINDOW = 48\nanomaly.jl (line 4): msg = \"no samples\""
+    );
+}
+
 #[tokio::test]
 async fn grep_shows_a_named_entrys_keys_and_a_build_calls_arguments() {
     let dir = tempfile::tempdir().unwrap();

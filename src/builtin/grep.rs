@@ -406,6 +406,8 @@ fn grep_at(
         let build = is_build_calls(&file);
         let prose = !build && of_kind(&["md", "markdown", "txt", "rst", "adoc", "csv", "tsv"]);
         let code = !prose && !of_kind(&["json"]);
+        // Julia documents a definition with a string on the line before it.
+        let julia = of_kind(&["jl"]);
         let keyed_data = of_kind(&["toml", "yaml", "yml", "ini", "cfg", "conf"]);
         while let Some(line) = lines.next_line() {
             number += 1;
@@ -565,7 +567,7 @@ fn grep_at(
                 entry.push_str(&format!("{rel} (line {number}): {}", shown_line.trim_end()));
                 shown.push(entry);
                 matches_shown.push(number);
-                if code && is_comment(line) {
+                if code && (is_comment(line) || (julia && is_string_line(line))) {
                     documented = Some((shown.len() - 1, number, 8));
                     comment_open = block_comment_left_open(line);
                 }
@@ -1902,6 +1904,20 @@ fn is_description(line: &str) -> bool {
                 .starts_with(['=', ':'])
         })
     })
+}
+
+/// Whether `line` is one string literal and nothing else — `"Number of samples in the
+/// rolling window."` — as Julia writes a docstring on the line before the definition it
+/// documents (a Julia package, session 51: asked "By default, how many samples wide is the
+/// rolling window used for spike detection?", the search for `samples` showed that docstring
+/// and not `const DEFAULT_WINDOW = 48` below it).
+fn is_string_line(line: &str) -> bool {
+    let t = line.trim();
+    t.len() >= 2
+        && t.starts_with('"')
+        && t.ends_with('"')
+        && !t.starts_with("\"\"\"")
+        && !t[1..t.len() - 1].contains('"')
 }
 
 /// The closer (`*/`, `*)`, `-->`) a block comment `line` opens and does not close still

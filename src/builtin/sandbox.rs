@@ -449,13 +449,24 @@ impl Sandbox {
             // A question about the CI: its one configuration file (a Dart package, session
             // 44: "Which Dart SDK version does CI run with?" was offered the read of
             // `lib/src/version.dart`, named by its stem; the workflow pins `DART_VERSION`).
-            let ci = crate::tools::names_ci(request);
-            let mut configs = files
+            // Of several, the one named as the CI (a Julia package, session 51: `CI.yml`
+            // beside `TagBot.yml`).
+            if !crate::tools::names_ci(request) {
+                return None;
+            }
+            let configs: Vec<&(String, String)> = files
                 .iter()
-                .filter(|(_, shown)| crate::tools::is_ci_config(shown));
-            match (ci, configs.next(), configs.next()) {
-                (true, Some((_, one)), None) => Some(one.clone()),
-                _ => None,
+                .filter(|(_, shown)| crate::tools::is_ci_config(shown))
+                .collect();
+            let named_ci = |shown: &str| {
+                let file = shown.rsplit('/').next().unwrap_or(shown);
+                ["ci", "test", "tests", "build", "check", "checks", "main"]
+                    .contains(&crate::tools::file_stem(file).to_lowercase().as_str())
+            };
+            match configs.as_slice() {
+                [(_, one)] => Some(one.clone()),
+                several => only(several.iter().filter(|(_, shown)| named_ci(shown)))
+                    .map(|(_, shown)| shown.clone()),
             }
         })
         .or_else(|| {
