@@ -4789,6 +4789,16 @@ fn holds_phrase(request: &str, phrase: &str) -> bool {
     // A phrase searched for as code joins it (`main[._-]?class`: see grep's `example_for`), or
     // both as written and joined (`expiry[ ._-]?alerts`); a name in code by its words
     // (`add[_-]?line`).
+    // A word searched with its short form (`(?:directory|dir)`: see grep's `env_name`) is the
+    // word.
+    static ALTERNATIVES: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"\(\?:([a-z0-9]+)\|[a-z0-9|]+\)").expect("a valid pattern")
+    });
+    let phrase = if phrase.contains(r"\w*(?:") {
+        std::borrow::Cow::Borrowed(phrase)
+    } else {
+        ALTERNATIVES.replace_all(phrase, "$1")
+    };
     let phrase = phrase
         .replace(r"[\w.-]*", " ")
         .replace("[ ._-]?", " ")

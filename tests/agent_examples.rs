@@ -9494,3 +9494,37 @@ fn a_key_set_to_a_name_is_no_answer_to_how_many() {
         "{nudge}"
     );
 }
+
+/// Found with a Julia package (session 51): asked "If I don't set the data directory
+/// environment variable, where does Sedge look for the logger files?", the look searched
+/// "data directory", a README line and an error message's; the variable is `SEDGE_DATA_DIR`,
+/// read by `data_dir() = get(ENV, "SEDGE_DATA_DIR", "/var/lib/sedge")`. An environment
+/// variable named by words is searched as code names it, each word also by its short form.
+#[test]
+fn an_environment_variable_named_by_words_is_searched_as_code_names_it() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "src/config.jl",
+                "data_dir() = get(ENV, \"SEDGE_DATA_DIR\", \"/var/lib/sedge\")\n",
+            ),
+            (
+                "src/io.jl",
+                "function read_logs(dir = data_dir())\n    isdir(dir) || error(\"data directory does not exist\")\nend\n",
+            ),
+            ("README.md", "Reads the data directory and serves JSON.\n"),
+        ],
+    );
+    let asked = asked_after_answer(
+        &dir,
+        "If I don't set the data directory environment variable, where does Sedge look for the logger files?",
+        "In /tmp.",
+        "Done.",
+    );
+    assert!(
+        asked.ends_with(r#"{"name":"grep","arguments":{"pattern":"data[ ._-]?(?:directory|dir)","ignore_case":true}}"#),
+        "{asked}"
+    );
+}

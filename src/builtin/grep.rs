@@ -163,6 +163,7 @@ impl TypedTool for Grep {
         if let Some(pattern) = at_most_name(sb, request)
             .or_else(|| default_name(sb, request))
             .or_else(|| unit_name(sb, request))
+            .or_else(|| env_name(sb, request))
         {
             return Some(json!({"pattern": pattern, "ignore_case": true}));
         }
@@ -1016,6 +1017,61 @@ fn default_name(sb: &Sandbox, request: &str) -> Option<String> {
             && !["default", "defaults", "version", "versions"].contains(&w.as_str())
     })?;
     let pattern = format!(r"default[\w.-]*{}", regex::escape(noun));
+    let re = regex::RegexBuilder::new(&pattern)
+        .case_insensitive(true)
+        .build()
+        .ok()?;
+    let found = super::small_files(sb, sb.root())
+        .filter(|(path, _)| !is_doc(path))
+        .any(|(_, text)| text.lines().any(|l| re.is_match(l)));
+    found.then_some(pattern)
+}
+
+/// For a request naming an environment variable by words ("If I don't set the data directory
+/// environment variable, where …?"), the search for the variable's name as code writes it:
+/// the one or two words before "environment variable" (or "env var"), joined as code joins
+/// words, each also by its short form (`data[ ._-]?(?:directory|dir)` finds `SEDGE_DATA_DIR`
+/// and `data_dir()`), where a file other than a document writes it; `None` otherwise. Found
+/// with a Julia package (session 51): that question searched "data directory", a README line
+/// and an error message's, and `data_dir() = get(ENV, "SEDGE_DATA_DIR", "/var/lib/sedge")`
+/// was never shown.
+fn env_name(sb: &Sandbox, request: &str) -> Option<String> {
+    const NOT_NAMING: &[&str] = &[
+        "the", "a", "an", "my", "your", "our", "its", "this", "that", "set", "unset", "i", "if",
+        "no", "any", "which", "what",
+    ];
+    let words: Vec<String> = crate::tools::request_words(request)
+        .map(str::to_lowercase)
+        .collect();
+    let at = words.windows(2).position(|p| {
+        ["environment", "env"].contains(&p[0].as_str())
+            && ["variable", "variables", "var", "vars"].contains(&p[1].as_str())
+    })?;
+    let mut named: Vec<&str> = words[..at]
+        .iter()
+        .rev()
+        .take_while(|w| {
+            w.chars().count() >= 2
+                && w.chars().all(char::is_alphanumeric)
+                && !NOT_NAMING.contains(&w.as_str())
+        })
+        .take(2)
+        .map(String::as_str)
+        .collect();
+    named.reverse();
+    if named.is_empty() {
+        return None;
+    }
+    let pattern = named
+        .iter()
+        .map(|w| match crate::tools::short_form(w) {
+            Some(short) if short != *w => {
+                format!("(?:{}|{})", regex::escape(w), regex::escape(short))
+            }
+            _ => regex::escape(w),
+        })
+        .collect::<Vec<_>>()
+        .join("[ ._-]?");
     let re = regex::RegexBuilder::new(&pattern)
         .case_insensitive(true)
         .build()
