@@ -512,6 +512,15 @@ pub(crate) fn value_set(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
         }
         return Some((last.clone(), keys));
     }
+    // No "to": "Make K N (U) (instead of …)" — a number ending the clause, with one word of
+    // its unit after it or none — N for K and U (a Julia package, session 51: "Make the spike
+    // filter's default rolling window 96 samples instead of the current value." was read as
+    // no change; `const DEFAULT_WINDOW = 48`).
+    if parts[verb].is("make")
+        && let Some(made) = number_made(parts, verb)
+    {
+        return Some(made);
+    }
     let to = parts.iter().rposition(|p| p.is("to"))?;
     let value = parts.get(to + 1)?;
     // "… to version V" (a version, not the word): "Pin the community.docker collection to
@@ -581,16 +590,62 @@ pub(crate) fn value_set(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
     let value = &value;
     // A number's unit may name what gets it: `nights` of "Raise the maximum stay to 21
     // nights." (`MAX_NIGHTS`: a Maven project, session 37).
+    // (Not a word placing what follows: "… to 0.4.3 for the next release", a Julia
+    // package, session 51, offered no change.)
     if value.text.chars().all(|c| c.is_ascii_digit() || c == '.')
         && let Some(unit) = parts.get(to + 2)
         && !unit.quoted
         && !unit.opens
         && unit.text.chars().all(char::is_alphabetic)
         && is_value(unit)
+        && !unit.is_any(crate::tools::PLACING)
     {
         keys.push(unit.clone());
     }
     Some((value.clone(), keys))
+}
+
+/// "Make K N (U)" after the verb at `verb`: the clause, up to "instead of …" or "by
+/// default", ends with a number N (a whole or decimal number), or with N and one word U of
+/// its unit; K is two words or more, none of them "to". N for K and U.
+///
+/// ```text
+/// Make the spike filter's default rolling window 96 samples instead of the current value → (96, [the, spike, filter's, default, rolling, window, samples])
+/// ```
+fn number_made(parts: &[Part], verb: usize) -> Option<(Part, Vec<Part>)> {
+    let rest = clause(&parts[verb..]);
+    let end = rest
+        .windows(2)
+        .position(|w| {
+            (w[0].is("instead") && w[1].is("of")) || (w[0].is("by") && w[1].is("default"))
+        })
+        .unwrap_or(rest.len());
+    let rest = &rest[..end];
+    if rest.iter().any(|p| p.is("to")) {
+        return None;
+    }
+    let number = |p: &Part| {
+        !p.quoted
+            && p.text.starts_with(|c: char| c.is_ascii_digit())
+            && p.text.chars().all(|c| c.is_ascii_digit() || c == '.')
+            && p.text.parse::<f64>().is_ok()
+    };
+    let (value, keys) = match rest {
+        [_, keys @ .., value, unit]
+            if number(value)
+                && !unit.quoted
+                && unit.text.chars().all(char::is_alphabetic)
+                && is_value(unit)
+                && !unit.is_any(crate::tools::PLACING) =>
+        {
+            let mut keys = keys.to_vec();
+            keys.push(unit.clone());
+            (value, keys)
+        }
+        [_, keys @ .., value] if number(value) => (value, keys.to_vec()),
+        _ => return None,
+    };
+    (keys.iter().filter(|p| is_value(p)).count() >= 2).then(|| (value.clone(), keys))
 }
 
 /// A version a request requires: "Require K V or newer" (`later`, `higher`, `above`; or

@@ -2138,7 +2138,11 @@ fn of_kind(old: &str, value: &str) -> bool {
         "comptime_int",
     ]
     .contains(&word);
-    if number && (camel_type || reference || block_scalar || primitive) {
+    // An empty collection's literal or constructor is no number's place either, whatever
+    // its type's name holds (`level = Float64[]`: a Julia package, session 51, where "allow
+    // the water level to change by up to 0.6 m …" offered `level = 0.6`).
+    let empty = ["[]", "()", "{}"].iter().any(|e| word.ends_with(e));
+    if number && (camel_type || reference || block_scalar || primitive || empty) {
         return false;
     }
     // A percentage replaces a percentage or a number, not a word (`target: auto` beside
@@ -5442,6 +5446,46 @@ mod tests {
                 "export function recent(limit = 10) {",
                 "export function recent(limit = 25) {"
             )
+        );
+    }
+
+    /// Found with a Julia package (session 51): "Bump the package version to 0.4.3 for the
+    /// next release." was offered no change (`for` was read as the number's unit, a word
+    /// naming the setting); "Make the spike filter's default rolling window 96 samples
+    /// instead of the current value." was read as no change (no "to"); and "In production,
+    /// allow the water level to change by up to 0.6 m …" offered `level = Float64[]` →
+    /// `level = 0.6`, an empty array's literal taking a number.
+    #[test]
+    fn a_purpose_after_the_value_a_number_made_the_value_and_no_empty_literal() {
+        use crate::tools::TypedTool;
+        let (_dir, edit) = edit_over(&[
+            ("Project.toml", "name = \"Sedge\"\nversion = \"0.4.2\"\n"),
+            (
+                "src/anomaly.jl",
+                "\"Number of samples in the rolling window.\"\nconst DEFAULT_WINDOW = 48\n",
+            ),
+            (
+                "src/io.jl",
+                "function read(path)\n    level = Float64[]\n    return level\nend\n",
+            ),
+        ]);
+        assert_eq!(
+            edit.change_asked("Bump the package version to 0.4.3 for the next release."),
+            call("Project.toml", "version = \"0.4.2\"", "version = \"0.4.3\"")
+        );
+        assert_eq!(
+            edit.change_asked(
+                "Make the spike filter's default rolling window 96 samples instead of the current value."
+            ),
+            call(
+                "src/anomaly.jl",
+                "const DEFAULT_WINDOW = 48",
+                "const DEFAULT_WINDOW = 96"
+            )
+        );
+        assert_eq!(
+            edit.change_asked("Allow the water level to change by up to 0.6 m between samples."),
+            None
         );
     }
 
