@@ -311,6 +311,12 @@ impl TypedTool for Edit {
                 return Some(hit);
             }
         }
+        // A line length for a tool the request names, in its settings (see
+        // `line_length_of_tool`): before the words' search, which finds `MAX_LINES = 10_000`
+        // for "lines up to 100 characters".
+        if let Some(hit) = self.line_length_of_tool(request, &change) {
+            return Some(hit);
+        }
         // A number for a parameter the code's documentation describes in the request's words:
         // "Cover plots should show the 20 most abundant taxa …" is `top_n = 15,`, which
         // roxygen documents as `@param top_n Number of taxa to show individually.` (an R
@@ -423,6 +429,95 @@ impl Edit {
         };
         let new_line = with_value(line, old, &value.text);
         (new_line != line && text.matches(line).count() == 1)
+            .then(|| json!({"path": path, "old_text": line.trim(), "new_text": new_line.trim()}))
+    }
+
+    /// For a whole number of characters (columns) a line may take — "Let the formatter allow
+    /// lines up to 100 characters." — the one line-length key (`margin`, `line_length`,
+    /// `max_line_length`, `printWidth`, `ColumnLimit`, `max_width`, …, `_` and `-` aside)
+    /// set to a whole number in the workspace root's settings files whose names hold a word of
+    /// the request naming a tool (`formatter` in `.JuliaFormatter.toml`, `prettier` in
+    /// `.prettierrc.json`; a `-er` word by its stem too, `linter` in `.swiftlint.yml`). Found
+    /// with a Julia package (session 51): that request was offered no change.
+    fn line_length_of_tool(&self, request: &str, change: &Change) -> Option<Value> {
+        const LINE_LENGTH_KEYS: &[&str] = &[
+            "margin",
+            "linelength",
+            "maxlinelength",
+            "linewidth",
+            "maxlinewidth",
+            "printwidth",
+            "columnlimit",
+            "maxwidth",
+            "maxlen",
+            "maxlinelen",
+        ];
+        let Change::Set(value, keys) = change else {
+            return None;
+        };
+        if value.text.is_empty() || !value.text.chars().all(|c| c.is_ascii_digit()) {
+            return None;
+        }
+        let said = |ws: &[&str]| keys.iter().any(|k| k.is_any(ws));
+        if !said(&["line", "lines"]) || !said(&["characters", "chars", "columns", "wide", "long"]) {
+            return None;
+        }
+        let tool_words: Vec<String> = crate::tools::request_words(request)
+            .map(str::to_lowercase)
+            .filter(|w| w.chars().count() >= 5 && w.chars().all(|c| c.is_ascii_alphabetic()))
+            .collect();
+        let names_tool = |file: &str| {
+            let name = file.to_lowercase();
+            tool_words.iter().any(|w| {
+                name.contains(w.as_str())
+                    || w.strip_suffix("er")
+                        .is_some_and(|s| s.len() >= 4 && name.contains(s))
+            })
+        };
+        let mut found: Vec<(String, String)> = Vec::new();
+        for (path, text) in super::small_files(&self.sandbox, self.sandbox.root()) {
+            if path.contains('/') || !(path.starts_with('.') || is_config(&path)) {
+                continue;
+            }
+            if !names_tool(&path) {
+                continue;
+            }
+            for line in text.lines().filter(|l| !is_comment(l)) {
+                let bare = line.trim_start().trim_start_matches(['"', '\'']);
+                let name: String = bare
+                    .chars()
+                    .take_while(|&c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+                    .collect();
+                let key: String = name
+                    .chars()
+                    .filter(char::is_ascii_alphanumeric)
+                    .collect::<String>()
+                    .to_lowercase();
+                if !LINE_LENGTH_KEYS.contains(&key.as_str()) {
+                    continue;
+                }
+                let rest = bare[name.len()..]
+                    .trim_start_matches(['"', '\''])
+                    .trim_start();
+                let Some(old) = rest.strip_prefix(['=', ':']) else {
+                    continue;
+                };
+                let old = old.trim().trim_end_matches([',', ';']);
+                if !old.is_empty()
+                    && old.chars().all(|c| c.is_ascii_digit())
+                    && text.matches(line).count() == 1
+                {
+                    found.push((path.clone(), line.to_owned()));
+                }
+            }
+        }
+        let [(path, line)] = found.as_slice() else {
+            return None;
+        };
+        let (_, old) = line.split_once(['=', ':'])?;
+        let old = old.trim().trim_end_matches([',', ';']);
+        let new_line = with_value(line, old, &value.text);
+        (new_line != *line)
             .then(|| json!({"path": path, "old_text": line.trim(), "new_text": new_line.trim()}))
     }
 
@@ -2142,7 +2237,14 @@ fn of_kind(old: &str, value: &str) -> bool {
     // its type's name holds (`level = Float64[]`: a Julia package, session 51, where "allow
     // the water level to change by up to 0.6 m …" offered `level = 0.6`).
     let empty = ["[]", "()", "{}"].iter().any(|e| word.ends_with(e));
-    if number && (camel_type || reference || block_scalar || primitive || empty) {
+    // Nor a constant's name (`window = DEFAULT_WINDOW,` of a keyword argument: the Julia
+    // package, where `const DEFAULT_WINDOW = 48` sets it).
+    let constant = word.chars().any(|c| c.is_ascii_uppercase())
+        && word
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+        && (word.contains('_') || word.len() >= 4);
+    if number && (camel_type || reference || block_scalar || primitive || empty || constant) {
         return false;
     }
     // A percentage replaces a percentage or a number, not a word (`target: auto` beside
@@ -2465,7 +2567,12 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
     // one line pinning a package the request names (an OCaml/dune project, session 49:
     // "Require at least yojson 2.2.0." names `yojson` and `version`, the opam file's own
     // `version: "0.6.1"` was taken for the change, beside `"yojson" {>= "2.1.0"}`).
-    if version_like(value) {
+    // A whole number is a version pinned only where the request says "version": `window >= 3
+    // || throw(…)` is a comparison in code (a Julia package, session 51: "Make the spike
+    // filter's default rolling window 96 samples …" offered `window >= 96`).
+    let pin_asked = version_like(value)
+        && (value.contains('.') || keys.iter().any(|k| k.is_any(&["version", "versions"])));
+    if pin_asked {
         let mut pins =
             value_keys(keys).flat_map(|key| text.lines().filter_map(move |l| pinned(l, key)));
         if let (Some(one), None) = (pins.next(), pins.next()) {
@@ -2807,7 +2914,7 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
             }
         }
     }
-    if found.is_empty() && version_like(value) {
+    if found.is_empty() && pin_asked {
         // A requirement pinned to a version, `pytest==8.2.2` (Python's requirements files:
         // "Bump pytest to 8.3.2.", a Django project, session 41; `psycopg[binary]>=3.1`): the
         // name a word of the request as written (not `pytest-django`), the version after the
@@ -5462,7 +5569,11 @@ mod tests {
             ("Project.toml", "name = \"Sedge\"\nversion = \"0.4.2\"\n"),
             (
                 "src/anomaly.jl",
-                "\"Number of samples in the rolling window.\"\nconst DEFAULT_WINDOW = 48\n",
+                "\"Number of samples in the rolling window.\"\nconst DEFAULT_WINDOW = 48\n\nfunction flag_spikes(s;\n                     window::Integer = DEFAULT_WINDOW,\n                     threshold = 3.5)\n    window >= 3 || throw(ArgumentError(\"window must be at least 3 samples\"))\nend\n",
+            ),
+            (
+                ".github/workflows/TagBot.yml",
+                "on:\n  workflow_dispatch:\n    inputs:\n      lookback:\n        default: \"3\"\n",
             ),
             (
                 "src/io.jl",
@@ -5489,6 +5600,45 @@ mod tests {
         );
     }
 
+    /// Found with a Julia package (session 51): "Let the formatter allow lines up to 100
+    /// characters." was offered no change; `.JuliaFormatter.toml` sets `margin = 92` and
+    /// `indent = 4`. A line length for a tool the request names by a word its settings file's
+    /// name holds is that file's one line-length key (`margin`, `line_length`,
+    /// `max_line_length`, `printWidth`, `ColumnLimit`, `max_width`, …).
+    #[test]
+    fn a_line_length_for_a_named_tool_is_its_line_length_key() {
+        use crate::tools::TypedTool;
+        let (_dir, edit) = edit_over(&[
+            (
+                ".JuliaFormatter.toml",
+                "style = \"blue\"\nmargin = 92\nindent = 4\n",
+            ),
+            ("src/io.jl", "const MAX_LINES = 10_000\n"),
+        ]);
+        assert_eq!(
+            edit.change_asked("Let the formatter allow lines up to 100 characters."),
+            call(".JuliaFormatter.toml", "margin = 92", "margin = 100")
+        );
+        let (_dir, edit) = edit_over(&[
+            (
+                ".swiftlint.yml",
+                "line_length:\n  warning: 120\n  error: 200\nfile_length: 400\n",
+            ),
+            (
+                ".prettierrc.json",
+                "{\n  \"printWidth\": 80,\n  \"tabWidth\": 2\n}\n",
+            ),
+        ]);
+        assert_eq!(
+            edit.change_asked("Let prettier allow lines up to 100 characters."),
+            call(
+                ".prettierrc.json",
+                "\"printWidth\": 80,",
+                "\"printWidth\": 100,"
+            )
+        );
+    }
+
     /// Found with an OCaml/dune project (session 49): "Let ocamlformat use lines up to 100
     /// columns wide." was offered no change; `.ocamlformat`'s one whole number is `margin =
     /// 90`. In a tool's own dotfile named by its stem, a whole number whose words name no key
@@ -5507,8 +5657,14 @@ mod tests {
             edit.change_asked("Let ocamlformat use lines up to 100 columns wide."),
             call(".ocamlformat", "margin = 90", "margin = 100")
         );
-        // Two whole numbers: no guess.
+        // Two whole numbers: the line length's key (session 51, see
+        // `a_line_length_for_a_named_tool_is_its_line_length_key`), else no guess.
         let (_dir, edit) = edit_over(&[(".ocamlformat", "margin = 90\nindent = 4\n")]);
+        assert_eq!(
+            edit.change_asked("Let ocamlformat use lines up to 100 columns wide."),
+            call(".ocamlformat", "margin = 90", "margin = 100")
+        );
+        let (_dir, edit) = edit_over(&[(".ocamlformat", "match-indent = 2\nindent = 4\n")]);
         assert_eq!(
             edit.change_asked("Let ocamlformat use lines up to 100 columns wide."),
             None
