@@ -9528,3 +9528,29 @@ fn an_environment_variable_named_by_words_is_searched_as_code_names_it() {
         "{asked}"
     );
 }
+
+/// Found with an R package (session 51): asked "Cover plots should show the 20 most abundant
+/// taxa unless the caller asks for a different number.", toolmend had found the edit of
+/// `top_n = 15,` (roxygen documents `top_n` as the number of taxa to show), but the request,
+/// saying what should be, was not read as asking for a change: Qwen2.5-Coder-0.5B's made-up
+/// `cover_plots` was shown the read of `R/plot.R`, and the run ended with nothing changed.
+#[test]
+fn a_request_saying_what_should_be_shown_is_offered_its_change() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "R/plot.R",
+            "#' @param top_n Number of taxa to show individually.\nplot_cover <- function(data,\n                       top_n = 15,\n                       facet = TRUE) {\n  data\n}\n",
+        )],
+    );
+    let t = made_up_then_shown(
+        &dir,
+        "Cover plots should show the 20 most abundant taxa unless the caller asks for a different number.",
+        call("cover_plots", json!({"taxa_count": 20})),
+        r#"{"name":"edit","arguments":{"path":"R/plot.R","old_text":"top_n = 15,","new_text":"top_n = 20,"}}"#,
+    );
+    assert!(t.turns[1].calls[0].result.is_ok(), "{:?}", t.turns[1]);
+    let text = std::fs::read_to_string(dir.path().join("R/plot.R")).unwrap();
+    assert!(text.contains("top_n = 20,"), "{text}");
+}

@@ -2505,8 +2505,9 @@ pub fn is_question(prompt: &str) -> bool {
 /// todo.txt, mark …`, `Please rename …`) or asks for a number of things per unit (`Show 50
 /// invoices per page`: `tools::rate_clause`), something done at an interval (`Poll for
 /// updates every 30 minutes`), an amount of memory given (`Give the daemon 4 GB of heap`) or a
-/// number of things to run (`Start 5 gunicorn workers`). A verb inside a clause (`Find what to
-/// fix`) does not count.
+/// number of things to run (`Start 5 gunicorn workers`), or says what number of things
+/// something should show (`Cover plots should show the 20 most abundant taxa`). A verb inside
+/// a clause (`Find what to fix`) does not count.
 ///
 /// ```
 /// use toolmend::agent::correct::asks_change;
@@ -2535,6 +2536,10 @@ pub fn is_question(prompt: &str) -> bool {
 /// assert!(!asks_change("Show up to 10 matching lines."));
 /// assert!(asks_change("Build the Docker image with OCaml 5.2."));
 /// assert!(!asks_change("Build the project."));
+/// assert!(asks_change(
+///     "Cover plots should show the 20 most abundant taxa unless the caller asks for a different number."
+/// ));
+/// assert!(!asks_change("The report should show the totals."));
 /// ```
 #[must_use]
 pub fn asks_change(prompt: &str) -> bool {
@@ -2640,6 +2645,40 @@ fn verb_clauses(lower: &str) -> usize {
         + rate_clauses(lower)
         + instead_clauses(lower)
         + built_with_clauses(lower)
+        + should_clauses(lower)
+}
+
+/// How many clauses of `lower` (lower case) say what a number of things should be shown or
+/// kept: "K should|must V (the) N …", V one of `show`, `display`, `list`, `return`, `fetch`,
+/// `keep`, `run`, `start`, `use`, N a whole number. "Cover plots should show the 20 most
+/// abundant taxa unless the caller asks for a different number." asks for the default to
+/// change (an R package, session 51: the edit of `top_n = 15,` was found, but the request
+/// was not read as asking for a change, and the run never offered it).
+fn should_clauses(lower: &str) -> usize {
+    const MADE_TO: &[&str] = &[
+        "show", "display", "list", "return", "fetch", "keep", "run", "start", "use",
+    ];
+    lower
+        .split([',', ';', ':', '!', '?', '\n'])
+        .flat_map(|c| c.split(". "))
+        .filter(|clause| {
+            let words: Vec<&str> = clause
+                .split_whitespace()
+                .map(|w| w.trim_end_matches('.'))
+                .collect();
+            words.iter().enumerate().skip(1).any(|(i, w)| {
+                let number_at = match words.get(i + 2) {
+                    Some(&"the") => i + 3,
+                    _ => i + 2,
+                };
+                ["should", "must"].contains(w)
+                    && words.get(i + 1).is_some_and(|v| MADE_TO.contains(v))
+                    && words
+                        .get(number_at)
+                        .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+            })
+        })
+        .count()
 }
 
 /// How many clauses of `lower` (lower case) build (run, compile, test) something "with" a
