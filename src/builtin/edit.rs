@@ -2237,6 +2237,19 @@ fn of_kind(old: &str, value: &str) -> bool {
     // its type's name holds (`level = Float64[]`: a Julia package, session 51, where "allow
     // the water level to change by up to 0.6 m …" offered `level = 0.6`).
     let empty = ["[]", "()", "{}"].iter().any(|e| word.ends_with(e));
+    // Nor a one-letter capital, a variable or a type parameter (Erlang's `attempts => A,`: an
+    // Erlang/OTP service, session 51, where "Lower the default number of delivery attempts
+    // to 10." offered `attempts => 10,`); nor, for a version with dots, a word without a digit
+    // (`KILN_SIGNING_SECRET: compose-secret-change-me` for "Bump kiln to 1.5.0 …").
+    let letter = word.len() == 1 && word.starts_with(|c: char| c.is_ascii_uppercase());
+    if letter
+        || (number
+            && value.contains('.')
+            && value.split('.').count() >= 3
+            && !bare.chars().any(|c| c.is_ascii_digit()))
+    {
+        return false;
+    }
     // Nor a constant's name (`window = DEFAULT_WINDOW,` of a keyword argument: the Julia
     // package, where `const DEFAULT_WINDOW = 48` sets it).
     let constant = word.chars().any(|c| c.is_ascii_uppercase())
@@ -3072,7 +3085,7 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
             let (name, old) = macro_value(line)
                 .or_else(|| constant_value(line))
                 .or_else(|| lisp_def(line))?;
-            parts_named(&dashed_parts(name), &words).then_some((line, old))
+            (parts_named(&dashed_parts(name), &words) && of_kind(old, value)).then_some((line, old))
         }));
     }
     if found.is_empty() && !words.is_empty() {
@@ -3108,6 +3121,15 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
         // value of the new value's kind (a .NET API, session 40: "Change the loan period to 28
         // days.", "Set the page size to 50.").
         found.extend(text.lines().filter_map(|line| {
+            // An Erlang term's pair, `{max_queue_len, 200000},` (see `assignment`).
+            if let Some((name, old)) = erlang_pair(line) {
+                let parts: Vec<String> = crate::tools::name_words(name)
+                    .iter()
+                    .map(|p| p.to_lowercase())
+                    .collect();
+                return (parts.len() >= 2 && parts_named(&parts, &words) && of_kind(old, value))
+                    .then_some((line, old));
+            }
             // The last name before the first `=` or `:` (past a declaration's keywords and
             // type: `public const int LoanDays = 21;`), where the line's assignment starts.
             let head = &line[..line.find(['=', ':'])?];
@@ -3493,6 +3515,13 @@ fn names_key(keys: &[asked::Part], word: &str) -> bool {
 /// `#define NAME VALUE`, a comment after it aside (`# define` too); `None` for a macro with
 /// parameters or a value of several words.
 fn macro_value(line: &str) -> Option<(&str, &str)> {
+    // Erlang's `-define(DEFAULT_MAX_ATTEMPTS, 12).` (an Erlang/OTP service, session 51).
+    if let Some(rest) = line.trim_start().strip_prefix("-define(") {
+        let (name, value) = rest.split_once(',')?;
+        let value = value.trim().strip_suffix(").")?.trim();
+        let simple = !value.is_empty() && !value.contains(['(', ')', ',', '?']);
+        return (name.chars().all(asked::is_name_char) && simple).then_some((name.trim(), value));
+    }
     let rest = line.trim_start().strip_prefix('#')?.trim_start();
     let rest = rest.strip_prefix("define")?;
     if !rest.starts_with([' ', '\t']) {
@@ -4187,6 +4216,9 @@ fn entry_value<'a>(line: &'a str, key: &str) -> Option<&'a str> {
 /// (`"name": "a = b"`). A declaration of a type and no value assigns nothing (`public var
 /// timeoutSeconds: TimeInterval`).
 fn assignment<'a>(line: &'a str, key: &str) -> Option<(&'a str, &'a str)> {
+    if let Some((name, value)) = erlang_pair(line) {
+        return (name == key).then_some((line, value));
+    }
     let (rest, _) = super::snippet::declared(line);
     let declared_rest = rest;
     // A vim option: `set tabstop=4` (a folder of dotfiles, session 31).
@@ -4232,6 +4264,23 @@ fn assignment<'a>(line: &'a str, key: &str) -> Option<(&'a str, &'a str)> {
     }
     let value = rest.trim().trim_end_matches([',', ';']).trim_end();
     (!value.is_empty()).then_some((line, value))
+}
+
+/// The key and value of an Erlang term's pair opening `line` — `{rate_per_sec, 40},` in
+/// `sys.config`, an `.app.src`'s env, `rebar.config`'s `{cowboy, "2.12.0"},` — when the value
+/// is one simple term (no tuple, list or further element). Found with an Erlang/OTP service
+/// (session 51): "Upgrade cowboy to 2.13.0." was offered no change.
+fn erlang_pair(line: &str) -> Option<(&str, &str)> {
+    let pair = line.trim_start().strip_prefix('{')?;
+    let end = pair.find(|c: char| !asked::is_name_char(c))?;
+    let (name, rest) = pair.split_at(end);
+    let value = rest.strip_prefix(',')?.trim_start();
+    let value = value[..value.find('}')?].trim_end();
+    let simple = !name.is_empty()
+        && name.starts_with(|c: char| c.is_ascii_lowercase())
+        && !value.is_empty()
+        && !value.contains(['{', '[', ',']);
+    simple.then_some((name, value))
 }
 
 /// Whether `text` is a type as a declaration writes it before its `=`: names, paths and
@@ -5637,6 +5686,64 @@ mod tests {
                 "\"printWidth\": 100,"
             )
         );
+    }
+
+    /// Found with an Erlang/OTP service (session 51): "Upgrade cowboy to 2.13.0." and "In
+    /// production, let kiln send up to 80 requests per second to each host." were offered no
+    /// change (Erlang's terms set a key as a pair, `{cowboy, "2.12.0"}`, `{rate_per_sec,
+    /// 40},`); "Lower the default number of delivery attempts to 10." offered a map's
+    /// `attempts => A,` (a variable), not `-define(DEFAULT_MAX_ATTEMPTS, 12).`; "Bump kiln to
+    /// 1.5.0" offered docker-compose's `KILN_SIGNING_SECRET: compose-secret-change-me`.
+    #[test]
+    fn erlang_terms_and_macros_are_settings_and_no_variable_or_word_takes_a_version() {
+        use crate::tools::TypedTool;
+        let (_dir, edit) = edit_over(&[
+            (
+                "rebar.config",
+                "{minimum_otp_vsn, \"25\"}.\n{deps, [\n    {cowboy, \"2.12.0\"},\n    {hackney, \"1.20.1\"}\n]}.\n",
+            ),
+            (
+                "config/sys.prod.config",
+                "[{kiln, [\n    {max_queue_len, 200000},\n    {rate_per_sec, 40},\n    {burst, 120},\n    {max_attempts, 16}\n]}].\n",
+            ),
+            (
+                "src/kiln_backoff.erl",
+                "-define(DEFAULT_MAX_DELAY_MS, 300000).\n-define(DEFAULT_MAX_ATTEMPTS, 12).\n",
+            ),
+            (
+                "src/kiln_http_handler.erl",
+                "status_json(A) ->\n    #{\n      attempts => A,\n      state => S\n    }.\n",
+            ),
+            (
+                "docker-compose.yml",
+                "services:\n  kiln:\n    environment:\n      KILN_SIGNING_SECRET: compose-secret-change-me\n",
+            ),
+        ]);
+        assert_eq!(
+            edit.change_asked("Upgrade cowboy to 2.13.0."),
+            call(
+                "rebar.config",
+                "{cowboy, \"2.12.0\"},",
+                "{cowboy, \"2.13.0\"},"
+            )
+        );
+        assert_eq!(
+            edit.change_asked("Lower the default number of delivery attempts to 10."),
+            call(
+                "src/kiln_backoff.erl",
+                "-define(DEFAULT_MAX_ATTEMPTS, 12).",
+                "-define(DEFAULT_MAX_ATTEMPTS, 10)."
+            )
+        );
+        assert_eq!(
+            edit.change_asked("Set the production max queue length to 250000."),
+            call(
+                "config/sys.prod.config",
+                "{max_queue_len, 200000},",
+                "{max_queue_len, 250000},"
+            )
+        );
+        assert_eq!(edit.change_asked("Bump kiln to 1.5.0."), None);
     }
 
     /// Found with an OCaml/dune project (session 49): "Let ocamlformat use lines up to 100
