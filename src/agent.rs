@@ -2857,6 +2857,16 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             .filter(|&i| i > 0)
             .collect();
         let words: Vec<String> = crate::tools::request_words(&self.request)
+            // Two names joined by a slash are the two ("Erlang/OTP", "CI/CD": an Erlang/OTP
+            // service, session 51), not a path.
+            .flat_map(|w| {
+                let parts: Vec<&str> = w.split('/').collect();
+                let pair = parts.len() >= 2
+                    && parts
+                        .iter()
+                        .all(|p| !p.is_empty() && p.chars().all(char::is_alphabetic));
+                if pair { parts } else { vec![w] }
+            })
             .enumerate()
             // A path or a file's name says where to look, not what to find.
             .filter(|(_, w)| {
@@ -2893,6 +2903,15 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         if words.is_empty() {
             return Vec::new();
         }
+        // The names of two or three letters the request writes in capitals ("OTP", "JVM"):
+        // a part of a name in code as well as a word (`minimum_otp_vsn`).
+        let short_names: Vec<String> = crate::tools::request_words(&self.request)
+            .flat_map(|w| w.split('/'))
+            .filter(|w| {
+                (2..4).contains(&w.chars().count()) && w.chars().all(|c| c.is_ascii_uppercase())
+            })
+            .map(str::to_lowercase)
+            .collect();
         // A release is a version ("the oldest Zig release": a Zig service, session 50).
         let version_asked = crate::tools::asks_version_or_release(&self.request);
         let code_asked = correct::asks_which_code(&self.request)
@@ -3123,7 +3142,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 // `forecast_timeout_ms` for "how many milliseconds": an OCaml/dune project,
                 // session 50, where `let max_wind_kn = 22.0` was shown, holding "wind").
                 let in_names = |w: &str| {
-                    (w.chars().count() >= 4
+                    ((w.chars().count() >= 4 || short_names.iter().any(|s| s == w))
                         && name_parts.iter().any(|p| crate::tools::same_word(p, w)))
                         || crate::tools::unit_named(w)
                             .map(|u| crate::tools::UNITS[u])
@@ -4508,7 +4527,13 @@ fn writes_version(text: &str) -> bool {
         return true;
     }
     let lower = text.to_ascii_lowercase();
-    lower.match_indices("version").any(|(at, _)| {
+    // rebar3's and Erlang's `vsn` is a version, and an Erlang pair's comma sets it
+    // (`{minimum_otp_vsn, "25"}.`: an Erlang/OTP service, session 51).
+    let needles = ["version", "vsn"];
+    let found = needles
+        .iter()
+        .flat_map(|n| lower.match_indices(n).map(move |(at, _)| (at, n.len())));
+    found.into_iter().any(|(at, len)| {
         let of_something = lower[..at]
             .chars()
             .next_back()
@@ -4516,11 +4541,11 @@ fn writes_version(text: &str) -> bool {
         if !of_something {
             return false;
         }
-        let rest = &lower[at + "version".len()..];
+        let rest = &lower[at + len..];
         let rest = rest.trim_start_matches(|c: char| {
             c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '"' | '\'')
         });
-        let Some(value) = rest.trim_start().strip_prefix([':', '=']) else {
+        let Some(value) = rest.trim_start().strip_prefix([':', '=', ',']) else {
             return false;
         };
         value

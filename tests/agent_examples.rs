@@ -9554,3 +9554,38 @@ fn a_request_saying_what_should_be_shown_is_offered_its_change() {
     let text = std::fs::read_to_string(dir.path().join("R/plot.R")).unwrap();
     assert!(text.contains("top_n = 20,"), "{text}");
 }
+
+/// Found with an Erlang/OTP service (session 51): asked "What's the oldest Erlang/OTP release
+/// kiln can still be built with?", the look read nothing (rebar.config's `{minimum_otp_vsn,
+/// "25"}.` states it), and once it reads rebar.config, the one line shown as bearing was the
+/// release's `{release, {kiln, "1.4.2"},`: "Erlang/OTP" was left out as a path, and `vsn` is
+/// how rebar3 and Erlang's `.app` files write "version".
+#[test]
+fn the_oldest_otp_is_rebars_minimum_otp_vsn() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "rebar.config",
+                "{minimum_otp_vsn, \"25\"}.\n\n{relx, [\n    {release, {kiln, \"1.4.2\"},\n     [kiln, sasl]}\n]}.\n",
+            ),
+            (
+                "src/kiln.app.src",
+                "{application, kiln, [\n    {vsn, \"1.4.2\"}\n]}.\n",
+            ),
+        ],
+    );
+    let prompt = "What's the oldest Erlang/OTP release kiln can still be built with?";
+    let asked = asked_after_answer(&dir, prompt, "Erlang 18.0.", "Done.");
+    assert!(
+        asked.ends_with(r#"{"name":"read","arguments":{"path":"rebar.config"}}"#),
+        "{asked}"
+    );
+    let nudge = nudge_after_reading(&dir, "rebar.config", prompt);
+    let bearing = bearing_lines(&nudge);
+    assert!(
+        bearing.starts_with("1\t{minimum_otp_vsn, \"25\"}."),
+        "{nudge}"
+    );
+}

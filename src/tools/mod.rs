@@ -650,6 +650,13 @@ const REQUIREMENTS: &[(&[&str], &str, &str)] = &[
     // Zig's `.minimum_zig_version` (a Zig service, session 49: "What's the oldest Zig release
     // I can still build zest with?" searched `still`).
     (&["zig"], "build.zig.zon", "minimum_zig_version"),
+    // rebar3's `{minimum_otp_vsn, "25"}.` (an Erlang/OTP service, session 51: "What's the
+    // oldest Erlang/OTP release kiln can still be built with?" was offered no look).
+    (
+        &["erlang", "otp", "erlang/otp"],
+        "rebar.config",
+        "minimum_otp_vsn",
+    ),
 ];
 
 /// The manifests, each with the text marking its statement, that state the oldest version of
@@ -665,6 +672,10 @@ const REQUIREMENTS: &[(&[&str], &str, &str)] = &[
 ///     [("package.json", "\"engines\"")]
 /// );
 /// assert!(requirement_files("Which Node version does the app use?").is_empty());
+/// assert_eq!(
+///     requirement_files("What's the oldest Erlang/OTP release kiln can still be built with?"),
+///     [("rebar.config", "minimum_otp_vsn")]
+/// );
 /// ```
 #[must_use]
 pub fn requirement_files(request: &str) -> Vec<(&'static str, &'static str)> {
