@@ -9589,3 +9589,35 @@ fn the_oldest_otp_is_rebars_minimum_otp_vsn() {
         "{nudge}"
     );
 }
+
+/// Found with an Erlang/OTP service (session 51): asked "What's the maximum line length our
+/// linter allows for code in src?", the look searched `length` in `src/`, and
+/// Qwen2.5-Coder-0.5B answered a line number; `elvis.config` sets `line_length` … `limit =>
+/// 100`. "The linter" names its one configuration file in the root.
+#[test]
+fn the_linter_is_its_configuration_file() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "elvis.config",
+                "[{elvis, [{config, [#{dirs => [\"src\"], rules => [{elvis_text_style, line_length, #{limit => 100}}]}]}]}].\n",
+            ),
+            (
+                "src/kiln_http_handler.erl",
+                "enqueue(Req0) ->\n    cowboy_req:read_body(Req0, #{length => 10}).\n",
+            ),
+        ],
+    );
+    let asked = asked_after_answer(
+        &dir,
+        "What's the maximum line length our linter allows for code in src?",
+        "2000 lines.",
+        "Done.",
+    );
+    assert!(
+        asked.ends_with(r#"{"name":"read","arguments":{"path":"elvis.config"}}"#),
+        "{asked}"
+    );
+}

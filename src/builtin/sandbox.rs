@@ -470,6 +470,19 @@ impl Sandbox {
             }
         })
         .or_else(|| {
+            // A question about the linter: its one configuration file in the root (see
+            // `crate::tools::is_lint_config`).
+            if !crate::tools::names_linter(request) {
+                return None;
+            }
+            only(
+                files
+                    .iter()
+                    .filter(|(_, shown)| crate::tools::is_lint_config(shown)),
+            )
+            .map(|(_, shown)| shown.clone())
+        })
+        .or_else(|| {
             // An environment's configuration, "the dev config" (see
             // `crate::tools::names_env_config`): the one file it names.
             only(

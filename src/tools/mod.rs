@@ -931,7 +931,67 @@ pub fn request_names(request: &str, path: &str) -> bool {
         || pair_names_stem(request, stem)
         || participle_names_stem(request, stem)
         || (is_ci_config(path) && names_ci(request))
+        || (is_lint_config(path) && names_linter(request))
         || names_env_config(request, path)
+}
+
+/// Whether `request` speaks of the project's linter: one of its words is `linter(s)`, `lint`
+/// or `linting`.
+pub(crate) fn names_linter(request: &str) -> bool {
+    lower_words(request)
+        .iter()
+        .any(|w| ["linter", "linters", "lint", "linting"].contains(&w.as_str()))
+}
+
+/// Whether `path` (relative to the workspace root) is a linter's configuration in the root:
+/// Erlang's `elvis.config`, RuboCop's, SwiftLint's, golangci-lint's, ESLint's, flake8's,
+/// pylint's, Ruff's, yamllint's, hadolint's, Clippy's, detekt's, Credo's, stylelint's,
+/// markdownlint's, PHP_CodeSniffer's and PHPStan's, HLint's, Luacheck's, Selene's, lintr's,
+/// ShellCheck's, Dart's analyzer's. Found with an Erlang/OTP service (session 51): asked
+/// "What's the maximum line length our linter allows for code in src?", the look searched
+/// `length` in `src/`; `elvis.config` sets `line_length` … `limit => 100`.
+pub(crate) fn is_lint_config(path: &str) -> bool {
+    const FILES: &[&str] = &[
+        "elvis.config",
+        ".lintr",
+        ".rubocop.yml",
+        ".swiftlint.yml",
+        ".golangci.yml",
+        ".golangci.yaml",
+        ".flake8",
+        ".pylintrc",
+        "pylintrc",
+        "ruff.toml",
+        ".ruff.toml",
+        ".yamllint",
+        ".yamllint.yml",
+        ".yamllint.yaml",
+        ".hadolint.yaml",
+        "clippy.toml",
+        ".clippy.toml",
+        "detekt.yml",
+        ".credo.exs",
+        ".eslintrc",
+        ".eslintrc.json",
+        ".eslintrc.js",
+        ".eslintrc.cjs",
+        ".eslintrc.yml",
+        "eslint.config.js",
+        "eslint.config.mjs",
+        ".stylelintrc",
+        ".stylelintrc.json",
+        ".markdownlint.json",
+        ".markdownlint.yaml",
+        "phpcs.xml",
+        "phpcs.xml.dist",
+        "phpstan.neon",
+        ".hlint.yaml",
+        ".luacheckrc",
+        "selene.toml",
+        ".shellcheckrc",
+        "analysis_options.yaml",
+    ];
+    FILES.contains(&path)
 }
 
 /// Whether `request` names `path` as an environment's configuration: "the dev config" (or
