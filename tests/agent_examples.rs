@@ -9621,3 +9621,30 @@ fn the_linter_is_its_configuration_file() {
         "{asked}"
     );
 }
+
+/// Found with an Erlang/OTP service (session 51): asked "Which module implements the per-host
+/// token bucket rate limiting?", the look searched `rate[ ._-]?limiting` — the phrase as
+/// written and as code joins it, but with the `-ing` kept — and found a config comment alone;
+/// the module is `kiln_ratelimit`. Searched both ways, a phrase's last word is its stem.
+#[test]
+fn a_phrase_searched_both_ways_searches_its_last_words_stem() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "config/sys.config",
+                "%% Small numbers on purpose so rate limiting is easy to see.\n[{kiln, [{rate_per_sec, 5}]}].\n",
+            ),
+            (
+                "src/kiln_ratelimit.erl",
+                "%% @doc Per-host token buckets.\n-module(kiln_ratelimit).\n",
+            ),
+        ],
+    );
+    assert_search_offered(
+        &dir,
+        "Which module implements the per-host token bucket rate limiting?",
+        "rate[ ._-]?limit",
+    );
+}

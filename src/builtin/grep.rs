@@ -2687,7 +2687,16 @@ fn telling_word(
             // README's "expiry alerts" and the code's `send_expiry_alerts` and schedule entry
             // `"expiry-alerts"` (a Django project, session 41: the search as written showed
             // the README's line alone).
-            Some(_) if lines[n + k] > 0 => (words[k].replace(' ', "[ ._-]?"), lines[k]),
+            // Its last word by its stem, as the joined forms write it (`rate[ ._-]?limit`
+            // finds "rate limiting" and `kiln_ratelimit`: an Erlang/OTP service, session 51,
+            // where `rate[ ._-]?limiting` found a config comment alone).
+            Some(_) if lines[n + k] > 0 => (
+                phrase_words(&words[k]).map_or_else(
+                    || words[k].replace(' ', "[ ._-]?"),
+                    |parts| parts.join("[ ._-]?"),
+                ),
+                lines[k],
+            ),
             // A word the files also write short is searched short, which finds both
             // (`harbor_db_max_open_conns: 900` for "How many open database connections does
             // Harbor allow by default?": an Ansible project, session 45, where the search for
