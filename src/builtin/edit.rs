@@ -5746,6 +5746,21 @@ mod tests {
         assert_eq!(edit.change_asked("Bump kiln to 1.5.0."), None);
     }
 
+    /// Found with an Erlang/OTP service (session 51): "Switch the runtime stage of the Docker
+    /// image to Alpine 3.20." was read as no change ("switch" set nothing but on or off).
+    #[test]
+    fn switch_k_to_v_sets_v() {
+        use crate::tools::TypedTool;
+        let (_dir, edit) = edit_over(&[(
+            "Dockerfile",
+            "FROM erlang:26.2.5-alpine AS build\nRUN rebar3 as prod release\n\nFROM alpine:3.19\nEXPOSE 8090\n",
+        )]);
+        assert_eq!(
+            edit.change_asked("Switch the runtime stage of the Docker image to Alpine 3.20."),
+            call("Dockerfile", "FROM alpine:3.19", "FROM alpine:3.20")
+        );
+    }
+
     /// Found with an OCaml/dune project (session 49): "Let ocamlformat use lines up to 100
     /// columns wide." was offered no change; `.ocamlformat`'s one whole number is `margin =
     /// 90`. In a tool's own dotfile named by its stem, a whole number whose words name no key

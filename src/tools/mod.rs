@@ -221,6 +221,9 @@ pub(crate) const SET_VERBS: &[&str] = &[
     "scale",
     "pin",
     "cut",
+    // "Switch the runtime stage … to Alpine 3.20." (an Erlang/OTP service, session 51; "switch
+    // on/off K" is a switch, read first).
+    "switch",
 ];
 
 /// Verbs that open a request for a number of things per unit ("Show 50 invoices per page",
