@@ -1052,8 +1052,16 @@ fn month_given(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
 /// Make the retry policy try up to 5 times by default      → (5, [retry, policy, try, max, attempts])
 /// ```
 fn limit_given(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
-    let verb = (0..parts.len()).find(|&i| opens_clause(parts, i) && !parts[i].quoted)?;
-    let rest = clause(&parts[verb..]);
+    // Any clause may say it, after one setting the scene ("In production, let kiln send up
+    // to 80 requests per second …": an Erlang/OTP service, session 51).
+    (0..parts.len())
+        .filter(|&i| opens_clause(parts, i) && !parts[i].quoted)
+        .find_map(|verb| limit_in(clause(&parts[verb..])))
+}
+
+/// [`limit_given`] for the clause `rest` (its verb first). A rate after the things ("80
+/// requests per second") names what gets it too: `per` and the unit.
+fn limit_in(rest: &[Part]) -> Option<(Part, Vec<Part>)> {
     if rest[0].is_any(crate::tools::SET_VERBS) && !rest[0].is("make") {
         return None;
     }
@@ -1083,6 +1091,14 @@ fn limit_given(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
     } else {
         unit.clone()
     });
+    if let (Some(per), Some(of)) = (rest.get(up + 4), rest.get(up + 5))
+        && per.is("per")
+        && !of.quoted
+        && of.text.chars().all(char::is_alphabetic)
+    {
+        keys.push(per.clone());
+        keys.push(of.clone());
+    }
     Some((value.clone(), keys))
 }
 

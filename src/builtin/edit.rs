@@ -5761,6 +5761,35 @@ mod tests {
         );
     }
 
+    /// Found with an Erlang/OTP service (session 51): "In production, let kiln send up to 80
+    /// requests per second to each host." was offered no change: the limit was read only in
+    /// the request's first clause ("In production"), and "per second" named nothing; "In
+    /// production" names `config/sys.prod.config` (`{rate_per_sec, 40},`).
+    #[test]
+    fn a_limit_after_a_scene_setting_clause_with_its_rate() {
+        use crate::tools::TypedTool;
+        let (_dir, edit) = edit_over(&[
+            (
+                "config/sys.config",
+                "[{kiln, [\n    {rate_per_sec, 5},\n    {burst, 10}\n]}].\n",
+            ),
+            (
+                "config/sys.prod.config",
+                "[{kiln, [\n    {rate_per_sec, 40},\n    {burst, 120}\n]}].\n",
+            ),
+        ]);
+        assert_eq!(
+            edit.change_asked(
+                "In production, let kiln send up to 80 requests per second to each host."
+            ),
+            call(
+                "config/sys.prod.config",
+                "{rate_per_sec, 40},",
+                "{rate_per_sec, 80},"
+            )
+        );
+    }
+
     /// Found with an OCaml/dune project (session 49): "Let ocamlformat use lines up to 100
     /// columns wide." was offered no change; `.ocamlformat`'s one whole number is `margin =
     /// 90`. In a tool's own dotfile named by its stem, a whole number whose words name no key

@@ -1011,6 +1011,8 @@ pub(crate) fn is_lint_config(path: &str) -> bool {
 /// assert!(names_env_config("What does the production settings file set?", "config/production.json"));
 /// assert!(!names_env_config("Which port does the dev config use?", "etc/tern.json"));
 /// assert!(!names_env_config("Which port does the config use?", "etc/tern.dev.json"));
+/// assert!(names_env_config("In production, how many jobs can wait?", "config/sys.prod.config"));
+/// assert!(!names_env_config("In production, how many jobs can wait?", "config/sys.config"));
 /// ```
 #[must_use]
 pub fn names_env_config(request: &str, path: &str) -> bool {
@@ -1036,6 +1038,7 @@ pub fn names_env_config(request: &str, path: &str) -> bool {
                 "exs",
                 "env",
                 "properties",
+                "config",
             ]
             .contains(&ext)
         });
@@ -1044,12 +1047,20 @@ pub fn names_env_config(request: &str, path: &str) -> bool {
     }
     let parts: Vec<&str> = name.split(['.', '-', '_']).collect();
     let words = lower_words(request);
+    let of_file = |env: &str| {
+        ENVS.iter()
+            .find(|forms| forms.contains(&env))
+            .is_some_and(|forms| parts.iter().any(|p| forms.contains(p)))
+    };
+    // "In production, …" (or development, staging) names the environment's settings too (an
+    // Erlang/OTP service, session 51: "In production, how many jobs can be waiting in the
+    // queue before kiln starts answering 503?" searched `jobs`; `config/sys.prod.config`
+    // sets `{max_queue_len, 200000},`).
     words.windows(2).any(|w| {
-        ["config", "configuration", "settings"].contains(&w[1].as_str())
-            && ENVS
-                .iter()
-                .find(|forms| forms.contains(&w[0].as_str()))
-                .is_some_and(|forms| parts.iter().any(|p| forms.contains(p)))
+        (["config", "configuration", "settings"].contains(&w[1].as_str()) && of_file(&w[0]))
+            || (w[0] == "in"
+                && ["production", "prod", "development", "dev", "staging"].contains(&w[1].as_str())
+                && of_file(&w[1]))
     })
 }
 
