@@ -1878,6 +1878,11 @@ fn keyed_lines<'t>(texts: &[&'t str]) -> Vec<Keyed<'t>> {
 /// assert_eq!(value_elsewhere("3000", q, &[read]), None);
 /// let units = "1\ttimeout = 45\n2\ttimeoutSeconds = 15";
 /// assert_eq!(value_elsewhere("45", "What is the timeout in seconds?", &[units]), None);
+/// // Asked for a version, a setting holding none is no better (a Julia package's CI, session
+/// // 51: `timeout-minutes: 40` under `test:` was offered for "… CI runs the test suite on?").
+/// let ci = "18\t  test:\n21\t    timeout-minutes: 40\n39\t          - version: '1.10'";
+/// let q = "Which is the newest stable Julia release that CI runs the test suite on?";
+/// assert_eq!(value_elsewhere("Julia 1.10.", q, &[ci]), None);
 /// ```
 #[must_use]
 pub fn value_elsewhere(
@@ -1915,6 +1920,9 @@ pub fn value_elsewhere(
         .map(|t| t.trim_end_matches(['.', ':', '!', '?']))
         .filter(|t| !t.is_empty())
         .collect();
+    // Asked for a version, only a setting writing one can be the one asked about.
+    let version_asked = crate::tools::asks_version_or_release(prompt);
+    let of_kind = |k: &Keyed| !version_asked || crate::tools::dotted_number(k.value);
     let gives = |k: &Keyed| given.iter().any(|g| g.eq_ignore_ascii_case(k.value));
     let answered: Vec<&Keyed> = settings.iter().filter(|k| gives(k)).collect();
     let (first, rest) = answered.split_first()?;
@@ -1927,14 +1935,14 @@ pub fn value_elsewhere(
     let said = named(best_of_answer);
     let top = settings
         .iter()
-        .filter(|k| !gives(k))
+        .filter(|k| !gives(k) && of_kind(k))
         .map(|k| named(k).len())
         .max()?;
     if top <= said.len() {
         return None;
     }
     let mut better: Vec<String> = Vec::new();
-    for k in settings.iter().filter(|k| !gives(k)) {
+    for k in settings.iter().filter(|k| !gives(k) && of_kind(k)) {
         let n = named(k);
         if n.len() == top
             && said.iter().all(|w| n.contains(w))
