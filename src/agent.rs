@@ -3682,8 +3682,27 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         // (a word of it) that the change due writes and its old text lacks (`{"locale":
         // "en-GB"}` for "Change DEFAULT_LOCALE to en-GB.", a TypeScript package, session 33).
         let new_value = || {
-            let [value] = sent.values().collect::<Vec<_>>()[..] else {
-                return false;
+            // Values that say nothing aside: a search's placeholders the model copied beside
+            // it (`{"pattern": ".*", "path": ".", "glob": null, "ignore_case": false,
+            // "rolling_window": 96}` for "Make the spike filter's default rolling window 96
+            // samples …": a Julia package, session 51, sent three times after the edit due was
+            // shown).
+            let says_nothing = |v: &serde_json::Value| match v {
+                serde_json::Value::Null | serde_json::Value::Bool(false) => true,
+                serde_json::Value::String(s) => {
+                    ["", ".", "./", ".*", "*", "**", "**/*"].contains(&s.trim())
+                }
+                _ => false,
+            };
+            let values: Vec<&serde_json::Value> = sent.values().collect();
+            let telling: Vec<&serde_json::Value> = values
+                .iter()
+                .copied()
+                .filter(|v| !says_nothing(v))
+                .collect();
+            let value = match (&values[..], &telling[..]) {
+                ([value], _) | (_, [value]) => *value,
+                _ => return false,
             };
             // A switch's state too (`{"enabled": false}` for "Turn off notifications by
             // default.", a Neovim plugin, session 43), which the request says in other words.

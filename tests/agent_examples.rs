@@ -9648,3 +9648,56 @@ fn a_phrase_searched_both_ways_searches_its_last_words_stem() {
         "rate[ ._-]?limit",
     );
 }
+
+/// Found with a Julia package (session 51): asked "Make the spike filter's default rolling
+/// window 96 samples instead of the current value." and shown the `edit` of `const
+/// DEFAULT_WINDOW = 48`, Qwen2.5-Coder-0.5B sent `spike_filter` with a search's placeholders
+/// beside the new value (`{"pattern": ".*", "path": ".", "glob": null, "ignore_case": false,
+/// "rolling_window": 96}`) until the run ended. Values that say nothing aside, the new value
+/// sent alone runs the change due.
+#[test]
+fn the_new_value_beside_placeholders_runs_the_change_due() {
+    let dir = tempfile::tempdir().unwrap();
+    let code = "\"Number of samples in the rolling window.\"\nconst DEFAULT_WINDOW = 48\n";
+    write_files(&dir, &[("src/anomaly.jl", code)]);
+    let made_up = || {
+        call(
+            "spike_filter",
+            json!({"pattern": ".*", "path": ".", "glob": null, "ignore_case": false, "rolling_window": 96}),
+        )
+    };
+    let (t, _) = run_prompt(
+        &dir,
+        "Make the spike filter's default rolling window 96 samples instead of the current value.",
+        vec![made_up(), made_up(), "Done.".into()],
+    );
+    let c = &t.turns[1].calls[0];
+    assert!(c.result.is_ok(), "{}", c.feedback);
+    assert_eq!(c.result.ran_as.as_deref(), Some("edit"));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("src/anomaly.jl")).unwrap(),
+        code.replace("= 48", "= 96")
+    );
+    // A placeholder beside the old value: not run.
+    write_files(&dir, &[("src/anomaly.jl", code)]);
+    let stale = || {
+        call(
+            "spike_filter",
+            json!({"pattern": ".*", "path": ".", "rolling_window": 48}),
+        )
+    };
+    let (t, _) = run_prompt(
+        &dir,
+        "Make the spike filter's default rolling window 96 samples instead of the current value.",
+        vec![stale(), stale(), "Done.".into()],
+    );
+    assert!(
+        t.turns
+            .iter()
+            .all(|t| t.calls.iter().all(|c| !c.result.is_ok()))
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("src/anomaly.jl")).unwrap(),
+        code
+    );
+}
