@@ -3185,6 +3185,11 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                                 .strip_prefix("--")
                                 .is_some_and(|n| n.len() >= 3 && holds_word(&lower, n))
                             || in_names(&words[k])
+                            // "oldest" (earliest, lowest) names a minimum, "newest" (latest,
+                            // highest) a maximum: `minimum_otp_vsn` for "the oldest Erlang/OTP
+                            // release" (an Erlang/OTP service, session 51, where the
+                            // release's `{release, {kiln, "1.4.2"},` was shown beside it).
+                            || bound_named(&words[k], &name_parts)
                             // "release" asks for a version as "version" does.
                             || (versioned
                                 && ["version", "release"].contains(&words[k].as_str()))
@@ -4541,6 +4546,20 @@ fn writes_number(text: &str) -> bool {
 /// (a Clojure service, session 47: asked "Which Java version does CI run the tests on?", the
 /// lines shown as bearing were the CI's other versions, `CLOJURE_CLI_VERSION: "1.11.1.1435"`
 /// first, and Qwen2.5-Coder-0.5B answered `11`).
+/// Whether `word`, a superlative of a question ("oldest", "earliest", "lowest"; "newest",
+/// "latest", "highest"), is a bound one of `name_parts` names (`min`, `minimum`; `max`,
+/// `maximum`).
+fn bound_named(word: &str, name_parts: &[String]) -> bool {
+    let bound: &[&str] = match word {
+        "oldest" | "earliest" | "lowest" => &["min", "minimum"],
+        "newest" | "latest" | "highest" => &["max", "maximum"],
+        _ => return false,
+    };
+    name_parts
+        .iter()
+        .any(|p| bound.contains(&p.to_lowercase().as_str()))
+}
+
 fn writes_version(text: &str) -> bool {
     if crate::tools::dotted_number(text) {
         return true;

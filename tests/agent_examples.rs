@@ -9584,10 +9584,7 @@ fn the_oldest_otp_is_rebars_minimum_otp_vsn() {
     );
     let nudge = nudge_after_reading(&dir, "rebar.config", prompt);
     let bearing = bearing_lines(&nudge);
-    assert!(
-        bearing.starts_with("1\t{minimum_otp_vsn, \"25\"}."),
-        "{nudge}"
-    );
+    assert_eq!(bearing, "1\t{minimum_otp_vsn, \"25\"}.", "{nudge}");
 }
 
 /// Found with an Erlang/OTP service (session 51): asked "What's the maximum line length our
