@@ -3481,15 +3481,61 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 lines_with[k] += 1;
             }
         }
-        let weight =
-            |found: &[usize]| -> f64 { found.iter().map(|&k| 1.0 / lines_with[k] as f64).sum() };
+        // Two words of the question side by side that a name in the line joins weigh two more:
+        // `line_length` for "line length" (an Erlang/OTP service, session 51: elvis.config's
+        // `{elvis_text_style, line_length, #{limit => 100 …}}` weighed as much as
+        // `{elvis_style, max_function_length, #{max_length => 40}}`, "max" standing for
+        // "maximum", and Qwen2.5-Coder-0.5B answered 40).
+        let said: Vec<String> = crate::tools::request_words(&self.request)
+            .take(200)
+            .map(str::to_lowercase)
+            .collect();
+        let pairs: Vec<[String; 3]> = said
+            .windows(2)
+            .filter(|p| {
+                p.iter().all(|w| {
+                    w.len() >= 3
+                        && w.chars().all(char::is_alphabetic)
+                        && ![
+                            "the", "and", "our", "your", "for", "with", "from", "what", "which",
+                        ]
+                        .contains(&w.as_str())
+                })
+            })
+            .map(|p| ["_", "-", ""].map(|j| format!("{}{j}{}", p[0], p[1])))
+            .collect();
+        let joined = |mi: usize, li: usize| -> f64 {
+            let names: Vec<String> = correct::code_names(shown_text(results[mi].1[li]))
+                .iter()
+                .map(|n| n.to_lowercase())
+                .collect();
+            let held = pairs.iter().any(|forms| {
+                names.iter().any(|n| {
+                    forms.iter().any(|f| {
+                        n == f
+                            || n.starts_with(&format!("{f}_"))
+                            || n.ends_with(&format!("_{f}"))
+                            || n.contains(&format!("_{f}_"))
+                    })
+                })
+            });
+            // As its two words would, were they each on this line alone.
+            if held { 2.0 } else { 0.0 }
+        };
+        let weight = |mi: usize, li: usize, found: &[usize]| -> f64 {
+            found
+                .iter()
+                .map(|&k| 1.0 / lines_with[k] as f64)
+                .sum::<f64>()
+                + joined(mi, li)
+        };
         let best = held
             .iter()
-            .map(|(_, _, f)| weight(f))
+            .map(|&(mi, li, ref f)| weight(mi, li, f))
             .fold(0.0_f64, f64::max);
         let scored: Vec<(usize, usize)> = held
             .iter()
-            .filter(|(_, _, f)| weight(f) >= best - 1e-9)
+            .filter(|&&(mi, li, ref f)| weight(mi, li, f) >= best - 1e-9)
             .take(6)
             .map(|&(mi, li, _)| (mi, li))
             .collect();

@@ -9698,3 +9698,31 @@ fn the_new_value_beside_placeholders_runs_the_change_due() {
         code
     );
 }
+
+/// Found with an Erlang/OTP service (session 51): asked "What's the maximum line length our
+/// linter allows for code in src?" and shown elvis.config, the lines shown as bearing were
+/// `max_function_length`'s (`max` standing for "maximum", and "length"), and
+/// Qwen2.5-Coder-0.5B answered 40; `line_length` joins two words of the question side by
+/// side, and weighs more.
+#[test]
+fn a_name_joining_two_words_of_the_question_weighs_more() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "elvis.config",
+            "[{elvis, [{config, [\n  #{dirs => [\"src\"],\n    rules => [\n      {elvis_text_style, line_length, #{limit => 100}},\n      {elvis_style, max_function_length, #{max_length => 40}}\n    ]}\n]}]}].\n",
+        )],
+    );
+    let nudge = nudge_after_reading(
+        &dir,
+        "elvis.config",
+        "What's the maximum line length our linter allows for code in src?",
+    );
+    let bearing = bearing_lines(&nudge);
+    assert!(
+        bearing.contains("line_length, #{limit => 100}")
+            && !bearing.contains("max_function_length"),
+        "{nudge}"
+    );
+}
