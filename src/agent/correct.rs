@@ -2663,24 +2663,17 @@ fn verb_clauses(lower: &str) -> usize {
 /// change (an R package, session 51: the edit of `top_n = 15,` was found, but the request
 /// was not read as asking for a change, and the run never offered it).
 fn should_clauses(lower: &str) -> usize {
-    const MADE_TO: &[&str] = &[
-        "show", "display", "list", "return", "fetch", "keep", "run", "start", "use",
-    ];
-    lower
-        .split([',', ';', ':', '!', '?', '\n'])
-        .flat_map(|c| c.split(". "))
-        .filter(|clause| {
-            let words: Vec<&str> = clause
-                .split_whitespace()
-                .map(|w| w.trim_end_matches('.'))
-                .collect();
+    clause_words(lower)
+        .filter(|words| {
             words.iter().enumerate().skip(1).any(|(i, w)| {
                 let number_at = match words.get(i + 2) {
                     Some(&"the") => i + 3,
                     _ => i + 2,
                 };
                 ["should", "must"].contains(w)
-                    && words.get(i + 1).is_some_and(|v| MADE_TO.contains(v))
+                    && words
+                        .get(i + 1)
+                        .is_some_and(|v| crate::tools::MADE_TO_VERBS.contains(v))
                     && words
                         .get(number_at)
                         .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
@@ -2693,14 +2686,8 @@ fn should_clauses(lower: &str) -> usize {
 /// named thing's version, the clause's last two words: "build the docker image with ocaml
 /// 5.2" asks for the version the build uses to change (an OCaml/dune project, session 49).
 fn built_with_clauses(lower: &str) -> usize {
-    lower
-        .split([',', ';', ':', '!', '?', '\n'])
-        .flat_map(|c| c.split(". "))
-        .filter(|clause| {
-            let words: Vec<&str> = clause
-                .split_whitespace()
-                .map(|w| w.trim_end_matches('.'))
-                .collect();
+    clause_words(lower)
+        .filter(|words| {
             let version = |w: &str| {
                 let n = w.trim_start_matches('v');
                 n.contains('.') && n.chars().all(|c| c.is_ascii_digit() || c == '.')
@@ -2710,6 +2697,20 @@ fn built_with_clauses(lower: &str) -> usize {
                 if *with == "with" && name.chars().any(char::is_alphabetic) && version(v))
         })
         .count()
+}
+
+/// The clauses of `lower` (split at `,`, `;`, `:`, `!`, `?`, line breaks and sentence ends),
+/// each as its words, a word's trailing `.` aside.
+fn clause_words(lower: &str) -> impl Iterator<Item = Vec<&str>> {
+    lower
+        .split([',', ';', ':', '!', '?', '\n'])
+        .flat_map(|c| c.split(". "))
+        .map(|clause| {
+            clause
+                .split_whitespace()
+                .map(|w| w.trim_end_matches('.'))
+                .collect()
+        })
 }
 
 /// How many clauses of `lower` (lower case) that open with no change verb give one number

@@ -840,11 +840,6 @@ fn count_given(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
     keys.iter().all(is_value).then(|| (rest[1].clone(), keys))
 }
 
-/// What a number of things is made to be: shown, kept, run (see [`count_made`]).
-const MADE_TO: &[&str] = &[
-    "show", "display", "list", "return", "fetch", "keep", "run", "start", "use",
-];
-
 /// Plurals that do not end in `s`, for the things a count counts.
 const PLURALS: &[&str] = &[
     "taxa",
@@ -863,9 +858,10 @@ const PLURALS: &[&str] = &[
 ];
 
 /// A number of things something should show or keep, said as what should be: "K should V
-/// (the) N things (unless …)" (`should` or `must`; V one of [`MADE_TO`]; N a whole number; the
-/// things one to three words, the last a plural, ending at a word that places them or opens a
-/// condition) — N for the things, named by them, by V and by K. Found with an R package
+/// (the) N things (unless …)" (`should` or `must`; V one of
+/// [`crate::tools::MADE_TO_VERBS`]; N a whole number; the things one to three words, the
+/// last a plural, ending at a word that places them or opens a condition) — N for the
+/// things, named by them, by V and by K. Found with an R package
 /// (session 50): "Cover plots should show the 20 most abundant taxa unless the caller asks for
 /// a different number." was read as no change (`plot_cover(…, top_n = 15, …)`, whose
 /// documentation says "Number of taxa to show").
@@ -880,7 +876,7 @@ fn count_should(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
     let modal = (1..parts.len()).find(|&i| parts[i].is_any(&["should", "must"]))?;
     let rest = clause(&parts[modal..]);
     let verb = rest.get(1)?;
-    if !verb.is_any(MADE_TO) {
+    if !verb.is_any(crate::tools::MADE_TO_VERBS) {
         return None;
     }
     let at = if rest.get(2)?.is("the") { 3 } else { 2 };
@@ -921,7 +917,8 @@ fn count_should(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
 fn count_made(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
     let verb = verb_at(parts, &["make", "have", "let"])?;
     let rest = clause(&parts[verb..]);
-    let at = (2..rest.len()).find(|&i| rest[i].is_any(MADE_TO) && !rest[i].quoted)?;
+    let at = (2..rest.len())
+        .find(|&i| rest[i].is_any(crate::tools::MADE_TO_VERBS) && !rest[i].quoted)?;
     let words = lower_words(&rest[at..]);
     let mut words: Vec<&str> = words.iter().map(String::as_str).collect();
     // Read as a count verb's clause: the verb's place taken by one count verb.

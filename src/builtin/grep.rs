@@ -1016,7 +1016,12 @@ fn default_name(sb: &Sandbox, request: &str) -> Option<String> {
             && w.chars().count() >= 3
             && !["default", "defaults", "version", "versions"].contains(&w.as_str())
     })?;
-    let pattern = format!(r"default[\w.-]*{}", regex::escape(noun));
+    written_in_code(sb, format!(r"default[\w.-]*{}", regex::escape(noun)))
+}
+
+/// `pattern` when a line of a file other than a document matches it (case aside); `None`
+/// otherwise.
+fn written_in_code(sb: &Sandbox, pattern: String) -> Option<String> {
     let re = regex::RegexBuilder::new(&pattern)
         .case_insensitive(true)
         .build()
@@ -1072,14 +1077,7 @@ fn env_name(sb: &Sandbox, request: &str) -> Option<String> {
         })
         .collect::<Vec<_>>()
         .join("[ ._-]?");
-    let re = regex::RegexBuilder::new(&pattern)
-        .case_insensitive(true)
-        .build()
-        .ok()?;
-    let found = super::small_files(sb, sb.root())
-        .filter(|(path, _)| !is_doc(path))
-        .any(|(_, text)| text.lines().any(|l| re.is_match(l)));
-    found.then_some(pattern)
+    written_in_code(sb, pattern)
 }
 
 /// For a question "How many U …?" where U is a unit (milliseconds, seconds, minutes, hours,

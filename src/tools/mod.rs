@@ -332,6 +332,12 @@ pub(crate) fn size_clause(words: &[&str]) -> bool {
 /// [`count_clause`]).
 pub(crate) const COUNT_VERBS: &[&str] = &["start", "run", "spawn", "launch", "use", "keep"];
 
+/// Verbs that a number of things is made to be by ("Make the forecast command show 7 days",
+/// "Cover plots should show the 20 most abundant taxa"): shown, listed, kept, run.
+pub(crate) const MADE_TO_VERBS: &[&str] = &[
+    "show", "display", "list", "return", "fetch", "keep", "run", "start", "use",
+];
+
 /// Words that place what a clause names ("… workers in the container"): the end of the words
 /// naming it.
 pub(crate) const PLACING: &[&str] = &["in", "on", "for", "at", "of", "per", "with", "to", "from"];
