@@ -3533,12 +3533,50 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             .iter()
             .map(|&(mi, li, ref f)| weight(mi, li, f))
             .fold(0.0_f64, f64::max);
-        let scored: Vec<(usize, usize)> = held
+        let mut scored: Vec<(usize, usize)> = held
             .iter()
             .filter(|&&(mi, li, ref f)| weight(mi, li, f) >= best - 1e-9)
             .take(6)
             .map(|&(mi, li, _)| (mi, li))
             .collect();
+        // Asked for the newest (latest, highest) or oldest (earliest, lowest) version, and
+        // shown lines that each write one version: the line of the highest, or the lowest (a
+        // Julia package, session 51: asked "Which is the newest stable Julia release that CI
+        // runs the test suite on?", shown the matrix's `- '1.9'`, `- '1.10'`, `- '1.11'` and
+        // the `include:` entries' `- version: '1.10'`, Qwen2.5-Coder-0.5B answered 1.10).
+        if version_asked
+            && let Some(newest) = asked_words.iter().find_map(|w| match w.as_str() {
+                "newest" | "latest" | "highest" => Some(true),
+                "oldest" | "earliest" | "lowest" => Some(false),
+                _ => None,
+            })
+        {
+            let version = |(mi, li): (usize, usize)| -> Option<Vec<u64>> {
+                let mut versions = shown_text(results[mi].1[li])
+                    .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+                    .filter(|v| v.contains('.') && !v.starts_with('.') && !v.ends_with('.'));
+                let (Some(v), None) = (versions.next(), versions.next()) else {
+                    return None;
+                };
+                v.split('.').map(|p| p.parse().ok()).collect()
+            };
+            let versions: Vec<Option<Vec<u64>>> = scored.iter().map(|&at| version(at)).collect();
+            if scored.len() > 1 && versions.iter().all(Option::is_some) {
+                let pick = if newest {
+                    versions.iter().flatten().max()
+                } else {
+                    versions.iter().flatten().min()
+                }
+                .cloned();
+                scored = scored
+                    .iter()
+                    .zip(&versions)
+                    .filter(|(_, v)| v.as_ref() == pick.as_ref())
+                    .map(|(at, _)| *at)
+                    .take(1)
+                    .collect();
+            }
+        }
         let cut = |l: &str| -> String {
             let l = l.trim_end();
             if l.chars().count() > 200 {

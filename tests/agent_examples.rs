@@ -9726,3 +9726,26 @@ fn a_name_joining_two_words_of_the_question_weighs_more() {
         "{nudge}"
     );
 }
+
+/// Found with a Julia package (session 51): asked "Which is the newest stable Julia release
+/// that CI runs the test suite on?" and shown CI.yml, the lines shown as bearing were the
+/// matrix's `- '1.9'`, `- '1.10'`, `- '1.11'` and the `include:` entries' `- version:
+/// '1.10'`, and Qwen2.5-Coder-0.5B answered 1.10 twice. Asked for the newest version, of lines
+/// that each write one, the highest's is shown.
+#[test]
+fn asked_for_the_newest_version_the_highest_is_shown() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            ".github/workflows/CI.yml",
+            "jobs:\n  test:\n    strategy:\n      matrix:\n        version:\n          - '1.9'\n          - '1.10'\n          - '1.11'\n          - 'nightly'\n        include:\n          - version: '1.10'\n            os: macos-14\n",
+        )],
+    );
+    let nudge = nudge_after_reading(
+        &dir,
+        ".github/workflows/CI.yml",
+        "Which is the newest stable Julia release that CI runs the test suite on?",
+    );
+    assert_eq!(bearing_lines(&nudge), " 8\t          - '1.11'", "{nudge}");
+}
