@@ -3457,11 +3457,52 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 })
             })
             .collect();
+        // For a version question, the lines holding what the version is of, the word before
+        // "version" or "release" ("the newest OTP version", "the oldest Zig release"),
+        // adjectives aside: `otp: ['25.3', '26.2', '27.1']` over `runs-on: ubuntu-22.04` for
+        // "What's the newest OTP version the CI runs the tests on?" (an Erlang/OTP service,
+        // session 51: "runs" is a rarer word of the question than "OTP").
+        let of_subject: Vec<(usize, usize)> = if version_asked {
+            const NOT_SUBJECTS: &[&str] = &[
+                "stable",
+                "newest",
+                "oldest",
+                "latest",
+                "earliest",
+                "minimum",
+                "maximum",
+                "lowest",
+                "highest",
+                "current",
+                "exact",
+                "supported",
+                "the",
+                "which",
+                "what",
+                "a",
+                "an",
+            ];
+            let subjects: Vec<usize> = asked_words
+                .windows(2)
+                .filter(|p| {
+                    ["version", "versions", "release", "releases"].contains(&p[1].as_str())
+                        && !NOT_SUBJECTS.contains(&p[0].as_str())
+                })
+                .filter_map(|p| words.iter().position(|w| *w == p[0]))
+                .collect();
+            held.iter()
+                .filter(|(_, _, found)| found.iter().any(|k| subjects.contains(k)))
+                .map(|&(mi, li, _)| (mi, li))
+                .collect()
+        } else {
+            Vec::new()
+        };
         for kept in [
             &primary,
             &named_variant,
             &of_defaults,
             &writing_versions,
+            &of_subject,
             &defining,
             &keyed,
             &defaulting,

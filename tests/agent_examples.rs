@@ -9749,3 +9749,30 @@ fn asked_for_the_newest_version_the_highest_is_shown() {
     );
     assert_eq!(bearing_lines(&nudge), " 8\t          - '1.11'", "{nudge}");
 }
+
+/// Found with an Erlang/OTP service (session 51), checking the rule above: asked "What's the
+/// newest OTP version the CI runs the tests on?" and shown ci.yml, the line shown as bearing
+/// was `runs-on: ubuntu-22.04` ("runs" is a rarer word of the question than "OTP"). For a
+/// version question, the lines holding what the version is of — the word before "version" or
+/// "release" — come first.
+#[test]
+fn a_version_questions_subject_comes_before_its_other_words() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            ".github/workflows/ci.yml",
+            "jobs:\n  test:\n    name: test (OTP ${{ matrix.otp }})\n    runs-on: ubuntu-22.04\n    strategy:\n      matrix:\n        otp: ['25.3', '26.2', '27.1']\n",
+        )],
+    );
+    let nudge = nudge_after_reading(
+        &dir,
+        ".github/workflows/ci.yml",
+        "What's the newest OTP version the CI runs the tests on?",
+    );
+    assert_eq!(
+        bearing_lines(&nudge),
+        "7\t        otp: ['25.3', '26.2', '27.1']",
+        "{nudge}"
+    );
+}

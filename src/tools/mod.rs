@@ -812,7 +812,9 @@ pub(crate) fn version_letters(request: &str) -> Vec<usize> {
         .filter(|&i| {
             words[i].len() == 1
                 && words[i].chars().all(|c| c.is_ascii_uppercase())
-                && (is(i + 1, "version") || (i >= 2 && is(i - 1, "of") && is(i - 2, "version")))
+                && (is(i + 1, "version")
+                    || is(i + 1, "release")
+                    || (i >= 2 && is(i - 1, "of") && is(i - 2, "version")))
         })
         .collect()
 }
