@@ -3527,11 +3527,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         // `{elvis_text_style, line_length, #{limit => 100 …}}` weighed as much as
         // `{elvis_style, max_function_length, #{max_length => 40}}`, "max" standing for
         // "maximum", and Qwen2.5-Coder-0.5B answered 40).
-        let said: Vec<String> = crate::tools::request_words(&self.request)
-            .take(200)
-            .map(str::to_lowercase)
-            .collect();
-        let pairs: Vec<[String; 3]> = said
+        let pairs: Vec<[String; 3]> = asked_words
             .windows(2)
             .filter(|p| {
                 p.iter().all(|w| {
