@@ -3581,13 +3581,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         // Julia package, session 51: asked "Which is the newest stable Julia release that CI
         // runs the test suite on?", shown the matrix's `- '1.9'`, `- '1.10'`, `- '1.11'` and
         // the `include:` entries' `- version: '1.10'`, Qwen2.5-Coder-0.5B answered 1.10).
-        if version_asked
-            && let Some(newest) = asked_words.iter().find_map(|w| match w.as_str() {
-                "newest" | "latest" | "highest" => Some(true),
-                "oldest" | "earliest" | "lowest" => Some(false),
-                _ => None,
-            })
-        {
+        if version_asked && let Some(newest) = asked_words.iter().find_map(|w| extreme(w)) {
             let version = |(mi, li): (usize, usize)| -> Option<Vec<u64>> {
                 let mut versions = shown_text(results[mi].1[li])
                     .split(|c: char| !(c.is_ascii_digit() || c == '.'))
@@ -4667,14 +4661,25 @@ fn writes_number(text: &str) -> bool {
 /// (a Clojure service, session 47: asked "Which Java version does CI run the tests on?", the
 /// lines shown as bearing were the CI's other versions, `CLOJURE_CLI_VERSION: "1.11.1.1435"`
 /// first, and Qwen2.5-Coder-0.5B answered `11`).
-/// Whether `word`, a superlative of a question ("oldest", "earliest", "lowest"; "newest",
-/// "latest", "highest"), is a bound one of `name_parts` names (`min`, `minimum`; `max`,
-/// `maximum`).
+/// Whether `word` (lower case), a superlative of a question, asks for the greatest of several
+/// ("newest", "latest", "highest": `true`) or the least ("oldest", "earliest", "lowest":
+/// `false`); `None` for any other word. (`correct::superlative` reads a question's, with
+/// "maximum", "minimum" and "most recent" too.)
+fn extreme(word: &str) -> Option<bool> {
+    match word {
+        "newest" | "latest" | "highest" => Some(true),
+        "oldest" | "earliest" | "lowest" => Some(false),
+        _ => None,
+    }
+}
+
+/// Whether `word`, a superlative of a question ([`extreme`]), is a bound one of `name_parts`
+/// names (`min`, `minimum` for "oldest"; `max`, `maximum` for "newest").
 fn bound_named(word: &str, name_parts: &[String]) -> bool {
-    let bound: &[&str] = match word {
-        "oldest" | "earliest" | "lowest" => &["min", "minimum"],
-        "newest" | "latest" | "highest" => &["max", "maximum"],
-        _ => return false,
+    let bound: &[&str] = match extreme(word) {
+        Some(false) => &["min", "minimum"],
+        Some(true) => &["max", "maximum"],
+        None => return false,
     };
     name_parts
         .iter()

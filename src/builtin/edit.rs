@@ -474,7 +474,8 @@ impl Edit {
                         .is_some_and(|s| s.len() >= 4 && name.contains(s))
             })
         };
-        let mut found: Vec<(String, String)> = Vec::new();
+        // Each setting found: its file, its line and where its value is on the line.
+        let mut found: Vec<(String, String, std::ops::Range<usize>)> = Vec::new();
         for (path, text) in super::small_files(&self.sandbox, self.sandbox.root()) {
             if path.contains('/') || !(path.starts_with('.') || is_config(&path)) {
                 continue;
@@ -483,8 +484,9 @@ impl Edit {
                 continue;
             }
             for line in text.lines().filter(|l| !is_comment(l)) {
-                let bare = line.trim_start().trim_start_matches(['"', '\'']);
+                let bare = line.trim_start();
                 let name: String = bare
+                    .trim_start_matches(['"', '\''])
                     .chars()
                     .take_while(|&c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
                     .collect();
@@ -496,27 +498,20 @@ impl Edit {
                 if !LINE_LENGTH_KEYS.contains(&key.as_str()) {
                     continue;
                 }
-                let rest = bare[name.len()..]
-                    .trim_start_matches(['"', '\''])
-                    .trim_start();
-                let Some(old) = rest.strip_prefix(['=', ':']) else {
-                    continue;
-                };
-                let old = old.trim().trim_end_matches([',', ';']);
-                if !old.is_empty()
+                if let Some((_, old)) = assignment(bare, &name)
+                    && !old.is_empty()
                     && old.chars().all(|c| c.is_ascii_digit())
                     && text.matches(line).count() == 1
                 {
-                    found.push((path.clone(), line.to_owned()));
+                    let at = old.as_ptr() as usize - line.as_ptr() as usize;
+                    found.push((path.clone(), line.to_owned(), at..at + old.len()));
                 }
             }
         }
-        let [(path, line)] = found.as_slice() else {
+        let [(path, line, at)] = found.as_slice() else {
             return None;
         };
-        let (_, old) = line.split_once(['=', ':'])?;
-        let old = old.trim().trim_end_matches([',', ';']);
-        let new_line = with_value(line, old, &value.text);
+        let new_line = with_value(line, &line[at.clone()], &value.text);
         (new_line != *line)
             .then(|| json!({"path": path, "old_text": line.trim(), "new_text": new_line.trim()}))
     }
