@@ -13,6 +13,9 @@ struct Case {
     #[allow(dead_code)]
     description: String,
     files: std::collections::BTreeMap<String, String>,
+    /// Requests the tools that change files read before any call: the change each offers.
+    #[serde(default)]
+    asked: Vec<Asked>,
     calls: Vec<Call>,
     expect: Vec<Expect>,
     /// Files whose whole content must be this after the last call.
@@ -24,6 +27,17 @@ struct Case {
 struct Call {
     name: String,
     arguments: Value,
+}
+
+#[derive(Deserialize)]
+struct Asked {
+    /// The user's request.
+    request: String,
+    /// The tool asked for the change the request spells out.
+    tool: String,
+    /// Substrings of the arguments it offers (as compact JSON); empty when it must offer none.
+    #[serde(default)]
+    contains: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -52,6 +66,23 @@ async fn run_case(path: &Path) -> Result<(), String> {
         toolmend::builtin::registry(dir.path()).unwrap(),
         Policy::default(),
     );
+    for (i, a) in case.asked.iter().enumerate() {
+        let snap = d.registry().snapshot();
+        let entry = snap
+            .get(&a.tool)
+            .ok_or_else(|| format!("asked {i}: no tool {}", a.tool))?;
+        let offered = entry.tool.change_asked(&a.request).map(|v| v.to_string());
+        match (&offered, a.contains.is_empty()) {
+            (None, true) => {}
+            (Some(o), true) => return Err(format!("asked {i}: offered {o}, expected none")),
+            (None, false) => return Err(format!("asked {i}: offered nothing")),
+            (Some(o), false) => {
+                if let Some(s) = a.contains.iter().find(|s| !o.contains(s.as_str())) {
+                    return Err(format!("asked {i}: the offer lacks {s:?}: {o}"));
+                }
+            }
+        }
+    }
     for (i, (call, want)) in case.calls.into_iter().zip(case.expect).enumerate() {
         let native = NativeToolCall {
             id: None,

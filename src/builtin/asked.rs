@@ -55,6 +55,17 @@ pub(crate) fn is_name_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_' || c == '$'
 }
 
+/// The byte offset where the run of characters that `keep` holds at the end of `text` starts
+/// (`text.len()` when the last character is not one): the name before a line's `=`, stepping
+/// over a multi-byte character before it whole (a README's tree drawing `└── :8477/healthz`
+/// put the offset inside `─`: a Nim daemon, session 52).
+pub(crate) fn run_start(text: &str, keep: impl Fn(char) -> bool) -> usize {
+    text.char_indices()
+        .rev()
+        .find(|&(_, c)| !keep(c))
+        .map_or(0, |(i, c)| i + c.len_utf8())
+}
+
 /// Whether `parts[i]` opens a clause, the leading words of [`crate::tools::CLAUSE_LEADS`]
 /// aside.
 fn opens_clause(parts: &[Part], i: usize) -> bool {

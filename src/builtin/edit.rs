@@ -858,9 +858,7 @@ fn name_holds(line: &str, keys: &[asked::Part]) -> usize {
             && !matches!(before, Some(':' | '=' | '!' | '<' | '>'))
         {
             let head = line[..at].trim_end();
-            let start = head
-                .rfind(|ch: char| !asked::is_name_char(ch))
-                .map_or(0, |i| i + 1);
+            let start = asked::run_start(head, asked::is_name_char);
             parts.extend(crate::tools::name_words(&head[start..]));
         }
     }
@@ -1970,10 +1968,7 @@ fn call_number<'t>(call: &'t str, keys: &[asked::Part]) -> Option<&'t str> {
     let asked_unit = unit_of(keys);
     let mut hits = Vec::new();
     for (at, _) in call.match_indices([':', '=']) {
-        let name_start = call[..at]
-            .trim_end()
-            .rfind(|c: char| !c.is_ascii_alphabetic())
-            .map_or(0, |i| i + 1);
+        let name_start = asked::run_start(call[..at].trim_end(), |c| c.is_ascii_alphabetic());
         let name = call[name_start..at].trim_end();
         let Some(unit) = crate::tools::unit_named(name) else {
             continue;
@@ -3128,10 +3123,12 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
             // The last name before the first `=` or `:` (past a declaration's keywords and
             // type: `public const int LoanDays = 21;`), where the line's assignment starts.
             let head = &line[..line.find(['=', ':'])?];
-            let end = head.trim_end().trim_end_matches(['"', '\'']).len();
-            let start = head[..end]
-                .rfind(|c: char| !asked::is_name_char(c))
-                .map_or(0, |i| i + 1);
+            // A Nim constant's export mark stands between its name and the `=`
+            // (`DefaultBatchSize* = 750`: a Nim daemon, session 52).
+            let bare = head.trim_end();
+            let bare = bare.strip_suffix('*').unwrap_or(bare);
+            let end = bare.trim_end_matches(['"', '\'']).len();
+            let start = asked::run_start(&head[..end], asked::is_name_char);
             let name = &line[start..end];
             let parts: Vec<String> = crate::tools::name_words(name)
                 .iter()
@@ -4067,9 +4064,7 @@ fn param_default<'a>(line: &'a str, key: &str) -> Option<&'a str> {
     let open = line.find('(')?;
     let head = line[..open].trim_end();
     // A definition's name right before the `(`: `function truncate(`, `def wrap(`, `fn f(`.
-    let name_start = head
-        .rfind(|c: char| !asked::is_name_char(c))
-        .map_or(0, |i| i + 1);
+    let name_start = asked::run_start(head, asked::is_name_char);
     let before = head[..name_start].trim_end();
     let defines = before
         .split_whitespace()
@@ -4149,9 +4144,7 @@ fn keyword_args(line: &str) -> impl Iterator<Item = (&str, &str)> {
         {
             return None;
         }
-        let name_start = line[..at]
-            .rfind(|c: char| !(c.is_alphanumeric() || c == '_'))
-            .map_or(0, |k| k + 1);
+        let name_start = asked::run_start(&line[..at], |c| c.is_alphanumeric() || c == '_');
         let name = &line[name_start..at];
         if name.is_empty() {
             return None;
@@ -4230,6 +4223,11 @@ fn assignment<'a>(line: &'a str, key: &str) -> Option<(&'a str, &'a str)> {
     };
     let rest = rest.strip_prefix(key)?;
     let rest = rest.strip_prefix(['"', '\'']).unwrap_or(rest);
+    // Nim's export mark, `DefaultBatchSize* = 750` (not C's `x*=2`).
+    let rest = match rest.strip_prefix('*') {
+        Some(r) if r.starts_with([' ', '\t', ':']) => r,
+        _ => rest,
+    };
     let rest = rest.trim_start();
     // A hash's entry, `'per_page' => 25,` (PHP's arrays, Ruby's and Perl's hashes); sbt's
     // and Go's `:=` (`scalaVersion := "2.13.12"`).
