@@ -9154,6 +9154,34 @@ fn a_quantity_in_a_unit_looks_for_the_name_in_that_unit() {
     );
 }
 
+/// Found with a Perl distribution (session 52): its README is titled `App-Quarry`, CPAN's name
+/// for the `quarry` command, so the project's own name in "how many milliseconds does quarry
+/// wait …" was searched as a setting's (`quarry\w*_ms`, the metrics' names) instead of the
+/// word after it. The title's ecosystem affixes (CPAN's `App-`, an owner's `acme/`, `.jl`,
+/// `.nvim`) are no part of the name the requests use.
+#[test]
+fn the_own_name_is_the_title_without_its_ecosystem_affixes() {
+    for title in ["App-Quarry", "acme/quarry", "Quarry.jl", "quarry.nvim"] {
+        let dir = tempfile::tempdir().unwrap();
+        write_files(
+            &dir,
+            &[
+                ("README.md", &format!("# {title}\n\nTails access logs.\n")),
+                (
+                    "lib/Quarry.pm",
+                    "print \"# TYPE quarry_latency_ms gauge\\n\";\n",
+                ),
+                ("etc/quarry.conf", "[webhook]\nwebhook_timeout_ms = 8000\n"),
+            ],
+        );
+        assert_search_offered(
+            &dir,
+            "If nothing is configured, how many milliseconds does quarry wait for the webhook to respond?",
+            r"webhook\\w*(?:[_-](?:milliseconds|ms)|Milliseconds|Ms)\\b",
+        );
+    }
+}
+
 /// Found with an OCaml/dune project (session 50, default_width): asked "How wide is the text
 /// table when I don't give --width?", the lines shown as bearing were the option's
 /// `Arg.(value & opt int 88 & info [ "w"; "width" ] …)` and three lines of `lib/report.ml`

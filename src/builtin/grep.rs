@@ -2742,7 +2742,11 @@ fn is_doc(path: &str) -> bool {
 }
 
 /// The name a project's README gives it in its title (`# ledger-lite`), lower case: one word
-/// of two characters or more. Read from `README.md` at `dir`, or the workspace's root.
+/// of two characters or more, without what its ecosystem adds to a package's name — an
+/// owner (`acme/invoicer`), CPAN's `App-` (`App-Quarry` is the `quarry` command: a Perl
+/// distribution, session 52, whose "how many milliseconds does quarry wait …" searched
+/// `quarry\w*_ms`), a language's or editor's suffix (`Sedge.jl`, `focus.nvim`). Read from
+/// `README.md` at `dir`, or the workspace's root.
 pub(crate) fn own_name(sb: &Sandbox, dir: &std::path::Path) -> Option<String> {
     let title = |d: &std::path::Path| -> Option<String> {
         let text = std::fs::read_to_string(d.join("README.md")).ok()?;
@@ -2752,8 +2756,20 @@ pub(crate) fn own_name(sb: &Sandbox, dir: &std::path::Path) -> Option<String> {
             .lines()
             .find(|l| !l.trim().is_empty() && !l.trim_start().starts_with("<!--"))?;
         let name = first.strip_prefix("# ")?.trim().trim_matches('`');
-        (name.chars().count() >= 2 && !name.contains(char::is_whitespace))
-            .then(|| name.to_lowercase())
+        if name.contains(char::is_whitespace) {
+            return None;
+        }
+        let name = name.to_lowercase();
+        let name = name.rsplit('/').next().unwrap_or(&name);
+        let name = ["app-", "app::"]
+            .iter()
+            .find_map(|p| name.strip_prefix(p))
+            .unwrap_or(name);
+        let name = [".jl", ".nvim", ".vim", ".el", ".js", ".py", ".rs", "-rs"]
+            .iter()
+            .find_map(|s| name.strip_suffix(s))
+            .unwrap_or(name);
+        (name.chars().count() >= 2).then(|| name.to_owned())
     };
     title(dir).or_else(|| title(sb.root()))
 }
