@@ -3852,7 +3852,10 @@ fn edn_entries<'a>(line: &'a str, picks: &dyn Fn(&str) -> bool) -> Vec<(&'a str,
     let mut out = Vec::new();
     let mut rest = line;
     while let Some(at) = rest.find(':') {
-        let before = rest[..at].chars().next_back();
+        // The character before in the whole line, not in what is left of it: `::` joins a
+        // Perl or C++ name (`$Quarry::VERSION // 'dev'` is no keyword `:VERSION` set to `//`:
+        // a Perl distribution, session 52).
+        let before = line[..line.len() - rest.len() + at].chars().next_back();
         let after = &rest[at + 1..];
         rest = after;
         if before.is_some_and(|c| !(c.is_whitespace() || c == '{')) {
@@ -4215,6 +4218,12 @@ fn assignment<'a>(line: &'a str, key: &str) -> Option<(&'a str, &'a str)> {
         .find_map(|w| rest.strip_prefix(w))
         .map_or(rest, str::trim_start);
     let rest = rest.strip_prefix(['"', '\'']).unwrap_or(rest);
+    // A Perl or PHP variable's sigil: `our $VERSION = '0.23';` (a Perl distribution, session
+    // 52: "Bump quarry's version to 0.24." was offered no change).
+    let rest = match rest.strip_prefix('$') {
+        Some(r) if !key.starts_with('$') => r,
+        _ => rest,
+    };
     // A Zig struct literal's field, `.version = "0.6.1",` (a Zig package's `build.zig.zon`,
     // session 49: "Bump the package version to 0.7.0." was offered no change).
     let rest = match rest.strip_prefix('.') {

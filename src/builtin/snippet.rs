@@ -65,6 +65,9 @@ const MODIFIERS: &[&str] = &[
     "private",
     "protected",
     "declare",
+    // Perl's package and lexical variables (`our $VERSION = '0.23';`).
+    "our",
+    "my",
 ];
 
 /// Keywords that open an item of a module — a function, a type, a constant — rather than a
