@@ -3289,7 +3289,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         // words, the lines shown as bearing were doc comments, and Qwen2.5-Coder-0.5B answered
         // `25`). Each takes the words of the line naming it.
         let mut referenced: Vec<(usize, usize)> = Vec::new();
-        let naming: Vec<(String, Vec<usize>)> = held
+        let naming: Vec<(String, Vec<usize>, Option<&str>)> = held
             .iter()
             .filter(|(_, _, found)| {
                 found.iter().any(|&k| {
@@ -3299,9 +3299,36 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 })
             })
             .flat_map(|(mi, li, found)| {
-                correct::code_names(shown_text(results[*mi].1[*li]))
+                // A name holding the word itself is no name the line's words describe: made of
+                // the question's words, it names only the line setting it, when that is this
+                // line (`appVersion: "1.9.0"` for "Which version of the application …?"), else
+                // none. `; max_endpoints = 2048` names
+                // no setting of "endpoints" for "How many endpoints does quarry's report list
+                // …?" (a Perl distribution, session 52: the one line shown was production's
+                // `max_endpoints = 8192`, not the option's help, "Show the N slowest
+                // endpoints … in each report. Default: 25.").
+                let asked_here: Vec<&String> = found
+                    .iter()
+                    .map(|&k| &words[k])
+                    .filter(|w| asked_for.iter().any(|a| crate::tools::same_word(w, a)))
+                    .collect();
+                let line = results[*mi].1[*li].trim();
+                let asked_words = &asked_words;
+                correct::code_names(shown_text(line))
                     .into_iter()
-                    .map(|name| (name, found.clone()))
+                    .filter_map(move |name| {
+                        let parts = crate::tools::name_words(&name);
+                        let itself = parts
+                            .iter()
+                            .any(|p| asked_here.iter().any(|w| crate::tools::same_word(p, w)));
+                        let of_question = parts.iter().all(|p| {
+                            asked_words.iter().any(|w| {
+                                crate::tools::same_word(p, w) || crate::tools::abbreviates(p, w)
+                            })
+                        });
+                        (!itself || of_question)
+                            .then(|| (name, found.clone(), itself.then_some(line)))
+                    })
             })
             .take(20)
             .collect();
@@ -3312,10 +3339,12 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     let Some((key, _)) = correct::keyed_of(shown) else {
                         continue;
                     };
-                    let Some((_, found)) = naming.iter().find(|(name, _)| name == key) else {
+                    let text = line.trim();
+                    let Some((_, found, _)) = naming.iter().find(|(name, _, only)| {
+                        name == key && only.is_none_or(|only| only == text)
+                    }) else {
                         continue;
                     };
-                    let text = line.trim();
                     let same =
                         |&(m, l, _): &(usize, usize, Vec<usize>)| results[m].1[l].trim() == text;
                     if let Some(&(m, l, _)) = held.iter().find(|h| same(h)) {

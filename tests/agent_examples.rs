@@ -3987,6 +3987,43 @@ fn a_line_keyed_by_the_questions_words_bears_on_it_first() {
     );
 }
 
+/// Found with a Perl distribution (session 52, report_top_default): asked "How many endpoints
+/// does quarry's report list when I don't tell it how many to show?", the search for
+/// `endpoints` showed the option's help ("Show the N slowest endpoints … Default: 25."), and
+/// the one line shown as bearing was production's `max_endpoints = 8192`: the example's
+/// commented `; max_endpoints = 2048` holds "endpoints" only inside that name, which it does
+/// not describe. A name holding the asked-for word is not a name its line's words describe.
+#[test]
+fn a_name_holding_the_asked_word_is_not_described_by_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "bin/quarry",
+                "#!/usr/bin/env perl\n# --top N  Show the N slowest endpoints in each report. Default: 25.\n",
+            ),
+            (
+                "etc/quarry.conf.example",
+                "[window]\n; max_endpoints = 2048\n",
+            ),
+            ("etc/quarry.prod.conf", "[window]\nmax_endpoints = 8192\n"),
+        ],
+    );
+    let grep = call("grep", json!({"pattern": "endpoints", "ignore_case": true}));
+    let (_, requests) = run_prompt(
+        &dir,
+        "How many endpoints does quarry's report list when I don't tell it how many to show?",
+        vec![grep.clone(), grep.clone(), grep, "2048".into()],
+    );
+    let asked = &requests.last().unwrap().messages.last().unwrap().content;
+    let shown = bearing_lines(asked);
+    assert!(
+        shown.contains("Default: 25.") && !shown.contains("8192"),
+        "{asked}"
+    );
+}
+
 /// Found with a Dart client (session 45, cache_entries and cache_ttl): asked "How many
 /// responses does the cache hold by default?" and "How many seconds are cached responses kept
 /// by default?", shown `cache.dart`, the lines shown as bearing began with a doc comment's ("A
