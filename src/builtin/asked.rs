@@ -55,6 +55,56 @@ pub(crate) fn is_name_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_' || c == '$'
 }
 
+/// The request's words (lower case, as [`crate::tools::request_words`] gives them) but those
+/// of a clause saying what to leave as it is: "Leave production as it is.", "Don't change the
+/// development setup or the built-in default.", "… without touching the library default."
+/// name what the change is not of. Found with a Perl distribution (session 52): "raise the
+/// production p95 threshold to 1500 ms without touching the library default." was offered the
+/// library's `DEFAULT_P95_THRESHOLD_MS`, its "default" read as the request's.
+pub(crate) fn said_words(request: &str) -> Vec<String> {
+    const VERBS: &[&str] = &[
+        "change", "touch", "modify", "edit", "alter", "update", "affect",
+    ];
+    let mut out = Vec::new();
+    // Clauses end at a `.`, `;`, `,`, `!` or `?` before a space or the end.
+    let mut clauses: Vec<Vec<String>> = vec![Vec::new()];
+    for token in request.split_whitespace() {
+        if let Some(w) = crate::tools::request_words(token).next() {
+            clauses.last_mut().unwrap().push(w.to_lowercase());
+        }
+        if token.ends_with(['.', ';', ',', '!', '?']) {
+            clauses.push(Vec::new());
+        }
+    }
+    for clause in clauses {
+        let start = clause
+            .iter()
+            .position(|w| !crate::tools::CLAUSE_LEADS.contains(&w.as_str()) && w != "but")
+            .unwrap_or(clause.len());
+        let words = &clause[start..];
+        let verb_at = |i: usize| {
+            words
+                .get(i)
+                .is_some_and(|w| VERBS.iter().any(|v| w.starts_with(&v[..v.len() - 1])))
+        };
+        let leaves = match words.first().map(String::as_str) {
+            Some("leave") => true,
+            Some("don't" | "dont" | "never") => verb_at(1),
+            Some("do") => words.get(1).is_some_and(|w| w == "not") && verb_at(2),
+            _ => false,
+        };
+        if leaves {
+            continue;
+        }
+        // "… without touching X": the words before.
+        let end = (0..words.len())
+            .find(|&i| words[i] == "without" && verb_at(i + 1))
+            .unwrap_or(words.len());
+        out.extend(clause[..start].iter().chain(&words[..end]).cloned());
+    }
+    out
+}
+
 /// The byte offset where the run of characters that `keep` holds at the end of `text` starts
 /// (`text.len()` when the last character is not one): the name before a line's `=`, stepping
 /// over a multi-byte character before it whole (a README's tree drawing `└── :8477/healthz`

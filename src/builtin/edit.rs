@@ -249,8 +249,7 @@ impl TypedTool for Edit {
             Change::Replace(from, to) => asked::hint_words(&parts, &[&from.text, &to.text]),
             _ => Vec::new(),
         };
-        let says_default =
-            crate::tools::request_words(request).any(|w| w.eq_ignore_ascii_case("default"));
+        let says_default = asked::said_words(request).iter().any(|w| w == "default");
         let named = |call: &Value| {
             let line = call["old_text"].as_str().unwrap_or_default();
             if !hints.is_empty() {
@@ -735,10 +734,8 @@ fn of_settings<T>(request: &str, mut hits: Vec<(String, T)>) -> Vec<(String, T)>
         }
     };
     keep(&mut hits, &|path| !is_test_file(path));
-    let words: Vec<String> = crate::tools::request_words(request)
-        .take(200)
-        .map(str::to_lowercase)
-        .collect();
+    // Not the words of a clause saying what to leave as it is ("Leave production as it is.").
+    let words: Vec<String> = asked::said_words(request).into_iter().take(200).collect();
     let says = |variant: &str| crate::tools::variant_said(&words, variant);
     // No example program's or sample's file: it shows a setting, the library's own code holds
     // it (a Dart package, session 44: "Change the default request timeout to 60 seconds."
@@ -754,13 +751,34 @@ fn of_settings<T>(request: &str, mut hits: Vec<(String, T)>) -> Vec<(String, T)>
     // beside a role's defaults: a Scala service and an Ansible role, session 44, "Raise the
     // server's default idle timeout to 90 seconds.", "Change the default HTTPS port to
     // 9443.").
-    let environment = |path: &str| {
-        path.split('/').any(|part| {
-            let stem = before_dot(part).to_lowercase();
-            ENVIRONMENTS.contains(&stem.as_str()) && !says(&stem)
-        })
+    // A name's part between dots counts as its stem does (`etc/quarry.prod.conf`, where no
+    // `quarry.conf` stands beside it to be its base: a Perl distribution, session 52).
+    let environments = |path: &str| -> Vec<String> {
+        path.split('/')
+            .flat_map(|part| {
+                let parts: Vec<&str> = part.split('.').collect();
+                let n = if parts.len() > 2 { parts.len() - 1 } else { 1 };
+                parts
+                    .into_iter()
+                    .take(n)
+                    .map(str::to_lowercase)
+                    .collect::<Vec<_>>()
+            })
+            .filter(|w| ENVIRONMENTS.contains(&w.as_str()))
+            .collect()
     };
-    keep(&mut hits, &|path| !environment(path));
+    keep(&mut hits, &|path| {
+        environments(path).iter().all(|e| says(e))
+    });
+    // And of the files of environments, the one the request names, unless it asks for the
+    // default too ("raise the production p95 threshold to 1500 ms": `etc/quarry.prod.conf`,
+    // not the library's default; "Lower the built-in default cooldown … Production has its own
+    // setting; leave that alone.": the default).
+    if !words.iter().any(|w| w == "default") {
+        keep(&mut hits, &|path| {
+            environments(path).iter().any(|e| says(e))
+        });
+    }
     // For "the default …", the one file kept under a `defaults` folder or named `default`
     // (an Ansible role's `defaults/main.yml`, `config/default.json`).
     if words.iter().any(|w| w == "default") {
@@ -5746,6 +5764,55 @@ mod tests {
             )
         );
         assert_eq!(edit.change_asked("Bump kiln to 1.5.0."), None);
+    }
+
+    /// Found with a Perl distribution (session 52): "Production alerts on p95 too eagerly; raise
+    /// the production p95 threshold to 1500 ms without touching the library default." was
+    /// offered the library's `DEFAULT_P95_THRESHOLD_MS` ("default" read as the request's, and
+    /// `etc/quarry.prod.conf` no environment's file: no `quarry.conf` stands beside it).
+    /// A clause saying what to leave as it is says nothing of what to change; a name's part
+    /// between dots names an environment as its stem does; of the files of environments, the
+    /// one the request names comes first unless it asks for the default.
+    #[test]
+    fn the_environment_a_request_names_is_its_file_and_what_it_leaves_alone_is_not_said() {
+        use crate::tools::TypedTool;
+        let (_dir, edit) = edit_over(&[
+            (
+                "lib/Quarry/Config.pm",
+                "use constant DEFAULT_P95_THRESHOLD_MS => 850;\nuse constant DEFAULT_COOLDOWN_SECONDS => 1800;\n",
+            ),
+            (
+                "etc/quarry.prod.conf",
+                "[thresholds]\np95_ms = 1200\ncooldown_seconds = 3600\n",
+            ),
+        ]);
+        let prod = call("etc/quarry.prod.conf", "p95_ms = 1200", "p95_ms = 1500");
+        for request in [
+            "Production alerts on p95 too eagerly; raise the production p95 threshold to 1500 ms without touching the library default.",
+            "Raise the production p95 threshold to 1500 ms.",
+        ] {
+            assert_eq!(edit.change_asked(request), prod, "{request}");
+        }
+        assert_eq!(
+            edit.change_asked(
+                "Lower the built-in default cooldown to 900 seconds. Production has its own setting; leave that alone."
+            ),
+            call(
+                "lib/Quarry/Config.pm",
+                "use constant DEFAULT_COOLDOWN_SECONDS => 1800;",
+                "use constant DEFAULT_COOLDOWN_SECONDS => 900;"
+            )
+        );
+        assert_eq!(
+            super::asked::said_words(
+                "Set it to 5. Leave production as it is, and don't change the dev setup."
+            ),
+            ["set", "it", "to", "5"]
+        );
+        assert_eq!(
+            super::asked::said_words("Raise it to 9 without touching the default."),
+            ["raise", "it", "to", "9"]
+        );
     }
 
     /// Found with an Erlang/OTP service (session 51): "Switch the runtime stage of the Docker
