@@ -746,6 +746,21 @@ fn of_settings<T>(request: &str, mut hits: Vec<(String, T)>) -> Vec<(String, T)>
             .split('/')
             .any(|d| ["example", "examples", "sample", "samples", "demo", "demos"].contains(&d))
     });
+    // An image is built by a Dockerfile and run by a Compose file: "Update the perl base image
+    // to 5.40." is the Dockerfile's `FROM perl:5.38-slim`, not the CI's `perl: '5.38'` (a
+    // Perl distribution, session 52).
+    if words
+        .iter()
+        .any(|w| ["image", "docker", "container"].contains(&w.as_str()))
+    {
+        keep(&mut hits, &|path| {
+            let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
+            name.contains("dockerfile")
+                || name.contains("containerfile")
+                || name.starts_with("docker-compose")
+                || name.starts_with("compose.")
+        });
+    }
     // No file of an environment the request does not name, by its folder or its name
     // (`production.conf` beside `application.conf`, `inventory/production/group_vars/…`
     // beside a role's defaults: a Scala service and an Ansible role, session 44, "Raise the
@@ -1004,7 +1019,10 @@ impl Edit {
                 let hints = asked::hint_words(parts, &[path, &from.text, &to.text]);
                 replaced_in_line(text, &from.text, &to.text, &hints)?
             }
-            Change::Set(value, keys) => set_asked(path, text, parts, keys, &value.text)?,
+            Change::Set(value, keys) => match set_asked(path, text, parts, keys, &value.text) {
+                Some(change) => change,
+                None => return every_stage(path, text, keys, &value.text),
+            },
             Change::Switch(on, keys) => {
                 let (line, old) = switch_line(text, keys, *on)?;
                 let new = switched_value(old, *on)?;
@@ -2153,6 +2171,11 @@ fn capitalised(word: &str) -> String {
 /// period": a .NET API, session 40, where "Change the loan period to 28 days." offered `var
 /// loan = 28;`). Anything else can.
 fn of_kind(old: &str, value: &str) -> bool {
+    // A list or a map is no single value's (a Perl distribution, session 52: "Update the perl
+    // base image to 5.40." offered the CI matrix's `perl: ['5.24', …, '5.40']` → `perl: 5.40`).
+    if old.trim_start().starts_with(['[', '{']) && !value.trim_start().starts_with(['[', '{']) {
+        return false;
+    }
     let number = !value.is_empty() && value.chars().all(|c| c.is_ascii_digit() || c == '.');
     // A version of three parts or more is not a whole number's (CMakePresets.json's schema
     // `"version": 6` is no project version: a C++/CMake daemon, session 41).
@@ -3961,6 +3984,52 @@ fn image_tag<'a>(line: &'a str, key: &str, value: &str) -> Option<(&'a str, &'a 
         line,
         tag.split_once('-').map_or(tag, |(version, _)| version),
     ))
+}
+
+/// The image `keys` name at one tag on several lines of `text` (a Dockerfile's stages, `FROM
+/// perl:5.38-slim AS build` and `FROM perl:5.38-slim AS runtime`), set to `value` on all of
+/// them: the edit replacing each `perl:5.38-slim` by `perl:5.40-slim`. Found with a Perl
+/// distribution (session 52): "Move the Docker image to Perl 5.40 (slim variant) for both the
+/// build and the runtime stage." found two lines where one was wanted, and was offered the
+/// CI's `perl-version: '5.38'`. `None` unless every such line writes the same image and tag,
+/// and the file writes it nowhere else.
+fn every_stage(path: &str, text: &str, keys: &[asked::Part], value: &str) -> Option<Value> {
+    if !tag_like(value) {
+        return None;
+    }
+    let mut refs: Vec<(&str, &str)> = Vec::new();
+    for key in value_keys(keys) {
+        for line in text.lines() {
+            let Some((_, old)) = image_tag(line, key, value) else {
+                continue;
+            };
+            let image = line
+                .split(|c: char| c.is_whitespace() || c == '"' || c == '\'' || c == '=' || c == ',')
+                .find(|w| {
+                    w.rsplit_once(':').is_some_and(|(image, tag)| {
+                        image
+                            .rsplit('/')
+                            .next()
+                            .is_some_and(|n| n.eq_ignore_ascii_case(key))
+                            && tag.contains(old)
+                    })
+                })?;
+            refs.push((image, old));
+        }
+    }
+    let [(image, old), rest @ ..] = &refs[..] else {
+        return None;
+    };
+    if rest.is_empty() || rest.iter().any(|r| r != &(*image, *old)) {
+        return None;
+    }
+    if text.matches(image).count() != refs.len() {
+        return None;
+    }
+    let (name, tag) = image.rsplit_once(':')?;
+    let new = format!("{name}:{}", tag.replacen(old, value, 1));
+    (new != *image)
+        .then(|| json!({"path": path, "old_text": image, "new_text": new, "replace_all": true}))
 }
 
 /// When `line` pins the requirement `key` (case aside) to a version — `pytest==8.2.2`,
