@@ -4037,10 +4037,21 @@ fn every_stage(path: &str, text: &str, keys: &[asked::Part], value: &str) -> Opt
 /// `"yojson" {>= "2.1.0"}` — the line and the version; `None` otherwise.
 fn pinned<'a>(line: &'a str, key: &str) -> Option<(&'a str, &'a str)> {
     let t = line.trim_start();
+    // A Nimble file quotes the name and its constraint together after `requires`: `requires
+    // "chronicles == 0.10.3"` (a Nim daemon, session 52: "Upgrade the chronicles logging
+    // dependency to version 0.10.4." was offered no change).
+    let (t, nimble) = match t
+        .strip_prefix("requires")
+        .filter(|r| r.starts_with([' ', '\t']))
+        .and_then(|r| r.trim_start().strip_prefix('"'))
+    {
+        Some(quoted) => (quoted, true),
+        None => (t, false),
+    };
     // An opam file quotes the package's name and braces its constraint: `"yojson" {>=
     // "2.1.0"}` (an OCaml/dune project, session 49: "Require at least yojson 2.2.0." was
     // offered no change).
-    let (t, opam) = match t.strip_prefix('"') {
+    let (t, opam) = match t.strip_prefix('"').filter(|_| !nimble) {
         Some(unquoted) => (unquoted, true),
         None => (t, false),
     };
@@ -4070,7 +4081,9 @@ fn pinned<'a>(line: &'a str, key: &str) -> Option<(&'a str, &'a str)> {
         version
     };
     let end = version
-        .find(|c: char| c.is_whitespace() || c == ',' || c == ';' || c == '#' || (opam && c == '"'))
+        .find(|c: char| {
+            c.is_whitespace() || c == ',' || c == ';' || c == '#' || ((opam || nimble) && c == '"')
+        })
         .unwrap_or(version.len());
     let version = &version[..end];
     version_like(version).then_some((line, version))
