@@ -3884,11 +3884,23 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 .history
                 .iter()
                 .any(|m| m.role != Role::Assistant && m.content.contains(due_text));
+            // Or an image and its tag, each a word of the request (`{"runtime": "alpine:3.20"}`
+            // for "Switch the Docker runtime base image to Alpine 3.20.": a Nim daemon,
+            // session 52, where the made-up call was sent until the run ended).
+            let image_said = || {
+                value.split_once(':').is_some_and(|(image, tag)| {
+                    [image, tag].iter().all(|p| {
+                        !p.is_empty()
+                            && crate::tools::request_words(&self.request)
+                                .any(|w| w.eq_ignore_ascii_case(p))
+                    })
+                })
+            };
             shown
                 && !value.is_empty()
                 && new.contains(&value)
                 && !old.contains(&value)
-                && (said || crate::tools::request_words(&self.request).any(|w| w == value))
+                && (said || asked(&value) || image_said())
         };
         (self.is_tool(name) && (fits || new_value()))
             .then(|| (name.to_owned(), due["arguments"].clone()))

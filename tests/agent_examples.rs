@@ -5593,6 +5593,30 @@ fn the_new_value_sent_to_a_made_up_tool_runs_the_change_due() {
     );
 }
 
+/// Found with a Nim daemon (session 52, docker_alpine_320): asked "Switch the Docker runtime
+/// base image to Alpine 3.20." and shown the `edit` of `FROM alpine:3.19`, Qwen2.5-Coder-0.5B
+/// sent `{"runtime": "alpine:3.20"}` to a tool it named `switch-docker-runtime` until the run
+/// ended. An image and its tag, each a word of the request, are its new value too.
+#[test]
+fn an_image_and_tag_sent_to_a_made_up_tool_runs_the_change_due() {
+    let dir = tempfile::tempdir().unwrap();
+    let dockerfile = "FROM nimlang/nim:2.0.8-alpine AS build\nRUN nimble build\n\nFROM alpine:3.19\nEXPOSE 8477\n";
+    write_files(&dir, &[("Dockerfile", dockerfile)]);
+    let made_up = || call("switch-docker-runtime", json!({"runtime": "alpine:3.20"}));
+    let (t, _) = run_prompt(
+        &dir,
+        "Switch the Docker runtime base image to Alpine 3.20.",
+        vec![made_up(), made_up(), "Done.".into()],
+    );
+    let c = &t.turns[1].calls[0];
+    assert!(c.result.is_ok(), "{}", c.feedback);
+    assert_eq!(c.result.ran_as.as_deref(), Some("edit"));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("Dockerfile")).unwrap(),
+        dockerfile.replace("alpine:3.19", "alpine:3.20")
+    );
+}
+
 /// Found with the textkit set (session 33): asked "Set MAX_LENGTH to 200.", Qwen2.5-Coder-0.5B
 /// made the edit and then answered "Set MAX_LENGTH to 200." — the request's own words, asked
 /// again as an echo; it then sent the edit again, searched, sent edits that changed nothing,
