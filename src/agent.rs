@@ -3190,6 +3190,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                             // release" (an Erlang/OTP service, session 51, where the
                             // release's `{release, {kiln, "1.4.2"},` was shown beside it).
                             || bound_named(&words[k], &name_parts)
+                            || bound_written(&words[k], own)
                             // "release" asks for a version as "version" does.
                             || (versioned
                                 && ["version", "release"].contains(&words[k].as_str()))
@@ -4725,6 +4726,25 @@ fn bound_named(word: &str, name_parts: &[String]) -> bool {
     name_parts
         .iter()
         .any(|p| bound.contains(&p.to_lowercase().as_str()))
+}
+
+/// Whether `text` writes the bound `word` names ("oldest", "minimum": a lower one; "newest",
+/// "maximum": an upper one) as a constraint before a number: `requires "nim >= 2.0.4"` for
+/// "What's the oldest Nim version fjord can be built with?" (a Nim daemon, session 52, where
+/// the README's "Nim 2.0 or newer (see `fjord.nimble` for the exact minimum)" was shown).
+fn bound_written(word: &str, text: &str) -> bool {
+    let ops: &[&str] = match extreme(word) {
+        Some(false) => &[">=", "~>", "^"],
+        Some(true) => &["<="],
+        None => return false,
+    };
+    ops.iter().any(|op| {
+        text.match_indices(op).any(|(at, _)| {
+            text[at + op.len()..]
+                .trim_start_matches([' ', '"', '\''])
+                .starts_with(|c: char| c.is_ascii_digit())
+        })
+    })
 }
 
 fn writes_version(text: &str) -> bool {

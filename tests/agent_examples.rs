@@ -3987,6 +3987,48 @@ fn a_line_keyed_by_the_questions_words_bears_on_it_first() {
     );
 }
 
+/// Found with a Nim daemon (session 52, min_nim_version): asked "What's the oldest Nim version
+/// fjord can be built with?", the look searched `nim[._-]?version`, which only the workflow's
+/// `nim-version: ${{ matrix.nim }}` holds, and Qwen2.5-Coder-0.5B answered `1.1.0` from nothing.
+/// A line naming the phrase but writing no number tells no version: the look searches the
+/// subject (`nim`: the fjord set's first look, replayed), and of its lines the one writing a
+/// lower bound (`requires "nim >= 2.0.4"`) bears on "oldest" (not the README's "Nim 2.0 or
+/// newer (see `fjord.nimble` for the exact minimum)").
+#[test]
+fn the_oldest_version_is_the_lower_bound_a_line_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "README.md",
+                "# fjord\n\n## Building\n\n- Nim 2.0 or newer (see `fjord.nimble` for the exact minimum) and nimble\n",
+            ),
+            (
+                "fjord.nimble",
+                "version = \"0.7.3\"\nrequires \"nim >= 2.0.4\"\nrequires \"jsony == 1.1.5\"\n",
+            ),
+            (
+                ".github/workflows/ci.yml",
+                "jobs:\n  test:\n    strategy:\n      matrix:\n        nim: [\"2.0.4\", \"2.2.2\"]\n    steps:\n      - uses: jiro4989/setup-nim-action@v2\n        with:\n          nim-version: ${{ matrix.nim }}\n",
+            ),
+        ],
+    );
+    let prompt = "What's the oldest Nim version fjord can be built with?";
+    let grep = call("grep", json!({"pattern": "nim", "ignore_case": true}));
+    let (_, requests) = run_prompt(
+        &dir,
+        prompt,
+        vec![grep.clone(), grep.clone(), grep, "I do not know.".into()],
+    );
+    let asked = &requests[3].messages.last().unwrap().content;
+    assert_eq!(
+        bearing_lines(asked).trim(),
+        "fjord.nimble (line 2): requires \"nim >= 2.0.4\"",
+        "{asked}"
+    );
+}
+
 /// Found with a Perl distribution (session 52, report_top_default): asked "How many endpoints
 /// does quarry's report list when I don't tell it how many to show?", the search for
 /// `endpoints` showed the option's help ("Show the N slowest endpoints … Default: 25."), and

@@ -206,8 +206,8 @@ impl TypedTool for Grep {
             }
             let (mut asked, _) = asked_words(request);
             asked.retain(|w| !names_folder(w));
-            return telling_word(sb, sb.root(), &asked, &[], Tie::Earlier)
-                .or_else(|| version_subject(sb, request))
+            return version_subject(sb, request)
+                .or_else(|| telling_word(sb, sb.root(), &asked, &[], Tie::Earlier))
                 .map(|word| json!({"pattern": word, "ignore_case": true}));
         }
         // A request about the workspace itself ("… in this project?") asks about its files:
@@ -229,9 +229,13 @@ impl TypedTool for Grep {
                     asked.insert(0, unset);
                     tier = 1;
                 }
-                if let Some(word) = telling_word(sb, sb.root(), &asked, &[tier], Tie::Earlier)
-                    .map(|w| valued_noun(sb, &asked, w))
-                    .or_else(|| version_subject(sb, request))
+                // The subject of a version no line naming the version writes first (see
+                // `version_subject`): the phrase's lines tell no version.
+                if let Some(word) = version_subject(sb, request)
+                    .or_else(|| {
+                        telling_word(sb, sb.root(), &asked, &[tier], Tie::Earlier)
+                            .map(|w| valued_noun(sb, &asked, w))
+                    })
                     .or_else(|| port_written(sb, &asked))
                 {
                     return Some(json!({"pattern": word, "ignore_case": true}));
@@ -2844,7 +2848,13 @@ fn version_subject(sb: &Sandbox, request: &str) -> Option<String> {
     let phrase = format!("{subject} version");
     let forms = joined_forms(&phrase)?;
     let found = lines_holding(sb, sb.root(), 2, |line, k| match k {
-        0 => line.contains(phrase.as_str()) || forms.iter().any(|f| line.contains(f.as_str())),
+        // A line naming the phrase but writing no number tells no version (`nim-version: ${{
+        // matrix.nim }}` in a workflow, where `requires "nim >= 2.0.4"` is the answer to
+        // "What's the oldest Nim version fjord can be built with?": a Nim daemon, session 52).
+        0 => {
+            (line.contains(phrase.as_str()) || forms.iter().any(|f| line.contains(f.as_str())))
+                && line.chars().any(|c| c.is_ascii_digit())
+        }
         _ => line.contains(subject.as_str()) && line.chars().any(|c| c.is_ascii_digit()),
     });
     (found[0] == 0 && found[1] > 0).then_some(subject)
