@@ -4037,6 +4037,32 @@ fn every_stage(path: &str, text: &str, keys: &[asked::Part], value: &str) -> Opt
 /// `"yojson" {>= "2.1.0"}` — the line and the version; `None` otherwise.
 fn pinned<'a>(line: &'a str, key: &str) -> Option<(&'a str, &'a str)> {
     let t = line.trim_start();
+    // A cpanfile's `requires 'Config::Tiny', '2.28';` (`=>` for the comma too; a Perl
+    // distribution, session 52: "Raise the minimum Config::Tiny version quarry's cpanfile asks
+    // for to 2.30." was offered no change).
+    let cpan = || -> Option<&'a str> {
+        let rest = ["requires", "recommends", "test_requires", "build_requires"]
+            .iter()
+            .find_map(|w| t.strip_prefix(w))
+            .filter(|r| r.starts_with([' ', '\t']))?
+            .trim_start();
+        let quote = rest.chars().next().filter(|c| matches!(c, '\'' | '"'))?;
+        let (name, rest) = rest[1..].split_once(quote)?;
+        if !name.eq_ignore_ascii_case(key) {
+            return None;
+        }
+        let rest = rest.trim_start();
+        let rest = rest
+            .strip_prefix(',')
+            .or_else(|| rest.strip_prefix("=>"))?
+            .trim_start()
+            .strip_prefix(['\'', '"'])?;
+        let version = &rest[..rest.find(['\'', '"'])?];
+        version_like(version).then_some(version)
+    };
+    if let Some(version) = cpan() {
+        return Some((line, version));
+    }
     // A Nimble file quotes the name and its constraint together after `requires`: `requires
     // "chronicles == 0.10.3"` (a Nim daemon, session 52: "Upgrade the chronicles logging
     // dependency to version 0.10.4." was offered no change).
