@@ -3138,12 +3138,25 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     .iter()
                     .flat_map(|n| crate::tools::name_words(n))
                     .collect();
+                // Two parts of a name side by side are the one word the question writes
+                // (`KeepAlive` of `DefaultKeepAliveSecs* = 35` for "keepalive": a Nim daemon,
+                // session 52, where the line shown was `set_ping_interval(opts.keepaliveSecs)`).
+                let joined_parts: Vec<String> = correct::code_names(&shown)
+                    .iter()
+                    .flat_map(|n| {
+                        crate::tools::name_words(n)
+                            .windows(2)
+                            .map(|p| format!("{}{}", p[0], p[1]).to_lowercase())
+                            .collect::<Vec<_>>()
+                    })
+                    .collect();
                 // A unit the question names, by the short form a name ends with (`_ms` of
                 // `forecast_timeout_ms` for "how many milliseconds": an OCaml/dune project,
                 // session 50, where `let max_wind_kn = 22.0` was shown, holding "wind").
                 let in_names = |w: &str| {
                     ((w.chars().count() >= 4 || short_names.iter().any(|s| s == w))
                         && name_parts.iter().any(|p| crate::tools::same_word(p, w)))
+                        || (w.chars().count() >= 6 && joined_parts.iter().any(|p| p == w))
                         || crate::tools::unit_named(w)
                             .map(|u| crate::tools::UNITS[u])
                             .is_some_and(|(_, shorts)| {
@@ -3229,11 +3242,22 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     }) {
                         defaulting.push((mi, li));
                     }
+                    // Or a line setting a name that says it is the default, to a literal
+                    // (`DefaultKeepAliveSecs* = 35` over `set_ping_interval(opts.keepaliveSecs)`
+                    // for "What MQTT keepalive interval does fjord use by default …?": a Nim
+                    // daemon, session 52).
+                    let default_named = || {
+                        correct::keyed_of(own).is_some_and(|(key, _)| {
+                            crate::tools::name_words(key)
+                                .iter()
+                                .any(|p| p.eq_ignore_ascii_case("default"))
+                        })
+                    };
                     if about_default
-                        && line_place(*read_path, text).is_some_and(|(path, _)| {
+                        && (line_place(*read_path, text).is_some_and(|(path, _)| {
                             path.split('/')
                                 .any(|part| part.split('.').next() == Some("defaults"))
-                        })
+                        }) || default_named())
                     {
                         of_defaults.push((mi, li));
                     }

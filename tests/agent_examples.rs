@@ -3987,6 +3987,39 @@ fn a_line_keyed_by_the_questions_words_bears_on_it_first() {
     );
 }
 
+/// Found with a Nim daemon (session 52, mqtt_keepalive_default): asked "What MQTT keepalive
+/// interval does fjord use by default when nothing is configured, in seconds?", the search for
+/// `keepalive` showed `DefaultKeepAliveSecs* = 35`, but the line shown as bearing was
+/// `result.set_ping_interval(opts.keepaliveSecs)`, and Qwen2.5-Coder-0.5B answered `15` (the
+/// development config's). `KeepAlive` is the question's "keepalive", and asked for a default, a
+/// line setting a name that says it is the default comes first.
+#[test]
+fn a_default_named_setting_bears_on_a_question_about_the_default() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "src/fjord/mqtt_client.nim",
+                "const\n  DefaultKeepAliveSecs* = 35\n\nproc newContext(opts: MqttOptions): MqttCtx =\n  result.set_ping_interval(opts.keepaliveSecs)\n",
+            ),
+            ("config/fjord.toml", "[mqtt]\nkeepalive_secs = 15\n"),
+        ],
+    );
+    let grep = call("grep", json!({"pattern": "keepalive", "ignore_case": true}));
+    let (_, requests) = run_prompt(
+        &dir,
+        "What MQTT keepalive interval does fjord use by default when nothing is configured, in seconds?",
+        vec![grep.clone(), grep.clone(), grep, "I do not know.".into()],
+    );
+    let asked = &requests[3].messages.last().unwrap().content;
+    assert_eq!(
+        bearing_lines(asked).trim(),
+        "src/fjord/mqtt_client.nim (line 2):   DefaultKeepAliveSecs* = 35",
+        "{asked}"
+    );
+}
+
 /// Found with a Nim daemon (session 52, min_nim_version): asked "What's the oldest Nim version
 /// fjord can be built with?", the look searched `nim[._-]?version`, which only the workflow's
 /// `nim-version: ${{ matrix.nim }}` holds, and Qwen2.5-Coder-0.5B answered `1.1.0` from nothing.

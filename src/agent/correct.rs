@@ -1714,6 +1714,8 @@ pub(crate) fn setting_key(text: &str) -> Option<(&str, &str)> {
     let t = t.strip_prefix("- ").unwrap_or(t);
     let at = t.find([':', '='])?;
     let key = t[..at].trim_end().trim_matches(['"', '\'']);
+    // Nim's export mark (`DefaultKeepAliveSecs* = 35`).
+    let key = key.strip_suffix('*').unwrap_or(key);
     let value = t[at + 1..].trim();
     (!key.is_empty()
         && key.starts_with(char::is_alphabetic)
