@@ -114,6 +114,37 @@ fn write(sb: &Sandbox, args: &WriteArgs) -> Result<Output, Failure> {
         ));
     }
     let existed = abs.exists();
+    // A few of the file's own lines sent as its whole content: a change of part of it gone
+    // wrong, which would lose the rest. Found with a Nim daemon (session 52): asked to change a
+    // built-in default and leave the production config as it is, Qwen2.5-Coder-0.5B read
+    // `config/fjord.prod.toml` (33 lines) and wrote its line `vessel = "shore-gateway"` as
+    // the file's content.
+    if existed && let Ok(old) = std::fs::read_to_string(&abs) {
+        let said = |t: &str| -> Vec<String> {
+            t.lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .map(str::to_owned)
+                .collect()
+        };
+        let (old_lines, new_lines) = (said(&old), said(&args.content));
+        if old_lines.len() >= 4
+            && !new_lines.is_empty()
+            && new_lines.len() * 2 < old_lines.len()
+            && new_lines.iter().all(|l| old_lines.contains(l))
+        {
+            let kept = new_lines.len();
+            return Err(Failure::invalid_args(
+                "write",
+                "/content",
+                format!(
+                    "`{shown}` has {} lines and this content is {kept} of them: write replaces the whole file, so the other {} would be lost; nothing was written. To change a line, call edit with the line as old_text and the changed line as new_text",
+                    old_lines.len(),
+                    old_lines.len() - kept
+                ),
+            ));
+        }
+    }
     if let Some(parent) = abs.parent() {
         std::fs::create_dir_all(parent).map_err(|e| io_failure("write", sb, parent, &e))?;
     }
