@@ -2656,6 +2656,23 @@ fn verb_clauses(lower: &str) -> usize {
         + instead_clauses(lower)
         + built_with_clauses(lower)
         + should_clauses(lower)
+        + use_of_clauses(lower)
+}
+
+/// How many clauses of `lower` (lower case) open "use a|an K of N": "In production, use an
+/// MQTT keepalive of 90 seconds." asks for a setting to change (a Nim daemon, session 52; see
+/// `builtin::asked`'s reading of it).
+fn use_of_clauses(lower: &str) -> usize {
+    clause_words(lower)
+        .filter(|words| {
+            words.first() == Some(&"use")
+                && words.get(1).is_some_and(|a| ["a", "an"].contains(a))
+                && words
+                    .windows(2)
+                    .skip(2)
+                    .any(|p| p[0] == "of" && p[1].parse::<f64>().is_ok())
+        })
+        .count()
 }
 
 /// How many clauses of `lower` (lower case) say what a number of things should be shown or

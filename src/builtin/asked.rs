@@ -511,6 +511,7 @@ pub(crate) fn value_set(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
         .or_else(|| dimension_made(parts))
         .or_else(|| month_given(parts))
         .or_else(|| built_with(parts))
+        .or_else(|| use_of(parts))
     {
         return Some(required);
     }
@@ -1188,6 +1189,36 @@ fn wait_given(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
         }
     }
     Some((value, keys))
+}
+
+/// "Use a K of N (U)": a clause opened by "use", then "a" or "an", the words naming K, "of",
+/// a number, and one word of its unit or none, ending the clause — N for K and U. Found with a
+/// Nim daemon (session 52): "In production, use an MQTT keepalive of 90 seconds. Don't change
+/// …" was read as no change (`keepalive_secs = 20` in the production config).
+fn use_of(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
+    let verb = (0..parts.len()).find(|&i| opens_clause(parts, i) && parts[i].is("use"))?;
+    let rest = clause(&parts[verb..]);
+    let [_, article, named @ ..] = rest else {
+        return None;
+    };
+    if !article.is_any(&["a", "an"]) {
+        return None;
+    }
+    let of = named.iter().position(|p| p.is("of"))?;
+    let (keys, tail) = (&named[..of], &named[of + 1..]);
+    let (value, unit) = match tail {
+        [value] => (value, None),
+        [value, unit] if !unit.quoted && crate::tools::unit_named(&unit.text).is_some() => {
+            (value, Some(unit))
+        }
+        _ => return None,
+    };
+    if value.quoted || value.text.parse::<f64>().is_err() || keys.is_empty() {
+        return None;
+    }
+    let mut keys: Vec<Part> = keys.iter().filter(|p| is_value(p)).cloned().collect();
+    keys.extend(unit.cloned());
+    (!keys.is_empty()).then(|| (value.clone(), keys))
 }
 
 /// Whether `p` is a whole number written without quotes: the number of "wait 30 seconds",
@@ -1953,6 +1984,40 @@ mod tests {
         );
         assert_eq!(m("Mark the task."), None);
         assert_eq!(m("Mark it as a."), None);
+    }
+
+    /// "Use a K of N (U)" sets N for K and U (a Nim daemon, session 52).
+    #[test]
+    fn use_a_thing_of_a_number_sets_it() {
+        let set = |s: &str| {
+            value_set(&parts(s)).map(|(v, k)| {
+                (
+                    v.text,
+                    k.into_iter().map(|p| p.text).collect::<Vec<String>>(),
+                )
+            })
+        };
+        assert_eq!(
+            set(
+                "In production, use an MQTT keepalive of 90 seconds. Don't change the development setup."
+            ),
+            Some((
+                "90".into(),
+                vec!["MQTT".into(), "keepalive".into(), "seconds".into()]
+            ))
+        );
+        assert_eq!(
+            set("Use a batch size of 500."),
+            Some(("500".into(), vec!["batch".into(), "size".into()]))
+        );
+        assert_eq!(set("Use a list of names."), None);
+        // And the loop reads it as a change.
+        assert!(crate::agent::correct::asks_change(
+            "In production, use an MQTT keepalive of 90 seconds. Don't change the development setup."
+        ));
+        assert!(!crate::agent::correct::asks_change(
+            "Use the list of names?"
+        ));
     }
 
     #[test]
