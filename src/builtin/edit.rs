@@ -3961,13 +3961,11 @@ fn image_tag<'a>(line: &'a str, key: &str, value: &str) -> Option<(&'a str, &'a 
     if is_comment(line) {
         return None;
     }
-    let mut found = line
-        .split(|c: char| c.is_whitespace() || c == '"' || c == '\'' || c == '=' || c == ',')
-        .filter_map(|word| {
-            let (image, tag) = word.rsplit_once(':')?;
-            let name = image.rsplit('/').next()?;
-            (name.eq_ignore_ascii_case(key) && tag_like(tag)).then_some(tag)
-        });
+    let mut found = image_words(line).filter_map(|word| {
+        let (image, tag) = word.rsplit_once(':')?;
+        let name = image.rsplit('/').next()?;
+        (name.eq_ignore_ascii_case(key) && tag_like(tag)).then_some(tag)
+    });
     let (Some(tag), None) = (found.next(), found.next()) else {
         return None;
     };
@@ -3984,6 +3982,12 @@ fn image_tag<'a>(line: &'a str, key: &str, value: &str) -> Option<(&'a str, &'a 
         line,
         tag.split_once('-').map_or(tag, |(version, _)| version),
     ))
+}
+
+/// The words of `line` that may name an image with its tag (`perl:5.38-slim` of `FROM
+/// perl:5.38-slim AS build`, of `image: "redis:7.2"`): split at spaces, quotes, `=` and `,`.
+fn image_words(line: &str) -> impl Iterator<Item = &str> {
+    line.split(|c: char| c.is_whitespace() || c == '"' || c == '\'' || c == '=' || c == ',')
 }
 
 /// The image `keys` name at one tag on several lines of `text` (a Dockerfile's stages, `FROM
@@ -4003,17 +4007,15 @@ fn every_stage(path: &str, text: &str, keys: &[asked::Part], value: &str) -> Opt
             let Some((_, old)) = image_tag(line, key, value) else {
                 continue;
             };
-            let image = line
-                .split(|c: char| c.is_whitespace() || c == '"' || c == '\'' || c == '=' || c == ',')
-                .find(|w| {
-                    w.rsplit_once(':').is_some_and(|(image, tag)| {
-                        image
-                            .rsplit('/')
-                            .next()
-                            .is_some_and(|n| n.eq_ignore_ascii_case(key))
-                            && tag.contains(old)
-                    })
-                })?;
+            let image = image_words(line).find(|w| {
+                w.rsplit_once(':').is_some_and(|(image, tag)| {
+                    image
+                        .rsplit('/')
+                        .next()
+                        .is_some_and(|n| n.eq_ignore_ascii_case(key))
+                        && tag.contains(old)
+                })
+            })?;
             refs.push((image, old));
         }
     }
