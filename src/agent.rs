@@ -4446,7 +4446,8 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         let request = if follow_up {
             self.request.trim_end().trim_end_matches('?')
         } else {
-            self.request.as_str()
+            // The question, without a sentence saying how to give the answer.
+            correct::question_part(&self.request)
         };
         let named: Vec<(String, Vec<String>)> = self
             .tools

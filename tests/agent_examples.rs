@@ -4020,6 +4020,39 @@ fn a_default_named_setting_bears_on_a_question_about_the_default() {
     );
 }
 
+/// Found with a Nim daemon (session 52, default_flush_interval): asked "Out of the box, how long
+/// does fjord wait before writing a batch that isn't full yet? Give the value in
+/// milliseconds.", the run took the request for no question (it ends with a sentence saying how
+/// to answer) and accepted `2000` without a look; and a Nim doc comment (`##`, which follows what
+/// it documents) was shown with the constant below it. The question is read without that last
+/// sentence, and a `##` comment brings the line it is indented under.
+#[test]
+fn a_question_with_how_to_answer_is_a_question_and_nim_doc_comments_document_the_line_above() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "src/fjord/config.nim",
+            "const\n  DefaultBatchSize* = 750\n  DefaultFlushIntervalMs* = 2500\n    ## A partial batch is written after this long even if it is not full.\n  DefaultMaxBuffered* = 60_000\n",
+        )],
+    );
+    let prompt = "Out of the box, how long does fjord wait before writing a batch that isn't full yet? Give the value in milliseconds.";
+    assert!(toolmend::agent::correct::is_question(prompt));
+    assert_search_offered(&dir, prompt, "not full");
+    let grep = call("grep", json!({"pattern": "not full", "ignore_case": true}));
+    let (_, requests) = run_prompt(
+        &dir,
+        prompt,
+        vec![grep.clone(), grep.clone(), grep, "I do not know.".into()],
+    );
+    let asked = &requests[3].messages.last().unwrap().content;
+    assert_eq!(
+        bearing_lines(asked).trim(),
+        "src/fjord/config.nim (line 3, above the comment on line 4): DefaultFlushIntervalMs* = 2500",
+        "{asked}"
+    );
+}
+
 /// Found with a Nim daemon (session 52, min_nim_version): asked "What's the oldest Nim version
 /// fjord can be built with?", the look searched `nim[._-]?version`, which only the workflow's
 /// `nim-version: ${{ matrix.nim }}` holds, and Qwen2.5-Coder-0.5B answered `1.1.0` from nothing.

@@ -2466,7 +2466,7 @@ pub fn is_question(prompt: &str) -> bool {
         "is it possible to",
         "are you able to",
     ];
-    let p = prompt.trim();
+    let p = question_part(prompt);
     if !p.ends_with('?') {
         return false;
     }
@@ -2484,6 +2484,8 @@ pub fn is_question(prompt: &str) -> bool {
     // after its comma, a question word (held-out sets of session 49: taken for no question,
     // the run offered `edit` and `write`, and Qwen2.5-Coder-0.5B sent edits).
     const SCENE: &[&str] = &[
+        // "Out of the box, how long …?"
+        "out",
         "if",
         "unless",
         "assuming",
@@ -2508,6 +2510,31 @@ pub fn is_question(prompt: &str) -> bool {
             })
     };
     (opens || scene()) && !ACTIONS.iter().any(|a| lower.starts_with(a))
+}
+
+/// `prompt` without a last sentence saying how to give the answer ("… isn't full yet? Give
+/// the value in milliseconds.": a Nim daemon, session 52, where the run took the request for no
+/// question and accepted `2000` without a look), trimmed: the question, which the looks and
+/// [`is_question`] read. The whole prompt, trimmed, otherwise.
+#[must_use]
+pub fn question_part(prompt: &str) -> &str {
+    let p = prompt.trim();
+    let Some((question, how)) = p.rsplit_once('?') else {
+        return p;
+    };
+    let how = how.trim().to_lowercase();
+    let first = how.split_whitespace().next().unwrap_or_default();
+    let answer_form = !how.is_empty()
+        && how.split_whitespace().count() <= 12
+        && [
+            "give", "answer", "reply", "respond", "state", "express", "quote",
+        ]
+        .contains(&first);
+    if answer_form {
+        &p[..=question.len()]
+    } else {
+        p
+    }
 }
 
 /// True when `prompt` tells the model to change something: it is no question ([`is_question`])

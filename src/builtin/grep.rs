@@ -22,6 +22,8 @@ const IN_NAMED_ENTRY: &str = ", in the entry line ";
 const IN_MAPPING: &str = ", under the key on line ";
 const VALUE_OF: &str = ", the value of ";
 const IN_SECTION: &str = ", the same key in the section on line ";
+/// Nim's doc comment (`##`) follows what it documents, indented under it: the line above.
+const ABOVE_COMMENT: &str = ", above the comment on line ";
 
 /// The labels of the lines grep shows with a match ([`BELOW_COMMENT`] and the others): a line
 /// bearing on a request brings the lines so labelled after it (`Agent::evidence`).
@@ -34,6 +36,7 @@ pub(crate) const SHOWN_WITH: &[&str] = &[
     IN_MAPPING,
     VALUE_OF,
     IN_SECTION,
+    ABOVE_COMMENT,
 ];
 
 /// Most matches in the structured data (`--format json`, the library's `data`).
@@ -413,6 +416,7 @@ fn grep_at(
         let code = !prose && !of_kind(&["json"]);
         // Julia documents a definition with a string on the line before it.
         let julia = of_kind(&["jl"]);
+        let nim = of_kind(&["nim", "nims", "nimble"]);
         let keyed_data = of_kind(&["toml", "yaml", "yml", "ini", "cfg", "conf"]);
         while let Some(line) = lines.next_line() {
             number += 1;
@@ -558,9 +562,18 @@ fn grep_at(
             };
             if count <= LIST_LINES {
                 let mut entry = String::new();
+                // A Nim doc comment documents the line it is indented under: shown after the
+                // comment, as the line a comment documents is (a Nim daemon, session 52: `##
+                // A partial batch is written after this long even if it is not full.` was
+                // shown with the constant below it, `DefaultMaxBuffered* = 60_000`, not
+                // `DefaultFlushIntervalMs* = 2500` above).
+                let nim_doc = (nim && line.trim_start().starts_with("##"))
+                    .then_some(header.clone())
+                    .flatten();
                 // The line that opens the block the match is in, once per block: which table
                 // a column belongs to, which function a line is in.
                 if let Some((at, text)) = header
+                    && nim_doc.is_none()
                     && header_shown != Some(at)
                     && !matches_shown.contains(&at)
                 {
@@ -570,9 +583,18 @@ fn grep_at(
                     ));
                 }
                 entry.push_str(&format!("{rel} (line {number}): {}", shown_line.trim_end()));
+                if let Some((at, text)) = &nim_doc {
+                    let text: String = text.trim_end().chars().take(MAX_LINE_CHARS).collect();
+                    entry.push_str(&format!(
+                        "\n{rel} (line {at}{ABOVE_COMMENT}{number}): {text}"
+                    ));
+                }
                 shown.push(entry);
                 matches_shown.push(number);
-                if code && (is_comment(line) || (julia && is_string_line(line))) {
+                if code
+                    && nim_doc.is_none()
+                    && (is_comment(line) || (julia && is_string_line(line)))
+                {
                     documented = Some((shown.len() - 1, number, 8));
                     comment_open = block_comment_left_open(line);
                 }
