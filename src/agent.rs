@@ -3874,8 +3874,22 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 .copied()
                 .filter(|v| !says_nothing(v))
                 .collect();
-            let value = match (&values[..], &telling[..]) {
-                ([value], _) | (_, [value]) => *value,
+            // Beside what the change due's line names and keeps (`{"package": "chronicles",
+            // "version": "0.10.4"}` for "Upgrade the chronicles logging dependency to version
+            // 0.10.4.": a Nim daemon, session 52, where the made-up call was sent until the run
+            // ended), the one value left.
+            let kept = |v: &serde_json::Value| {
+                let text = |k: &str| want.get(k).and_then(serde_json::Value::as_str);
+                v.as_str().is_some_and(|s| {
+                    !s.trim().is_empty()
+                        && text("old_text").is_some_and(|o| o.contains(s))
+                        && text("new_text").is_some_and(|n| n.contains(s))
+                })
+            };
+            let changed: Vec<&serde_json::Value> =
+                telling.iter().copied().filter(|v| !kept(v)).collect();
+            let value = match (&values[..], &telling[..], &changed[..]) {
+                ([value], _, _) | (_, [value], _) | (_, _, [value]) => *value,
                 _ => return false,
             };
             // A switch's state too (`{"enabled": false}` for "Turn off notifications by

@@ -5725,6 +5725,37 @@ fn an_image_and_tag_sent_to_a_made_up_tool_runs_the_change_due() {
     );
 }
 
+/// Found with a Nim daemon (session 52, chronicles_0104): asked "Upgrade the chronicles logging
+/// dependency to version 0.10.4." and shown the `edit` of `requires "chronicles == 0.10.3"`,
+/// Qwen2.5-Coder-0.5B sent `{"package": "chronicles", "version": "0.10.4"}` to a tool it named
+/// `upgrade-chronicles` until the run ended. Beside a value the change due's line keeps (the
+/// package's name), the one value left is the new value.
+#[test]
+fn a_package_and_its_new_version_sent_to_a_made_up_tool_run_the_change_due() {
+    let dir = tempfile::tempdir().unwrap();
+    let nimble =
+        "version = \"0.7.3\"\nrequires \"nim >= 2.0.4\"\nrequires \"chronicles == 0.10.3\"\n";
+    write_files(&dir, &[("fjord.nimble", nimble)]);
+    let made_up = || {
+        call(
+            "upgrade-chronicles",
+            json!({"package": "chronicles", "version": "0.10.4"}),
+        )
+    };
+    let (t, _) = run_prompt(
+        &dir,
+        "Upgrade the chronicles logging dependency to version 0.10.4.",
+        vec![made_up(), made_up(), "Done.".into()],
+    );
+    let c = &t.turns[1].calls[0];
+    assert!(c.result.is_ok(), "{}", c.feedback);
+    assert_eq!(c.result.ran_as.as_deref(), Some("edit"));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("fjord.nimble")).unwrap(),
+        nimble.replace("0.10.3", "0.10.4")
+    );
+}
+
 /// Found with the textkit set (session 33): asked "Set MAX_LENGTH to 200.", Qwen2.5-Coder-0.5B
 /// made the edit and then answered "Set MAX_LENGTH to 200." — the request's own words, asked
 /// again as an echo; it then sent the edit again, searched, sent edits that changed nothing,
