@@ -294,8 +294,8 @@ fn the_shipped_tasks_read() {
     // fixes its prompts found: tuned on since), the Haskell/Cabal project, the Clojure service
     // and the Vue/Vite front-end of session 47, the OCaml/dune planner, the R package and the
     // Zig StatsD bridge of session 49, the Julia package and the Erlang/OTP service of session
-    // 51, the Perl distribution and the Nim daemon of session 52 (written before any run on
-    // them).
+    // 51, the Perl distribution and the Nim daemon of session 52, the Rust workspace and the
+    // Crystal web service of session 53 (written before any run on them).
     for (file, folder) in [
         ("examples/tasks.jsonl", "examples/workspace"),
         ("examples/tasks-project.jsonl", "examples/project"),
@@ -334,6 +334,8 @@ fn the_shipped_tasks_read() {
         ("examples/tasks-kiln.jsonl", "examples/kiln"),
         ("examples/tasks-quarry.jsonl", "examples/quarry"),
         ("examples/tasks-fjord.jsonl", "examples/fjord"),
+        ("examples/tasks-cinder.jsonl", "examples/cinder"),
+        ("examples/tasks-spire.jsonl", "examples/spire"),
     ] {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         let list = tasks::load(&std::fs::read_to_string(root.join(file)).unwrap()).unwrap();
