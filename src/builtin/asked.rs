@@ -62,15 +62,24 @@ pub(crate) fn is_name_char(c: char) -> bool {
 /// production p95 threshold to 1500 ms without touching the library default." was offered the
 /// library's `DEFAULT_P95_THRESHOLD_MS`, its "default" read as the request's.
 pub(crate) fn said_words(request: &str) -> Vec<String> {
+    crate::tools::request_words(&said_text(request))
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// The request without its clauses saying what to leave as it is (see [`said_words`]), its
+/// words as written: a file named only there ("Leave the production config as it is.") is no
+/// file the change is asked of.
+pub(crate) fn said_text(request: &str) -> String {
     const VERBS: &[&str] = &[
         "change", "touch", "modify", "edit", "alter", "update", "affect",
     ];
-    let mut out = Vec::new();
+    let mut out: Vec<&str> = Vec::new();
     // Clauses end at a `.`, `;`, `,`, `!` or `?` before a space or the end.
-    let mut clauses: Vec<Vec<String>> = vec![Vec::new()];
+    let mut clauses: Vec<Vec<(&str, String)>> = vec![Vec::new()];
     for token in request.split_whitespace() {
         if let Some(w) = crate::tools::request_words(token).next() {
-            clauses.last_mut().unwrap().push(w.to_lowercase());
+            clauses.last_mut().unwrap().push((token, w.to_lowercase()));
         }
         if token.ends_with(['.', ';', ',', '!', '?']) {
             clauses.push(Vec::new());
@@ -79,18 +88,18 @@ pub(crate) fn said_words(request: &str) -> Vec<String> {
     for clause in clauses {
         let start = clause
             .iter()
-            .position(|w| !crate::tools::CLAUSE_LEADS.contains(&w.as_str()) && w != "but")
+            .position(|(_, w)| !crate::tools::CLAUSE_LEADS.contains(&w.as_str()) && w != "but")
             .unwrap_or(clause.len());
         let words = &clause[start..];
         let verb_at = |i: usize| {
             words
                 .get(i)
-                .is_some_and(|w| VERBS.iter().any(|v| w.starts_with(&v[..v.len() - 1])))
+                .is_some_and(|(_, w)| VERBS.iter().any(|v| w.starts_with(&v[..v.len() - 1])))
         };
-        let leaves = match words.first().map(String::as_str) {
+        let leaves = match words.first().map(|(_, w)| w.as_str()) {
             Some("leave") => true,
             Some("don't" | "dont" | "never") => verb_at(1),
-            Some("do") => words.get(1).is_some_and(|w| w == "not") && verb_at(2),
+            Some("do") => words.get(1).is_some_and(|(_, w)| w == "not") && verb_at(2),
             _ => false,
         };
         if leaves {
@@ -98,11 +107,11 @@ pub(crate) fn said_words(request: &str) -> Vec<String> {
         }
         // "… without touching X": the words before.
         let end = (0..words.len())
-            .find(|&i| words[i] == "without" && verb_at(i + 1))
+            .find(|&i| words[i].1 == "without" && verb_at(i + 1))
             .unwrap_or(words.len());
-        out.extend(clause[..start].iter().chain(&words[..end]).cloned());
+        out.extend(clause[..start].iter().chain(&words[..end]).map(|(t, _)| *t));
     }
-    out
+    out.join(" ")
 }
 
 /// The byte offset where the run of characters that `keep` holds at the end of `text` starts
@@ -512,6 +521,7 @@ pub(crate) fn value_set(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
         .or_else(|| month_given(parts))
         .or_else(|| built_with(parts))
         .or_else(|| use_of(parts))
+        .or_else(|| times_done(parts))
     {
         return Some(required);
     }
@@ -1219,6 +1229,59 @@ fn use_of(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
     let mut keys: Vec<Part> = keys.iter().filter(|p| is_value(p)).cloned().collect();
     keys.extend(unit.cloned());
     (!keys.is_empty()).then(|| (value.clone(), keys))
+}
+
+/// "… so that K is V-ed N times": a clause after "so that" whose whole number N is followed by
+/// `times` and preceded by a past participle V (`retried`, "up to" or "at most" between them
+/// aside) — N for what K names and for the noun V makes (`retried` → `retries`, `attempted`
+/// → `attempt`). Found with a Nim daemon (session 52): "Change the built-in default so that a
+/// failed database write is retried 8 times." was read as no value to set
+/// (`DefaultWriteRetries* = 5`).
+///
+/// ```text
+/// Change the built-in default so that a failed database write is retried 8 times
+///   → (8, [built-in, default, failed, database, write, retries, retry])
+/// ```
+fn times_done(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
+    const BE: &[&str] = &["is", "are", "be", "gets", "get", "will", "was", "were"];
+    let so = (0..parts.len().saturating_sub(1))
+        .find(|&i| parts[i].is("so") && parts[i + 1].is("that"))?;
+    let rest = clause(&parts[so + 1..]);
+    let n = (1..rest.len()).find(|&i| {
+        whole_number(&rest[i])
+            && rest
+                .get(i + 1)
+                .is_some_and(|p| p.is_any(&["times", "time"]))
+    })?;
+    let mut v = n - 1;
+    while v > 1 && rest[v].is_any(&["up", "to", "at", "most"]) {
+        v -= 1;
+    }
+    let done = rest[v].text.to_lowercase();
+    if rest[v].quoted || done.len() < 5 || !done.ends_with("ed") {
+        return None;
+    }
+    // What the words before "so that" name too: "the built-in default".
+    let before = (0..so).rfind(|&i| opens_clause(parts, i)).unwrap_or(0);
+    let mut keys: Vec<Part> = parts[before + 1..so]
+        .iter()
+        .chain(&rest[1..v])
+        .filter(|p| is_value(p) && !p.is_any(BE))
+        .cloned()
+        .collect();
+    let nouns: Vec<String> = if let Some(stem) = done.strip_suffix("ied") {
+        vec![format!("{stem}ies"), format!("{stem}y")]
+    } else {
+        let stem = &done[..done.len() - 2];
+        vec![stem.to_owned(), format!("{stem}s")]
+    };
+    keys.extend(nouns.into_iter().map(|text| Part {
+        text,
+        quoted: false,
+        opens: false,
+        colon: false,
+    }));
+    (keys.len() >= 2).then(|| (rest[n].clone(), keys))
 }
 
 /// Whether `p` is a whole number written without quotes: the number of "wait 30 seconds",
@@ -2018,6 +2081,34 @@ mod tests {
         assert!(!crate::agent::correct::asks_change(
             "Use the list of names?"
         ));
+    }
+
+    #[test]
+    fn times_done_sets_the_count_of_what_is_done() {
+        let got = |s: &str| {
+            value_set(&parts(s)).map(|(v, k)| {
+                (
+                    v.text,
+                    k.into_iter().map(|p| p.text).collect::<Vec<_>>().join(" "),
+                )
+            })
+        };
+        assert_eq!(
+            got("Change the built-in default so that a failed database write is retried 8 times."),
+            Some((
+                "8".into(),
+                "built-in default failed database write retries retry".into()
+            ))
+        );
+        assert_eq!(
+            got("Change it so that an upload is attempted at most 4 times."),
+            Some(("4".into(), "upload attempt attempts".into()))
+        );
+        // No participle before the count: no count of a thing done.
+        assert_eq!(
+            times_done(&parts("Change it so that it runs 3 times.")),
+            None
+        );
     }
 
     #[test]

@@ -625,7 +625,11 @@ impl Edit {
         found: impl Fn(&str, &str) -> Option<T>,
         named: impl Fn(&T) -> usize,
     ) -> Option<T> {
-        if let Some(path) = self.sandbox.first_named(request, false) {
+        // A file named only where the request says what to leave alone is not the one to
+        // change ("Change the built-in default so that … Leave the production config as it
+        // is.": a Nim daemon, session 52, offered `config/fjord.prod.toml`).
+        let said = asked::said_text(request);
+        if let Some(path) = self.sandbox.first_named(&said, false) {
             // A file named only by a word of the request that is its stem (`invoices` →
             // `src/Invoice.php`) is a guess at where the change goes: where it gives nothing,
             // the files are searched as for a request naming none (a PHP library, session 39:
@@ -642,10 +646,10 @@ impl Edit {
             let versioned = matches!(change, Change::Set(value, _)
                 if version_like(&value.text) || tag_like(&value.text));
             let dotfile = (file.starts_with('.') || (is_config(file) && !versioned))
-                && crate::tools::request_words(request)
+                && crate::tools::request_words(&said)
                     .any(|w| crate::tools::word_names_stem(w, crate::tools::file_stem(file)));
             let by_name =
-                dotfile || crate::tools::request_words(request).any(|w| w == path || w == file);
+                dotfile || crate::tools::request_words(&said).any(|w| w == path || w == file);
             // A changelog named by its stem only is the verb "Change", not the file: it records
             // what was set and sets nothing (an OCaml/dune project, session 49: "Change the
             // default forecast timeout to 3000 ms." offered CHANGES.md's "(default 15).").
@@ -661,7 +665,7 @@ impl Edit {
         if change.needs_file() {
             return None;
         }
-        let dir = match self.sandbox.first_named(request, true) {
+        let dir = match self.sandbox.first_named(&said, true) {
             Some(folder) => self.sandbox.resolve("edit", &folder).ok()?,
             None => self.sandbox.root().to_path_buf(),
         };
