@@ -522,6 +522,7 @@ pub(crate) fn value_set(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
         .or_else(|| built_with(parts))
         .or_else(|| use_of(parts))
         .or_else(|| times_done(parts))
+        .or_else(|| time_should(parts))
     {
         return Some(required);
     }
@@ -1282,6 +1283,46 @@ fn times_done(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
         colon: false,
     }));
     (keys.len() >= 2).then(|| (rest[n].clone(), keys))
+}
+
+/// A length of time said as what should be: "K should (be) V (…) after|for|within|every N
+/// unit (instead)" (`must` too; the unit one of time) — N for the clause's words before the
+/// number (the modal, `be`, and words of no value aside) and the unit. Found with a Rust
+/// workspace and a Crystal web service (session 53): "In production, a batch that isn't full
+/// should be shipped after 6000 ms instead." and "Production should cache links for 12 hours
+/// instead." were read as no change (`flush_interval_ms = 4000` under `[batch]`,
+/// `ttl_seconds: 28800` under `cache:`).
+///
+/// ```text
+/// Production should cache links for 12 hours instead  → (12, [Production, cache, links, hours])
+/// ```
+fn time_should(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
+    const SKIP: &[&str] = &[
+        "should", "must", "be", "is", "are", "isn't", "aren't", "not", "that", "which", "get",
+        "gets",
+    ];
+    let modal = (1..parts.len()).find(|&i| parts[i].is_any(&["should", "must"]))?;
+    let start = (0..modal).rfind(|&i| opens_clause(parts, i)).unwrap_or(0);
+    let rest = clause(&parts[modal..]);
+    let n = (2..rest.len()).find(|&i| {
+        whole_number(&rest[i])
+            && rest[i - 1].is_any(&["after", "for", "within", "every"])
+            && rest.get(i + 1).is_some_and(|u| {
+                !u.quoted
+                    && crate::tools::unit_named(&u.text).is_some_and(crate::tools::is_time_unit)
+            })
+    })?;
+    let mut keys: Vec<Part> = parts[start..modal]
+        .iter()
+        .chain(&rest[1..n - 1])
+        .filter(|p| is_value(p) && !p.is_any(SKIP) && !p.is_any(&["in", "at", "a", "an"]))
+        .cloned()
+        .collect();
+    if keys.is_empty() {
+        return None;
+    }
+    keys.push(rest[n + 1].clone());
+    Some((rest[n].clone(), keys))
 }
 
 /// Whether `p` is a whole number written without quotes: the number of "wait 30 seconds",

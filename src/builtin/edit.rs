@@ -2102,6 +2102,18 @@ fn contradicted(parts: &[asked::Part], line: &str, old: &str, value: &str) -> bo
                 .iter()
                 .any(|(_, letters)| letters.contains(&w))
     };
+    // A rate names its unit after "per": "200 requests per minute" is
+    // `DEFAULT_RATE_LIMIT_PER_MINUTE` (a Crystal web service, session 53).
+    let at = parts.iter().position(|p| p.text == value);
+    let per_unit = at
+        .and_then(|at| parts.get(at + 2).zip(parts.get(at + 3)))
+        .filter(|(per, _)| per.is("per"))
+        .map(|(_, u)| u.text.to_lowercase());
+    if let (Some(u), Some(last)) = (&per_unit, &last)
+        && crate::tools::same_word(u, last)
+    {
+        return false;
+    }
     matches!((after, last), (Some(after), Some(last))
         if unit(&last)
             && after.chars().all(char::is_alphabetic)
@@ -2131,9 +2143,12 @@ fn parts_named(parts: &[String], words: &[String]) -> bool {
                 && p.ends_with(w[1].as_str())
         })
     };
+    // And a size or a limit is a bound (`DEFAULT_BATCH_MAX_LINES` for "the built-in default
+    // batch size to 750 lines": a Rust workspace, session 53).
     let counted = |p: &String| {
-        ["max", "num", "count", "total"].contains(&p.as_str())
-            && words.iter().any(|w| w == "number")
+        (["max", "num", "count", "total"].contains(&p.as_str())
+            && words.iter().any(|w| w == "number"))
+            || (p == "max" && words.iter().any(|w| w == "size" || w == "limit"))
     };
     let all_words = words.iter().all(|w| parts.iter().any(|p| stands_for(p, w)));
     let part_held = |p: &String| words.iter().any(|w| stands_for(p, w)) || joined(p) || counted(p);
@@ -2626,6 +2641,26 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
         if let (Some(one), None) = (pins.next(), pins.next()) {
             return Some(one);
         }
+        // A dependency given a block of its own, its version on a line of the block:
+        // shard.yml's `kemal:` / `github: kemalcr/kemal` / `version: ~> 1.5.0`, a pubspec's
+        // hosted dependency (a Crystal web service, session 53: "Upgrade Kemal to 1.6.0." was
+        // offered no change).
+        let lines: Vec<&str> = text.lines().collect();
+        let mut blocks = lines.iter().enumerate().filter_map(|(i, line)| {
+            let v = line.trim_start().strip_prefix("version:")?.trim();
+            let v = v.trim_matches(['"', '\'']);
+            let version = v.trim_start_matches(['^', '~', '=', '>', '<', ' ']);
+            if !version_like(version) || !version.contains('.') {
+                return None;
+            }
+            let owner = enclosing_keys(text, i).into_iter().next()?;
+            value_keys(keys)
+                .any(|key| owner.eq_ignore_ascii_case(key))
+                .then_some((*line, version))
+        });
+        if let (Some(one), None) = (blocks.next(), blocks.next()) {
+            return Some(one);
+        }
     }
     // A command-line option defined over several lines, its name in quotes on one and its
     // default on a line of the block after it (optparse-applicative's `( long "width"` …
@@ -2763,6 +2798,28 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
                 crate::tools::unit_named(part).is_none()
                     && words.iter().any(|w| crate::tools::same_word(part, w))
             });
+            if named && key_unit(name).is_some() {
+                found.push((line, old));
+            }
+        }
+        if let [one] = found[..] {
+            return Some(one);
+        }
+        found.clear();
+        // Or the one such key in a block or section the request's words name, none of its
+        // own words the request's: `flush_interval_ms = 4000` under `[batch]` for "a batch that
+        // isn't full should be shipped after 6000 ms" (a Rust workspace, session 53).
+        for (k, line) in text.lines().enumerate() {
+            let Some((name, old)) = keyed_number(line) else {
+                continue;
+            };
+            let block = enclosing_keys(text, k)
+                .into_iter()
+                .next()
+                .unwrap_or_default();
+            let named = crate::tools::name_words(&block.replace(['.', '-'], "_"))
+                .iter()
+                .any(|part| words.iter().any(|w| crate::tools::same_word(part, w)));
             if named && key_unit(name).is_some() {
                 found.push((line, old));
             }
@@ -3675,8 +3732,11 @@ fn is_comment(line: &str) -> bool {
         ]
         .contains(&word)
     });
+    // Doc comments too: Rust's `///` and `//!`, Nim's `##`, roxygen's `#'` (a Rust workspace,
+    // session 53: `/// Soft limit for … one batch (1 MiB).` was offered as `(750 MiB)` for
+    // "Change the built-in default batch size to 750 lines.").
     !directive
-        && ["# ", "// ", ";; ", "-- ", "/* ", "* "]
+        && ["# ", "//", ";; ", "-- ", "/* ", "* ", "##", "#'"]
             .iter()
             .any(|c| t.starts_with(c))
 }
@@ -4101,6 +4161,26 @@ fn pinned<'a>(line: &'a str, key: &str) -> Option<(&'a str, &'a str)> {
         Some(extras) => &extras[extras.find(']')? + 1..],
         None => rest,
     };
+    // Cargo's inline table of a dependency with features: `reqwest = { version = "0.12.5",
+    // default-features = false, … }` (a Rust workspace, session 53: "Upgrade reqwest to
+    // 0.12.9." was offered no change). The version's requirement operator stays.
+    if !opam
+        && !nimble
+        && rest.starts_with([' ', '\t', '='])
+        && let Some(table) = rest.trim_start().strip_prefix('=')
+        && let Some(table) = table.trim_start().strip_prefix('{')
+    {
+        let at = table.match_indices("version").find_map(|(at, _)| {
+            let before = table[..at].trim_end();
+            let after = table[at + "version".len()..].trim_start();
+            ((before.is_empty() || before.ends_with(',')) && after.starts_with('='))
+                .then(|| after[1..].trim_start())
+        })?;
+        let quoted = at.strip_prefix('"')?;
+        let quoted = &quoted[..quoted.find('"')?];
+        let version = quoted.trim_start_matches(['^', '~', '=', '>', '<', ' ']);
+        return version_like(version).then_some((line, version));
+    }
     let rest = rest.trim_start();
     let op = ["===", "==", ">=", "~=", "<=", "!=", "="]
         .iter()
@@ -4141,6 +4221,16 @@ fn enclosing_keys(text: &str, k: usize) -> Vec<String> {
     let Some(mut level) = lines.get(k).map(|l| indent(l)) else {
         return Vec::new();
     };
+    // A key at the margin of a TOML or INI file is its section's: `flush_interval_ms = 4000`
+    // under `[batch]` (a Rust workspace, session 53).
+    if level == 0 {
+        return lines[..k]
+            .iter()
+            .rev()
+            .find_map(|l| section_header(l))
+            .map(|name| vec![name.to_owned()])
+            .unwrap_or_default();
+    }
     let mut keys = Vec::new();
     for line in lines[..k].iter().rev() {
         let t = line.trim();
@@ -4167,6 +4257,20 @@ fn enclosing_keys(text: &str, k: usize) -> Vec<String> {
         }
     }
     keys
+}
+
+/// The name of a TOML or INI section that `line` opens, `batch` of `[batch]`, `input` of
+/// `[[input]]`, `tool.ruff` of `[tool.ruff]`; `None` for any other line.
+fn section_header(line: &str) -> Option<&str> {
+    let t = line.trim();
+    let inner = t.strip_prefix("[[").and_then(|r| r.strip_suffix("]]"));
+    let inner = inner.or_else(|| t.strip_prefix('[').and_then(|r| r.strip_suffix(']')))?;
+    let name = inner.trim();
+    (!name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | ' ' | '"')))
+    .then_some(name)
 }
 
 /// When no line assigns `key`, the one line that names it as a word of its own (`"--city"`,
