@@ -3544,8 +3544,19 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 })
                 .filter_map(|p| words.iter().position(|w| *w == p[0]))
                 .collect();
+            // The subject whole, a name not being a word's start: `rust` of "the oldest Rust
+            // version" is in `rust-version = "1.76"`, not in `rustls-tls` (a Rust workspace,
+            // session 53: the reqwest line holding `rustls-tls` was shown beside it, and of
+            // the two the line of the lowest version, reqwest's `0.12.5`, was kept).
             held.iter()
-                .filter(|(_, _, found)| found.iter().any(|k| subjects.contains(k)))
+                .filter(|&&(mi, li, ref found)| {
+                    let lower = shown_text(results[mi].1[li]).to_lowercase();
+                    found.iter().any(|k| {
+                        subjects.contains(k)
+                            && (holds_whole(&lower, &words[*k])
+                                || holds_whole(&lower, &format!("{}s", words[*k])))
+                    })
+                })
                 .map(|&(mi, li, _)| (mi, li))
                 .collect()
         } else {
@@ -5619,6 +5630,21 @@ fn holds_word(text: &str, word: &str) -> bool {
                     .chars()
                     .next()
                     .is_none_or(|c| !c.is_alphanumeric()))
+    })
+}
+
+/// Whether `text` holds `word` as a word of its own, no letter or digit on either side
+/// (`rust` in `rust-version`, not in `rustls`).
+fn holds_whole(text: &str, word: &str) -> bool {
+    text.match_indices(word).any(|(at, _)| {
+        text[..at]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !c.is_alphanumeric())
+            && text[at + word.len()..]
+                .chars()
+                .next()
+                .is_none_or(|c| !c.is_alphanumeric())
     })
 }
 

@@ -4095,6 +4095,36 @@ fn the_oldest_version_is_the_lower_bound_a_line_writes() {
     );
 }
 
+/// Found with a Rust workspace (session 53, msrv): asked "What's the oldest Rust version cinder
+/// officially supports?", the read of Cargo.toml showed as bearing only reqwest's line — its
+/// `rustls-tls` begins with "rust" — and of it and `rust-version = "1.76"` the line of the lowest
+/// version was kept; Qwen2.5-Coder-0.5B answered `1.0.14`. The subject before "version" is a
+/// name, held whole.
+#[test]
+fn the_version_subject_is_held_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "Cargo.toml",
+            "[workspace.package]\nversion = \"0.8.2\"\nedition = \"2021\"\nrust-version = \"1.76\"\n\n[workspace.dependencies]\nclap = { version = \"4.5.9\", features = [\"derive\"] }\nreqwest = { version = \"0.12.5\", default-features = false, features = [\"json\", \"rustls-tls\"] }\n",
+        )],
+    );
+    let prompt = "What's the oldest Rust version cinder officially supports?";
+    let read = call("read", json!({"path": "Cargo.toml"}));
+    let (_, requests) = run_prompt(
+        &dir,
+        prompt,
+        vec![read.clone(), read.clone(), read, "I do not know.".into()],
+    );
+    let asked = &requests[3].messages.last().unwrap().content;
+    assert_eq!(
+        bearing_lines(asked).trim(),
+        "4\trust-version = \"1.76\"",
+        "{asked}"
+    );
+}
+
 /// Found with a Perl distribution (session 52, report_top_default): asked "How many endpoints
 /// does quarry's report list when I don't tell it how many to show?", the search for
 /// `endpoints` showed the option's help ("Show the N slowest endpoints … Default: 25."), and
