@@ -10034,3 +10034,32 @@ fn a_version_questions_subject_comes_before_its_other_words() {
         "{nudge}"
     );
 }
+
+/// Found with a Rust workspace (session 53, default_batch_size): asked "By default, how many log
+/// lines does cinder put in a batch before shipping it?", the look searched `shipping` (the
+/// README's and the systemd unit's lines), and Qwen2.5-Coder-0.5B answered `1000`. "lines" is a
+/// unit as well as the thing counted, so no word was read as asked for; what "how many" counts
+/// is searched joined to `default` as code names it, else by its last word:
+/// `pub const DEFAULT_BATCH_MAX_LINES: usize = 500;`.
+#[test]
+fn a_default_count_of_a_unit_searches_the_default_name() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "crates/cinder-core/src/config.rs",
+                "/// Number of lines collected into one batch before it is shipped.\npub const DEFAULT_BATCH_MAX_LINES: usize = 500;\n/// Soft limit for one batch (1 MiB).\npub const DEFAULT_BATCH_MAX_BYTES: usize = 1_048_576;\n",
+            ),
+            (
+                "README.md",
+                "# cinder\n\ncinder is a small log-shipping agent.\n",
+            ),
+        ],
+    );
+    assert_search_offered(
+        &dir,
+        "By default, how many log lines does cinder put in a batch before shipping it?",
+        r"default[\\w.-]*lines",
+    );
+}

@@ -1037,12 +1037,50 @@ fn default_name(sb: &Sandbox, request: &str) -> Option<String> {
     // What is asked for first, one word (a phrase, "page size", is searched as code joins it:
     // `default[ ._-]?page[ ._-]?size`).
     let (asked, _) = asked_words(request);
-    let noun = asked.first().filter(|w| {
-        !w.contains(' ')
-            && w.chars().count() >= 3
-            && !["default", "defaults", "version", "versions"].contains(&w.as_str())
-    })?;
-    written_in_code(sb, format!(r"default[\w.-]*{}", regex::escape(noun)))
+    // What "how many" counts, when it names a unit as well as a thing (`lines`), which the
+    // asked words leave out.
+    let counted = || -> Option<String> {
+        let at = words
+            .windows(2)
+            .position(|w| w[0] == "how" && ["many", "much"].contains(&w[1].as_str()))?;
+        let run: Vec<&str> = words[at + 2..]
+            .iter()
+            .take_while(|w| {
+                ![
+                    "does", "do", "is", "are", "can", "will", "would", "should", "did", "the",
+                ]
+                .contains(&w.as_str())
+            })
+            .take(3)
+            .map(String::as_str)
+            .collect();
+        (!run.is_empty()).then(|| run.join(" "))
+    };
+    // (A phrase of the asked words is searched as code joins it, by the steps after this.)
+    let (first, of_count) = match asked.first() {
+        Some(first) => (first.clone(), false),
+        None => (counted()?, true),
+    };
+    let first = &first;
+    let fits = |w: &str| {
+        w.chars().count() >= 3 && !["default", "defaults", "version", "versions"].contains(&w)
+    };
+    if !first.contains(' ') || !of_count {
+        return (fits(first) && !first.contains(' '))
+            .then(|| written_in_code(sb, format!(r"default[\w.-]*{}", regex::escape(first))))
+            .flatten();
+    }
+    // A phrase joined as code joins it, else its last word, the noun (`DEFAULT_BATCH_MAX_LINES`
+    // for "how many log lines … by default": a Rust workspace, session 53, where the look
+    // searched `shipping`).
+    let last = first.rsplit(' ').next().filter(|w| fits(w))?;
+    let joined = first
+        .split(' ')
+        .map(regex::escape)
+        .collect::<Vec<_>>()
+        .join("[ ._-]?");
+    written_in_code(sb, format!(r"default[\w.-]*{joined}"))
+        .or_else(|| written_in_code(sb, format!(r"default[\w.-]*{}", regex::escape(last))))
 }
 
 /// `pattern` when a line of a file other than a document matches it (case aside); `None`
