@@ -10063,3 +10063,30 @@ fn a_default_count_of_a_unit_searches_the_default_name() {
         r"default[\\w.-]*lines",
     );
 }
+
+/// Found by replaying a Crystal web service's tasks (session 53, rate_limit_file) before a model
+/// ran them: asked "Which source file implements the per-client request throttling?", the look
+/// searched `per-client`, which only the README writes. Asked which file, the words searched are
+/// those a file other than a document holds: `throttling`, in `src/spire/rate_limiter.cr`.
+#[test]
+fn a_which_file_question_searches_a_word_code_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "README.md",
+                "# spire\n\n- Per-client rate limiting with `X-RateLimit-*` headers.\n",
+            ),
+            (
+                "src/spire/rate_limiter.cr",
+                "# Fixed-window limiter keyed on the client address. A limit of 0 turns throttling off.\nclass RateLimiter\nend\n",
+            ),
+        ],
+    );
+    assert_search_offered(
+        &dir,
+        "Which source file implements the per-client request throttling?",
+        "throttling",
+    );
+}

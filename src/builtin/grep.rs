@@ -271,7 +271,30 @@ impl TypedTool for Grep {
                 }
             }
         }
-        let word = telling_word(sb, sb.root(), &words, &[code.len(), phrased], Tie::Longer)?;
+        // Asked which (source) file or module, a word that only documents hold finds no
+        // answer: of the words some other file holds, when any (a Crystal web service, session
+        // 53: "Which source file implements the per-client request throttling?" searched
+        // `per-client`, two lines of the README; `throttling` is in `rate_limiter.cr`).
+        let (mut words, mut tiers) = (words, [code.len(), phrased]);
+        if asks_which_source(request) {
+            let in_code = |w: &String| {
+                let pattern = w
+                    .split(' ')
+                    .map(regex::escape)
+                    .collect::<Vec<_>>()
+                    .join("[ ._-]?");
+                written_in_code(sb, pattern).is_some()
+            };
+            let kept: Vec<bool> = words.iter().map(in_code).collect();
+            if kept.iter().any(|&k| k) {
+                for t in &mut tiers {
+                    *t = kept[..*t].iter().filter(|&&k| k).count();
+                }
+                let mut k = kept.iter();
+                words.retain(|_| *k.next().unwrap_or(&false));
+            }
+        }
+        let word = telling_word(sb, sb.root(), &words, &tiers, Tie::Longer)?;
         Some(json!({"pattern": word, "ignore_case": true}))
     }
 
@@ -1081,6 +1104,26 @@ fn default_name(sb: &Sandbox, request: &str) -> Option<String> {
         .join("[ ._-]?");
     written_in_code(sb, format!(r"default[\w.-]*{joined}"))
         .or_else(|| written_in_code(sb, format!(r"default[\w.-]*{}", regex::escape(last))))
+}
+
+/// Whether `request` is a question asking which file or module, a word of its kind between
+/// them or none: "Which source file implements …?", "Which module holds …?", "In what file
+/// is …?".
+fn asks_which_source(request: &str) -> bool {
+    let Some(words) = question_words(request) else {
+        return false;
+    };
+    words.iter().enumerate().any(|(i, w)| {
+        ["which", "what"].contains(&w.as_str())
+            && words[i + 1..]
+                .iter()
+                .take(2)
+                .any(|n| ["file", "files", "module", "modules", "source"].contains(&n.as_str()))
+            && words[i + 1..]
+                .iter()
+                .take(2)
+                .any(|n| ["file", "files", "module", "modules"].contains(&n.as_str()))
+    })
 }
 
 /// `pattern` when a line of a file other than a document matches it (case aside); `None`
