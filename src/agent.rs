@@ -2964,9 +2964,8 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         };
         // And, for a question about a default, those of a file of defaults (Ansible's
         // `defaults/main.yml`, a `defaults.json`) over the places that override them.
-        let about_default = asked_words
-            .iter()
-            .any(|w| w == "default" || w == "defaults");
+        // ("With no config file at all, …" asks for one too: see `crate::tools::asks_default`.)
+        let about_default = crate::tools::asks_default(&self.request);
         let mut of_defaults: Vec<(usize, usize)> = Vec::new();
         // And those giving a default to what a question leaves unset ("when no limit is
         // given": `PageRequest(limit: Int = 25, …)`).
@@ -3820,6 +3819,14 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                                 // `example_for`).
                                 || crate::tools::request_words(&self.request)
                                     .any(|w| w.strip_prefix("--") == Some(s))
+                                // A default's name joined to a word of the request, for a
+                                // question about a default that does not say "default" ("When
+                                // the metrics address isn't configured anywhere, …": a Rust
+                                // workspace, session 53).
+                                || (crate::tools::asks_default(&self.request)
+                                    && s.strip_prefix(r"default[\w.-]*").is_some_and(|rest| {
+                                        crate::tools::request_names(&self.request, rest)
+                                    }))
                                 // A port as the files write it, for a question about a port.
                                 || (s == crate::builtin::PORT_PATTERN
                                     && crate::tools::request_words(&self.request)

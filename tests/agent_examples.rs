@@ -10090,3 +10090,63 @@ fn a_which_file_question_searches_a_word_code_holds() {
         "throttling",
     );
 }
+
+/// Found with a Crystal web service (session 53, default_rate_limit): asked "With no config file
+/// at all, how many requests per minute does spire allow from a single client?", after three
+/// reads of `src/spire/config.cr` the one line shown as bearing was a check's
+/// `raise Error.new("rate_limit.requests_per_minute cannot be negative") …`, and
+/// Qwen2.5-Coder-0.5B answered with it. "With no config file at all" asks for the default as
+/// "by default" does: the line setting a `DEFAULT_…` name bears on it.
+#[test]
+fn no_config_file_at_all_asks_for_the_default() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "src/spire/config.cr",
+            "module Spire\n  DEFAULT_CACHE_TTL = 5400 # seconds\n  DEFAULT_RATE_LIMIT_PER_MINUTE = 135\n\n  class Config\n    property rate_limit_per_minute : Int32 = DEFAULT_RATE_LIMIT_PER_MINUTE\n\n    def validate!\n      raise Error.new(\"rate_limit.requests_per_minute cannot be negative\") if rate_limit_per_minute < 0\n    end\n  end\nend\n",
+        )],
+    );
+    let prompt = "With no config file at all, how many requests per minute does spire allow from a single client?";
+    let read = call("read", json!({"path": "src/spire/config.cr"}));
+    let (_, requests) = run_prompt(
+        &dir,
+        prompt,
+        vec![read.clone(), read.clone(), read, "I do not know.".into()],
+    );
+    let asked = &requests[3].messages.last().unwrap().content;
+    assert_eq!(
+        bearing_lines(asked).trim(),
+        "3\t  DEFAULT_RATE_LIMIT_PER_MINUTE = 135",
+        "{asked}"
+    );
+}
+
+/// Found with a Crystal web service (session 53, default_cache_ttl): asked "If nothing overrides
+/// it, how many seconds does spire keep a link lookup in the Redis cache?", the look searched
+/// `redis cache` (comments and the README), and Qwen2.5-Coder-0.5B answered `11`, a line
+/// number. A unit asked for names no setting; where no key in it or name of it holds a number,
+/// the question's last noun joined to `default` as code names it is searched:
+/// `DEFAULT_CACHE_TTL = 5400 # seconds`.
+#[test]
+fn a_default_asked_in_a_unit_searches_the_default_of_its_noun() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "src/spire/config.cr",
+                "module Spire\n  DEFAULT_REDIS_URL = \"redis://localhost:6379/3\"\n  DEFAULT_CACHE_TTL = 5400 # seconds\nend\n",
+            ),
+            (
+                "src/spire/cache.cr",
+                "module Spire\n  # Redis cache in front of `Store#find`.\n  class Cache\n    def put(entry)\n      seconds = ttl_for(entry)\n    end\n  end\nend\n",
+            ),
+        ],
+    );
+    assert_search_offered(
+        &dir,
+        "If nothing overrides it, how many seconds does spire keep a link lookup in the Redis cache?",
+        r"default[\\w.-]*cache",
+    );
+}

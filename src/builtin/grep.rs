@@ -1051,10 +1051,7 @@ fn at_most_name(sb: &Sandbox, request: &str) -> Option<String> {
 /// was never shown.
 fn default_name(sb: &Sandbox, request: &str) -> Option<String> {
     let words = question_words(request)?;
-    let default = words.iter().any(|w| {
-        ["default", "defaults", "overrides", "overridden", "override"].contains(&w.as_str())
-    });
-    if !default {
+    if !crate::tools::asks_default(request) {
         return None;
     }
     // What is asked for first, one word (a phrase, "page size", is searched as code joins it:
@@ -1088,10 +1085,39 @@ fn default_name(sb: &Sandbox, request: &str) -> Option<String> {
     let fits = |w: &str| {
         w.chars().count() >= 3 && !["default", "defaults", "version", "versions"].contains(&w)
     };
-    if !first.contains(' ') || !of_count {
-        return (fits(first) && !first.contains(' '))
-            .then(|| written_in_code(sb, format!(r"default[\w.-]*{}", regex::escape(first))))
-            .flatten();
+    if !of_count && first.contains(' ') {
+        return None;
+    }
+    if !first.contains(' ') {
+        // A unit counted ("how many seconds does spire keep a link lookup in the Redis
+        // cache?") names no setting: the question's last noun code joins to `default` does
+        // (`DEFAULT_CACHE_TTL = 5400 # seconds`: a Crystal web service, session 53, where the
+        // look searched `redis cache`).
+        let found = written_in_code(sb, format!(r"default[\w.-]*{}", regex::escape(first)));
+        // Only where no search for the unit does better: a key in it (`sync_timeout_seconds`,
+        // see `unit_name`) or a name that is the unit set to a number (`var days: Int = 5`).
+        if found.is_some()
+            || !UNITS.contains(&first.as_str())
+            || unit_name(sb, request).is_some()
+            || written_in_code(
+                sb,
+                format!(r"\b{}\s*(?::\s*\w+\s*)?=\s*\d", regex::escape(first)),
+            )
+            .is_some()
+        {
+            return found.filter(|_| fits(first));
+        }
+        return plain_words(request)
+            .into_iter()
+            .rev()
+            .filter(|w| {
+                w != first
+                    && w.chars().count() >= 4
+                    && w.chars().all(char::is_alphabetic)
+                    && !is_common(w)
+                    && !UNITS.contains(&w.as_str())
+            })
+            .find_map(|w| written_in_code(sb, format!(r"default[\w.-]*{}", regex::escape(&w))));
     }
     // A phrase joined as code joins it, else its last word, the noun (`DEFAULT_BATCH_MAX_LINES`
     // for "how many log lines … by default": a Rust workspace, session 53, where the look

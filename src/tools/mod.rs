@@ -517,6 +517,51 @@ pub fn same_word(a: &str, b: &str) -> bool {
     a == b || plural_of(&a, &b) || plural_of(&b, &a)
 }
 
+/// Whether `request` asks about a default: it says "default" ("by default", "the default …")
+/// or "override" ("when nothing overrides it"), or that nothing is configured ("If nothing is
+/// configured, …", "With no config file at all, …", "Out of the box, …", "when no port is
+/// configured"). Found with a Crystal web service (session 53): "With no config file at all,
+/// how many requests per minute does spire allow from a single client?" was read as about no
+/// default, and the line shown as bearing was a check's `requests_per_minute cannot be
+/// negative`, not `DEFAULT_RATE_LIMIT_PER_MINUTE = 135`.
+///
+/// ```
+/// use toolmend::tools::asks_default;
+/// assert!(asks_default("By default, how many lines are kept?"));
+/// assert!(asks_default("With no config file at all, how many requests per minute are allowed?"));
+/// assert!(asks_default("If nothing is configured, how long is the wait?"));
+/// assert!(asks_default("Out of the box, which port is used?"));
+/// assert!(!asks_default("How many requests per minute are allowed in production?"));
+/// ```
+#[must_use]
+pub fn asks_default(request: &str) -> bool {
+    let words: Vec<String> = request_words(request)
+        .take(200)
+        .map(|w| w.to_lowercase().replace('\u{2019}', "'"))
+        .collect();
+    let has = |w: &str| words.iter().any(|x| x == w);
+    let pair = |a: &str, b: &[&str]| {
+        words
+            .windows(2)
+            .any(|p| p[0] == a && b.contains(&p[1].as_str()))
+    };
+    ["default", "defaults", "override", "overrides", "overridden"]
+        .iter()
+        .any(|w| has(w))
+        || (has("configured")
+            && ["nothing", "no", "not", "isn't", "aren't", "unconfigured"]
+                .iter()
+                .any(|w| has(w)))
+        || pair("no", &["config", "configuration", "settings"])
+        || pair(
+            "without",
+            &["config", "configuration", "settings", "a", "any"],
+        ) && ["config", "configuration", "settings"]
+            .iter()
+            .any(|w| has(w))
+        || words.windows(4).any(|p| p == ["out", "of", "the", "box"])
+}
+
 /// Short forms code writes for words a request spells out (`DB_PORT` for "the database port").
 const ABBREVIATIONS: &[(&str, &str)] = &[
     ("db", "database"),
