@@ -3181,11 +3181,24 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 // "Which exact dplyr version is locked in the renv lockfile?", the lines shown
                 // were the first six `"Version"` lines, and Qwen2.5-Coder-0.5B answered R's
                 // `4.3.2`).
-                let entry: Vec<String> = if versioned && listed.is_empty() {
+                let mut entry: Vec<String> = if versioned && listed.is_empty() {
                     correct::parent_key_words(lines, li)
                 } else {
                     Vec::new()
                 };
+                // And a search's line of an entry holds the words of the line naming the entry
+                // (`version: ~> 0.28.0` "in the entry line 27 names", `github:
+                // will/crystal-pg`): a Crystal web service, session 53.
+                let naming = entry_naming_line(lines, li);
+                if versioned && let Some(naming) = naming {
+                    entry.extend(
+                        naming
+                            .to_lowercase()
+                            .split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '_'))
+                            .filter(|w| !w.is_empty())
+                            .map(str::to_owned),
+                    );
+                }
                 let found: Vec<usize> = (0..words.len())
                     .filter(|&k| {
                         holds_word(&lower, &words[k])
@@ -3535,7 +3548,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 "a",
                 "an",
             ];
-            let subjects: Vec<usize> = asked_words
+            let mut subjects: Vec<usize> = asked_words
                 .windows(2)
                 .filter(|p| {
                     ["version", "versions", "release", "releases"].contains(&p[1].as_str())
@@ -3543,13 +3556,33 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 })
                 .filter_map(|p| words.iter().position(|w| *w == p[0]))
                 .collect();
+            // Or after "version of (the)": "Which version of the crystal-pg driver …?" (a
+            // Crystal web service, session 53).
+            for (i, w) in asked_words.iter().enumerate() {
+                if ["version", "versions"].contains(&w.as_str())
+                    && asked_words.get(i + 1).is_some_and(|o| o == "of")
+                {
+                    let at =
+                        i + 2 + usize::from(asked_words.get(i + 2).is_some_and(|t| t == "the"));
+                    if let Some(k) = asked_words
+                        .get(at)
+                        .and_then(|x| words.iter().position(|w| w == x))
+                        && !subjects.contains(&k)
+                    {
+                        subjects.push(k);
+                    }
+                }
+            }
             // The subject whole, a name not being a word's start: `rust` of "the oldest Rust
             // version" is in `rust-version = "1.76"`, not in `rustls-tls` (a Rust workspace,
             // session 53: the reqwest line holding `rustls-tls` was shown beside it, and of
             // the two the line of the lowest version, reqwest's `0.12.5`, was kept).
             held.iter()
                 .filter(|&&(mi, li, ref found)| {
-                    let lower = shown_text(results[mi].1[li]).to_lowercase();
+                    let mut lower = shown_text(results[mi].1[li]).to_lowercase();
+                    if let Some(naming) = entry_naming_line(&results[mi].1, li) {
+                        lower = format!("{lower}\n{}", naming.to_lowercase());
+                    }
                     found.iter().any(|k| {
                         subjects.contains(k)
                             && (holds_whole(&lower, &words[*k])
@@ -5638,6 +5671,24 @@ fn holds_word(text: &str, word: &str) -> bool {
                     .next()
                     .is_none_or(|c| !c.is_alphanumeric()))
     })
+}
+
+/// For a search's output line `lines[li]` shown "in the entry line N names", the text of line
+/// N as the same output shows it; `None` for any other line.
+fn entry_naming_line<'a>(lines: &[&'a str], li: usize) -> Option<&'a str> {
+    let line = lines.get(li)?;
+    let (place, _) = line.split_once("): ")?;
+    let (file, rest) = place.split_once(" (line ")?;
+    let n = rest
+        .split_once(", in the entry line ")?
+        .1
+        .split(|c: char| !c.is_ascii_digit())
+        .next()?;
+    let want = format!("{file} (line {n}): ");
+    lines[..li]
+        .iter()
+        .rev()
+        .find_map(|l| l.strip_prefix(want.as_str()))
 }
 
 /// Whether `text` holds `word` as a word of its own, no letter or digit on either side

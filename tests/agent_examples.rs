@@ -10150,3 +10150,43 @@ fn a_default_asked_in_a_unit_searches_the_default_of_its_noun() {
         r"default[\\w.-]*cache",
     );
 }
+
+/// Found with a Crystal web service (session 53, pg_driver_version): asked "Which version of the
+/// crystal-pg driver does spire depend on?", the search for `crystal-pg` showed shard.yml's
+/// `github: will/crystal-pg` without the `version: ~> 0.28.0` under it, and Qwen2.5-Coder-0.5B
+/// answered `crystal-ameba/ameba`. A dependency's source names its entry (the entry's lines are
+/// shown), a line of the entry holds the words of the line naming it, and "version of the X"
+/// makes X the version's subject: the entry's version bears on the question first.
+#[test]
+fn a_dependency_entry_named_by_its_source_shows_its_version() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "shard.yml",
+            "name: spire\nversion: 1.3.2\n\ndependencies:\n  kemal:\n    github: kemalcr/kemal\n    version: ~> 1.5.0\n  pg:\n    github: will/crystal-pg\n    version: ~> 0.28.0\n\ndevelopment_dependencies:\n  ameba:\n    github: crystal-ameba/ameba\n    version: ~> 1.6.1\n",
+        )],
+    );
+    let prompt = "Which version of the crystal-pg driver does spire depend on?";
+    let grep = call(
+        "grep",
+        json!({"pattern": "crystal-pg", "ignore_case": true}),
+    );
+    let (t, requests) = run_prompt(
+        &dir,
+        prompt,
+        vec![grep.clone(), grep.clone(), grep, "I do not know.".into()],
+    );
+    let output = &t.turns[0].calls[0].result.output;
+    assert!(
+        output.contains("shard.yml (line 10, in the entry line 9 names):     version: ~> 0.28.0"),
+        "{output}"
+    );
+    let asked = &requests[3].messages.last().unwrap().content;
+    assert!(
+        bearing_lines(asked)
+            .trim()
+            .starts_with("shard.yml (line 10, in the entry line 9 names):     version: ~> 0.28.0"),
+        "{asked}"
+    );
+}

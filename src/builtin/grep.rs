@@ -1903,8 +1903,8 @@ fn block_indent(line: &str) -> usize {
         .sum()
 }
 
-/// When `line` names an entry of a data file — `name`, `id`, `title` or `label` set with `=`
-/// or `:`, in a YAML list's item (`- name: web`) or not (`name = "attic"`) — the indentation the
+/// When `line` names an entry of a data file — `name`, `id`, `title`, `label`, or a source
+/// (`github`, `git`, `gitlab`) set with `=` or `:`, in a YAML list's item (`- name: web`) or not (`name = "attic"`) — the indentation the
 /// entry's other keys have at least (a list item's: past its `- `); `None` otherwise.
 fn names_entry(line: &str) -> Option<usize> {
     let indent = block_indent(line);
@@ -1914,7 +1914,11 @@ fn names_entry(line: &str) -> Option<usize> {
         None => (t, indent),
     };
     let t = t.trim_start_matches(['"', '\'']);
-    ["name", "id", "title", "label"]
+    // And where a dependency comes from, which names it as well (shard.yml's `pg:` / `github:
+    // will/crystal-pg` / `version: ~> 0.28.0`: a Crystal web service, session 53, where asked
+    // "Which version of the crystal-pg driver does spire depend on?", the search showed the
+    // `github:` line alone and Qwen2.5-Coder-0.5B answered another dependency's source).
+    ["name", "id", "title", "label", "github", "git", "gitlab"]
         .iter()
         .any(|k| {
             t.strip_prefix(k).is_some_and(|r| {
