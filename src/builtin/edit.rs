@@ -738,6 +738,16 @@ fn of_settings<T>(request: &str, mut hits: Vec<(String, T)>) -> Vec<(String, T)>
         }
     };
     keep(&mut hits, &|path| !is_test_file(path));
+    // Not a lock file, which the package manager writes from the manifest, unless the request
+    // speaks of one (a Crystal web service, session 53: "Upgrade Kemal to 1.6.0." found
+    // shard.lock's `version: 1.5.0` beside shard.yml's `version: ~> 1.5.0`, and offered neither).
+    let lock_said = crate::tools::request_words(request).any(|w| {
+        let w = w.to_lowercase();
+        w.starts_with("lock") || w.ends_with(".lock")
+    });
+    if !lock_said {
+        keep(&mut hits, &|path| !is_lock_file(path));
+    }
     // Not the words of a clause saying what to leave as it is ("Leave production as it is.").
     let words: Vec<String> = asked::said_words(request).into_iter().take(200).collect();
     let says = |variant: &str| crate::tools::variant_said(&words, variant);
@@ -1046,6 +1056,17 @@ impl Edit {
         (new_text != old_text && text.matches(old_text.as_str()).count() == 1)
             .then(|| json!({"path": path, "old_text": old_text, "new_text": new_text}))
     }
+}
+
+/// Whether `path` is a lock file a package manager writes (`Cargo.lock`, `shard.lock`,
+/// `package-lock.json`, `pnpm-lock.yaml`, `go.sum`, …).
+fn is_lock_file(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
+    name.ends_with(".lock")
+        || name.ends_with("-lock.json")
+        || name.ends_with("-lock.yaml")
+        || name == "go.sum"
+        || name == "npm-shrinkwrap.json"
 }
 
 /// Whether `path` is a project's history: `CHANGELOG`, `CHANGES`, `HISTORY`, `NEWS`, `RELEASES`
