@@ -523,6 +523,7 @@ pub(crate) fn value_set(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
         .or_else(|| use_of(parts))
         .or_else(|| times_done(parts))
         .or_else(|| time_should(parts))
+        .or_else(|| after_time(parts))
     {
         return Some(required);
     }
@@ -1323,6 +1324,47 @@ fn time_should(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
     }
     keys.push(rest[n + 1].clone());
     Some((rest[n].clone(), keys))
+}
+
+/// "V (…) K after N unit (instead)": a clause opened by a verb, no "to" in it, ending its
+/// words with "after", a whole number and a unit of time — N for the clause's words between
+/// the verb and "after" (particles and articles aside) and the unit. Found with a Go job
+/// worker (session 53): "In production, give up on a job after 3 minutes instead." was read
+/// as no change (`job_timeout_seconds: 110`).
+///
+/// ```text
+/// In production, give up on a job after 3 minutes instead  → (3, [job, minutes])
+/// ```
+fn after_time(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
+    const SKIP: &[&str] = &[
+        "up", "on", "off", "out", "a", "an", "the", "it", "them", "any", "each", "every",
+    ];
+    let verb = (0..parts.len()).rfind(|&i| opens_clause(parts, i) && !parts[i].quoted)?;
+    let rest = clause(&parts[verb..]);
+    if rest.iter().any(|p| p.is("to")) {
+        return None;
+    }
+    let at = (1..rest.len()).find(|&i| rest[i].is("after"))?;
+    let (value, unit) = (rest.get(at + 1)?, rest.get(at + 2)?);
+    if !whole_number(value)
+        || unit.quoted
+        || !crate::tools::unit_named(&unit.text).is_some_and(crate::tools::is_time_unit)
+        || rest[at + 3..]
+            .iter()
+            .any(|p| !p.is_any(&["instead", "by", "default"]))
+    {
+        return None;
+    }
+    let mut keys: Vec<Part> = rest[1..at]
+        .iter()
+        .filter(|p| is_value(p) && !p.is_any(SKIP))
+        .cloned()
+        .collect();
+    if keys.is_empty() {
+        return None;
+    }
+    keys.push(unit.clone());
+    Some((value.clone(), keys))
 }
 
 /// Whether `p` is a whole number written without quotes: the number of "wait 30 seconds",

@@ -1992,7 +1992,26 @@ fn set_asked(
     keys: &[asked::Part],
     value: &str,
 ) -> Option<(String, String)> {
-    let (line, old_value) = value_line(text, keys, value)?;
+    // A version written with a leading `v` ("Upgrade go-redis to v9.6.1.") is found as the
+    // version, and written as the line writes its own: go.mod's `v9.5.3` keeps its `v` (a Go
+    // job worker, session 53: offered no change).
+    let bare = value
+        .strip_prefix(['v', 'V'])
+        .filter(|b| b.starts_with(|c: char| c.is_ascii_digit()) && version_like(b));
+    let (line, old_value, value) = match bare.and_then(|b| value_line(text, keys, b).zip(Some(b))) {
+        Some(((line, old), b)) => {
+            let value = if unquoted(old).starts_with(['v', 'V']) {
+                value
+            } else {
+                b
+            };
+            (line, old, value)
+        }
+        None => {
+            let (line, old) = value_line(text, keys, value)?;
+            (line, old, value)
+        }
+    };
     let number = !value.is_empty() && value.chars().all(|c| c.is_ascii_digit() || c == '.');
     let old_value = if number && old_value.contains('(') {
         call_number(old_value, keys)?
@@ -2217,6 +2236,26 @@ fn of_kind(old: &str, value: &str) -> bool {
         return false;
     }
     let number = !value.is_empty() && value.chars().all(|c| c.is_ascii_digit() || c == '.');
+    // Nor an image's name and a tag that is more than a version, which a number would replace
+    // whole (a Go job worker, session 53: "Build the Docker image with Go 1.24.2." offered the
+    // Compose file's `image: redis:7.2.5-alpine` as `image: 1.24.2`); a tag that is a version
+    // alone is replaced keeping the name (see `with_value`).
+    let image_ref = |v: &str| {
+        let v = unquoted(v);
+        v.split_once(':').is_some_and(|(name, tag)| {
+            !name.is_empty()
+                && !tag.is_empty()
+                && name.starts_with(|c: char| c.is_ascii_alphabetic())
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '/' | '-' | '_'))
+                && !tag.starts_with('/')
+                && !version_like(tag.trim_start_matches('v'))
+        })
+    };
+    if number && image_ref(old) {
+        return false;
+    }
     // A version of three parts or more is not a whole number's (CMakePresets.json's schema
     // `"version": 6` is no project version: a C++/CMake daemon, session 41).
     if number && value.matches('.').count() >= 2 && !unquoted(old).contains('.') {
@@ -2630,6 +2669,37 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
                     {
                         found.push((line, v));
                     }
+                }
+            }
+        }
+        // Or a variable naming the package and its version, the package's parts joined
+        // (`GOLANGCI_LINT_VERSION ?= v1.59.1` in a Makefile for "Bump golangci-lint to
+        // v1.62.2.", `ARG NODE_VERSION=20.11.1`): a Go job worker, session 53.
+        if found.is_empty() {
+            for key in value_keys(keys).filter(|k| k.chars().count() >= 2) {
+                let joined: String = key
+                    .chars()
+                    .filter(char::is_ascii_alphanumeric)
+                    .collect::<String>()
+                    .to_lowercase();
+                found.extend(text.lines().filter(|l| !is_comment(l)).filter_map(|line| {
+                    let (name, old) = version_variable(line)?;
+                    let name: String = name
+                        .chars()
+                        .filter(char::is_ascii_alphanumeric)
+                        .collect::<String>()
+                        .to_lowercase();
+                    (name == format!("{joined}version")).then_some((line, old))
+                }));
+            }
+        }
+        // Or an image named by a word of the request, its tag opening with the version:
+        // `FROM golang:1.23.1-bookworm AS build` for "Build the Docker image with Go 1.24.2."
+        // (a Go job worker, session 53; Go's image is `golang`).
+        if found.is_empty() {
+            for line in text.lines().filter(|l| !is_comment(l)) {
+                if let Some(old) = image_version(line, keys) {
+                    found.push((line, old));
                 }
             }
         }
@@ -3711,6 +3781,68 @@ fn keyed_value(line: &str) -> Option<(&str, &str)> {
 fn version_like(value: &str) -> bool {
     let v = unquoted(value);
     v.starts_with(|c: char| c.is_ascii_digit()) && v.chars().all(|c| c.is_ascii_digit() || c == '.')
+}
+
+/// The name and the version of `line` when it sets a variable to a version written with dots,
+/// a leading `v` aside: `GOLANGCI_LINT_VERSION ?= v1.59.1` (`:=`, `=`, `:` too), `ARG
+/// NODE_VERSION=20.11.1`, `export GO_VERSION="1.22"`; `None` otherwise.
+fn version_variable(line: &str) -> Option<(&str, &str)> {
+    let t = line.trim_start();
+    let t = ["ARG ", "ENV ", "export "]
+        .iter()
+        .find_map(|k| t.strip_prefix(k))
+        .map_or(t, str::trim_start);
+    let end = t.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))?;
+    let (name, rest) = t.split_at(end);
+    let rest = rest.trim_start();
+    let rest = ["?=", ":=", "=", ":"]
+        .iter()
+        .find_map(|op| rest.strip_prefix(op))?
+        .trim_start()
+        .trim_start_matches(['"', '\'']);
+    let rest = rest.strip_prefix(['v', 'V']).unwrap_or(rest);
+    let len = rest
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(rest.len());
+    let version = &rest[..len];
+    (!name.is_empty() && version.contains('.') && version_like(version)).then_some((name, version))
+}
+
+/// Images a language's name does not spell (`golang` for "Go").
+const IMAGE_NAMES: &[(&str, &str)] = &[
+    ("go", "golang"),
+    ("nodejs", "node"),
+    ("postgresql", "postgres"),
+];
+
+/// When `line` is a Dockerfile's `FROM` or a Compose file's `image:` whose image (its last
+/// path part) one of `keys` names — as itself or as the image of a language's name (see
+/// `IMAGE_NAMES`) — and whose tag opens with a version written with dots: that version (`1.23.1`
+/// of `golang:1.23.1-bookworm`); `None` otherwise.
+fn image_version<'a>(line: &'a str, keys: &[asked::Part]) -> Option<&'a str> {
+    let t = line.trim_start();
+    let reference = if t.get(..5).is_some_and(|f| f.eq_ignore_ascii_case("from ")) {
+        t[5..].split_whitespace().find(|w| !w.starts_with("--"))?
+    } else {
+        t.trim_start_matches("- ")
+            .strip_prefix("image:")?
+            .trim()
+            .trim_matches(['"', '\''])
+    };
+    let (image, tag) = reference.rsplit_once(':')?;
+    let image = image.rsplit('/').next()?.to_ascii_lowercase();
+    let named = value_keys(keys).any(|k| {
+        let k = k.to_ascii_lowercase();
+        k == image
+            || IMAGE_NAMES
+                .iter()
+                .any(|&(word, img)| word == k && img == image)
+    });
+    let len = tag
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(tag.len());
+    let version = &tag[..len];
+    (named && version.contains('.') && version_like(version)).then_some(version)
 }
 
 /// The name and value of `line` when it defines a name to one literal the Lisp way: `(def
