@@ -3202,6 +3202,14 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 let found: Vec<usize> = (0..words.len())
                     .filter(|&k| {
                         holds_word(&lower, &words[k])
+                            // A participle by its stem: `max_retries: 11` for "how many times is
+                            // a failing job retried" (a Go job worker, session 53, where no
+                            // line was shown as bearing and Qwen2.5-Coder-0.5B answered `14`,
+                            // a line number).
+                            || (words[k].ends_with("ed")
+                                && crate::tools::ed_stems(&words[k])
+                                    .iter()
+                                    .any(|s| holds_word(&lower, s)))
                             || listed.iter().any(|p| crate::tools::same_word(p, &words[k]))
                             || entry.iter().any(|p| p.eq_ignore_ascii_case(&words[k]))
                             // A long flag by its name, as code declaring it writes it
@@ -3594,10 +3602,33 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         } else {
             Vec::new()
         };
+        // Asked "how many times is K V-ed", the lines holding V's stem count what is asked
+        // (`max_retries: 11` over `job_timeout_seconds: 110` for "how many times is a failing
+        // job retried …": a Go job worker, session 53).
+        let done_stems: Vec<String> = asked_words
+            .windows(3)
+            .position(|w| w == ["how", "many", "times"])
+            .and_then(|at| {
+                asked_words[at + 3..]
+                    .iter()
+                    .take(8)
+                    .find(|w| w.len() >= 5 && w.ends_with("ed"))
+            })
+            .map(|w| crate::tools::ed_stems(w))
+            .unwrap_or_default();
+        let counting: Vec<(usize, usize)> = held
+            .iter()
+            .filter(|&&(mi, li, _)| {
+                let lower = shown_text(results[mi].1[li]).to_lowercase();
+                done_stems.iter().any(|s| holds_word(&lower, s))
+            })
+            .map(|&(mi, li, _)| (mi, li))
+            .collect();
         for kept in [
             &primary,
             &named_variant,
             &of_defaults,
+            &counting,
             &writing_versions,
             &of_subject,
             &defining,

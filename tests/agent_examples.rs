@@ -10190,3 +10190,33 @@ fn a_dependency_entry_named_by_its_source_shows_its_version() {
         "{asked}"
     );
 }
+
+/// Found with a Go job worker (session 53, prod_max_retries): asked "In production, how many
+/// times is a failing job retried before it ends up on the dead-letter list?", after reads of
+/// `configs/drover.prod.yaml` no line was shown as bearing ("retried" is no start of
+/// `retries`), and Qwen2.5-Coder-0.5B answered `14`, a line number. A participle holds by its
+/// stem, and asked how many times something is done, the lines holding its stem come first.
+#[test]
+fn how_many_times_a_thing_is_done_shows_its_count() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "configs/drover.prod.yaml",
+            "worker:\n  concurrency: 56\n  job_timeout_seconds: 110\n\nretry:\n  max_retries: 11\n  backoff_base_ms: 1000\n",
+        )],
+    );
+    let prompt = "In production, how many times is a failing job retried before it ends up on the dead-letter list?";
+    let read = call("read", json!({"path": "configs/drover.prod.yaml"}));
+    let (_, requests) = run_prompt(
+        &dir,
+        prompt,
+        vec![read.clone(), read.clone(), read, "I do not know.".into()],
+    );
+    let asked = &requests[3].messages.last().unwrap().content;
+    assert_eq!(
+        bearing_lines(asked).trim(),
+        "6\t  max_retries: 11",
+        "{asked}"
+    );
+}
