@@ -2577,6 +2577,12 @@ pub fn question_part(prompt: &str) -> &str {
 ///     "Cover plots should show the 20 most abundant taxa unless the caller asks for a different number."
 /// ));
 /// assert!(!asks_change("The report should show the totals."));
+/// assert!(asks_change(
+///     "In production, a batch that isn't full should be shipped after 6000 ms instead."
+/// ));
+/// assert!(asks_change("Production should cache links for 12 hours instead."));
+/// assert!(asks_change("In production, give up on a job after 3 minutes instead."));
+/// assert!(!asks_change("It gives up after 3 minutes."));
 /// ```
 #[must_use]
 pub fn asks_change(prompt: &str) -> bool {
@@ -2684,6 +2690,35 @@ fn verb_clauses(lower: &str) -> usize {
         + built_with_clauses(lower)
         + should_clauses(lower)
         + use_of_clauses(lower)
+        + time_clauses(lower)
+}
+
+/// How many clauses of `lower` (lower case) say after (for, within, every) what length of time
+/// something should be done: "a batch that isn't full should be shipped after 6000 ms
+/// instead", "production should cache links for 12 hours instead" (`should` or `must` before
+/// the length), or a clause opened by a verb of ending or dropping — "give up on a job after
+/// 3 minutes instead", "expire sessions after 2 hours". Found with a Rust workspace, a Crystal
+/// web service and a Go job worker (session 53): each was taken for a question, so the change
+/// `builtin::asked` reads in it (`time_should`, `after_time`) was never offered.
+fn time_clauses(lower: &str) -> usize {
+    const VERBS: &[&str] = &[
+        "give", "stop", "abort", "cancel", "kill", "drop", "expire", "ship", "flush", "close",
+        "restart", "delete", "remove", "evict", "purge", "rotate", "refresh", "time",
+    ];
+    clause_words(lower)
+        .filter(|words| {
+            let Some(at) = words.windows(3).position(|w| {
+                ["after", "for", "within", "every"].contains(&w[0])
+                    && !w[1].is_empty()
+                    && w[1].chars().all(|c| c.is_ascii_digit())
+                    && crate::tools::unit_named(w[2]).is_some_and(crate::tools::is_time_unit)
+            }) else {
+                return false;
+            };
+            words[..at].iter().any(|w| ["should", "must"].contains(w))
+                || words.first().is_some_and(|w| VERBS.contains(w))
+        })
+        .count()
 }
 
 /// How many clauses of `lower` (lower case) open "use a|an K of N": "In production, use an
