@@ -10220,3 +10220,35 @@ fn how_many_times_a_thing_is_done_shows_its_count() {
         "{asked}"
     );
 }
+
+/// Found with a Go job worker (session 53, docker_exposed_port): asked "Which port does the
+/// Docker image expose?", the look searched `port` across the workspace — the Dockerfile, named
+/// by its stem, lacks the word — and Qwen2.5-Coder-0.5B answered the code's default, 7460. A
+/// Dockerfile's `EXPOSE` line writes the ports its image exposes: its read is the look.
+#[test]
+fn a_dockerfile_exposing_a_port_is_read_for_the_port() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "Dockerfile",
+                "FROM golang:1.23.1-bookworm AS build\nRUN go build -o /out/drover ./cmd/drover\n\nFROM gcr.io/distroless/static-debian12:nonroot\nCOPY --from=build /out/drover /drover\nEXPOSE 9183\nENTRYPOINT [\"/drover\", \"run\"]\n",
+            ),
+            (
+                "internal/config/config.go",
+                "package config\n\n// DefaultHTTPPort is the port of the health and metrics server.\nconst DefaultHTTPPort = 7460\n",
+            ),
+        ],
+    );
+    let asked = asked_after_answer(
+        &dir,
+        "Which port does the Docker image expose?",
+        "8080",
+        "Done.",
+    );
+    assert!(
+        asked.ends_with(r#"{"name":"read","arguments":{"path":"Dockerfile"}}"#),
+        "{asked}"
+    );
+}

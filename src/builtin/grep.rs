@@ -1387,6 +1387,15 @@ fn phrase_elsewhere(sb: &Sandbox, request: &str, file: &str) -> Option<String> {
     {
         text.push_str("\nbase image stage final\n");
     }
+    // And its `EXPOSE` lines the ports the image exposes (a Go job worker, session 53: asked
+    // "Which port does the Docker image expose?", the look searched `port` across the
+    // workspace, its lines of code and docs, and Qwen2.5-Coder-0.5B answered the code's
+    // default, 7460; the Dockerfile says `EXPOSE 9183`).
+    if (name.contains("dockerfile") || name.contains("containerfile"))
+        && text.lines().any(|l| l.trim_start().starts_with("expose "))
+    {
+        text.push_str("\nport ports exposed\n");
+    }
     // The file sets what the question asks for under its own key (`image:` in Molecule's
     // `molecule.yml` for "Which container image do the Molecule tests run in?"): its read
     // answers it, whatever other word of the question it lacks (an Ansible role, session 44:
