@@ -3828,6 +3828,21 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 crate::builtin::SHOWN_WITH.iter().any(|m| next.contains(m))
                     && match_line(next).map(|(p, _)| p) == match_line(lines[li]).map(|(p, _)| p)
             }) {
+                // The same key in another section comes only for a section the request names
+                // ("the production profile"): shard.yml's `development_dependencies` brought
+                // ameba's `version: ~> 1.6.1` after crystal-pg's, and Qwen2.5-Coder-0.5B
+                // answered it (a Crystal web service, session 53).
+                if let Some((_, section)) =
+                    next.split_once(", the same key in the section on line ")
+                    && let Some(name) = section.split('`').nth(1)
+                    && !crate::tools::request_words(&self.request).any(|w| {
+                        crate::tools::name_words(&name.replace(['.', '-'], "_"))
+                            .iter()
+                            .any(|p| crate::tools::same_word(p, w) || p.eq_ignore_ascii_case(w))
+                    })
+                {
+                    continue;
+                }
                 let next = cut(next);
                 if !out.contains(&next) {
                     out.push(next);

@@ -10183,10 +10183,11 @@ fn a_dependency_entry_named_by_its_source_shows_its_version() {
         "{output}"
     );
     let asked = &requests[3].messages.last().unwrap().content;
-    assert!(
-        bearing_lines(asked)
-            .trim()
-            .starts_with("shard.yml (line 10, in the entry line 9 names):     version: ~> 0.28.0"),
+    // Not ameba's `version: ~> 1.6.1`, the same key in `development_dependencies`, which the
+    // question does not name (Qwen2.5-Coder-0.5B answered it when it followed).
+    assert_eq!(
+        bearing_lines(asked).trim(),
+        "shard.yml (line 10, in the entry line 9 names):     version: ~> 0.28.0",
         "{asked}"
     );
 }
@@ -10251,4 +10252,34 @@ fn a_dockerfile_exposing_a_port_is_read_for_the_port() {
         asked.ends_with(r#"{"name":"read","arguments":{"path":"Dockerfile"}}"#),
         "{asked}"
     );
+}
+
+/// Found with a Crystal web service (session 53, rate_limit_file): asked "Which source file
+/// implements the per-client request throttling?", after the search had shown
+/// `src/spire/rate_limiter.cr`, Qwen2.5-Coder-0.5B answered `Spire`, the module's name, and
+/// the answer was taken: "Which source file" was not read as asking which file. A word of the
+/// file's kind may stand between "which" and "file": the answer naming no file is asked again,
+/// with the files the results name.
+#[test]
+fn which_source_file_wants_a_file_as_its_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "src/spire/rate_limiter.cr",
+            "module Spire\n  # Fixed-window request limiter. A limit of 0 turns throttling off.\n  class RateLimiter\n  end\nend\n",
+        )],
+    );
+    let grep = call(
+        "grep",
+        json!({"pattern": "throttling", "ignore_case": true}),
+    );
+    let (t, requests) = run_prompt(
+        &dir,
+        "Which source file implements the per-client request throttling?",
+        vec![grep, "Spire".into(), "src/spire/rate_limiter.cr".into()],
+    );
+    let asked = &requests[2].messages.last().unwrap().content;
+    assert!(asked.contains("`src/spire/rate_limiter.cr`"), "{asked}");
+    assert_eq!(t.answer.as_deref(), Some("src/spire/rate_limiter.cr"));
 }

@@ -702,15 +702,34 @@ fn lower_words(text: &str) -> Vec<String> {
 /// use toolmend::agent::correct::asks_which_file;
 /// assert!(asks_which_file("Which file sets the database password?"));
 /// assert!(asks_which_file("In what files is retries read?"));
+/// assert!(asks_which_file("Which source file implements the request throttling?"));
 /// assert!(!asks_which_file("What does the file say about retries?"));
 /// assert!(!asks_which_file("Tell me which file sets it."));
 /// ```
 #[must_use]
 pub fn asks_which_file(prompt: &str) -> bool {
     let words = lower_words(prompt);
+    // One word of the file's kind between them too: "Which source file implements …?" (a
+    // Crystal web service, session 53: answered `Spire`, the module's name, and not asked for
+    // the file).
+    let file = |i: usize| words.get(i).is_some_and(|w| w == "file" || w == "files");
+    let kind = |i: usize| {
+        words.get(i).is_some_and(|k| {
+            [
+                "source",
+                "config",
+                "configuration",
+                "test",
+                "code",
+                "script",
+            ]
+            .contains(&k.as_str())
+        })
+    };
     is_question(prompt)
-        && words.windows(2).any(|w| {
-            ["which", "what"].contains(&w[0].as_str()) && ["file", "files"].contains(&w[1].as_str())
+        && (0..words.len()).any(|i| {
+            ["which", "what"].contains(&words[i].as_str())
+                && (file(i + 1) || (kind(i + 1) && file(i + 2)))
         })
 }
 
