@@ -3838,7 +3838,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     && !crate::tools::request_words(&self.request).any(|w| {
                         crate::tools::name_words(&name.replace(['.', '-'], "_"))
                             .iter()
-                            .any(|p| crate::tools::same_word(p, w) || p.eq_ignore_ascii_case(w))
+                            .any(|p| crate::tools::same_word(p, w))
                     })
                 {
                     continue;
@@ -5705,17 +5705,14 @@ fn holds_short(text: &str, short: &str) -> bool {
 /// than four characters is held only whole (`go`, `-w`).
 fn holds_word(text: &str, word: &str) -> bool {
     // A word of fewer than four letters is held whole (`go 1.21`, not `golang` or `good`).
-    let whole = word.chars().count() < 4;
+    if word.chars().count() < 4 {
+        return holds_whole(text, word);
+    }
     text.match_indices(word).any(|(at, _)| {
         text[..at]
             .chars()
             .next_back()
             .is_none_or(|c| !c.is_alphanumeric())
-            && (!whole
-                || text[at + word.len()..]
-                    .chars()
-                    .next()
-                    .is_none_or(|c| !c.is_alphanumeric()))
     })
 }
 

@@ -1300,7 +1300,7 @@ fn times_done(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
 fn time_should(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
     const SKIP: &[&str] = &[
         "should", "must", "be", "is", "are", "isn't", "aren't", "not", "that", "which", "get",
-        "gets",
+        "gets", "in", "at", "a", "an",
     ];
     let modal = (1..parts.len()).find(|&i| parts[i].is_any(&["should", "must"]))?;
     let start = (0..modal).rfind(|&i| opens_clause(parts, i)).unwrap_or(0);
@@ -1316,7 +1316,7 @@ fn time_should(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
     let mut keys: Vec<Part> = parts[start..modal]
         .iter()
         .chain(&rest[1..n - 1])
-        .filter(|p| is_value(p) && !p.is_any(SKIP) && !p.is_any(&["in", "at", "a", "an"]))
+        .filter(|p| is_value(p) && !p.is_any(SKIP))
         .cloned()
         .collect();
     if keys.is_empty() {
