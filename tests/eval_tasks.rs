@@ -295,7 +295,8 @@ fn the_shipped_tasks_read() {
     // and the Vue/Vite front-end of session 47, the OCaml/dune planner, the R package and the
     // Zig StatsD bridge of session 49, the Julia package and the Erlang/OTP service of session
     // 51, the Perl distribution and the Nim daemon of session 52, the Rust workspace and the
-    // Crystal web service and the Go job worker of session 53 (written before any run on them).
+    // Crystal web service and the Go job worker of session 53, the Gleam feed relay, the F#
+    // inventory API and the Deno uptime checker of session 54 (written before any run on them).
     for (file, folder) in [
         ("examples/tasks.jsonl", "examples/workspace"),
         ("examples/tasks-project.jsonl", "examples/project"),
@@ -337,6 +338,9 @@ fn the_shipped_tasks_read() {
         ("examples/tasks-cinder.jsonl", "examples/cinder"),
         ("examples/tasks-spire.jsonl", "examples/spire"),
         ("examples/tasks-drover.jsonl", "examples/drover"),
+        ("examples/tasks-brook.jsonl", "examples/brook"),
+        ("examples/tasks-thimble.jsonl", "examples/thimble"),
+        ("examples/tasks-lantern.jsonl", "examples/lantern"),
     ] {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         let list = tasks::load(&std::fs::read_to_string(root.join(file)).unwrap()).unwrap();
