@@ -1284,7 +1284,32 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             } else {
                 // Some call of this run gave a result (for a made-up tool sent again).
                 let has_result = seen.values().any(|p| p.result.is_ok());
-                match seen.get_mut(&key) {
+                // A read-only call not made before runs now; when it gives exactly a result the
+                // model already has from another call of the tool, it is a repeat of that call
+                // (a Go job worker, session 53: `read` of the production config with
+                // `start_line` 1 and `end_line` 2000, then without them, each sent twice — four
+                // turns of the same 28 lines, and the answer, `19`, came on the last turn).
+                let mut probe = None;
+                let mut alias = None;
+                if !seen.contains_key(&key) && self.tools.is_read_only(&call.name) {
+                    let t = Instant::now();
+                    let r = self.tools.call(&call).await;
+                    self.toolbox_wait += t.elapsed();
+                    if r.is_ok() {
+                        alias = seen
+                            .iter()
+                            .find(|(k, p)| {
+                                k.split('\u{0}').next() == Some(call.name.as_str())
+                                    && p.result.is_ok()
+                                    && p.result.ran_as.is_none()
+                                    && p.result.output == r.output
+                            })
+                            .map(|(k, _)| k.clone());
+                    }
+                    probe = Some(r);
+                }
+                let exact = alias.is_none();
+                match seen.get_mut(alias.as_ref().unwrap_or(&key)) {
                     // Only a read-only call's result stands for its repeat; a call that changes
                     // things runs again when asked again.
                     Some(prev)
@@ -1300,6 +1325,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                                     &call.name,
                                     &prev.result.output,
                                     &self.typed,
+                                    exact,
                                 );
                                 // A model going round in circles gets the change the request
                                 // spells out, when none is made yet, else the call the
@@ -1325,6 +1351,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                                     &call.name,
                                     &prev.result.output,
                                     &self.typed,
+                                    exact,
                                 );
                                 if let Some(due) = &self.change_due {
                                     // The next step is the change: the next turn keeps the
@@ -1345,7 +1372,12 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                             }
                             _ => {
                                 end_run = !progress;
-                                correct::repeat_firm(&call.name, &prev.result.output, &self.typed)
+                                correct::repeat_firm(
+                                    &call.name,
+                                    &prev.result.output,
+                                    &self.typed,
+                                    exact,
+                                )
                             }
                         };
                         (r, f)
@@ -1424,7 +1456,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     }
                     _ => {
                         ran = true;
-                        let (r, f, why) = self.run_call(&call, on_event, &mut skip, None).await;
+                        let (r, f, why) = self.run_call(&call, on_event, &mut skip, probe).await;
                         retry = why;
                         (r, f)
                     }
@@ -2166,6 +2198,22 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 "the answer's number is only a file's size in a listing: asked to answer from the files",
             ));
         }
+        // The message for a number no result holds, and whether the next turn offers no
+        // tools: with the whole file read, the lines bearing on the request are what to answer
+        // from (a Rust workspace, session 54: asked "What is the newest Rust toolchain that CI
+        // runs the tests on?", shown ci.yml whole, Qwen2.5-Coder-0.5B answered `1.1.1`; told
+        // to answer or call a tool, it read ci.yml twice more and the run ended unanswered).
+        let unfounded = |number: &str| {
+            let look = self.whole_file_look(turns);
+            let bearing = if look.is_none() {
+                correct::bearing(evidence())
+            } else {
+                None
+            };
+            let message =
+                correct::number_unfounded(number, &self.typed, look.as_deref(), bearing.as_deref());
+            (message, bearing.is_some())
+        };
         // A version or a price no result holds: made up. Found with the tally set (session
         // 30): shown go.mod's `require` line, Qwen2.5-Coder-0.5B answered `Go 1.17.1`.
         if !asked.number
@@ -2173,12 +2221,10 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             && let Some(number) = correct::unfounded_number(content, prompt, texts())
         {
             asked.number = true;
+            let (message, answer_only) = unfounded(&number);
+            asked.answer_only = answer_only;
             return Some((
-                correct::number_unfounded(
-                    &number,
-                    &self.typed,
-                    self.whole_file_look(turns).as_deref(),
-                ),
+                message,
                 "the answer holds a number no tool result holds: asked to answer from the results",
             ));
         }
@@ -2233,12 +2279,10 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             let shown: Vec<&str> = texts().flat_map(str::lines).map(shown_text).collect();
             if let Some(number) = correct::unfounded_default(content, prompt, &shown) {
                 asked.number = true;
+                let (message, answer_only) = unfounded(&number);
+                asked.answer_only = answer_only;
                 return Some((
-                    correct::number_unfounded(
-                        &number,
-                        &self.typed,
-                        self.whole_file_look(turns).as_deref(),
-                    ),
+                    message,
                     "the answer to a question about a default holds a whole number no result's line holds: asked to answer from the results",
                 ));
             }
@@ -2294,19 +2338,27 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 .map(|v| v.trim_matches('.'))
                 .filter(|v| writes_version(v))
                 .collect();
-            let lines: Vec<&str> = texts()
+            let raw: Vec<&str> = texts()
                 .flat_map(str::lines)
                 .filter(|l| !l.starts_with('(') && !l.starts_with('['))
-                .map(shown_text)
                 .collect();
-            let about = |l: &str| l.to_lowercase().contains(subject.as_str());
+            let lines: Vec<&str> = raw.iter().map(|l| shown_text(l)).collect();
+            let about_text = |l: &str| l.to_lowercase().contains(subject.as_str());
+            // A line is about the subject when it names it, or when a search shows it in the
+            // entry a line naming it names (`version: ~> 0.28.0` "in the entry line 27 names",
+            // `github: will/crystal-pg`: a Crystal web service, session 53, asked "Which version
+            // of the crystal-pg driver does spire depend on?", answered ameba's `1.6.1` from a
+            // line of the same key in `development_dependencies`).
+            let about_at = |i: usize| {
+                about_text(lines[i]) || entry_naming_line(&raw, i).is_some_and(about_text)
+            };
             // Lines about the subject that write a number: not a listing's `tern-planner.opam
             // (1053 bytes)`, a file's name and size (an OCaml/dune project, session 49: asked
             // "What version of tern is this?", the answer `tern 0.6.1` was told to answer from
             // that line instead). Each once.
             let mut on_subject: Vec<&str> = Vec::new();
-            for l in lines.iter().copied() {
-                if about(l)
+            for (i, l) in lines.iter().copied().enumerate() {
+                if about_at(i)
                     && !listed_file(l)
                     && l.chars().any(|c| c.is_ascii_digit())
                     && !on_subject.contains(&l)
@@ -2324,9 +2376,9 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 })
             };
             let elsewhere = given.iter().find_map(|v| {
-                let on = lines.iter().any(|l| about(l) && holds(l, v));
-                let other = lines.iter().find(|l| !about(l) && holds(l, v));
-                (!on).then_some(other).flatten().map(|l| (*v, *l))
+                let on = (0..lines.len()).any(|i| about_at(i) && holds(lines[i], v));
+                let other = (0..lines.len()).find(|&i| !about_at(i) && holds(lines[i], v));
+                (!on).then_some(other).flatten().map(|i| (*v, lines[i]))
             });
             // Or a whole number no line writes as one (`11`, a read's line number, or of
             // `1.11.1`), when lines about the subject write a number (a Clojure service,

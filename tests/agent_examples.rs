@@ -10283,3 +10283,139 @@ fn which_source_file_wants_a_file_as_its_answer() {
     assert!(asked.contains("`src/spire/rate_limiter.cr`"), "{asked}");
     assert_eq!(t.answer.as_deref(), Some("src/spire/rate_limiter.cr"));
 }
+
+/// Found with `toolmend eval tasks` (examples/drover, prod_max_retries, session 53):
+/// Qwen2.5-Coder-0.5B read the production config with `start_line` 1 and `end_line` 2000, sent
+/// that again, then read it without the range and sent that again — the same 28 lines four
+/// times, the last two as if new — and answered `19`, the line number of `max_retries: 11`, on
+/// the run's last turn. A read-only call whose result is exactly one the model already has is
+/// a repeat of that call: the third read is the second repeat, and the turn after it is for
+/// the answer, with no tools.
+#[test]
+fn a_call_giving_a_result_the_model_has_is_a_repeat() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "configs/worker.prod.yaml",
+            "worker:\n  concurrency: 56\nretry:\n  max_retries: 11\n",
+        )],
+    );
+    let ranged = call(
+        "read",
+        json!({"path": "configs/worker.prod.yaml", "start_line": 1, "end_line": 2000}),
+    );
+    let whole = call("read", json!({"path": "configs/worker.prod.yaml"}));
+    let (t, requests) = run_prompt(
+        &dir,
+        "In production, how many times is a failing job retried?",
+        vec![ranged.clone(), ranged, whole, "11 times.".into()],
+    );
+    let calls: Vec<_> = t.turns.iter().flat_map(|t| &t.calls).collect();
+    assert!(
+        calls[1]
+            .feedback
+            .starts_with("(You already called `read` with exactly these arguments;"),
+        "{}",
+        calls[1].feedback
+    );
+    assert!(calls[2].result.cached);
+    assert!(
+        calls[2]
+            .feedback
+            .starts_with("Stop calling `read` for this result: you already have its result"),
+        "{}",
+        calls[2].feedback
+    );
+    assert!(calls[2].feedback.contains("max_retries: 11"));
+    assert!(requests[3].tools.is_empty());
+    assert_eq!(t.answer.as_deref(), Some("11 times."));
+    // Another range of the file is a new result, and runs as one.
+    let part = call(
+        "read",
+        json!({"path": "configs/worker.prod.yaml", "start_line": 3, "end_line": 4}),
+    );
+    let (t, _) = run_prompt(
+        &dir,
+        "In production, how many times is a failing job retried?",
+        vec![
+            call("read", json!({"path": "configs/worker.prod.yaml"})),
+            part,
+            "11 times.".into(),
+        ],
+    );
+    assert!(!t.turns[1].calls[0].result.cached);
+    assert!(t.turns[1].calls[0].feedback.contains("max_retries: 11"));
+}
+
+/// Found with `toolmend eval tasks` (examples/spire, pg_driver_version, session 53): asked
+/// "Which version of the crystal-pg driver does spire depend on?", the search for `crystal-pg`
+/// showed `version: ~> 0.28.0` "in the entry line 27 names" (`github: will/crystal-pg`) and,
+/// as the same key in `development_dependencies`, ameba's `version: ~> 1.6.1`;
+/// Qwen2.5-Coder-0.5B answered `1.6.1`. A line in the entry a line naming the subject names is
+/// about the subject: the answer is pointed at it.
+#[test]
+fn a_version_from_another_entry_is_pointed_at_the_named_entrys_line() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "shard.yml",
+            "name: spire\nversion: 0.4.2\n\ndependencies:\n  kemal:\n    github: kemalcr/kemal\n    \
+             version: ~> 1.5.0\n  pg:\n    github: will/crystal-pg\n    version: ~> 0.28.0\n\n\
+             development_dependencies:\n  ameba:\n    github: crystal-ameba/ameba\n    \
+             version: ~> 1.6.1\n",
+        )],
+    );
+    let grep = call(
+        "grep",
+        json!({"pattern": "crystal-pg", "ignore_case": true}),
+    );
+    let (t, _) = run_prompt(
+        &dir,
+        "Which version of the crystal-pg driver does spire depend on?",
+        vec![grep, "1.6.1".into(), "0.28.0".into()],
+    );
+    let shown = &t.turns[0].calls[0].feedback;
+    assert!(shown.contains("version: ~> 0.28.0"), "{shown}");
+    let nudge = t.turns[2].nudge.as_deref().unwrap_or_default();
+    assert!(
+        nudge.starts_with("`1.6.1` is the version on a line about something else")
+            && nudge.contains("`version: ~> 0.28.0`"),
+        "{nudge}"
+    );
+    assert_eq!(t.answer.as_deref(), Some("0.28.0"));
+}
+
+/// Found with `toolmend eval tasks` (examples/cinder, ci_newest_toolchain, session 54): asked
+/// "What is the newest Rust toolchain that CI runs the tests on?", shown ci.yml whole,
+/// Qwen2.5-Coder-0.5B answered `1.1.1`; told that no result holds it and to answer or call a
+/// tool, it read ci.yml twice more and the run ended with no answer. With the whole file read,
+/// the message shows the lines bearing on the request, and the next turn offers no tools.
+#[test]
+fn a_made_up_version_after_a_whole_read_is_shown_the_bearing_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            ".github/workflows/ci.yml",
+            "name: CI\njobs:\n  test:\n    runs-on: ubuntu-22.04\n    strategy:\n      matrix:\n        \
+             rust: [\"1.76.0\", \"1.82.0\", \"1.84.1\"]\n    steps:\n      - uses: actions/checkout@v4\n",
+        )],
+    );
+    let read = call("read", json!({"path": ".github/workflows/ci.yml"}));
+    let (t, requests) = run_prompt(
+        &dir,
+        "What is the newest Rust toolchain that CI runs the tests on?",
+        vec![read, "1.1.1".into(), "1.84.1".into()],
+    );
+    let nudge = t.turns[2].nudge.as_deref().unwrap_or_default();
+    assert!(
+        nudge.starts_with("`1.1.1` is in none of the tool results")
+            && nudge.contains(r#"rust: ["1.76.0", "1.82.0", "1.84.1"]"#)
+            && !nudge.contains("call a tool"),
+        "{nudge}"
+    );
+    assert!(requests[2].tools.is_empty());
+    assert_eq!(t.answer.as_deref(), Some("1.84.1"));
+}

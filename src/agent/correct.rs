@@ -309,25 +309,44 @@ pub fn reference_next(name: &str, call: &str) -> String {
 
 /// The note prepended to an earlier result when the model repeats an identical call; the
 /// user's `request` is restated (a small model that repeats a call has lost track of what the
-/// result was for).
+/// result was for). `exact`: the same arguments; else other arguments that gave exactly the
+/// same result (a whole file's `read` with and without `start_line`/`end_line`).
+///
+/// ```
+/// use toolmend::agent::correct::repeat_note;
+/// let same = repeat_note("read", "1\tx", "What is x?", true);
+/// assert!(same.starts_with("(You already called `read` with exactly these arguments;"));
+/// let other = repeat_note("read", "1\tx", "What is x?", false);
+/// assert!(other.starts_with("(You already called `read` for exactly this result;"));
+/// assert!(other.ends_with("do not repeat the call.)\n1\tx"));
+/// ```
 #[must_use]
-pub fn repeat_note(name: &str, earlier_output: &str, request: &str) -> String {
+pub fn repeat_note(name: &str, earlier_output: &str, request: &str, exact: bool) -> String {
+    let how = if exact {
+        "with exactly these arguments"
+    } else {
+        "for exactly this result"
+    };
     format!(
-        "(You already called `{name}` with exactly these arguments; this is its earlier result, \
-         not a new run. Use it to answer the user's request \"{}\", and do not repeat the \
-         call.)\n{earlier_output}",
+        "(You already called `{name}` {how}; this is its earlier result, not a new run. Use it \
+         to answer the user's request \"{}\", and do not repeat the call.)\n{earlier_output}",
         restated(request)
     )
 }
 
 /// The firmer message when the model keeps repeating a call it already has the result of,
-/// restating the user's `request`.
+/// restating the user's `request`; `exact` as for [`repeat_note`].
 #[must_use]
-pub fn repeat_firm(name: &str, earlier_output: &str, request: &str) -> String {
+pub fn repeat_firm(name: &str, earlier_output: &str, request: &str, exact: bool) -> String {
+    let what = if exact {
+        "with these arguments"
+    } else {
+        "for this result"
+    };
     format!(
-        "Stop calling `{name}` with these arguments: you already have its result, shown again \
-         below. Answer the user's request \"{}\" from it now, in plain text, or do the next \
-         step of the task with a different call.\n{earlier_output}",
+        "Stop calling `{name}` {what}: you already have its result, shown again below. Answer \
+         the user's request \"{}\" from it now, in plain text, or do the next step of the task \
+         with a different call.\n{earlier_output}",
         restated(request)
     )
 }
@@ -2141,20 +2160,30 @@ pub(crate) fn holds_number(text: &str, n: &str) -> bool {
 
 /// The message added before the turn after an answer holding `number`, which no tool result
 /// holds ([`unfounded_number`]), once a run; `look`: a call that reads the file the results came
-/// from, when not made yet.
+/// from, when not made yet; else `lines`, the lines bearing on the request ([`bearing`]), when
+/// there are any, to answer from.
 #[must_use]
-pub fn number_unfounded(number: &str, prompt: &str, look: Option<&str>) -> String {
+pub fn number_unfounded(
+    number: &str,
+    prompt: &str,
+    look: Option<&str>,
+    lines: Option<&str>,
+) -> String {
     let mut m = format!(
         "`{number}` is in none of the tool results: nothing you were shown says it. The user \
          asked \"{}\": answer from what the tool results show",
         restated(prompt)
     );
-    match look {
-        Some(call) => {
+    match (look, lines) {
+        (Some(call), _) => {
             m.push_str(". To see the whole file the results came from, call: ");
             m.push_str(call);
         }
-        None => m.push_str(", or call a tool to look further."),
+        (None, Some(_)) => {
+            m.push('.');
+            m = with_lines(m, lines);
+        }
+        (None, None) => m.push_str(", or call a tool to look further."),
     }
     m
 }
