@@ -2556,6 +2556,12 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 .flatten();
             if !files.is_empty() && (paths.is_empty() || unknown.is_some()) {
                 asked.file = true;
+                // One file named: the answer needs no tool, and the next turn offers none (a
+                // Crystal web service, session 53: asked "Which source file implements the
+                // per-client request throttling?", shown `src/spire/rate_limiter.cr`'s lines,
+                // Qwen2.5-Coder-0.5B answered `Spire`; told the file, it sent its search and
+                // read again until the run ended).
+                asked.answer_only = files.len() == 1;
                 return Some((
                     correct::file_unnamed(&self.typed, &files, unknown),
                     if unknown.is_some() {

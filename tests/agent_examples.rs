@@ -10419,3 +10419,40 @@ fn a_made_up_version_after_a_whole_read_is_shown_the_bearing_lines() {
     assert!(requests[2].tools.is_empty());
     assert_eq!(t.answer.as_deref(), Some("1.84.1"));
 }
+
+/// Found with `toolmend eval tasks` (examples/spire, rate_limit_file, session 53): asked
+/// "Which source file implements the per-client request throttling?", shown
+/// `src/spire/rate_limiter.cr`'s lines, Qwen2.5-Coder-0.5B answered `Spire`; told the answer is
+/// a file and shown the one the results name, it sent its search and read again until the run
+/// ended. With one file named, the next turn offers no tools.
+#[test]
+fn a_which_file_answer_naming_none_gets_a_turn_without_tools() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "src/spire/rate_limiter.cr",
+                "module Spire\n  # Fixed-window request limiter, keyed by client address.\n  \
+                 # A limit of 0 turns throttling off.\n  class RateLimiter\n  end\nend\n",
+            ),
+            ("src/spire.cr", "require \"./spire/*\"\n"),
+        ],
+    );
+    let grep = call(
+        "grep",
+        json!({"pattern": "throttling", "ignore_case": true}),
+    );
+    let (t, requests) = run_prompt(
+        &dir,
+        "Which source file implements the per-client request throttling?",
+        vec![grep, "Spire".into(), "src/spire/rate_limiter.cr".into()],
+    );
+    let nudge = t.turns[2].nudge.as_deref().unwrap_or_default();
+    assert!(
+        nudge.contains("your reply names none") && nudge.contains("src/spire/rate_limiter.cr"),
+        "{nudge}"
+    );
+    assert!(requests[2].tools.is_empty());
+    assert_eq!(t.answer.as_deref(), Some("src/spire/rate_limiter.cr"));
+}
