@@ -10367,10 +10367,9 @@ fn a_version_from_another_entry_is_pointed_at_the_named_entrys_line() {
              version: ~> 1.6.1\n",
         )],
     );
-    let grep = call(
-        "grep",
-        json!({"pattern": "crystal-pg", "ignore_case": true}),
-    );
+    // The search for `github:` shows each entry's version line (the tool no longer shows
+    // ameba's lines for `crystal-pg` as the same key in another section).
+    let grep = call("grep", json!({"pattern": "github:"}));
     let (t, _) = run_prompt(
         &dir,
         "Which version of the crystal-pg driver does spire depend on?",

@@ -1199,3 +1199,36 @@ async fn read_of_a_whole_table_counts_its_rows() {
     .await;
     assert!(!r.output.contains("rows below"), "{}", r.output);
 }
+
+/// Found with `toolmend eval tasks` (examples/spire, pg_driver_version, session 53): the
+/// search for `crystal-pg` in shard.yml showed ameba's `github:` and `version: ~> 1.6.1`
+/// from `development_dependencies` as "the same key in the section", and Qwen2.5-Coder-0.5B
+/// answered `1.6.1` for crystal-pg's version. Another section's key is the same setting only
+/// under the same keys: `dependencies.pg.github` is not `development_dependencies.ameba.github`,
+/// while `development.database.pool` is `production.database.pool`.
+#[tokio::test]
+async fn grep_shows_another_sections_key_only_under_the_same_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("shard.yml"),
+        "name: spire\n\ndependencies:\n  pg:\n    github: will/crystal-pg\n    version: ~> 0.28.0\n\ndevelopment_dependencies:\n  ameba:\n    github: crystal-ameba/ameba\n    version: ~> 1.6.1\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("database.yml"),
+        "development:\n  database:\n    # connections kept open\n    pool: 2\n  cache:\n    pool: 9\n\nproduction:\n  cache:\n    pool: 40\n  database:\n    pool: 24\n",
+    )
+    .unwrap();
+    let mut d = dispatcher(&dir);
+    let r = call(&mut d, "grep", json!({"pattern": "crystal-pg"})).await;
+    assert!(!r.output.contains("ameba"), "{}", r.output);
+    assert!(r.output.contains("version: ~> 0.28.0"), "{}", r.output);
+    let r = call(&mut d, "grep", json!({"pattern": "connections kept open"})).await;
+    assert!(
+        r.output.ends_with(
+            "database.yml (line 12, the same key in the section on line 8, `production`):     pool: 24"
+        ) && !r.output.contains("pool: 40"),
+        "{}",
+        r.output
+    );
+}

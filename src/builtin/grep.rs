@@ -2084,12 +2084,38 @@ fn same_key_elsewhere<'t>(lines: &[&'t str], n: usize) -> Vec<(usize, usize, &'t
             && at != own + 1
             && key_set(line) == Some((key, indent))
             && !found.iter().any(|&(_, a, _)| a == at)
+            && nesting(lines, at - 1, i) == nesting(lines, own, n - 1)
         {
             found.push((i + 1, at, name));
         }
     }
     found.truncate(6);
     found
+}
+
+/// The keys of the mappings line `i` (from 0) is nested in below the section opened on line
+/// `section` (from 0), innermost first: `["pg"]` for `    github: will/crystal-pg` under
+/// `  pg:` in `dependencies:`. The same key in another section is the same setting only under
+/// the same keys (a Crystal web service, session 53: a search for `crystal-pg` in shard.yml
+/// showed ameba's `github:` and `version: ~> 1.6.1` from `development_dependencies` as the
+/// same key, and Qwen2.5-Coder-0.5B answered `1.6.1` for crystal-pg's version).
+fn nesting<'t>(lines: &[&'t str], section: usize, i: usize) -> Vec<&'t str> {
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let mut within = indent(lines[i]);
+    let mut keys = Vec::new();
+    for l in lines[section + 1..i].iter().rev() {
+        let t = l.trim();
+        if within == 0 {
+            break;
+        }
+        if t.is_empty() || t.starts_with(['#', ';']) || indent(l) >= within {
+            continue;
+        }
+        within = indent(l);
+        let t = t.trim_start_matches("- ");
+        keys.push(t.split_once(':').map_or(t, |(k, _)| k).trim());
+    }
+    keys
 }
 
 /// Whether `line` sets a description — `description`, `desc`, `summary` or `help`, quoted or
