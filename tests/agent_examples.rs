@@ -10455,3 +10455,47 @@ fn a_which_file_answer_naming_none_gets_a_turn_without_tools() {
     assert!(requests[2].tools.is_empty());
     assert_eq!(t.answer.as_deref(), Some("src/spire/rate_limiter.cr"));
 }
+
+/// Found with `toolmend eval tasks` (examples/thimble, min_dotnet_sdk, session 54): asked
+/// "What's the minimum .NET SDK version I need installed to build thimble?", the model was
+/// offered a search for `build thimble` (CI's `dotnet build` lines) and answered `th`. The
+/// SDK a repository builds with is global.json's `"sdk"`, read whole; a question about the
+/// framework a project targets is not sent there.
+#[test]
+fn the_least_dotnet_sdk_is_read_from_global_json() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "global.json",
+                "{\n  \"sdk\": {\n    \"version\": \"8.0.403\",\n    \"rollForward\": \"latestFeature\"\n  }\n}\n",
+            ),
+            (
+                ".github/workflows/ci.yml",
+                "jobs:\n  build:\n    steps:\n      - run: dotnet build thimble.sln -c Release\n",
+            ),
+            (
+                "src/Thimble.Api/Thimble.Api.fsproj",
+                "<Project Sdk=\"Microsoft.NET.Sdk.Web\">\n  <PropertyGroup>\n    <TargetFramework>net8.0</TargetFramework>\n  </PropertyGroup>\n</Project>\n",
+            ),
+        ],
+    );
+    let asked = asked_after_answer(
+        &dir,
+        "What's the minimum .NET SDK version I need installed to build thimble?",
+        "3.1",
+        "Done.",
+    );
+    assert!(
+        asked.ends_with(r#"{"name":"read","arguments":{"path":"global.json"}}"#),
+        "{asked}"
+    );
+    let asked = asked_after_answer(
+        &dir,
+        "Which .NET version does the API target?",
+        "6",
+        "Done.",
+    );
+    assert!(!asked.contains("global.json"), "{asked}");
+}

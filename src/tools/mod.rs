@@ -711,6 +711,12 @@ const REQUIREMENTS: &[(&[&str], &str, &str)] = &[
         "rebar.config",
         "minimum_otp_vsn",
     ),
+    // The .NET SDK a repository builds with is pinned in global.json's `"sdk"`, and
+    // `rollForward` lets newer ones stand in: the least one (an F# inventory API, session 54:
+    // "What's the minimum .NET SDK version I need installed to build thimble?" searched `build
+    // thimble` and answered `th`). The SDK, not the framework a project targets (its project
+    // file's `<TargetFramework>`).
+    (&["sdk"], "global.json", "\"sdk\""),
 ];
 
 /// The manifests, each with the text marking its statement, that state the oldest version of
@@ -730,6 +736,11 @@ const REQUIREMENTS: &[(&[&str], &str, &str)] = &[
 ///     requirement_files("What's the oldest Erlang/OTP release kiln can still be built with?"),
 ///     [("rebar.config", "minimum_otp_vsn")]
 /// );
+/// assert_eq!(
+///     requirement_files("What's the minimum .NET SDK version I need installed to build thimble?"),
+///     [("global.json", "\"sdk\"")]
+/// );
+/// assert!(requirement_files("What's the minimum .NET version the API targets?").is_empty());
 /// ```
 #[must_use]
 pub fn requirement_files(request: &str) -> Vec<(&'static str, &'static str)> {
