@@ -3024,6 +3024,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         // `defaults/main.yml`, a `defaults.json`) over the places that override them.
         // ("With no config file at all, …" asks for one too: see `crate::tools::asks_default`.)
         let about_default = crate::tools::asks_default(&self.request);
+        let unconfigured = crate::tools::says_unconfigured(&self.request);
         let mut of_defaults: Vec<(usize, usize)> = Vec::new();
         // And those giving a default to what a question leaves unset ("when no limit is
         // given": `PageRequest(limit: Int = 25, …)`).
@@ -3325,18 +3326,50 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     // for "What MQTT keepalive interval does fjord use by default …?": a Nim
                     // daemon, session 52).
                     let default_named = || {
-                        correct::keyed_of(own).is_some_and(|(key, _)| {
+                        // A declaration's keywords aside (`let DefaultPageSize = 36` in an F#
+                        // module, `export const DEFAULT_PORT = 8164`).
+                        let mut decl = own.trim_start();
+                        while let Some(rest) = [
+                            "let ",
+                            "mutable ",
+                            "const ",
+                            "var ",
+                            "val ",
+                            "pub ",
+                            "export ",
+                            "static ",
+                            "final ",
+                            "private ",
+                            "public ",
+                            "readonly ",
+                        ]
+                        .iter()
+                        .find_map(|k| decl.strip_prefix(k))
+                        {
+                            decl = rest.trim_start();
+                        }
+                        correct::keyed_of(decl).is_some_and(|(key, _)| {
                             crate::tools::name_words(key)
                                 .iter()
                                 .any(|p| p.eq_ignore_ascii_case("default"))
                         })
                     };
-                    if about_default
-                        && (line_place(*read_path, text).is_some_and(|(path, _)| {
-                            path.split('/')
-                                .any(|part| part.split('.').next() == Some("defaults"))
-                        }) || default_named())
-                    {
+                    let place = line_place(*read_path, text);
+                    let defaults_file = place.as_ref().is_some_and(|(path, _)| {
+                        path.split('/')
+                            .any(|part| part.split('.').next() == Some("defaults"))
+                    });
+                    // Asked what holds with no configuration, a settings file's value is
+                    // configuration (an F# inventory API, session 54: "If thimble runs with
+                    // no appsettings files …, how many items does a catalogue page hold?"
+                    // showed appsettings.json's `"DefaultPageSize": 30` over the code's `let
+                    // DefaultPageSize = 36`).
+                    let configured = unconfigured
+                        && !defaults_file
+                        && place
+                            .as_ref()
+                            .is_some_and(|(path, _)| crate::tools::is_settings_file(path));
+                    if about_default && (defaults_file || default_named()) && !configured {
                         of_defaults.push((mi, li));
                     }
                     if !of_tests && !in_tests(*read_path, text) {

@@ -10499,3 +10499,59 @@ fn the_least_dotnet_sdk_is_read_from_global_json() {
     );
     assert!(!asked.contains("global.json"), "{asked}");
 }
+
+/// Found with `toolmend eval tasks` (examples/thimble, default_page_size, session 54): asked
+/// "If thimble runs with no appsettings files and no Thimble environment variables at all, how
+/// many items does a catalogue page hold?", the look searched `thimble`, and the model answered
+/// with a docker-compose line. The request says nothing configures the value: the look searches
+/// the default's name, and of its lines the code's `let DefaultPageSize = 36` bears on the
+/// request, not appsettings.json's `"DefaultPageSize": 30` (a settings file is configuration).
+/// So for "when nothing sets a port at all" (examples/brook, default_http_port: the look read
+/// the entry point the project's name named, and the answer was `2`).
+#[test]
+fn a_value_with_nothing_configured_is_the_codes_default() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "src/Thimble.Core/Settings.fs",
+                "module Thimble.Settings\n\nmodule Defaults =\n    let DefaultPageSize = 36\n    let MaxPageSize = 150\n",
+            ),
+            (
+                "src/Thimble.Api/appsettings.json",
+                "{\n  \"Thimble\": {\n    \"Paging\": {\n      \"DefaultPageSize\": 30\n    }\n  }\n}\n",
+            ),
+            (
+                "src/Thimble.Api/appsettings.Production.json",
+                "{\n  \"Thimble\": {\n    \"Paging\": {\n      \"DefaultPageSize\": 48\n    }\n  }\n}\n",
+            ),
+            (
+                "src/brook.gleam",
+                "import brook/config\n\npub fn main() {\n  config.load()\n}\n",
+            ),
+            ("src/brook/config.gleam", "pub const default_port = 7341\n"),
+        ],
+    );
+    let question = "If thimble runs with no appsettings files and no Thimble environment variables at all, how many items does a catalogue page hold?";
+    assert_search_offered(&dir, question, r"default[\\w.-]*page");
+    let grep = call(
+        "grep",
+        json!({"pattern": r"default[\w.-]*page", "ignore_case": true}),
+    );
+    let (_, requests) = run_prompt(
+        &dir,
+        question,
+        vec![grep.clone(), grep.clone(), grep, "I do not know.".into()],
+    );
+    let shown = &requests[3].messages.last().unwrap().content;
+    assert!(
+        shown.ends_with("src/Thimble.Core/Settings.fs (line 4):     let DefaultPageSize = 36"),
+        "{shown}"
+    );
+    assert_search_offered(
+        &dir,
+        "Which port does brook's HTTP API listen on when nothing sets a port at all?",
+        r"default[\\w.-]*port",
+    );
+}

@@ -520,7 +520,7 @@ pub fn same_word(a: &str, b: &str) -> bool {
 /// Whether `request` asks about a default: it says "default" ("by default", "the default …")
 /// or "override" ("when nothing overrides it"), or that nothing is configured ("If nothing is
 /// configured, …", "With no config file at all, …", "Out of the box, …", "when no port is
-/// configured"). Found with a Crystal web service (session 53): "With no config file at all,
+/// configured", "when nothing sets a port", "when no port is set"). Found with a Crystal web service (session 53): "With no config file at all,
 /// how many requests per minute does spire allow from a single client?" was read as about no
 /// default, and the line shown as bearing was a check's `requests_per_minute cannot be
 /// negative`, not `DEFAULT_RATE_LIMIT_PER_MINUTE = 135`.
@@ -531,6 +531,10 @@ pub fn same_word(a: &str, b: &str) -> bool {
 /// assert!(asks_default("With no config file at all, how many requests per minute are allowed?"));
 /// assert!(asks_default("If nothing is configured, how long is the wait?"));
 /// assert!(asks_default("Out of the box, which port is used?"));
+/// assert!(asks_default("Which port does the API listen on when nothing sets a port at all?"));
+/// assert!(asks_default("Which port is used when no port is set?"));
+/// assert!(asks_default("With no appsettings files at all, how big is a page?"));
+/// assert!(!asks_default("Which port is set in production?"));
 /// assert!(!asks_default("How many requests per minute are allowed in production?"));
 /// ```
 #[must_use]
@@ -552,14 +556,73 @@ pub fn asks_default(request: &str) -> bool {
             && ["nothing", "no", "not", "isn't", "aren't", "unconfigured"]
                 .iter()
                 .any(|w| has(w)))
-        || pair("no", &["config", "configuration", "settings"])
+        || says_unconfigured(request)
+        // "when nothing sets a port at all" (a Gleam feed relay, session 54: the look read
+        // the entry point the project's name named, and the answer was `2`), "when no port
+        // is set".
+        || pair(
+            "nothing",
+            &["sets", "set", "specifies", "configures", "changes", "passes"],
+        )
+        || (has("set") && ["no", "isn't", "unset"].iter().any(|w| has(w)))
+        || words.windows(4).any(|p| p == ["out", "of", "the", "box"])
+}
+
+/// Whether `path` is a settings file: its values are configuration, read at start (JSON,
+/// YAML, TOML, INI, `.properties`, `.env` files).
+///
+/// ```
+/// use toolmend::tools::is_settings_file;
+/// assert!(is_settings_file("src/Thimble.Api/appsettings.json") && is_settings_file(".env.example"));
+/// assert!(!is_settings_file("src/Thimble.Core/Settings.fs"));
+/// ```
+#[must_use]
+pub fn is_settings_file(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path).to_lowercase();
+    let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
+    name.starts_with(".env")
+        || [
+            "json",
+            "jsonc",
+            "yaml",
+            "yml",
+            "toml",
+            "ini",
+            "cfg",
+            "conf",
+            "properties",
+            "env",
+        ]
+        .contains(&ext)
+}
+
+/// Whether `request` says no configuration applies: "no config file", "with no configuration
+/// whatsoever", "no appsettings files and no … environment variables", "without any config".
+///
+/// ```
+/// use toolmend::tools::says_unconfigured;
+/// assert!(says_unconfigured("With no appsettings files at all, how big is a page?"));
+/// assert!(says_unconfigured("Without a config file, which port is used?"));
+/// assert!(!says_unconfigured("Which port does the config file set?"));
+/// ```
+#[must_use]
+pub fn says_unconfigured(request: &str) -> bool {
+    let words: Vec<String> = request_words(request)
+        .take(200)
+        .map(str::to_lowercase)
+        .collect();
+    let pair = |a: &str, b: &[&str]| {
+        words
+            .windows(2)
+            .any(|p| p[0] == a && b.contains(&p[1].as_str()))
+    };
+    const CONFIG: &[&str] = &["config", "configuration", "settings", "appsettings"];
+    pair("no", CONFIG)
+        || pair("no", &["environment", "env"])
         || pair(
             "without",
             &["config", "configuration", "settings", "a", "any"],
-        ) && ["config", "configuration", "settings"]
-            .iter()
-            .any(|w| has(w))
-        || words.windows(4).any(|p| p == ["out", "of", "the", "box"])
+        ) && CONFIG.iter().any(|w| words.iter().any(|x| x == w))
 }
 
 /// Short forms code writes for words a request spells out (`DB_PORT` for "the database port").
