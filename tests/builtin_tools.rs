@@ -1232,3 +1232,54 @@ async fn grep_shows_another_sections_key_only_under_the_same_keys() {
         r.output
     );
 }
+
+/// Found with `toolmend eval tasks` (examples/thimble, default_http_port, session 54): asked
+/// "With no configuration whatsoever, which port does the API listen on?", the search for the
+/// default's name showed only `{ Http = { Port = Defaults.HttpPort }`, and Qwen2.5-Coder-0.5B
+/// answered `74`, that line's number; `let HttpPort = 5311` is in `module Defaults =` above
+/// it. A value read from a module's constant is shown with the line setting it — in the file's
+/// module of that name, or in a file of that name beside it (OCaml's `Defaults.boat_speed_kn`
+/// in `defaults.ml`).
+#[tokio::test]
+async fn grep_shows_the_value_of_a_modules_constant() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("src")).unwrap();
+    std::fs::create_dir_all(dir.path().join("lib")).unwrap();
+    std::fs::write(
+        dir.path().join("src/Settings.fs"),
+        "module Thimble.Settings\n\nmodule Limits =\n    let HttpPort = 9\n\nmodule Defaults =\n    let HttpPort = 5311\n\nlet defaults =\n    { Http = { Port = Defaults.HttpPort } }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("lib/config.ml"),
+        "let default =\n  { boat_speed_kn = Defaults.boat_speed_kn;\n    unknown = Defaults.nowhere }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("lib/defaults.ml"),
+        "(* Knots. *)\nlet boat_speed_kn = 5.5\n",
+    )
+    .unwrap();
+    let mut d = dispatcher(&dir);
+    let r = call(&mut d, "grep", json!({"pattern": "Port = Defaults"})).await;
+    assert!(
+        r.output.ends_with(
+            "src/Settings.fs (line 7, the value of Defaults.HttpPort):     let HttpPort = 5311"
+        ),
+        "{}",
+        r.output
+    );
+    let r = call(
+        &mut d,
+        "grep",
+        json!({"pattern": "Defaults", "path": "lib"}),
+    )
+    .await;
+    assert!(
+        r.output.contains(
+            "lib/defaults.ml (line 2, the value of Defaults.boat_speed_kn): let boat_speed_kn = 5.5"
+        ) && !r.output.contains("nowhere ="),
+        "{}",
+        r.output
+    );
+}

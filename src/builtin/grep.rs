@@ -672,6 +672,42 @@ fn grep_at(
                 }
             }
         }
+        // A value set from a module's constant (`{ Http = { Port = Defaults.HttpPort } }`,
+        // `boat_speed_kn = Defaults.boat_speed_kn;`): the line setting the constant, in this
+        // file's module of that name or in a file of that name beside it (an F# inventory API,
+        // session 54: asked "With no configuration whatsoever, which port does the API listen
+        // on?", the search for the default's name showed only that reference, and
+        // Qwen2.5-Coder-0.5B answered `74`, its line number; `let HttpPort = 5311` is in
+        // `module Defaults =` above it).
+        if count > 0 && code {
+            for k in 0..shown.len() {
+                let refs: Vec<(String, String)> = shown[k]
+                    .lines()
+                    .filter_map(|l| l.split_once("): ").map(|(_, t)| t))
+                    .flat_map(qualified_refs)
+                    .collect();
+                for (module, name) in refs {
+                    let Some((other, m, line)) = qualified_value(&file, &module, &name) else {
+                        continue;
+                    };
+                    let other_rel = match other {
+                        Some(other) => match rel.rsplit_once('/') {
+                            Some((dir, _)) => format!("{dir}/{other}"),
+                            None => other,
+                        },
+                        None => rel.clone(),
+                    };
+                    let shown_already = shown.iter().any(|e| {
+                        e.contains(&format!("{other_rel} (line {m})"))
+                            || e.contains(&format!("{other_rel} (line {m},"))
+                    });
+                    if !shown_already {
+                        let place = format!("{other_rel} (line {m}{VALUE_OF}{module}.{name})");
+                        show_with(&mut shown, k, &place, &line);
+                    }
+                }
+            }
+        }
         // A key shown in one section of a settings file, with its value in the file's other
         // sections (an R package's `config.yml`, session 50: asked about "the production
         // profile", the search showed `accumulation_reps: 199` under `default:`, and
@@ -2006,6 +2042,130 @@ fn field_set(file: &std::path::Path, name: &str) -> Option<(usize, String)> {
         let value = rest.strip_prefix(['=', ':'])?;
         (!value.starts_with(['=', ':']) && !value.trim().is_empty())
             .then(|| (k + 1, line.trim_end().to_owned()))
+    })
+}
+
+/// The qualified names (`Module.name`) the value side of `text`, a line of code, reads — after
+/// its first `=` or `:` (not `==`, `::`), a module's name (a capital first) and a constant's
+/// (three characters or more); two at most.
+fn qualified_refs(text: &str) -> Vec<(String, String)> {
+    let Some(at) = text.char_indices().find_map(|(i, c)| {
+        let next = text[i + c.len_utf8()..].chars().next();
+        let prev = text[..i].chars().next_back();
+        (matches!(c, '=' | ':')
+            && !matches!(next, Some('=' | ':' | '>'))
+            && !matches!(prev, Some('=' | ':' | '!' | '<' | '>')))
+        .then_some(i)
+    }) else {
+        return Vec::new();
+    };
+    text[at + 1..]
+        .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
+        .filter_map(|token| {
+            let (module, name) = token.trim_matches('.').rsplit_once('.')?;
+            let module = module.rsplit('.').next()?;
+            (module.starts_with(|c: char| c.is_ascii_uppercase())
+                && name.chars().count() >= 3
+                && name.starts_with(|c: char| c.is_alphabetic() || c == '_'))
+            .then(|| (module.to_owned(), name.to_owned()))
+        })
+        .take(2)
+        .collect()
+}
+
+/// Whether `line` sets `name` to a literal — a declaration's keywords (`let`, `const`, `pub`,
+/// …) and a type (`: u16`) aside, then `=` or `:` and a value holding a digit or a quote; the
+/// value as written when it does.
+fn sets_literal<'t>(line: &'t str, name: &str) -> Option<&'t str> {
+    let mut t = line.trim_start();
+    while let Some(rest) = [
+        "let ",
+        "mutable ",
+        "const ",
+        "var ",
+        "val ",
+        "pub ",
+        "export ",
+        "static ",
+        "final ",
+        "private ",
+        "public ",
+        "readonly ",
+        "def ",
+        "internal ",
+    ]
+    .iter()
+    .find_map(|k| t.strip_prefix(k))
+    {
+        t = rest.trim_start();
+    }
+    let rest = t.strip_prefix(name)?.trim_start();
+    if rest.starts_with(|c: char| c.is_alphanumeric() || c == '_') {
+        return None;
+    }
+    let value = match rest.strip_prefix(':') {
+        // A type, then `=` and the value (`: u16 = 9477`), or a value (`: 5311,`).
+        Some(r) => r.split_once('=').map_or(r, |(_, v)| v),
+        None => rest.strip_prefix('=')?,
+    };
+    let value = value.trim();
+    (!value.starts_with(['=', '>'])
+        && value.contains(|c: char| c.is_ascii_digit() || c == '"' || c == '\''))
+    .then_some(value)
+}
+
+/// Where `module.name`, read by a line of `file`, is set to a literal ([`sets_literal`]): in
+/// `file`, the first such line after one naming `module` (`module Defaults =`), or its only
+/// one; else the first in a file beside it named `module` (`defaults.ml` for `Defaults`) — as
+/// (that file's name when not `file`, the line's number, its text). 1 MiB a file at most.
+fn qualified_value(
+    file: &std::path::Path,
+    module: &str,
+    name: &str,
+) -> Option<(Option<String>, usize, String)> {
+    let read = |path: &std::path::Path| {
+        (std::fs::metadata(path).ok()?.len() <= 1024 * 1024)
+            .then(|| std::fs::read_to_string(path).ok())
+            .flatten()
+    };
+    if let Some(text) = read(file) {
+        let lines: Vec<&str> = text.lines().collect();
+        let setting: Vec<usize> = (0..lines.len())
+            .filter(|&i| sets_literal(lines[i], name).is_some())
+            .collect();
+        let opens = lines.iter().position(|l| {
+            l.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .any(|w| w == module)
+                && !l.contains(&format!("{module}."))
+        });
+        let found = opens
+            .and_then(|o| setting.iter().find(|&&i| i > o))
+            .or((setting.len() == 1).then(|| &setting[0]));
+        if let Some(&i) = found {
+            return Some((None, i + 1, lines[i].trim_end().to_owned()));
+        }
+    }
+    let dir = file.parent()?;
+    let mut beside: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.is_file()
+                && p != file
+                && p.file_stem()
+                    .and_then(|s| s.to_str())
+                    .is_some_and(|s| s.eq_ignore_ascii_case(module))
+        })
+        .collect();
+    beside.sort();
+    beside.iter().find_map(|p| {
+        let text = read(p)?;
+        let (i, line) = text
+            .lines()
+            .enumerate()
+            .find(|(_, l)| sets_literal(l, name).is_some())?;
+        let file_name = p.file_name()?.to_str()?.to_owned();
+        Some((Some(file_name), i + 1, line.trim_end().to_owned()))
     })
 }
 
