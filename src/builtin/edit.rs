@@ -1841,8 +1841,20 @@ fn with_value(line: &str, old_value: &str, value: &str) -> String {
                 && version_like(tag.trim_start_matches('v'))
         })
         .map(|(image, tag)| (image, tag.starts_with('v')));
+    // A range's lower bound is the version replaced, the rest of the range kept (`">= 2.1.0
+    // and < 3.0.0"` → `">= 2.3.0 and < 3.0.0"`, `requests>=2.31,<3`: a Gleam feed relay,
+    // session 54, where "Require gleam_json 2.3.0 or newer." had been offered an exact pin).
+    let head = version
+        .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '+')))
+        .map_or(version, |end| &version[..end]);
+    let rest = &version[head.len()..];
+    let range = !rest.is_empty()
+        && rest.contains(['<', '>', '='])
+        && rest.chars().any(|c| c.is_ascii_digit());
     let value = if !constraint.trim().is_empty() && version_like(version) && version_like(value) {
         format!("{constraint}{value}")
+    } else if !constraint.trim().is_empty() && range && version_like(head) && version_like(value) {
+        format!("{constraint}{value}{rest}")
     } else if let Some((image, v)) = tagged
         && version_like(value.trim_start_matches('v'))
     {
@@ -2013,6 +2025,14 @@ fn set_asked(
         }
     };
     let number = !value.is_empty() && value.chars().all(|c| c.is_ascii_digit() || c == '.');
+    // A name the file sets to a number elsewhere stands for that number: the line setting it
+    // is the one to change (a Gleam feed relay, session 54: "Change the built-in default poll
+    // interval to 360 seconds." was offered `interval_seconds: default_poll_interval_seconds,`
+    // → `interval_seconds: 360,`, not `pub const default_poll_interval_seconds = 270`).
+    let (line, old_value) = match number.then(|| set_elsewhere(text, line, old_value)) {
+        Some(Some(set)) => set,
+        _ => (line, old_value),
+    };
     let old_value = if number && old_value.contains('(') {
         call_number(old_value, keys)?
     } else {
@@ -2037,6 +2057,32 @@ fn set_asked(
         line.trim().to_owned(),
         with_value(line, old_value, &value).trim().to_owned(),
     ))
+}
+
+/// The line of `text` other than `line` that sets `name`, a name in code (`default_poll_
+/// interval_seconds`), to a number, with the number as written; `None` when `name` is no name
+/// or no such line, or more than one, sets it.
+fn set_elsewhere<'t>(text: &'t str, line: &str, name: &str) -> Option<(&'t str, &'t str)> {
+    let ident = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && name.chars().count() >= 3
+        && !["true", "false", "null", "nil", "None", "undefined"].contains(&name);
+    if !ident {
+        return None;
+    }
+    let mut found = text
+        .lines()
+        .filter(|l| !std::ptr::eq(*l, line) && !is_comment(l))
+        .filter_map(|l| assignment(l, name))
+        .filter(|(_, v)| {
+            v.starts_with(|c: char| c.is_ascii_digit())
+                && v.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '_')
+        });
+    match (found.next(), found.next()) {
+        (Some(one), None) => Some(one),
+        _ => None,
+    }
 }
 
 /// The number inside `call`, a value that calls something (`const Duration(seconds: 45)`), set
