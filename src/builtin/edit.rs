@@ -760,6 +760,16 @@ fn of_settings<T>(request: &str, mut hits: Vec<(String, T)>) -> Vec<(String, T)>
             .split('/')
             .any(|d| ["example", "examples", "sample", "samples", "demo", "demos"].contains(&d))
     });
+    // The built-in default is the code's, not a configuration file's that overrides it (an
+    // F# inventory API, session 54: "Change the built-in default maximum page size to 200."
+    // was offered appsettings.json's `"DefaultPageSize": 30`; `let MaxPageSize = 150` is in
+    // the code's `module Defaults`).
+    if words
+        .iter()
+        .any(|w| ["built-in", "builtin", "hard-coded", "hardcoded"].contains(&w.as_str()))
+    {
+        keep(&mut hits, &|path| !is_config(path));
+    }
     // An image is built by a Dockerfile and run by a Compose file: "Update the perl base image
     // to 5.40." is the Dockerfile's `FROM perl:5.38-slim`, not the CI's `perl: '5.38'` (a
     // Perl distribution, session 52).
@@ -2718,6 +2728,33 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
                 }
             }
         }
+        // Or an MSBuild package item naming the package exactly, with its version as an
+        // attribute: `<PackageVersion Include="Npgsql" Version="8.0.5" />` in
+        // Directory.Packages.props, a project file's `<PackageReference Include=… Version=…
+        // />` (an F# inventory API, session 54: "Upgrade Npgsql to 8.0.6." was offered no
+        // change; `Npgsql.DependencyInjection` is another package).
+        if found.is_empty() {
+            for key in value_keys(keys).filter(|k| k.chars().count() >= 2) {
+                let key = key.to_lowercase();
+                for line in text.lines().filter(|l| !is_comment(l)) {
+                    let low = line.to_lowercase();
+                    let named = ["include=\"", "update=\""]
+                        .iter()
+                        .any(|a| low.contains(&format!("{a}{key}\"")));
+                    let version = low.find("version=\"").and_then(|at| {
+                        let start = at + "version=\"".len();
+                        let end = start + low[start..].find('"')?;
+                        Some(&line[start..end])
+                    });
+                    if named
+                        && let Some(v) = version.filter(|v| version_like(v))
+                        && !found.iter().any(|(l, _)| std::ptr::eq(*l, line))
+                    {
+                        found.push((line, v));
+                    }
+                }
+            }
+        }
         // Or a variable naming the package and its version, the package's parts joined
         // (`GOLANGCI_LINT_VERSION ?= v1.59.1` in a Makefile for "Bump golangci-lint to
         // v1.62.2.", `ARG NODE_VERSION=20.11.1`): a Go job worker, session 53.
@@ -3464,14 +3501,27 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
             // What the value is of counts before `version` (`http: ^1.2.1` over the
             // package's own `version: 1.4.0` for "Require version 1.2.2 or newer of the http
             // package.": a Dart package, session 44).
-            // A word as written counts before its plural (`https` is no plural of `http`).
+            // A word as written counts before its plural (`https` is no plural of `http`), and
+            // a part standing for a word by its start or as its short form (`max` for
+            // "maximum") as a plural does. "default" says whose value it is more than which
+            // setting: `MaxPageSize` over `DefaultPageSize` for "Change the built-in default
+            // maximum page size to 200." (an F# inventory API, session 54).
             words
                 .iter()
                 .map(|w| {
-                    let weight = if w == "version" { 1 } else { 2 };
-                    if parts.iter().any(|p| p.eq_ignore_ascii_case(w)) {
+                    let weight = match w.as_str() {
+                        "version" => 2,
+                        "default" => 1,
+                        _ => 4,
+                    };
+                    let lower: Vec<String> = parts.iter().map(|p| p.to_lowercase()).collect();
+                    if lower.iter().any(|p| p == w) {
                         2 * weight
-                    } else if parts.iter().any(|p| crate::tools::same_word(p, w)) {
+                    } else if lower.iter().any(|p| {
+                        crate::tools::same_word(p, w)
+                            || (p.len() >= 3 && w.starts_with(p.as_str()))
+                            || crate::tools::abbreviates(p, w)
+                    }) {
                         weight
                     } else {
                         0
