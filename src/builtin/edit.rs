@@ -653,10 +653,14 @@ impl Edit {
             // A changelog named by its stem only is the verb "Change", not the file: it records
             // what was set and sets nothing (an OCaml/dune project, session 49: "Change the
             // default forecast timeout to 3000 ms." offered CHANGES.md's "(default 15).").
+            // Nor, for a request about the Docker image, a file other than the image's own
+            // named by its stem (a Gleam feed relay, session 54: "Build the Docker image with
+            // Gleam 1.10.0." was offered gleam.toml's `gleam = ">= 1.6.3"`).
+            let elsewhere = speaks_of_docker(&said) && !is_docker_file(&path);
             if by_name || !is_changelog(&path) {
                 let text = self.named_text(&path)?;
                 let hit = found(&path, &text);
-                if hit.is_some() || by_name {
+                if by_name || (hit.is_some() && !elsewhere) {
                     return hit;
                 }
             }
@@ -773,17 +777,8 @@ fn of_settings<T>(request: &str, mut hits: Vec<(String, T)>) -> Vec<(String, T)>
     // An image is built by a Dockerfile and run by a Compose file: "Update the perl base image
     // to 5.40." is the Dockerfile's `FROM perl:5.38-slim`, not the CI's `perl: '5.38'` (a
     // Perl distribution, session 52).
-    if words
-        .iter()
-        .any(|w| ["image", "docker", "container"].contains(&w.as_str()))
-    {
-        keep(&mut hits, &|path| {
-            let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
-            name.contains("dockerfile")
-                || name.contains("containerfile")
-                || name.starts_with("docker-compose")
-                || name.starts_with("compose.")
-        });
+    if speaks_of_docker(request) {
+        keep(&mut hits, &is_docker_file);
     }
     // No file of an environment the request does not name, by its folder or its name
     // (`production.conf` beside `application.conf`, `inventory/production/group_vars/…`
@@ -1045,7 +1040,10 @@ impl Edit {
             }
             Change::Set(value, keys) => match set_asked(path, text, parts, keys, &value.text) {
                 Some(change) => change,
-                None => return every_stage(path, text, keys, &value.text),
+                None => {
+                    return every_stage(path, text, keys, &value.text)
+                        .or_else(|| every_use(path, text, keys, &value.text));
+                }
             },
             Change::Switch(on, keys) => {
                 let (line, old) = switch_line(text, keys, *on)?;
@@ -1066,6 +1064,25 @@ impl Edit {
         (new_text != old_text && text.matches(old_text.as_str()).count() == 1)
             .then(|| json!({"path": path, "old_text": old_text, "new_text": new_text}))
     }
+}
+
+/// Whether `request` (its words saying what to change, see `asked::said_words`) speaks of a
+/// container image: "image", "docker", "container".
+fn speaks_of_docker(request: &str) -> bool {
+    asked::said_words(request)
+        .iter()
+        .take(200)
+        .any(|w| ["image", "docker", "container"].contains(&w.as_str()))
+}
+
+/// Whether `path` builds or runs a container image: a Dockerfile, a Containerfile, a Compose
+/// file.
+fn is_docker_file(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
+    name.contains("dockerfile")
+        || name.contains("containerfile")
+        || name.starts_with("docker-compose")
+        || name.starts_with("compose.")
 }
 
 /// Whether `path` is a lock file a package manager writes (`Cargo.lock`, `shard.lock`,
@@ -3926,6 +3943,8 @@ fn image_version<'a>(line: &'a str, keys: &[asked::Part]) -> Option<&'a str> {
             .trim_matches(['"', '\''])
     };
     let (image, tag) = reference.rsplit_once(':')?;
+    // A tag's `v` (`gleam:v1.8.1-erlang-alpine`: a Gleam feed relay, session 54) stays.
+    let tag = tag.strip_prefix(['v', 'V']).unwrap_or(tag);
     let image = image.rsplit('/').next()?.to_ascii_lowercase();
     let named = value_keys(keys).any(|k| {
         let k = k.to_ascii_lowercase();
@@ -4345,6 +4364,51 @@ fn every_stage(path: &str, text: &str, keys: &[asked::Part], value: &str) -> Opt
     let new = format!("{name}:{}", tag.replacen(old, value, 1));
     (new != *image)
         .then(|| json!({"path": path, "old_text": image, "new_text": new, "replace_all": true}))
+}
+
+/// The reference `owner/name@version` that `keys` name (`erlef/setup-beam@v1.17.6`: a GitHub
+/// Actions step's `uses:`), written alike on several lines of `text`, set to `value` on all of
+/// them: the edit replacing each, its `v` kept as written. Found with a Gleam feed relay
+/// (session 54): "Bump erlef/setup-beam to v1.18.2 in CI." was offered no change, the test and
+/// the format job each using the action. `None` unless every such reference is the same and
+/// the file writes it nowhere else.
+fn every_use(path: &str, text: &str, keys: &[asked::Part], value: &str) -> Option<Value> {
+    let bare = value.strip_prefix(['v', 'V']).unwrap_or(value);
+    if !(version_like(bare) && bare.contains('.')) {
+        return None;
+    }
+    let mut refs: Vec<&str> = Vec::new();
+    for key in keys
+        .iter()
+        .map(|k| k.text.trim())
+        .filter(|k| k.contains('/') && k.len() >= 3)
+    {
+        let lower = key.to_ascii_lowercase();
+        for line in text.lines().filter(|l| !is_comment(l)) {
+            for word in line.split(|c: char| c.is_whitespace() || c == '"' || c == '\'') {
+                if let Some((name, version)) = word.split_once('@')
+                    && name.eq_ignore_ascii_case(&lower)
+                    && version_like(version.trim_start_matches(['v', 'V']))
+                {
+                    refs.push(word);
+                }
+            }
+        }
+    }
+    let [first, rest @ ..] = &refs[..] else {
+        return None;
+    };
+    if rest.is_empty()
+        || rest.iter().any(|r| r != first)
+        || text.matches(first).count() != refs.len()
+    {
+        return None;
+    }
+    let (name, old) = first.split_once('@')?;
+    let v = if old.starts_with(['v', 'V']) { "v" } else { "" };
+    let new = format!("{name}@{v}{bare}");
+    (new != *first)
+        .then(|| json!({"path": path, "old_text": first, "new_text": new, "replace_all": true}))
 }
 
 /// When `line` pins the requirement `key` (case aside) to a version — `pytest==8.2.2`,
