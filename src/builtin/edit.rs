@@ -3926,6 +3926,10 @@ const IMAGE_NAMES: &[(&str, &str)] = &[
     ("go", "golang"),
     ("nodejs", "node"),
     ("postgresql", "postgres"),
+    // Microsoft's ASP.NET Core runtime image, `mcr.microsoft.com/dotnet/aspnet` (an F#
+    // inventory API, session 54: "Move the Docker image's runtime stage to ASP.NET Core
+    // 8.0.12." was offered no change).
+    ("asp.net", "aspnet"),
 ];
 
 /// When `line` is a Dockerfile's `FROM` or a Compose file's `image:` whose image (its last
