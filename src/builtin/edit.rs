@@ -2745,6 +2745,25 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
                 }
             }
         }
+        // Or the `version` right inside the block the package's name opens: `"fantomas": {`
+        // then `"version": "6.3.15",` in `.config/dotnet-tools.json` (an F# inventory API,
+        // session 54: "Bump fantomas to 6.3.16." was offered no change), a YAML mapping's
+        // `fantomas:` then `version: 6.3.15`.
+        if found.is_empty() {
+            for key in value_keys(keys).filter(|k| k.chars().count() >= 2) {
+                for (k, line) in text.lines().enumerate() {
+                    if let Some((_, old)) = assignment(line.trim_start(), "version")
+                        && version_like(unquoted(old))
+                        && enclosing_keys(text, k)
+                            .first()
+                            .is_some_and(|outer| outer.eq_ignore_ascii_case(key))
+                        && !found.iter().any(|(l, _)| std::ptr::eq(*l, line))
+                    {
+                        found.push((line, old));
+                    }
+                }
+            }
+        }
         // Or an MSBuild package item naming the package exactly, with its version as an
         // attribute: `<PackageVersion Include="Npgsql" Version="8.0.5" />` in
         // Directory.Packages.props, a project file's `<PackageReference Include=… Version=…
