@@ -3653,7 +3653,11 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     ["version", "versions", "release", "releases"].contains(&p[1].as_str())
                         && !NOT_SUBJECTS.contains(&p[0].as_str())
                 })
-                .filter_map(|p| words.iter().position(|w| *w == p[0]))
+                // Each of two names joined by a slash ("the newest Erlang/OTP release": a
+                // Gleam feed relay, session 54, where `runs-on: ubuntu-24.04` was the line
+                // shown and `otp: ["26.2.5.6", "27.3.1"]` was not).
+                .flat_map(|p| p[0].split('/').map(str::to_owned).collect::<Vec<_>>())
+                .filter_map(|subject| words.iter().position(|w| *w == subject))
                 .collect();
             // Or after "version of (the)": "Which version of the crystal-pg driver …?" (a
             // Crystal web service, session 53).

@@ -10555,3 +10555,33 @@ fn a_value_with_nothing_configured_is_the_codes_default() {
         r"default[\\w.-]*port",
     );
 }
+
+/// Found with `toolmend eval tasks` (examples/brook, ci_newest_otp, session 54): asked "What's
+/// the newest Erlang/OTP release CI runs the tests on?", shown ci.yml whole, the line shown as
+/// bearing was `runs-on: ubuntu-24.04`, and Qwen2.5-Coder-0.5B answered `Ubuntu-24.04`. The
+/// subject before "release" is two names joined by a slash; each is one, and the line holding
+/// `otp` bears on the question.
+#[test]
+fn a_slashed_subject_of_a_release_question_picks_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            ".github/workflows/ci.yml",
+            "jobs:\n  test:\n    name: test (otp ${{ matrix.otp }})\n    runs-on: ubuntu-24.04\n    strategy:\n      matrix:\n        otp: [\"26.2.5.6\", \"27.3.1\"]\n    steps:\n      - uses: erlef/setup-beam@v1.17.6\n        with:\n          otp-version: ${{ matrix.otp }}\n  format:\n    runs-on: ubuntu-24.04\n    steps:\n      - uses: erlef/setup-beam@v1.17.6\n        with:\n          otp-version: \"27.3.1\"\n",
+        )],
+    );
+    let read = call("read", json!({"path": ".github/workflows/ci.yml"}));
+    let (_, requests) = run_prompt(
+        &dir,
+        "What's the newest Erlang/OTP release CI runs the tests on?",
+        vec![read.clone(), read.clone(), read, "I do not know.".into()],
+    );
+    let shown = &requests[3].messages.last().unwrap().content;
+    let bearing = shown.split_once("bear on the request:\n").unwrap().1;
+    assert!(
+        bearing.contains(r#"otp: ["26.2.5.6", "27.3.1"]"#),
+        "{shown}"
+    );
+    assert!(!bearing.contains("runs-on"), "{shown}");
+}
