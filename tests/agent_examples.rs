@@ -10585,3 +10585,40 @@ fn a_slashed_subject_of_a_release_question_picks_its_line() {
     );
     assert!(!bearing.contains("runs-on"), "{shown}");
 }
+
+/// Found with `toolmend eval tasks` (examples/brook, wisp_locked_version, session 54): asked
+/// "Which exact version of wisp is the project locked to?", the look searched `lock`, which
+/// only the code's comments hold, and Qwen2.5-Coder-0.5B never saw Gleam's `manifest.toml`,
+/// which pins `{ name = "wisp", version = "1.5.1", … }`. A request about what is locked reads
+/// the root's lock file that pins a word of it.
+#[test]
+fn a_locked_version_is_read_from_the_lock_file() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "gleam.toml",
+                "name = \"brook\"\n\n[dependencies]\nwisp = \">= 1.2.0 and < 2.0.0\"\nmist = \">= 3.0.0 and < 5.0.0\"\n",
+            ),
+            (
+                "manifest.toml",
+                "packages = [\n  { name = \"mist\", version = \"4.0.6\", requirements = [\"gleam_http\"] },\n  { name = \"wisp\", version = \"1.5.1\", requirements = [\"mist\"] },\n]\n",
+            ),
+            (
+                "src/brook/retry.gleam",
+                "//// Subscribers do not retry in lock-step.\n",
+            ),
+        ],
+    );
+    let asked = asked_after_answer(
+        &dir,
+        "Which exact version of wisp is the project locked to?",
+        "0.1.0",
+        "Done.",
+    );
+    assert!(
+        asked.ends_with(r#"{"name":"read","arguments":{"path":"manifest.toml"}}"#),
+        "{asked}"
+    );
+}

@@ -745,10 +745,7 @@ fn of_settings<T>(request: &str, mut hits: Vec<(String, T)>) -> Vec<(String, T)>
     // Not a lock file, which the package manager writes from the manifest, unless the request
     // speaks of one (a Crystal web service, session 53: "Upgrade Kemal to 1.6.0." found
     // shard.lock's `version: 1.5.0` beside shard.yml's `version: ~> 1.5.0`, and offered neither).
-    let lock_said = crate::tools::request_words(request).any(|w| {
-        let w = w.to_lowercase();
-        w.starts_with("lock") || w.ends_with(".lock")
-    });
+    let lock_said = crate::tools::speaks_of_lock(request);
     if !lock_said {
         keep(&mut hits, &|path| !is_lock_file(path));
     }

@@ -661,6 +661,9 @@ impl Sandbox {
     /// found only that line — composer.json says `"php": ">=8.1"` and `"phpunit/phpunit":
     /// "^10.5"`. Each manifest is read only when it is at most 256 KiB.
     fn manifest_listing(&self, request: &str) -> Option<String> {
+        if let Some(lock) = self.lock_listing(request) {
+            return Some(lock);
+        }
         if !crate::tools::asks_version(request)
             || crate::tools::version_files(request)
                 .iter()
@@ -683,6 +686,54 @@ impl Sandbox {
                 .iter()
                 .any(|w| crate::tools::manifest_dependency(&text, w))
                 .then(|| (*m).to_owned())
+        })
+    }
+
+    /// The root's lock file that pins a word of `request` (a package's name, three letters or
+    /// more), for a request that speaks of what is locked ("locked to", "the lockfile"): the
+    /// version resolved is there, not in the manifest's range. Found with a Gleam feed relay
+    /// (session 54): asked "Which exact version of wisp is the project locked to?", the look
+    /// searched `lock`, which the code's comments hold; Gleam's `manifest.toml` pins `{ name =
+    /// "wisp", version = "1.5.1", … }`. A lock file is read only when it is at most 256 KiB.
+    fn lock_listing(&self, request: &str) -> Option<String> {
+        if !crate::tools::speaks_of_lock(request) {
+            return None;
+        }
+        let words: Vec<String> = crate::tools::request_words(request)
+            .take(200)
+            .map(str::to_lowercase)
+            .collect();
+        let names: Vec<&String> = words
+            .iter()
+            .filter(|w| w.chars().count() >= 3 && !w.starts_with("lock"))
+            .filter(|w| {
+                !["version", "versions", "exact", "which", "what", "project"].contains(&w.as_str())
+            })
+            .collect();
+        crate::tools::LOCK_FILES.iter().find_map(|lock| {
+            // Gleam's lock is `manifest.toml`, beside `gleam.toml`.
+            if *lock == "manifest.toml" && !self.root.join("gleam.toml").is_file() {
+                return None;
+            }
+            let path = self.root.join(lock);
+            if !std::fs::metadata(&path).is_ok_and(|md| md.is_file() && md.len() <= 256 * 1024) {
+                return None;
+            }
+            let text = std::fs::read_to_string(&path).ok()?.to_lowercase();
+            let lines: Vec<&str> = text.lines().take(20_000).collect();
+            let versioned = |l: &str| crate::tools::dotted_number(l);
+            let pins = |name: &str| {
+                lines.iter().enumerate().any(|(i, l)| {
+                    l.match_indices(name).any(|(at, _)| {
+                        let joined = |c: Option<char>| {
+                            c.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '-')
+                        };
+                        !joined(l[..at].chars().next_back())
+                            && !joined(l[at + name.len()..].chars().next())
+                    }) && (versioned(l) || lines.get(i + 1).is_some_and(|n| versioned(n)))
+                })
+            };
+            names.iter().any(|n| pins(n)).then(|| (*lock).to_owned())
         })
     }
 

@@ -1007,6 +1007,38 @@ pub(crate) fn manifest_dependency(text: &str, word: &str) -> bool {
     })
 }
 
+/// The lock files a package manager writes in a project's root, pinning the exact version of
+/// each dependency it resolved (Gleam's is `manifest.toml`).
+pub(crate) const LOCK_FILES: &[&str] = &[
+    "Cargo.lock",
+    "package-lock.json",
+    "yarn.lock",
+    "pnpm-lock.yaml",
+    "composer.lock",
+    "Gemfile.lock",
+    "poetry.lock",
+    "uv.lock",
+    "Pipfile.lock",
+    "mix.lock",
+    "shard.lock",
+    "pubspec.lock",
+    "renv.lock",
+    "deno.lock",
+    "packages.lock.json",
+    "paket.lock",
+    "Package.resolved",
+    "manifest.toml",
+];
+
+/// Whether `request` speaks of what a lock file pins: a word starting with "lock" ("locked
+/// to", "the lockfile") or naming a `.lock` file.
+pub(crate) fn speaks_of_lock(request: &str) -> bool {
+    request_words(request).take(200).any(|w| {
+        let w = w.to_lowercase();
+        w.starts_with("lock") || w.ends_with(".lock")
+    })
+}
+
 /// Whether `request` speaks of a script ("the test script", "which scripts"): package.json's
 /// `scripts` are what a Node package calls them (see `Sandbox::first_named`, which checks that
 /// the package lists the one named).
@@ -1055,6 +1087,7 @@ pub fn request_names(request: &str, path: &str) -> bool {
         || names_variant(request, stem)
         || (path == "package.json" && names_scripts(request))
         || (MANIFESTS.contains(&path) && asks_version(request))
+        || (LOCK_FILES.contains(&path) && speaks_of_lock(request))
         || requirement_files(request)
             .iter()
             .any(|(file, _)| *file == path)
