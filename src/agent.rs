@@ -2543,6 +2543,29 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             // the dotfiles set (session 36), asked "Which file sets the PATH?" and shown
             // `.bashrc (line 4): export PATH="$HOME/bin:$PATH"`, Qwen2.5-Coder-0.5B answered
             // `/home/user/bin`.
+            // The one file of the search lines bearing on the question, when they are all of
+            // one: the answer (a Deno uptime checker, session 54: asked "Which source file
+            // deletes old check results from the database?", answered `check_results` and told
+            // the six files the results name, Qwen2.5-Coder-0.5B called a made-up tool until the
+            // run ended; the one bearing line was `src/retention.ts (line 38): delete from
+            // check_results`).
+            let mut bearing_files: Vec<&str> = Vec::new();
+            let shown = self.evidence(turns);
+            for l in &shown {
+                match match_line(l) {
+                    Some((path, _)) if !bearing_files.contains(&path) => bearing_files.push(path),
+                    Some(_) => {}
+                    None => {
+                        bearing_files.clear();
+                        break;
+                    }
+                }
+            }
+            if let [one] = bearing_files[..]
+                && files.iter().any(|f| f == one)
+            {
+                files = vec![one.to_owned()];
+            }
             let paths: Vec<&str> = path_tokens(content).collect();
             let known = |path: &str| {
                 let name = path.rsplit('/').next().unwrap_or(path);

@@ -10622,3 +10622,51 @@ fn a_locked_version_is_read_from_the_lock_file() {
         "{asked}"
     );
 }
+
+/// Found with `toolmend eval tasks` (examples/lantern, prune_file, session 54): asked "Which
+/// source file deletes old check results from the database?", the search showed six files and
+/// one line bearing on the question, `src/retention.ts (line 38): delete from check_results`;
+/// Qwen2.5-Coder-0.5B answered `check_results`, was told the six files, and called a made-up
+/// tool until the run ended. When the search lines bearing on the question are all of one file,
+/// that file is the one named, and the next turn offers no tools.
+#[test]
+fn a_which_file_answer_is_told_the_one_file_of_the_bearing_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "README.md",
+                "# lantern\n\nProbe results land in check_results.\n",
+            ),
+            (
+                "migrations/001_init.sql",
+                "create table check_results (\n  id bigserial primary key\n);\n",
+            ),
+            (
+                "src/retention.ts",
+                "/**\n * History retention: deletes check results older than the configured days.\n */\nexport async function prune(db: Db, cutoff: Date) {\n  await db.query(`\n        delete from check_results\n        where checked_at < $1`, [cutoff]);\n}\n",
+            ),
+            (
+                "src/store.ts",
+                "export async function insert(db: Db, r: Result) {\n  await db.query(\"insert into check_results values ($1)\", [r]);\n}\n",
+            ),
+        ],
+    );
+    let grep = call(
+        "grep",
+        json!({"pattern": "check[ ._-]?results", "ignore_case": true}),
+    );
+    let (t, requests) = run_prompt(
+        &dir,
+        "Which source file deletes old check results from the database?",
+        vec![grep, "check_results".into(), "src/retention.ts".into()],
+    );
+    let nudge = t.turns[2].nudge.as_deref().unwrap_or_default();
+    assert!(
+        nudge.contains("The tool results above name `src/retention.ts`. Answer"),
+        "{nudge}"
+    );
+    assert!(requests[2].tools.is_empty());
+    assert_eq!(t.answer.as_deref(), Some("src/retention.ts"));
+}
