@@ -1433,7 +1433,7 @@ fn version_of(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
         .then(|| (value.clone(), keys))
 }
 
-/// "Build K with N V" (`run`, `compile`, `test`): version V of N for what K names (an
+/// "Build K with N V" or "on N V" (`run`, `compile`, `test`): version V of N for what K names (an
 /// OCaml/dune project, session 49: "Build the Docker image with OCaml 5.2." is the
 /// Dockerfile's `FROM ocaml/opam:debian-12-ocaml-5.1 AS build`).
 ///
@@ -1443,7 +1443,8 @@ fn version_of(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
 fn built_with(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
     let verb = verb_at(parts, &["build", "run", "compile", "test"])?;
     let rest = &parts[verb + 1..];
-    let with = rest.iter().position(|p| p.is("with"))?;
+    // "… on Deno 2.3.5" too (a Deno uptime checker, session 54).
+    let with = rest.iter().position(|p| p.is_any(&["with", "on"]))?;
     let [name, value] = &rest[with + 1..] else {
         return None;
     };

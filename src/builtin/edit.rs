@@ -2437,7 +2437,15 @@ fn of_kind(old: &str, value: &str) -> bool {
             .chars()
             .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
         && (word.contains('_') || word.len() >= 4);
-    if number && (camel_type || reference || block_scalar || primitive || empty || constant) {
+    // Nor a variable's or a parameter's name, camelCase or snake_case (`max: poolSize,` of a
+    // connection's options: a Deno uptime checker, session 54, where "In production, give
+    // probes up to 6 seconds to respond …" offered `max: 6,` in `src/store.ts`).
+    let variable = word.starts_with(|c: char| c.is_ascii_lowercase())
+        && word.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && (word.contains('_') || word.chars().any(|c| c.is_ascii_uppercase()));
+    if number
+        && (camel_type || reference || block_scalar || primitive || empty || constant || variable)
+    {
         return false;
     }
     // A percentage replaces a percentage or a number, not a word (`target: auto` beside
