@@ -10670,3 +10670,31 @@ fn a_which_file_answer_is_told_the_one_file_of_the_bearing_lines() {
     assert!(requests[2].tools.is_empty());
     assert_eq!(t.answer.as_deref(), Some("src/retention.ts"));
 }
+
+/// Found with `toolmend eval tasks` (examples/drover, prod_max_retries, session 54): asked "In
+/// production, how many times is a failing job retried before it ends up on the dead-letter
+/// list?", shown the production config, Qwen2.5-Coder-0.5B answered `19`, the line number of
+/// `max_retries: 11`, and the answer stood: "times" was read as arithmetic ("3 times 4"), a
+/// number worked out, which no line need write. After "many" it counts how often, and the
+/// answer is asked again.
+#[test]
+fn how_many_times_is_no_arithmetic() {
+    let dir = tempfile::tempdir().unwrap();
+    let config: String = (1..=17)
+        .map(|i| format!("# line {}\n", "x".repeat(i)))
+        .collect::<String>()
+        + "retry:\n  max_retries: 11\n  backoff_base_ms: 1000\n";
+    write_files(&dir, &[("configs/worker.prod.yaml", config.as_str())]);
+    let read = call("read", json!({"path": "configs/worker.prod.yaml"}));
+    let (t, _) = run_prompt(
+        &dir,
+        "In production, how many times is a failing job retried before it ends up on the dead-letter list?",
+        vec![read, "19".into(), "11".into()],
+    );
+    let nudge = t.turns[2].nudge.as_deref().unwrap_or_default();
+    assert!(
+        nudge.starts_with("`19` is only the number of a line of a read"),
+        "{nudge}"
+    );
+    assert_eq!(t.answer.as_deref(), Some("11"));
+}

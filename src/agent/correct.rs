@@ -1007,6 +1007,16 @@ pub fn copied_reply(prompt: &str, tool: &str, bearing: Option<&str>) -> String {
     m
 }
 
+/// Whether the words of a request (`words`, lower case) ask for a number worked out, not read
+/// ([`WORKED_OUT`]) — "times" after "many" counts how often, as a setting says (a Go job
+/// worker, session 54: "how many times is a failing job retried …?", answered `19`, the line
+/// number of `max_retries: 11`, was taken for arithmetic and not asked again).
+fn asks_worked_out(words: &[String]) -> bool {
+    words.iter().enumerate().any(|(i, w)| {
+        WORKED_OUT.contains(&w.as_str()) && !(w == "times" && i > 0 && words[i - 1] == "many")
+    })
+}
+
 /// Words of a request that asks for a number worked out, not read: a sum, a conversion.
 const WORKED_OUT: &[&str] = &[
     "total",
@@ -1058,10 +1068,7 @@ pub fn unfounded_number<'r>(
     if !is_question(prompt) {
         return None;
     }
-    if lower_words(prompt)
-        .iter()
-        .any(|w| WORKED_OUT.contains(&w.as_str()))
-    {
+    if asks_worked_out(&lower_words(prompt)) {
         return None;
     }
     numbers(answer).into_iter().find(|n| {
@@ -1090,10 +1097,7 @@ pub fn unfounded_number<'r>(
 #[must_use]
 pub fn unfounded_default(answer: &str, prompt: &str, lines: &[&str]) -> Option<String> {
     let words = lower_words(prompt);
-    if !is_question(prompt)
-        || !words.iter().any(|w| w == "default")
-        || words.iter().any(|w| WORKED_OUT.contains(&w.as_str()))
-    {
+    if !is_question(prompt) || !words.iter().any(|w| w == "default") || asks_worked_out(&words) {
         return None;
     }
     answer
@@ -2203,6 +2207,8 @@ pub fn number_unfounded(
 /// assert_eq!(line_number_as_answer("14", q, results), Some("14".into()));
 /// assert_eq!(line_number_as_answer("24", q, results), None);
 /// assert_eq!(line_number_as_answer("14", "How many functions are there?", results), None);
+/// let retried = "In production, how many times is a failing job retried?";
+/// assert_eq!(line_number_as_answer("14", retried, results), Some("14".into()));
 /// assert_eq!(line_number_as_answer("14", q, ["14\t(defn start-pool :size 14)"]), None);
 /// ```
 #[must_use]
@@ -2217,12 +2223,12 @@ pub fn line_number_as_answer<'r>(
         || n.is_empty()
         || !n.chars().all(|c| c.is_ascii_digit())
         || holds_number(prompt, n)
+        || asks_worked_out(&words)
         || words.iter().any(|w| {
-            WORKED_OUT.contains(&w.as_str())
-                || [
-                    "there", "have", "has", "contain", "contains", "lines", "files",
-                ]
-                .contains(&w.as_str())
+            [
+                "there", "have", "has", "contain", "contains", "lines", "files",
+            ]
+            .contains(&w.as_str())
         })
     {
         return None;
