@@ -3351,26 +3351,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     let default_named = || {
                         // A declaration's keywords aside (`let DefaultPageSize = 36` in an F#
                         // module, `export const DEFAULT_PORT = 8164`).
-                        let mut decl = own.trim_start();
-                        while let Some(rest) = [
-                            "let ",
-                            "mutable ",
-                            "const ",
-                            "var ",
-                            "val ",
-                            "pub ",
-                            "export ",
-                            "static ",
-                            "final ",
-                            "private ",
-                            "public ",
-                            "readonly ",
-                        ]
-                        .iter()
-                        .find_map(|k| decl.strip_prefix(k))
-                        {
-                            decl = rest.trim_start();
-                        }
+                        let decl = crate::builtin::declared(own).0;
                         correct::keyed_of(decl).is_some_and(|(key, _)| {
                             crate::tools::name_words(key)
                                 .iter()

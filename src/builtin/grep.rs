@@ -2077,28 +2077,7 @@ fn qualified_refs(text: &str) -> Vec<(String, String)> {
 /// …) and a type (`: u16`) aside, then `=` or `:` and a value holding a digit or a quote; the
 /// value as written when it does.
 fn sets_literal<'t>(line: &'t str, name: &str) -> Option<&'t str> {
-    let mut t = line.trim_start();
-    while let Some(rest) = [
-        "let ",
-        "mutable ",
-        "const ",
-        "var ",
-        "val ",
-        "pub ",
-        "export ",
-        "static ",
-        "final ",
-        "private ",
-        "public ",
-        "readonly ",
-        "def ",
-        "internal ",
-    ]
-    .iter()
-    .find_map(|k| t.strip_prefix(k))
-    {
-        t = rest.trim_start();
-    }
+    let t = super::snippet::declared(line).0;
     let rest = t.strip_prefix(name)?.trim_start();
     if rest.starts_with(|c: char| c.is_alphanumeric() || c == '_') {
         return None;

@@ -32,6 +32,7 @@ pub(crate) use grep::{PORT_PATTERN, SHOWN_WITH, asked_words, is_common, left_uns
 pub use ls::{Ls, LsArgs};
 pub use read::{Read, ReadArgs};
 pub use sandbox::Sandbox;
+pub(crate) use snippet::declared;
 pub use write::{Write, WriteArgs};
 
 use crate::tools::{Failure, Registry, SchemaError, Tool, typed};

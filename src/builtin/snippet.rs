@@ -68,6 +68,9 @@ const MODIFIERS: &[&str] = &[
     // Perl's package and lexical variables (`our $VERSION = '0.23';`).
     "our",
     "my",
+    // F#'s `let mutable`, C#'s, F#'s and Kotlin's `internal`.
+    "mutable",
+    "internal",
 ];
 
 /// Keywords that open an item of a module — a function, a type, a constant — rather than a
