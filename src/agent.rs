@@ -3654,7 +3654,15 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             let mut subjects: Vec<usize> = asked_words
                 .windows(2)
                 .filter(|p| {
-                    ["version", "versions", "release", "releases"].contains(&p[1].as_str())
+                    [
+                        "version",
+                        "versions",
+                        "release",
+                        "releases",
+                        "toolchain",
+                        "toolchains",
+                    ]
+                    .contains(&p[1].as_str())
                         && !NOT_SUBJECTS.contains(&p[0].as_str())
                 })
                 // Each of two names joined by a slash ("the newest Erlang/OTP release": a

@@ -10698,3 +10698,33 @@ fn how_many_times_is_no_arithmetic() {
     );
     assert_eq!(t.answer.as_deref(), Some("11"));
 }
+
+/// Found with `toolmend eval tasks` (examples/cinder, ci_newest_toolchain, session 54): asked
+/// "What is the newest Rust toolchain that CI runs the tests on?", the line shown as bearing
+/// was `RUSTUP_TOOLCHAIN: ${{ matrix.rust }}`, which writes no version, and Qwen2.5-Coder-0.5B
+/// answered `1.1.1` twice. A toolchain asked for is a version: the line of the subject that
+/// writes versions, the matrix's `rust: [...]`, is the one shown.
+#[test]
+fn a_toolchain_question_is_shown_the_line_writing_versions() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            ".github/workflows/ci.yml",
+            "name: CI\n\non:\n  push:\n    branches: [main]\n  pull_request:\n\nenv:\n  CARGO_TERM_COLOR: always\n  CARGO_INCREMENTAL: 0\n\njobs:\n  test:\n    name: test (${{ matrix.rust }})\n    runs-on: ubuntu-22.04\n    strategy:\n      fail-fast: false\n      matrix:\n        # First entry is the MSRV from Cargo.toml (rust-version); keep them in sync.\n        rust: [\"1.76.0\", \"1.82.0\", \"1.84.1\"]\n    env:\n      # rust-toolchain.toml pins the toolchain for local development; override it here.\n      RUSTUP_TOOLCHAIN: ${{ matrix.rust }}\n    steps:\n      - uses: actions/checkout@v4\n      - uses: dtolnay/rust-toolchain@master\n        with:\n          toolchain: ${{ matrix.rust }}\n      - uses: Swatinem/rust-cache@v2\n        with:\n          key: ${{ matrix.rust }}\n      - run: cargo build --workspace --all-targets --locked\n      - run: cargo test --workspace --locked\n\n",
+        )],
+    );
+    let read = call("read", json!({"path": ".github/workflows/ci.yml"}));
+    let (_, requests) = run_prompt(
+        &dir,
+        "What is the newest Rust toolchain that CI runs the tests on?",
+        vec![read.clone(), read.clone(), read, "I do not know.".into()],
+    );
+    let shown = &requests[3].messages.last().unwrap().content;
+    let bearing = shown.split_once("bear on the request:\n").unwrap().1;
+    assert!(
+        bearing.contains(r#"rust: ["1.76.0", "1.82.0", "1.84.1"]"#),
+        "{shown}"
+    );
+    assert!(!bearing.contains("RUSTUP_TOOLCHAIN"), "{shown}");
+}

@@ -939,9 +939,15 @@ pub(crate) fn version_letters(request: &str) -> Vec<usize> {
 }
 
 /// Whether `request` asks about a version or a release (see [`version_words`]): "the oldest
-/// Zig release" asks for a version as "the oldest Zig version" does.
+/// Zig release" asks for a version as "the oldest Zig version" does, and so does "the newest
+/// Rust toolchain" (a Rust workspace, session 54: the line shown as bearing was
+/// `RUSTUP_TOOLCHAIN: ${{ matrix.rust }}`, not the matrix's `rust: ["1.76.0", "1.82.0",
+/// "1.84.1"]`).
 pub(crate) fn asks_version_or_release(request: &str) -> bool {
     version_words(request).is_some()
+        || request_words(request)
+            .take(200)
+            .any(|w| w.eq_ignore_ascii_case("toolchain") || w.eq_ignore_ascii_case("toolchains"))
 }
 
 /// Whether `request` asks about a version: one of its words is "version" or "versions".
