@@ -2529,8 +2529,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             // `DEFAULT_PATH = os.path.expanduser("~/.weatherlog.csv")`: held-out
             // readings_file, session 33): the file the code keeps something in.
             let mut files: Vec<String> = Vec::new();
-            for path in self
-                .evidence(turns)
+            for path in evidence()
                 .iter()
                 .flat_map(|l| quoted_paths(line_text(l)))
                 .chain(files_in_results(turns))
@@ -2550,8 +2549,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             // run ended; the one bearing line was `src/retention.ts (line 38): delete from
             // check_results`).
             let mut bearing_files: Vec<&str> = Vec::new();
-            let shown = self.evidence(turns);
-            for l in &shown {
+            for l in evidence() {
                 match match_line(l) {
                     Some((path, _)) if !bearing_files.contains(&path) => bearing_files.push(path),
                     Some(_) => {}
@@ -3654,16 +3652,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             let mut subjects: Vec<usize> = asked_words
                 .windows(2)
                 .filter(|p| {
-                    [
-                        "version",
-                        "versions",
-                        "release",
-                        "releases",
-                        "toolchain",
-                        "toolchains",
-                    ]
-                    .contains(&p[1].as_str())
-                        && !NOT_SUBJECTS.contains(&p[0].as_str())
+                    crate::tools::names_version(&p[1]) && !NOT_SUBJECTS.contains(&p[0].as_str())
                 })
                 // Each of two names joined by a slash ("the newest Erlang/OTP release": a
                 // Gleam feed relay, session 54, where `runs-on: ubuntu-24.04` was the line

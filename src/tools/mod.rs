@@ -743,8 +743,17 @@ fn version_words(request: &str) -> Option<Vec<String>> {
     // A release is a version ("the oldest Zig release").
     words
         .iter()
-        .any(|w| ["version", "versions", "release", "releases"].contains(&w.as_str()))
+        .any(|w| VERSION_NOUNS.contains(&w.as_str()))
         .then_some(words)
+}
+
+/// The words naming a version in a request: "version" and "release" (singular or plural).
+const VERSION_NOUNS: &[&str] = &["version", "versions", "release", "releases"];
+
+/// Whether `word` (lower case) names what a version question asks for: a version, a release
+/// ([`VERSION_NOUNS`]) or a toolchain ("the newest Rust toolchain").
+pub(crate) fn names_version(word: &str) -> bool {
+    VERSION_NOUNS.contains(&word) || word == "toolchain" || word == "toolchains"
 }
 
 /// Where a project states the oldest version of a language or runtime it supports: the
@@ -944,10 +953,7 @@ pub(crate) fn version_letters(request: &str) -> Vec<usize> {
 /// `RUSTUP_TOOLCHAIN: ${{ matrix.rust }}`, not the matrix's `rust: ["1.76.0", "1.82.0",
 /// "1.84.1"]`).
 pub(crate) fn asks_version_or_release(request: &str) -> bool {
-    version_words(request).is_some()
-        || request_words(request)
-            .take(200)
-            .any(|w| w.eq_ignore_ascii_case("toolchain") || w.eq_ignore_ascii_case("toolchains"))
+    lower_words(request).iter().any(|w| names_version(w))
 }
 
 /// Whether `request` asks about a version: one of its words is "version" or "versions".
