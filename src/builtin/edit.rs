@@ -3538,6 +3538,7 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
             let parts: Vec<String> = name
                 .split(|c: char| !c.is_alphanumeric() && c != '_')
                 .flat_map(crate::tools::name_words)
+                .map(|p| p.to_lowercase())
                 .collect();
             // What the value is of counts before `version` (`http: ^1.2.1` over the
             // package's own `version: 1.4.0` for "Require version 1.2.2 or newer of the http
@@ -3555,10 +3556,9 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
                         "default" => 1,
                         _ => 4,
                     };
-                    let lower: Vec<String> = parts.iter().map(|p| p.to_lowercase()).collect();
-                    if lower.iter().any(|p| p == w) {
+                    if parts.iter().any(|p| p == w) {
                         2 * weight
-                    } else if lower.iter().any(|p| {
+                    } else if parts.iter().any(|p| {
                         crate::tools::same_word(p, w)
                             || (p.len() >= 3 && w.starts_with(p.as_str()))
                             || crate::tools::abbreviates(p, w)

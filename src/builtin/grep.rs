@@ -640,6 +640,10 @@ fn grep_at(
         if lines.cut {
             long_lines.push(rel.clone());
         }
+        // The file's own text for the lines shown beside a match below, read once (at most
+        // 1 MiB, see `small_text`).
+        let own = std::cell::OnceCell::new();
+        let own_text = || own.get_or_init(|| small_text(&file)).as_deref();
         // A documented field's value: `---@field work_minutes integer length of a focus
         // session` matched, the line setting `work_minutes` in the same file (a Neovim plugin
         // in Lua, session 42: asked "How long is a focus session by default?", the search
@@ -661,7 +665,7 @@ fn grep_at(
                     })
                     .collect();
                 for (at, name) in fields {
-                    if let Some((n, line)) = field_set(&file, &name)
+                    if let Some((n, line)) = own_text().and_then(|t| field_set(t, &name))
                         && !shown[k].contains(&format!("(line {n},"))
                         && !shown[k].contains(&format!("(line {n})"))
                     {
@@ -687,7 +691,8 @@ fn grep_at(
                     .flat_map(qualified_refs)
                     .collect();
                 for (module, name) in refs {
-                    let Some((other, m, line)) = qualified_value(&file, &module, &name) else {
+                    let Some((other, m, line)) = qualified_value(&file, own_text(), &module, &name)
+                    else {
                         continue;
                     };
                     let other_rel = match other {
@@ -714,8 +719,7 @@ fn grep_at(
         // Qwen2.5-Coder-0.5B answered 199; `production:` sets 999).
         if count > 0
             && keyed_data
-            && std::fs::metadata(&file).is_ok_and(|m| m.len() <= 1024 * 1024)
-            && let Ok(text) = std::fs::read_to_string(&file)
+            && let Some(text) = own_text()
         {
             let file_lines: Vec<&str> = text.lines().collect();
             for k in 0..shown.len() {
@@ -2022,14 +2026,10 @@ pub(super) fn documented_field(line: &str) -> Option<&str> {
         .then_some(name)
 }
 
-/// The first line of `file` (1 MiB at most) that sets `name` to a value — the name first on
+/// The first line of `text` (a file's) that sets `name` to a value — the name first on
 /// the line (past `local`, `self.`, `this.`, a quote), then `=` or `:` and a value, not `==` —
 /// with its number; `None` when none does.
-fn field_set(file: &std::path::Path, name: &str) -> Option<(usize, String)> {
-    if std::fs::metadata(file).ok()?.len() > 1024 * 1024 {
-        return None;
-    }
-    let text = std::fs::read_to_string(file).ok()?;
+fn field_set(text: &str, name: &str) -> Option<(usize, String)> {
     text.lines().enumerate().find_map(|(k, line)| {
         let t = line.trim_start();
         let t = ["local ", "self.", "this.", "M."]
@@ -2093,21 +2093,25 @@ fn sets_literal<'t>(line: &'t str, name: &str) -> Option<&'t str> {
     .then_some(value)
 }
 
-/// Where `module.name`, read by a line of `file`, is set to a literal ([`sets_literal`]): in
-/// `file`, the first such line after one naming `module` (`module Defaults =`), or its only
-/// one; else the first in a file beside it named `module` (`defaults.ml` for `Defaults`) — as
-/// (that file's name when not `file`, the line's number, its text). 1 MiB a file at most.
+/// The text of `path` when it is at most 1 MiB; `None` otherwise or when it cannot be read.
+fn small_text(path: &std::path::Path) -> Option<String> {
+    (std::fs::metadata(path).ok()?.len() <= 1024 * 1024)
+        .then(|| std::fs::read_to_string(path).ok())
+        .flatten()
+}
+
+/// Where `module.name`, read by a line of `file` (its text `own`, [`small_text`]), is set to a
+/// literal ([`sets_literal`]): in `file`, the first such line after one naming `module`
+/// (`module Defaults =`), or its only one; else the first in a file beside it named `module`
+/// (`defaults.ml` for `Defaults`) — as (that file's name when not `file`, the line's number,
+/// its text). 1 MiB a file at most.
 fn qualified_value(
     file: &std::path::Path,
+    own: Option<&str>,
     module: &str,
     name: &str,
 ) -> Option<(Option<String>, usize, String)> {
-    let read = |path: &std::path::Path| {
-        (std::fs::metadata(path).ok()?.len() <= 1024 * 1024)
-            .then(|| std::fs::read_to_string(path).ok())
-            .flatten()
-    };
-    if let Some(text) = read(file) {
+    if let Some(text) = own {
         let lines: Vec<&str> = text.lines().collect();
         let setting: Vec<usize> = (0..lines.len())
             .filter(|&i| sets_literal(lines[i], name).is_some())
@@ -2138,7 +2142,7 @@ fn qualified_value(
         .collect();
     beside.sort();
     beside.iter().find_map(|p| {
-        let text = read(p)?;
+        let text = small_text(p)?;
         let (i, line) = text
             .lines()
             .enumerate()
@@ -2205,6 +2209,9 @@ fn same_key_elsewhere<'t>(lines: &[&'t str], n: usize) -> Vec<(usize, usize, &'t
     if yaml && indent == 0 {
         return Vec::new();
     }
+    // The keys line `n` is nested in below its section: another section's line must be under
+    // the same ones.
+    let under = nesting(lines, own, n - 1);
     let mut found = Vec::new();
     let mut section: Option<(usize, &str)> = None;
     for (i, line) in lines.iter().enumerate() {
@@ -2223,7 +2230,7 @@ fn same_key_elsewhere<'t>(lines: &[&'t str], n: usize) -> Vec<(usize, usize, &'t
             && at != own + 1
             && key_set(line) == Some((key, indent))
             && !found.iter().any(|&(_, a, _)| a == at)
-            && nesting(lines, at - 1, i) == nesting(lines, own, n - 1)
+            && nesting(lines, at - 1, i) == under
         {
             found.push((i + 1, at, name));
         }
