@@ -1163,22 +1163,7 @@ fn param_doc(line: &str) -> Option<(String, &str)> {
 /// Whether `path` is a configuration file by its name: TOML, YAML, JSON, INI, `.conf`,
 /// `.cfg`, Java properties, a dotenv file, a systemd unit.
 fn is_config(path: &str) -> bool {
-    let file = path.rsplit('/').next().unwrap_or(path);
-    let ext = file.rsplit_once('.').map_or("", |(_, e)| e);
-    file.starts_with(".env")
-        || matches!(
-            ext.to_ascii_lowercase().as_str(),
-            "toml"
-                | "yaml"
-                | "yml"
-                | "json"
-                | "ini"
-                | "conf"
-                | "cfg"
-                | "properties"
-                | "env"
-                | "service"
-        )
+    crate::tools::settings_named(path, &["service"])
 }
 
 /// Whether `path` is a file that lists one entry a line — an ignore file (`.gitignore`,

@@ -578,22 +578,29 @@ pub fn asks_default(request: &str) -> bool {
 /// ```
 #[must_use]
 pub fn is_settings_file(path: &str) -> bool {
-    let name = path.rsplit('/').next().unwrap_or(path).to_lowercase();
-    let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
-    name.starts_with(".env")
-        || [
-            "json",
-            "jsonc",
-            "yaml",
-            "yml",
-            "toml",
-            "ini",
-            "cfg",
-            "conf",
-            "properties",
-            "env",
-        ]
-        .contains(&ext)
+    settings_named(path, &["jsonc"])
+}
+
+/// Whether `path` names a settings file by its name (`.env…`) or its extension — JSON, YAML,
+/// TOML, INI, `.conf`, `.cfg`, `.properties`, `.env`, or one of `more` (case aside): the one
+/// list [`is_settings_file`] and `edit`'s configuration files share.
+pub(crate) fn settings_named(path: &str, more: &[&str]) -> bool {
+    const EXTENSIONS: &[&str] = &[
+        "json",
+        "yaml",
+        "yml",
+        "toml",
+        "ini",
+        "cfg",
+        "conf",
+        "properties",
+        "env",
+    ];
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let ext = name
+        .rsplit_once('.')
+        .map_or(String::new(), |(_, e)| e.to_ascii_lowercase());
+    name.starts_with(".env") || EXTENSIONS.contains(&ext.as_str()) || more.contains(&ext.as_str())
 }
 
 /// Whether `request` says no configuration applies: "no config file", "with no configuration
