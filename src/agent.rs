@@ -4619,6 +4619,8 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 "left off the punctuation its text ends with"
             } else if placeholder_path(&due["arguments"], &sent) {
                 "gave a path outside the workspace"
+            } else if kept_altered(&due["arguments"], &sent, &self.request) {
+                "changed a number it keeps, which the request does not name"
             } else {
                 continue;
             };
@@ -5419,6 +5421,53 @@ fn cut_short(shown: &serde_json::Value, sent: &serde_json::Value) -> bool {
             !t.trim().is_empty() && t.chars().all(|c| c.is_whitespace() || ",;)]}".contains(c))
         })
     })
+}
+
+/// Whether `sent`, the arguments of a call, are `shown`'s (the call shown as the change due)
+/// but for its `new_text` changing numbers the shown call keeps from its `old_text` into
+/// numbers `request` does not name: token by token (runs of letters, digits and `.`) the same
+/// but where both tokens hold a digit, the shown one is a token of `old_text` and the sent one
+/// no word of the request's. Copying the CI matrix edit `"2.2.12"` → `"2.2.14"` of a Deno
+/// service (session 54, ci_deno_2214), Qwen2.5-Coder-0.5B also wrote `2.3.6` for the
+/// `"2.3.5"` the edit keeps, a version nobody asked for.
+fn kept_altered(shown: &serde_json::Value, sent: &serde_json::Value, request: &str) -> bool {
+    fn tokens(s: &str) -> Vec<&str> {
+        let mut out = Vec::new();
+        let mut start = 0;
+        let mut word = None;
+        for (k, c) in s.char_indices() {
+            let w = c.is_alphanumeric() || c == '.';
+            if word != Some(w) {
+                if k > start {
+                    out.push(&s[start..k]);
+                }
+                start = k;
+                word = Some(w);
+            }
+        }
+        if s.len() > start {
+            out.push(&s[start..]);
+        }
+        out
+    }
+    let Some(old) = shown.get("old_text").and_then(|v| v.as_str()) else {
+        return false;
+    };
+    let old = tokens(old);
+    let named: Vec<&str> = crate::tools::request_words(request).collect();
+    one_string_near(shown, sent, |want, got| {
+        let (want, got) = (tokens(want), tokens(got));
+        want.len() == got.len()
+            && want.iter().zip(&got).all(|(w, g)| {
+                w == g
+                    || (w.contains(|c: char| c.is_ascii_digit())
+                        && g.contains(|c: char| c.is_ascii_digit())
+                        && old.contains(w)
+                        && !named
+                            .iter()
+                            .any(|n| n.trim_end_matches('.') == g.trim_end_matches('.')))
+            })
+    }) && shown.get("new_text") != sent.get("new_text")
 }
 
 /// Whether `sent`, the arguments of a call, are `shown`'s (the call shown as the change due)

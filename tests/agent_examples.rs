@@ -5054,6 +5054,54 @@ fn the_change_shown_cut_short_or_with_a_placeholder_path_runs_as_shown() {
     );
 }
 
+/// Found with a Deno service (session 54, ci_deno_2214): asked "In CI, test on Deno 2.2.14
+/// instead of 2.2.12.", Qwen2.5-Coder-0.5B copied the edit shown of the CI matrix but wrote
+/// `2.3.6` for the `2.3.5` the edit keeps, a version the request never names. A copy that
+/// changes a number the change shown keeps runs as shown; one that changes what the request
+/// asks for, or writes a number the request names, runs as sent.
+#[test]
+fn the_change_shown_with_a_kept_number_altered_runs_as_shown() {
+    let dir = tempfile::tempdir().unwrap();
+    let ci = "jobs:\n  test:\n    strategy:\n      matrix:\n        deno: [\"2.1.10\", \"2.2.12\", \"2.3.5\"]\n";
+    write_files(&dir, &[(".github/workflows/ci.yml", ci)]);
+    let prompt = "In CI, test on Deno 2.2.14 instead of 2.2.12.";
+    let old = "deno: [\"2.1.10\", \"2.2.12\", \"2.3.5\"]";
+    let edit = |new_text: &str| {
+        call(
+            "edit",
+            json!({"path": ".github/workflows/ci.yml", "old_text": old, "new_text": new_text}),
+        )
+    };
+    let (t, _) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            edit("deno: [\"2.1.10\", \"2.2.14\", \"2.3.6\"]"),
+            "Done.".into(),
+        ],
+    );
+    let c = &t.turns[0].calls[0];
+    assert!(c.result.is_ok(), "{}", c.feedback);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join(".github/workflows/ci.yml")).unwrap(),
+        ci.replace("2.2.12", "2.2.14")
+    );
+    // A number the request names, or a change of what the request changes: as sent.
+    for sent in [
+        "deno: [\"2.1.10\", \"2.2.14\", \"2.2.12\"]",
+        "deno: [\"2.1.10\", \"2.2.15\", \"2.3.5\"]",
+    ] {
+        write_files(&dir, &[(".github/workflows/ci.yml", ci)]);
+        let (t, _) = run_prompt(&dir, prompt, vec![edit(sent), "Done.".into()]);
+        assert!(t.turns[0].calls[0].result.is_ok());
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join(".github/workflows/ci.yml")).unwrap(),
+            ci.replace(old, sent),
+            "{sent}"
+        );
+    }
+}
+
 /// Found with a C library (session 36, test_target): asked "Which make target runs the
 /// tests?", Qwen2.5-Coder-0.5B answered `make test` without a look and was offered the `ls` of
 /// `tests/`, which holds no target. "make" names the `Makefile`: its read is the look.
