@@ -5102,6 +5102,44 @@ fn the_change_shown_with_a_kept_number_altered_runs_as_shown() {
     }
 }
 
+/// Found with a Deno service (session 54, docker_deno_235): asked "Build the Docker image on
+/// Deno 2.3.5.", Qwen2.5-Coder-0.5B wrote a Dockerfile of its own in a code block; the run
+/// took the request for no change, asked for the Dockerfile's read, and never offered the
+/// edit of its `FROM` line. "Build … on N V" asks for a change as "with N V" does.
+#[test]
+fn building_on_a_version_is_a_change_request() {
+    let dir = tempfile::tempdir().unwrap();
+    let dockerfile =
+        "FROM denoland/deno:2.2.11\nWORKDIR /app\nEXPOSE 7391\nCMD [\"run\", \"main.ts\"]\n";
+    write_files(
+        &dir,
+        &[("Dockerfile", dockerfile), ("main.ts", "console.log(1);\n")],
+    );
+    let own = "To build a Docker image on Deno 2.3.5, use:\n\n```Dockerfile\nFROM deno/deno:2.3.5\nWORKDIR /app\nCOPY . /app\nCMD [\"deno\", \"run\", \"main.ts\"]\n```\n";
+    let (t, requests) = run_prompt(
+        &dir,
+        "Build the Docker image on Deno 2.3.5.",
+        vec![
+            own.into(),
+            call(
+                "edit",
+                json!({"path": "Dockerfile", "old_text": "FROM denoland/deno:2.2.11", "new_text": "FROM denoland/deno:2.3.5"}),
+            ),
+            "Done.".into(),
+        ],
+    );
+    let asked = &requests[1].messages.last().unwrap().content;
+    assert!(
+        asked.contains(r#""new_text":"FROM denoland/deno:2.3.5""#),
+        "{asked}"
+    );
+    assert!(t.turns[1].calls[0].result.is_ok());
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("Dockerfile")).unwrap(),
+        dockerfile.replace("2.2.11", "2.3.5")
+    );
+}
+
 /// Found with a C library (session 36, test_target): asked "Which make target runs the
 /// tests?", Qwen2.5-Coder-0.5B answered `make test` without a look and was offered the `ls` of
 /// `tests/`, which holds no target. "make" names the `Makefile`: its read is the look.

@@ -2626,6 +2626,8 @@ pub fn question_part(prompt: &str) -> &str {
 /// assert!(asks_change("Make the retry policy try up to 5 times by default."));
 /// assert!(!asks_change("Show up to 10 matching lines."));
 /// assert!(asks_change("Build the Docker image with OCaml 5.2."));
+/// assert!(asks_change("Build the Docker image on Deno 2.3.5."));
+/// assert!(!asks_change("Run the server on port 7391."));
 /// assert!(!asks_change("Build the project."));
 /// assert!(asks_change(
 ///     "Cover plots should show the 20 most abundant taxa unless the caller asks for a different number."
@@ -2817,9 +2819,11 @@ fn should_clauses(lower: &str) -> usize {
         .count()
 }
 
-/// How many clauses of `lower` (lower case) build (run, compile, test) something "with" a
-/// named thing's version, the clause's last two words: "build the docker image with ocaml
-/// 5.2" asks for the version the build uses to change (an OCaml/dune project, session 49).
+/// How many clauses of `lower` (lower case) build (run, compile, test) something "with" or
+/// "on" a named thing's version, the clause's last two words: "build the docker image with
+/// ocaml 5.2" asks for the version the build uses to change (an OCaml/dune project, session
+/// 49), as does "build the docker image on deno 2.3.5" (a Deno uptime checker, session 54:
+/// `edit` read it, but the run took it for no change and never offered the edit).
 fn built_with_clauses(lower: &str) -> usize {
     clause_words(lower)
         .filter(|words| {
@@ -2829,7 +2833,7 @@ fn built_with_clauses(lower: &str) -> usize {
             };
             matches!(words.first(), Some(&("build" | "run" | "compile" | "test")))
                 && matches!(words.as_slice(), [.., with, name, v]
-                if *with == "with" && name.chars().any(char::is_alphabetic) && version(v))
+                if (*with == "with" || *with == "on") && name.chars().any(char::is_alphabetic) && version(v))
         })
         .count()
 }
