@@ -2625,6 +2625,11 @@ pub fn question_part(prompt: &str) -> &str {
 /// assert!(asks_change("Let scalafmt format lines up to 120 columns wide."));
 /// assert!(asks_change("Make the retry policy try up to 5 times by default."));
 /// assert!(!asks_change("Show up to 10 matching lines."));
+/// assert!(asks_change(
+///     "In production, give probes up to 6 seconds to respond before they count as timed out."
+/// ));
+/// assert!(asks_change("In production, let the wait between retries grow to at most 45 minutes."));
+/// assert!(!asks_change("Give me up to 3 examples."));
 /// assert!(asks_change("Build the Docker image with OCaml 5.2."));
 /// assert!(asks_change("Build the Docker image on Deno 2.3.5."));
 /// assert!(!asks_change("Run the server on port 7391."));

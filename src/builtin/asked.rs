@@ -1136,8 +1136,14 @@ fn limit_in(rest: &[Part]) -> Option<(Part, Vec<Part>)> {
     if rest[0].is_any(crate::tools::SET_VERBS) && !rest[0].is("make") {
         return None;
     }
-    let up = (1..rest.len())
-        .find(|&i| rest[i].is("up") && rest.get(i + 1).is_some_and(|p| p.is("to")))?;
+    // "up to N …", or "at most N …" (a Gleam feed relay, session 54: "In production, let
+    // the wait between delivery retries grow to at most 45 minutes.").
+    let up = (1..rest.len()).find(|&i| {
+        (rest[i].is("up") || rest[i].is("at"))
+            && rest
+                .get(i + 1)
+                .is_some_and(|p| p.is(if rest[i].is("up") { "to" } else { "most" }))
+    })?;
     let (value, unit) = (rest.get(up + 2)?, rest.get(up + 3)?);
     let plural = unit.text.len() >= 4 && unit.text.ends_with('s') && !unit.text.ends_with("ss");
     if !whole_number(value) || unit.quoted || !unit.text.chars().all(char::is_alphabetic) || !plural
@@ -1149,6 +1155,11 @@ fn limit_in(rest: &[Part]) -> Option<(Part, Vec<Part>)> {
         .filter(|p| is_value(p))
         .cloned()
         .collect();
+    // The wait between retries is a backoff (`max_backoff_seconds`).
+    let backoff = keys.iter().any(|k| k.is_any(&["wait", "delay", "pause"]))
+        && keys
+            .iter()
+            .any(|k| k.is_any(&["retries", "retry", "attempts"]));
     let tried = rest[1..up]
         .iter()
         .any(|p| p.is_any(&["try", "retry", "attempt"]));
@@ -1157,11 +1168,15 @@ fn limit_in(rest: &[Part]) -> Option<(Part, Vec<Part>)> {
         ..unit.clone()
     };
     keys.push(word("max"));
+    if backoff {
+        keys.push(word("backoff"));
+    }
     keys.push(if unit.is("times") && tried {
         word("attempts")
     } else {
         unit.clone()
     });
+    let mut after = up + 4;
     if let (Some(per), Some(of)) = (rest.get(up + 4), rest.get(up + 5))
         && per.is("per")
         && !of.quoted
@@ -1169,6 +1184,26 @@ fn limit_in(rest: &[Part]) -> Option<(Part, Vec<Part>)> {
     {
         keys.push(per.clone());
         keys.push(of.clone());
+        after += 2;
+    }
+    // A length of time given "to respond before they count as timed out": what is timed
+    // follows it, and "timed out" names a timeout (a Deno uptime checker, session 54: "In
+    // production, give probes up to 6 seconds to respond before they count as timed out." is
+    // the config's `"timeoutMs": 4500`).
+    if crate::tools::unit_named(&unit.text).is_some_and(crate::tools::is_time_unit) {
+        const LINKS: &[&str] = &["before", "after", "until", "they", "as", "when", "while"];
+        let tail = &rest[after.min(rest.len())..];
+        keys.extend(
+            tail.iter()
+                .filter(|p| is_value(p) && !p.is_any(LINKS))
+                .cloned(),
+        );
+        if tail
+            .windows(2)
+            .any(|w| w[0].is_any(&["timed", "time", "times"]) && w[1].is("out"))
+        {
+            keys.push(word("timeout"));
+        }
     }
     Some((value.clone(), keys))
 }

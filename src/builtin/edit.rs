@@ -2989,16 +2989,27 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
         // restarting sensord." (not `Restart=on-failure`), `interval_ms = 2000` for "Sample
         // the sensors every 5000 ms." (a C++/CMake daemon, session 41). The number is written
         // in the key's unit (`key_unit`, `set_asked`). Before any other key.
+        // Of several, the one whose name holds the most of the request's words
+        // (`max_backoff_seconds` over `backoff_base_ms` for "let the wait between delivery
+        // retries grow to at most 45 minutes": a Gleam feed relay, session 54).
+        let mut most = 0;
         for line in text.lines() {
             let Some((name, old)) = keyed_number(line) else {
                 continue;
             };
             let parts = crate::tools::name_words(&name.replace(['.', '-'], "_"));
-            let named = parts.iter().any(|part| {
-                crate::tools::unit_named(part).is_none()
-                    && words.iter().any(|w| crate::tools::same_word(part, w))
-            });
-            if named && key_unit(name).is_some() {
+            let named = parts
+                .iter()
+                .filter(|part| {
+                    crate::tools::unit_named(part).is_none()
+                        && words.iter().any(|w| crate::tools::same_word(part, w))
+                })
+                .count();
+            if named > 0 && named >= most && key_unit(name).is_some() {
+                if named > most {
+                    found.clear();
+                    most = named;
+                }
                 found.push((line, old));
             }
         }
@@ -3678,6 +3689,41 @@ fn block_number<'t>(text: &'t str, words: &[String]) -> Option<(&'t str, &'t str
             .iter()
             .any(|w| w.chars().count() >= 4 && key.starts_with(w.as_str()))
     };
+    // Of several, one whose key holds two of the words or more, more than any other's, a
+    // unit of the kind a word names counting as one: `max_backoff_seconds` over
+    // `backoff_base_ms` and `max_retries` under `[delivery]` for "let the wait between
+    // delivery retries grow to at most 45 minutes" (a Gleam feed relay, session 54).
+    let time = crate::tools::is_time_unit;
+    let asked_unit = words.iter().find_map(|w| crate::tools::unit_named(w));
+    let held = |line: &str| {
+        let key: String = line
+            .trim_start()
+            .chars()
+            .take_while(|&c| asked::is_name_char(c) || c == '-')
+            .collect();
+        let parts = crate::tools::name_words(&key.replace(['.', '-'], "_"));
+        let unit = asked_unit.is_some_and(|a| {
+            parts
+                .iter()
+                .filter_map(|p| crate::tools::unit_named(p))
+                .any(|u| time(u) == time(a))
+        });
+        words
+            .iter()
+            .filter(|w| crate::tools::unit_named(w).is_none())
+            .filter(|w| parts.iter().any(|p| crate::tools::same_word(p, w)))
+            .count()
+            + usize::from(unit)
+    };
+    if set.len() > 1 {
+        let most = set.iter().map(|(line, _)| held(line)).max().unwrap_or(0);
+        let mut best = set.iter().filter(|(line, _)| held(line) == most);
+        if most >= 2
+            && let (Some(&(line, old)), None) = (best.next(), best.next())
+        {
+            return Some((line, old, true));
+        }
+    }
     match set[..] {
         [(line, old)] => Some((line, old, begun(line))),
         _ => {

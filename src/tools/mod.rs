@@ -388,16 +388,19 @@ pub(crate) fn interval_clause(words: &[&str]) -> bool {
 }
 
 /// Whether the words of a clause (lower case, leading words aside) ask for an upper bound:
-/// `let`, `make`, `have`, `allow`, `limit` or `cap` first, then "up to", a whole number and a
-/// plural ("let scalafmt format lines up to 120 columns wide": a Scala/sbt service, session
-/// 44, whose request was taken for a question and its `maxColumn = 110` never offered as the
-/// change). "Show up to 10 lines" is a look.
+/// `let`, `make`, `have`, `allow`, `limit`, `cap` or `give` (not "give me") first, then "up
+/// to" or "at most", a whole number and a plural ("let scalafmt format lines up to 120
+/// columns wide": a Scala/sbt service, session 44, whose request was taken for a question and
+/// its `maxColumn = 110` never offered as the change; "give probes up to 6 seconds to
+/// respond", "let the wait between delivery retries grow to at most 45 minutes": a Deno
+/// uptime checker and a Gleam feed relay, session 54). "Show up to 10 lines" is a look.
 pub(crate) fn bound_clause(words: &[&str]) -> bool {
-    const BOUND_VERBS: &[&str] = &["let", "make", "have", "allow", "limit", "cap"];
+    const BOUND_VERBS: &[&str] = &["let", "make", "have", "allow", "limit", "cap", "give"];
     words.first().is_some_and(|w| BOUND_VERBS.contains(w))
+        && !(words.first() == Some(&"give")
+            && words.get(1).is_some_and(|w| ["me", "us"].contains(w)))
         && words.windows(4).any(|w| {
-            w[0] == "up"
-                && w[1] == "to"
+            ((w[0] == "up" && w[1] == "to") || (w[0] == "at" && w[1] == "most"))
                 && !w[2].is_empty()
                 && w[2].chars().all(|c| c.is_ascii_digit())
                 && w[3].len() >= 4
