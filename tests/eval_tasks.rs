@@ -296,7 +296,9 @@ fn the_shipped_tasks_read() {
     // Zig StatsD bridge of session 49, the Julia package and the Erlang/OTP service of session
     // 51, the Perl distribution and the Nim daemon of session 52, the Rust workspace and the
     // Crystal web service and the Go job worker of session 53, the Gleam feed relay, the F#
-    // inventory API and the Deno uptime checker of session 54 (written before any run on them).
+    // inventory API and the Deno uptime checker of session 54, the D/dub log shipper, the
+    // Python/uv webhook relay and the Kotlin/Ktor link shortener of session 55 (written before
+    // any run on them).
     for (file, folder) in [
         ("examples/tasks.jsonl", "examples/workspace"),
         ("examples/tasks-project.jsonl", "examples/project"),
@@ -341,6 +343,9 @@ fn the_shipped_tasks_read() {
         ("examples/tasks-brook.jsonl", "examples/brook"),
         ("examples/tasks-thimble.jsonl", "examples/thimble"),
         ("examples/tasks-lantern.jsonl", "examples/lantern"),
+        ("examples/tasks-harrow.jsonl", "examples/harrow"),
+        ("examples/tasks-marten.jsonl", "examples/marten"),
+        ("examples/tasks-quiver.jsonl", "examples/quiver"),
     ] {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         let list = tasks::load(&std::fs::read_to_string(root.join(file)).unwrap()).unwrap();
