@@ -3028,6 +3028,20 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         // And those writing a number, for a question asking how many (how long, …).
         let quantity = crate::tools::asks_quantity(&self.request);
         let mut numbered: Vec<(usize, usize)> = Vec::new();
+        // And, of those, the ones setting a name that ends with the unit a question asks a
+        // number in ("how many minutes …": `"cooldownMinutes": 135` over a database URL's
+        // port; a Deno uptime checker, session 54, where the URL holding the project's name
+        // was the one line shown).
+        let asked_unit = {
+            let lower: Vec<String> = crate::tools::request_words(&self.request)
+                .map(str::to_lowercase)
+                .collect();
+            lower
+                .windows(3)
+                .find(|w| w[0] == "how" && ["many", "much"].contains(&w[1].as_str()))
+                .and_then(|w| crate::tools::unit_named(&w[2]))
+        };
+        let mut united: Vec<(usize, usize)> = Vec::new();
         let asked_words: Vec<String> = crate::tools::request_words(&self.request)
             .map(str::to_lowercase)
             .collect();
@@ -3279,7 +3293,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                             .map(str::to_owned),
                     );
                 }
-                let found: Vec<usize> = (0..words.len())
+                let mut found: Vec<usize> = (0..words.len())
                     .filter(|&k| {
                         holds_word(&lower, &words[k])
                             // A participle by its stem: `max_retries: 11` for "how many times is
@@ -3328,6 +3342,31 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     }
                     if quantity && writes_number(own) {
                         numbered.push((mi, li));
+                        if asked_unit.is_some_and(|u| {
+                            let (words, shorts) = crate::tools::UNITS[u];
+                            name_parts.len() >= 2
+                                && name_parts.last().is_some_and(|p| {
+                                    words.contains(&p.as_str()) || shorts.contains(&p.as_str())
+                                })
+                        }) {
+                            united.push((mi, li));
+                            // It holds the words of the question that share a stem with the
+                            // key it is under: "re-alerting" for `"cooldownMinutes": 135`
+                            // under `"alerts": {` (not `"pruneEveryMinutes"` under
+                            // `"history": {`), "sweeps" for `"IntervalSeconds": 105` under
+                            // `"Sweeper": {` (an F# API, session 54, where `"HoldTtlSeconds"`
+                            // holding "holds" was the line shown).
+                            let parent = correct::parent_key_words(lines, li);
+                            for (k, w) in words.iter().enumerate() {
+                                if !found.contains(&k)
+                                    && w.split('-').any(|w| {
+                                        parent.iter().any(|p| shares_stem(&p.to_lowercase(), w))
+                                    })
+                                {
+                                    found.push(k);
+                                }
+                            }
+                        }
                     }
                     if unset.as_deref().is_some_and(|name| {
                         crate::builtin::keyword_arg(own, name)
@@ -3732,6 +3771,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             &defaulting,
             &referenced,
             &numbered,
+            &united,
             &coded,
         ] {
             if held.iter().any(|(mi, li, _)| kept.contains(&(*mi, *li))) {
@@ -5503,6 +5543,14 @@ fn is_call(shown: &str, call: &PendingCall) -> bool {
         v["name"].as_str() == Some(call.name.as_str())
             && args_value(&call.arguments).as_ref() == Some(&v["arguments"])
     })
+}
+
+/// Whether two words (lower case) share a stem: the same for their first five letters or
+/// more, all but one letter of the shorter (`alerts` and `alerting`, `sweeper` and `sweeps`).
+fn shares_stem(a: &str, b: &str) -> bool {
+    let common = a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count();
+    let shorter = a.chars().count().min(b.chars().count());
+    common >= 5 && common + 1 >= shorter
 }
 
 /// Whether a reply says nothing: no letter or digit in it (empty, blank, `.`). Found with a

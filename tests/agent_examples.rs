@@ -5140,6 +5140,36 @@ fn building_on_a_version_is_a_change_request() {
     );
 }
 
+/// Found with a Deno service and an F# API (session 54, prod_alert_cooldown,
+/// prod_sweep_interval): asked "how many minutes …", the line shown as bearing was a database
+/// URL holding the project's name (and a port), not `"cooldownMinutes": 135`; asked "how many
+/// seconds pass between two sweeps for expired holds?", it was `"HoldTtlSeconds"`, not
+/// `"IntervalSeconds"` under `"Sweeper"`. Of the numbers, those whose name ends with the unit
+/// asked for, each holding the words that share a stem with the key it is under.
+#[test]
+fn a_number_in_the_unit_asked_under_the_key_the_question_names_bears() {
+    let dir = tempfile::tempdir().unwrap();
+    let prod = "{\n  \"probes\": {\n    \"intervalSeconds\": 20\n  },\n  \"history\": {\n    \"pruneEveryMinutes\": 360\n  },\n  \"alerts\": {\n    \"cooldownMinutes\": 135\n  },\n  \"database\": {\n    \"url\": \"postgres://lantern@db.internal:5432/lantern\"\n  }\n}\n";
+    write_files(&dir, &[("config/prod.json", prod)]);
+    let nudge = nudge_after_reading(
+        &dir,
+        "config/prod.json",
+        "In production, how many minutes does lantern wait before re-alerting about a monitor that is still down?",
+    );
+    assert_eq!(bearing_lines(&nudge), " 9\t    \"cooldownMinutes\": 135");
+    let settings = "{\n  \"Thimble\": {\n    \"Holds\": {\n      \"HoldTtlSeconds\": 1380,\n      \"MaxHoldsPerCustomer\": 3\n    },\n    \"Sweeper\": {\n      \"Enabled\": true,\n      \"IntervalSeconds\": 105\n    }\n  }\n}\n";
+    write_files(&dir, &[("appsettings.Production.json", settings)]);
+    let nudge = nudge_after_reading(
+        &dir,
+        "appsettings.Production.json",
+        "In production, how many seconds pass between two sweeps for expired holds?",
+    );
+    assert!(
+        bearing_lines(&nudge).contains("\"IntervalSeconds\": 105"),
+        "{nudge}"
+    );
+}
+
 /// Found with a C library (session 36, test_target): asked "Which make target runs the
 /// tests?", Qwen2.5-Coder-0.5B answered `make test` without a look and was offered the `ls` of
 /// `tests/`, which holds no target. "make" names the `Makefile`: its read is the look.
