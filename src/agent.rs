@@ -214,6 +214,10 @@ pub struct Agent<B: Backend, T: Toolbox> {
     /// The current run's prompt as the user typed it: what messages restating the request
     /// quote (the model read these words, not the expanded ones).
     typed: String,
+    /// For a question asking how many (how long, …), the lines of the results so far that bear
+    /// on it ([`correct::bearing`]), set before each turn's calls run: the note on a look
+    /// repeated the first time ends with them.
+    repeat_bearing: Option<String>,
     /// Set when the model asked a third time for a result it has: the next turn offers no tools.
     answer_next: bool,
     /// The tools the current run does not offer (its request is a question; see
@@ -254,6 +258,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             answer_next: false,
             withheld: Vec::new(),
             change_due: None,
+            repeat_bearing: None,
             already: None,
             ran_under: Vec::new(),
         }
@@ -627,6 +632,12 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             self.history.push(assistant);
             latest_results = self.history.len();
 
+            // For a question asking how many (how long, …), the lines that bear on it, for the
+            // note on a look repeated (see `dispatch_all`).
+            self.repeat_bearing = (correct::is_question(&self.request)
+                && crate::tools::asks_quantity(&self.request))
+            .then(|| correct::bearing(&self.evidence(&turns)))
+            .flatten();
             let started = Instant::now();
             let ran_before = self.tools.run_time();
             self.toolbox_wait = Duration::ZERO;
@@ -1343,6 +1354,17 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                                     note.push_str(&correct::body_next(&name, &look));
                                 } else if let Some((name, look)) = self.reference_look() {
                                     note.push_str(&correct::reference_next(&name, &look));
+                                } else if let Some(lines) = &self.repeat_bearing {
+                                    // Else, for a question asking how many (long, …), the
+                                    // lines of the results that bear on it, after the output
+                                    // sent again (a Deno
+                                    // service, session 54: asked "With no config at all,
+                                    // how many milliseconds does a probe wait …?", the model
+                                    // called the read of src/config.ts again, was sent its
+                                    // 177 lines, and on the last turn answered 1000, not
+                                    // `DEFAULT_TIMEOUT_MS = 7500`).
+                                    note.push('\n');
+                                    note.push_str(lines);
                                 }
                                 note
                             }

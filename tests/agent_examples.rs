@@ -5170,6 +5170,42 @@ fn a_number_in_the_unit_asked_under_the_key_the_question_names_bears() {
     );
 }
 
+/// Found with a Deno service (session 54, default_timeout_ms): asked "With no config at all,
+/// how many milliseconds does a probe wait for a response before it counts as a timeout?",
+/// Qwen2.5-Coder-0.5B called the read of src/config.ts again, was sent its lines again, and on
+/// the last turn answered 1000. The first repeated look of a question asking how many (how
+/// long, …) gets, after the output sent again, the lines that bear on it; a change request's
+/// does not.
+#[test]
+fn a_repeated_look_for_a_question_shows_the_lines_bearing_on_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = "/** Listener port. */\nexport const DEFAULT_PORT = 8164;\n/** A probe without a response after this long counts as a timeout. */\nexport const DEFAULT_TIMEOUT_MS = 7500;\nexport const DEFAULT_INTERVAL_SECONDS = 60;\n";
+    write_files(&dir, &[("src/config.ts", config)]);
+    let read = || call("read", json!({"path": "src/config.ts"}));
+    let (t, _) = run_prompt(
+        &dir,
+        "With no config at all, how many milliseconds does a probe wait for a response before it counts as a timeout?",
+        vec![read(), read(), "7500 ms.".into()],
+    );
+    let feedback = &t.turns[1].calls[0].feedback;
+    assert!(
+        feedback.ends_with(
+            "These lines of the tool results bear on the request:\n4\texport const DEFAULT_TIMEOUT_MS = 7500;"
+        ),
+        "{feedback}"
+    );
+    let (t, _) = run_prompt(
+        &dir,
+        "Set the default timeout to 9000 ms.",
+        vec![read(), read(), "Done.".into()],
+    );
+    assert!(
+        !t.turns[1].calls[0].feedback.contains("bear on the request"),
+        "{}",
+        t.turns[1].calls[0].feedback
+    );
+}
+
 /// Found with a C library (session 36, test_target): asked "Which make target runs the
 /// tests?", Qwen2.5-Coder-0.5B answered `make test` without a look and was offered the `ls` of
 /// `tests/`, which holds no target. "make" names the `Makefile`: its read is the look.
