@@ -4005,9 +4005,14 @@ fn image_version<'a>(line: &'a str, keys: &[asked::Part]) -> Option<&'a str> {
     // A tag's `v` (`gleam:v1.8.1-erlang-alpine`: a Gleam feed relay, session 54) stays.
     let tag = tag.strip_prefix(['v', 'V']).unwrap_or(tag);
     let image = image.rsplit('/').next()?.to_ascii_lowercase();
+    // Or the image's first part before a `-` (`dlang2/ldc-ubuntu` for "LDC": a D log shipper,
+    // session 55, whose "Build the Docker image with LDC 1.40.0." was offered Compose's
+    // `image: busybox:1.36.1`).
+    let first = image.split_once('-').map(|(f, _)| f);
     let named = value_keys(keys).any(|k| {
         let k = k.to_ascii_lowercase();
         k == image
+            || (k.len() >= 2 && first == Some(k.as_str()))
             || IMAGE_NAMES
                 .iter()
                 .any(|&(word, img)| word == k && img == image)
