@@ -2644,6 +2644,10 @@ pub fn question_part(prompt: &str) -> &str {
 /// assert!(asks_change("Production should cache links for 12 hours instead."));
 /// assert!(asks_change("In production, give up on a job after 3 minutes instead."));
 /// assert!(!asks_change("It gives up after 3 minutes."));
+/// assert!(asks_change("In production, keep resolved links in the cache for 20 minutes."));
+/// assert!(asks_change(
+///     "In production, keep retrying a failed batch for 35 minutes before it goes to the spool."
+/// ));
 /// ```
 #[must_use]
 pub fn asks_change(prompt: &str) -> bool {
@@ -2758,13 +2762,15 @@ fn verb_clauses(lower: &str) -> usize {
 /// something should be done: "a batch that isn't full should be shipped after 6000 ms
 /// instead", "production should cache links for 12 hours instead" (`should` or `must` before
 /// the length), or a clause opened by a verb of ending or dropping — "give up on a job after
-/// 3 minutes instead", "expire sessions after 2 hours". Found with a Rust workspace, a Crystal
+/// 3 minutes instead", "expire sessions after 2 hours" — or of keeping: "keep resolved links in
+/// the cache for 20 minutes" (a Ktor link shortener, session 55). Found with a Rust workspace, a Crystal
 /// web service and a Go job worker (session 53): each was taken for a question, so the change
 /// `builtin::asked` reads in it (`time_should`, `after_time`) was never offered.
 fn time_clauses(lower: &str) -> usize {
     const VERBS: &[&str] = &[
         "give", "stop", "abort", "cancel", "kill", "drop", "expire", "ship", "flush", "close",
-        "restart", "delete", "remove", "evict", "purge", "rotate", "refresh", "time",
+        "restart", "delete", "remove", "evict", "purge", "rotate", "refresh", "time", "keep",
+        "retain", "cache", "hold", "store",
     ];
     clause_words(lower)
         .filter(|words| {

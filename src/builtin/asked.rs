@@ -524,6 +524,7 @@ pub(crate) fn value_set(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
         .or_else(|| times_done(parts))
         .or_else(|| time_should(parts))
         .or_else(|| after_time(parts))
+        .or_else(|| kept_for(parts))
     {
         return Some(required);
     }
@@ -1397,6 +1398,70 @@ fn after_time(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
         .collect();
     if keys.is_empty() {
         return None;
+    }
+    keys.push(unit.clone());
+    Some((value.clone(), keys))
+}
+
+/// "Keep K for N unit (before …)" (`cache`, `retain`, `hold`, `store`): a clause opened by such
+/// a verb, no "to" before the "for", a whole number and a unit of time after it — N for the
+/// clause's words between the verb and "for" (a gerund's stems too, particles and articles
+/// aside), a time to live (`ttl`) when the verb keeps something, the most time in all (`max`,
+/// `elapsed`, `total`) when a gerund says what is kept doing, and the unit. Found with a Ktor link shortener and a D log shipper (session 55):
+/// "In production, keep resolved links in the cache for 20 minutes." and "In production, keep
+/// retrying a failed batch for 35 minutes before it goes to the spool." were read as no change
+/// (`ttl-seconds = 900` under `cache {`, `"maxElapsedSeconds": 1260` under `"retry"`).
+///
+/// ```text
+/// keep resolved links in the cache for 20 minutes  → (20, [resolved, links, cache, ttl, minutes])
+/// keep retrying a failed batch for 35 minutes
+///   → (35, [retrying, retry, …, failed, batch, max, elapsed, total, minutes])
+/// ```
+fn kept_for(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
+    const SKIP: &[&str] = &[
+        "in", "on", "the", "a", "an", "it", "them", "any", "each", "every",
+    ];
+    let verb = (0..parts.len()).rfind(|&i| {
+        opens_clause(parts, i)
+            && !parts[i].quoted
+            && parts[i].is_any(&["keep", "cache", "retain", "hold", "store"])
+    })?;
+    let rest = clause(&parts[verb..]);
+    let at = (1..rest.len()).find(|&i| rest[i].is("for"))?;
+    if rest[..at].iter().any(|p| p.is("to")) {
+        return None;
+    }
+    let (value, unit) = (rest.get(at + 1)?, rest.get(at + 2)?);
+    if !whole_number(value)
+        || unit.quoted
+        || !crate::tools::unit_named(&unit.text).is_some_and(crate::tools::is_time_unit)
+    {
+        return None;
+    }
+    let word = |text: &str| Part {
+        text: text.to_owned(),
+        ..unit.clone()
+    };
+    let mut keys = Vec::new();
+    let mut doing = false;
+    for p in rest[1..at]
+        .iter()
+        .filter(|p| is_value(p) && !p.is_any(SKIP))
+    {
+        keys.push(p.clone());
+        let stems = crate::tools::ing_stems(&p.text.to_lowercase());
+        doing |= !stems.is_empty() && keys.len() == 1;
+        keys.extend(stems.iter().map(|s| word(s)));
+    }
+    if keys.is_empty() {
+        return None;
+    }
+    // Kept doing something for a time: the most time it may take in all (`maxElapsedSeconds`);
+    // something kept: its time to live.
+    if doing {
+        keys.extend(["max", "elapsed", "total"].map(word));
+    } else {
+        keys.push(word("ttl"));
     }
     keys.push(unit.clone());
     Some((value.clone(), keys))
