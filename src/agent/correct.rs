@@ -2639,6 +2639,10 @@ pub fn question_part(prompt: &str) -> &str {
 /// ));
 /// assert!(!asks_change("The report should show the totals."));
 /// assert!(asks_change(
+///     "When nothing is configured, generated short codes should be 8 characters long."
+/// ));
+/// assert!(!asks_change("Short codes should be unique."));
+/// assert!(asks_change(
 ///     "In production, a batch that isn't full should be shipped after 6000 ms instead."
 /// ));
 /// assert!(asks_change("Production should cache links for 12 hours instead."));
@@ -2813,19 +2817,29 @@ fn use_of_clauses(lower: &str) -> usize {
 fn should_clauses(lower: &str) -> usize {
     clause_words(lower)
         .filter(|words| {
-            words.iter().enumerate().skip(1).any(|(i, w)| {
-                let number_at = match words.get(i + 2) {
-                    Some(&"the") => i + 3,
-                    _ => i + 2,
-                };
-                ["should", "must"].contains(w)
-                    && words
-                        .get(i + 1)
-                        .is_some_and(|v| crate::tools::MADE_TO_VERBS.contains(v))
-                    && words
-                        .get(number_at)
-                        .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
-            })
+            // "K should be N things long" (wide, high, …): a Ktor link shortener, session 55.
+            let long = words.windows(5).any(|w| {
+                ["should", "must"].contains(&w[0])
+                    && w[1] == "be"
+                    && !w[2].is_empty()
+                    && w[2].chars().all(|c| c.is_ascii_digit())
+                    && ["long", "wide", "high", "tall", "deep"].contains(&w[4])
+            });
+            long || {
+                words.iter().enumerate().skip(1).any(|(i, w)| {
+                    let number_at = match words.get(i + 2) {
+                        Some(&"the") => i + 3,
+                        _ => i + 2,
+                    };
+                    ["should", "must"].contains(w)
+                        && words
+                            .get(i + 1)
+                            .is_some_and(|v| crate::tools::MADE_TO_VERBS.contains(v))
+                        && words
+                            .get(number_at)
+                            .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+                })
+            }
         })
         .count()
 }

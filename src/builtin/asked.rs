@@ -525,6 +525,7 @@ pub(crate) fn value_set(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
         .or_else(|| time_should(parts))
         .or_else(|| after_time(parts))
         .or_else(|| kept_for(parts))
+        .or_else(|| should_be_long(parts))
     {
         return Some(required);
     }
@@ -1464,6 +1465,52 @@ fn kept_for(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
         keys.push(word("ttl"));
     }
     keys.push(unit.clone());
+    Some((value.clone(), keys))
+}
+
+/// "K should (must) be N things long" (`wide`, `high`, `tall`, `deep`): N for the words of K
+/// (those of its clause before the modal, fillers aside), the things, and `length` (`width`,
+/// `height`, `depth`). Found with a Ktor link shortener (session 55): "When nothing is
+/// configured, generated short codes should be 8 characters long." was read as no change
+/// (`DEFAULT_SLUG_LENGTH = 7`, the README documenting `links.slug-length` as the "Length of
+/// generated short codes").
+///
+/// ```text
+/// generated short codes should be 8 characters long  → (8, [generated, short, codes, characters, length])
+/// ```
+fn should_be_long(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
+    let modal = (1..parts.len()).find(|&i| {
+        parts[i].is_any(&["should", "must"]) && parts.get(i + 1).is_some_and(|b| b.is("be"))
+    })?;
+    let (value, things, measure) = (
+        parts.get(modal + 2)?,
+        parts.get(modal + 3)?,
+        parts.get(modal + 4)?,
+    );
+    let noun = match measure.text.to_lowercase().as_str() {
+        "long" => "length",
+        "wide" => "width",
+        "high" | "tall" => "height",
+        "deep" => "depth",
+        _ => return None,
+    };
+    if !whole_number(value) || things.quoted || !things.text.chars().all(char::is_alphabetic) {
+        return None;
+    }
+    let start = (0..modal).rfind(|&i| opens_clause(parts, i)).unwrap_or(0);
+    let mut keys: Vec<Part> = parts[start..modal]
+        .iter()
+        .filter(|p| is_value(p))
+        .cloned()
+        .collect();
+    if keys.is_empty() {
+        return None;
+    }
+    keys.push(things.clone());
+    keys.push(Part {
+        text: noun.to_owned(),
+        ..measure.clone()
+    });
     Some((value.clone(), keys))
 }
 

@@ -33,6 +33,80 @@ pub struct Edit {
 }
 
 impl Edit {
+    /// For a number the request sets by what the docs say of a setting: the setting the docs
+    /// name in three of those words or more ([`Self::documented_name`]), set where its
+    /// words (and `default`, for a request about the default) name it. Found with a Ktor link
+    /// shortener (session 55): "When nothing is configured, generated short codes should be 8
+    /// characters long." is `DEFAULT_SLUG_LENGTH = 7`, the README's table documenting
+    /// `links.slug-length` as the "Length of generated short codes".
+    fn documented_setting(
+        &self,
+        request: &str,
+        change: &Change,
+        parts: &[asked::Part],
+    ) -> Option<Value> {
+        let Change::Set(value, keys) = change else {
+            return None;
+        };
+        if value.text.is_empty() || !value.text.chars().all(|c| c.is_ascii_digit()) {
+            return None;
+        }
+        let name = self.documented_name(keys, 3)?;
+        let part = |text: &str| asked::Part {
+            text: text.to_owned(),
+            quoted: false,
+            opens: false,
+            colon: false,
+        };
+        let mut words: Vec<asked::Part> = name
+            .split(['.', '-', '_'])
+            .filter(|w| !w.is_empty())
+            .map(part)
+            .collect();
+        // The line must set the setting itself: a name made of the words of its last dotted
+        // part (`slug-length` of `links.slug-length`), `default` aside — not a column's
+        // `DEFAULT 0`, nor `MaxLimit` for `limit` (a Scala service: "Make note listings
+        // return 50 notes per page by default.", the README naming `limit`).
+        let mut own: Vec<String> =
+            crate::tools::name_words(&name.rsplit('.').next().unwrap_or(&name).replace('-', "_"))
+                .into_iter()
+                .filter(|w| w != "default")
+                .collect();
+        own.sort();
+        let default = crate::tools::asks_default(request);
+        if default {
+            words.insert(0, part("default"));
+        }
+        let documented = Change::Set(value.clone(), words.clone());
+        self.in_file(
+            request,
+            &documented,
+            |path, text| {
+                self.change_in(&documented, parts, path, text)
+                    .filter(|call| {
+                        let line = call["old_text"].as_str().unwrap_or_default();
+                        let head = line.split([':', '=']).next().unwrap_or_default().trim_end();
+                        let start = asked::run_start(head, |c| asked::is_name_char(c) || c == '-');
+                        let mut named: Vec<String> =
+                            crate::tools::name_words(&head[start..].replace('-', "_"))
+                                .into_iter()
+                                .filter(|w| w != "default")
+                                .collect();
+                        named.sort();
+                        named == own
+                    })
+            },
+            |call: &Value| {
+                let line = call["old_text"].as_str().unwrap_or_default();
+                let says_default = line
+                    .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
+                    .flat_map(crate::tools::name_words)
+                    .any(|w| w.eq_ignore_ascii_case("default"));
+                name_holds(line, &words) + usize::from(default && says_default)
+            },
+        )
+    }
+
     /// `edit` confined to `sandbox`.
     pub fn new(sandbox: Arc<Sandbox>) -> Self {
         Self { sandbox }
@@ -290,7 +364,7 @@ impl TypedTool for Edit {
         // (an R package, session 49: offered no change, then, with "on by default" read,
         // readr's `progress = FALSE`). The change is that name's, where one is set.
         if let Change::Switch(on, keys) = &change
-            && let Some(name) = self.documented_name(keys)
+            && let Some(name) = self.documented_name(keys, 2)
         {
             let documented = Change::Switch(
                 *on,
@@ -342,6 +416,12 @@ impl TypedTool for Edit {
             ) {
                 return Some(hit);
             }
+        }
+        // A number for a setting the docs describe in the request's words (see
+        // `documented_setting`): before the words' search, which finds `maxLineLength: 130`
+        // for "… should be 8 characters long".
+        if let Some(hit) = self.documented_setting(request, &change, &parts) {
+            return Some(hit);
         }
         self.in_file(
             request,
@@ -516,29 +596,39 @@ impl Edit {
     }
 
     /// The one name in code (written in backticks: `` `meadow.verbose` ``) that the docs — a
-    /// line of a document holding two or more of the words of `keys` (four letters or more)
-    /// — say those words of; `None` when no line or lines naming several do.
-    fn documented_name(&self, keys: &[asked::Part]) -> Option<String> {
+    /// line of a document holding, outside its backticks, `least` or more of the words of
+    /// `keys` (four letters or more), the most of any line — say those words of; `None` when
+    /// no line or lines naming several do.
+    fn documented_name(&self, keys: &[asked::Part], least: usize) -> Option<String> {
         let words: Vec<String> = key_words(keys)
             .into_iter()
             .filter(|w| w.chars().count() >= 4 && w.chars().all(char::is_alphabetic))
             .collect();
-        if words.len() < 2 {
+        if words.len() < least {
             return None;
         }
         let mut names: Vec<String> = Vec::new();
+        let mut most = least;
         for (path, text) in super::small_files(&self.sandbox, self.sandbox.root()) {
             if !is_document(&path) || is_changelog(&path) {
                 continue;
             }
             for line in text.lines() {
-                let lower = line.to_lowercase();
+                // The words the line says of the name, not the name's own (`length` of
+                // `links.max-url-length` beside "Longest target URL accepted, in characters":
+                // a Ktor link shortener, session 55); of several lines, those saying the most.
+                let said: String = line.split('`').step_by(2).collect::<Vec<_>>().join(" ");
+                let lower = said.to_lowercase();
                 let held = words
                     .iter()
                     .filter(|w| !asked::token_at(&lower, w).is_empty())
                     .count();
-                if held < 2 {
+                if held < most {
                     continue;
+                }
+                if held > most {
+                    most = held;
+                    names.clear();
                 }
                 let mut coded = line.split('`').skip(1).step_by(2).filter(|t| {
                     t.len() >= 3
@@ -784,8 +874,21 @@ fn of_settings<T>(request: &str, mut hits: Vec<(String, T)>) -> Vec<(String, T)>
     // 9443.").
     // A name's part between dots counts as its stem does (`etc/quarry.prod.conf`, where no
     // `quarry.conf` stands beside it to be its base: a Perl distribution, session 52).
+    // Not the folders of a JVM package (`src/main/kotlin/dev/quiver/config/QuiverConfig.kt`
+    // is in package `dev.quiver.config`, no dev environment's: a Ktor link shortener, session
+    // 55).
     let environments = |path: &str| -> Vec<String> {
-        path.split('/')
+        let parts: Vec<&str> = path.split('/').collect();
+        let package = parts.windows(2).position(|w| {
+            ["main", "test"].contains(&w[0])
+                && ["java", "kotlin", "scala", "groovy"].contains(&w[1])
+        });
+        let last = parts.len().saturating_sub(1);
+        parts
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| package.is_none_or(|at| i <= at + 1 || i == last))
+            .map(|(_, part)| *part)
             .flat_map(|part| {
                 let parts: Vec<&str> = part.split('.').collect();
                 let n = if parts.len() > 2 { parts.len() - 1 } else { 1 };
