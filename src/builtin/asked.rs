@@ -663,6 +663,28 @@ pub(crate) fn value_set(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
         });
         value.text = version.to_owned();
     }
+    // A name and its version written after it, `v` first or with dots: "actions/setup-java
+    // v4" of "Switch CI over to actions/setup-java v4." (a Ktor link shortener, session 55:
+    // read as setting `actions/setup-java`).
+    if !value.quoted
+        && value.text.chars().any(char::is_alphabetic)
+        && let Some(version) = parts.get(to + 2)
+        && !version.quoted
+        && parts.len() == to + 3
+    {
+        let bare = version
+            .text
+            .strip_prefix(['v', 'V'])
+            .unwrap_or(&version.text);
+        let versioned = !bare.is_empty()
+            && bare.starts_with(|c: char| c.is_ascii_digit())
+            && bare.chars().all(|c| c.is_ascii_digit() || c == '.')
+            && (bare.contains('.') || bare.len() < version.text.len());
+        if versioned {
+            keys.push(value.clone());
+            value = version.clone();
+        }
+    }
     let value = &value;
     // A number's unit may name what gets it: `nights` of "Raise the maximum stay to 21
     // nights." (`MAX_NIGHTS`: a Maven project, session 37).

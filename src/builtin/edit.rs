@@ -719,6 +719,21 @@ impl Edit {
         // change ("Change the built-in default so that … Leave the production config as it
         // is.": a Nim daemon, session 52, offered `config/fjord.prod.toml`).
         let said = asked::said_text(request);
+        // A version to set in the lock file the request speaks of, whatever other file it
+        // names (a D log shipper, session 55: "Upgrade vibe-d to 0.10.2. The range in dub.json
+        // already allows it, so just update the locked version." is `dub.selections.json`'s
+        // `"vibe-d": "0.10.1"`, not `dub.json`'s range).
+        if crate::tools::speaks_of_lock(&said)
+            && matches!(change, Change::Set(value, _) if version_like(&value.text))
+        {
+            for lock in crate::tools::LOCK_FILES {
+                if let Some(text) = self.named_text(lock)
+                    && let Some(hit) = found(lock, &text)
+                {
+                    return Some(hit);
+                }
+            }
+        }
         if let Some(path) = self.sandbox.first_named(&said, false) {
             // A file named only by a word of the request that is its stem (`invoices` →
             // `src/Invoice.php`) is a guess at where the change goes: where it gives nothing,
@@ -1136,7 +1151,10 @@ impl Edit {
             }
             Change::Replace(from, to) => {
                 let hints = asked::hint_words(parts, &[path, &from.text, &to.text]);
-                replaced_in_line(text, &from.text, &to.text, &hints)?
+                match replaced_in_line(text, &from.text, &to.text, &hints) {
+                    Some(change) => change,
+                    None => return every_version(path, text, &from.text, &to.text),
+                }
             }
             Change::Set(value, keys) => match set_asked(path, text, parts, keys, &value.text) {
                 Some(change) => change,
@@ -1194,6 +1212,7 @@ fn is_lock_file(path: &str) -> bool {
         || name.ends_with("-lock.yaml")
         || name == "go.sum"
         || name == "npm-shrinkwrap.json"
+        || name == "dub.selections.json"
 }
 
 /// Whether `path` is a project's history: `CHANGELOG`, `CHANGES`, `HISTORY`, `NEWS`, `RELEASES`
@@ -2098,6 +2117,21 @@ fn replaced_in_line(
     };
     let new_line = format!("{}{to}{}", &line[..at], &line[at + from.len()..]);
     Some((line.trim().to_owned(), new_line.trim().to_owned()))
+}
+
+/// A version written with two dots or more (`2.109.1`) that `text` writes on several lines,
+/// each time as a whole token: the edit replacing every one with `to`, another such version.
+/// Found with a D log shipper (session 55): "Move CI's newest DMD from 2.109.1 to 2.110.0;
+/// coverage should still be uploaded from that job." was offered no change, the matrix's
+/// `- dmd-2.109.1` and the coverage step's `if: matrix.dc == 'dmd-2.109.1'` both holding it.
+fn every_version(path: &str, text: &str, from: &str, to: &str) -> Option<Value> {
+    let version = |v: &str| version_like(v) && v.matches('.').count() >= 2 && !v.ends_with('.');
+    if !version(from) || !version(to) {
+        return None;
+    }
+    let tokens: usize = text.lines().map(|l| asked::token_at(l, from).len()).sum();
+    (tokens >= 2 && text.matches(from).count() == tokens)
+        .then(|| json!({"path": path, "old_text": from, "new_text": to, "replace_all": true}))
 }
 
 /// The edit that sets `value` on the one line of `text` assigning one of `keys` (words of the
@@ -4541,7 +4575,10 @@ fn every_stage(path: &str, text: &str, keys: &[asked::Part], value: &str) -> Opt
 /// the file writes it nowhere else.
 fn every_use(path: &str, text: &str, keys: &[asked::Part], value: &str) -> Option<Value> {
     let bare = value.strip_prefix(['v', 'V']).unwrap_or(value);
-    if !(version_like(bare) && bare.contains('.')) {
+    // Or a major version written with its `v` (`v4` of "Switch CI over to actions/setup-java
+    // v4.": a Ktor link shortener, session 55, whose two jobs use `actions/setup-java@v3`).
+    let major = bare.len() < value.len() && !bare.is_empty() && version_like(bare);
+    if !(major || (version_like(bare) && bare.contains('.'))) {
         return None;
     }
     let mut refs: Vec<&str> = Vec::new();

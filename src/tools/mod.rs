@@ -1050,6 +1050,8 @@ pub(crate) const LOCK_FILES: &[&str] = &[
     "paket.lock",
     "Package.resolved",
     "manifest.toml",
+    // dub's (D): the versions `dub.json`'s ranges resolved to.
+    "dub.selections.json",
 ];
 
 /// Whether `request` speaks of what a lock file pins: a word starting with "lock" ("locked
