@@ -2422,6 +2422,76 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     "the answer to a version question gave a number no line writes: pointed at the lines about what was asked",
                 ));
             }
+            // Or a version the line naming the subject gives for another name, after the
+            // subject's own: the first version after the subject's name is its own (a D log
+            // shipper, session 55: asked "What's the oldest D compiler frontend version …?",
+            // shown "… with frontend 2.105.2 or newer (DMD, or LDC 1.35", the answer was `DMD,
+            // or LDC 1.35`).
+            if elsewhere.is_none() {
+                let first_after = |l: &str| {
+                    let lower = l.to_lowercase();
+                    // The subject's name as a whole word (not `rust` of `rustls`).
+                    let at = lower
+                        .match_indices(subject.as_str())
+                        .find(|&(at, _)| {
+                            !lower[..at].ends_with(|c: char| c.is_alphanumeric())
+                                && !lower[at + subject.len()..]
+                                    .starts_with(|c: char| c.is_alphabetic())
+                        })?
+                        .0
+                        + subject.len();
+                    l.get(at..)?
+                        .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+                        .map(|v| v.trim_matches('.'))
+                        .find(|v| writes_version(v))
+                        .map(str::to_owned)
+                };
+                let other_name = given.iter().find_map(|v| {
+                    let own = lines.iter().any(|l| first_after(l).as_deref() == Some(*v));
+                    // Another name right before it: not one of a list of the subject's
+                    // versions (`ghc: ["9.4.8", "9.6.4", "9.8.2"]`), nor a range's end.
+                    let named_before = |l: &str| {
+                        let Some(at) = l.find(*v) else {
+                            return false;
+                        };
+                        l[..at]
+                            .split(|c: char| !c.is_alphanumeric())
+                            .rfind(|w| !w.is_empty())
+                            .is_some_and(|w| {
+                                w.chars().count() >= 2
+                                    && w.chars().all(char::is_alphabetic)
+                                    && !w.eq_ignore_ascii_case(&subject)
+                                    && ![
+                                        "and", "or", "to", "through", "from", "newer", "older",
+                                        "up", "than", "version", "versions", "release",
+                                    ]
+                                    .contains(&w.to_lowercase().as_str())
+                            })
+                    };
+                    let line = lines.iter().find(|l| {
+                        about_text(l)
+                            && holds(l, v)
+                            && named_before(l)
+                            && first_after(l).is_some_and(|f| f != *v)
+                    })?;
+                    let wanted = first_after(line)?;
+                    (!own).then_some((*v, *line, wanted))
+                });
+                if let Some((version, line, wanted)) = other_name {
+                    asked.number = true;
+                    asked.answer_only = true;
+                    return Some((
+                        correct::version_of_other_name(
+                            &self.typed,
+                            version,
+                            line,
+                            &subject,
+                            &wanted,
+                        ),
+                        "the answer to a version question gave another name's version on the line about what was asked: pointed at the one the line gives for it",
+                    ));
+                }
+            }
             if let Some((version, other)) = elsewhere
                 && !on_subject.is_empty()
             {

@@ -5206,6 +5206,44 @@ fn a_repeated_look_for_a_question_shows_the_lines_bearing_on_it() {
     );
 }
 
+/// Found with a D log shipper (session 55, min_d_frontend, its first run): asked "What's the
+/// oldest D compiler frontend version harrow declares it can be built with?", shown the
+/// README's "harrow needs a D compiler with frontend 2.105.2 or newer (DMD, or LDC 1.35",
+/// Qwen2.5-Coder-0.5B answered `DMD, or LDC 1.35`: a version on the line about the frontend,
+/// but LDC's. The version a line gives for the subject is the first after its name; another
+/// is told so, with the one it gives.
+#[test]
+fn a_version_of_another_name_on_the_subjects_line_is_pointed_at_the_subjects() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "README.md",
+            "# harrow\n\nharrow needs a D compiler with frontend 2.105.2 or newer (DMD, or LDC 1.35\nand later).\n",
+        )],
+    );
+    let grep = || call("grep", json!({"pattern": "frontend", "ignore_case": true}));
+    let (t, requests) = run_prompt(
+        &dir,
+        "What's the oldest D compiler frontend version harrow declares it can be built with?",
+        vec![grep(), "DMD, or LDC 1.35".into(), "2.105.2".into()],
+    );
+    let asked = &requests[2].messages.last().unwrap().content;
+    assert!(
+        asked.starts_with("`1.35` is not the version the line gives for frontend"),
+        "{asked}"
+    );
+    assert!(asked.contains("`2.105.2`"), "{asked}");
+    assert_eq!(t.answer.as_deref(), Some("2.105.2"));
+    // The subject's own version: taken.
+    let (t, _) = run_prompt(
+        &dir,
+        "What's the oldest D compiler frontend version harrow declares it can be built with?",
+        vec![grep(), "2.105.2".into()],
+    );
+    assert_eq!(t.answer.as_deref(), Some("2.105.2"));
+}
+
 /// Found with a C library (session 36, test_target): asked "Which make target runs the
 /// tests?", Qwen2.5-Coder-0.5B answered `make test` without a look and was offered the `ls` of
 /// `tests/`, which holds no target. "make" names the `Makefile`: its read is the look.

@@ -1703,6 +1703,24 @@ pub fn version_elsewhere(
     )
 }
 
+/// The message after an answer to a version question (`prompt`) that gave `version`, which the
+/// line `line` about `subject` writes for another name: the version the line gives for
+/// `subject` is `wanted`, the first after its name.
+#[must_use]
+pub fn version_of_other_name(
+    prompt: &str,
+    version: &str,
+    line: &str,
+    subject: &str,
+    wanted: &str,
+) -> String {
+    format!(
+        "`{version}` is not the version the line gives for {subject}: on `{}`, {subject}'s is          `{wanted}`. The user asked \"{}\": answer with the version the line gives for {subject}.",
+        line.trim(),
+        restated(prompt)
+    )
+}
+
 /// `message`, then `lines` (the lines bearing on the request, see [`bearing`]) after a space
 /// when there are any.
 fn with_lines(mut message: String, lines: Option<&str>) -> String {
