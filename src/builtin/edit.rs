@@ -3414,6 +3414,7 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
         // kind: `go-version: "1.21"` for "Change the CI to use Go 1.22" (a Go module's
         // workflow, session 30), `python_version = "3.11"` for "Set the Python version …".
         if version_like(value) {
+            let counted = keys.iter().any(|k| k.is_any(&["number", "count"]));
             for line in text.lines() {
                 let bare = line.trim_start().trim_start_matches("- ").trim_start();
                 let bare = bare.trim_start_matches(['"', '\'']);
@@ -3431,8 +3432,15 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
                 // Its first word, what the value is of (`go`, not `version`, which a request
                 // to bump a project's own version names too).
                 let mut words = name.split(['-', '_']).filter(|w| !w.is_empty());
-                let named = words.next().is_some_and(|first| names_key(keys, first))
-                    && words.next().is_some();
+                let named = words.next().is_some_and(|first| names_key(keys, first));
+                // A number of things is no length of time or size: not
+                // `delivery_timeout_seconds` for "the default number of delivery attempts" (a
+                // Python webhook relay, session 55, offered a counter's `attempts: int = 0`
+                // instead of `max_attempts: int = 6`).
+                let rest: Vec<&str> = words.collect();
+                let unit_fits =
+                    !counted || !rest.iter().any(|w| crate::tools::unit_named(w).is_some());
+                let named = named && !rest.is_empty() && unit_fits;
                 if named
                     && let Some((_, old)) = assignment(bare, &name)
                     && version_like(old)
