@@ -3071,6 +3071,13 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 }
                 v
             });
+        // The time "between" two things is an interval (`"IntervalSeconds": 105` under
+        // `"Sweeper"` for "how many seconds pass between two sweeps …?": an F# API, session
+        // 54, where `"HoldTtlSeconds"`, holding "holds", weighed as much).
+        let mut words = words;
+        if words.iter().any(|w| w == "between") && !words.iter().any(|w| w == "interval") {
+            words.push("interval".to_owned());
+        }
         if words.is_empty() {
             return Vec::new();
         }

@@ -5164,8 +5164,10 @@ fn a_number_in_the_unit_asked_under_the_key_the_question_names_bears() {
         "appsettings.Production.json",
         "In production, how many seconds pass between two sweeps for expired holds?",
     );
-    assert!(
-        bearing_lines(&nudge).contains("\"IntervalSeconds\": 105"),
+    // "between" two sweeps names the interval: that line alone.
+    assert_eq!(
+        bearing_lines(&nudge),
+        " 9\t      \"IntervalSeconds\": 105",
         "{nudge}"
     );
 }
