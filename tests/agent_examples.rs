@@ -5246,6 +5246,38 @@ fn a_version_of_another_name_on_the_subjects_line_is_pointed_at_the_subjects() {
     assert_eq!(t.answer.as_deref(), Some("2.105.2"));
 }
 
+/// Found with a Python webhook relay (session 55, default_port, its first run): asked "If I
+/// start marten with no env file and no MARTEN_* variables set, which port does it listen
+/// on?", the look offered searched `marten_`, the prefix of the variables the question says
+/// are not set: the env files' overrides and the CI's, never the code's default. A name the
+/// request says is not set is not searched for.
+#[test]
+fn a_name_the_question_says_is_unset_is_not_the_search() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "src/marten/settings.py",
+                "class Settings(BaseSettings):\n    host: str = \"127.0.0.1\"\n    port: int = 8417\n",
+            ),
+            (
+                "config/dev.env",
+                "MARTEN_PORT=8428\nMARTEN_LOG_LEVEL=debug\n",
+            ),
+            ("config/production.env", "MARTEN_PORT=9312\n"),
+        ],
+    );
+    let asked = asked_after_answer(
+        &dir,
+        "If I start marten with no env file and no MARTEN_* variables set, which port does it listen on?",
+        "8000",
+        "Done.",
+    );
+    assert!(!asked.contains(r#""pattern":"marten_""#), "{asked}");
+    assert!(asked.contains(r#""pattern":"port""#), "{asked}");
+}
+
 /// Found with a C library (session 36, test_target): asked "Which make target runs the
 /// tests?", Qwen2.5-Coder-0.5B answered `make test` without a look and was offered the `ls` of
 /// `tests/`, which holds no target. "make" names the `Makefile`: its read is the look.

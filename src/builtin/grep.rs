@@ -174,7 +174,14 @@ impl TypedTool for Grep {
             return phrase_elsewhere(sb, request, &file)
                 .map(|phrase| json!({"pattern": phrase, "ignore_case": true}));
         }
-        let code = code_words(request);
+        // Not a name the request says is not set ("with no env file and no MARTEN_* variables
+        // set, which port …?": a Python webhook relay, session 55, where the search for
+        // `marten_` showed the env files' overrides and the CI's, never the code's default).
+        // (A prefix only, `MARTEN_*`: "when no --city is given" asks for the option's default,
+        // which the search for `--city` finds.)
+        let unset = said_unset(request);
+        let mut code = code_words(request);
+        code.retain(|w| !(w.ends_with(['_', '-']) && unset.contains(w)));
         if let Some(folder) = sb.first_named(request, true) {
             let abs = sb.resolve("grep", &folder).ok()?;
             // The words that name the folder tell nothing about what is inside it: searched
@@ -1203,6 +1210,22 @@ fn written_in_code(sb: &Sandbox, pattern: String) -> Option<String> {
         .filter(|(path, _)| !is_doc(path))
         .any(|(_, text)| text.lines().any(|l| re.is_match(l)));
     found.then_some(pattern)
+}
+
+/// The words of `request` (lower case) that one of "no", "without", "unset", "nor" comes right
+/// before, or one word before (`marten_` of "no MARTEN_* variables"): what the request says is
+/// not set.
+fn said_unset(request: &str) -> Vec<String> {
+    let words: Vec<String> = crate::tools::request_words(request)
+        .map(str::to_lowercase)
+        .collect();
+    let mut out = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        if ["no", "without", "unset", "nor"].contains(&w.as_str()) {
+            out.extend(words.iter().skip(i + 1).take(2).cloned());
+        }
+    }
+    out
 }
 
 /// For a request naming an environment variable by words ("If I don't set the data directory
