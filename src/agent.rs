@@ -1355,14 +1355,14 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                                 } else if let Some((name, look)) = self.reference_look() {
                                     note.push_str(&correct::reference_next(&name, &look));
                                 } else if let Some(lines) = &self.repeat_bearing {
-                                    // Else, for a question asking how many (long, …), the
-                                    // lines of the results that bear on it, after the output
-                                    // sent again (a Deno
-                                    // service, session 54: asked "With no config at all,
-                                    // how many milliseconds does a probe wait …?", the model
-                                    // called the read of src/config.ts again, was sent its
-                                    // 177 lines, and on the last turn answered 1000, not
-                                    // `DEFAULT_TIMEOUT_MS = 7500`).
+                                    // Else, for a question asking how many (how long, …),
+                                    // the lines of the results that bear on it, after the
+                                    // output sent again (a Deno service, session 54: asked
+                                    // "With no config at all, how many milliseconds does a
+                                    // probe wait …?", the model called the read of
+                                    // src/config.ts again, was sent its 177 lines, and on
+                                    // the last turn answered 1000, not `DEFAULT_TIMEOUT_MS =
+                                    // 7500`).
                                     note.push('\n');
                                     note.push_str(lines);
                                 }
@@ -2446,8 +2446,10 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                         .find(|v| writes_version(v))
                         .map(str::to_owned)
                 };
+                // Each line's first version after the subject's name, found once.
+                let firsts: Vec<Option<String>> = lines.iter().map(|l| first_after(l)).collect();
                 let other_name = given.iter().find_map(|v| {
-                    let own = lines.iter().any(|l| first_after(l).as_deref() == Some(*v));
+                    let own = firsts.iter().any(|f| f.as_deref() == Some(*v));
                     // Another name right before it: not one of a list of the subject's
                     // versions (`ghc: ["9.4.8", "9.6.4", "9.8.2"]`), nor a range's end.
                     let named_before = |l: &str| {
@@ -2468,14 +2470,11 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                                     .contains(&w.to_lowercase().as_str())
                             })
                     };
-                    let line = lines.iter().find(|l| {
-                        about_text(l)
-                            && holds(l, v)
-                            && named_before(l)
-                            && first_after(l).is_some_and(|f| f != *v)
+                    let (line, wanted) = lines.iter().zip(&firsts).find_map(|(l, f)| {
+                        let f = f.as_deref().filter(|f| f != v)?;
+                        (about_text(l) && holds(l, v) && named_before(l)).then_some((*l, f))
                     })?;
-                    let wanted = first_after(line)?;
-                    (!own).then_some((*v, *line, wanted))
+                    (!own).then(|| (*v, line, wanted.to_owned()))
                 });
                 if let Some((version, line, wanted)) = other_name {
                     asked.number = true;
