@@ -696,12 +696,38 @@ pub fn answer_now(prompt: &str) -> String {
 /// The lines of the tool results that bear on the user's request (`lines`, see
 /// `Agent::evidence`), added to the message before a turn that must answer from them; `None`
 /// when there are none.
+///
+/// A read's line is shown without its number: a small model copies the number as the answer
+/// (`39` for `39\t        python-version: ["3.11", "3.12", "3.13"]`: a Python webhook relay,
+/// session 55, twice, the second time after being told line numbers are no part of the file).
 #[must_use]
 pub fn bearing(lines: &[String]) -> Option<String> {
+    // A read's numbered line: its text, after the number and the tab.
+    fn read_text(l: &str) -> Option<&str> {
+        let (n, text) = l.trim_start().split_once('\t')?;
+        (!n.is_empty() && n.chars().all(|c| c.is_ascii_digit())).then_some(text.trim_end())
+    }
+    // Their indentation kept relative to the least of them (a section's first lines under
+    // its key: `"dependencies": {` then `  "node-fetch": "^3.3.2"`).
+    let indent = |t: &str| t.len() - t.trim_start().len();
+    let least = lines
+        .iter()
+        .filter_map(|l| read_text(l))
+        .filter(|t| !t.trim().is_empty())
+        .map(indent)
+        .min()
+        .unwrap_or(0);
     (!lines.is_empty()).then(|| {
+        let shown: Vec<&str> = lines
+            .iter()
+            .map(|l| match read_text(l) {
+                Some(text) => text.get(least.min(indent(text))..).unwrap_or(text),
+                None => l.as_str(),
+            })
+            .collect();
         format!(
             "These lines of the tool results bear on the request:\n{}",
-            lines.join("\n")
+            shown.join("\n")
         )
     })
 }
