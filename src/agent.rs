@@ -3077,6 +3077,19 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         if words.iter().any(|w| w == "between") && !words.iter().any(|w| w == "interval") {
             words.push("interval".to_owned());
         }
+        // So is a wait for a response a timeout (`MARTEN_DELIVERY_TIMEOUT_SECONDS=47` for "how
+        // many seconds does marten wait for a destination to respond before that attempt
+        // counts as failed?": a Python webhook relay, session 55, where
+        // `MARTEN_SIGNATURE_TOLERANCE_SECONDS=150`, also in seconds, came first and was the
+        // answer).
+        if words.iter().any(|w| w == "wait")
+            && words
+                .iter()
+                .any(|w| ["respond", "response", "reply", "answer"].contains(&w.as_str()))
+            && !words.iter().any(|w| w == "timeout")
+        {
+            words.push("timeout".to_owned());
+        }
         if words.is_empty() {
             return Vec::new();
         }

@@ -5162,6 +5162,26 @@ fn a_number_in_the_unit_asked_under_the_key_the_question_names_bears() {
     );
     // "between" two sweeps names the interval: that line alone.
     assert_eq!(bearing_lines(&nudge), "\"IntervalSeconds\": 105", "{nudge}");
+    // A wait for a response is a timeout (a Python webhook relay, session 55,
+    // prod_delivery_timeout: the signature tolerance, also in seconds, was shown first and
+    // answered).
+    write_files(
+        &dir,
+        &[(
+            "production.env",
+            "MARTEN_SIGNATURE_TOLERANCE_SECONDS=150\nMARTEN_MAX_ATTEMPTS=23\nMARTEN_DELIVERY_TIMEOUT_SECONDS=47\n",
+        )],
+    );
+    let nudge = nudge_after_reading(
+        &dir,
+        "production.env",
+        "In production, how many seconds does marten wait for a destination to respond before that attempt counts as failed?",
+    );
+    assert_eq!(
+        bearing_lines(&nudge),
+        "MARTEN_DELIVERY_TIMEOUT_SECONDS=47",
+        "{nudge}"
+    );
 }
 
 /// Found with a Deno service (session 54, default_timeout_ms): asked "With no config at all,
