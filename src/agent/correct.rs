@@ -3003,6 +3003,11 @@ pub fn asks_to_add(prompt: &str) -> bool {
 /// assert_eq!(change_steps("Add the line \"x\" to a.txt, then set the version to 2."), 2);
 /// assert_eq!(change_steps("Set debug to true and add the line x to a.txt"), 2);
 /// assert_eq!(change_steps("Fix the typo. Then bump the version."), 2);
+/// assert_eq!(
+///     change_steps("Upgrade vibe-d to 0.10.2. The range in dub.json already allows it, so just update the locked version."),
+///     1
+/// );
+/// assert_eq!(change_steps("Set the port to 8080. Then set the host to \"0.0.0.0\"."), 2);
 /// assert_eq!(change_steps("Read todo.txt, then add a line to it."), 1);
 /// assert_eq!(change_steps("Which version does config.json give?"), 0);
 /// ```
@@ -3050,9 +3055,31 @@ pub fn change_steps(prompt: &str) -> usize {
                 .map(|w| w[0].0)
                 .collect();
             let head = &sentence[..joins.first().copied().unwrap_or(sentence.len())];
-            usize::from(verb_clauses(head) > 0) + joins.len()
+            (
+                usize::from(verb_clauses(head) > 0) + joins.len(),
+                gives_value(sentence),
+            )
         })
-        .sum()
+        // A sentence that gives no value after one that gave the change's: the same change
+        // said again ("Upgrade vibe-d to 0.10.2. The range in dub.json already allows it, so
+        // just update the locked version.": a D log shipper, session 55, told after its edit
+        // that it was the first of two changes, sent it again and again until the run ended).
+        .fold((0, false), |(total, valued), (n, gives)| {
+            if n > 0 && valued && !gives {
+                (total, valued)
+            } else {
+                (total + n, valued || (n > 0 && gives))
+            }
+        })
+        .0
+}
+
+/// Whether `sentence` (lower case) gives a value: a digit, or text in double quotes or
+/// backticks (not an apostrophe's "don't").
+fn gives_value(sentence: &str) -> bool {
+    sentence
+        .chars()
+        .any(|c| c.is_ascii_digit() || matches!(c, '"' | '`' | '\u{201c}'))
 }
 
 /// The line added to a failed call's message or the note on a repeated call in a run whose
