@@ -3077,6 +3077,16 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         if words.iter().any(|w| w == "between") && !words.iter().any(|w| w == "interval") {
             words.push("interval".to_owned());
         }
+        // A JDK's (JRE's, JVM's) version is Java's (`java: ["17.0.13", "21.0.5", "23.0.1"]`
+        // for "What's the newest exact JDK version the CI test matrix runs on?": a Ktor link
+        // shortener, session 55, where `runs-on: ubuntu-24.04` was the line shown).
+        if words
+            .iter()
+            .any(|w| ["jdk", "jre", "jvm"].contains(&w.as_str()))
+            && !words.iter().any(|w| w == "java")
+        {
+            words.push("java".to_owned());
+        }
         // So is a wait for a response a timeout (`MARTEN_DELIVERY_TIMEOUT_SECONDS=47` for "how
         // many seconds does marten wait for a destination to respond before that attempt
         // counts as failed?": a Python webhook relay, session 55, where

@@ -5290,6 +5290,31 @@ fn a_name_the_question_says_is_unset_is_not_the_search() {
     assert!(asked.contains(r#""pattern":"port""#), "{asked}");
 }
 
+/// Found with a Ktor link shortener (session 55, ci_newest_jdk, its first run): asked "What's
+/// the newest exact JDK version the CI test matrix runs on?", the line shown as bearing was
+/// `runs-on: ubuntu-24.04`, not the matrix's `java: [...]`, and the model answered with it. A
+/// JDK's version is Java's.
+#[test]
+fn a_jdk_version_is_javas() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "ci.yml",
+            "jobs:\n  test:\n    name: test (jdk ${{ matrix.java }})\n    runs-on: ubuntu-24.04\n    strategy:\n      matrix:\n        java: [\"17.0.13\", \"21.0.5\", \"23.0.1\"]\n",
+        )],
+    );
+    let nudge = nudge_after_reading(
+        &dir,
+        "ci.yml",
+        "What's the newest exact JDK version the CI test matrix runs on?",
+    );
+    assert!(
+        bearing_lines(&nudge).contains("java: [\"17.0.13\", \"21.0.5\", \"23.0.1\"]"),
+        "{nudge}"
+    );
+}
+
 /// Found with a C library (session 36, test_target): asked "Which make target runs the
 /// tests?", Qwen2.5-Coder-0.5B answered `make test` without a look and was offered the `ls` of
 /// `tests/`, which holds no target. "make" names the `Makefile`: its read is the look.
