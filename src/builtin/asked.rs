@@ -254,6 +254,12 @@ pub(crate) fn parts(request: &str) -> Vec<Part> {
     out
 }
 
+/// The parts of `parts` that can be values ([`is_value`]); `None` when there are none.
+fn values_of(parts: &[Part]) -> Option<Vec<Part>> {
+    let values: Vec<Part> = parts.iter().filter(|p| is_value(p)).cloned().collect();
+    (!values.is_empty()).then_some(values)
+}
+
 /// Whether `p` can be a value: quoted, or a word that is not a filler ("the", "it").
 pub(crate) fn is_value(p: &Part) -> bool {
     p.quoted || !p.is_any(FILLERS)
@@ -1122,14 +1128,7 @@ fn month_given(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
     } else {
         1
     };
-    let keys: Vec<Part> = rest[first..end - 2]
-        .iter()
-        .filter(|p| is_value(p))
-        .cloned()
-        .collect();
-    if keys.is_empty() {
-        return None;
-    }
+    let keys = values_of(&rest[first..end - 2])?;
     let mut value = month.clone();
     value.text = number.to_string();
     Some((value, keys))
@@ -1520,14 +1519,7 @@ fn should_be_long(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
         return None;
     }
     let start = (0..modal).rfind(|&i| opens_clause(parts, i)).unwrap_or(0);
-    let mut keys: Vec<Part> = parts[start..modal]
-        .iter()
-        .filter(|p| is_value(p))
-        .cloned()
-        .collect();
-    if keys.is_empty() {
-        return None;
-    }
+    let mut keys = values_of(&parts[start..modal])?;
     keys.push(things.clone());
     keys.push(Part {
         text: noun.to_owned(),
