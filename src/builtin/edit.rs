@@ -495,11 +495,8 @@ impl Edit {
         let text = self.named_text(&path)?;
         let mut numbers = text.lines().filter(|l| !is_comment(l)).filter_map(|line| {
             let bare = line.trim_start();
-            let name: String = bare
-                .chars()
-                .take_while(|&c| asked::is_name_char(c) || c == '-')
-                .collect();
-            let (_, old) = assignment(bare, &name)?;
+            let name = leading_name(bare);
+            let (_, old) = assignment(bare, name)?;
             (!name.is_empty() && !old.is_empty() && old.chars().all(|c| c.is_ascii_digit()))
                 .then_some((line, old))
         });
@@ -3425,10 +3422,7 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
                     .iter()
                     .find_map(|k| bare.strip_prefix(k))
                     .map_or(bare, str::trim_start);
-                let name: String = bare
-                    .chars()
-                    .take_while(|&c| asked::is_name_char(c) || c == '-')
-                    .collect();
+                let name = leading_name(bare);
                 // Its first word, what the value is of (`go`, not `version`, which a request
                 // to bump a project's own version names too).
                 let mut words = name.split(['-', '_']).filter(|w| !w.is_empty());
@@ -3442,7 +3436,7 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
                     !counted || !rest.iter().any(|w| crate::tools::unit_named(w).is_some());
                 let named = named && !rest.is_empty() && unit_fits;
                 if named
-                    && let Some((_, old)) = assignment(bare, &name)
+                    && let Some((_, old)) = assignment(bare, name)
                     && version_like(old)
                 {
                     found.push((line, old));
@@ -3786,13 +3780,9 @@ fn block_number<'t>(text: &'t str, words: &[String]) -> Option<(&'t str, &'t str
     type Block<'t> = (String, usize, Vec<(&'t str, &'t str)>);
     let mut blocks: Vec<Block> = Vec::new();
     for (k, line) in lines.iter().enumerate() {
-        let name: String = line
-            .trim_start()
-            .chars()
-            .take_while(|&c| asked::is_name_char(c) || c == '-')
-            .collect();
+        let name = leading_name(line);
         let Some((_, old)) = (!name.is_empty())
-            .then(|| assignment(line.trim_start(), &name))
+            .then(|| assignment(line.trim_start(), name))
             .flatten()
         else {
             continue;
@@ -3841,12 +3831,7 @@ fn block_number<'t>(text: &'t str, words: &[String]) -> Option<(&'t str, &'t str
     let time = crate::tools::is_time_unit;
     let asked_unit = words.iter().find_map(|w| crate::tools::unit_named(w));
     let held = |line: &str| {
-        let key: String = line
-            .trim_start()
-            .chars()
-            .take_while(|&c| asked::is_name_char(c) || c == '-')
-            .collect();
-        let parts = crate::tools::name_words(&key.replace(['.', '-'], "_"));
+        let parts = crate::tools::name_words(&leading_name(line).replace(['.', '-'], "_"));
         let unit = asked_unit.is_some_and(|a| {
             parts
                 .iter()
@@ -4167,6 +4152,17 @@ fn image_version<'a>(line: &'a str, keys: &[asked::Part]) -> Option<&'a str> {
         .unwrap_or(tag.len());
     let version = &tag[..len];
     (named && version.contains('.') && version_like(version)).then_some(version)
+}
+
+/// The name `text` opens with, white space before it aside: its first run of name characters
+/// and `-` (`max_backoff_seconds` of `max_backoff_seconds = 1800`); empty when it opens with
+/// none.
+fn leading_name(text: &str) -> &str {
+    let t = text.trim_start();
+    let end = t
+        .find(|c: char| !(asked::is_name_char(c) || c == '-'))
+        .unwrap_or(t.len());
+    &t[..end]
 }
 
 /// The name and value of `line` when it defines a name to one literal the Lisp way: `(def
