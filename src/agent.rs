@@ -3070,35 +3070,35 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 }
                 v
             });
-        // The time "between" two things is an interval (`"IntervalSeconds": 105` under
-        // `"Sweeper"` for "how many seconds pass between two sweeps …?": an F# API, session
-        // 54, where `"HoldTtlSeconds"`, holding "holds", weighed as much).
+        // Words a question implies, each pushed when every group of words before it has one
+        // among the question's and the question lacks it:
+        // - the time "between" two things is an interval (`"IntervalSeconds": 105` under
+        //   `"Sweeper"` for "how many seconds pass between two sweeps …?": an F# API, session
+        //   54, where `"HoldTtlSeconds"`, holding "holds", weighed as much);
+        // - a JDK's (JRE's, JVM's) version is Java's (`java: ["17.0.13", "21.0.5", "23.0.1"]`
+        //   for "What's the newest exact JDK version the CI test matrix runs on?": a Ktor link
+        //   shortener, session 55, where `runs-on: ubuntu-24.04` was the line shown);
+        // - a wait for a response is a timeout (`MARTEN_DELIVERY_TIMEOUT_SECONDS=47` for "how
+        //   many seconds does marten wait for a destination to respond before that attempt
+        //   counts as failed?": a Python webhook relay, session 55, where
+        //   `MARTEN_SIGNATURE_TOLERANCE_SECONDS=150`, also in seconds, came first and was the
+        //   answer).
+        const IMPLIED: &[(&[&[&str]], &str)] = &[
+            (&[&["between"]], "interval"),
+            (&[&["jdk", "jre", "jvm"]], "java"),
+            (
+                &[&["wait"], &["respond", "response", "reply", "answer"]],
+                "timeout",
+            ),
+        ];
         let mut words = words;
-        if words.iter().any(|w| w == "between") && !words.iter().any(|w| w == "interval") {
-            words.push("interval".to_owned());
-        }
-        // A JDK's (JRE's, JVM's) version is Java's (`java: ["17.0.13", "21.0.5", "23.0.1"]`
-        // for "What's the newest exact JDK version the CI test matrix runs on?": a Ktor link
-        // shortener, session 55, where `runs-on: ubuntu-24.04` was the line shown).
-        if words
-            .iter()
-            .any(|w| ["jdk", "jre", "jvm"].contains(&w.as_str()))
-            && !words.iter().any(|w| w == "java")
-        {
-            words.push("java".to_owned());
-        }
-        // So is a wait for a response a timeout (`MARTEN_DELIVERY_TIMEOUT_SECONDS=47` for "how
-        // many seconds does marten wait for a destination to respond before that attempt
-        // counts as failed?": a Python webhook relay, session 55, where
-        // `MARTEN_SIGNATURE_TOLERANCE_SECONDS=150`, also in seconds, came first and was the
-        // answer).
-        if words.iter().any(|w| w == "wait")
-            && words
+        for (groups, implied) in IMPLIED {
+            let said = groups
                 .iter()
-                .any(|w| ["respond", "response", "reply", "answer"].contains(&w.as_str()))
-            && !words.iter().any(|w| w == "timeout")
-        {
-            words.push("timeout".to_owned());
+                .all(|group| words.iter().any(|w| group.contains(&w.as_str())));
+            if said && !words.iter().any(|w| w == implied) {
+                words.push((*implied).to_owned());
+            }
         }
         if words.is_empty() {
             return Vec::new();
