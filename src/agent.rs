@@ -4163,6 +4163,10 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                                     && s.strip_prefix(r"default[\w.-]*").is_some_and(|rest| {
                                         crate::tools::request_names(&self.request, rest)
                                     }))
+                                // A default the request describes, where it is set (see
+                                // grep's `documented_default`).
+                                || (crate::tools::asks_default(&self.request)
+                                    && s.ends_with(crate::builtin::SET_HERE))
                                 // A port as the files write it, for a question about a port.
                                 || (s == crate::builtin::PORT_PATTERN
                                     && crate::tools::request_words(&self.request)
@@ -4702,16 +4706,27 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
 
     /// The search for the name a line of the tool results sets what the request names from,
     /// not from a value (`'User-Agent': config.userAgent,`: see [`correct::referenced_name`]),
-    /// with the name — when no such search was made. The value is where that name is set.
+    /// with the name — when no such search was made and no line of the results sets the name
+    /// to a value (`enum ushort defaultStatusPort = 9614;` above `ushort port =
+    /// defaultStatusPort;`: a D service, session 56, where the search for it was offered
+    /// although the look had shown both). The value is where that name is set.
     fn reference_look(&self) -> Option<(String, String)> {
         if !self.is_tool("grep") {
             return None;
         }
-        self.history
-            .iter()
-            .filter(|m| m.role == Role::Tool)
-            .flat_map(|m| m.content.lines())
+        let lines = || {
+            self.history
+                .iter()
+                .filter(|m| m.role == Role::Tool)
+                .flat_map(|m| m.content.lines())
+        };
+        let valued: Vec<&str> = lines()
+            .filter_map(|l| correct::keyed_of(shown_text(l)).map(|(key, _)| key))
+            .map(|key| key.rsplit('.').next().unwrap_or(key))
+            .collect();
+        lines()
             .filter_map(|l| correct::referenced_name(shown_text(l), &self.request))
+            .filter(|name| !valued.contains(&name.as_str()))
             .map(|name| {
                 let call = serde_json::json!({"name": "grep", "arguments": {"pattern": name, "ignore_case": true}});
                 (name, call.to_string())
@@ -4875,10 +4890,14 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                         .any(|w| w.eq_ignore_ascii_case(s) || w.strip_prefix("--") == Some(s))
                 })
         };
-        if let Some((call, _)) = named
-            .iter()
-            .find(|(call, v)| v.iter().any(|s| holds_phrase(request, s)) || whole_search(call, v))
-        {
+        // So does the search for a default the request describes, where it is set (grep's
+        // `documented_default`), over a file the request names by its stem ("without any
+        // config file" names `config.d`: a D service, session 56).
+        if let Some((call, _)) = named.iter().find(|(call, v)| {
+            v.iter()
+                .any(|s| holds_phrase(request, s) || s.ends_with(crate::builtin::SET_HERE))
+                || whole_search(call, v)
+        }) {
             return Some(call.clone());
         }
         let deepest: Vec<&(String, Vec<String>)> = named

@@ -4350,8 +4350,9 @@ fn a_tests_lines_bear_on_a_question_after_the_codes() {
     );
     let asked = &requests.last().unwrap().messages.last().unwrap().content;
     let shown = bearing_lines(asked);
+    // (The default's line itself since session 56: a declaration with a type sets its name.)
     assert!(
-        shown.contains("User-Agent sent when none is configured")
+        shown.contains("defaultUserAgent = 'gravel-dart/1.2.0'")
             && !shown.contains("agent_test.dart"),
         "{asked}"
     );
@@ -10982,4 +10983,109 @@ fn a_toolchain_question_is_shown_the_line_writing_versions() {
         "{shown}"
     );
     assert!(!bearing.contains("RUSTUP_TOOLCHAIN"), "{shown}");
+}
+
+/// Found with a D log shipper (session 55, default_status_port, and its re-runs): asked "Which
+/// port does the status server (healthz/metrics) listen on when neither a config file nor an
+/// environment variable sets one?", the look read `status.d`, the file "status" names, and the
+/// default `enum ushort defaultStatusPort = 9614;` in `config.d` was never shown. "Neither a
+/// config file nor …" asks for a default: the look searches for the default's name. Once it is
+/// shown set to a value, no search for it is offered again, and it is the line shown as bearing
+/// (a declaration with a type sets its name), not a unit test's assertion.
+#[test]
+fn neither_a_config_file_nor_a_variable_asks_for_the_default() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "source/harrow/config.d",
+                "module harrow.config;\n\n/// Port of the status server when `status.port` is not configured.\nenum ushort defaultStatusPort = 9614;\n\nstruct StatusConfig\n{\n\tushort port = defaultStatusPort;\n}\n\nunittest\n{\n\tStatusConfig cfg;\n\tassert(cfg.status.port == defaultStatusPort);\n}\n",
+            ),
+            (
+                "source/harrow/status.d",
+                "module harrow.status;\n\nimport vibe.http.server;\n\nvoid startStatusServer(StatusConfig cfg)\n{\n\tlisten(cfg.port);\n}\n",
+            ),
+            (
+                "config/harrow.prod.json",
+                "{\n\t\"status\": {\n\t\t\"port\": 9677\n\t}\n}\n",
+            ),
+        ],
+    );
+    let prompt = "Which port does the status server (healthz/metrics) listen on when neither a config file nor an environment variable sets one?";
+    let asked = asked_after_answer(&dir, prompt, "8080", "Done.");
+    assert!(
+        asked.contains(r#""pattern":"default[\\w.-]*port""#),
+        "{asked}"
+    );
+    let grep = || {
+        call(
+            "grep",
+            json!({"pattern": r"default[\w.-]*port", "ignore_case": true}),
+        )
+    };
+    let (_, requests) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            grep(),
+            grep(),
+            grep(),
+            "I do not know.".into(),
+            "Done.".into(),
+        ],
+    );
+    let repeated = &requests[2].messages.last().unwrap().content;
+    assert!(!repeated.contains("To see the value of"), "{repeated}");
+    let asked = &requests[3].messages.last().unwrap().content;
+    let bearing = asked
+        .split_once("bear on the request:\n")
+        .map(|(_, b)| b)
+        .unwrap_or_default();
+    assert!(bearing.contains("defaultStatusPort = 9614"), "{asked}");
+    assert!(!bearing.contains("assert("), "{asked}");
+}
+
+/// Found with a D log shipper (session 55, default_flush_interval, and its re-runs): asked "If
+/// I start harrow without any config file, how long does a partly filled batch wait before it
+/// is sent anyway?", the look searched `sent`, and Qwen2.5-Coder-0.5B answered `12`. No
+/// default's name holds the question's words, but one default's doc comment does ("… or when
+/// its oldest line has waited this long"): the look searches for that default where it is set.
+/// A question whose words a default's name holds is left to the searches for its words.
+#[test]
+fn a_default_the_question_describes_is_searched_where_it_is_set() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = "module harrow.config;\n\n/// How long a single POST may take before the attempt counts as failed.\nenum uint defaultRequestTimeoutSeconds = 17;\n/// A batch is flushed once it holds this many lines ...\nenum uint defaultMaxLines = 1750;\n/// ... or when its oldest line has waited this long, whichever comes first.\nenum uint defaultFlushIntervalMs = 2300;\n/// After this long the batch stops being retried and goes to the spool.\nenum uint defaultMaxElapsedSeconds = 510;\n\nstruct BatchConfig\n{\n\tuint flushIntervalMs = defaultFlushIntervalMs;\n}\n";
+    write_files(
+        &dir,
+        &[
+            ("source/harrow/config.d", config),
+            (
+                "source/harrow/shipper.d",
+                "module harrow.shipper;\n\n/// Batches waiting to be sent; when full, `enqueue` blocks.\nenum size_t queueCapacity = 64;\n",
+            ),
+            (
+                "config/harrow.prod.json",
+                "{\n\t\"batch\": {\n\t\t\"flushIntervalMs\": 4100\n\t}\n}\n",
+            ),
+        ],
+    );
+    let asked = asked_after_answer(
+        &dir,
+        "If I start harrow without any config file, how long does a partly filled batch wait before it is sent anyway?",
+        "12",
+        "Done.",
+    );
+    assert!(
+        asked.contains(r#""pattern":"defaultFlushIntervalMs\\s*[:=][^=]""#),
+        "{asked}"
+    );
+    // Asked in the words of a default's name, the look is the search for them.
+    let asked = asked_after_answer(
+        &dir,
+        "Without any config file, how many lines does a batch hold at most before it is flushed?",
+        "12",
+        "Done.",
+    );
+    assert!(!asked.contains(r"\\s*[:=][^=]"), "{asked}");
 }

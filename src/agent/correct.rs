@@ -1817,7 +1817,7 @@ pub(crate) fn setting_key(text: &str) -> Option<(&str, &str)> {
 /// aside) when the value is one literal holding a digit — not a block, a template, a
 /// reference or a call.
 pub(crate) fn keyed_of(text: &str) -> Option<(&str, &str)> {
-    let (key, value) = setting_key(text)?;
+    let (key, value) = setting_key(text).or_else(|| typed_setting(text))?;
     let key = key
         .strip_prefix("this.")
         .or_else(|| key.strip_prefix("self."))
@@ -1831,6 +1831,33 @@ pub(crate) fn keyed_of(text: &str) -> Option<(&str, &str)> {
         && !value.contains(['{', '(', '[', '|', '>', '$'])
         && value.chars().any(|c| c.is_ascii_digit());
     literal.then_some((key, value))
+}
+
+/// The name a declaration with a type sets and the value it sets it to (`defaultStatusPort` and
+/// `9614;` of `enum ushort defaultStatusPort = 9614;`, `maxRetries` of `private static final
+/// int maxRetries = 5;`): the keywords a declaration opens with aside
+/// (`crate::builtin::declared`), one type (letters, digits, `_`, `<>[]?*&:.,`), the name, `=`.
+/// Found with a D service (session 56): the default `defaultStatusPort = 9614` was no setting
+/// of "the status server's port" to the lines shown as bearing, which showed a unit test's
+/// `assert(cfg.status.port == defaultStatusPort);`.
+///
+fn typed_setting(text: &str) -> Option<(&str, &str)> {
+    const NOT_TYPES: &[&str] = &[
+        "return", "if", "else", "elif", "while", "for", "case", "yield", "await", "not", "and",
+        "or", "assert", "when", "unless", "until", "echo", "print", "export", "set",
+    ];
+    let t = crate::builtin::declared(text).0;
+    let (ty, rest) = t.split_once(char::is_whitespace)?;
+    let rest = rest.trim_start();
+    let typed = !ty.is_empty()
+        && ty.starts_with(char::is_alphabetic)
+        && ty
+            .chars()
+            .all(|c| c.is_alphanumeric() || "_<>[]?*&:.,".contains(c))
+        && !NOT_TYPES.contains(&ty);
+    let eq = rest.find('=')?;
+    let (key, value) = setting_key(rest)?;
+    (typed && !rest[..eq].contains(':') && rest[..eq].trim_end() == key).then_some((key, value))
 }
 
 /// An answer as the bare value it gives: spaces around it, backticks and a closing `.` aside.
@@ -3276,6 +3303,26 @@ pub fn looped_call(name: &str, repeats: usize) -> String {
 
 #[cfg(test)]
 mod tests {
+    /// A declaration with a type sets its name (`typed_setting`); a statement does not.
+    #[test]
+    fn a_typed_declaration_sets_its_name() {
+        assert_eq!(
+            super::keyed_of("enum ushort defaultStatusPort = 9614;"),
+            Some(("defaultStatusPort", "9614"))
+        );
+        assert_eq!(
+            super::keyed_of("    private static final int maxRetries = 5;"),
+            Some(("maxRetries", "5"))
+        );
+        assert_eq!(
+            super::keyed_of("std::size_t limit = 64;"),
+            Some(("limit", "64"))
+        );
+        assert_eq!(super::keyed_of("return count = 5;"), None);
+        assert_eq!(super::keyed_of("if x == 5"), None);
+        assert_eq!(super::keyed_of("int a: b = 5"), None);
+    }
+
     /// Found with the textkit set (session 33): asked "What does truncate append when it cuts
     /// text?", Qwen2.5-Coder-0.5B called `truncate` as a tool, then ended the run with the
     /// not-a-tool message, its backticks written as double quotes — taken for an answer.

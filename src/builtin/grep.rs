@@ -167,6 +167,7 @@ impl TypedTool for Grep {
             .or_else(|| default_name(sb, request))
             .or_else(|| unit_name(sb, request))
             .or_else(|| env_name(sb, request))
+            .or_else(|| documented_default(sb, request))
         {
             return Some(json!({"pattern": pattern, "ignore_case": true}));
         }
@@ -1275,6 +1276,172 @@ fn env_name(sb: &Sandbox, request: &str) -> Option<String> {
         .join("[ ._-]?");
     written_in_code(sb, pattern)
 }
+
+/// For a question about a default whose words name no default (no word of one's name) but
+/// describe one, the search for
+/// the definition of the built-in default (a name holding `default`, set to a literal, in a
+/// file other than a document, a test or a settings file) that the question's words describe
+/// best: each word (the words any question about a default holds aside) weighs one over the
+/// number of defaults whose doc comment (the comment lines right above it, or after it on its
+/// line) or name holds it, and one default must weigh the most, with a word no more than two
+/// defaults hold. The pattern finds the name where it is set (`name\s*[:=][^=]`), not where it
+/// is read; `None` otherwise. Found with a D service (session 56): asked "If I start harrow
+/// without any config file, how long does a partly filled batch wait before it is sent
+/// anyway?", the look searched `sent`; `enum uint defaultFlushIntervalMs = 2300;` is below
+/// `/// ... or when its oldest line has waited this long, whichever comes first.`.
+fn documented_default(sb: &Sandbox, request: &str) -> Option<String> {
+    const ASKING: &[&str] = &[
+        "default",
+        "defaults",
+        "config",
+        "configs",
+        "configuration",
+        "configured",
+        "file",
+        "files",
+        "setting",
+        "settings",
+        "environment",
+        "variable",
+        "variables",
+        "nothing",
+        "without",
+        "neither",
+        "start",
+        "starts",
+        "started",
+        "long",
+        "often",
+        "value",
+        "values",
+        "anyway",
+        "used",
+        "uses",
+        "there",
+    ];
+    if !crate::tools::asks_default(request) {
+        return None;
+    }
+    let own = own_name(sb, sb.root());
+    let asked: Vec<String> = plain_words(request)
+        .into_iter()
+        .filter(|w| !ASKING.contains(&w.as_str()) && own.as_deref() != Some(w.as_str()))
+        .collect();
+    if asked.is_empty() {
+        return None;
+    }
+    // Each default: its name, and the words describing it (its comment's and its name's).
+    let mut defaults: Vec<(String, Vec<String>)> = Vec::new();
+    // The words of the defaults' names: a question holding one names a setting (`batch` of
+    // `DefaultBatchSize`), which the searches for its words find.
+    let mut named: Vec<String> = Vec::new();
+    for (path, text) in super::small_files(sb, sb.root()) {
+        let defaults_file = path
+            .split('/')
+            .any(|part| part.split('.').next() == Some("defaults"));
+        if is_doc(&path)
+            || super::edit::is_test_file(&path)
+            || (crate::tools::is_settings_file(&path) && !defaults_file)
+        {
+            continue;
+        }
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            if is_comment(line) {
+                continue;
+            }
+            let Some((key, _)) = crate::agent::correct::keyed_of(super::declared(line).0) else {
+                continue;
+            };
+            let parts = crate::tools::name_words(key);
+            if !parts.iter().any(|p| p.eq_ignore_ascii_case("default")) {
+                continue;
+            }
+            let mut described: Vec<String> = parts
+                .iter()
+                .map(|p| p.to_lowercase())
+                .filter(|p| p != "default")
+                .collect();
+            named.extend(described.iter().cloned());
+            // Its doc comment: the comment lines right above it, or those right below it
+            // indented more (Nim's `##`, which documents the line above).
+            let indent = |l: &str| l.len() - l.trim_start().len();
+            let below: Vec<&str> = lines[i + 1..]
+                .iter()
+                .take_while(|l| is_comment(l) && indent(l) > indent(line))
+                .take(4)
+                .copied()
+                .collect();
+            let above: Vec<&str> = if below.is_empty() {
+                lines[..i]
+                    .iter()
+                    .rev()
+                    .take_while(|l| is_comment(l))
+                    .take(4)
+                    .copied()
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            let comments = above.into_iter().chain(below);
+            let trailing = line
+                .find(" //")
+                .or_else(|| line.find(" # "))
+                .map(|at| &line[at..]);
+            for c in comments.chain(trailing) {
+                described.extend(
+                    c.split(|ch: char| !ch.is_alphanumeric())
+                        .filter(|w| w.chars().count() >= 3)
+                        .map(str::to_lowercase),
+                );
+            }
+            if !defaults.iter().any(|(k, _)| k == key) {
+                defaults.push((key.to_owned(), described));
+            }
+        }
+        if defaults.len() > 200 {
+            break;
+        }
+    }
+    let holds = |described: &[String], w: &str| {
+        described.iter().any(|d| {
+            crate::tools::same_word(d, w)
+                || crate::tools::ed_stems(d).iter().any(|s| s == w)
+                || crate::tools::ing_stems(d).iter().any(|s| s == w)
+                || crate::tools::ed_stems(w).iter().any(|s| s == d)
+        })
+    };
+    if asked.iter().any(|w| holds(&named, w)) {
+        return None;
+    }
+    let counts: Vec<usize> = asked
+        .iter()
+        .map(|w| defaults.iter().filter(|(_, d)| holds(d, w)).count())
+        .collect();
+    let mut scored: Vec<(f64, bool, &String)> = defaults
+        .iter()
+        .map(|(key, d)| {
+            let mut score = 0.0;
+            let mut telling = false;
+            for (w, &n) in asked.iter().zip(&counts) {
+                if holds(d, w) {
+                    score += 1.0 / n as f64;
+                    telling |= n <= 2;
+                }
+            }
+            (score, telling, key)
+        })
+        .filter(|(score, _, _)| *score > 0.0)
+        .collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let (best, telling, key) = scored.first()?;
+    let alone = scored.get(1).is_none_or(|second| second.0 < *best);
+    (*telling && alone).then(|| format!("{}{SET_HERE}", regex::escape(key)))
+}
+
+/// What the search for a documented default's name ends with ([`documented_default`]): the
+/// name where it is set, not where it is read.
+pub(crate) const SET_HERE: &str = r"\s*[:=][^=]";
 
 /// For a question "How many U …?" where U is a unit (milliseconds, seconds, minutes, hours,
 /// days, …), the search for a name in code joining a word of the question and U as code

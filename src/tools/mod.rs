@@ -607,12 +607,17 @@ pub(crate) fn settings_named(path: &str, more: &[&str]) -> bool {
 }
 
 /// Whether `request` says no configuration applies: "no config file", "with no configuration
-/// whatsoever", "no appsettings files and no … environment variables", "without any config".
+/// whatsoever", "no appsettings files and no … environment variables", "without any config",
+/// "when neither a config file nor an environment variable sets one".
 ///
 /// ```
 /// use toolmend::tools::says_unconfigured;
 /// assert!(says_unconfigured("With no appsettings files at all, how big is a page?"));
 /// assert!(says_unconfigured("Without a config file, which port is used?"));
+/// assert!(says_unconfigured(
+///     "Which port does it listen on when neither a config file nor an environment variable sets one?"
+/// ));
+/// assert!(!says_unconfigured("Which port do neither the app nor the config file set?"));
 /// assert!(!says_unconfigured("Which port does the config file set?"));
 /// ```
 #[must_use]
@@ -627,7 +632,15 @@ pub fn says_unconfigured(request: &str) -> bool {
             .any(|p| p[0] == a && b.contains(&p[1].as_str()))
     };
     const CONFIG: &[&str] = &["config", "configuration", "settings", "appsettings"];
-    pair("no", CONFIG)
+    // "neither a config file nor …": the word after "neither" (an article aside) is one.
+    let neither = words.windows(3).any(|p| {
+        p[0] == "neither"
+            && (CONFIG.contains(&p[1].as_str())
+                || (["a", "an", "the", "any"].contains(&p[1].as_str())
+                    && CONFIG.contains(&p[2].as_str())))
+    });
+    neither
+        || pair("no", CONFIG)
         || pair("no", &["environment", "env"])
         || pair(
             "without",
