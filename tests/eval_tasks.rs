@@ -297,7 +297,8 @@ fn the_shipped_tasks_read() {
     // 51, the Perl distribution and the Nim daemon of session 52, the Rust workspace and the
     // Crystal web service and the Go job worker of session 53, the Gleam feed relay, the F#
     // inventory API and the Deno uptime checker of session 54, the D/dub log shipper, the
-    // Python/uv webhook relay and the Kotlin/Ktor link shortener of session 55 (written before
+    // Python/uv webhook relay and the Kotlin/Ktor link shortener of session 55, the Rails API, the
+    // NestJS service and the Swift/Vapor API of session 56 (written before
     // any run on them).
     for (file, folder) in [
         ("examples/tasks.jsonl", "examples/workspace"),
@@ -346,6 +347,9 @@ fn the_shipped_tasks_read() {
         ("examples/tasks-harrow.jsonl", "examples/harrow"),
         ("examples/tasks-marten.jsonl", "examples/marten"),
         ("examples/tasks-quiver.jsonl", "examples/quiver"),
+        ("examples/tasks-rookery.jsonl", "examples/rookery"),
+        ("examples/tasks-osprey.jsonl", "examples/osprey"),
+        ("examples/tasks-tanager.jsonl", "examples/tanager"),
     ] {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         let list = tasks::load(&std::fs::read_to_string(root.join(file)).unwrap()).unwrap();
