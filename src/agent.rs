@@ -4139,9 +4139,15 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             .ok()
             .and_then(|c| {
                 let args = c.get("arguments")?.as_object()?;
+                // A search of the one source file that holds the most of the question's words,
+                // for a question asking which source file (grep's `search_in_described`): its
+                // path is the workspace's, not the request's.
+                let described = c.get("name").and_then(serde_json::Value::as_str) == Some("grep")
+                    && crate::builtin::asks_which_source(&self.request);
                 let mut strings = args
-                    .values()
-                    .filter_map(serde_json::Value::as_str)
+                    .iter()
+                    .filter(|(k, _)| !(described && k.as_str() == "path"))
+                    .filter_map(|(_, v)| v.as_str())
                     .peekable();
                 // Flags and numbers (`"ignore_case": true`) are no fallback; every string is.
                 Some(
@@ -5256,9 +5262,12 @@ fn names_path(content: &str) -> bool {
 /// sentence ends around them.
 fn path_tokens(content: &str) -> impl Iterator<Item = &str> {
     content.split_whitespace().filter_map(|t| {
+        // Quotes and the sentence's end in any order (`` `source/app.d`. ``: a D log
+        // shipper, session 56, where the reply's path was taken for `source/app.d`` and the
+        // model told it was no file of the folder's).
         let t = t
-            .trim_matches(['`', '"', '\'', '*'])
-            .trim_end_matches(['.', '!', '?']);
+            .trim_start_matches(['`', '"', '\'', '*'])
+            .trim_end_matches(['`', '"', '\'', '*', '.', '!', '?', ',', ';', ':', ')']);
         is_path_token(t).then(|| t.trim_matches(|c: char| matches!(c, ',' | ':' | ';' | '(' | ')')))
     })
 }
@@ -6084,6 +6093,14 @@ fn holds_whole(text: &str, word: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    /// A path quoted before the sentence's end is the path (session 56).
+    #[test]
+    fn a_quoted_path_ends_before_the_full_stop() {
+        let paths: Vec<&str> =
+            super::path_tokens("The file is `source/app.d`. Or \"lib/a.rb\", maybe.").collect();
+        assert_eq!(paths, ["source/app.d", "lib/a.rb"]);
+    }
+
     use super::{defines, replaced_values};
 
     #[test]

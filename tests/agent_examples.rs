@@ -10157,10 +10157,18 @@ fn a_phrase_searched_both_ways_searches_its_last_words_stem() {
             ),
         ],
     );
-    assert_search_offered(
+    // In the one source file holding the most of the question's words (since session 56).
+    let asked = asked_after_answer(
         &dir,
         "Which module implements the per-host token bucket rate limiting?",
-        "rate[ ._-]?limit",
+        "I do not know.",
+        "Done.",
+    );
+    assert!(
+        asked.ends_with(
+            r#"{"name":"grep","arguments":{"pattern":"rate[ ._-]?limit","path":"src/kiln_ratelimit.erl","ignore_case":true}}"#
+        ),
+        "{asked}"
     );
 }
 
@@ -11088,4 +11096,42 @@ fn a_default_the_question_describes_is_searched_where_it_is_set() {
         "Done.",
     );
     assert!(!asked.contains(r"\\s*[:=][^=]"), "{asked}");
+}
+
+/// Found with a D log shipper (session 55, rotation_file, and its re-runs): asked "Which source
+/// file notices that a log file was rotated or truncated and starts reading it from the
+/// beginning again?", the look searched `reading` in `source/`, whose first lines were
+/// `app.d`'s and `config.d`'s, and Qwen2.5-Coder-0.5B answered `source/app.d`. The one source
+/// file holding two of the question's words more than any other is searched alone.
+#[test]
+fn which_source_file_searches_the_file_holding_most_of_the_question() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "source/app.d",
+                "module app;\n\nint main()\n{\n\t// SIGINT/SIGTERM: stop reading, flush what is pending.\n\treturn 0;\n}\n",
+            ),
+            (
+                "source/harrow/config.d",
+                "module harrow.config;\n\n/// Where to start reading a file harrow has never seen: \"beginning\" or \"end\".\nenum string defaultStartAt = \"end\";\n",
+            ),
+            (
+                "source/harrow/tailer.d",
+                "module harrow.tailer;\n\n/// Follows one file; notices rotation and truncation.\nvoid poll(Source src)\n{\n\tif (size < offset)\n\t{\n\t\tlogInfo(\"tail: %s was rotated or truncated, reading it from the beginning\", src.path);\n\t\toffset = 0; // starts over\n\t}\n}\n",
+            ),
+            ("README.md", "# harrow\n\nTails log files.\n"),
+        ],
+    );
+    let asked = asked_after_answer(
+        &dir,
+        "Which source file notices that a log file was rotated or truncated and starts reading it from the beginning again?",
+        "app.d",
+        "Done.",
+    );
+    assert!(
+        asked.contains(r#""path":"source/harrow/tailer.d""#),
+        "{asked}"
+    );
 }

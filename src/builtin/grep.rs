@@ -206,7 +206,7 @@ impl TypedTool for Grep {
             // tests need at least?" names `tests/`, and busted is in the rockspec: a Lua
             // plugin, session 42).
             if let Some(word) = telling_word(sb, &abs, &words, &[preferred, phrased], Tie::Longer) {
-                return Some(json!({"pattern": word, "path": folder, "ignore_case": true}));
+                return Some(search_in_described(sb, request, word, Some(&folder)));
             }
             // Only for a question about a version, and only what it asks for (otherwise the
             // look is the folder's: "How many benches does this project have?").
@@ -303,7 +303,13 @@ impl TypedTool for Grep {
             }
         }
         let word = telling_word(sb, sb.root(), &words, &tiers, Tie::Longer)?;
-        Some(json!({"pattern": word, "ignore_case": true}))
+        // Asked which source file does what the question describes, the one source file that
+        // holds two of its words more than any other holds is searched alone (a D log
+        // shipper, session 56: "Which source file notices that a log file was rotated or
+        // truncated and starts reading it from the beginning again?" searched `reading`,
+        // whose lines were `app.d`'s and `config.d`'s first, and Qwen2.5-Coder-0.5B answered
+        // `source/app.d`; `tailer.d` holds six of the words, no other file four).
+        Some(search_in_described(sb, request, word, None))
     }
 
     /// A call named after a name in code that the workspace's text files hold (`ringbuf_push`,
@@ -1183,7 +1189,7 @@ fn default_name(sb: &Sandbox, request: &str) -> Option<String> {
 /// Whether `request` is a question asking which file or module, a word of its kind between
 /// them or none: "Which source file implements …?", "Which module holds …?", "In what file
 /// is …?".
-fn asks_which_source(request: &str) -> bool {
+pub(crate) fn asks_which_source(request: &str) -> bool {
     let Some(words) = question_words(request) else {
         return false;
     };
@@ -1198,6 +1204,83 @@ fn asks_which_source(request: &str) -> bool {
                 .take(2)
                 .any(|n| ["file", "files", "module", "modules"].contains(&n.as_str()))
     })
+}
+
+/// The search for `word` (in `folder`, when given) — or, asked which source file does what
+/// the question describes, in the one source file that holds two of its words more than any
+/// other holds ([`most_described`]), when that file holds `word` (in `folder`). Found with a D
+/// log shipper (session 56): "Which source file notices that a log file was rotated or
+/// truncated and starts reading it from the beginning again?" searched `reading` in
+/// `source/`, whose lines were `app.d`'s and `config.d`'s first, and Qwen2.5-Coder-0.5B
+/// answered `source/app.d`; `tailer.d` holds six of the words, no other file four.
+fn search_in_described(sb: &Sandbox, request: &str, word: String, folder: Option<&str>) -> Value {
+    let in_file = |file: &String| {
+        let re = regex::RegexBuilder::new(&word)
+            .case_insensitive(true)
+            .build();
+        let text = sb
+            .resolve("grep", file)
+            .ok()
+            .and_then(|abs| std::fs::read_to_string(abs).ok());
+        folder.is_none_or(|f| file.starts_with(&format!("{}/", f.trim_end_matches('/'))))
+            && re.is_ok_and(|re| text.is_some_and(|t| t.lines().any(|l| re.is_match(l))))
+    };
+    // Not for a name in code the question writes (`toKelvin`): its search finds where it is.
+    let file = (asks_which_source(request) && code_words(request).is_empty())
+        .then(|| most_described(sb, request).filter(in_file))
+        .flatten();
+    match file.as_deref().or(folder) {
+        Some(path) => json!({"pattern": word, "path": path, "ignore_case": true}),
+        None => json!({"pattern": word, "ignore_case": true}),
+    }
+}
+
+/// The source file (not a document, a test, a settings file or a license) that holds the
+/// most of the words of `request` (four letters or more, no common word, not the project's
+/// own name; each also by its stem without `-s`, `-ed`, `-ing`), case aside — when it holds
+/// two more than any other file does; `None` otherwise.
+fn most_described(sb: &Sandbox, request: &str) -> Option<String> {
+    let own = own_name(sb, sb.root());
+    let words: Vec<Vec<String>> = plain_words(request)
+        .into_iter()
+        .filter(|w| !WORKSPACE.contains(&w.as_str()) && own.as_deref() != Some(w.as_str()))
+        .map(|w| {
+            let mut forms = vec![w.clone()];
+            forms.extend(
+                w.strip_suffix('s')
+                    .filter(|s| s.chars().count() >= 4)
+                    .map(str::to_owned),
+            );
+            forms.extend(crate::tools::ed_stems(&w));
+            forms.extend(crate::tools::ing_stems(&w));
+            forms
+        })
+        .collect();
+    if words.len() < 3 {
+        return None;
+    }
+    let mut held: Vec<(usize, String)> = super::small_files(sb, sb.root())
+        .filter(|(path, _)| {
+            let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
+            !is_doc(path)
+                && !super::edit::is_test_file(path)
+                && !crate::tools::is_settings_file(path)
+                && !name.starts_with("license")
+                && !name.starts_with("copying")
+        })
+        .map(|(path, text)| {
+            let text = text.to_lowercase();
+            let n = words
+                .iter()
+                .filter(|forms| forms.iter().any(|f| text.contains(f.as_str())))
+                .count();
+            (n, path)
+        })
+        .collect();
+    held.sort_by_key(|h| std::cmp::Reverse(h.0));
+    let (best, path) = held.first()?;
+    let second = held.get(1).map_or(0, |h| h.0);
+    (*best >= second + 2).then(|| path.clone())
 }
 
 /// `pattern` when a line of a file other than a document matches it (case aside); `None`
