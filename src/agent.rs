@@ -3100,6 +3100,17 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 words.push((*implied).to_owned());
             }
         }
+        // How many times something is tried is a count of attempts (`MARTEN_MAX_ATTEMPTS=23`
+        // for "how many times does marten try to deliver a webhook …?": a Python webhook
+        // relay, session 55; "try" is too short a word to be one of the words above).
+        // "Times" counts them and names nothing (`MARTEN_DELIVERY_TIMEOUT_SECONDS=47` held
+        // "time" and was the line shown).
+        if crate::builtin::counts_tries(&self.request) {
+            words.retain(|w| w != "time");
+            if !words.iter().any(|w| w == "attempt") {
+                words.push("attempt".to_owned());
+            }
+        }
         if words.is_empty() {
             return Vec::new();
         }

@@ -11135,3 +11135,51 @@ fn which_source_file_searches_the_file_holding_most_of_the_question() {
         "{asked}"
     );
 }
+
+/// Found with a Python webhook relay (session 55, prod_max_attempts, and its re-runs): asked
+/// "In production, how many times does marten try to deliver a webhook before it gives up and
+/// dead-letters it?", the look searched `times`, a word `config/production.env` lacks. How
+/// many times something is tried is a count of attempts: the production file writing one is
+/// read whole, and its `MARTEN_MAX_ATTEMPTS=23` bears on the question first — not
+/// `MARTEN_DELIVERY_TIMEOUT_SECONDS=47`, which holds "time" and "deliver".
+#[test]
+fn how_many_times_something_is_tried_is_a_count_of_attempts() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "config/production.env",
+                "# marten — production settings.\nMARTEN_PORT=9312\nMARTEN_WORKERS=42\nMARTEN_MAX_ATTEMPTS=23\nMARTEN_DELIVERY_TIMEOUT_SECONDS=47\nMARTEN_DEAD_LETTER_KEEP=5000\n",
+            ),
+            (
+                "src/marten/settings.py",
+                "class Settings(BaseSettings):\n    # Delivery attempts before a webhook is dead-lettered (tried 6 times).\n    max_attempts: int = 6\n",
+            ),
+        ],
+    );
+    let prompt = "In production, how many times does marten try to deliver a webhook before it gives up and dead-letters it?";
+    let asked = asked_after_answer(&dir, prompt, "3", "Done.");
+    assert!(
+        asked.ends_with(r#"{"name":"read","arguments":{"path":"config/production.env"}}"#),
+        "{asked}"
+    );
+    let read = || call("read", json!({"path": "config/production.env"}));
+    let (_, requests) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            read(),
+            read(),
+            read(),
+            "I do not know.".into(),
+            "Done.".into(),
+        ],
+    );
+    let asked = &requests[3].messages.last().unwrap().content;
+    let bearing = bearing_lines(asked);
+    assert!(
+        bearing.trim_start().starts_with("MARTEN_MAX_ATTEMPTS=23"),
+        "{asked}"
+    );
+}

@@ -1147,6 +1147,9 @@ impl Edit {
                     .or_else(|| entry_insertion(text, entry, ext == "py"))?
             }
             Change::Replace(from, to) => {
+                if let Some(all) = every_image_tag(path, text, &from.text, &to.text) {
+                    return Some(all);
+                }
                 let hints = asked::hint_words(parts, &[path, &from.text, &to.text]);
                 match replaced_in_line(text, &from.text, &to.text, &hints) {
                     Some(change) => change,
@@ -4532,8 +4535,9 @@ fn image_words(line: &str) -> impl Iterator<Item = &str> {
 /// them: the edit replacing each `perl:5.38-slim` by `perl:5.40-slim`. Found with a Perl
 /// distribution (session 52): "Move the Docker image to Perl 5.40 (slim variant) for both the
 /// build and the runtime stage." found two lines where one was wanted, and was offered the
-/// CI's `perl-version: '5.38'`. `None` unless every such line writes the same image and tag,
-/// and the file writes it nowhere else.
+/// CI's `perl-version: '5.38'`. The same image at one version with tags of its own variants
+/// (`21-jdk`, `21-jre`) is set on all of them too. `None` unless every such line writes the
+/// same image and version, and the file writes it nowhere else.
 fn every_stage(path: &str, text: &str, keys: &[asked::Part], value: &str) -> Option<Value> {
     if !tag_like(value) {
         return None;
@@ -4559,8 +4563,35 @@ fn every_stage(path: &str, text: &str, keys: &[asked::Part], value: &str) -> Opt
     let [(image, old), rest @ ..] = &refs[..] else {
         return None;
     };
-    if rest.is_empty() || rest.iter().any(|r| r != &(*image, *old)) {
+    if rest.is_empty() {
         return None;
+    }
+    // Stages of one image at one version with variants of their own (`eclipse-temurin:21-jdk`
+    // to build, `eclipse-temurin:21-jre` to run) move together: the runtime runs what the
+    // build made (a Ktor link shortener, session 55: "Build and run the Docker image on Java
+    // 23 instead of 21." was offered the build stage's line alone). The edit replaces the
+    // image and its version, `eclipse-temurin:21`, where the file writes it only there.
+    if rest.iter().any(|r| r != &(*image, *old)) {
+        let prefix = |image: &str, old: &str| -> Option<String> {
+            let (name, tag) = image.rsplit_once(':')?;
+            let end = tag.find(old)? + old.len();
+            let after = tag[end..].chars().next();
+            (tag.starts_with(old) && !after.is_some_and(|c| c.is_ascii_digit() || c == '.'))
+                .then(|| format!("{name}:{}", &tag[..end]))
+        };
+        let first = prefix(image, old)?;
+        if rest
+            .iter()
+            .any(|(i, o)| o != old || prefix(i, o).as_ref() != Some(&first))
+            || text.matches(first.as_str()).count() != refs.len()
+        {
+            return None;
+        }
+        let (name, _) = first.rsplit_once(':')?;
+        let new = format!("{name}:{value}");
+        return (new != first).then(
+            || json!({"path": path, "old_text": first, "new_text": new, "replace_all": true}),
+        );
     }
     if text.matches(image).count() != refs.len() {
         return None;
@@ -4569,6 +4600,45 @@ fn every_stage(path: &str, text: &str, keys: &[asked::Part], value: &str) -> Opt
     let new = format!("{name}:{}", tag.replacen(old, value, 1));
     (new != *image)
         .then(|| json!({"path": path, "old_text": image, "new_text": new, "replace_all": true}))
+}
+
+/// The version `from` where `text` writes it only as the version an image's tag opens with,
+/// on two lines or more, each of one image (`eclipse-temurin:21-jdk` to build,
+/// `eclipse-temurin:21-jre` to run): the edit setting `to` on all of them (`eclipse-temurin:21`
+/// → `eclipse-temurin:23`). The runtime runs what the build made. Found with a Ktor link
+/// shortener (session 55): "Build and run the Docker image on Java 23 instead of 21." was
+/// offered the build stage's line alone.
+fn every_image_tag(path: &str, text: &str, from: &str, to: &str) -> Option<Value> {
+    if !version_like(from) || !version_like(to) || from == to {
+        return None;
+    }
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| !asked::token_at(l, from).is_empty())
+        .collect();
+    if lines.len() < 2 {
+        return None;
+    }
+    let mut images: Vec<String> = Vec::new();
+    for line in &lines {
+        let image = image_words(line).find_map(|w| {
+            let (name, tag) = w.rsplit_once(':')?;
+            let rest = tag.strip_prefix(from)?;
+            (!name.is_empty()
+                && !name.contains("//")
+                && !rest.starts_with(|c: char| c.is_ascii_digit() || c == '.'))
+            .then(|| format!("{name}:{from}"))
+        })?;
+        images.push(image);
+    }
+    let image = &images[0];
+    if images.iter().any(|i| i != image) || text.matches(image.as_str()).count() != lines.len() {
+        return None;
+    }
+    let (name, _) = image.rsplit_once(':')?;
+    Some(
+        json!({"path": path, "old_text": image, "new_text": format!("{name}:{to}"), "replace_all": true}),
+    )
 }
 
 /// The reference `owner/name@version` that `keys` name (`erlef/setup-beam@v1.17.6`: a GitHub

@@ -1235,6 +1235,23 @@ fn search_in_described(sb: &Sandbox, request: &str, word: String, folder: Option
     }
 }
 
+/// Whether `request` asks how many times something is tried ("how many times does marten try
+/// to deliver …", "… retry …", "… attempt …"): a count code names `attempts`, `retries` or
+/// `tries`.
+pub(crate) fn counts_tries(request: &str) -> bool {
+    let words: Vec<String> = crate::tools::request_words(request)
+        .take(200)
+        .map(str::to_lowercase)
+        .collect();
+    words.windows(3).any(|w| w == ["how", "many", "times"])
+        && words.iter().any(|w| {
+            [
+                "try", "tries", "tried", "retry", "retries", "retried", "attempt", "attempts",
+            ]
+            .contains(&w.as_str())
+        })
+}
+
 /// The source file (not a document, a test, a settings file or a license) that holds the
 /// most of the words of `request` (four letters or more, no common word, not the project's
 /// own name; each also by its stem without `-s`, `-ed`, `-ing`), case aside — when it holds
@@ -1669,6 +1686,24 @@ fn phrase_elsewhere(sb: &Sandbox, request: &str, file: &str) -> Option<String> {
         && std::fs::read_to_string(&abs).is_ok_and(|t| {
             t.lines()
                 .any(|l| patterns.iter().any(|(_, re)| re.is_match(l)))
+        })
+    {
+        return None;
+    }
+    // Asked "how many times" something is tried, a file writing a count of attempts (retries,
+    // tries) is read whole (`MARTEN_MAX_ATTEMPTS=23` in `config/production.env` for "In
+    // production, how many times does marten try to deliver a webhook before it gives up and
+    // dead-letters it?": a Python webhook relay, session 55, where `times` was searched).
+    if counts_tries(request)
+        && std::fs::metadata(&abs).is_ok_and(|m| m.len() <= 256 * 1024)
+        && std::fs::read_to_string(&abs).is_ok_and(|t| {
+            t.lines().any(|l| {
+                crate::agent::correct::code_names(l).iter().any(|n| {
+                    crate::tools::name_words(n).iter().any(|p| {
+                        ["attempts", "retries", "tries"].contains(&p.to_lowercase().as_str())
+                    })
+                })
+            })
         })
     {
         return None;

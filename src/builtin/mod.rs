@@ -29,8 +29,8 @@ pub(crate) use edit::{cmdliner_default, is_changelog, is_document, is_test_file,
 pub use glob::{Glob, GlobArgs};
 pub use grep::{Grep, GrepArgs};
 pub(crate) use grep::{
-    PORT_PATTERN, SET_HERE, SHOWN_WITH, asked_words, asks_which_source, is_common, left_unset,
-    negations,
+    PORT_PATTERN, SET_HERE, SHOWN_WITH, asked_words, asks_which_source, counts_tries, is_common,
+    left_unset, negations,
 };
 pub use ls::{Ls, LsArgs};
 pub use read::{Read, ReadArgs};
