@@ -4180,6 +4180,14 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                                     && s.strip_prefix(r"default[\w.-]*").is_some_and(|rest| {
                                         crate::tools::request_names(&self.request, rest)
                                     }))
+                                // A name the request asks for, set to a number (grep's
+                                // `assigned_name`).
+                                || s
+                                    .strip_prefix(r"\b")
+                                    .and_then(|r| r.strip_suffix(crate::builtin::ASSIGNED))
+                                    .is_some_and(|n| {
+                                        crate::tools::request_names(&self.request, n)
+                                    })
                                 // A default the request describes, where it is set (see
                                 // grep's `documented_default`).
                                 || (crate::tools::asks_default(&self.request)

@@ -5288,7 +5288,8 @@ fn a_name_the_question_says_is_unset_is_not_the_search() {
         "Done.",
     );
     assert!(!asked.contains(r#""pattern":"marten_""#), "{asked}");
-    assert!(asked.contains(r#""pattern":"port""#), "{asked}");
+    // The port set to a number as a name of its own (since session 56; `port` before).
+    assert!(asked.contains(r#""pattern":"\\bport\\b"#), "{asked}");
 }
 
 /// Found with a Ktor link shortener (session 55, ci_newest_jdk, its first run): asked "What's
@@ -11182,4 +11183,48 @@ fn how_many_times_something_is_tried_is_a_count_of_attempts() {
         bearing.trim_start().starts_with("MARTEN_MAX_ATTEMPTS=23"),
         "{asked}"
     );
+}
+
+/// Found with a Python webhook relay (session 55, default_port, and its re-runs): asked "If I
+/// start marten with no env file and no MARTEN_* variables set, which port does it listen
+/// on?", the look searched `port`, whose lines were `import`s, the env files' `MARTEN_PORT`
+/// and the CI's, and the model answered the development env file's `8428`. With no
+/// configuration asked about and no default named so, the look searches for the asked word set
+/// to a number as a name of its own: the settings class's `port: int = 8417`.
+#[test]
+fn unconfigured_the_asked_name_set_to_a_number_is_searched() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "src/marten/settings.py",
+                "from __future__ import annotations\n\nimport os\nfrom pydantic_settings import BaseSettings\n\n\nclass Settings(BaseSettings):\n    host: str = \"127.0.0.1\"\n    port: int = 8417\n    workers: int = 4\n",
+            ),
+            ("config/dev.env", "MARTEN_PORT=8428\nMARTEN_WORKERS=2\n"),
+            ("config/production.env", "MARTEN_PORT=9312\n"),
+            (
+                "docker-compose.yml",
+                "services:\n  marten:\n    ports:\n      - \"9312:9312\"\n    environment:\n      MARTEN_PORT: \"9312\"\n",
+            ),
+        ],
+    );
+    let prompt = "If I start marten with no env file and no MARTEN_* variables set, which port does it listen on?";
+    let asked = asked_after_answer(&dir, prompt, "8000", "Done.");
+    let pattern = r#"\\bport\\b[\"']?\\s*(:\\s*\\w+\\s*)?[:=]\\s*[\"']?\\d"#;
+    assert!(asked.contains(pattern), "{asked}");
+    let grep = || {
+        call(
+            "grep",
+            json!({"pattern": r#"\bport\b["']?\s*(:\s*\w+\s*)?[:=]\s*["']?\d"#, "ignore_case": true}),
+        )
+    };
+    let (t, _) = run_prompt(&dir, prompt, vec![grep(), "8417".into()]);
+    let output = &t.turns[0].calls[0].feedback;
+    assert!(output.contains("port: int = 8417"), "{output}");
+    assert!(
+        !output.contains("MARTEN_PORT") && !output.contains("import"),
+        "{output}"
+    );
+    assert_eq!(t.answer.as_deref(), Some("8417"));
 }

@@ -168,6 +168,7 @@ impl TypedTool for Grep {
             .or_else(|| unit_name(sb, request))
             .or_else(|| env_name(sb, request))
             .or_else(|| documented_default(sb, request))
+            .or_else(|| assigned_name(sb, request))
         {
             return Some(json!({"pattern": pattern, "ignore_case": true}));
         }
@@ -1537,6 +1538,32 @@ fn documented_default(sb: &Sandbox, request: &str) -> Option<String> {
     let (best, telling, key) = scored.first()?;
     let alone = scored.get(1).is_none_or(|second| second.0 < *best);
     (*telling && alone).then(|| format!("{}{SET_HERE}", regex::escape(key)))
+}
+
+/// What the search for a name set to a number ([`assigned_name`]) writes after the name: its
+/// end, a quote, a type (`port: int = 8417`), then `=` or `:` and the number.
+pub(crate) const ASSIGNED: &str = r#"\b["']?\s*(:\s*\w+\s*)?[:=]\s*["']?\d"#;
+
+/// For a question about the value of N with no configuration ("If I start marten with no env
+/// file and no MARTEN_* variables set, which port does it listen on?"), N its one asked word
+/// (see [`asked_words`]), the search for N set to a number as a name of its own (`\bport` then
+/// [`ASSIGNED`]: `port: int = 8417`, not `MARTEN_PORT=9312` nor `import`), when a file other
+/// than a document holds one; `None` otherwise. Found with a Python webhook relay (session
+/// 55): that question searched `port`, whose lines were `import`s, the env files'
+/// `MARTEN_PORT` and the CI's, and the settings class's `port: int = 8417` was never shown.
+fn assigned_name(sb: &Sandbox, request: &str) -> Option<String> {
+    if !crate::tools::says_unconfigured(request) || question_words(request).is_none() {
+        return None;
+    }
+    let (asked, _) = asked_words(request);
+    let first = asked.first()?;
+    if first.contains(' ')
+        || first.chars().count() < 3
+        || !first.chars().all(|c| c.is_ascii_alphanumeric())
+    {
+        return None;
+    }
+    written_in_code(sb, format!(r"\b{first}{ASSIGNED}"))
 }
 
 /// What the search for a documented default's name ends with ([`documented_default`]): the

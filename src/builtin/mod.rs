@@ -27,11 +27,11 @@ use std::sync::Arc;
 pub use edit::{Edit, EditArgs};
 pub(crate) use edit::{cmdliner_default, is_changelog, is_document, is_test_file, keyword_arg};
 pub use glob::{Glob, GlobArgs};
-pub use grep::{Grep, GrepArgs};
 pub(crate) use grep::{
-    PORT_PATTERN, SET_HERE, SHOWN_WITH, asked_words, asks_which_source, counts_tries, is_common,
-    left_unset, negations,
+    ASSIGNED, PORT_PATTERN, SET_HERE, SHOWN_WITH, asked_words, asks_which_source, counts_tries,
+    is_common, left_unset, negations,
 };
+pub use grep::{Grep, GrepArgs};
 pub use ls::{Ls, LsArgs};
 pub use read::{Read, ReadArgs};
 pub use sandbox::Sandbox;
