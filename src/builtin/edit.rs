@@ -819,6 +819,39 @@ impl Edit {
         // the default its code gives (a C++/CMake daemon, session 41: "Change the MQTT topic
         // prefix to home/climate." is the TOML's `topic_prefix`, not the `Config` struct's
         // default or the line loading it).
+        // Or, for a built-in default, the one in the code's module of settings (`settings.py`,
+        // `config.ts`, `defaults.go`): `max_attempts: int = 6` over a record's `attempts: int
+        // = 0` in `relay.py` for "Change the built-in default number of delivery attempts to
+        // 8." (a Python webhook relay, session 55: offered no change).
+        const SETTINGS_STEMS: &[&str] = &[
+            "settings",
+            "setting",
+            "config",
+            "configuration",
+            "defaults",
+            "default",
+            "constants",
+            "options",
+            "conf",
+        ];
+        let of_settings_module = |path: &str| {
+            let stem = crate::tools::file_stem(path);
+            SETTINGS_STEMS.contains(&stem.to_ascii_lowercase().as_str())
+        };
+        // (Only where none of them is a configuration file.)
+        if top.len() > 1
+            && !top.iter().any(|(path, _)| is_config(path))
+            && asked::said_words(request)
+                .iter()
+                .any(|w| w == "default" || w == "built-in")
+            && top
+                .iter()
+                .filter(|(path, _)| of_settings_module(path))
+                .count()
+                == 1
+        {
+            top.retain(|(path, _)| of_settings_module(path));
+        }
         if top.len() > 1 {
             top.retain(|(path, _)| is_config(path));
         }
