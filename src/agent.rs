@@ -3037,6 +3037,10 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                         .all(|p| !p.is_empty() && p.chars().all(char::is_alphabetic));
                 if pair { parts } else { vec![w] }
             })
+            // A product named with its `.js` (`Node.js`, `Vue.js`) is the product: `"node":
+            // ">=20.11.1"` for "What's the oldest Node.js version osprey says it supports?" (a
+            // NestJS service, session 56, where `"source-map-support": "0.5.21",` was shown).
+            .map(product_name)
             .enumerate()
             // A path or a file's name says where to look, not what to find.
             .filter(|(_, w)| {
@@ -3820,7 +3824,11 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 "a",
                 "an",
             ];
-            let mut subjects: Vec<usize> = asked_words
+            let products: Vec<String> = asked_words
+                .iter()
+                .map(|w| product_name(w).to_owned())
+                .collect();
+            let mut subjects: Vec<usize> = products
                 .windows(2)
                 .filter(|p| {
                     crate::tools::names_version(&p[1]) && !NOT_SUBJECTS.contains(&p[0].as_str())
@@ -5711,6 +5719,15 @@ fn is_call(shown: &str, call: &PendingCall) -> bool {
         v["name"].as_str() == Some(call.name.as_str())
             && args_value(&call.arguments).as_ref() == Some(&v["arguments"])
     })
+}
+
+/// A product's name without the `.js` it is written with (`Node.js` → `Node`, `vue.js` →
+/// `vue`): a word of letters, capitalised or not, then `.js`; any other word as it is.
+fn product_name(word: &str) -> &str {
+    word.strip_suffix(".js")
+        .or_else(|| word.strip_suffix(".JS"))
+        .filter(|w| w.chars().count() >= 2 && w.chars().all(char::is_alphabetic))
+        .unwrap_or(word)
 }
 
 /// Whether two words (lower case) share a stem: the same for their first five letters or

@@ -11228,3 +11228,36 @@ fn unconfigured_the_asked_name_set_to_a_number_is_searched() {
     );
     assert_eq!(t.answer.as_deref(), Some("8417"));
 }
+
+/// Found with a NestJS service (session 56, min_node_version, its first run): asked "What's
+/// the oldest Node.js version osprey says it supports?", the lines shown as bearing after the
+/// read of package.json were `"source-map-support": "0.5.21",` and `"ts-node": "10.9.2",`,
+/// and Qwen2.5-Coder-0.5B answered `0.5.21`: `Node.js` was left out of the question's words as
+/// a file's name. A product named with its `.js` is the product: `"node": ">=20.11.1"`.
+#[test]
+fn a_product_named_with_its_js_is_the_product() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "package.json",
+            "{\n  \"name\": \"osprey\",\n  \"version\": \"0.7.2\",\n  \"engines\": {\n    \"node\": \">=20.11.1\",\n    \"pnpm\": \">=9\"\n  },\n  \"dependencies\": {\n    \"source-map-support\": \"0.5.21\"\n  },\n  \"devDependencies\": {\n    \"ts-node\": \"10.9.2\"\n  }\n}\n",
+        )],
+    );
+    let read = || call("read", json!({"path": "package.json"}));
+    let (_, requests) = run_prompt(
+        &dir,
+        "What's the oldest Node.js version osprey says it supports?",
+        vec![
+            read(),
+            read(),
+            read(),
+            "I do not know.".into(),
+            "Done.".into(),
+        ],
+    );
+    let asked = &requests[3].messages.last().unwrap().content;
+    let bearing = bearing_lines(asked);
+    assert!(bearing.contains(r#""node": ">=20.11.1""#), "{asked}");
+    assert!(!bearing.contains("source-map-support"), "{asked}");
+}

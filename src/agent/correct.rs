@@ -2554,6 +2554,10 @@ pub fn expanded(prompt: &str) -> String {
 /// assert!(is_question("By default, how many milliseconds does tern wait for the forecast?"));
 /// assert!(is_question("If I don't pass --speed, what speed does tern assume?"));
 /// assert!(is_question("By default, below what cover are records dropped?"));
+/// assert!(is_question(
+///     "If I start osprey with no PORT set anywhere \u{2014} no env file, no environment variable \u{2014} which port does it listen on?"
+/// ));
+/// assert!(is_question("If nothing is set \u{2014} which port is used?"));
 /// assert!(!is_question("In todo.txt, mark the first item done, which is the passport?"));
 /// assert!(!is_question("In todo.txt, which items are open? Mark them done."));
 /// assert!(!is_question("Add the line \"- buy coffee\" to todo.txt."));
@@ -2621,9 +2625,35 @@ pub fn is_question(prompt: &str) -> bool {
         "without",
         "say",
     ];
+    // An aside between dashes is a clause of its own, as one after a comma is ("If I start
+    // osprey with no PORT set anywhere — no env file, no environment variable — which port
+    // does it listen on?": a NestJS service, session 56, taken for no question, was offered
+    // `edit`, and Qwen2.5-Coder-0.5B changed a test).
+    let clauses: String = {
+        let mut out = String::new();
+        let mut aside = false;
+        for c in lower.chars() {
+            match c {
+                '\u{2014}' | '\u{2013}' => {
+                    if !aside {
+                        out.push(',');
+                    }
+                    aside = !aside;
+                }
+                _ if aside => {}
+                _ => out.push(c),
+            }
+        }
+        // A dash that opens no closed aside separates a clause.
+        if aside {
+            lower.replace(['\u{2014}', '\u{2013}'], ",")
+        } else {
+            out
+        }
+    };
     let scene = || {
         (PREPOSITIONS.contains(&first) || SCENE.contains(&first))
-            && lower.split(',').nth(1).is_some_and(|clause| {
+            && clauses.split(',').nth(1).is_some_and(|clause| {
                 let mut words = clause
                     .split(|c: char| !(c.is_alphanumeric() || c == '\''))
                     .filter(|w| !w.is_empty());

@@ -782,9 +782,20 @@ impl Edit {
         // A changelog records what was set; it sets nothing (an Ansible role, session 44:
         // "Pin the community.docker collection to version 3.10.2." offered CHANGELOG.md's
         // "- Pinned community.docker to 3.8.1").
+        // A lock file pins versions: nothing but a version written with a dot is set there (a
+        // NestJS service, session 56: "Change the built-in default for how many flights one
+        // account can watch at once to 60." was offered pnpm-lock.yaml's `lodash.defaults:
+        // 4.2.0` → `lodash.defaults: 60`, and Qwen2.5-Coder-0.5B made it).
+        let dotted = |v: &asked::Part| version_like(&v.text) && v.text.contains('.');
+        let pinned_version = match change {
+            Change::Set(value, _) => dotted(value),
+            Change::Replace(_, to) => dotted(to),
+            _ => false,
+        };
         let hits: Vec<(String, T)> = super::small_files(&self.sandbox, &dir)
             .filter(|(path, _)| !ci || crate::tools::is_ci_config(path))
             .filter(|(path, _)| !is_changelog(path))
+            .filter(|(path, _)| pinned_version || !is_lock_file(path))
             .filter_map(|(path, text)| {
                 found(&path, &text.replace("\r\n", "\n")).map(|hit| (path, hit))
             })
