@@ -1604,10 +1604,16 @@ fn version_of(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
 fn built_with(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
     let verb = verb_at(parts, &["build", "run", "compile", "test"])?;
     let rest = &parts[verb + 1..];
-    // "… on Deno 2.3.5" too (a Deno uptime checker, session 54).
-    let with = rest.iter().position(|p| p.is_any(&["with", "on"]))?;
-    let [name, value] = &rest[with + 1..] else {
-        return None;
+    // "… on Deno 2.3.5" too (a Deno uptime checker, session 54); "… against Postgres 16.6
+    // instead" (a NestJS service, session 56: "Run the CI e2e tests against Postgres 16.6
+    // instead." was offered no change).
+    let with = rest
+        .iter()
+        .position(|p| p.is_any(&["with", "on", "against"]))?;
+    let (name, value) = match &rest[with + 1..] {
+        [name, value] => (name, value),
+        [name, value, instead] if instead.is("instead") => (name, value),
+        _ => return None,
     };
     let number = value.text.trim_start_matches(['v', 'V']);
     let mut keys: Vec<Part> = rest[..with].to_vec();
