@@ -4862,11 +4862,20 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
     fn look_first(&self) -> Option<String> {
         let follow_up = self.history.iter().filter(|m| m.role == Role::User).count() > 1;
         let request = if follow_up {
-            self.request.trim_end().trim_end_matches('?')
+            self.request.trim_end().trim_end_matches('?').to_owned()
         } else {
-            // The question, without a sentence saying how to give the answer.
-            correct::question_part(&self.request)
+            // The question, without a sentence saying how to give the answer — but for the
+            // unit it asks the answer in, said as the question's own ("… be? Answer in MB."
+            // is "… be, in MB?": a Rails API, session 56; see grep's `unit_patterns`).
+            let question = correct::question_part(&self.request);
+            match crate::tools::answer_unit(&self.request) {
+                Some(unit) if crate::tools::answer_unit(question).is_none() => {
+                    format!("{}, in {unit}?", question.trim_end_matches('?'))
+                }
+                _ => question.to_owned(),
+            }
         };
+        let request = request.as_str();
         let named: Vec<(String, Vec<String>)> = self
             .tools
             .defs()

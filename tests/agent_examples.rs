@@ -11261,3 +11261,59 @@ fn a_product_named_with_its_js_is_the_product() {
     assert!(bearing.contains(r#""node": ">=20.11.1""#), "{asked}");
     assert!(!bearing.contains("source-map-support"), "{asked}");
 }
+
+/// Found with a Rails API (session 56, prod_max_photo_mb, its first run): asked "In production,
+/// how big can a survey photo be? Answer in MB.", the look searched "survey photo" (a changelog
+/// line and a Gemfile comment), and `config.x.rookery.max_photo_mb = 27` in the production file
+/// was never shown. The unit the answer is asked in counts as the question's: the production
+/// file, writing a name of "photo" in MB, is read whole, and that line bears on the question.
+#[test]
+fn the_unit_an_answer_is_asked_in_finds_the_setting_in_it() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "config/environments/production.rb",
+                "Rails.application.configure do\n  config.log_level = :info\n  config.x.rookery.max_photo_mb = 27\n  config.x.rookery.webhook_timeout_seconds = 7\nend\n",
+            ),
+            (
+                "config/environments/development.rb",
+                "Rails.application.configure do\n  config.x.rookery.max_photo_mb = 64\nend\n",
+            ),
+            (
+                "CHANGELOG.md",
+                "# Changelog\n\n- Presigned S3 uploads for survey photos.\n",
+            ),
+            (
+                "Gemfile",
+                "# Outbound webhooks and survey photos on S3.\ngem \"faraday\", \"~> 2.12\"\n",
+            ),
+        ],
+    );
+    let prompt = "In production, how big can a survey photo be? Answer in MB.";
+    let asked = asked_after_answer(&dir, prompt, "10 MB", "Done.");
+    assert!(
+        asked.ends_with(
+            r#"{"name":"read","arguments":{"path":"config/environments/production.rb"}}"#
+        ),
+        "{asked}"
+    );
+    let read = || call("read", json!({"path": "config/environments/production.rb"}));
+    let (_, requests) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            read(),
+            read(),
+            read(),
+            "I do not know.".into(),
+            "Done.".into(),
+        ],
+    );
+    let asked = &requests[3].messages.last().unwrap().content;
+    assert!(
+        bearing_lines(asked).trim() == "config.x.rookery.max_photo_mb = 27",
+        "{asked}"
+    );
+}

@@ -130,6 +130,17 @@ pub(crate) fn run_start(text: &str, keep: impl Fn(char) -> bool) -> usize {
 fn opens_clause(parts: &[Part], i: usize) -> bool {
     parts[i].opens
         || (i > 0 && parts[i - 1].is_any(crate::tools::CLAUSE_LEADS) && opens_clause(parts, i - 1))
+        // The verb of "Have (let, make) CI run …": what is had done is the request (a Rails
+        // API, session 56: "Have CI run the specs against Postgres 17.2 instead." was offered
+        // no change).
+        || (2..=3).any(|n| {
+            i >= n
+                && parts[i - n].is_any(&["have", "let", "make"])
+                && opens_clause(parts, i - n)
+                && parts[i - n + 1..i].iter().all(|p| {
+                    !p.opens && p.text.chars().all(|c| c.is_alphanumeric() || c == '-')
+                })
+        })
 }
 
 /// The first part that is one of the verbs `verbs` and opens a clause.

@@ -1581,7 +1581,7 @@ pub(crate) const SET_HERE: &str = r"\s*[:=][^=]";
 /// asked how many milliseconds the metrics server gives a client to send its request, the
 /// look searched `milliseconds`, a doc comment's word.
 fn unit_name(sb: &Sandbox, request: &str) -> Option<String> {
-    let patterns = unit_patterns(sb, request);
+    let patterns = unit_patterns(sb, request, false);
     if patterns.is_empty() {
         return None;
     }
@@ -1607,21 +1607,31 @@ fn unit_name(sb: &Sandbox, request: &str) -> Option<String> {
         .map(|(pattern, _)| pattern)
 }
 
-/// For a question "How many U …?" where U is a unit, each of its plain words (the unit's and
-/// the project's own name aside) W, in order, with the search for a name of W in U as code
-/// writes it (see [`unit_name`]) and the regular expression matching one (W case aside, the
-/// camel-case unit as written). Empty for any other request.
-fn unit_patterns(sb: &Sandbox, request: &str) -> Vec<(String, regex::Regex)> {
+/// For a question "How many U …?" where U is a unit (or, `answered_in`, one asking its answer
+/// in U: "…, in MB?"), each of its plain words (the unit's and the project's own name aside)
+/// W, in order, with the search for a name of W in U as code writes it (see [`unit_name`])
+/// and the regular expression matching one (W case aside, the camel-case unit as written).
+/// Empty for any other request.
+fn unit_patterns(sb: &Sandbox, request: &str, answered_in: bool) -> Vec<(String, regex::Regex)> {
     let Some(words) = question_words(request) else {
         return Vec::new();
     };
-    let Some(at) = words
+    // Or, `answered_in`, the unit the answer is asked in ("how big can a survey photo be, in
+    // MB?": a Rails API, session 56, where the look searched "survey photo" and
+    // `config.x.rookery.max_photo_mb = 27` in the production file was never shown).
+    let Some(unit) = words
         .windows(3)
-        .position(|w| w[0] == "how" && w[1] == "many")
+        .find(|w| w[0] == "how" && w[1] == "many")
+        .map(|w| w[2].clone())
+        .or_else(|| {
+            answered_in
+                .then(|| crate::tools::answer_unit(request))
+                .flatten()
+        })
     else {
         return Vec::new();
     };
-    let unit = &words[at + 2];
+    let unit = &unit;
     let Some((names, shorts)) = crate::tools::unit_named(unit).map(|u| crate::tools::UNITS[u])
     else {
         return Vec::new();
@@ -1707,7 +1717,7 @@ fn phrase_elsewhere(sb: &Sandbox, request: &str, file: &str) -> Option<String> {
     // (`let forecast_timeout_ms = 6000` in `lib/defaults.ml` for "By default, how many
     // milliseconds does tern wait for the wind forecast before it gives up?": an OCaml/dune
     // project, session 50, where the search for "wind forecast" never showed it).
-    let patterns = unit_patterns(sb, request);
+    let patterns = unit_patterns(sb, request, true);
     if !patterns.is_empty()
         && std::fs::metadata(&abs).is_ok_and(|m| m.len() <= 256 * 1024)
         && std::fs::read_to_string(&abs).is_ok_and(|t| {
@@ -1983,6 +1993,9 @@ fn phrase_elsewhere(sb: &Sandbox, request: &str, file: &str) -> Option<String> {
     // Nor is the project's own name (see `own_name`).
     let own = own_name(sb, sb.root());
     phrases.retain(|p| own.as_deref() != Some(p.as_str()));
+    // Nor is the unit the answer is asked in ("…, in milliseconds?": a Rails API, session 56,
+    // where the search for `milliseconds` found a comment above `production:`).
+    let unit = crate::tools::answer_unit(request);
     let words: Vec<String> = plain_words(request)
         .into_iter()
         .filter(|w| !stem.contains(w.as_str()) && !w.contains(&stem))
@@ -1990,8 +2003,10 @@ fn phrase_elsewhere(sb: &Sandbox, request: &str, file: &str) -> Option<String> {
         .filter(|w| !(by_default && w == "default"))
         .filter(|w| own.as_deref() != Some(w.as_str()))
         .collect();
+    // (It still counts beside another word: see below.)
     let lacked: Vec<String> = words
         .iter()
+        .filter(|w| unit.as_ref() != Some(*w))
         .filter(|w| !text.contains(w.as_str()))
         .cloned()
         .collect();
