@@ -2508,7 +2508,16 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         // answer.
         if !asked.number && results && correct::is_question(prompt) {
             let all: Vec<&str> = texts().collect();
-            if let Some((value, line, better)) = correct::value_elsewhere(content, prompt, &all) {
+            // Not for the value of the first line shown as bearing on the question: the run's
+            // own pick is not contradicted (a Python webhook relay, session 56: answered `23`
+            // from `MARTEN_MAX_ATTEMPTS=23`, first of the lines shown for "how many times does
+            // marten try to deliver a webhook before it gives up and dead-letters it?", the
+            // model was pointed at `MARTEN_DEAD_LETTER_KEEP=5000`, whose key holds "dead" and
+            // "letter", and answered `5000`).
+            let first_bearing = evidence().first().map(|b| shown_text(b).trim().to_owned());
+            if let Some((value, line, better)) = correct::value_elsewhere(content, prompt, &all)
+                && first_bearing.as_deref() != Some(line.trim())
+            {
                 asked.number = true;
                 asked.answer_only = true;
                 return Some((

@@ -11183,6 +11183,15 @@ fn how_many_times_something_is_tried_is_a_count_of_attempts() {
         bearing.trim_start().starts_with("MARTEN_MAX_ATTEMPTS=23"),
         "{asked}"
     );
+    // Answered from that first line, the answer stands: not pointed at
+    // `MARTEN_DEAD_LETTER_KEEP=5000`, whose key holds "dead" and "letter" (session 56's
+    // re-run: the model then answered `5000`).
+    let (t, _) = run_prompt(
+        &dir,
+        prompt,
+        vec![read(), read(), read(), "23".into(), "5000".into()],
+    );
+    assert_eq!(t.answer.as_deref(), Some("23"));
 }
 
 /// Found with a Python webhook relay (session 55, default_port, and its re-runs): asked "If I
