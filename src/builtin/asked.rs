@@ -542,6 +542,7 @@ pub(crate) fn value_set(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
         .or_else(|| time_should(parts))
         .or_else(|| after_time(parts))
         .or_else(|| kept_for(parts))
+        .or_else(|| time_allowed(parts))
         .or_else(|| should_be_long(parts))
     {
         return Some(required);
@@ -1429,6 +1430,56 @@ fn after_time(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
         .filter(|p| is_value(p) && !p.is_any(SKIP))
         .cloned()
         .collect();
+    if keys.is_empty() {
+        return None;
+    }
+    keys.push(unit.clone());
+    Some((value.clone(), keys))
+}
+
+/// "Give (allow) K N unit to V … (before …)": a clause opened by "give" or "allow", a whole
+/// number and a unit of time, then "to" and what is to be done in that time — N for the words
+/// after "to" (a possessive's `'s` aside) and after "before" or "until", each also by its stem
+/// without `-s` (`expires` is `expir`: `upload_expiry_minutes`), and the unit. The words before
+/// the number are whom it is given to (`field teams`), not what. Found with a Rails API
+/// (session 56): "In production, give field teams 5 hours to upload a survey's photo before
+/// the survey expires." was read as no change (`config.x.rookery.upload_expiry_minutes = 240`).
+///
+/// ```text
+/// give field teams 5 hours to upload a survey's photo before the survey expires
+///   → (5, [upload, survey, photo, survey, expires, expire, expir, hours])
+/// ```
+fn time_allowed(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
+    const SKIP: &[&str] = &[
+        "a", "an", "the", "it", "them", "its", "their", "before", "until", "is", "are", "gets",
+    ];
+    let verb = (0..parts.len())
+        .find(|&i| opens_clause(parts, i) && parts[i].is_any(&["give", "allow"]))?;
+    let rest = clause(&parts[verb..]);
+    let at = (1..rest.len()).find(|&i| whole_number(&rest[i]))?;
+    let (value, unit, to) = (&rest[at], rest.get(at + 1)?, rest.get(at + 2)?);
+    if unit.quoted
+        || !crate::tools::unit_named(&unit.text).is_some_and(crate::tools::is_time_unit)
+        || !to.is("to")
+    {
+        return None;
+    }
+    let mut keys: Vec<Part> = Vec::new();
+    for p in rest[at + 3..]
+        .iter()
+        .filter(|p| is_value(p) && !p.is_any(SKIP))
+    {
+        let lower = p.text.to_lowercase().replace('\u{2019}', "'");
+        let word = lower.strip_suffix("'s").unwrap_or(&lower).to_owned();
+        let mut forms = vec![word.clone()];
+        if let Some(one) = word.strip_suffix('s').filter(|o| o.chars().count() >= 4) {
+            forms.push(one.to_owned());
+            forms.extend(one.strip_suffix('e').map(str::to_owned));
+        }
+        for text in forms {
+            keys.push(Part { text, ..p.clone() });
+        }
+    }
     if keys.is_empty() {
         return None;
     }
