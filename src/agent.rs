@@ -227,6 +227,9 @@ pub struct Agent<B: Backend, T: Toolbox> {
     /// ([`Toolbox::change_asked`]), until a call of the run changes something (or a policy
     /// refuses one): shown to a model that goes round in circles instead of making it.
     change_due: Option<String>,
+    /// How many changes of the current run were made due after the first, each in another
+    /// file the request names ([`Self::next_named_change`]).
+    named_changes: usize,
     /// What says the change the current run's request spells out is already so
     /// ([`Toolbox::already_so`]), when no change is due: told to a model that got a call wrong,
     /// repeats one, or answers with nothing changed.
@@ -258,6 +261,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             answer_next: false,
             withheld: Vec::new(),
             change_due: None,
+            named_changes: 0,
             repeat_bearing: None,
             already: None,
             ran_under: Vec::new(),
@@ -327,6 +331,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         self.change_due = correct::asks_change(prompt)
             .then(|| self.tools.change_asked(prompt))
             .flatten();
+        self.named_changes = 0;
         self.already = (correct::asks_change(prompt) && self.change_due.is_none())
             .then(|| self.tools.already_so(prompt))
             .flatten();
@@ -1530,6 +1535,9 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             let refused = matches!(result.fault(), Some(Fault::Model | Fault::Policy));
             let changes = result.changed || !(self.read_only_ran(&call.name, &result) || refused);
             let mut feedback = feedback;
+            // The change due after this one, when it makes the change due and the request asks
+            // the same of another file it names (see `Self::next_named_change`).
+            let mut next_due: Option<String> = None;
             // A call the model got wrong, in a run whose request spells out a change not made
             // yet: the call that makes it, unless the message shows it already. So is a call
             // refused for a path outside the workspace that it sent (a Hugo site, session 37:
@@ -1567,8 +1575,17 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 // The change the request spells out, made: the task is done. A small model
                 // goes on sending edits, new text made of the result it was given (held-out
                 // changelog_entry: the line added again with "1. replace 1 occurrence …").
-                let more = correct::change_steps(&self.request) > 1;
-                feedback.push_str(correct::change_made(more));
+                let mut more = correct::change_steps(&self.request) > 1;
+                // The same change in another file the request names, or at another line of
+                // this one, still due ("update both the Gemfile and Gemfile.lock"): the next.
+                if !more && let Some(next) = self.next_named_change(&call) {
+                    more = true;
+                    feedback.push_str(correct::change_made(true));
+                    feedback.push_str(&correct::change_next(&next));
+                    next_due = Some(next);
+                } else {
+                    feedback.push_str(correct::change_made(more));
+                }
                 // The line that showed this change leaves the conversation: made, it is a call
                 // to copy again (tally set, session 35: answered with it until the run ended).
                 self.drop_change_lines();
@@ -1595,7 +1612,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                 // due (a Phoenix/Elixir API, session 41: refused the edit of
                 // `/path/to/your/file.txt`, the model sent the change shown with that path).
                 if !self.read_only_ran(&call.name, &result) {
-                    self.change_due = None;
+                    self.change_due = next_due.take();
                 }
             }
             if ran && changes {
@@ -4744,6 +4761,53 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
             .iter()
             .filter_map(|f| self.tools.call_named(f))
             .find(|c| !self.already_made(c))
+    }
+
+    /// The change due after `made`, the change due, was made, when the request names two files
+    /// or more (`Gemfile` and `Gemfile.lock`) and still asks a change of one of them
+    /// ([`Toolbox::change_asked`] asked again, the files as they are now): that change, a call
+    /// other than `made`. At most four a run. Found with a Rails API (session 56): "Upgrade Puma
+    /// to 6.5.0. It's pinned exactly, so update both the Gemfile and Gemfile.lock." was offered
+    /// `Gemfile.lock`'s `puma (6.4.3)` alone; made, the run ended with the lock's `puma (=
+    /// 6.4.3)` and the Gemfile's `gem "puma", "6.4.3"` unchanged.
+    fn next_named_change(&mut self, made: &PendingCall) -> Option<String> {
+        if self.named_changes >= 4 {
+            return None;
+        }
+        let mut named: Vec<String> = Vec::new();
+        for word in self.request.split_whitespace() {
+            let w = word.trim_matches(|c: char| {
+                matches!(
+                    c,
+                    '.' | ',' | ';' | ':' | '!' | '?' | '"' | '\'' | '`' | '(' | ')'
+                )
+            });
+            let reads_it = self.tools.call_named(w).is_some_and(|c| {
+                serde_json::from_str::<serde_json::Value>(&c).is_ok_and(|v| {
+                    v["name"] == "read" && v["arguments"]["path"].as_str() == Some(w)
+                })
+            });
+            if !w.is_empty() && reads_it && !named.iter().any(|n| n == w) {
+                named.push(w.to_owned());
+            }
+        }
+        let path_of = |args: &serde_json::Value| {
+            args.get("path")
+                .and_then(serde_json::Value::as_str)
+                .map(|p| p.trim_start_matches("./").to_owned())
+        };
+        let made_path = args_value(&made.arguments).and_then(|a| path_of(&a))?;
+        if named.len() < 2 || !named.contains(&made_path) {
+            return None;
+        }
+        let next = self.tools.change_asked(&self.request)?;
+        let value: serde_json::Value = serde_json::from_str(&next).ok()?;
+        let path = path_of(&value["arguments"])?;
+        if !named.contains(&path) || is_call(&next, made) {
+            return None;
+        }
+        self.named_changes += 1;
+        Some(next)
     }
 
     /// The search for the name a line of the tool results sets what the request names from,

@@ -11326,3 +11326,63 @@ fn the_unit_an_answer_is_asked_in_finds_the_setting_in_it() {
         "{asked}"
     );
 }
+
+/// Found with a Rails API (session 56, bump_puma_650, its first run): "Upgrade Puma to 6.5.0.
+/// It's pinned exactly, so update both the Gemfile and Gemfile.lock." was offered the lock's
+/// `puma (6.4.3)` alone; made, the run ended, the lock's `puma (= 6.4.3)` and the Gemfile's
+/// `gem "puma", "6.4.3"` unchanged. With the change made in one file the request names, the
+/// change still asked of a file it names is the next one due, until none is.
+#[test]
+fn a_change_asked_of_two_named_files_is_made_in_both() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "Gemfile",
+                "source \"https://rubygems.org\"\n\ngem \"rails\", \"~> 7.1.4\"\ngem \"puma\", \"6.4.3\"\ngem \"sidekiq\", \"~> 7.3\"\n",
+            ),
+            (
+                "Gemfile.lock",
+                "GEM\n  remote: https://rubygems.org/\n  specs:\n    nio4r (2.7.3)\n    puma (6.4.3)\n      nio4r (~> 2.0)\n    sidekiq (7.3.9)\n\nDEPENDENCIES\n  puma (= 6.4.3)\n  sidekiq (~> 7.3)\n",
+            ),
+        ],
+    );
+    let prompt =
+        "Upgrade Puma to 6.5.0. It's pinned exactly, so update both the Gemfile and Gemfile.lock.";
+    // The lock's two lines pinning 6.4.3 first, in one edit (`every_pin`).
+    let lock_edit = json!({"path": "Gemfile.lock", "old_text": "6.4.3", "new_text": "6.5.0", "replace_all": true});
+    let tools = DispatchToolbox::builtin(dir.path()).unwrap();
+    let due: serde_json::Value =
+        serde_json::from_str(&tools.change_asked(prompt).unwrap()).unwrap();
+    assert_eq!(due["arguments"], lock_edit);
+    let (t, _) = run_prompt(
+        &dir,
+        prompt,
+        vec![
+            call("edit", lock_edit),
+            call(
+                "edit",
+                json!({"path": "Gemfile", "old_text": "gem \"puma\", \"6.4.3\"", "new_text": "gem \"puma\", \"6.5.0\""}),
+            ),
+            "Puma is now 6.5.0 in both files.".into(),
+        ],
+    );
+    let first = &t.turns[0].calls[0].feedback;
+    assert!(
+        first.contains(r#"{"name":"edit","arguments":{"path":"Gemfile","#),
+        "{first}"
+    );
+    let second = &t.turns[1].calls[0].feedback;
+    assert!(second.contains("Answer the user now"), "{second}");
+    let lock = std::fs::read_to_string(dir.path().join("Gemfile.lock")).unwrap();
+    let gemfile = std::fs::read_to_string(dir.path().join("Gemfile")).unwrap();
+    assert!(
+        !lock.contains("6.4.3") && !gemfile.contains("6.4.3"),
+        "{lock}{gemfile}"
+    );
+    assert_eq!(
+        t.answer.as_deref(),
+        Some("Puma is now 6.5.0 in both files.")
+    );
+}

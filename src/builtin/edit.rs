@@ -1204,7 +1204,8 @@ impl Edit {
                 Some(change) => change,
                 None => {
                     return every_stage(path, text, keys, &value.text)
-                        .or_else(|| every_use(path, text, keys, &value.text));
+                        .or_else(|| every_use(path, text, keys, &value.text))
+                        .or_else(|| every_pin(path, text, keys, &value.text));
                 }
             },
             Change::Switch(on, keys) => {
@@ -3017,10 +3018,17 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
     let pin_asked = version_like(value)
         && (value.contains('.') || keys.iter().any(|k| k.is_any(&["version", "versions"])));
     if pin_asked {
-        let mut pins =
-            value_keys(keys).flat_map(|key| text.lines().filter_map(move |l| pinned(l, key)));
-        if let (Some(one), None) = (pins.next(), pins.next()) {
-            return Some(one);
+        // Not a line already pinning the value: the change is the other's (a lock file's
+        // `puma (6.5.0)`, made, beside `puma (= 6.4.3)`: a Rails API, session 56).
+        let pins: Vec<(&str, &str)> = value_keys(keys)
+            .flat_map(|key| text.lines().filter_map(move |l| pinned(l, key)))
+            .filter(|(_, old)| *old != value)
+            .collect();
+        match &pins[..] {
+            [one] => return Some(*one),
+            // One version pinned on several lines is set on all of them (see `every_pin`).
+            [(_, old), rest @ ..] if rest.iter().all(|(_, o)| o == old) => return None,
+            _ => {}
         }
         // A dependency given a block of its own, its version on a line of the block:
         // shard.yml's `kemal:` / `github: kemalcr/kemal` / `version: ~> 1.5.0`, a pubspec's
@@ -4646,6 +4654,27 @@ fn every_stage(path: &str, text: &str, keys: &[asked::Part], value: &str) -> Opt
         .then(|| json!({"path": path, "old_text": image, "new_text": new, "replace_all": true}))
 }
 
+/// The version a package `keys` name is pinned to on several lines of `text`, the same on each
+/// (a Gemfile.lock's `puma (6.4.3)` under `specs:` and `puma (= 6.4.3)` under `DEPENDENCIES`),
+/// set to `value` on all of them where the file writes that version nowhere else (see
+/// [`every_version`]). Found with a Rails API (session 56): "Upgrade Puma to 6.5.0. It's
+/// pinned exactly, so update both the Gemfile and Gemfile.lock." was offered one line of the
+/// lock.
+fn every_pin(path: &str, text: &str, keys: &[asked::Part], value: &str) -> Option<Value> {
+    let olds: Vec<&str> = value_keys(keys)
+        .flat_map(|key| text.lines().filter_map(move |l| pinned(l, key)))
+        .map(|(_, old)| old)
+        .filter(|old| *old != value)
+        .collect();
+    let [old, rest @ ..] = &olds[..] else {
+        return None;
+    };
+    if rest.is_empty() || rest.iter().any(|o| o != old) {
+        return None;
+    }
+    every_version(path, text, old, value)
+}
+
 /// The version `from` where `text` writes it only as the version an image's tag opens with,
 /// on two lines or more, each of one image (`eclipse-temurin:21-jdk` to build,
 /// `eclipse-temurin:21-jre` to run): the edit setting `to` on all of them (`eclipse-temurin:21`
@@ -4741,12 +4770,21 @@ fn pinned<'a>(line: &'a str, key: &str) -> Option<(&'a str, &'a str)> {
     // A cpanfile's `requires 'Config::Tiny', '2.28';` (`=>` for the comma too; a Perl
     // distribution, session 52: "Raise the minimum Config::Tiny version quarry's cpanfile asks
     // for to 2.30." was offered no change).
+    // A Gemfile's `gem "puma", "6.4.3"` (`~> 7.3`: the version after its operator) too (a
+    // Rails API, session 56: "Upgrade Puma to 6.5.0. …" was offered the lock file's lines and
+    // never the Gemfile's).
     let cpan = || -> Option<&'a str> {
-        let rest = ["requires", "recommends", "test_requires", "build_requires"]
-            .iter()
-            .find_map(|w| t.strip_prefix(w))
-            .filter(|r| r.starts_with([' ', '\t']))?
-            .trim_start();
+        let rest = [
+            "requires",
+            "recommends",
+            "test_requires",
+            "build_requires",
+            "gem",
+        ]
+        .iter()
+        .find_map(|w| t.strip_prefix(w))
+        .filter(|r| r.starts_with([' ', '\t']))?
+        .trim_start();
         let quote = rest.chars().next().filter(|c| matches!(c, '\'' | '"'))?;
         let (name, rest) = rest[1..].split_once(quote)?;
         if !name.eq_ignore_ascii_case(key) {
@@ -4759,6 +4797,7 @@ fn pinned<'a>(line: &'a str, key: &str) -> Option<(&'a str, &'a str)> {
             .trim_start()
             .strip_prefix(['\'', '"'])?;
         let version = &rest[..rest.find(['\'', '"'])?];
+        let version = version.trim_start_matches(['~', '>', '=', '<', ' ']);
         version_like(version).then_some(version)
     };
     if let Some(version) = cpan() {
@@ -4796,6 +4835,19 @@ fn pinned<'a>(line: &'a str, key: &str) -> Option<(&'a str, &'a str)> {
         Some(extras) => &extras[extras.find(']')? + 1..],
         None => rest,
     };
+    // A Gemfile.lock's `puma (6.4.3)` under `specs:` and `puma (= 6.4.3)` under
+    // `DEPENDENCIES` (a Rails API, session 56): the version in the parentheses, after its
+    // operator.
+    if !opam
+        && !nimble
+        && let Some(inner) = rest.strip_prefix(" (")
+        && let Some(inner) = inner
+            .strip_suffix(')')
+            .or_else(|| inner.trim_end().strip_suffix(')'))
+    {
+        let version = inner.trim_start_matches(['~', '>', '=', '<', '!', ' ']);
+        return (version_like(version) && !version.contains(' ')).then_some((line, version));
+    }
     // Cargo's inline table of a dependency with features: `reqwest = { version = "0.12.5",
     // default-features = false, … }` (a Rust workspace, session 53: "Upgrade reqwest to
     // 0.12.9." was offered no change). The version's requirement operator stays.
