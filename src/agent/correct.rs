@@ -2558,6 +2558,9 @@ pub fn expanded(prompt: &str) -> String {
 ///     "If I start osprey with no PORT set anywhere \u{2014} no env file, no environment variable \u{2014} which port does it listen on?"
 /// ));
 /// assert!(is_question("If nothing is set \u{2014} which port is used?"));
+/// assert!(is_question(
+///     "If no env file, environment variable or --port flag sets a port, which port does the server listen on?"
+/// ));
 /// assert!(!is_question("In todo.txt, mark the first item done, which is the passport?"));
 /// assert!(!is_question("In todo.txt, which items are open? Mark them done."));
 /// assert!(!is_question("Add the line \"- buy coffee\" to todo.txt."));
@@ -2651,18 +2654,38 @@ pub fn is_question(prompt: &str) -> bool {
             out
         }
     };
+    let asks = |clause: &str| {
+        let mut words = clause
+            .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+            .filter(|w| !w.is_empty());
+        let first = words.next().unwrap_or_default();
+        WH.contains(&first)
+            || OTHER_OPENERS.contains(&first)
+            || (PREPOSITIONS.contains(&first) && words.next().is_some_and(|w| WH.contains(&w)))
+    };
+    // Or the last clause asks, and none between opens with a verb that changes things: the
+    // scene's own list ("If no env file, environment variable or --port flag sets a port,
+    // which port does the server listen on?": a Swift/Vapor API, session 56, taken for no
+    // question, and Qwen2.5-Coder-0.5B sent `edit`s), not "In todo.txt, mark the first item
+    // done, which is the passport?".
     let scene = || {
+        let parts: Vec<&str> = clauses.split(',').collect();
+        let first_word = |clause: &str| {
+            clause
+                .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+                .find(|w| !w.is_empty())
+                .unwrap_or_default()
+                .to_owned()
+        };
+        let changing = |clause: &&str| {
+            let w = first_word(clause);
+            CHANGE_VERBS.contains(&w.as_str()) || crate::tools::SET_VERBS.contains(&w.as_str())
+        };
         (PREPOSITIONS.contains(&first) || SCENE.contains(&first))
-            && clauses.split(',').nth(1).is_some_and(|clause| {
-                let mut words = clause
-                    .split(|c: char| !(c.is_alphanumeric() || c == '\''))
-                    .filter(|w| !w.is_empty());
-                let first = words.next().unwrap_or_default();
-                WH.contains(&first)
-                    || OTHER_OPENERS.contains(&first)
-                    || (PREPOSITIONS.contains(&first)
-                        && words.next().is_some_and(|w| WH.contains(&w)))
-            })
+            && (parts.get(1).is_some_and(|c| asks(c))
+                || (parts.len() > 2
+                    && parts.last().is_some_and(|c| asks(c))
+                    && !parts[1..parts.len() - 1].iter().any(changing)))
     };
     (opens || scene()) && !ACTIONS.iter().any(|a| lower.starts_with(a))
 }

@@ -2314,7 +2314,7 @@ fn call_number<'t>(call: &'t str, keys: &[asked::Part]) -> Option<&'t str> {
 /// offered `sbt.version=1.9.8`.
 fn names_subject(path: &str, text: &str, line: &str, keys: &[asked::Part], value: &str) -> bool {
     let bare = line.trim().trim_start_matches(['v', 'V']);
-    if !(version_like(value) && value.contains('.')) || version_like(bare) {
+    if !(version_like(value) && value.contains('.')) {
         return true;
     }
     let subjects: Vec<String> = key_words(keys)
@@ -2332,8 +2332,27 @@ fn names_subject(path: &str, text: &str, line: &str, keys: &[asked::Part], value
                     .contains(&w.as_str())
         })
         .collect();
-    let before = line_before(text, line).unwrap_or_default();
     let file = path.rsplit('/').next().unwrap_or(path);
+    // The bare version alone (`.nvmrc`, `.swift-version`): the version of what the file is
+    // named for, when the request names a subject (a Swift/Vapor API, session 56: "Require
+    // at least Vapor 4.110.1 in the package manifest." was offered `.swift-version`'s
+    // `5.10.1` → `4.110.1`, and Qwen2.5-Coder-0.5B made it).
+    if version_like(bare) {
+        let named = file.to_lowercase();
+        let named = named.trim_start_matches('.');
+        // (A file whose name says no tool's, any.)
+        let tool = match named {
+            "nvmrc" | "node-version" => Some("node"),
+            _ => named.strip_suffix("-version"),
+        };
+        return tool.is_none_or(|tool| {
+            subjects.is_empty()
+                || subjects
+                    .iter()
+                    .any(|w| w == tool || (tool == "node" && w == "nodejs"))
+        });
+    }
+    let before = line_before(text, line).unwrap_or_default();
     let lower = format!("{file}\n{before}\n{line}").to_lowercase();
     subjects.is_empty() || subjects.iter().any(|w| lower.contains(w.as_str()))
 }
@@ -2897,11 +2916,15 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
             {
                 for line in text.lines().filter(|l| !is_comment(l)) {
                     let low = line.to_lowercase();
+                    // The last part of the path: not an owner (`github.com/vapor/fluent.git`
+                    // for "Vapor": a Swift/Vapor API, session 56, where three packages' lines
+                    // were found and none offered).
                     let artifact = low.match_indices(key.as_str()).any(|(at, _)| {
                         low[..at].ends_with(['/', ':'])
                             && low[..at - 1].ends_with(|c: char| c.is_ascii_alphanumeric())
-                            && !low[at + key.len()..]
-                                .starts_with(|c: char| c.is_ascii_alphanumeric() || c == '-')
+                            && !low[at + key.len()..].starts_with(|c: char| {
+                                c.is_ascii_alphanumeric() || c == '-' || c == '/'
+                            })
                     });
                     if !artifact {
                         continue;
