@@ -11269,6 +11269,21 @@ fn a_product_named_with_its_js_is_the_product() {
     let bearing = bearing_lines(asked);
     assert!(bearing.contains(r#""node": ">=20.11.1""#), "{asked}");
     assert!(!bearing.contains("source-map-support"), "{asked}");
+    // Answered with the package's own version, the model is pointed at the engine's line, which
+    // sets `node` (its `>=` aside; session 56's re-run was pointed at `"ts-node": "10.9.2"`).
+    let (t, requests) = run_prompt(
+        &dir,
+        "What's the oldest Node.js version osprey says it supports?",
+        vec![read(), read(), read(), "0.7.2".into(), "20.11.1".into()],
+    );
+    let asked = &requests[4].messages.last().unwrap().content;
+    let pointed = asked
+        .split("bear on the request")
+        .next()
+        .unwrap_or_default();
+    assert!(pointed.contains(r#""node": ">=20.11.1""#), "{asked}");
+    assert!(!pointed.contains("ts-node"), "{asked}");
+    assert_eq!(t.answer.as_deref(), Some("20.11.1"));
 }
 
 /// Found with a Rails API (session 56, prod_max_photo_mb, its first run): asked "In production,

@@ -1826,6 +1826,13 @@ pub(crate) fn keyed_of(text: &str) -> Option<(&str, &str)> {
         .trim_end_matches([',', ';'])
         .trim_matches(['"', '\''])
         .trim();
+    // A version's requirement operator aside (`"node": ">=20.11.1"`: the value is `20.11.1`; a
+    // NestJS service, session 56, where that line was no setting and the model, answering
+    // from a dependency's, was pointed at `"ts-node": "10.9.2"`).
+    let value = match value.trim_start_matches(['>', '<', '=', '^', '~', ' ']) {
+        core if core.len() < value.len() && crate::tools::dotted_number(core) => core,
+        _ => value,
+    };
     let literal = !value.is_empty()
         && !value.contains(char::is_whitespace)
         && !value.contains(['{', '(', '[', '|', '>', '$'])
@@ -2056,10 +2063,25 @@ pub fn value_elsewhere(
     if top <= said.len() {
         return None;
     }
+    // Of those naming as many, the ones whose keys hold the fewest other words: `"node":
+    // ">=20.11.1"` over `"ts-node": "10.9.2"` and `"source-map-support": "0.5.21"` for "What's
+    // the oldest Node.js version osprey says it supports?" (a NestJS service, session 56).
+    let unnamed = |k: &Keyed| {
+        k.words
+            .iter()
+            .filter(|w| !asked.iter().any(|a| crate::tools::same_word(w, a)))
+            .count()
+    };
+    let fewest = settings
+        .iter()
+        .filter(|k| !gives(k) && of_kind(k) && named(k).len() == top)
+        .map(unnamed)
+        .min()?;
     let mut better: Vec<String> = Vec::new();
     for k in settings.iter().filter(|k| !gives(k) && of_kind(k)) {
         let n = named(k);
         if n.len() == top
+            && unnamed(k) == fewest
             && said.iter().all(|w| n.contains(w))
             && !better.iter().any(|b| b == k.text)
             && better.len() < 3
