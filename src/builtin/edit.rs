@@ -4643,30 +4643,14 @@ fn every_stage(path: &str, text: &str, keys: &[asked::Part], value: &str) -> Opt
     }
     // Stages of one image at one version with variants of their own (`eclipse-temurin:21-jdk`
     // to build, `eclipse-temurin:21-jre` to run) move together: the runtime runs what the
-    // build made (a Ktor link shortener, session 55: "Build and run the Docker image on Java
-    // 23 instead of 21." was offered the build stage's line alone). The edit replaces the
-    // image and its version, `eclipse-temurin:21`, where the file writes it only there.
+    // build made (see `every_image_tag`; `node:20.17.0-alpine` and `node:20.17.0-slim` for
+    // "Move web/Dockerfile to Node 22.12.0.", which was offered no change).
     if rest.iter().any(|r| r != &(*image, *old)) {
-        let prefix = |image: &str, old: &str| -> Option<String> {
-            let (name, tag) = image.rsplit_once(':')?;
-            let end = tag.find(old)? + old.len();
-            let after = tag[end..].chars().next();
-            (tag.starts_with(old) && !after.is_some_and(|c| c.is_ascii_digit() || c == '.'))
-                .then(|| format!("{name}:{}", &tag[..end]))
-        };
-        let first = prefix(image, old)?;
-        if rest
+        return rest
             .iter()
-            .any(|(i, o)| o != old || prefix(i, o).as_ref() != Some(&first))
-            || text.matches(first.as_str()).count() != refs.len()
-        {
-            return None;
-        }
-        let (name, _) = first.rsplit_once(':')?;
-        let new = format!("{name}:{value}");
-        return (new != first).then(
-            || json!({"path": path, "old_text": first, "new_text": new, "replace_all": true}),
-        );
+            .all(|(_, o)| o == old)
+            .then(|| every_image_tag(path, text, old, value))
+            .flatten();
     }
     if text.matches(image).count() != refs.len() {
         return None;

@@ -1379,14 +1379,14 @@ fn env_name(sb: &Sandbox, request: &str) -> Option<String> {
 }
 
 /// For a question about a default whose words name no default (no word of one's name) but
-/// describe one, the search for
-/// the definition of the built-in default (a name holding `default`, set to a literal, in a
-/// file other than a document, a test or a settings file) that the question's words describe
-/// best: each word (the words any question about a default holds aside) weighs one over the
-/// number of defaults whose doc comment (the comment lines right above it, or after it on its
-/// line) or name holds it, and one default must weigh the most, with a word no more than two
-/// defaults hold. The pattern finds the name where it is set (`name\s*[:=][^=]`), not where it
-/// is read; `None` otherwise. Found with a D service (session 56): asked "If I start harrow
+/// describe one, the search for the definition of the built-in default (a name holding
+/// `default`, set to a literal, in a file other than a document, a test or a settings file)
+/// that the question's words describe best: each word (the words any question about a default
+/// holds aside) weighs one over the number of defaults whose doc comment (the comment lines
+/// right above it, or Nim's `##` lines indented below it, or a comment after it on its line)
+/// or name holds it, and one default must weigh the most, with a word no more than two
+/// defaults hold. The pattern finds the name where it is set ([`SET_HERE`]), not where it is
+/// read; `None` otherwise. Found with a D service (session 56): asked "If I start harrow
 /// without any config file, how long does a partly filled batch wait before it is sent
 /// anyway?", the look searched `sent`; `enum uint defaultFlushIntervalMs = 2300;` is below
 /// `/// ... or when its oldest line has waited this long, whichever comes first.`.
