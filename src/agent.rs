@@ -4213,6 +4213,11 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                                 || (crate::tools::asks_default(&self.request)
                                     && s.strip_prefix(r"default[\w.-]*").is_some_and(|rest| {
                                         crate::tools::request_names(&self.request, rest)
+                                            // A phrase joined as code joins it.
+                                            || holds_phrase(
+                                                &self.request,
+                                                &rest.replace("[ ._-]?", " "),
+                                            )
                                     }))
                                 // A name the request asks for, set to a number (grep's
                                 // `assigned_name`).

@@ -11401,3 +11401,40 @@ fn a_change_asked_of_two_named_files_is_made_in_both() {
         Some("Puma is now 6.5.0 in both files.")
     );
 }
+
+/// Found with a Swift/Vapor API (session 56, default_page_size, its first run): asked "If
+/// nothing configures a page size, how many sightings does the sightings list return per
+/// page?", the look searched "page size" (the docs' and env files' words), and
+/// Qwen2.5-Coder-0.5B answered `10`. What the request says nothing sets names the default,
+/// joined as code joins it: `static let defaultPageSize = 37`. ("Nothing overrides it" names
+/// nothing.)
+#[test]
+fn what_nothing_configures_is_searched_as_a_default() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[
+            (
+                "Sources/App/AppSettings.swift",
+                "struct AppSettings {\n    static let defaultPageSize = 37\n    static let defaultMaxPageSize = 140\n}\n",
+            ),
+            (
+                "README.md",
+                "# tanager\n\n| `TANAGER_PAGE_SIZE` | page size of the sightings list |\n",
+            ),
+            (".env.production", "TANAGER_PAGE_SIZE=45\n"),
+        ],
+    );
+    let asked = asked_after_answer(
+        &dir,
+        "If nothing configures a page size, how many sightings does the sightings list return per page?",
+        "10",
+        "Done.",
+    );
+    assert!(
+        asked.ends_with(
+            r#"{"name":"grep","arguments":{"pattern":"default[\\w.-]*page[ ._-]?size","ignore_case":true}}"#
+        ),
+        "{asked}"
+    );
+}

@@ -1097,6 +1097,54 @@ fn at_most_name(sb: &Sandbox, request: &str) -> Option<String> {
     (found[0] > 0).then_some(pattern)
 }
 
+/// What a request says nothing sets — "nothing configures a page size", "nothing sets the
+/// port" — one or two words after the verb and its article, lower case, up to the clause's
+/// end; `None` otherwise.
+fn nothing_sets(request: &str) -> Option<String> {
+    let tokens: Vec<(String, bool)> = request
+        .split_whitespace()
+        .take(200)
+        .map(|w| {
+            let ends = w.ends_with([',', '.', '?', ';', ':', '!']);
+            (
+                w.trim_matches(|c: char| !c.is_alphanumeric())
+                    .to_lowercase(),
+                ends,
+            )
+        })
+        .collect();
+    let at = tokens.windows(2).position(|w| {
+        w[0].0 == "nothing"
+            && !w[0].1
+            && ["sets", "configures", "specifies", "overrides", "changes"]
+                .contains(&w[1].0.as_str())
+    })?;
+    let mut i = at + 2;
+    if tokens
+        .get(i)
+        .is_some_and(|(t, _)| ["a", "an", "the", "its", "any"].contains(&t.as_str()))
+    {
+        i += 1;
+    }
+    let mut words: Vec<&str> = Vec::new();
+    for (t, ends) in tokens.iter().skip(i).take(2) {
+        if t.is_empty() || !t.chars().all(|c| c.is_ascii_alphanumeric()) {
+            break;
+        }
+        words.push(t);
+        if *ends {
+            break;
+        }
+    }
+    // A word, not a pronoun ("nothing overrides it").
+    let named = |w: &&str| {
+        w.chars().count() >= 3
+            && !is_common(w)
+            && !["one", "this", "that", "these", "those", "them"].contains(w)
+    };
+    (!words.is_empty() && words.iter().all(named)).then(|| words.join(" "))
+}
+
 /// For a question about a default ("… by default?", "… when nothing overrides it?") whose
 /// asked word is N, the search for a name in code joining `default` and N
 /// (`default[\w.-]*N`: `default_http_port`, `DefaultPort`), when a file other than a document
@@ -1151,6 +1199,19 @@ fn default_name(sb: &Sandbox, request: &str) -> Option<String> {
         let found = written_in_code(sb, format!(r"default[\w.-]*{}", regex::escape(first)));
         // Only where no search for the unit does better: a key in it (`sync_timeout_seconds`,
         // see `unit_name`) or a name that is the unit set to a number (`var days: Int = 5`).
+        // Or what the request says nothing sets ("If nothing configures a page size, how many
+        // sightings does the sightings list return per page?" is `static let defaultPageSize =
+        // 37`: a Swift/Vapor API, session 56, where the look searched "page size", the docs'
+        // words).
+        let found = found.or_else(|| {
+            let named = nothing_sets(request)?;
+            let joined = named
+                .split(' ')
+                .map(regex::escape)
+                .collect::<Vec<_>>()
+                .join("[ ._-]?");
+            written_in_code(sb, format!(r"default[\w.-]*{joined}"))
+        });
         if found.is_some()
             || !UNITS.contains(&first.as_str())
             || unit_name(sb, request).is_some()
