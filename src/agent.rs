@@ -3113,8 +3113,13 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         //   counts as failed?": a Python webhook relay, session 55, where
         //   `MARTEN_SIGNATURE_TOLERANCE_SECONDS=150`, also in seconds, came first and was the
         //   answer).
+        // - a process's (worker's) threads are its concurrency (`:concurrency: 26` under
+        //   `production:` for "In production, how many threads does each Sidekiq process
+        //   run?": a Rails API, session 56, where the comment "Threads per process come from
+        //   SIDEKIQ_CONCURRENCY, falling back to 7." was the line shown).
         const IMPLIED: &[(&[&[&str]], &str)] = &[
             (&[&["between"]], "interval"),
+            (&[&["thread"], &["process", "worker"]], "concurrency"),
             (&[&["jdk", "jre", "jvm"]], "java"),
             (
                 &[&["wait"], &["respond", "response", "reply", "answer"]],
@@ -3227,6 +3232,10 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         // given": `PageRequest(limit: Int = 25, …)`).
         let unset = crate::builtin::left_unset(&self.request);
         let mut defaulting: Vec<(usize, usize)> = Vec::new();
+        // And those under a section named for the environment the question names
+        // (`production:` then `:concurrency: 26`, for "In production, …"), over the lines
+        // describing the default (a Rails API, session 56).
+        let mut in_environment: Vec<(usize, usize)> = Vec::new();
         // The outputs of the run's calls that succeeded (not toolmend's notes around repeats).
         // With the path each result's read showed, to know its lines' places.
         let results: Vec<(Option<&str>, Vec<&str>)> = turns
@@ -3455,9 +3464,17 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                             .map(str::to_owned),
                     );
                 }
+                // A line under an environment's section (`production:` then `:concurrency:
+                // 26` in sidekiq.yml) holds the environment's name (a Rails API, session 56).
+                let section: Vec<String> = correct::parent_key_words(lines, li)
+                    .into_iter()
+                    .map(|w| w.to_lowercase())
+                    .filter(|w| ENVIRONMENTS.contains(&w.as_str()))
+                    .collect();
                 let mut found: Vec<usize> = (0..words.len())
                     .filter(|&k| {
                         holds_word(&lower, &words[k])
+                            || section.iter().any(|s| s == &words[k])
                             // A participle by its stem: `max_retries: 11` for "how many times is
                             // a failing job retried" (a Go job worker, session 53, where no
                             // line was shown as bearing and Qwen2.5-Coder-0.5B answered `14`,
@@ -3491,6 +3508,9 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                     })
                     .collect();
                 if !found.is_empty() {
+                    if section.iter().any(|s| asked_words.contains(s)) {
+                        in_environment.push((mi, li));
+                    }
                     if let Some((path, n)) = stage {
                         stages.push((mi, li, path, n));
                     }
@@ -3928,6 +3948,7 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         for kept in [
             &primary,
             &named_variant,
+            &in_environment,
             &of_defaults,
             &counting,
             &writing_versions,
@@ -5816,6 +5837,9 @@ fn product_name(word: &str) -> &str {
         .filter(|w| w.chars().count() >= 2 && w.chars().all(char::is_alphabetic))
         .unwrap_or(word)
 }
+
+/// The names of environments a settings file's section is named for (`production:`).
+const ENVIRONMENTS: &[&str] = &["production", "prod", "development", "dev", "staging"];
 
 /// Whether two words (lower case) share a stem: the same for their first five letters or
 /// more, all but one letter of the shorter (`alerts` and `alerting`, `sweeper` and `sweeps`).

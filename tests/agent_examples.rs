@@ -11438,3 +11438,40 @@ fn what_nothing_configures_is_searched_as_a_default() {
         "{asked}"
     );
 }
+
+/// Found with a Rails API (session 56, prod_sidekiq_concurrency, its first run): asked "In
+/// production, how many threads does each Sidekiq process run?", the read of
+/// `config/sidekiq.yml` showed as bearing its comment "Threads per process come from
+/// SIDEKIQ_CONCURRENCY, falling back to 7.", not `:concurrency: 26` under `production:`. A
+/// process's threads are its concurrency, and for a question naming an environment the lines
+/// under a section named for it come first.
+#[test]
+fn a_section_named_for_the_environment_bears_first() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "config/sidekiq.yml",
+            "# Sidekiq process settings.\n#\n# Threads per process come from SIDEKIQ_CONCURRENCY, falling back to 7.\n---\n:concurrency: <%= ENV.fetch(\"SIDEKIQ_CONCURRENCY\", 7).to_i %>\n:timeout: 25\n\nproduction:\n  :concurrency: 26\n  :timeout: 50\n",
+        )],
+    );
+    let read = || call("read", json!({"path": "config/sidekiq.yml"}));
+    let (_, requests) = run_prompt(
+        &dir,
+        "In production, how many threads does each Sidekiq process run?",
+        vec![
+            read(),
+            read(),
+            read(),
+            "I do not know.".into(),
+            "Done.".into(),
+        ],
+    );
+    let asked = &requests[3].messages.last().unwrap().content;
+    let bearing = bearing_lines(asked);
+    assert!(
+        bearing.trim_start().starts_with(":concurrency: 26"),
+        "{asked}"
+    );
+    assert!(!bearing.contains("falling back to 7"), "{asked}");
+}
