@@ -862,13 +862,16 @@ fn per_rate(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
 /// Poll for updates every 30 minutes  → (30, [Poll, for, updates, minutes, interval])
 /// ```
 fn every_interval(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
-    let verb = (0..parts.len()).find(|&i| opens_clause(parts, i) && !parts[i].quoted)?;
-    let rest = clause(&parts[verb..]);
-    let words = lower_words(rest);
-    let words: Vec<&str> = words.iter().map(String::as_str).collect();
-    if !crate::tools::interval_clause(&words) {
-        return None;
-    }
+    // The clause that is one, after a clause setting the scene ("In production, only re-check
+    // watched flights every 4 minutes.": a NestJS service, session 56, read as no change).
+    let rest = (0..parts.len())
+        .filter(|&i| opens_clause(parts, i) && !parts[i].quoted)
+        .map(|i| clause(&parts[i..]))
+        .find(|rest| {
+            let words = lower_words(rest);
+            let words: Vec<&str> = words.iter().map(String::as_str).collect();
+            crate::tools::interval_clause(&words)
+        })?;
     let every = rest.iter().position(|p| p.is("every"))?;
     let (value, unit) = (rest.get(every + 1)?, rest.get(every + 2)?);
     let mut keys: Vec<Part> = rest[..every]
