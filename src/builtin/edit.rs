@@ -3127,12 +3127,14 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
             return Some(one);
         }
     }
-    // A key made of two or three of the request's words side by side, joined as code writes
+    // A key made of two to four of the request's words side by side, joined as code writes
     // them (`pool_size` for "Set the dev database pool size to 20.", before `database:`, one
     // word; `max_attempts: 3` inside `use Oban.Worker, queue: :mailers, max_attempts: 3` for
-    // "Raise the digest worker's max attempts to 5.": a Phoenix/Elixir API, session 41),
-    // anywhere in a line: the one line so named, the longest such key first.
-    for n in [3, 2] {
+    // "Raise the digest worker's max attempts to 5.": a Phoenix/Elixir API, session 41;
+    // `maxWatchesPerAccount: 36,` for "Set the max watches per account to 60.": a NestJS
+    // service, session 56), anywhere in a line: the one line so named, the longest such key
+    // first.
+    for n in [4, 3, 2] {
         let names = phrase_keys(keys, n);
         for line in text.lines() {
             if let Some(hit) = names.iter().find_map(|name| keyword_arg(line, name))
