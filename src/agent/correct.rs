@@ -2798,6 +2798,11 @@ pub fn question_part(prompt: &str) -> &str {
 /// assert!(asks_change(
 ///     "In production, keep retrying a failed batch for 35 minutes before it goes to the spool."
 /// ));
+/// assert!(asks_change("Have CI run the specs against Postgres 17.2 instead."));
+/// assert!(asks_change("Run the CI e2e tests against Postgres 16.6 instead."));
+/// assert!(asks_change(
+///     "In production, give field teams 5 hours to upload a survey's photo before the survey expires."
+/// ));
 /// ```
 #[must_use]
 pub fn asks_change(prompt: &str) -> bool {
@@ -2922,17 +2927,23 @@ fn time_clauses(lower: &str) -> usize {
         "restart", "delete", "remove", "evict", "purge", "rotate", "refresh", "time", "keep",
         "retain", "cache", "hold", "store",
     ];
+    let whole = |w: &str| !w.is_empty() && w.chars().all(|c| c.is_ascii_digit());
+    let of_time = |w: &str| crate::tools::unit_named(w).is_some_and(crate::tools::is_time_unit);
     clause_words(lower)
         .filter(|words| {
+            // "Give (allow) K N unit to V …" ("In production, give field teams 5 hours to
+            // upload a survey's photo before the survey expires.": a Rails API, session 56).
+            let allowed = words.first().is_some_and(|w| ["give", "allow"].contains(w))
+                && words
+                    .windows(3)
+                    .any(|w| whole(w[0]) && of_time(w[1]) && w[2] == "to");
             let Some(at) = words.windows(3).position(|w| {
-                ["after", "for", "within", "every"].contains(&w[0])
-                    && !w[1].is_empty()
-                    && w[1].chars().all(|c| c.is_ascii_digit())
-                    && crate::tools::unit_named(w[2]).is_some_and(crate::tools::is_time_unit)
+                ["after", "for", "within", "every"].contains(&w[0]) && whole(w[1]) && of_time(w[2])
             }) else {
-                return false;
+                return allowed;
             };
-            words[..at].iter().any(|w| ["should", "must"].contains(w))
+            allowed
+                || words[..at].iter().any(|w| ["should", "must"].contains(w))
                 || words.first().is_some_and(|w| VERBS.contains(w))
         })
         .count()
@@ -3002,9 +3013,23 @@ fn built_with_clauses(lower: &str) -> usize {
                 let n = w.trim_start_matches('v');
                 n.contains('.') && n.chars().all(|c| c.is_ascii_digit() || c == '.')
             };
-            matches!(words.first(), Some(&("build" | "run" | "compile" | "test")))
-                && matches!(words.as_slice(), [.., with, name, v]
-                if (*with == "with" || *with == "on") && name.chars().any(char::is_alphabetic) && version(v))
+            // The verb first, or after "have (let, make) X" ("Have CI run the specs against
+            // Postgres 17.2 instead.": a Rails API, session 56).
+            let verb = |w: &str| matches!(w, "build" | "run" | "compile" | "test");
+            let opens = words.first().is_some_and(|w| verb(w))
+                || (words
+                    .first()
+                    .is_some_and(|w| ["have", "let", "make"].contains(w))
+                    && words.iter().skip(2).take(2).any(|w| verb(w)));
+            // "… instead" after the version too ("Run the CI e2e tests against Postgres 16.6
+            // instead.": a NestJS service, session 56).
+            let words = match words.as_slice() {
+                [head @ .., "instead"] => head,
+                all => all,
+            };
+            opens
+                && matches!(words, [.., with, name, v]
+                if ["with", "on", "against"].contains(with) && name.chars().any(char::is_alphabetic) && version(v))
         })
         .count()
 }
