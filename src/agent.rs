@@ -2547,9 +2547,17 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
         // bearing on the request hold another number and not it (see `correct::guess_kept`).
         // Once a run; the turn is for the answer.
         if !asked.number && results && correct::is_question(prompt) {
+            // A guess is also what a made-up tool was sent before any call of the model's own
+            // (`{"name": "listen_port", "arguments": {"port": "8080"}}`: a Swift/Vapor API,
+            // session 56, where the look ran in its place, showed `static let defaultPort =
+            // 7341` as bearing, and the answer was `8080`).
             let guesses: Vec<&str> = turns
                 .iter()
-                .take_while(|t| t.calls.is_empty())
+                .take_while(|t| {
+                    t.calls.iter().all(|c| {
+                        !self.is_tool(&c.name) || c.feedback.starts_with("(No tool is named `")
+                    })
+                })
                 .map(|t| t.raw.as_str())
                 .collect();
             if !guesses.is_empty() {

@@ -11475,3 +11475,36 @@ fn a_section_named_for_the_environment_bears_first() {
     );
     assert!(!bearing.contains("falling back to 7"), "{asked}");
 }
+
+/// Found with a Swift/Vapor API (session 56, default_port, its re-run): asked "If no env file,
+/// environment variable or --port flag sets a port, which port does the server listen on?",
+/// Qwen2.5-Coder-0.5B called a made-up `listen_port` with `{"port": "8080"}`, the look ran in
+/// its place and showed `static let defaultPort = 7341` as bearing, and the model answered
+/// `8080`. What a made-up tool was sent before any look is a guess: kept after the look, the
+/// model is pointed at the lines bearing on the question.
+#[test]
+fn a_made_up_calls_number_kept_after_the_look_is_a_guess() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        &dir,
+        &[(
+            "Sources/App/AppSettings.swift",
+            "struct AppSettings {\n    static let defaultPort = 7341\n    static let defaultDatabasePort = 5432\n}\n",
+        )],
+    );
+    let (t, requests) = run_prompt(
+        &dir,
+        "If no env file, environment variable or --port flag sets a port, which port does the server listen on?",
+        vec![
+            call("listen_port", json!({"port": "8080"})),
+            "8080".into(),
+            "7341".into(),
+        ],
+    );
+    let asked = &requests[2].messages.last().unwrap().content;
+    assert!(
+        asked.contains("8080") && asked.contains("defaultPort = 7341"),
+        "{asked}"
+    );
+    assert_eq!(t.answer.as_deref(), Some("7341"));
+}
