@@ -2799,6 +2799,9 @@ pub fn question_part(prompt: &str) -> &str {
 ///     "In production, keep retrying a failed batch for 35 minutes before it goes to the spool."
 /// ));
 /// assert!(asks_change("Have CI run the specs against Postgres 17.2 instead."));
+/// assert!(asks_change(
+///     "When nothing is configured, survey listings should default to 40 surveys per page."
+/// ));
 /// assert!(asks_change("Run the CI e2e tests against Postgres 16.6 instead."));
 /// assert!(asks_change(
 ///     "In production, give field teams 5 hours to upload a survey's photo before the survey expires."
@@ -2982,7 +2985,15 @@ fn should_clauses(lower: &str) -> usize {
                     && w[2].chars().all(|c| c.is_ascii_digit())
                     && ["long", "wide", "high", "tall", "deep"].contains(&w[4])
             });
-            long || {
+            // "K should default to N …" ("… survey listings should default to 40 surveys per
+            // page.": a Rails API, session 56).
+            let defaults = words.windows(4).any(|w| {
+                ["should", "must"].contains(&w[0])
+                    && w[1] == "default"
+                    && w[2] == "to"
+                    && w[3].chars().next().is_some_and(|c| c.is_ascii_digit())
+            });
+            long || defaults || {
                 words.iter().enumerate().skip(1).any(|(i, w)| {
                     let number_at = match words.get(i + 2) {
                         Some(&"the") => i + 3,

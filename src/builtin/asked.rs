@@ -839,18 +839,43 @@ fn version_required(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
 /// Show 50 invoices per page   → (50, [invoices, per, page])
 /// ```
 fn per_rate(parts: &[Part]) -> Option<(Part, Vec<Part>)> {
-    let verb = verb_at(parts, crate::tools::RATE_VERBS)?;
+    // Or "… (should) default to N things per unit" ("When nothing is configured, survey
+    // listings should default to 40 surveys per page.": a Rails API, session 56).
+    let verb = verb_at(parts, crate::tools::RATE_VERBS).or_else(|| {
+        let at = parts
+            .windows(3)
+            .position(|w| w[0].is("default") && w[1].is("to") && whole_number(&w[2]))?;
+        Some(at + 1)
+    })?;
     let rest = &parts[verb + 1..];
     let words = lower_words(clause(rest));
-    let mut clause = vec![parts[verb].text.to_lowercase()];
+    // (Read as "show N things per unit".)
+    let verb_word = if parts[verb].is("to") {
+        "show".to_owned()
+    } else {
+        parts[verb].text.to_lowercase()
+    };
+    let mut clause = vec![verb_word];
     clause.extend(words.iter().cloned());
     let clause: Vec<&str> = clause.iter().map(String::as_str).collect();
     if !crate::tools::rate_clause(&clause) {
         return None;
     }
     let per = rest.iter().position(|p| p.is("per"))?;
-    let keys = rest[1..=per + 1].to_vec();
-    keys.iter().all(is_value).then(|| (rest[0].clone(), keys))
+    let mut keys = rest[1..=per + 1].to_vec();
+    if !keys.iter().all(is_value) {
+        return None;
+    }
+    // Things per page are a page's size (`survey_page_size: 35` for "Show 40 surveys per
+    // page.": a Rails API, session 56, offered no change; `'per_page' => 25` still holds
+    // "per" and "page").
+    if rest[per + 1].is("page") {
+        keys.push(Part {
+            text: "size".into(),
+            ..rest[per + 1].clone()
+        });
+    }
+    Some((rest[0].clone(), keys))
 }
 
 /// An interval: "V K every N unit" (see `crate::tools::interval_clause`) sets N, and the words
