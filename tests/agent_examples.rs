@@ -122,6 +122,24 @@ fn asked_after_answer(dir: &tempfile::TempDir, prompt: &str, answer: &str, then:
     requests[1].messages.last().unwrap().content.clone()
 }
 
+/// The message asking for the answer after `look` was sent three times for `prompt` in `dir`
+/// (the run's own note on a repeat, then its refusal), and the model said it did not know:
+/// where the lines bearing on the request are shown.
+fn asked_after_repeats(dir: &tempfile::TempDir, prompt: &str, look: ScriptedTurn) -> String {
+    let (_, requests) = run_prompt(
+        dir,
+        prompt,
+        vec![
+            look.clone(),
+            look.clone(),
+            look,
+            "I do not know.".into(),
+            "Done.".into(),
+        ],
+    );
+    requests[3].messages.last().unwrap().content.clone()
+}
+
 /// Asserts that an answer to `prompt` in `dir` given without a look is asked to look first,
 /// with the search for `pattern` (case aside) across the folder.
 fn assert_search_offered(dir: &tempfile::TempDir, prompt: &str, pattern: &str) {
@@ -11166,18 +11184,7 @@ fn how_many_times_something_is_tried_is_a_count_of_attempts() {
         "{asked}"
     );
     let read = || call("read", json!({"path": "config/production.env"}));
-    let (_, requests) = run_prompt(
-        &dir,
-        prompt,
-        vec![
-            read(),
-            read(),
-            read(),
-            "I do not know.".into(),
-            "Done.".into(),
-        ],
-    );
-    let asked = &requests[3].messages.last().unwrap().content;
+    let asked = &asked_after_repeats(&dir, prompt, read());
     let bearing = bearing_lines(asked);
     assert!(
         bearing.trim_start().starts_with("MARTEN_MAX_ATTEMPTS=23"),
@@ -11254,18 +11261,11 @@ fn a_product_named_with_its_js_is_the_product() {
         )],
     );
     let read = || call("read", json!({"path": "package.json"}));
-    let (_, requests) = run_prompt(
+    let asked = &asked_after_repeats(
         &dir,
         "What's the oldest Node.js version osprey says it supports?",
-        vec![
-            read(),
-            read(),
-            read(),
-            "I do not know.".into(),
-            "Done.".into(),
-        ],
+        read(),
     );
-    let asked = &requests[3].messages.last().unwrap().content;
     let bearing = bearing_lines(asked);
     assert!(bearing.contains(r#""node": ">=20.11.1""#), "{asked}");
     assert!(!bearing.contains("source-map-support"), "{asked}");
@@ -11324,18 +11324,7 @@ fn the_unit_an_answer_is_asked_in_finds_the_setting_in_it() {
         "{asked}"
     );
     let read = || call("read", json!({"path": "config/environments/production.rb"}));
-    let (_, requests) = run_prompt(
-        &dir,
-        prompt,
-        vec![
-            read(),
-            read(),
-            read(),
-            "I do not know.".into(),
-            "Done.".into(),
-        ],
-    );
-    let asked = &requests[3].messages.last().unwrap().content;
+    let asked = &asked_after_repeats(&dir, prompt, read());
     assert!(
         bearing_lines(asked).trim() == "config.x.rookery.max_photo_mb = 27",
         "{asked}"
@@ -11456,18 +11445,11 @@ fn a_section_named_for_the_environment_bears_first() {
         )],
     );
     let read = || call("read", json!({"path": "config/sidekiq.yml"}));
-    let (_, requests) = run_prompt(
+    let asked = &asked_after_repeats(
         &dir,
         "In production, how many threads does each Sidekiq process run?",
-        vec![
-            read(),
-            read(),
-            read(),
-            "I do not know.".into(),
-            "Done.".into(),
-        ],
+        read(),
     );
-    let asked = &requests[3].messages.last().unwrap().content;
     let bearing = bearing_lines(asked);
     assert!(
         bearing.trim_start().starts_with(":concurrency: 26"),
