@@ -3586,10 +3586,9 @@ impl<B: Backend, T: Toolbox> Agent<B, T> {
                         })
                     };
                     let place = line_place(*read_path, text);
-                    let defaults_file = place.as_ref().is_some_and(|(path, _)| {
-                        path.split('/')
-                            .any(|part| part.split('.').next() == Some("defaults"))
-                    });
+                    let defaults_file = place
+                        .as_ref()
+                        .is_some_and(|(path, _)| crate::tools::is_defaults_file(path));
                     // Asked what holds with no configuration, a settings file's value is
                     // configuration (an F# inventory API, session 54: "If thimble runs with
                     // no appsettings files …, how many items does a catalogue page hold?"
@@ -6248,6 +6247,8 @@ fn holds_whole(text: &str, word: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::{defines, replaced_values};
+
     /// A path quoted before the sentence's end is the path (session 56).
     #[test]
     fn a_quoted_path_ends_before_the_full_stop() {
@@ -6255,8 +6256,6 @@ mod tests {
             super::path_tokens("The file is `source/app.d`. Or \"lib/a.rb\", maybe.").collect();
         assert_eq!(paths, ["source/app.d", "lib/a.rb"]);
     }
-
-    use super::{defines, replaced_values};
 
     #[test]
     fn a_change_logs_replaced_values_are_read() {

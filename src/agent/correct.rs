@@ -2676,10 +2676,14 @@ pub fn is_question(prompt: &str) -> bool {
             out
         }
     };
-    let asks = |clause: &str| {
-        let mut words = clause
+    // A clause's words (an apostrophe's word whole).
+    fn words_of(clause: &str) -> impl Iterator<Item = &str> {
+        clause
             .split(|c: char| !(c.is_alphanumeric() || c == '\''))
-            .filter(|w| !w.is_empty());
+            .filter(|w| !w.is_empty())
+    }
+    let asks = |clause: &str| {
+        let mut words = words_of(clause);
         let first = words.next().unwrap_or_default();
         WH.contains(&first)
             || OTHER_OPENERS.contains(&first)
@@ -2692,16 +2696,10 @@ pub fn is_question(prompt: &str) -> bool {
     // done, which is the passport?".
     let scene = || {
         let parts: Vec<&str> = clauses.split(',').collect();
-        let first_word = |clause: &str| {
-            clause
-                .split(|c: char| !(c.is_alphanumeric() || c == '\''))
-                .find(|w| !w.is_empty())
-                .unwrap_or_default()
-                .to_owned()
-        };
         let changing = |clause: &&str| {
-            let w = first_word(clause);
-            CHANGE_VERBS.contains(&w.as_str()) || crate::tools::SET_VERBS.contains(&w.as_str())
+            words_of(clause)
+                .next()
+                .is_some_and(|w| CHANGE_VERBS.contains(&w) || crate::tools::SET_VERBS.contains(&w))
         };
         (PREPOSITIONS.contains(&first) || SCENE.contains(&first))
             && (parts.get(1).is_some_and(|c| asks(c))

@@ -3043,11 +3043,7 @@ fn value_line<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Option<(&
     if pin_asked {
         // Not a line already pinning the value: the change is the other's (a lock file's
         // `puma (6.5.0)`, made, beside `puma (= 6.4.3)`: a Rails API, session 56).
-        let pins: Vec<(&str, &str)> = value_keys(keys)
-            .flat_map(|key| text.lines().filter_map(move |l| pinned(l, key)))
-            .filter(|(_, old)| *old != value)
-            .collect();
-        match &pins[..] {
+        match &pins_of(text, keys, value)[..] {
             [one] => return Some(*one),
             // One version pinned on several lines is set on all of them (see `every_pin`).
             [(_, old), rest @ ..] if rest.iter().all(|(_, o)| o == old) => return None,
@@ -4670,18 +4666,23 @@ fn every_stage(path: &str, text: &str, keys: &[asked::Part], value: &str) -> Opt
 /// pinned exactly, so update both the Gemfile and Gemfile.lock." was offered one line of the
 /// lock.
 fn every_pin(path: &str, text: &str, keys: &[asked::Part], value: &str) -> Option<Value> {
-    let olds: Vec<&str> = value_keys(keys)
-        .flat_map(|key| text.lines().filter_map(move |l| pinned(l, key)))
-        .map(|(_, old)| old)
-        .filter(|old| *old != value)
-        .collect();
-    let [old, rest @ ..] = &olds[..] else {
+    let pins = pins_of(text, keys, value);
+    let [(_, old), rest @ ..] = &pins[..] else {
         return None;
     };
-    if rest.is_empty() || rest.iter().any(|o| o != old) {
+    if rest.is_empty() || rest.iter().any(|(_, o)| o != old) {
         return None;
     }
     every_version(path, text, old, value)
+}
+
+/// The lines of `text` pinning a package `keys` name ([`pinned`]) to a version other than
+/// `value`, each with that version.
+fn pins_of<'t>(text: &'t str, keys: &[asked::Part], value: &str) -> Vec<(&'t str, &'t str)> {
+    value_keys(keys)
+        .flat_map(|key| text.lines().filter_map(move |l| pinned(l, key)))
+        .filter(|(_, old)| *old != value)
+        .collect()
 }
 
 /// The version `from` where `text` writes it only as the version an image's tag opens with,

@@ -1097,22 +1097,27 @@ fn at_most_name(sb: &Sandbox, request: &str) -> Option<String> {
     (found[0] > 0).then_some(pattern)
 }
 
+/// The first `limit` words of `request`, each lower case without the punctuation around it,
+/// and whether a clause ends with it (`?`, `,`, `.`, `;`, `:` or `!` after it).
+fn ended_tokens(request: &str, limit: usize) -> Vec<(String, bool)> {
+    request
+        .split_whitespace()
+        .take(limit)
+        .map(|w| {
+            let ends = w.ends_with(['?', ',', '.', ';', ':', '!']);
+            let t = w
+                .trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase();
+            (t, ends)
+        })
+        .collect()
+}
+
 /// What a request says nothing sets — "nothing configures a page size", "nothing sets the
 /// port" — one or two words after the verb and its article, lower case, up to the clause's
 /// end; `None` otherwise.
 fn nothing_sets(request: &str) -> Option<String> {
-    let tokens: Vec<(String, bool)> = request
-        .split_whitespace()
-        .take(200)
-        .map(|w| {
-            let ends = w.ends_with([',', '.', '?', ';', ':', '!']);
-            (
-                w.trim_matches(|c: char| !c.is_alphanumeric())
-                    .to_lowercase(),
-                ends,
-            )
-        })
-        .collect();
+    let tokens = ended_tokens(request, 200);
     let at = tokens.windows(2).position(|w| {
         w[0].0 == "nothing"
             && !w[0].1
@@ -1498,12 +1503,9 @@ fn documented_default(sb: &Sandbox, request: &str) -> Option<String> {
     // `DefaultBatchSize`), which the searches for its words find.
     let mut named: Vec<String> = Vec::new();
     for (path, text) in super::small_files(sb, sb.root()) {
-        let defaults_file = path
-            .split('/')
-            .any(|part| part.split('.').next() == Some("defaults"));
         if is_doc(&path)
             || super::edit::is_test_file(&path)
-            || (crate::tools::is_settings_file(&path) && !defaults_file)
+            || (crate::tools::is_settings_file(&path) && !crate::tools::is_defaults_file(&path))
         {
             continue;
         }
@@ -1778,10 +1780,15 @@ fn phrase_elsewhere(sb: &Sandbox, request: &str, file: &str) -> Option<String> {
     // (`let forecast_timeout_ms = 6000` in `lib/defaults.ml` for "By default, how many
     // milliseconds does tern wait for the wind forecast before it gives up?": an OCaml/dune
     // project, session 50, where the search for "wind forecast" never showed it).
+    // Its text, read once, within the bound of every other look (see `small_texts`): `None`
+    // for a larger file (or none), empty for one that is not text.
+    let whole: Option<String> = std::fs::metadata(&abs)
+        .ok()
+        .filter(|m| m.len() <= 256 * 1024)
+        .map(|_| std::fs::read_to_string(&abs).unwrap_or_default());
     let patterns = unit_patterns(sb, request, true);
     if !patterns.is_empty()
-        && std::fs::metadata(&abs).is_ok_and(|m| m.len() <= 256 * 1024)
-        && std::fs::read_to_string(&abs).is_ok_and(|t| {
+        && whole.as_deref().is_some_and(|t| {
             t.lines()
                 .any(|l| patterns.iter().any(|(_, re)| re.is_match(l)))
         })
@@ -1793,8 +1800,7 @@ fn phrase_elsewhere(sb: &Sandbox, request: &str, file: &str) -> Option<String> {
     // production, how many times does marten try to deliver a webhook before it gives up and
     // dead-letters it?": a Python webhook relay, session 55, where `times` was searched).
     if counts_tries(request)
-        && std::fs::metadata(&abs).is_ok_and(|m| m.len() <= 256 * 1024)
-        && std::fs::read_to_string(&abs).is_ok_and(|t| {
+        && whole.as_deref().is_some_and(|t| {
             t.lines().any(|l| {
                 crate::agent::correct::code_names(l).iter().any(|n| {
                     crate::tools::name_words(n).iter().any(|p| {
@@ -1815,12 +1821,8 @@ fn phrase_elsewhere(sb: &Sandbox, request: &str, file: &str) -> Option<String> {
     {
         return None;
     }
-    // Read within the bound of every other look (see `small_texts`): a larger file named by
-    // its stem keeps the read as the look, as before phrases.
-    if std::fs::metadata(&abs).ok()?.len() > 256 * 1024 {
-        return None;
-    }
-    let original = std::fs::read_to_string(&abs).unwrap_or_default();
+    // A larger file named by its stem keeps the read as the look, as before phrases.
+    let original = whole?;
     let mut text = original.to_lowercase();
     // A Dockerfile's `FROM` lines write, in its syntax, a stage's base image, the last the
     // final one: the file holds those words (an OCaml/dune project, session 49: asked "Which
@@ -2957,17 +2959,7 @@ pub(crate) fn left_unset(request: &str) -> Option<String> {
 /// ("the time zone") and B is a clause about it ("is the site configured for"); 0 (no tier)
 /// otherwise.
 pub(crate) fn asked_words(request: &str) -> (Vec<String>, usize) {
-    let tokens: Vec<(String, bool)> = request
-        .split_whitespace()
-        .take(60)
-        .map(|w| {
-            let ends = w.ends_with(['?', ',', '.', ';', ':', '!']);
-            let t = w
-                .trim_matches(|c: char| !c.is_alphanumeric())
-                .to_lowercase();
-            (t, ends)
-        })
-        .collect();
+    let tokens = ended_tokens(request, 60);
     // The words the request writes in capitals (`API`, `HTTP`, `CI`), lower case: an acronym
     // before what is asked (not a version) qualifies it as a qualifier does ("What API base URL does the
     // production build use?" asks for the API base URL: a Vue/Vite application, session 47,

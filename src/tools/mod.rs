@@ -571,6 +571,13 @@ pub fn asks_default(request: &str) -> bool {
         || words.windows(4).any(|p| p == ["out", "of", "the", "box"])
 }
 
+/// Whether `path` is a file of defaults, or in a folder of them: a part of it named
+/// `defaults` before any `.` (Ansible's `defaults/main.yml`, a `defaults.json`).
+pub(crate) fn is_defaults_file(path: &str) -> bool {
+    path.split('/')
+        .any(|part| part.split('.').next() == Some("defaults"))
+}
+
 /// Whether `path` is a settings file: its values are configuration, read at start (JSON,
 /// YAML, TOML, INI, `.properties`, `.env` files).
 ///
